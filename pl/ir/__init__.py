@@ -1,0 +1,79 @@
+"""The tile IR core: dtypes, memory spaces, types, expressions, statements, functions.
+
+Guarantees: every node is a frozen, slotted dataclass. Values (`Var`, `IterArg`) compare by
+identity; types and constants compare by value; spans, name hints and leading comments never take
+part in `==`. This package imports nothing from `lowering`, `infer` or `libcst`.
+"""
+
+from pl.ir.enums import (
+    CompactMode,
+    DType,
+    ForKind,
+    FunctionType,
+    Level,
+    MemorySpace,
+    PadValue,
+    ParamDirection,
+    Role,
+    ScopeKind,
+    TensorLayout,
+    TileLayout,
+)
+from pl.ir.span import Span
+from pl.ir.types import (
+    ScalarType,
+    TensorType,
+    TensorView,
+    TileType,
+    TileView,
+    TupleType,
+    Type,
+    UnknownType,
+    implicit_tile_view,
+    effective_tile_view,
+    static_shape,
+)
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    Op,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    const_index,
+)
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+)
+from pl.ir.function import Function, Program
+
+__all__ = [
+    "AssignStmt", "BinaryExpr", "BreakStmt", "Call", "CompactMode", "ConstBool", "ConstFloat",
+    "ConstInt", "ContinueStmt", "DType", "EvalStmt", "Expr", "ForKind", "ForStmt", "Function",
+    "FunctionType", "GlobalVar", "IfStmt", "IterArg", "Level", "MakeTuple", "MemorySpace", "Op",
+    "PadValue", "ParamDirection", "Program", "ReturnStmt", "Role", "ScalarType", "ScopeKind",
+    "ScopeStmt", "SeqStmts", "Span", "Stmt", "TensorLayout", "TensorType", "TensorView",
+    "TileLayout", "TileType", "TileView", "TupleGetItem", "TupleType", "Type", "UnaryExpr",
+    "UnknownType", "Var", "WhileStmt", "YieldStmt", "const_index", "effective_tile_view",
+    "flatten_body", "implicit_tile_view", "make_body", "static_shape",
+]

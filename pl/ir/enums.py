@@ -1,0 +1,192 @@
+"""Enumerations of the IR: dtypes, memory spaces, layouts, function kinds, loop kinds.
+
+Member names are exactly the DSL spellings (`pl.FP32`, `pl.MemorySpace.Vec`, `pl.TileLayout.row_major`),
+so the printer and the frontend translate by name and never need a second table.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class DType(Enum):
+    """Element types. The value is (lower-case name used in messages, storage bits)."""
+
+    BOOL = ("bool", 8)
+    INT4 = ("int4", 4)
+    INT8 = ("int8", 8)
+    INT16 = ("int16", 16)
+    INT32 = ("int32", 32)
+    INT64 = ("int64", 64)
+    UINT4 = ("uint4", 4)
+    UINT8 = ("uint8", 8)
+    UINT16 = ("uint16", 16)
+    UINT32 = ("uint32", 32)
+    UINT64 = ("uint64", 64)
+    FP4 = ("fp4", 4)
+    FP8E4M3FN = ("fp8e4m3fn", 8)
+    FP8E5M2 = ("fp8e5m2", 8)
+    FP8E8M0 = ("fp8e8m0", 8)
+    FP16 = ("fp16", 16)
+    BF16 = ("bf16", 16)
+    FP32 = ("fp32", 32)
+    HF4 = ("hf4", 4)
+    HF8 = ("hf8", 8)
+    INDEX = ("index", 64)
+    TASK_ID = ("task_id", 64)
+
+    @property
+    def short(self) -> str:
+        """Lower-case name, as the reference spells dtypes in messages (`fp32`)."""
+        return self.value[0]
+
+    @property
+    def bits(self) -> int:
+        """Storage bits of one element in a tile (BOOL is stored as a byte)."""
+        return self.value[1]
+
+    @property
+    def logical_bits(self) -> int:
+        return 1 if self is DType.BOOL else self.value[1]
+
+    def is_float(self) -> bool:
+        return self in _FLOATS
+
+    def is_int(self) -> bool:
+        return self in _INTS
+
+    def is_signed_int(self) -> bool:
+        return self in _SIGNED
+
+    def byte_size(self) -> int:
+        """`pl.X.get_byte()`: bytes of one element, at least 1."""
+        return max(1, self.bits // 8)
+
+
+_FLOATS = frozenset({DType.FP4, DType.FP8E4M3FN, DType.FP8E5M2, DType.FP8E8M0, DType.FP16,
+                     DType.BF16, DType.FP32, DType.HF4, DType.HF8})
+_SIGNED = frozenset({DType.INT4, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.INDEX})
+_INTS = _SIGNED | frozenset({DType.UINT4, DType.UINT8, DType.UINT16, DType.UINT32, DType.UINT64})
+
+
+class MemorySpace(Enum):
+    """On-chip buffers (and DDR). Values are the reference's integer codes."""
+
+    DDR = 0
+    Vec = 1
+    Mat = 2
+    Left = 3
+    Right = 4
+    Acc = 5
+    Bias = 6
+    ScalarLocal = 7
+    LeftScale = 8
+    RightScale = 9
+
+
+class TileLayout(Enum):
+    none_box = 0
+    row_major = 1
+    col_major = 2
+
+
+class PadValue(Enum):
+    null = 0
+    zero = 1
+    max = 2
+    min = 3
+
+
+class CompactMode(Enum):
+    null = 0
+    normal = 1
+
+
+class TensorLayout(Enum):
+    ND = 0
+    DN = 1
+    NZ = 2
+    MX_A_ZZ = 3
+    MX_B_NN = 4
+
+
+class FunctionType(Enum):
+    Opaque = 0
+    Orchestration = 1
+    InCore = 2
+    AIC = 3
+    AIV = 4
+    Group = 5
+    Spmd = 6
+    Inline = 7
+    Graph = 8
+
+    def is_incore_kind(self) -> bool:
+        """InCore, AIC and AIV: the kinds memory-space inference transforms (our decision 1)."""
+        return self in (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV)
+
+
+class Level(Enum):
+    AIV = 0
+    AIC = 1
+    CORE_GROUP = 2
+    CHIP_DIE = 3
+    CHIP = 4
+    HOST = 5
+    CLUSTER_0 = 6
+    CLUSTER_1 = 7
+    CLUSTER_2 = 8
+    GLOBAL = 9
+
+
+# Input-only aliases of Level members (the reference accepts these spellings).
+LEVEL_ALIASES = {
+    "L2CACHE": Level.CHIP_DIE,
+    "PROCESSOR": Level.CHIP,
+    "UMA": Level.HOST,
+    "NODE": Level.CLUSTER_0,
+    "POD": Level.CLUSTER_1,
+    "CLOS1": Level.CLUSTER_2,
+    "CLOS2": Level.GLOBAL,
+}
+
+
+class Role(Enum):
+    Orchestrator = 0
+    SubWorker = 1
+
+
+class ParamDirection(Enum):
+    In = 0
+    Out = 1
+    InOut = 2
+
+
+class ForKind(Enum):
+    Sequential = 0
+    Parallel = 1
+    Unroll = 2
+    Pipeline = 3
+
+
+class ScopeKind(Enum):
+    """`with` scopes; all are transparent to SSA."""
+
+    Runtime = 0      # pl.scope() / pl.scope(mode=...) / pl.manual_scope()
+    InCore = 1       # pl.at(level=pl.Level.CORE_GROUP, ...)
+    Hierarchy = 2    # pl.at(level=<other>)
+    Cluster = 3      # pl.cluster()
+    Spmd = 4         # pl.spmd(N)
+
+
+def default_level_role(ft: FunctionType) -> tuple[Level | None, Role | None]:
+    """The level and role the reference derives from a function type."""
+    table: dict[FunctionType, tuple[Level | None, Role | None]] = {
+        FunctionType.Orchestration: (Level.CHIP, Role.Orchestrator),
+        FunctionType.Graph: (Level.CHIP, Role.Orchestrator),
+        FunctionType.InCore: (Level.CHIP_DIE, Role.SubWorker),
+        FunctionType.AIC: (Level.AIC, Role.SubWorker),
+        FunctionType.AIV: (Level.AIV, Role.SubWorker),
+        FunctionType.Group: (Level.CORE_GROUP, Role.SubWorker),
+    }
+    return table.get(ft, (None, None))

@@ -1,0 +1,58 @@
+"""Functions and programs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pl.ir.enums import FunctionType, Level, ParamDirection, Role
+from pl.ir.expr import Var
+from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.stmt import Stmt
+from pl.ir.types import Type
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    name: str
+    params: tuple[Var, ...]
+    directions: tuple[ParamDirection, ...]
+    return_types: tuple[Type, ...]
+    body: Stmt
+    func_type: FunctionType = FunctionType.Opaque
+    level: Level | None = None
+    role: Role | None = None
+    attrs: tuple[tuple[str, Any], ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
+
+    def as_python(self, **options: Any) -> str:
+        from pl.printer import print_node
+
+        return print_node(self, **options)
+
+    def __str__(self) -> str:
+        return self.as_python()
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A set of functions, kept in source order (printing orders callees first)."""
+
+    name: str
+    functions: tuple[Function, ...]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+
+    def get(self, name: str) -> Function | None:
+        for f in self.functions:
+            if f.name == name:
+                return f
+        return None
+
+    def as_python(self, **options: Any) -> str:
+        from pl.printer import print_node
+
+        return print_node(self, **options)
+
+    def __str__(self) -> str:
+        return self.as_python()

@@ -1,0 +1,142 @@
+"""IR statements: a closed set, dispatched with `match` by every walker.
+
+Spans and leading comments are carried on every statement and ignored by `==`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pl.ir.enums import ForKind, ScopeKind
+from pl.ir.expr import Expr, IterArg, Var
+from pl.ir.span import UNKNOWN_SPAN, Span
+
+
+class Stmt:
+    __slots__ = ()
+
+    span: Span
+    comments: tuple[str, ...]
+
+
+_meta = dict(compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class AssignStmt(Stmt):
+    var: Var
+    value: Expr
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class EvalStmt(Stmt):
+    expr: Expr
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnStmt(Stmt):
+    values: tuple[Expr, ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class YieldStmt(Stmt):
+    values: tuple[Expr, ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class SeqStmts(Stmt):
+    stmts: tuple[Stmt, ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class IfStmt(Stmt):
+    condition: Expr
+    then_body: Stmt
+    else_body: Stmt | None = None
+    return_vars: tuple[Var, ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class ForStmt(Stmt):
+    loop_var: Var
+    start: Expr
+    stop: Expr
+    step: Expr
+    iter_args: tuple[IterArg, ...]
+    body: Stmt
+    return_vars: tuple[Var, ...] = ()
+    kind: ForKind = ForKind.Sequential
+    attrs: tuple[tuple[str, Any], ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class WhileStmt(Stmt):
+    iter_args: tuple[IterArg, ...]
+    condition: Expr
+    body: Stmt
+    return_vars: tuple[Var, ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStmt(Stmt):
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueStmt(Stmt):
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeStmt(Stmt):
+    """`with pl.scope()/pl.at(...)/pl.cluster()/pl.spmd(n):` — transparent to SSA.
+
+    `args` holds the scope call's keyword arguments as printed (e.g. ("level", Level.CORE_GROUP)).
+    """
+
+    kind: ScopeKind
+    body: Stmt
+    args: tuple[tuple[str, Any], ...] = ()
+    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
+    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+
+
+def flatten_body(body: Stmt | None) -> list[Stmt]:
+    """The statements of a body as a flat list (nested SeqStmts are spliced)."""
+    if body is None:
+        return []
+    if isinstance(body, SeqStmts):
+        out: list[Stmt] = []
+        for s in body.stmts:
+            out.extend(flatten_body(s))
+        return out
+    return [body]
+
+
+def make_body(stmts: list[Stmt] | tuple[Stmt, ...]) -> Stmt:
+    """Normalised body: one statement stands alone, several form one flat SeqStmts."""
+    flat: list[Stmt] = []
+    for s in stmts:
+        flat.extend(flatten_body(s))
+    if len(flat) == 1:
+        return flat[0]
+    return SeqStmts(tuple(flat))
