@@ -20,43 +20,40 @@ class Stmt:
     comments: tuple[str, ...]
 
 
-_meta = dict(compare=False, kw_only=True)
-
-
 @dataclass(frozen=True, slots=True)
 class AssignStmt(Stmt):
     var: Var
     value: Expr
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class EvalStmt(Stmt):
     expr: Expr
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class YieldStmt(Stmt):
     values: tuple[Expr, ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class SeqStmts(Stmt):
     stmts: tuple[Stmt, ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +62,8 @@ class IfStmt(Stmt):
     then_body: Stmt
     else_body: Stmt | None = None
     return_vars: tuple[Var, ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +77,8 @@ class ForStmt(Stmt):
     return_vars: tuple[Var, ...] = ()
     kind: ForKind = ForKind.Sequential
     attrs: tuple[tuple[str, Any], ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,20 +87,20 @@ class WhileStmt(Stmt):
     condition: Expr
     body: Stmt
     return_vars: tuple[Var, ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class BreakStmt(Stmt):
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class ContinueStmt(Stmt):
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +113,8 @@ class ScopeStmt(Stmt):
     kind: ScopeKind
     body: Stmt
     args: tuple[tuple[str, Any], ...] = ()
-    span: Span = field(default=UNKNOWN_SPAN, **_meta)  # type: ignore[call-overload]
-    comments: tuple[str, ...] = field(default=(), **_meta)  # type: ignore[call-overload]
+    span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
+    comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
 def flatten_body(body: Stmt | None) -> list[Stmt]:

@@ -1,4 +1,5 @@
-"""The operator registry, built once from `data/ops.tsv` (the facts checked on the reference).
+"""The operator registry, built once from `data/ops.tsv` (the facts checked on the reference)
+and `data/system_ops.tsv` (the reference's system.* sync / cross-core / task ops, level "system").
 
 One `OpDef` per op: positional and keyword signature, ordered input-memory constraints, the
 output-memory rule, inheritance / retargetable flags, category and effects. Nothing here is written
@@ -118,7 +119,9 @@ _SPACE = {m.name: m for m in MemorySpace}
 
 def _split_top(text: str, sep: str) -> list[str]:
     """Split on `sep` outside parentheses/brackets."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    cur: list[str] = []
     i = 0
     while i < len(text):
         ch = text[i]
@@ -222,10 +225,50 @@ def _reuses(notes: str, effects: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, OpDef]:
-    text = resources.files("pl.ops").joinpath("data/ops.tsv").read_text(encoding="utf-8")
-    table: dict[str, OpDef] = {}
+# The tensor section of ops.tsv carries no `?` markers; these trailing args are optional in the
+# reference's deducers (argument-count checks) and are omitted by the DSL wrappers.
+_TENSOR_OPTIONAL: dict[str, frozenset[str]] = {
+    "tensor.slice": frozenset({"valid_shape", "drop_dims"}),
+    "tensor.reshape": frozenset({"valid_shape"}),
+    "tensor.view": frozenset({"shape", "valid_shape"}),
+    "tensor.transpose": frozenset({"valid_shape"}),
+    "tensor.matmul_acc": frozenset({"init_cond"}),
+    "tensor.gather_row": frozenset({"valid_shape"}),
+    "tensor.mrgsort_format2": frozenset({"src2", "src3"}),
+    "tensor.reinterpret_view": frozenset({"shape"}),
+}
+
+
+def _tile_row(cols: list[str], level: str) -> OpDef:
+    family, category = _category(cols[8])
+    notes = cols[10]
+    return OpDef(
+        name=cols[0], level=level, spellings=tuple(s.strip() for s in _split_top(cols[1], ",")),
+        args=_parse_args(cols[2]), kwargs=_parse_kwargs(cols[3]),
+        input_constraints=_parse_constraints(cols[4]), output_memory=_parse_output(cols[5]),
+        retargetable=cols[6].strip() == "yes", inherits_input=cols[7].strip() == "yes",
+        family=family, category=category, effects=cols[9], notes=notes,
+        not_inplace_safe="not_inplace_safe" in notes, output_reuses_input=_reuses(notes, cols[9]))
+
+
+def _tensor_row(cols: list[str]) -> OpDef:
+    family, category = _category(cols[7])
+    optional = _TENSOR_OPTIONAL.get(cols[0], frozenset())
+    args = tuple(ArgSpec(a.name, a.kind, a.optional or a.name in optional)
+                 for a in _parse_args(cols[2]))
+    return OpDef(
+        name=cols[0], level="tensor", spellings=tuple(s.strip() for s in _split_top(cols[1], ",")),
+        args=args, kwargs=_parse_kwargs(cols[3]), input_constraints=(),
+        output_memory=OutputMemory("none"), retargetable=False,
+        inherits_input=cols[6].strip() == "yes", family=family, category=category,
+        effects=cols[8], notes=cols[9], converts_to=cols[4], conversion_reqs=_parse_reqs(cols[5]),
+        output_reuses_input=_reuses(cols[9], cols[8]))
+
+
+def _rows(filename: str) -> list[tuple[str, list[str]]]:
+    """(section, columns) per data row; a `#` line naming `tensor.` starts the tensor section."""
+    text = resources.files("pl.ops").joinpath(f"data/{filename}").read_text(encoding="utf-8")
+    out: list[tuple[str, list[str]]] = []
     section = "tile"
     for line in text.splitlines():
         if not line.strip() or line.startswith("op\t"):
@@ -236,29 +279,17 @@ def _table() -> dict[str, OpDef]:
             continue
         cols = line.split("\t")
         cols += ["-"] * (11 - len(cols))
-        name = cols[0]
-        spellings = tuple(s.strip() for s in _split_top(cols[1], ","))
-        if section == "tile":
-            family, category = _category(cols[8])
-            notes = cols[10]
-            out = _parse_output(cols[5])
-            table[name] = OpDef(
-                name=name, level="tile", spellings=spellings, args=_parse_args(cols[2]),
-                kwargs=_parse_kwargs(cols[3]), input_constraints=_parse_constraints(cols[4]),
-                output_memory=out, retargetable=cols[6].strip() == "yes",
-                inherits_input=cols[7].strip() == "yes", family=family, category=category,
-                effects=cols[9], notes=notes, not_inplace_safe="not_inplace_safe" in notes,
-                output_reuses_input=_reuses(notes, cols[9]))
-        else:
-            family, category = _category(cols[7])
-            table[name] = OpDef(
-                name=name, level="tensor", spellings=spellings, args=_parse_args(cols[2]),
-                kwargs=_parse_kwargs(cols[3]), input_constraints=(),
-                output_memory=OutputMemory("none"), retargetable=False,
-                inherits_input=cols[6].strip() == "yes", family=family, category=category,
-                effects=cols[8], notes=cols[9], converts_to=cols[4],
-                conversion_reqs=_parse_reqs(cols[5]),
-                output_reuses_input=_reuses(cols[9], cols[8]))
+        out.append((section, cols))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, OpDef]:
+    table: dict[str, OpDef] = {}
+    for section, cols in _rows("ops.tsv"):
+        table[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
+    for _, cols in _rows("system_ops.tsv"):
+        table[cols[0]] = _tile_row(cols, "system")
     return table
 
 
@@ -268,4 +299,5 @@ def get_op(name: str) -> OpDef | None:
 
 
 def all_ops() -> dict[str, OpDef]:
+    """Every registered op by IR name: tile.*, tensor.* (ops.tsv) and system.* (system_ops.tsv)."""
     return dict(_table())
