@@ -1,0 +1,335 @@
+"""SSA conversion (the reference's ConvertToSSA pass).
+
+`convert_to_ssa(program)` returns a new Program in which every Var is defined once: every
+definition gets a fresh versioned Var (`x__ssa_v0`, loop vars `i__idx_vN`, synthesized iter args
+`x__iter_vN`, loop results `x__rv_vN`, if merges `x__phi_vN`), with one version counter per source
+Var advanced in the reference's order. Values rebound inside a loop become iter_args/return_vars
+with a trailing yield, values first defined in a loop and used after it escape the same way, and
+values rebound in a branch get phi return_vars with yields in both branches (a missing else is
+created). Explicit init_values/yield forms keep their iter arg and return var names. The input is
+never mutated; running the pass on its own output gives a structurally equal program.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from lowering.ssa_support import (
+    Substituter,
+    assigned_vars,
+    assignment_type,
+    assignment_types,
+    is_transparent_scope,
+    suffix_needs,
+    versioned_name,
+)
+from lowering.ssa_verify import verify_ssa
+from pl.ir import (
+    AssignStmt,
+    EvalStmt,
+    Expr,
+    ForStmt,
+    Function,
+    IfStmt,
+    IterArg,
+    ParamDirection,
+    Program,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    Type,
+    Var,
+    WhileStmt,
+    YieldStmt,
+    make_body,
+)
+from pl.ir.span import Span
+
+__all__ = ["convert_function", "convert_to_ssa", "verify_ssa"]
+
+
+def convert_to_ssa(program: Program) -> Program:
+    """Every function of `program` in SSA form (see the module docstring)."""
+    funcs = tuple(convert_function(f) for f in program.functions)
+    return dataclasses.replace(program, functions=funcs)
+
+
+def convert_function(func: Function) -> Function:
+    return _Converter(func).run()
+
+
+def _name_key(v: Var) -> str:
+    return v.name
+
+
+class _Converter:
+    """One function's conversion state: current version and next version number per source Var."""
+
+    def __init__(self, func: Function) -> None:
+        self.func = func
+        self.cur: dict[Var, Var] = {}
+        self.ver: dict[Var, int] = {}
+        self.future: set[Var] = set()
+
+    # ── versions ──
+
+    def next_version(self, key: Var) -> int:
+        v = self.ver.get(key, 0)
+        self.ver[key] = v + 1
+        return v
+
+    def alloc(self, key: Var, t: Type, span: Span) -> Var:
+        var = Var(versioned_name(key.name, "ssa", self.next_version(key)), self.subst_type(t), span=span)
+        self.cur[key] = var
+        return var
+
+    def subst(self, e: Expr) -> Expr:
+        return Substituter(self.cur).expr(e)
+
+    def subst_type(self, t: Type) -> Type:
+        return Substituter(self.cur).type(t)
+
+    def subst_value(self, v: Any) -> Any:
+        return Substituter(self.cur).value(v)
+
+    # ── function ──
+
+    def run(self) -> Function:
+        f = self.func
+        params = tuple(self.alloc(p, p.type, p.span) for p in f.params)
+        body = self.stmt(f.body)
+        attrs = self.subst_value(f.attrs)
+        return dataclasses.replace(f, params=params, body=body, attrs=attrs)
+
+    # ── statements ──
+
+    def stmt(self, s: Stmt) -> Stmt:
+        match s:
+            case AssignStmt():
+                value = self.subst(s.value)
+                var = self.alloc(s.var, assignment_type(s.var.type, value), s.var.span)
+                return dataclasses.replace(s, var=var, value=value)
+            case SeqStmts():
+                return self.seq(s)
+            case ForStmt():
+                return self.loop(s)
+            case WhileStmt():
+                return self.loop(s)
+            case IfStmt():
+                return self.if_(s)
+            case ReturnStmt() | YieldStmt():
+                return dataclasses.replace(s, values=tuple(self.subst(v) for v in s.values))
+            case EvalStmt():
+                return dataclasses.replace(s, expr=self.subst(s.expr))
+            case ScopeStmt():
+                return self.scope(s)
+            case _:
+                return s
+
+    def seq(self, s: SeqStmts) -> Stmt:
+        _check_no_mid_yield(s)
+        needs = suffix_needs(s.stmts)
+        out: list[Stmt] = []
+        for i, child in enumerate(s.stmts):
+            self.future = set(needs[i + 1])
+            out.append(self.stmt(child))
+        return _with_span(make_body(out), s)
+
+    def scope(self, s: ScopeStmt) -> Stmt:
+        # Args are evaluated at scope entry, so they see the versions visible before the body.
+        args = self.subst_value(s.args)
+        boundary = not is_transparent_scope(s)
+        saved = self.future
+        if boundary:
+            # A loop inside an outlined scope cannot carry a value to a use after the scope.
+            self.future = {v for v in self.future if v in self.cur}
+        body = self.stmt(s.body)
+        if boundary:
+            self.future = saved
+        # Bindings made in the scope body stay visible after it (cur is not restored).
+        return dataclasses.replace(s, body=body, args=args)
+
+    def loop(self, s: ForStmt | WhileStmt) -> Stmt:
+        needs = self.future
+        if isinstance(s, ForStmt):
+            start, stop, step = self.subst(s.start), self.subst(s.stop), self.subst(s.step)
+        before = dict(self.cur)
+
+        existing = [IterArg(ia.name, self.subst_type(ia.type), init=self.subst(ia.init), span=ia.span)
+                    for ia in s.iter_args]
+        sources: list[Var] = list(s.iter_args)  # the source Var each new iter arg stands for
+        skip = set(s.iter_args) | ({s.loop_var} if isinstance(s, ForStmt) else set())
+        assigned = [v for v in assigned_vars(s.body) if v not in skip]
+        carried = sorted((v for v in assigned if v in before), key=_name_key)
+        escaping = sorted((v for v in assigned if v not in before and v in needs), key=_name_key)
+        types = assignment_types(s.body)
+
+        ias: list[IterArg] = list(existing)
+        new_rvs: list[Var] = []
+        for key in carried:
+            init = before[key]
+            ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), init.type,
+                               init=init, span=s.span))
+            sources.append(key)
+            new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), init.type,
+                               span=s.span))
+        for key in escaping:
+            t = self.subst_type(types[key])
+            init = self.find_init(t, before) or Var(key.name, t, span=s.span)
+            ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), t,
+                               init=init, span=s.span))
+            sources.append(key)
+            new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), t, span=s.span))
+
+        loop_var = None
+        if isinstance(s, ForStmt):
+            lv = s.loop_var
+            loop_var = Var(versioned_name(lv.name, "idx", self.next_version(lv)), lv.type, span=lv.span)
+            self.cur[lv] = loop_var
+        for src, ia in zip(sources, ias, strict=True):
+            self.cur[src] = ia
+            self.cur[ia] = ia
+
+        condition = self.subst(s.condition) if isinstance(s, WhileStmt) else None
+        body = self.stmt(s.body)
+        after = self.cur
+
+        self.cur = dict(before)
+        for key, rv in zip(carried + escaping, new_rvs, strict=True):
+            self.cur[key] = rv
+        old_rvs = []
+        for rv in s.return_vars:
+            nrv = Var(rv.name, self.subst_type(rv.type), span=rv.span)
+            self.cur[rv] = nrv
+            old_rvs.append(nrv)
+        for src, nrv in zip(s.iter_args, old_rvs, strict=False):
+            self.cur[src] = nrv
+
+        yields = list(y.values) if (y := _trailing_yield(body)) is not None else []
+        yields += [after[k] for k in carried + escaping]
+        if yields:
+            body = _replace_or_append_yield(body, tuple(yields), s.span)
+        rvs = tuple(old_rvs + new_rvs)
+        if isinstance(s, ForStmt):
+            assert loop_var is not None
+            return dataclasses.replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
+                                       iter_args=tuple(ias), body=body, return_vars=rvs)
+        assert condition is not None
+        return dataclasses.replace(s, condition=condition, iter_args=tuple(ias), body=body,
+                                   return_vars=rvs)
+
+    def find_init(self, t: Type, before: dict[Var, Var]) -> Var | None:
+        """Initial value of an escaping iter arg: an Out/InOut param of that type, else any value."""
+        for p, d in zip(self.func.params, self.func.directions, strict=False):
+            if d in (ParamDirection.Out, ParamDirection.InOut) and p in before and before[p].type == t:
+                return before[p]
+        # Dict order is first-definition order, our stand-in for the reference's creation order.
+        for v in before.values():
+            if v.type == t:
+                return v
+        return None
+
+    def if_(self, s: IfStmt) -> Stmt:
+        cond = self.subst(s.condition)
+        before = dict(self.cur)
+        then_body = self.stmt(s.then_body)
+        then_ver = self.cur
+        self.cur = dict(before)
+        else_body = self.stmt(s.else_body) if s.else_body is not None else None
+        else_ver = self.cur if s.else_body is not None else before
+
+        phis: list[Var] = []
+        for key, v in then_ver.items():
+            if key in before:
+                if before[key] is not v or (key in else_ver and else_ver[key] is not before[key]):
+                    phis.append(key)
+            elif key in else_ver:
+                phis.append(key)
+        for key, v in else_ver.items():
+            if key not in then_ver and key in before and before[key] is not v:
+                phis.append(key)
+        phis.sort(key=_name_key)
+
+        self.cur = dict(before)
+        if not phis and not s.return_vars:
+            return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                       return_vars=())
+        rvs: list[Var] = []
+        then_y: list[Expr] = []
+        else_y: list[Expr] = []
+        for key in phis:
+            tv = then_ver.get(key, before.get(key))
+            ev = else_ver.get(key, before.get(key))
+            assert tv is not None and ev is not None
+            phi = Var(versioned_name(key.name, "phi", self.next_version(key)), tv.type, span=s.span)
+            rvs.append(phi)
+            then_y.append(tv)
+            else_y.append(ev)
+            self.cur[key] = phi
+        for rv in s.return_vars:
+            if rv in phis:
+                continue
+            nrv = Var(versioned_name(rv.name, "rv", self.next_version(rv)), self.subst_type(rv.type),
+                      span=rv.span)
+            rvs.append(nrv)
+            self.cur[rv] = nrv
+        if phis:
+            then_body = _replace_or_append_yield(then_body, tuple(then_y), s.span)
+            else_body = (_replace_or_append_yield(else_body, tuple(else_y), s.span)
+                         if else_body is not None else YieldStmt(tuple(else_y), span=s.span, comments=()))
+        return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                   return_vars=tuple(rvs))
+
+
+# ── yields ───────────────────────────────────────────────────────────────────────────────────────
+
+
+def _check_no_mid_yield(s: Stmt) -> None:
+    if isinstance(s, SeqStmts):
+        for i, c in enumerate(s.stmts[:-1]):
+            if isinstance(c, YieldStmt):
+                raise ValueError(f"convert_to_ssa: a yield at position {i} of {len(s.stmts)}; "
+                                 "a yield must be the last statement of its body")
+
+
+def _trailing_yield(s: Stmt) -> YieldStmt | None:
+    """The yield ending a body, looking through `pl.scope()` wrappers."""
+    _check_no_mid_yield(s)
+    match s:
+        case YieldStmt():
+            return s
+        case ScopeStmt() if is_transparent_scope(s):
+            return _trailing_yield(s.body)
+        case SeqStmts() if s.stmts:
+            return _trailing_yield(s.stmts[-1])
+        case _:
+            return None
+
+
+def _replace_or_append_yield(s: Stmt, values: tuple[Expr, ...], span: Span) -> Stmt:
+    """`s` ending in `yield values`: an existing trailing yield is replaced, else one is appended."""
+    _check_no_mid_yield(s)
+    new = YieldStmt(values, span=span, comments=())
+    match s:
+        case YieldStmt():
+            return dataclasses.replace(s, values=values)
+        case ScopeStmt() if is_transparent_scope(s):
+            return dataclasses.replace(s, body=_replace_or_append_yield(s.body, values, span))
+        case SeqStmts():
+            stmts = list(s.stmts)
+            if stmts and _trailing_yield(stmts[-1]) is not None:
+                stmts[-1] = _replace_or_append_yield(stmts[-1], values, span)
+            else:
+                stmts.append(new)
+            return _with_span(make_body(stmts), s)
+        case _:
+            return make_body([s, new])
+
+
+def _with_span(body: Stmt, like: SeqStmts) -> Stmt:
+    """Keep a rebuilt SeqStmts' span and comments."""
+    if isinstance(body, SeqStmts):
+        return dataclasses.replace(body, span=like.span, comments=like.comments)
+    return body

@@ -1,0 +1,282 @@
+"""Helpers of SSA conversion: version names, substitution, and use/def analysis over the frozen IR.
+
+Guarantees: every function here is pure (inputs are never mutated; an unchanged node is returned as
+the same object). Var identity is the variable identity: two Vars sharing a name hint are different
+variables, one Var object assigned twice is one variable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from pl.ir import (
+    AssignStmt,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    EvalStmt,
+    Expr,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeKind,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    TensorType,
+    TileType,
+    TupleType,
+    Type,
+    UnknownType,
+    Var,
+    WhileStmt,
+    YieldStmt,
+)
+
+# Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
+KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
+
+# Fields that never hold values to substitute: locations and comments.
+_SKIP_FIELDS = frozenset({"span", "comments"})
+
+T = TypeVar("T")
+
+
+# ── names ────────────────────────────────────────────────────────────────────────────────────────
+
+
+def _is_version_token(token: str) -> bool:
+    return len(token) >= 2 and token[0] == "v" and token[1:].isdigit()
+
+
+def parse_auto_name(name: str) -> tuple[str, str, str | None, int | None]:
+    """Split `base__[qualifier_][role_]vN` into (base, qualifier, role, version).
+
+    A name without `__` is all base. Mirrors the reference's auto_name::Parse.
+    """
+    boundary = name.find("__")
+    if boundary < 0:
+        return name, "", None, None
+    base, suffix = name[:boundary], name[boundary + 2:]
+    version: int | None = None
+    head, sep, last = suffix.rpartition("_")
+    if sep and _is_version_token(last):
+        version, suffix = int(last[1:]), head
+    elif not sep and _is_version_token(suffix):
+        version, suffix = int(suffix[1:]), ""
+    role: str | None = None
+    head, sep, last = suffix.rpartition("_")
+    if sep and last in KNOWN_ROLES:
+        role, suffix = last, head
+    elif not sep and suffix in KNOWN_ROLES:
+        role, suffix = suffix, ""
+    return base, suffix, role, version
+
+
+def versioned_name(name: str, role: str, version: int) -> str:
+    """The name of version `version` of a variable named `name` in role `role`.
+
+    `x` -> `x__ssa_v0`; an already generated name is re-based (`x__iter_v1` -> `x__rv_v2`), and a
+    hand-written name containing the reserved `__` keeps only the part before it.
+    """
+    base, qualifier, old_role, old_version = parse_auto_name(name)
+    if old_role is None and old_version is None:
+        qualifier = ""
+    if not base:
+        # "__x" has no usable base; keep something printable rather than an empty identifier.
+        base = name.strip("_").split("__")[0] or "v"
+    suffix = "_".join(p for p in (qualifier, role, f"v{version}") if p)
+    return f"{base}__{suffix}"
+
+
+# ── substitution ─────────────────────────────────────────────────────────────────────────────────
+
+
+def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
+    """Rebuild a dataclass with `fn` applied to every field; the same object if nothing changed."""
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(obj):  # type: ignore[arg-type]
+        if f.name in _SKIP_FIELDS or not f.init:
+            continue
+        old = getattr(obj, f.name)
+        new = fn(old)
+        if new is not old:
+            changes[f.name] = new
+    if not changes:
+        return obj
+    return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+
+
+class Substituter:
+    """Rewrites uses of Vars through a version map, inside expressions and the types they carry."""
+
+    def __init__(self, versions: Mapping[Var, Var]) -> None:
+        self.versions = versions
+
+    def value(self, v: Any) -> Any:
+        match v:
+            case Expr():
+                return self.expr(v)
+            case Type():
+                return self.type(v)
+            case tuple():
+                items = tuple(self.value(x) for x in v)
+                return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+            case list():
+                return [self.value(x) for x in v]
+            case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
+                return _map_fields(v, self.value)  # views (TileView/TensorView)
+            case _:
+                return v
+
+    def expr(self, e: Expr) -> Expr:
+        match e:
+            case Var():
+                # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
+                return self.versions.get(e, e)
+            case ConstInt() | ConstFloat() | ConstBool():
+                return e
+            case _ if dataclasses.is_dataclass(e):
+                return _map_fields(e, self.value)
+            case _:
+                return e
+
+    def type(self, t: Type) -> Type:
+        match t:
+            case TensorType() | TileType() | TupleType():
+                return _map_fields(t, self.value)
+            case _:
+                return t
+
+
+# ── statement walking ────────────────────────────────────────────────────────────────────────────
+
+
+def child_stmts(s: Stmt) -> list[Stmt]:
+    match s:
+        case SeqStmts():
+            return list(s.stmts)
+        case ForStmt() | WhileStmt() | ScopeStmt():
+            return [s.body]
+        case IfStmt():
+            return [s.then_body] + ([s.else_body] if s.else_body is not None else [])
+        case _:
+            return []
+
+
+def walk_stmts(s: Stmt) -> Iterator[Stmt]:
+    """Every statement of a tree, pre-order."""
+    yield s
+    for c in child_stmts(s):
+        yield from walk_stmts(c)
+
+
+def assigned_vars(s: Stmt) -> dict[Var, None]:
+    """Vars assigned by an AssignStmt anywhere in `s`, in first-assignment order."""
+    return {x.var: None for x in walk_stmts(s) if isinstance(x, AssignStmt)}
+
+
+def expr_uses(e: Any, out: set[Var]) -> None:
+    """Add the Vars referenced by an expression (or tuple of them) to `out`; types are not searched."""
+    match e:
+        case Var():
+            out.add(e)
+        case tuple() | list():
+            for x in e:
+                expr_uses(x, out)
+        case Expr() if dataclasses.is_dataclass(e):
+            for f in dataclasses.fields(e):
+                if f.name not in _SKIP_FIELDS:
+                    expr_uses(getattr(e, f.name), out)
+        case _:
+            pass
+
+
+def _uses(*exprs: Any) -> set[Var]:
+    out: set[Var] = set()
+    for e in exprs:
+        expr_uses(e, out)
+    return out
+
+
+def stmt_live_in(s: Stmt) -> set[Var]:
+    """Vars a statement needs from outside it: used before (or without) being assigned inside it."""
+    match s:
+        case AssignStmt():
+            return _uses(s.value)
+        case EvalStmt():
+            return _uses(s.expr)
+        case ReturnStmt() | YieldStmt():
+            return _uses(s.values)
+        case SeqStmts():
+            return seq_live_in(s.stmts)
+        case ForStmt():
+            used = _uses(s.start, s.stop, s.step, tuple(ia.init for ia in s.iter_args))
+            body = stmt_live_in(s.body) - {s.loop_var, *s.iter_args}
+            return used | body
+        case WhileStmt():
+            used = _uses(s.condition, tuple(ia.init for ia in s.iter_args))
+            return used | (stmt_live_in(s.body) - set(s.iter_args))
+        case IfStmt():
+            used = _uses(s.condition) | stmt_live_in(s.then_body)
+            if s.else_body is not None:
+                used |= stmt_live_in(s.else_body)
+            return used
+        case ScopeStmt():
+            return stmt_live_in(s.body) | _uses(tuple(v for _, v in s.args))
+        case _:
+            return set()
+
+
+def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
+    defined: set[Var] = set()
+    live: set[Var] = set()
+    for s in stmts:
+        live |= stmt_live_in(s) - defined
+        defined |= assigned_vars(s).keys()
+    return live
+
+
+def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> list[set[Var]]:
+    """needs[i] = Vars that stmts[i:] need from before stmts[i] (needs[len] is empty)."""
+    needs: list[set[Var]] = [set() for _ in range(len(stmts) + 1)]
+    for j in range(len(stmts), 0, -1):
+        s = stmts[j - 1]
+        needs[j - 1] = stmt_live_in(s) | (needs[j] - assigned_vars(s).keys())
+    return needs
+
+
+def is_transparent_scope(s: Stmt) -> bool:
+    """`pl.scope()` is a codegen wrapper; other scopes are outline boundaries."""
+    return isinstance(s, ScopeStmt) and s.kind is ScopeKind.Runtime
+
+
+# ── types of definitions ─────────────────────────────────────────────────────────────────────────
+
+
+def assignment_type(lhs_type: Type, value: Expr) -> Type:
+    """The type a new version of an assigned Var gets: that of its defining value.
+
+    As in the reference, the value's type wins when it is informative (the value is a Var, or it is
+    a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef or an annotated tile memory
+    space that only the declaration has is kept (annotations override inference, dsl.md 1.3).
+    """
+    rhs = value.type
+    informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
+    chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type
+    if isinstance(chosen, TileType) and isinstance(lhs_type, TileType):
+        if lhs_type.memory_space is not None and chosen.memory_space != lhs_type.memory_space:
+            chosen = TileType(chosen.shape, chosen.dtype, lhs_type.memory_space, lhs_type.view,
+                              chosen.memref)
+    if isinstance(chosen, (TensorType, TileType)) and isinstance(lhs_type, (TensorType, TileType)):
+        if chosen.memref is None and lhs_type.memref is not None:
+            chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
+    return chosen
+
+
+def assignment_types(s: Stmt) -> dict[Var, Type]:
+    """For each assigned Var in `s`, the type of its last assignment (in tree order)."""
+    return {x.var: assignment_type(x.var.type, x.value)
+            for x in walk_stmts(s) if isinstance(x, AssignStmt)}
