@@ -1,0 +1,229 @@
+"""Argument shaping for DSL op calls: what the reference's Python builders do before `create_op_call`.
+
+Given the chosen IR op and the user's positional / keyword arguments, `shape_arguments` returns the
+positional Exprs and the keyword values exactly as the IR Call stores them:
+- keyword spellings of positional parameters (`valid_shape=`, `tmp_tile=`) move to their slot, extra
+  positionals fill the op's keyword parameters in declared order (`pl.cast(t, pl.FP16)`);
+- arity and keyword names are checked (PlError naming the expected signature / accepted kwargs);
+- the reference's always-emitted defaults are filled (`tile.load` valid_shape and target_memory,
+  `tile.create` target_memory, `tensor.create` layout, cast mode, fillpad pad_value, tensor.matmul
+  flags, cmp_type); literal kwarg values become Python values, string enums their ints;
+- keyword values come back in the op's declared order, so any spelling of a call builds one Call.
+Pure: nothing here touches the IR it is given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+from pl.errors import PlError
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
+from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
+from pl.ops.registry import OpDef
+
+# Tensor-section rows carry no `?` markers; these positional names are optional there.
+_TENSOR_OPTIONAL_ARGS = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
+
+# DSL-level minimum arity where the wrapper fills an argument the IR op requires.
+_DSL_MIN_ARGS = {"tile.load": 3}
+
+# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
+_STRING_ENUMS: dict[str, dict[str, int]] = {
+    "mode": {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6},
+    "cmp_type": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
+    "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
+    "coalesce": {"row": 0, "elem": 1},
+    "atomic": {"none": 0, "none_": 0, "add": 1},
+}
+
+_ENUM_KWARG_TYPES: dict[str, type[Enum]] = {
+    "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
+}
+
+# Defaults the reference's builders always store, by IR op.
+_ALWAYS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "tile.load": (("target_memory", MemorySpace.Vec),),
+    "tile.create": (("target_memory", MemorySpace.Vec),),
+    "tensor.create": (("layout", TensorLayout.ND),),
+    "tile.cast": (("mode", 2),),
+    "tensor.cast": (("mode", 2),),
+    "tile.fillpad": (("pad_value", PadValue.zero),),
+    "tile.fillpad_inplace": (("pad_value", PadValue.zero),),
+    "tile.fillpad_expand": (("pad_value", PadValue.zero),),
+    "tensor.fillpad": (("pad_value", PadValue.zero),),
+    "tensor.fillpad_expand": (("pad_value", PadValue.zero),),
+    "tensor.matmul": (("a_trans", False), ("b_trans", False), ("c_matrix_nz", False)),
+    "tile.cmp": (("cmp_type", 0),),
+    "tile.cmps": (("cmp_type", 0),),
+    "tensor.cmp": (("cmp_type", 0),),
+}
+
+# Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "tile.move": ("target_memory",),
+    "tile.extract": ("target_memory",),
+}
+
+# Tensor-only flags a unified wrapper accepts for tile operands as long as they keep the default.
+_DROPPABLE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tile.matmul": {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None},
+    "tile.matmul_acc": {"a_trans": False, "b_trans": False},
+    "tile.rsqrt": {"high_precision": False},
+}
+
+_LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
+
+
+def to_expr(value: Any) -> Any:
+    """Python literals to IR constants, lists to MakeTuple; Exprs and enums/str pass unchanged."""
+    if isinstance(value, bool):
+        return ConstBool(value)
+    if isinstance(value, int):
+        return ConstInt(value)
+    if isinstance(value, float):
+        return ConstFloat(value)
+    if isinstance(value, list | tuple):
+        return MakeTuple(tuple(to_expr(v) for v in value))
+    return value
+
+
+def _arg_bounds(op: OpDef) -> tuple[int, int]:
+    if op.level == "tensor":
+        required = sum(1 for a in op.args if a.name not in _TENSOR_OPTIONAL_ARGS)
+    else:
+        required = op.min_args
+    return _DSL_MIN_ARGS.get(op.name, required), len(op.args)
+
+
+def signature(spelling: str, op: OpDef) -> str:
+    """`pl.tile.load(tensor, offsets, shapes[, valid_shape], target_memory=, clamp=)`."""
+    required, _ = _arg_bounds(op)
+    pos = ", ".join(a.name for a in op.args[:required])
+    opt = "".join(f"[, {a.name}]" for a in op.args[required:])
+    kws = ", ".join(f"{k.name}=" for k in op.kwargs)
+    inner = pos + opt + (", " if (pos or opt) and kws else "") + kws
+    return f"{spelling}({inner})"
+
+
+def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
+    """A kwarg value as the IR stores it: Python scalars, enum members, DTypes, or Exprs."""
+    spec = op.kwarg_spec(key)
+    type_name = spec.type_name if spec else ""
+    if isinstance(value, ConstBool):
+        value = value.value
+    elif isinstance(value, ConstInt | ConstFloat) and type_name not in ("Expr",):
+        value = value.value
+    if key == "pad_value" and not isinstance(value, PadValue):
+        return _pad_value(spelling, value)
+    enum_type = _ENUM_KWARG_TYPES.get(type_name)
+    if enum_type is not None and isinstance(value, int) and not isinstance(value, bool):
+        return enum_type(value)
+    if isinstance(value, str) and key in _STRING_ENUMS:
+        table = _STRING_ENUMS[key]
+        if value.lower() not in table:
+            raise PlError(f"{spelling}: invalid {key} '{value}'; expected one of "
+                          + ", ".join(repr(k) for k in table))
+        return table[value.lower()]
+    return value
+
+
+def _pad_value(spelling: str, value: Any) -> PadValue:
+    # The reference accepts the literal sugars 0, inf and -inf for the three padding modes.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if value == 0:
+            return PadValue.zero
+        if math.isinf(value):
+            return PadValue.max if value > 0 else PadValue.min
+    raise PlError(f"{spelling}: pad_value must be pl.PadValue.zero/max/min or 0, math.inf, -math.inf, "
+                  f"got {value!r}")
+
+
+def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
+                    ) -> tuple[list[Expr], list[tuple[str, Any]]]:
+    """Positional Exprs and ordered kwargs of the Call of `op` (see the module docstring)."""
+    required, maximum = _arg_bounds(op)
+    arg_names = [a.name for a in op.args]
+    kw_names = [k.name for k in op.kwargs]
+    slots: list[Any] = list(args[:maximum])
+    given: dict[str, Any] = {}
+    for extra, value in zip(kw_names, args[maximum:], strict=False):
+        given[extra] = value
+    if len(args) > maximum + len(kw_names):
+        raise _arity_error(spelling, op, len(args))
+    droppable = _DROPPABLE_DEFAULTS.get(op.name, {})
+    for key, value in kwargs.items():
+        if key in arg_names:
+            idx = arg_names.index(key)
+            while len(slots) <= idx:
+                slots.append(None)
+            if slots[idx] is not None:
+                raise PlError(f"{spelling}: got multiple values for argument '{key}'")
+            slots[idx] = value
+        elif key in kw_names:
+            if key in given:
+                raise PlError(f"{spelling}: got multiple values for argument '{key}'")
+            given[key] = value
+        elif key in droppable:
+            plain = value.value if isinstance(value, ConstBool | ConstInt) else value
+            if plain != droppable[key]:
+                raise PlError(f"{spelling}: '{key}' is not supported for Tile operands",
+                              hint="At tile level a transposed operand is a pl.tile.transpose_view(...)")
+        else:
+            accepted = ", ".join(kw_names + arg_names) or "none"
+            raise PlError(f"{spelling}: unknown keyword argument '{key}'",
+                          hint=f"Accepted keyword arguments: {accepted}")
+    slots = _fill_gaps(spelling, op, slots)
+    if not required <= len(slots) <= maximum:
+        raise _arity_error(spelling, op, len(slots))
+    exprs = [to_expr(a) for a in slots]
+    out_kwargs = _finish_kwargs(spelling, op, exprs, given)
+    return exprs, out_kwargs
+
+
+def _arity_error(spelling: str, op: OpDef, got: int) -> PlError:
+    required, maximum = _arg_bounds(op)
+    expected = str(required) if required == maximum else f"{required} to {maximum}"
+    return PlError(f"{spelling} expects {expected} positional argument(s), got {got}",
+                   hint=f"Signature: {signature(spelling, op)}")
+
+
+def _fill_gaps(spelling: str, op: OpDef, slots: list[Any]) -> list[Any]:
+    # A later optional slot given by keyword with an earlier one omitted: the reference stands an
+    # empty tuple in for a missing tuple slot (tensor.slice drop_dims without valid_shape).
+    for i, value in enumerate(slots):
+        if value is None:
+            name = op.args[i].name
+            if name in ("valid_shape", "shapes") or op.args[i].kind == "tuple":
+                slots[i] = MakeTuple(())
+            else:
+                raise PlError(f"{spelling}: missing argument '{name}'",
+                              hint=f"Signature: {signature(spelling, op)}")
+    return slots
+
+
+def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str, Any]
+                   ) -> list[tuple[str, Any]]:
+    values = {k: _convert_kwarg(spelling, op, k, v) for k, v in given.items()}
+    for key in _REQUIRED.get(op.name, ()):
+        if key not in values:
+            raise PlError(f"{spelling}: missing required keyword argument '{key}'",
+                          hint=f"Signature: {signature(spelling, op)}")
+    for key, default in _ALWAYS.get(op.name, ()):
+        values.setdefault(key, default)
+    if op.name == "tile.load":
+        if len(exprs) == 3:
+            exprs.append(exprs[2])
+        if values["target_memory"] not in _LOAD_SPACES:
+            raise PlError(f"{spelling}: target_memory must be pl.MemorySpace.Vec or pl.MemorySpace.Mat, "
+                          f"got {values['target_memory']}",
+                          hint="Load into Vec or Mat, then pl.move(...) to other spaces")
+    for spec in op.kwargs:
+        if spec.type_name == "DataType" and spec.name in values:
+            if not isinstance(values[spec.name], DType) and values[spec.name] is not None:
+                raise PlError(f"{spelling}: {spec.name} must be a dtype such as pl.FP32, "
+                              f"got {values[spec.name]!r}")
+    order = [k.name for k in op.kwargs]
+    return sorted(values.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
