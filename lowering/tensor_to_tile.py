@@ -1,0 +1,251 @@
+"""ConvertTensorToTileOps: tensor kernels -> the tile IR memory-space inference consumes.
+
+Guarantees (pass.md 7, ops.md 10), for InCore / AIC / AIV functions only:
+* every convertible `tensor.*` call becomes its tile form; its result var is `<base>__tile`;
+* tensor operands of ops with input-space requirements (matmul: Mat) are loaded right before the
+  op as `<arg>_<space>` (Mat loads carry the private bridge marker), plus `tile.transpose_view`
+  named `<load>_t` when `a_trans`/`b_trans` is set;
+* a `tensor.slice` of a GM tensor whose (back-propagated) consumer needs a space becomes a load
+  into that space (marked when Mat); otherwise a Vec load;
+* tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`;
+* returned tiles are stored into new `Out` params `ret<i>__out`, and every call site in the other
+  functions passes a fresh `tensor.create` for them.
+Other functions only see their call sites updated. The input program is never mutated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lowering.tensor_to_tile_common import (
+    MAT_BRIDGE_ATTR,
+    Rewriter,
+    mk,
+    shape_tuple,
+    tile_name,
+    with_attrs,
+    zeros,
+)
+from lowering.tensor_to_tile_convert import check_convertible, converter_for
+from lowering.tensor_to_tile_scan import (
+    consumer_spaces,
+    hoist_nested_tensor_calls,
+    params_needing_entry_load,
+)
+from pl.ir.enums import MemorySpace, ParamDirection, TensorLayout
+from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var
+from pl.ir.function import Function, Program
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
+from pl.ir.types import TensorType, TileType, TupleType, Type
+from pl.ops.registry import get_op
+
+
+def _marker(space: MemorySpace) -> tuple[tuple[str, Any], ...]:
+    return ((MAT_BRIDGE_ATTR, True),) if space is MemorySpace.Mat else ()
+
+
+class _TensorToTile(Rewriter):
+    def __init__(self, demands: dict[int, MemorySpace]) -> None:
+        super().__init__()
+        self.demands = demands
+
+    def rebuild_call(self, e: Call, args: tuple[Expr, ...],
+                     kwargs: tuple[tuple[str, Any], ...]) -> Call:
+        op = None if isinstance(e.op, GlobalVar) else get_op(e.op.name)
+        if op is not None and op.level == "tensor":
+            # Converted below from its new arguments; re-deducing the tensor form could fail.
+            return Call(e.op, args, kwargs, e.attrs, e.result_type, span=e.span)
+        return super().rebuild_call(e, args, kwargs)
+
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        value = self.expr(s.value)
+        if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
+            return [self.pass_through(s, value)]
+        name = value.op.name
+        if name == "tensor.slice" and id(s.var) in self.demands \
+                and isinstance(value.args[0].type, TensorType):
+            return [self.consumer_driven_load(s, value, self.demands[id(s.var)])]
+        conv = converter_for(name)
+        if conv is None:
+            check_convertible(value)
+            return [self.pass_through(s, value)]
+        stmts, args = self.bridge(value)
+        prologue, result = conv(args, dict(value.kwargs), value.span)
+        stmts.extend(prologue)
+        result = with_attrs(result, value.attrs) if isinstance(result, Call) else result
+        new_var = Var(tile_name(s.var.name), result.type, span=s.var.span)
+        self.map_var(s.var, new_var)
+        stmts.append(AssignStmt(new_var, result, span=s.span, comments=s.comments))
+        return stmts
+
+    def eval(self, s: EvalStmt) -> list[Stmt]:
+        e = self.expr(s.expr)
+        if not isinstance(e, Call) or isinstance(e.op, GlobalVar):
+            return [EvalStmt(e, span=s.span, comments=s.comments)]
+        conv = converter_for(e.op.name)
+        if conv is None:
+            check_convertible(e)
+            return [EvalStmt(e, span=s.span, comments=s.comments)]
+        stmts, args = self.bridge(e)
+        prologue, result = conv(args, dict(e.kwargs), e.span)
+        stmts.extend(prologue)
+        stmts.append(EvalStmt(result, span=s.span, comments=s.comments))
+        return stmts
+
+    def consumer_driven_load(self, s: AssignStmt, call: Call, space: MemorySpace) -> AssignStmt:
+        src, shape, offset = call.args[0], call.args[1], call.args[2]
+        valid = call.args[3] if len(call.args) > 3 else shape
+        load = mk("tile.load", [src, offset, shape, valid], [("target_memory", space)],
+                  _marker(space), call.span)
+        new_var = Var(tile_name(s.var.name), load.type, span=s.var.span)
+        self.map_var(s.var, new_var)
+        return AssignStmt(new_var, load, span=s.span, comments=s.comments)
+
+    def bridge(self, call: Call) -> tuple[list[Stmt], tuple[Expr, ...]]:
+        op = get_op(call.op.name)
+        reqs = op.conversion_reqs if op is not None else {}
+        args = list(call.args)
+        stmts: list[Stmt] = []
+        span = call.span
+
+        def emit(name: str, value: Call) -> Var:
+            var = Var(name, value.type, span=span)
+            stmts.append(AssignStmt(var, value, span=span))
+            return var
+
+        def view(v: Var) -> Var:
+            return emit(f"{v.name}_t", mk("tile.transpose_view", [v], (), (), span))
+
+        for idx in sorted(reqs):
+            if idx >= len(args):
+                continue
+            space, trans_kw = reqs[idx]
+            transposed = bool(call.kwarg(trans_kw, False)) if trans_kw else False
+            arg = args[idx]
+            t = arg.type
+            if isinstance(t, TensorType):
+                load = mk("tile.load", [arg, zeros(t.rank, span), shape_tuple(t.shape, span),
+                                        shape_tuple(t.shape, span)],
+                          [("target_memory", space)], _marker(space), span)
+                name = f"{arg.name}_{space.name.lower()}" if isinstance(arg, Var) \
+                    else f"bridged_{idx}"
+                loaded = emit(name, load)
+                args[idx] = view(loaded) if transposed else loaded
+            elif transposed and isinstance(arg, Var) and isinstance(t, TileType):
+                if t.memory_space is not MemorySpace.Mat:
+                    arg = emit(f"{arg.name}_mat", mk("tile.move", [arg],
+                                                     [("target_memory", MemorySpace.Mat)], (),
+                                                     span))
+                args[idx] = view(arg)
+        return stmts, tuple(args)
+
+
+def _convert_incore(f: Function) -> tuple[Function, int]:
+    body = hoist_nested_tensor_calls(f.body)
+    rw = _TensorToTile(consumer_spaces(body))
+    entry: list[Stmt] = []
+    used = params_needing_entry_load(body)
+    for p in f.params:
+        t = p.type
+        if id(p) not in used or not isinstance(t, TensorType):
+            continue
+        load = mk("tile.load", [p, zeros(t.rank, f.span), shape_tuple(t.shape, f.span),
+                                shape_tuple(t.shape, f.span)],
+                  [("target_memory", MemorySpace.Vec)], (), f.span)
+        tile_var = Var(tile_name(p.name), load.type, span=f.span)
+        entry.append(AssignStmt(tile_var, load, span=f.span))
+        rw.map_var(p, tile_var)
+
+    stmts = flatten_body(body)
+    ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
+    rest = [s for s in stmts if s is not ret]
+    new_stmts = entry + flatten_body(rw.body(make_body(rest)) if rest else None)
+
+    params = list(f.params)
+    directions = list(f.directions)
+    return_types: list[Type] = list(f.return_types)
+    added = 0
+    if ret is not None:
+        values: list[Expr] = []
+        return_types = []
+        for i, v in enumerate(ret.values):
+            e = rw.expr(v)
+            t = e.type
+            if isinstance(t, TileType) and i < len(f.return_types) \
+                    and isinstance(f.return_types[i], TensorType):
+                out = Var(f"ret{added}__out", f.return_types[i], span=f.span)
+                params.append(out)
+                directions.append(ParamDirection.Out)
+                store = mk("tile.store", [e, zeros(t.rank, f.span), out], (), (), f.span)
+                store_var = Var(f"ret{added}__store", store.type, span=f.span)
+                new_stmts.append(AssignStmt(store_var, store, span=f.span))
+                values.append(store_var)
+                return_types.append(store.type)
+                added += 1
+            else:
+                values.append(e)
+                return_types.append(e.type)
+        new_stmts.append(ReturnStmt(tuple(values), span=ret.span, comments=ret.comments))
+    new_f = Function(f.name, tuple(params), tuple(directions), tuple(return_types),
+                     make_body(new_stmts), f.func_type, f.level, f.role, f.attrs, span=f.span,
+                     comments=f.comments)
+    return new_f, added
+
+
+class _CallSites(Rewriter):
+    """Appends a fresh `tensor.create` actual for each Out param a callee gained."""
+
+    def __init__(self, changed: dict[str, tuple[Function, int]]) -> None:
+        super().__init__()
+        self.changed = changed
+
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        value = self.expr(s.value)
+        if not (isinstance(value, Call) and isinstance(value.op, GlobalVar)
+                and value.op.name in self.changed):
+            return [self.pass_through(s, value)]
+        callee, n = self.changed[value.op.name]
+        stmts: list[Stmt] = []
+        extra: list[Expr] = []
+        for i, p in enumerate(callee.params[len(callee.params) - n:]):
+            t = p.type
+            assert isinstance(t, TensorType)
+            layout = t.view.layout if t.view is not None else TensorLayout.ND
+            create = mk("tensor.create", [shape_tuple(t.shape, value.span)],
+                        [("dtype", t.dtype), ("layout", layout)], (), value.span)
+            out = Var(f"ret{i}__out", create.type, span=value.span)
+            stmts.append(AssignStmt(out, create, span=s.span))
+            extra.append(out)
+        rtypes = callee.return_types
+        rtype: Type = rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes))
+        call = Call(value.op, value.args + tuple(extra), value.kwargs, value.attrs, rtype,
+                    span=value.span)
+        new_var = Var(s.var.name, rtype, span=s.var.span)
+        self.map_var(s.var, new_var)
+        stmts.append(AssignStmt(new_var, call, span=s.span, comments=s.comments))
+        return stmts
+
+    def expr(self, e: Expr) -> Expr:
+        out = super().expr(e)
+        if isinstance(out, TupleGetItem) and out is not e:
+            return TupleGetItem(out.tuple_expr, out.index, span=out.span)
+        return out
+
+
+def convert_tensor_to_tile_ops(program: Program) -> Program:
+    """Convert tensor ops of InCore/AIC/AIV functions to tile ops (pass.md section 7)."""
+    converted: dict[str, tuple[Function, int]] = {}
+    funcs: list[Function] = []
+    for f in program.functions:
+        if f.func_type.is_incore_kind():
+            new_f, added = _convert_incore(f)
+            if added:
+                converted[f.name] = (new_f, added)
+            funcs.append(new_f)
+        else:
+            funcs.append(f)
+    if converted:
+        funcs = [f if f.name in converted or f.func_type.is_incore_kind()
+                 else _CallSites(converted).function(f) for f in funcs]
+    return Program(program.name, tuple(funcs), span=program.span)
+

@@ -1,0 +1,276 @@
+"""Shared machinery of the tensor/tile pre-passes: op construction, naming, and a rewriter.
+
+Guarantees: nothing here mutates its input. `Rewriter` walks a function body, substitutes
+remapped variables everywhere they are used, re-types loop carries and if-phis when the values
+flowing into them change type, and lets subclasses replace one assignment by several statements.
+Calls to registered ops whose arguments changed are rebuilt through `make_call` (so their result
+type is re-deduced) with their kwargs and attrs kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pl.ir.enums import DType
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+)
+from pl.ir.function import Function
+from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+)
+from pl.ir.types import Type
+from pl.ops.registry import get_op
+
+MAT_BRIDGE_ATTR = "__compiler_tensor_to_tile_mat_bridge"
+
+
+def mk(name: str, args: Sequence[Expr], kwargs: Sequence[tuple[str, Any]] = (),
+       attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:
+    """Build a registered op call with its deduced result type (pl.ops.deduce.make_call)."""
+    from pl.ops.deduce import make_call  # imported late: built concurrently, keeps import light
+
+    return make_call(name, list(args), list(kwargs), tuple(attrs), span)
+
+
+def with_attrs(call: Call, attrs: Sequence[tuple[str, Any]]) -> Call:
+    if not attrs:
+        return call
+    return Call(call.op, call.args, call.kwargs, tuple(attrs), call.result_type, span=call.span)
+
+
+def index(value: int, span: Span = UNKNOWN_SPAN) -> ConstInt:
+    return ConstInt(value, DType.INDEX, span=span)
+
+
+def index_tuple(values: Sequence[int], span: Span = UNKNOWN_SPAN) -> MakeTuple:
+    return MakeTuple(tuple(index(v, span) for v in values), span=span)
+
+
+def zeros(rank: int, span: Span = UNKNOWN_SPAN) -> MakeTuple:
+    return index_tuple([0] * rank, span)
+
+
+def shape_tuple(shape: Sequence[Expr], span: Span = UNKNOWN_SPAN) -> MakeTuple:
+    return MakeTuple(tuple(shape), span=span)
+
+
+def base_name(name: str) -> str:
+    """The user's name before the first `__` (SSA suffixes dropped)."""
+    return name.split("__", 1)[0] or name
+
+
+def tile_name(name: str) -> str:
+    return f"{base_name(name)}__tile"
+
+
+def is_op_call(e: Expr | None, *names: str) -> bool:
+    return isinstance(e, Call) and not isinstance(e.op, GlobalVar) and e.op.name in names
+
+
+class Rewriter:
+    """A statement walker with variable substitution and type propagation through carries."""
+
+    def __init__(self) -> None:
+        self.remap: dict[int, Expr] = {}
+
+    # ---- expressions -------------------------------------------------------------------------
+    def map_var(self, old: Var, new: Expr) -> None:
+        self.remap[id(old)] = new
+
+    def expr(self, e: Expr) -> Expr:
+        match e:
+            case Var():
+                return self.remap.get(id(e), e)
+            case Call():
+                args = tuple(self.expr(a) for a in e.args)
+                kwargs = tuple((k, self.expr(v) if isinstance(v, Expr) else v)
+                               for k, v in e.kwargs)
+                if args == e.args and all(a is b for a, b in zip(args, e.args, strict=True)) \
+                        and kwargs == e.kwargs:
+                    return e
+                return self.rebuild_call(e, args, kwargs)
+            case MakeTuple():
+                elems = tuple(self.expr(x) for x in e.elements)
+                if all(a is b for a, b in zip(elems, e.elements, strict=True)):
+                    return e
+                return MakeTuple(elems, span=e.span)
+            case BinaryExpr():
+                left, right = self.expr(e.left), self.expr(e.right)
+                if left is e.left and right is e.right:
+                    return e
+                return BinaryExpr(e.op, left, right, e.dtype, span=e.span)
+            case UnaryExpr():
+                operand = self.expr(e.operand)
+                if operand is e.operand:
+                    return e
+                return UnaryExpr(e.op, operand, e.dtype, span=e.span)
+            case TupleGetItem():
+                inner = self.expr(e.tuple_expr)
+                if inner is e.tuple_expr:
+                    return e
+                return TupleGetItem(inner, e.index, span=e.span)
+        return e
+
+    def rebuild_call(self, e: Call, args: tuple[Expr, ...],
+                     kwargs: tuple[tuple[str, Any], ...]) -> Call:
+        if isinstance(e.op, GlobalVar) or get_op(e.op.name) is None:
+            return Call(e.op, args, kwargs, e.attrs, e.result_type, span=e.span)
+        return with_attrs(mk(e.op.name, args, kwargs, (), e.span), e.attrs)
+
+    # ---- statements --------------------------------------------------------------------------
+    def body(self, s: Stmt) -> Stmt:
+        out: list[Stmt] = []
+        for child in flatten_body(s):
+            out.extend(self.stmt(child))
+        return make_body(out)
+
+    def stmt(self, s: Stmt) -> list[Stmt]:
+        match s:
+            case AssignStmt():
+                return self.assign(s)
+            case EvalStmt():
+                return self.eval(s)
+            case SeqStmts():
+                return [self.body(s)]
+            case YieldStmt():
+                return [YieldStmt(tuple(self.expr(v) for v in s.values), span=s.span,
+                                  comments=s.comments)]
+            case ReturnStmt():
+                return [ReturnStmt(tuple(self.expr(v) for v in s.values), span=s.span,
+                                   comments=s.comments)]
+            case ForStmt():
+                return [self.for_stmt(s)]
+            case WhileStmt():
+                return [self.while_stmt(s)]
+            case IfStmt():
+                return [self.if_stmt(s)]
+            case ScopeStmt():
+                return [ScopeStmt(s.kind, self.body(s.body), s.args, span=s.span,
+                                  comments=s.comments)]
+        return [s]
+
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        return [self.pass_through(s, self.expr(s.value))]
+
+    def pass_through(self, s: AssignStmt, value: Expr) -> AssignStmt:
+        if value is s.value:
+            return s
+        if value.type != s.var.type:
+            new_var = Var(s.var.name, value.type, span=s.var.span)
+            self.map_var(s.var, new_var)
+            return AssignStmt(new_var, value, span=s.span, comments=s.comments)
+        return AssignStmt(s.var, value, span=s.span, comments=s.comments)
+
+    def eval(self, s: EvalStmt) -> list[Stmt]:
+        e = self.expr(s.expr)
+        return [s if e is s.expr else EvalStmt(e, span=s.span, comments=s.comments)]
+
+    def iter_args(self, iter_args: tuple[IterArg, ...]) -> tuple[IterArg, ...]:
+        out: list[IterArg] = []
+        for ia in iter_args:
+            init = self.expr(ia.init)
+            if init is ia.init:
+                out.append(ia)
+                continue
+            new = IterArg(ia.name, init.type, init=init, span=ia.span)
+            self.map_var(ia, new)
+            out.append(new)
+        return tuple(out)
+
+    def retype_vars(self, olds: tuple[Var, ...], types: Sequence[Type]) -> tuple[Var, ...]:
+        out: list[Var] = []
+        for i, rv in enumerate(olds):
+            if i < len(types) and types[i] != rv.type:
+                new = Var(rv.name, types[i], span=rv.span)
+                self.map_var(rv, new)
+                out.append(new)
+            else:
+                out.append(rv)
+        return tuple(out)
+
+    def for_stmt(self, s: ForStmt) -> ForStmt:
+        start, stop, step = self.expr(s.start), self.expr(s.stop), self.expr(s.step)
+        iter_args = self.iter_args(s.iter_args)
+        body = self.body(s.body)
+        rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
+        return ForStmt(s.loop_var, start, stop, step, iter_args, body, rvs, s.kind, s.attrs,
+                       span=s.span, comments=s.comments)
+
+    def while_stmt(self, s: WhileStmt) -> WhileStmt:
+        iter_args = self.iter_args(s.iter_args)
+        cond = self.expr(s.condition)
+        body = self.body(s.body)
+        rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
+        return WhileStmt(iter_args, cond, body, rvs, span=s.span, comments=s.comments)
+
+    def if_stmt(self, s: IfStmt) -> IfStmt:
+        cond = self.expr(s.condition)
+        saved = dict(self.remap)
+        then_body = self.body(s.then_body)
+        self.remap = dict(saved)
+        else_body = self.body(s.else_body) if s.else_body is not None else None
+        self.remap = saved
+        types = yield_types(then_body) or (yield_types(else_body) if else_body else [])
+        rvs = self.retype_vars(s.return_vars, types)
+        return IfStmt(cond, then_body, else_body, rvs, span=s.span, comments=s.comments)
+
+    def function(self, f: Function, **changes: Any) -> Function:
+        body = self.body(f.body)
+        fields: dict[str, Any] = dict(params=f.params, directions=f.directions,
+                                      return_types=f.return_types)
+        fields.update(changes)
+        return Function(f.name, fields["params"], fields["directions"], fields["return_types"],
+                        body, f.func_type, f.level, f.role, f.attrs, span=f.span,
+                        comments=f.comments)
+
+
+def yield_types(body: Stmt | None) -> list[Type]:
+    for s in flatten_body(body):
+        if isinstance(s, YieldStmt):
+            return [v.type for v in s.values]
+        if isinstance(s, ScopeStmt):
+            found = yield_types(s.body)
+            if found:
+                return found
+    return []
+
+
+def walk_stmts(body: Stmt | None) -> list[Stmt]:
+    """Every statement of a body in program order, nested bodies included (pre-order)."""
+    out: list[Stmt] = []
+    for s in flatten_body(body):
+        out.append(s)
+        match s:
+            case ForStmt() | WhileStmt() | ScopeStmt():
+                out.extend(walk_stmts(s.body))
+            case IfStmt():
+                out.extend(walk_stmts(s.then_body))
+                out.extend(walk_stmts(s.else_body))
+    return out
+
+
+def kwargs_dict(kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any]) -> dict[str, Any]:
+    return dict(kwargs.items()) if isinstance(kwargs, Mapping) else dict(kwargs)

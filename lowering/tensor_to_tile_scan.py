@@ -1,0 +1,194 @@
+"""Pre-scans of ConvertTensorToTileOps over one InCore function body (read-only).
+
+Guarantees:
+* `hoist_nested_tensor_calls` gives every tensor-op call nested inside another expression (a yield
+  value, a call argument, a return value) its own assignment right before its user, so the nested
+  seed form `r = pl.yield_(pl.assemble(acc, c, off))` converts exactly like the un-nested one.
+* `consumer_spaces` maps each Var whose consumer needs a memory space (conversion input
+  requirements: Mat for matmul operands, ...) to that space, propagated backward through
+  inherit-input ops and plain aliases; a non-Vec demand overrides Vec, otherwise first wins.
+* `params_needing_entry_load` lists the tensor vars consumed directly by converted ops (outside
+  requirement-covered slots and self-loading ops), traced through loop-carry initial values.
+"""
+
+from __future__ import annotations
+
+from lowering.tensor_to_tile_common import walk_stmts
+from lowering.tensor_to_tile_convert import SELF_LOADING, converter_for
+from pl.ir.enums import MemorySpace
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Var
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+)
+from pl.ir.types import TensorType, TileType
+from pl.ops.registry import get_op
+
+
+def _is_tensor_op_call(e: Expr) -> bool:
+    if not isinstance(e, Call) or isinstance(e.op, GlobalVar):
+        return False
+    op = get_op(e.op.name)
+    return op is not None and op.level == "tensor"
+
+
+class _Hoister:
+    def __init__(self) -> None:
+        self.pending: list[Stmt] = []
+
+    def nested(self, e: Expr) -> Expr:
+        """Hoist tensor-op calls found inside `e` (e itself stays)."""
+        match e:
+            case Call():
+                args = tuple(self.operand(a) for a in e.args)
+                if all(a is b for a, b in zip(args, e.args, strict=True)):
+                    return e
+                return Call(e.op, args, e.kwargs, e.attrs, e.result_type, span=e.span)
+            case MakeTuple():
+                elems = tuple(self.operand(a) for a in e.elements)
+                if all(a is b for a, b in zip(elems, e.elements, strict=True)):
+                    return e
+                return MakeTuple(elems, span=e.span)
+        return e
+
+    def operand(self, e: Expr) -> Expr:
+        inner = self.nested(e)
+        if not _is_tensor_op_call(inner):
+            return inner
+        assert isinstance(inner, Call)
+        tmp = Var(inner.op.name.split(".", 1)[1], inner.type, span=inner.span)
+        self.pending.append(AssignStmt(tmp, inner, span=inner.span))
+        return tmp
+
+    def body(self, s: Stmt | None) -> Stmt:
+        out: list[Stmt] = []
+        for child in flatten_body(s):
+            new = self.stmt(child)
+            out.extend(self.pending)
+            self.pending = []
+            out.append(new)
+        return make_body(out)
+
+    def stmt(self, s: Stmt) -> Stmt:
+        match s:
+            case AssignStmt():
+                value = self.nested(s.value)
+                return s if value is s.value else AssignStmt(s.var, value, span=s.span,
+                                                             comments=s.comments)
+            case EvalStmt():
+                e = self.nested(s.expr)
+                return s if e is s.expr else EvalStmt(e, span=s.span, comments=s.comments)
+            case YieldStmt():
+                vals = tuple(self.operand(v) for v in s.values)
+                return YieldStmt(vals, span=s.span, comments=s.comments)
+            case ReturnStmt():
+                vals = tuple(self.operand(v) for v in s.values)
+                return ReturnStmt(vals, span=s.span, comments=s.comments)
+            case ForStmt():
+                return ForStmt(s.loop_var, s.start, s.stop, s.step, s.iter_args, self.body(s.body),
+                               s.return_vars, s.kind, s.attrs, span=s.span, comments=s.comments)
+            case WhileStmt():
+                return WhileStmt(s.iter_args, s.condition, self.body(s.body), s.return_vars,
+                                 span=s.span, comments=s.comments)
+            case IfStmt():
+                els = self.body(s.else_body) if s.else_body is not None else None
+                return IfStmt(s.condition, self.body(s.then_body), els, s.return_vars,
+                              span=s.span, comments=s.comments)
+            case ScopeStmt():
+                return ScopeStmt(s.kind, self.body(s.body), s.args, span=s.span,
+                                 comments=s.comments)
+        return s
+
+
+def hoist_nested_tensor_calls(body: Stmt) -> Stmt:
+    return _Hoister().body(body)
+
+
+def _plain_var(e: Expr) -> Var | None:
+    """Var-only match (an IterArg is not a plain Var here, as in the reference)."""
+    return e if isinstance(e, Var) and not isinstance(e, IterArg) else None
+
+
+def _shaped(e: Expr) -> bool:
+    return isinstance(e.type, (TensorType, TileType))
+
+
+def consumer_spaces(body: Stmt) -> dict[int, MemorySpace]:
+    reqs: dict[int, MemorySpace] = {}
+    edges: list[tuple[int, int]] = []
+
+    def demand(key: int, space: MemorySpace) -> None:
+        old = reqs.get(key)
+        if old is None or (old is MemorySpace.Vec and space is not MemorySpace.Vec):
+            reqs[key] = space
+
+    for s in walk_stmts(body):
+        value: Expr | None = None
+        if isinstance(s, AssignStmt):
+            value = s.value
+            if _shaped(s.var):
+                src = _plain_var(s.value)
+                if src is not None and _shaped(src):
+                    edges.append((id(s.var), id(src)))
+                elif isinstance(s.value, Call) and not isinstance(s.value.op, GlobalVar):
+                    op = get_op(s.value.op.name)
+                    if op is not None and op.inherits_input:
+                        for a in s.value.args:
+                            v = _plain_var(a)
+                            if v is not None and _shaped(v):
+                                edges.append((id(s.var), id(v)))
+                                break
+        elif isinstance(s, EvalStmt):
+            value = s.expr
+        if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
+            continue
+        op = get_op(value.op.name)
+        if op is None:
+            continue
+        for idx, (space, _trans) in sorted(op.conversion_reqs.items()):
+            target = _plain_var(value.args[idx]) if idx < len(value.args) else None
+            if target is not None:
+                demand(id(target), space)
+    for dst, src_key in reversed(edges):
+        if dst in reqs:
+            demand(src_key, reqs[dst])
+    return reqs
+
+
+def params_needing_entry_load(body: Stmt) -> set[int]:
+    used: set[int] = set()
+    inits: dict[int, Expr] = {}
+    for s in walk_stmts(body):
+        if isinstance(s, (ForStmt, WhileStmt)):
+            for ia in s.iter_args:
+                inits[id(ia)] = ia.init
+        if not isinstance(s, AssignStmt) or not isinstance(s.value, Call):
+            continue
+        call = s.value
+        if isinstance(call.op, GlobalVar) or call.op.name in SELF_LOADING:
+            continue
+        if converter_for(call.op.name) is None:
+            continue
+        op = get_op(call.op.name)
+        reqs = op.conversion_reqs if op is not None else {}
+        for i, a in enumerate(call.args):
+            if i not in reqs and isinstance(a, Var) and isinstance(a.type, TensorType):
+                used.add(id(a))
+    changed = True
+    while changed:
+        changed = False
+        for key, init in inits.items():
+            if key in used and isinstance(init, Var) and isinstance(init.type, TensorType) \
+                    and id(init) not in used:
+                used.add(id(init))
+                changed = True
+    return used

@@ -1,0 +1,130 @@
+"""CanonicalizeTileSlice: Mat `tile.slice` feeding L0 consumers becomes a direct `tile.extract`.
+
+Guarantees, for InCore / AIC / AIV functions:
+* `s = tile.slice(base, shape, [r, c])` of a 2-D Mat tile whose every use is the Left slot of a
+  matmul (arg 0 of matmul/matmul_bias/gemv, arg 1 of the _acc forms) becomes
+  `s = tile.extract(base, r, c, shape, target_memory=Left)`; likewise Right slots give Right;
+* a Mat slice used only as the source of `tile.extract` disappears: each extract reads `base` at
+  the summed offsets;
+* slices with a narrower valid shape, mixed uses or other spaces are left alone; attrs survive.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from lowering.tensor_to_tile_common import Rewriter, index, is_op_call, mk, walk_stmts, with_attrs
+from pl.ir.enums import DType, MemorySpace
+from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.function import Program
+from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, Stmt, WhileStmt, YieldStmt
+from pl.ir.types import TileType
+
+_LEFT_SLOTS = {"tile.matmul": 0, "tile.matmul_bias": 0, "tile.gemv": 0, "tile.gemv_bias": 0,
+               "tile.matmul_acc": 1, "tile.gemv_acc": 1}
+_RIGHT_SLOTS = {"tile.matmul": 1, "tile.matmul_bias": 1, "tile.gemv": 1, "tile.gemv_bias": 1,
+                "tile.matmul_acc": 2, "tile.gemv_acc": 2}
+
+
+def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:
+    """For each var: (consumer op name or "", arg index) of every use."""
+    uses: dict[int, list[tuple[str, int]]] = defaultdict(list)
+
+    def visit(e: Expr | None, consumer: str = "", slot: int = -1) -> None:
+        match e:
+            case Var():
+                uses[id(e)].append((consumer, slot))
+            case Call():
+                name = e.op.name
+                for i, a in enumerate(e.args):
+                    visit(a, name, i)
+                for _, v in e.kwargs:
+                    if isinstance(v, Expr):
+                        visit(v)
+            case MakeTuple():
+                for x in e.elements:
+                    visit(x)
+            case BinaryExpr():
+                visit(e.left)
+                visit(e.right)
+            case UnaryExpr():
+                visit(e.operand)
+            case TupleGetItem():
+                visit(e.tuple_expr)
+
+    for s in walk_stmts(body):
+        match s:
+            case AssignStmt():
+                visit(s.value)
+            case EvalStmt():
+                visit(s.expr)
+            case YieldStmt() | ReturnStmt():
+                for v in s.values:
+                    visit(v)
+            case ForStmt():
+                for x in (s.start, s.stop, s.step, *(ia.init for ia in s.iter_args)):
+                    visit(x)
+            case WhileStmt():
+                visit(s.condition)
+                for ia in s.iter_args:
+                    visit(ia.init)
+            case IfStmt():
+                visit(s.condition)
+    return uses
+
+
+def _add(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, ConstInt) and isinstance(b, ConstInt):
+        return index(a.value + b.value)
+    if isinstance(a, ConstInt) and a.value == 0:
+        return b
+    if isinstance(b, ConstInt) and b.value == 0:
+        return a
+    return BinaryExpr("Add", a, b, DType.INDEX)
+
+
+class _Canon(Rewriter):
+    def __init__(self, uses: dict[int, list[tuple[str, int]]]) -> None:
+        super().__init__()
+        self.uses = uses
+        self.folded: dict[int, tuple[Expr, Expr, Expr]] = {}   # slice var -> (base, row, col)
+
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        value = self.expr(s.value)
+        if is_op_call(value, "tile.extract") and isinstance(value, Call) \
+                and isinstance(value.args[0], Var) and id(value.args[0]) in self.folded:
+            base, r, c = self.folded[id(value.args[0])]
+            args = (base, _add(r, value.args[1]), _add(c, value.args[2]), *value.args[3:])
+            new = with_attrs(mk("tile.extract", args, value.kwargs, (), value.span), value.attrs)
+            return [self.pass_through(s, new)]
+        if not (is_op_call(value, "tile.slice") and isinstance(value, Call)):
+            return [self.pass_through(s, value)]
+        base = value.args[0]
+        bt = base.type
+        offset = value.args[2]
+        if not (isinstance(bt, TileType) and bt.memory_space is MemorySpace.Mat and bt.rank == 2
+                and isinstance(offset, MakeTuple) and len(offset.elements) == 2
+                and (len(value.args) < 4 or value.args[3] == value.args[1])):
+            return [self.pass_through(s, value)]
+        uses = self.uses.get(id(s.var), [])
+        row, col = offset.elements
+        if uses and all(op == "tile.extract" and slot == 0 for op, slot in uses):
+            self.folded[id(s.var)] = (base, row, col)
+            return []
+        space = None
+        if uses and all(_LEFT_SLOTS.get(op) == slot for op, slot in uses):
+            space = MemorySpace.Left
+        elif uses and all(_RIGHT_SLOTS.get(op) == slot for op, slot in uses):
+            space = MemorySpace.Right
+        if space is None:
+            return [self.pass_through(s, value)]
+        ext = mk("tile.extract", [base, row, col, value.args[1]], [("target_memory", space)],
+                 (), value.span)
+        return [self.pass_through(s, with_attrs(ext, value.attrs))]
+
+
+def canonicalize_tile_slice(program: Program) -> Program:
+    """Turn Mat slices feeding L0 consumers into extracts (InCore/AIC/AIV functions)."""
+    funcs = tuple(_Canon(_uses(f.body)).function(f) if f.func_type.is_incore_kind() else f
+                  for f in program.functions)
+    return Program(program.name, funcs, span=program.span)
