@@ -1,0 +1,226 @@
+"""Phases 1 and 2 of memory-space inference: forward analysis and move collection.
+
+Guarantees: `analyze(body, demands)` visits a function body in program order and returns the
+`var_memory` map of pass.md section 2 (only values the reference records get an entry) together with
+the reason and defining span of every tile value, recorded or not. `collect_moves(body, var_memory)`
+returns the global set of (producer var, target space) keys of section 3, in first-need order.
+Nothing is mutated; keys are Var objects (identity).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from infer import decisions as d
+from infer.common import input_constraints, registered_op, top_level_call, var_like, var_only, walk_stmts
+from infer.demand import Demand
+from pl.ir.enums import MemorySpace
+from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.span import Span
+from pl.ir.stmt import (
+    AssignStmt,
+    ForStmt,
+    IfStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from pl.ir.types import TileType
+
+
+@dataclass
+class Analysis:
+    """Result of phase 1. `order` lists every tile value once, in definition order."""
+
+    var_memory: dict[Var, MemorySpace] = field(default_factory=dict)
+    reasons: dict[Var, d.Reason] = field(default_factory=dict)
+    spans: dict[Var, Span] = field(default_factory=dict)
+    order: list[Var] = field(default_factory=list)
+
+    def define(self, var: Var, span: Span) -> None:
+        if isinstance(var.type, TileType) and var not in self.spans:
+            self.spans[var] = span
+            self.order.append(var)
+
+    def record(self, var: Var, space: MemorySpace, reason: d.Reason) -> None:
+        self.var_memory[var] = space
+        self.reasons[var] = reason
+
+
+def last_yield(body: Stmt | None) -> YieldStmt | None:
+    """The Yield ending a body, looking through SeqStmts and scopes."""
+    match body:
+        case YieldStmt():
+            return body
+        case SeqStmts(stmts=stmts) if stmts:
+            return last_yield(stmts[-1])
+        case ScopeStmt(body=inner):
+            return last_yield(inner)
+    return None
+
+
+class _Analyzer:
+    def __init__(self, demands: dict[Var, Demand]) -> None:
+        self.demands = demands
+        self.out = Analysis()
+
+    def inherit(self, call: Call) -> tuple[MemorySpace, d.Reason]:
+        for arg in call.args:
+            v = var_like(arg)
+            if v is not None and v in self.out.var_memory:
+                return self.out.var_memory[v], d.Reason(d.INHERITED, op=call.op_name, var=v.name)
+        return MemorySpace.Vec, d.Reason(d.DEFAULT)
+
+    def infer_from_op(self, lhs: Var, call: Call) -> tuple[MemorySpace, d.Reason]:
+        op = registered_op(call)
+        if op is None:
+            return MemorySpace.Vec, d.Reason(d.DEFAULT)
+        out = op.output_memory
+        if not op.has_memory_spec or not out.has_resolver:
+            t = call.type
+            if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
+                assert t.memory_space is not None
+                return t.memory_space, d.Reason(d.CALL_RESULT, op=call.op_name)
+            return MemorySpace.Vec, d.Reason(d.DEFAULT)
+        kwargs = dict(call.kwargs)
+        resolved = out.resolve(kwargs)
+        if resolved is not None:
+            if out.kind == "kwarg" and isinstance(kwargs.get("target_memory"), MemorySpace):
+                return resolved, d.Reason(d.EXPLICIT_KWARG, op=call.op_name)
+            return resolved, d.Reason(d.FIXED_OUTPUT, op=call.op_name)
+        if op.inherits_input:
+            return self.inherit(call)
+        if op.retargetable:
+            dem = self.demands.get(lhs)
+            # A DDR-facing producer stops at Vec/Mat; phase 2 moves it on to Left/Right/Acc/Bias.
+            if dem is not None and dem.space in (MemorySpace.Vec, MemorySpace.Mat):
+                return dem.space, d.Reason(d.DEMAND, op=dem.op, arg_index=dem.arg_index)
+        return self.inherit(call)
+
+    def assign(self, stmt: AssignStmt) -> None:
+        lhs = stmt.var
+        if not isinstance(lhs.type, TileType):
+            return
+        self.out.define(lhs, stmt.span)
+        match stmt.value:
+            case Call(op=Op(name=name)) as call if name.startswith("tile."):
+                space, reason = self.infer_from_op(lhs, call)
+                self.out.record(lhs, space, reason)
+            case Call() as call:
+                self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=call.op_name))
+            case Var() as src if var_only(src) is not None:
+                if src in self.out.var_memory:
+                    self.out.record(lhs, self.out.var_memory[src], d.Reason(d.ALIAS, var=src.name))
+
+    def space_of_value(self, e: Expr, *, like: bool) -> MemorySpace | None:
+        """Recorded space of a yielded value, else its annotated space."""
+        v = var_like(e) if like else var_only(e)
+        if v is None:
+            return None
+        if v in self.out.var_memory:
+            return self.out.var_memory[v]
+        t = v.type
+        return t.memory_space if isinstance(t, TileType) else None
+
+    def for_stmt(self, stmt: ForStmt) -> None:
+        for ia in stmt.iter_args:
+            if not isinstance(ia.type, TileType):
+                continue
+            self.out.define(ia, stmt.span)
+            init = var_like(ia.init)
+            if init is not None and init in self.out.var_memory:
+                self.out.record(ia, self.out.var_memory[init], d.Reason(d.ALIAS, var=init.name))
+            elif isinstance(ia.init.type, TileType) and ia.init.type.memory_space is not None:
+                name = init.name if init is not None else ""
+                self.out.record(ia, ia.init.type.memory_space, d.Reason(d.ANNOTATION, var=name))
+        self.visit(stmt.body)
+        for rv in stmt.return_vars:
+            self.out.define(rv, stmt.span)
+        y = last_yield(stmt.body)
+        if not stmt.return_vars or y is None:
+            return
+        for i, rv in enumerate(stmt.return_vars):
+            if not isinstance(rv.type, TileType) or i >= len(y.values):
+                continue
+            yv = var_only(y.values[i])
+            space = self.space_of_value(y.values[i], like=False)
+            if yv is None or space is None:
+                continue
+            reason = d.Reason(d.LOOP_BACKPROP, var=yv.name)
+            self.out.record(rv, space, reason)
+            if i < len(stmt.iter_args):
+                ia = stmt.iter_args[i]
+                self.out.record(ia, space, reason)
+                init = var_only(ia.init)
+                if init is not None and isinstance(init.type, TileType):
+                    self.out.record(init, space, reason)
+
+    def if_stmt(self, stmt: IfStmt) -> None:
+        self.visit(stmt.then_body)
+        self.visit(stmt.else_body)
+        then_y, else_y = last_yield(stmt.then_body), last_yield(stmt.else_body)
+        for i, rv in enumerate(stmt.return_vars):
+            if not isinstance(rv.type, TileType):
+                continue
+            self.out.define(rv, stmt.span)
+            sides: list[tuple[MemorySpace | None, Expr | None]] = []
+            for y in (then_y, else_y):
+                if y is not None and i < len(y.values):
+                    sides.append((self.space_of_value(y.values[i], like=True), y.values[i]))
+                else:
+                    sides.append((None, None))
+            (ts, tv), (es, ev) = sides
+            if ts is not None and es is not None and ts is not es:
+                continue  # divergent branches: the phi stays unrecorded
+            if ts is not None and isinstance(tv, Var):
+                self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
+            elif es is not None and isinstance(ev, Var):
+                self.out.record(rv, es, d.Reason(d.ALIAS, var=ev.name))
+            elif rv.type.memory_space is not None:
+                self.out.record(rv, rv.type.memory_space, d.Reason(d.ANNOTATION, var=rv.name))
+
+    def visit(self, stmt: Stmt | None) -> None:
+        match stmt:
+            case None:
+                return
+            case AssignStmt():
+                self.assign(stmt)
+            case SeqStmts(stmts=stmts):
+                for s in stmts:
+                    self.visit(s)
+            case ForStmt():
+                self.for_stmt(stmt)
+            case IfStmt():
+                self.if_stmt(stmt)
+            case WhileStmt():
+                for ia in stmt.iter_args:
+                    self.out.define(ia, stmt.span)
+                self.visit(stmt.body)
+                for rv in stmt.return_vars:
+                    self.out.define(rv, stmt.span)
+            case ScopeStmt(body=body):
+                self.visit(body)
+
+
+def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:
+    a = _Analyzer(demands)
+    a.visit(body)
+    return a.out
+
+
+def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace]) -> dict[tuple[Var, MemorySpace], None]:
+    """Phase 2: keys (var, allowed[0]) for every constrained Var-only arg in a disallowed space."""
+    keys: dict[tuple[Var, MemorySpace], None] = {}
+    for stmt in walk_stmts(body):
+        call = top_level_call(stmt)
+        if call is None:
+            continue
+        for i, allowed in enumerate(input_constraints(call)[: len(call.args)]):
+            v = var_only(call.args[i])
+            if not allowed or v is None or v not in var_memory:
+                continue
+            if var_memory[v] not in allowed:
+                keys[(v, allowed[0])] = None
+    return keys

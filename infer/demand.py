@@ -1,0 +1,66 @@
+"""Phase 0 of memory-space inference: demand collection (pass.md section 1).
+
+Guarantees: `collect_demands(body)` returns, for every plain Var consumed in a constrained slot of a
+top-level Call, the first allowed space of that slot ("demand") and where it came from; collisions
+keep the first demand unless it is Vec and the newcomer is not; one reverse sweep over the
+inherit-input edges (result -> first Var-only Tile/Tensor arg) pushes demands back through view
+chains. Demands are only read by phase 1 for retargetable producers without `target_memory`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from infer.common import input_constraints, registered_op, top_level_call, var_only, walk_stmts
+from pl.ir.enums import MemorySpace
+from pl.ir.expr import Var
+from pl.ir.stmt import AssignStmt, Stmt
+from pl.ir.types import TensorType, TileType
+
+
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """A space some consumer wants a value in: `op` argument `arg_index` asked for `space`."""
+
+    space: MemorySpace
+    op: str
+    arg_index: int
+
+
+def should_override(existing: MemorySpace, incoming: MemorySpace) -> bool:
+    """A specialised demand beats the permissive Vec; otherwise the first demand stays."""
+    return existing is MemorySpace.Vec and incoming is not MemorySpace.Vec
+
+
+def _offer(demands: dict[Var, Demand], var: Var, demand: Demand) -> None:
+    old = demands.get(var)
+    if old is None or should_override(old.space, demand.space):
+        demands[var] = demand
+
+
+def collect_demands(body: Stmt) -> dict[Var, Demand]:
+    demands: dict[Var, Demand] = {}
+    edges: list[tuple[Var, Var]] = []
+    for stmt in walk_stmts(body):
+        call = top_level_call(stmt)
+        if call is None:
+            continue
+        constraints = input_constraints(call)
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            arg = var_only(call.args[i])
+            if allowed and arg is not None:
+                _offer(demands, arg, Demand(allowed[0], call.op_name, i))
+        op = registered_op(call)
+        if isinstance(stmt, AssignStmt) and op is not None and op.inherits_input:
+            # IterArgs are skipped on purpose: assemble(iter_target, src, off) links to src.
+            src = next((a for a in call.args
+                        if var_only(a) is not None and isinstance(a.type, (TileType, TensorType))),
+                       None)
+            if isinstance(src, Var):
+                edges.append((stmt.var, src))
+    # SSA: a view is defined after its source, so one reverse sweep reaches the fixpoint.
+    for dst, src in reversed(edges):
+        d = demands.get(dst)
+        if d is not None:
+            _offer(demands, src, d)
+    return demands

@@ -1,0 +1,71 @@
+"""`infer_tile_memory_space`: place every tile of InCore/AIC/AIV functions in a memory space.
+
+Guarantees: pure (the input program is never mutated). For each function of kind InCore, AIC or AIV
+(pass.md decision 1) it runs phase 0 (demands), phase 1 (forward analysis), phase 2 (move keys)
+and phase 3 (rewrite with inserted `tile.move`s); other functions pass through unchanged. A
+tile-typed parameter of such a function is a PlError located at the parameter. Then the residency
+hook (phase 4; today it only strips the private bridge marker and normalises bodies) runs on the
+whole program. The second result explains every tile's space and every inserted move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from infer import decisions as d
+from infer.analysis import analyze, collect_moves
+from infer.backend import check_backend
+from infer.demand import collect_demands
+from infer.mutate import MakeCall, Mutator
+from infer.residency_hook import Residency, strip_bridge_markers
+from pl.errors import PlError
+from pl.ir.function import Function, Program
+from pl.ir.types import TileType
+
+
+def _check_params(f: Function) -> None:
+    for p in f.params:
+        if isinstance(p.type, TileType):
+            raise PlError(
+                f"{f.func_type.name} function '{f.name}': parameter '{p.name}' has a Tile type, "
+                f"but {f.func_type.name} parameters must be Tensors", p.span,
+                hint="pass a pl.Tensor and load it with pl.load inside the function")
+
+
+def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None
+                   ) -> tuple[Function, d.DecisionLog]:
+    """Phases 0-3 on one function (unchanged when it is not InCore/AIC/AIV or has no tiles)."""
+    if not f.func_type.is_incore_kind():
+        return f, d.DecisionLog()
+    _check_params(f)
+    demands = collect_demands(f.body)
+    result = analyze(f.body, demands)
+    mutator = None
+    body = f.body
+    if result.var_memory:
+        mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory),
+                          backend, make_call)
+        body = mutator.stmt(f.body)
+    spaces = []
+    for v in result.order:
+        final = mutator.var(v) if mutator is not None else v
+        t = final.type
+        space = t.memory_space if isinstance(t, TileType) else None
+        reason = result.reasons.get(v, d.Reason(d.UNRESOLVED))
+        spaces.append(d.SpaceDecision(f.name, v.name, space, reason, result.spans[v]))
+    log = d.DecisionLog(tuple(spaces), tuple(mutator.log) if mutator is not None else ())
+    return (f if body is f.body else replace(f, body=body)), log
+
+
+def infer_tile_memory_space(program: Program, backend: str | None = None,
+                            residency: Residency = strip_bridge_markers,
+                            ) -> tuple[Program, d.DecisionLog]:
+    check_backend(backend)
+    log = d.DecisionLog()
+    funcs = []
+    for f in program.functions:
+        new_f, f_log = infer_function(f, backend)
+        funcs.append(new_f)
+        log = log.merged(f_log)
+    out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)
+    return out, replace(log, residency=tuple(residency_log))

@@ -1,0 +1,277 @@
+"""Phase 3 of memory-space inference: rewrite a function body (pass.md section 4).
+
+Guarantees: every value recorded by phase 1 is replaced by one fresh Var/IterArg (memoised, so all
+uses share it) typed with its space, the view refreshed for that space; a `tile.move` is inserted
+right before the first consumer of every needed (producer, space) key, once per SeqStmts scope (a
+move made in one scope never leaks to siblings or later outer statements; a single bare statement
+body gets no insertion); calls whose arguments changed are rebuilt through `make_call` so result
+types are re-deduced; retargetable producers get their `target_memory` rewritten or appended; the
+LHS type is synced to the rebuilt call; `dump_vars`-style attrs follow the rewrite. The input IR is
+never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from infer.backend import input_layouts
+from infer.common import input_constraints, registered_op, top_level_call, var_like, var_only
+from infer.decisions import MoveDecision
+from pl.ir.enums import MemorySpace, TileLayout
+from pl.ir.expr import BinaryExpr, Call, Expr, GlobalVar, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.span import Span
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    make_body,
+)
+from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
+
+MoveKey = tuple[Var, MemorySpace]
+MakeCall = Callable[..., Call]
+
+_VAR_LIST_ATTRS = ("manual_dep_edges", "compiler_manual_dep_edges", "arg_direction_overrides_vars",
+                   "dump_vars")
+
+
+def default_make_call() -> MakeCall:
+    from pl.ops.deduce import make_call
+
+    return make_call
+
+
+def retype(t: TileType, space: MemorySpace) -> TileType:
+    """`t` placed in `space`; when the space changes the layout fields become the new space's."""
+    if t.memory_space is space:
+        return t
+    old = effective_tile_view(t)
+    imp = implicit_tile_view(t.shape, space)
+    view = replace(old, blayout=imp.blayout, slayout=imp.slayout, fractal=imp.fractal)
+    return TileType(t.shape, t.dtype, space, view, t.memref)
+
+
+class Mutator:
+    def __init__(self, function: str, var_memory: dict[Var, MemorySpace],
+                 needed: dict[MoveKey, None], backend: str | None,
+                 make_call: MakeCall | None = None) -> None:
+        self.function = function
+        self.var_memory = var_memory
+        self.needed = needed
+        self.backend = backend
+        self.make_call = make_call or default_make_call()
+        self.cache: dict[Var, Var] = {}
+        self.moves: dict[MoveKey, Var] = {}
+        self.log: list[MoveDecision] = []
+
+    # -- expressions -------------------------------------------------------------------------
+
+    def var(self, v: Var) -> Var:
+        hit = self.cache.get(v)
+        if hit is not None:
+            return hit
+        new: Var = v
+        space = self.var_memory.get(v)
+        t = v.type
+        if isinstance(v, IterArg):
+            init = self.expr(v.init)
+            if isinstance(t, TileType) and space is not None:
+                new = IterArg(v.name, retype(t, space), span=v.span, init=init)
+            elif init is not v.init:
+                new = IterArg(v.name, t, span=v.span, init=init)
+        elif isinstance(t, TileType) and space is not None:
+            new = Var(v.name, retype(t, space), span=v.span)
+        self.cache[v] = new
+        return new
+
+    def expr(self, e: Expr) -> Expr:
+        match e:
+            case Var():
+                return self.var(e)
+            case Call():
+                return self.call(e)
+            case MakeTuple(elements=els):
+                new_els = tuple(self.expr(x) for x in els)
+                return e if _same(new_els, els) else MakeTuple(new_els, span=e.span)
+            case BinaryExpr(left=left, right=right):
+                nl, nr = self.expr(left), self.expr(right)
+                return e if nl is left and nr is right else replace(e, left=nl, right=nr)
+            case UnaryExpr(operand=operand):
+                no = self.expr(operand)
+                return e if no is operand else replace(e, operand=no)
+            case TupleGetItem(tuple_expr=inner):
+                ni = self.expr(inner)
+                return e if ni is inner else replace(e, tuple_expr=ni)
+        return e
+
+    def call(self, call: Call) -> Call:
+        constraints = input_constraints(call)
+        new_args: list[Expr] = []
+        for i, arg in enumerate(call.args):
+            v = var_only(arg)
+            if i < len(constraints) and constraints[i] and v is not None \
+                    and (v, constraints[i][0]) in self.moves:
+                new_args.append(self.moves[(v, constraints[i][0])])
+            else:
+                new_args.append(self.expr(arg))
+        attrs = self.remap_attrs(call, new_args)
+        if _same(tuple(new_args), call.args) and attrs is call.attrs:
+            return call
+        if isinstance(call.op, GlobalVar) or registered_op(call) is None:
+            return Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type, span=call.span)
+        return self.make_call(call.op_name, new_args, call.kwargs, attrs=attrs, span=call.span)
+
+    def remap_attrs(self, call: Call, new_args: list[Expr]) -> tuple[tuple[str, Any], ...]:
+        out: list[tuple[str, Any]] = []
+        changed = False
+        for key, value in call.attrs:
+            new_value = value
+            if key in _VAR_LIST_ATTRS and isinstance(value, (list, tuple)):
+                items: list[Any] = []
+                for entry in value:
+                    if not isinstance(entry, Var):
+                        items.append(entry)
+                        continue
+                    mapped = self.var(entry)
+                    if key == "dump_vars":
+                        # A value fed to several slots may now be several moves: dump them all.
+                        repl: list[Expr] = []
+                        for old, new in zip(call.args, new_args, strict=True):
+                            if var_like(old) is entry and not any(new is r for r in repl):
+                                repl.append(new)
+                        if repl and not (len(repl) == 1 and repl[0] is mapped):
+                            items.extend(repl)
+                            continue
+                    items.append(mapped)
+                if not _same(tuple(items), tuple(value)):
+                    new_value = type(value)(items)
+            elif key == "device" and isinstance(value, Expr):
+                new_value = self.expr(value)
+            if new_value is not value:
+                changed = True
+            out.append((key, new_value))
+        return tuple(out) if changed else call.attrs
+
+    # -- statements --------------------------------------------------------------------------
+
+    def assign(self, stmt: AssignStmt) -> AssignStmt:
+        orig = stmt.var
+        lhs = self.var(orig)
+        value = self.expr(stmt.value)
+        space = self.var_memory.get(orig)
+        if isinstance(value, Call) and space is not None:
+            op = registered_op(value)
+            if op is not None and op.retargetable and value.kwarg("target_memory") is not space:
+                value = _retarget(value, space)
+        if isinstance(value, Call) and isinstance(value.type, TileType) and isinstance(lhs.type, TileType):
+            ct, lt = value.type, lhs.type
+            synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
+                              ct.memref if ct.memref is not None else lt.memref)
+            if ct.memory_space is not lt.memory_space:
+                value = replace(value, result_type=synced)
+            if synced != lt:
+                lhs = Var(lhs.name, synced, span=lhs.span)
+                self.cache[orig] = lhs
+        return replace(stmt, var=lhs, value=value)
+
+    def stmt(self, s: Stmt) -> Stmt:
+        match s:
+            case SeqStmts(stmts=stmts):
+                return self.seq(stmts, s.span)
+            case AssignStmt():
+                return self.assign(s)
+            case EvalStmt(expr=e):
+                return replace(s, expr=self.expr(e))
+            case ReturnStmt(values=vals) | YieldStmt(values=vals):
+                return replace(s, values=tuple(self.expr(v) for v in vals))
+            case ForStmt():
+                iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                return replace(s, loop_var=self.var(s.loop_var), start=self.expr(s.start),
+                               stop=self.expr(s.stop), step=self.expr(s.step),
+                               iter_args=iter_args,  # type: ignore[arg-type]
+                               body=self.stmt(s.body),
+                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+            case IfStmt():
+                return replace(s, condition=self.expr(s.condition), then_body=self.stmt(s.then_body),
+                               else_body=None if s.else_body is None else self.stmt(s.else_body),
+                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+            case WhileStmt():
+                iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
+                               condition=self.expr(s.condition), body=self.stmt(s.body),
+                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+            case ScopeStmt(body=body):
+                return replace(s, body=self.stmt(body))
+        return s
+
+    def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
+        opened: list[MoveKey] = []
+        out: list[Stmt] = []
+        for child in stmts:
+            out.extend(self.moves_for(child, opened))
+            out.append(self.stmt(child))
+        for key in opened:
+            del self.moves[key]
+        body = make_body(out)
+        return replace(body, span=span) if isinstance(body, SeqStmts) else body
+
+    def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> list[Stmt]:
+        call = top_level_call(consumer)
+        if call is None:
+            return []
+        constraints = input_constraints(call)
+        layouts = input_layouts(self.backend, call.op_name)
+        out: list[Stmt] = []
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            v = var_only(call.args[i])
+            if not allowed or v is None:
+                continue
+            key = (v, allowed[0])
+            if key not in self.needed or key in self.moves:
+                continue
+            target = allowed[0]
+            kwargs: dict[str, Any] = {"target_memory": target}
+            if i in layouts:
+                kwargs["blayout"] = layouts[i]
+                if target is MemorySpace.Vec:
+                    kwargs["slayout"] = TileLayout.none_box
+            if self.var_memory.get(v) is MemorySpace.Acc and target is MemorySpace.Vec:
+                kwargs["blayout"] = TileLayout.row_major
+                kwargs["slayout"] = TileLayout.none_box
+            producer = self.var(v)
+            move = self.make_call("tile.move", [producer], list(kwargs.items()), span=consumer.span)
+            mt = move.type
+            assert isinstance(mt, TileType)
+            moved = Var(f"{producer.name}_{target.name}",
+                        TileType(mt.shape, mt.dtype, target, mt.view, mt.memref), span=consumer.span)
+            self.moves[key] = moved
+            opened.append(key)
+            self.cache[moved] = moved
+            out.append(AssignStmt(moved, move, span=consumer.span, comments=()))
+            self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+                                         call.op_name, consumer.span, i))
+        return out
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _retarget(call: Call, space: MemorySpace) -> Call:
+    """Rewrite (or append) `target_memory` and give the result the space's implicit view."""
+    if any(k == "target_memory" for k, _ in call.kwargs):
+        kwargs = tuple((k, space if k == "target_memory" else v) for k, v in call.kwargs)
+    else:
+        kwargs = call.kwargs + (("target_memory", space),)
+    t = call.type
+    new_type = TileType(t.shape, t.dtype, space, None, t.memref) if isinstance(t, TileType) else t
+    return replace(call, kwargs=kwargs, result_type=new_type)
