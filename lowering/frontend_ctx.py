@@ -1,0 +1,164 @@
+"""Lowering contexts: what a program and a function being lowered know, and name resolution.
+
+Guarantees: a name resolves first to an IR value bound in the enclosing kernel scopes, then to the
+Python object it denotes in the kernel's closure, module globals or builtins; DSL constructs are
+then recognised by object identity, so any import spelling works. Kernel code is never executed:
+only names and attribute chains are evaluated. `pl.dynamic` objects map to one Var per program.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from lowering.frontend_source import SourceFile
+from pl import dsl
+from pl.errors import PlError
+from pl.ir.enums import DType, FunctionType, ParamDirection
+from pl.ir.expr import GlobalVar, IterArg, Var
+from pl.ir.types import ScalarType, Type
+
+_MISSING = object()
+
+
+@dataclass
+class Signature:
+    """What pass one of a program learns from a method's header."""
+
+    name: str
+    params: list[tuple[str, Type, ParamDirection]]
+    return_types: tuple[Type, ...]
+    func_type: FunctionType
+    gvar: GlobalVar
+
+
+@dataclass
+class ProgCtx:
+    src: SourceFile
+    globals: dict[str, Any]
+    closure: dict[str, Any] = field(default_factory=dict)
+    strict_ssa: bool = False
+    auto_dynamic: bool = False
+    signatures: dict[str, Signature] = field(default_factory=dict)
+    dyn_vars: dict[int, tuple[Any, Var]] = field(default_factory=dict)
+    auto_dyn: dict[str, dsl.DynVar] = field(default_factory=dict)
+
+    def dyn_var(self, obj: dsl.DynVar) -> Var:
+        hit = self.dyn_vars.get(id(obj))
+        if hit is None:
+            hit = (obj, Var(obj.name, ScalarType(DType.INDEX)))
+            self.dyn_vars[id(obj)] = hit
+        return hit[1]
+
+    def lookup_py(self, name: str) -> Any:
+        for table in (self.closure, self.globals, vars(builtins)):
+            if name in table:
+                return table[name]
+        return _MISSING
+
+    def auto_dim(self, name: str) -> dsl.DynVar | None:
+        """Parsed text: a free name used as a dim is a dynamic dim (printed programs omit the
+        `M = pl.dynamic("M")` line). Anywhere else an unknown name stays an error."""
+        if not self.auto_dynamic or name.startswith("__") or self.lookup_py(name) is not _MISSING:
+            return None
+        return self.auto_dyn.setdefault(name, dsl.DynVar(name))
+
+
+@dataclass
+class YieldSite:
+    names: list[str] | None            # None for a bare `pl.yield_(...)`
+    types: list[Type | None]           # annotations of the LHS (one-name form only)
+    values: list[Any]
+    node: cst.CSTNode
+
+
+@dataclass
+class FnCtx:
+    prog: ProgCtx
+    name: str
+    self_name: str | None
+    func_type: FunctionType = FunctionType.Opaque
+    scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
+    loops: list[tuple[str, Any]] = field(default_factory=list)
+    yields: list[list[YieldSite]] = field(default_factory=list)
+    attrs: list[tuple[str, Any]] = field(default_factory=list)
+    params: set[int] = field(default_factory=set)
+    emitted: int = 0
+
+    @property
+    def src(self) -> SourceFile:
+        return self.prog.src
+
+    def error(self, node: cst.CSTNode | None, message: str, *, hint: str | None = None,
+              note: str | None = None) -> PlError:
+        return self.src.error(node, message, hint=hint, note=note)
+
+    def lookup_var(self, name: str) -> Var | None:
+        for sc in reversed(self.scopes):
+            if name in sc:
+                return sc[name]
+        return None
+
+    def bind(self, name: str, var: Var) -> None:
+        self.scopes[-1][name] = var
+
+    def push(self) -> dict[str, Var]:
+        self.scopes.append({})
+        return self.scopes[-1]
+
+    def pop(self) -> dict[str, Var]:
+        return self.scopes.pop()
+
+    def leak(self, names: dict[str, Var]) -> None:
+        """Non-SSA: bindings made in a loop/branch body stay visible after it."""
+        for k, v in names.items():
+            if not isinstance(v, IterArg):
+                self.scopes[-1][k] = v
+
+    def resolve(self, node: cst.BaseExpression) -> Any:
+        """The IR Var or the Python object a Name / dotted Attribute denotes."""
+        if isinstance(node, cst.Name):
+            var = self.lookup_var(node.value)
+            if var is not None:
+                return var
+            obj = self.prog.lookup_py(node.value)
+            if obj is _MISSING:
+                raise self.error(node, f"Undefined variable '{node.value}'",
+                                 hint="Check if the variable is defined before using it or is "
+                                      "available in the enclosing scope")
+            return obj
+        if isinstance(node, cst.Attribute):
+            base = self.resolve(node.value)
+            attr = node.attr.value
+            try:
+                return getattr(base, attr)
+            except AttributeError:
+                raise self.attr_error(node, base, attr) from None
+        raise self.error(node, f"Expected a name, got {type(node).__name__}")
+
+    def attr_error(self, node: cst.Attribute, base: Any, attr: str) -> PlError:
+        if base is dsl.MemorySpace:
+            names = ", ".join(m.name for m in dsl.MemorySpace)
+            return self.error(node.attr, f"Unknown memory space '{attr}'",
+                              hint=f"Valid memory spaces: {names}")
+        if isinstance(base, type) and issubclass(base, _enum_base()):
+            names = ", ".join(m.name for m in base)  # type: ignore[attr-defined]
+            return self.error(node.attr, f"Unknown {base.__name__} '{attr}'",
+                              hint=f"Valid names: {names}")
+        return self.error(node, f"Unknown attribute '{dotted(node)}'")
+
+
+def _enum_base() -> type:
+    from enum import Enum
+    return Enum
+
+
+def dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{dotted(node.value)}.{node.attr.value}"
+    return cst.Module([]).code_for_node(node)

@@ -1,0 +1,331 @@
+"""Expressions: literals, names, scalar arithmetic, list literals, op calls and `self.fn(...)`.
+
+Guarantees: int literals become ConstInt(INDEX), floats ConstFloat(FP32), bools ConstBool; closure
+numbers fold to constants; scalar operators become BinaryExpr/UnaryExpr with dtype promotion (a
+literal adopts the other operand's dtype); op calls go through `lowering.op_builders.build_call`
+and any error it raises without a place gets the call's span; program calls check arity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from lowering.frontend_ctx import FnCtx, dotted
+from pl import dsl
+from pl.errors import PlError
+from pl.ir.enums import DType
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+)
+from pl.ir.types import ScalarType, TupleType, Type, UnknownType
+
+_BIN = {cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
+        cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
+        cst.RightShift: "BitShiftRight"}
+_CMP = {cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
+        cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"}
+_FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
+         "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
+         "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b}
+
+
+def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
+    """A static Python value used where an IR expression is needed."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return ConstBool(value)
+    if isinstance(value, int):
+        return ConstInt(value, DType.INDEX)
+    if isinstance(value, float):
+        return ConstFloat(value, DType.FP32)
+    if isinstance(value, dsl.DynVar):
+        return ctx.prog.dyn_var(value)
+    if isinstance(value, list | tuple):
+        return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+    raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    return py_to_expr(ctx, lower_value(ctx, node), node)
+
+
+def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    """An IR Expr, or a static Python value (enum member, str) for op attributes."""
+    match node:
+        case cst.Integer():
+            return ConstInt(int(node.evaluated_value), DType.INDEX)
+        case cst.Float():
+            return ConstFloat(float(node.evaluated_value), DType.FP32)
+        case cst.SimpleString() | cst.ConcatenatedString():
+            return node.evaluated_value
+        case cst.Name() | cst.Attribute():
+            return ctx.resolve(node)
+        case cst.List() | cst.Tuple():
+            elems = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    raise ctx.error(el, "Starred elements are not supported in kernels")
+                elems.append(lower_expr(ctx, el.value))
+            return MakeTuple(tuple(elems))
+        case cst.UnaryOperation():
+            return _unary(ctx, node)
+        case cst.BinaryOperation():
+            return _binary(ctx, node)
+        case cst.Comparison():
+            return _compare(ctx, node)
+        case cst.BooleanOperation():
+            op = "And" if isinstance(node.operator, cst.And) else "Or"
+            left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+            for side, n in ((left, node.left), (right, node.right)):
+                _require_scalar(ctx, side, n)
+            return BinaryExpr(op, left, right, DType.BOOL)
+        case cst.Call():
+            return lower_call(ctx, node)
+        case cst.Subscript():
+            return _subscript(ctx, node)
+        case _:
+            raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+
+
+def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
+    t = e.type
+    if not isinstance(t, ScalarType):
+        raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
+                              f"{type(t).__name__}",
+                        hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
+    return t.dtype
+
+
+def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
+    if da == db:
+        return da
+    # A literal takes the other side's dtype (x: INT32 + 1 stays INT32).
+    if isinstance(b, ConstInt | ConstFloat) and not isinstance(a, ConstInt | ConstFloat):
+        return da if (da.is_float() or not db.is_float()) else db
+    if isinstance(a, ConstInt | ConstFloat) and not isinstance(b, ConstInt | ConstFloat):
+        return db if (db.is_float() or not da.is_float()) else da
+    if da.is_float() != db.is_float():
+        return da if da.is_float() else db
+    return da if da.bits >= db.bits else db
+
+
+def _retype(e: Expr, dt: DType) -> Expr:
+    if isinstance(e, ConstInt) and dt.is_int():
+        return ConstInt(e.value, dt)
+    if isinstance(e, ConstFloat | ConstInt) and dt.is_float():
+        return ConstFloat(float(e.value), dt)
+    return e
+
+
+def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
+    op = _BIN.get(type(node.operator))
+    if op is None:
+        token = cst.Module([]).code_for_node(node.operator).strip()
+        raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
+    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in _FOLD \
+            and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
+        return ConstInt(_FOLD[op](left.value, right.value), left.dtype)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
+
+
+def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
+    if len(node.comparisons) != 1:
+        raise ctx.error(node, "Chained comparisons are not supported")
+    target = node.comparisons[0]
+    op = _CMP.get(type(target.operator))
+    if op is None:
+        raise ctx.error(target.operator, "Unsupported comparison operator")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, target.comparator)
+    dl = _require_scalar(ctx, left, node.left)
+    dr = _require_scalar(ctx, right, target.comparator)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), DType.BOOL)
+
+
+def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
+    operand = lower_expr(ctx, node.expression)
+    if isinstance(node.operator, cst.Minus):
+        if isinstance(operand, ConstInt):
+            return ConstInt(-operand.value, operand.dtype)
+        if isinstance(operand, ConstFloat):
+            return ConstFloat(-operand.value, operand.dtype)
+        return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
+    if isinstance(node.operator, cst.Plus):
+        _require_scalar(ctx, operand, node.expression)
+        return operand
+    if isinstance(node.operator, cst.Not):
+        _require_scalar(ctx, operand, node.expression)
+        return UnaryExpr("Not", operand, DType.BOOL)
+    return UnaryExpr("BitNot", operand, _require_scalar(ctx, operand, node.expression))
+
+
+def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
+    base = lower_expr(ctx, node.value)
+    if isinstance(base.type, TupleType) and len(node.slice) == 1 \
+            and isinstance(node.slice[0].slice, cst.Index):
+        idx = lower_expr(ctx, node.slice[0].slice.value)
+        if isinstance(idx, ConstInt):
+            return TupleGetItem(base, idx.value)
+    raise ctx.error(node, "Subscripts are only supported on tuple values with a constant index",
+                    hint="Use pl.slice / pl.read for Tensor and Tile regions")
+
+
+# -- calls ------------------------------------------------------------------------------------
+
+
+def lower_call(ctx: FnCtx, node: cst.Call) -> Expr:
+    func = node.func
+    if ctx.self_name and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+            and func.value.value == ctx.self_name:
+        return program_call(ctx, node, func.attr.value, node.args)
+    if not isinstance(func, cst.Name | cst.Attribute):
+        raise ctx.error(func, "Unsupported call target")
+    try:
+        obj = ctx.resolve(func)
+    except PlError:
+        if isinstance(func, cst.Attribute):
+            raise ctx.error(func, f"Unknown operation '{dotted(func)}'") from None
+        raise
+    spelling = getattr(obj, "__pl_op__", None)
+    if isinstance(spelling, str):
+        return op_call(ctx, node, spelling)
+    if obj is dsl.const:
+        return _const(ctx, node)
+    if obj is dsl.submit:
+        return _submit(ctx, node)
+    if obj is dsl.yield_:
+        raise ctx.error(node, "pl.yield_(...) must be a statement or the right-hand side of an "
+                              "assignment")
+    if isinstance(obj, dsl.KernelOnly):
+        raise ctx.error(func, f"{obj.spelling}(...) cannot be used as an expression here")
+    raise ctx.error(func, f"Unknown operation '{dotted(func)}'"
+                    if isinstance(func, cst.Attribute) else f"Cannot call '{dotted(func)}' in a kernel")
+
+
+def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
+    pos: list[cst.Arg] = []
+    kw: list[cst.Arg] = []
+    for a in args:
+        if a.star:
+            raise ctx.error(a, "Star arguments are not supported in kernels")
+        (kw if a.keyword is not None else pos).append(a)
+    return pos, kw
+
+
+def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    from lowering import op_builders
+
+    pos, kw = _split_args(ctx, node.args)
+    args = [_op_arg(ctx, a.value) for a in pos]
+    kwargs = {a.keyword.value: _op_arg(ctx, a.value) for a in kw if a.keyword is not None}
+    cheap = ctx.src.stmt_span(node)
+    try:
+        return op_builders.build_call(spelling, args, kwargs, cheap)
+    except PlError as e:
+        raise ctx.src.locate(e, node, cheap) from None
+    except (TypeError, ValueError) as e:
+        raise ctx.error(node, f"{spelling}: {e}") from None
+
+
+def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    val = lower_value(ctx, node)
+    if isinstance(val, Expr | str) or _is_enum(val):
+        return val
+    return py_to_expr(ctx, val, node)
+
+
+def _is_enum(val: Any) -> bool:
+    from enum import Enum
+    return isinstance(val, Enum)
+
+
+def _const(ctx: FnCtx, node: cst.Call) -> Expr:
+    args = [a for a in node.args]
+    if len(args) != 2:
+        raise ctx.error(node, "pl.const takes a value and a dtype: pl.const(42, pl.INT32)")
+    value = lower_expr(ctx, args[0].value)
+    dt = lower_value(ctx, args[1].value)
+    if not isinstance(dt, DType):
+        raise ctx.error(args[1].value, "Expected a dtype such as pl.INT32")
+    if isinstance(value, ConstInt | ConstFloat | ConstBool):
+        if dt.is_float():
+            return ConstFloat(float(value.value), dt)
+        if dt is DType.BOOL:
+            return ConstBool(bool(value.value))
+        return ConstInt(int(value.value), dt)
+    raise ctx.error(args[0].value, "pl.const needs a literal value")
+
+
+def _callee_result(types: tuple[Type, ...]) -> Type:
+    if len(types) == 1:
+        return types[0]
+    if types:
+        return TupleType(types)
+    return UnknownType()
+
+
+def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
+                 attrs: tuple[tuple[str, Any], ...] = ()) -> Expr:
+    sig = ctx.prog.signatures.get(name)
+    func = node.func
+    if sig is None:
+        raise ctx.error(func, f"Function '{name}' not defined in program",
+                        hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
+    if name == ctx.name:
+        raise ctx.error(func, f"Recursive call of function '{name}' is not supported",
+                        hint="Kernels cannot call themselves; write the repetition as a loop")
+    pos, kw = _split_args(ctx, args)
+    for a in kw:
+        if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
+            raise ctx.error(a, f"Function '{name}' does not take keyword argument "
+                               f"'{a.keyword.value}'")
+    if len(pos) != len(sig.params):
+        params = [f"{p}: {d.name}" for p, _, d in sig.params]
+        raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
+                              f"{len(pos)}", hint=f"Parameters: {params}")
+    lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
+                span=ctx.src.stmt_span(node))
+
+
+def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
+    # No Submit node in our IR: a program call marked as submitted, typed (*returns, TASK_ID).
+    args = list(node.args)
+    if not args or not (isinstance(args[0].value, cst.Attribute)
+                        and isinstance(args[0].value.value, cst.Name)
+                        and args[0].value.value.value == ctx.self_name):
+        raise ctx.error(node, "pl.submit takes a program function first: pl.submit(self.fn, ...)")
+    name = args[0].value.attr.value
+    rest = [a for a in args[1:] if a.keyword is None]
+    deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
+    attrs: tuple[tuple[str, Any], ...] = (("submit", True),)
+    if deps:
+        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
+    call = program_call(ctx, node, name, rest, attrs)
+    assert isinstance(call, Call)
+    sig = ctx.prog.signatures[name]
+    rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
+    return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+
+
+def is_var(e: Any) -> bool:
+    return isinstance(e, Var)

@@ -1,0 +1,138 @@
+"""Source files for the frontend: one LibCST parse per file, spans computed lazily.
+
+Guarantees: a file's text is parsed once (cached by filename and text); precise node positions are
+computed only when asked for (the error path), by one metadata resolution per file; the happy path
+gets statement-level spans from CPython's `ast` (a C parser), matched to the CST statements by
+walking both trees in step. All spans are in the file's own coordinates (1-based line, 1-based
+character column).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from pl.errors import PlError
+from pl.ir.span import UNKNOWN_SPAN, Span
+
+
+class SourceFile:
+    """A parsed file: its text, its CST, and lazily its positions."""
+
+    def __init__(self, filename: str, text: str) -> None:
+        self.filename = filename
+        self.text = text
+        try:
+            self.module = cst.parse_module(text)
+        except cst.ParserSyntaxError as e:
+            raise PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
+                          source=text) from None
+        self._positions: Any = None
+        self._stmt_spans: dict[int, Span] | None = None
+        self._lines = text.splitlines()
+
+    # -- precise positions (error path) ---------------------------------------------------------
+    def span_of(self, node: cst.CSTNode) -> Span:
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        rng: CodeRange | None = self._positions.get(node)
+        if rng is None:
+            return self.stmt_span(node)
+        return Span(self.filename, rng.start.line, rng.start.column + 1, rng.end.line,
+                    rng.end.column + 1)
+
+    def error(self, node: cst.CSTNode | None, message: str, *, hint: str | None = None,
+              note: str | None = None) -> PlError:
+        span = self.span_of(node) if node is not None else None
+        return PlError(message, span, hint=hint, note=note, source=self.text)
+
+    def locate(self, err: PlError, node: cst.CSTNode, cheap: Span | None = None) -> PlError:
+        """Give `err` the precise span of `node` unless it already has a better one."""
+        if err.span is None or err.span.line <= 0 or (cheap is not None and err.span == cheap):
+            err.span = self.span_of(node)
+        if err.source is None and err.span is not None and err.span.filename == self.filename:
+            err.source = self.text
+        return err
+
+    # -- cheap statement spans (happy path) -----------------------------------------------------
+    def stmt_span(self, node: cst.CSTNode) -> Span:
+        if self._stmt_spans is None:
+            self._stmt_spans = {}
+            try:
+                tree = ast.parse(self.text)
+            except SyntaxError:
+                return UNKNOWN_SPAN
+            self._pair(list(self.module.body), tree.body)
+        return self._stmt_spans.get(id(node), UNKNOWN_SPAN)
+
+    def _span(self, a: ast.stmt) -> Span:
+        line = a.lineno
+        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        col = len(text.encode()[:a.col_offset].decode(errors="ignore")) + 1
+        end_line = a.end_lineno or line
+        etext = self._lines[end_line - 1] if 0 < end_line <= len(self._lines) else ""
+        end_col = len(etext.encode()[:a.end_col_offset or 0].decode(errors="ignore")) + 1
+        return Span(self.filename, line, col, end_line, end_col)
+
+    def _pair(self, stmts: Sequence[cst.CSTNode], asts: list[ast.stmt]) -> None:
+        spans = self._stmt_spans
+        assert spans is not None
+        i = 0
+        for s in stmts:
+            if isinstance(s, cst.SimpleStatementLine):
+                if i < len(asts):
+                    spans[id(s)] = self._span(asts[i])
+                for small in s.body:
+                    if i >= len(asts):
+                        return
+                    spans[id(small)] = self._span(asts[i])
+                    i += 1
+                continue
+            if i >= len(asts):
+                return
+            a = asts[i]
+            i += 1
+            spans[id(s)] = self._span(a)
+            self._pair_compound(s, a)
+
+    def _pair_compound(self, s: cst.CSTNode, a: ast.stmt) -> None:
+        body = getattr(s, "body", None)
+        ab = getattr(a, "body", None)
+        if isinstance(body, cst.BaseSuite) and isinstance(ab, list):
+            self._pair(_suite(body), ab)
+        orelse = getattr(s, "orelse", None)
+        ao = getattr(a, "orelse", None)
+        if orelse is not None and isinstance(ao, list):
+            if isinstance(orelse, cst.If):
+                self._pair([orelse], ao)
+            elif isinstance(orelse, cst.Else):
+                self._pair(_suite(orelse.body), ao)
+
+
+def _suite(body: cst.BaseSuite) -> list[cst.CSTNode]:
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    if isinstance(body, cst.SimpleStatementSuite):
+        # `if c: a; b` has no SimpleStatementLine: pair the small statements one by one.
+        return list(body.body)
+    return []
+
+
+_CACHE: dict[tuple[str, int], SourceFile] = {}
+
+
+def source_file(filename: str, text: str) -> SourceFile:
+    """The parsed file, parsed once per (filename, text)."""
+    key = (filename, hash(text))
+    src = _CACHE.get(key)
+    if src is None or src.text != text:
+        src = SourceFile(filename, text)
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        _CACHE[key] = src
+    return src

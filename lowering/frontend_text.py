@@ -1,0 +1,123 @@
+"""The implementation of `pl.parse`: program text (ours or the reference printer's) to a Program or a Function.
+
+Guarantees: the text is registered in `linecache` under `filename`, so errors show its lines;
+it is never executed: top-level imports of `pl` / `pypto.language` bind the `pl` module, `X =
+pl.dynamic("X")` and number constants bind their values, and the one `@pl.program` class or
+`@pl.function` function is lowered with the same frontend as the decorators. Free names used as
+dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Any
+
+import libcst as cst
+
+import pl
+from lowering.frontend import function_decorator, is_program_decorator, lower_class_node, lower_function_node
+from lowering.frontend_ctx import FnCtx, ProgCtx, dotted
+from lowering.frontend_exprs import lower_value
+from lowering.frontend_source import source_file
+from pl import dsl
+from pl.errors import PlError
+from pl.ir.expr import ConstBool, ConstFloat, ConstInt
+from pl.ir.function import Function, Program
+
+_PL_MODULES = ("pl", "pypto.language")
+
+
+def _bind_import(ns: dict[str, Any], stmt: cst.Import | cst.ImportFrom, prog: ProgCtx) -> None:
+    if isinstance(stmt, cst.Import):
+        for alias in stmt.names:
+            name = dotted(alias.name)
+            if name not in _PL_MODULES:
+                raise prog.src.error(alias, f"Unsupported import '{name}' in parsed text",
+                                     hint="Parsed text may only import pl (or pypto.language)")
+            as_name = alias.asname.name if alias.asname is not None else None
+            ns[as_name.value if isinstance(as_name, cst.Name) else name.split(".")[0]] = pl
+        return
+    module = dotted(stmt.module) if stmt.module is not None else ""
+    if isinstance(stmt.names, cst.ImportStar):
+        if module in _PL_MODULES:
+            ns.update({k: getattr(pl, k) for k in dir(pl) if not k.startswith("_")})
+            return
+        raise prog.src.error(stmt, f"Unsupported import from '{module}' in parsed text")
+    for alias in stmt.names:
+        name = dotted(alias.name)
+        if module == "pypto" and name == "language":
+            obj: Any = pl
+        elif module in _PL_MODULES and hasattr(pl, name):
+            obj = getattr(pl, name)
+        else:
+            raise prog.src.error(alias, f"Unsupported import '{module}.{name}' in parsed text")
+        target = alias.asname.name if alias.asname is not None else alias.name
+        assert isinstance(target, cst.Name | cst.Attribute)
+        ns[dotted(target)] = obj
+
+
+def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
+    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, cst.Name):
+        raise prog.src.error(stmt, "Only `NAME = value` assignments are allowed at top level")
+    name = stmt.targets[0].target.value
+    ctx = FnCtx(prog, "<module>", None)
+    value = stmt.value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name | cst.Attribute) \
+            and ctx.resolve(value.func) is dsl.dynamic:
+        arg = value.args[0].value if value.args else None
+        if not isinstance(arg, cst.SimpleString):
+            raise prog.src.error(value, "pl.dynamic takes a string literal")
+        ns[name] = dsl.DynVar(str(arg.evaluated_value))
+        return
+    v = lower_value(ctx, value)
+    if isinstance(v, ConstInt | ConstFloat | ConstBool):
+        v = v.value
+    ns[name] = v
+
+
+def parse_text(text: str, filename: str = "<string>") -> Program | Function:
+    """The one program or function defined in `text`."""
+    lines = text.splitlines(keepends=True)
+    linecache.cache[filename] = (len(text), None, lines, filename)
+    src = source_file(filename, text)
+    ns: dict[str, Any] = {"pl": pl}
+    prog = ProgCtx(src, ns, auto_dynamic=True)
+    found: list[Program | Function] = []
+    for stmt in src.module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import | cst.ImportFrom):
+                    _bind_import(ns, small, prog)
+                elif isinstance(small, cst.Assign):
+                    _bind_assign(ns, small, prog)
+                elif isinstance(small, cst.Expr | cst.Pass):
+                    continue
+                else:
+                    raise src.error(small, f"Unsupported top-level statement: {type(small).__name__}")
+        elif isinstance(stmt, cst.ClassDef) and any(is_program_decorator(prog, d)
+                                                    for d in stmt.decorators):
+            strict = _strict(prog, stmt)
+            prog_i = ProgCtx(src, ns, auto_dynamic=True, strict_ssa=strict, auto_dyn=prog.auto_dyn)
+            found.append(lower_class_node(prog_i, stmt))
+        elif isinstance(stmt, cst.FunctionDef) and function_decorator(prog, stmt) is not None:
+            prog_i = ProgCtx(src, ns, auto_dynamic=True, auto_dyn=prog.auto_dyn)
+            found.append(lower_function_node(prog_i, stmt))
+        else:
+            raise src.error(stmt, "Only imports, constants, @pl.program classes and @pl.function "
+                                  "functions are allowed at top level of parsed text")
+    if not found:
+        raise PlError(f"No @pl.function or @pl.program found in {filename}")
+    if len(found) > 1:
+        raise PlError(f"Multiple functions/programs found in {filename}; pl.parse expects one")
+    return found[0]
+
+
+def _strict(prog: ProgCtx, cd: cst.ClassDef) -> bool:
+    for d in cd.decorators:
+        if isinstance(d.decorator, cst.Call):
+            for a in d.decorator.args:
+                if a.keyword is not None and a.keyword.value == "strict_ssa":
+                    return isinstance(a.value, cst.Name) and a.value.value == "True"
+    return False
+
+

@@ -1,0 +1,10 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        x = pl.load(a, [0, 0], [64, 64])
+        x = pl.create_tensor([64, 64], dtype=pl.FP32)  # error: Cannot reassign 'x' with a different type
+        return out

@@ -1,0 +1,9 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        b = pl.frobnicate(a)  # error: Unknown operation 'pl.frobnicate'  # error-col: 13
+        return b
