@@ -21,4 +21,10 @@ from pl.errors import PlError
 from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
 from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
 
+from lowering.text import parse  # (pl.parse: program text -> Program | Function)
+from pl import passes
+from pl.pipeline import Compiled
+from pl.pipeline import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
+from pl.structural import assert_structural_equal, structural_equal, structural_hash
+
 Mem = MemorySpace

@@ -34,13 +34,57 @@ def convert_to_ssa() -> Pass:
     return Pass("convert_to_ssa", lambda p: (run(p), None))
 
 
-def infer_tile_memory_space(backend: str | None = None) -> Pass:
-    """Place every tile of InCore/AIC/AIV functions in a memory space and insert `tile.move`s."""
+def convert_tensor_to_tile_ops() -> Pass:
+    """Turn the tensor ops of InCore functions into tile ops (matmul operands -> marked Mat loads)."""
+    from lowering.tensor_to_tile import convert_tensor_to_tile_ops as run
+
+    return Pass("convert_tensor_to_tile_ops", lambda p: (run(p), None))
+
+
+def flatten_tile_nd_to_2d() -> Pass:
+    """Merge the leading dims of tiles of rank > 2 into 2-D tiles."""
+    from lowering.flatten_nd import flatten_tile_nd_to_2d as run
+
+    return Pass("flatten_tile_nd_to_2d", lambda p: (run(p), None))
+
+
+def auto_tile_matmul_l0(backend: str | None = None) -> Pass:
+    """Split a Mat-resident matmul whose operands overflow L0A/L0B into a pipelined K loop."""
     from infer.backend import check_backend
-    from infer.memory_space import infer_tile_memory_space as run
+    from lowering.auto_tile_l0 import auto_tile_matmul_l0 as run
 
     check_backend(backend)
-    return Pass("infer_tile_memory_space", lambda p: run(p, backend))
+    return Pass("auto_tile_matmul_l0", lambda p: (run(p, backend), None))
+
+
+def canonicalize_tile_slice() -> Pass:
+    """A Mat slice feeding an extract or a matmul becomes a `tile.extract` into Left/Right."""
+    from lowering.tile_slice import canonicalize_tile_slice as run
+
+    return Pass("canonicalize_tile_slice", lambda p: (run(p), None))
+
+
+def infer_tile_memory_space(backend: str | None = None, *, residency: bool = True) -> Pass:
+    """Place every tile of InCore/AIC/AIV functions in a memory space, insert `tile.move`s
+    (phases 0-3) and, with a backend and `residency`, keep invariant Mat operands resident
+    across loops (phase 4). The log is an `infer.decisions.DecisionLog`."""
+    from infer.backend import check_backend
+    from infer.memory_space import infer_tile_memory_space as run
+    from infer.residency_hook import strip_bridge_markers
+
+    check_backend(backend)
+    phase4 = _residency_phase() if residency else strip_bridge_markers
+    return Pass("infer_tile_memory_space", lambda p: run(p, backend, residency=phase4))
+
+
+def _residency_phase() -> Any:
+    try:
+        from infer.residency import apply_residency
+    except ImportError:  # phase 4 not built yet: strip the private marker only
+        from infer.residency_hook import strip_bridge_markers
+
+        return strip_bridge_markers
+    return apply_residency
 
 
 def verify_tile_memory_inferred(program: Program) -> None:
@@ -77,5 +121,6 @@ class PassManager:
                                                                encoding="utf-8")
 
 
-__all__ = ["Pass", "PassManager", "PlError", "convert_to_ssa", "infer_tile_memory_space",
-           "verify_tile_memory_inferred"]
+__all__ = ["Pass", "PassManager", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+           "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
+           "infer_tile_memory_space", "verify_tile_memory_inferred"]

@@ -1,7 +1,8 @@
 """`pl.compile`: the default pipeline, run on a Program, with the decision log kept.
 
-The pipeline grows with the project: today it is convert_to_ssa then infer_tile_memory_space
-(phases 0-3); the tensor pre-passes and residency join it in place, in the reference's order.
+The default pipeline is the reference's tensor path: convert_to_ssa, convert_tensor_to_tile_ops,
+flatten_tile_nd_to_2d, auto_tile_matmul_l0, canonicalize_tile_slice, infer_tile_memory_space
+(phases 0-4). It runs on tile-level and tensor-level programs alike.
 """
 
 from __future__ import annotations
@@ -33,22 +34,29 @@ class Compiled:
         return self.as_python()
 
 
-def default_passes(backend: str | None) -> list[passes.Pass]:
-    return [passes.convert_to_ssa(), passes.infer_tile_memory_space(backend)]
+def default_passes(backend: str | None, residency: bool = True) -> list[passes.Pass]:
+    return [
+        passes.convert_to_ssa(),
+        passes.convert_tensor_to_tile_ops(),
+        passes.flatten_tile_nd_to_2d(),
+        passes.auto_tile_matmul_l0(backend),
+        passes.canonicalize_tile_slice(),
+        passes.infer_tile_memory_space(backend, residency=residency),
+    ]
 
 
 def compile_program(program: Program, backend: str | None = "910B", *, residency: bool = True,
                     dump_passes: str | Path | None = None) -> Compiled:
     """Run the default pipeline. `backend` is "910B", "950" or None (no backend configured).
 
-    `residency` switches phase 4 (loop-invariant Mat residency) once it exists; with phases 0-3
-    only, it has no effect yet.
+    `residency=False` turns phase 4 (loop-invariant Mat residency) off. `dump_passes` names a
+    folder that receives the program after every pass as DSL source (`00_frontend.py`, ...).
     """
     if not isinstance(program, Program):
         raise PlError(f"pl.compile expects a program made by @pl.program, got {type(program).__name__}")
     if backend not in BACKENDS:
         raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
-    manager = passes.PassManager(default_passes(backend),
+    manager = passes.PassManager(default_passes(backend, residency),
                                  Path(dump_passes) if dump_passes is not None else None)
     out = manager.run(program)
     passes.verify_tile_memory_inferred(out)
