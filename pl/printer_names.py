@@ -1,0 +1,218 @@
+"""Printed names for Vars: the disambiguation rule of dsl.md section 2.
+
+Guarantees: within one function, distinct Vars always print distinct names. Names are assigned in
+the reference's order (params, then definitions in pre-order - a for loop's loop var, return vars,
+iter args; an if's return vars before its branches - then uses); a name hint held by one Var only
+is kept as is and reserved first, every colliding Var takes the first free of `name`, `name_1`,
+`name_2`, ... . A Var used in the body but defined nowhere prints as `name__FREE_VAR`. Vars that
+appear as dimensions inside types (dynamic dims) are named once for the whole program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.function import Function
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from pl.ir.types import TensorType, TileType, TupleType, Type
+
+FREE_SUFFIX = "__FREE_VAR"
+
+
+def expr_children(e: Expr) -> Iterator[Expr]:
+    """Direct sub-expressions, in printing order (kwarg and attr Expr values included)."""
+    match e:
+        case BinaryExpr(left=left, right=right):
+            yield left
+            yield right
+        case UnaryExpr(operand=operand):
+            yield operand
+        case MakeTuple(elements=elements):
+            yield from elements
+        case TupleGetItem(tuple_expr=inner):
+            yield inner
+        case Call(args=args, kwargs=kwargs, attrs=attrs):
+            yield from args
+            for _, v in (*kwargs, *attrs):
+                yield from value_exprs(v)
+        case _:
+            return
+
+
+def value_exprs(v: Any) -> Iterator[Expr]:
+    """Exprs held by a kwarg/attr value (an Expr, or a list/tuple of them)."""
+    if isinstance(v, Expr):
+        yield v
+    elif isinstance(v, (tuple, list)):
+        for item in v:
+            yield from value_exprs(item)
+
+
+def vars_in_exprs(exprs: Iterable[Expr]) -> Iterator[Var]:
+    """Every Var occurrence in the expressions, left to right, depth first."""
+    stack = list(exprs)[::-1]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Var):
+            yield e
+            continue
+        stack.extend(reversed(list(expr_children(e))))
+
+
+def type_exprs(t: Type) -> Iterator[Expr]:
+    """The expressions a type holds: dims, view fields."""
+    match t:
+        case TensorType(shape=shape, view=view):
+            yield from shape
+            if view is not None:
+                yield from (*view.stride, *view.valid_shape)
+        case TileType(shape=shape, view=view):
+            yield from shape
+            if view is not None:
+                yield from (*view.valid_shape, *view.stride)
+                if view.start_offset is not None:
+                    yield view.start_offset
+        case TupleType(types=types):
+            for sub in types:
+                yield from type_exprs(sub)
+        case _:
+            return
+
+
+class _Collector:
+    """Definitions and uses of one body, in the reference's pre-order."""
+
+    def __init__(self) -> None:
+        self.defs: list[Var] = []
+        self.uses: list[Var] = []
+        self.types: list[Type] = []
+
+    def define(self, vs: Iterable[Var]) -> None:
+        for v in vs:
+            self.defs.append(v)
+            self.types.append(v.type)
+
+    def use(self, exprs: Iterable[Expr]) -> None:
+        self.uses.extend(vars_in_exprs(exprs))
+
+    def stmt(self, s: Stmt) -> None:
+        # Statement nesting depth is small; a long SeqStmts is walked by a loop, not by recursion.
+        match s:
+            case SeqStmts(stmts=stmts):
+                for child in stmts:
+                    self.stmt(child)
+            case AssignStmt(var=var, value=value):
+                self.define([var])
+                self.use([value])
+            case EvalStmt(expr=expr):
+                self.use([expr])
+            case ReturnStmt(values=values) | YieldStmt(values=values):
+                self.use(values)
+            case ForStmt():
+                self.define([s.loop_var, *s.return_vars, *s.iter_args])
+                self.use([s.start, s.stop, s.step, *(ia.init for ia in s.iter_args)])
+                for _, v in s.attrs:
+                    self.use(value_exprs(v))
+                self.stmt(s.body)
+            case WhileStmt():
+                self.define([*s.return_vars, *s.iter_args])
+                self.use([*(ia.init for ia in s.iter_args), s.condition])
+                self.stmt(s.body)
+            case IfStmt():
+                self.define(s.return_vars)
+                self.use([s.condition])
+                self.stmt(s.then_body)
+                if s.else_body is not None:
+                    self.stmt(s.else_body)
+            case ScopeStmt(body=body, args=args):
+                for _, v in args:
+                    self.use(value_exprs(v))
+                self.stmt(body)
+            case BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                raise TypeError(f"unknown statement kind {type(s).__name__}")
+
+
+def unique_names(order: Sequence[Var]) -> dict[Var, str]:
+    """The reference's BuildRenameMapForDefs over Vars in first-seen order."""
+    seen: dict[Var, None] = {}
+    for v in order:
+        seen.setdefault(v, None)
+    counts: dict[str, int] = {}
+    for v in seen:
+        counts[v.name] = counts.get(v.name, 0) + 1
+    used = {v.name for v in seen if counts[v.name] == 1}
+    out: dict[Var, str] = {}
+    for v in seen:
+        if counts[v.name] == 1:
+            out[v] = v.name
+            continue
+        candidate, n = v.name, 0
+        while candidate in used:
+            n += 1
+            candidate = f"{v.name}_{n}"
+        used.add(candidate)
+        out[v] = candidate
+    return out
+
+
+def dynamic_dims(functions: Iterable[Function]) -> dict[Var, str]:
+    """Names of the Vars used as dims in types anywhere in the functions (program-wide)."""
+    order: list[Var] = []
+    for f in functions:
+        c = _Collector()
+        c.stmt(f.body)
+        types = [*(p.type for p in f.params), *f.return_types, *c.types]
+        for t in types:
+            order.extend(vars_in_exprs(type_exprs(t)))
+    return unique_names(order)
+
+
+class Names:
+    """Printed names of one function's Vars (plus the program's dynamic dims)."""
+
+    def __init__(self, local: dict[Var, str], dyn: dict[Var, str], free: set[Var]) -> None:
+        self._local = local
+        self._dyn = dyn
+        self._free = free
+
+    @classmethod
+    def empty(cls) -> Names:
+        return cls({}, {}, set())
+
+    @classmethod
+    def for_function(cls, f: Function, dyn: dict[Var, str]) -> Names:
+        c = _Collector()
+        c.stmt(f.body)
+        defined = set(f.params) | set(c.defs)
+        free = {v for v in c.uses if v not in defined and v not in dyn}
+        local = unique_names([*f.params, *c.defs, *(u for u in c.uses if u not in dyn)])
+        return cls(local, dyn, free)
+
+    def __call__(self, v: Var) -> str:
+        suffix = FREE_SUFFIX if v in self._free else ""
+        if v in self._local:
+            return self._local[v] + suffix
+        if v in self._dyn:
+            return self._dyn[v]
+        return v.name + suffix
+
+
+__all__ = ["FREE_SUFFIX", "Names", "dynamic_dims", "expr_children", "type_exprs",
+           "unique_names", "value_exprs", "vars_in_exprs"]

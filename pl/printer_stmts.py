@@ -1,0 +1,201 @@
+"""LibCST statements for IR statements (dsl.md section 4, with our section-0 overrides).
+
+Guarantees: every assignment is annotated with its Var's type (UnknownType only prints bare);
+a YieldStmt ending a loop / if body with return vars prints as `rv: T = pl.yield_(e)` or
+`r1, r2 = pl.yield_(a, b)`, and at function level as `return`; a statement's comments print as
+`# text` lines above it; long simple statements are wrapped (printer_wrap). A SeqStmts of any
+length is printed by a loop, never by recursion per statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from pl.ir.enums import DType, ForKind, ScopeKind
+from pl.ir.expr import ConstInt, Expr, Var
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from pl.ir.types import UnknownType
+from pl.printer_exprs import Ctx, call, dict_node, expr_node, tuple_node, type_node, value_node
+from pl.printer_wrap import wrap_statement
+
+_SCOPE_CALLS = {
+    ScopeKind.Runtime: "pl.scope", ScopeKind.InCore: "pl.at", ScopeKind.Hierarchy: "pl.at",
+    ScopeKind.Cluster: "pl.cluster", ScopeKind.Spmd: "pl.spmd",
+}
+_RANGE_CALLS = {
+    ForKind.Sequential: "pl.range", ForKind.Parallel: "pl.parallel",
+    ForKind.Unroll: "pl.unroll", ForKind.Pipeline: "pl.pipeline",
+}
+
+
+def comment_lines(comments: Sequence[str]) -> list[cst.EmptyLine]:
+    out: list[cst.EmptyLine] = []
+    for text in comments:
+        for line in text.splitlines() or [""]:
+            body = line.strip()
+            body = body if body.startswith("#") else ("# " + body if body else "#")
+            out.append(cst.EmptyLine(comment=cst.Comment(body)))
+    return out
+
+
+def _no_paren_tuple(items: Sequence[cst.BaseExpression]) -> cst.Tuple:
+    return cst.Tuple([cst.Element(i) for i in items], lpar=[], rpar=[])
+
+
+def _is_index(e: Expr, value: int) -> bool:
+    return isinstance(e, ConstInt) and e.value == value and e.dtype is DType.INDEX
+
+
+class StmtPrinter:
+    """Prints the statements of one function (its names and options are in `ctx`)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+
+    def _name(self, v: Var) -> cst.Name:
+        return cst.Name(self.ctx.name_of(v))
+
+    def _expr(self, e: Expr) -> cst.BaseExpression:
+        return expr_node(e, self.ctx)
+
+    def _simple(self, small: cst.BaseSmallStatement, depth: int, s: Stmt) -> cst.SimpleStatementLine:
+        line = wrap_statement(cst.SimpleStatementLine([small]), 4 * depth)
+        return line.with_changes(leading_lines=comment_lines(s.comments))
+
+    def _annotated(self, v: Var, value: cst.BaseExpression) -> cst.BaseSmallStatement:
+        if isinstance(v.type, UnknownType):
+            return cst.Assign(targets=[cst.AssignTarget(self._name(v))], value=value)
+        return cst.AnnAssign(target=self._name(v), annotation=cst.Annotation(type_node(v.type, self.ctx)),
+                             value=value)
+
+    def block(self, body: Stmt | None, depth: int, rvs: tuple[Var, ...] = (),
+              function_level: bool = False) -> list[cst.BaseStatement]:
+        """The statements of a body printed at `depth` (4 columns each); `pass` if empty."""
+        out: list[cst.BaseStatement] = []
+        stack: list[Stmt] = [] if body is None else [body]
+        while stack:
+            s = stack.pop()
+            if isinstance(s, SeqStmts):
+                stack.extend(reversed(s.stmts))
+                continue
+            out.append(self.stmt(s, depth, rvs, function_level))
+        if not out:
+            out.append(cst.SimpleStatementLine([cst.Pass()]))
+        return out
+
+    def _indented(self, body: Stmt | None, depth: int, rvs: tuple[Var, ...] = (),
+                  first: Sequence[cst.BaseStatement] = ()) -> cst.IndentedBlock:
+        stmts = self.block(body, depth + 1, rvs)
+        if first and len(stmts) == 1 and isinstance(body, SeqStmts) and not body.stmts:
+            stmts = []
+        return cst.IndentedBlock([*first, *stmts])
+
+    def stmt(self, s: Stmt, depth: int, rvs: tuple[Var, ...] = (),
+             function_level: bool = False) -> cst.BaseStatement:
+        match s:
+            case AssignStmt(var=var, value=value):
+                return self._simple(self._annotated(var, self._expr(value)), depth, s)
+            case EvalStmt(expr=expr):
+                return self._simple(cst.Expr(self._expr(expr)), depth, s)
+            case ReturnStmt(values=values):
+                return self._simple(self._return(values), depth, s)
+            case YieldStmt(values=values):
+                return self._simple(self._yield(values, rvs, function_level), depth, s)
+            case BreakStmt():
+                return self._simple(cst.Break(), depth, s)
+            case ContinueStmt():
+                return self._simple(cst.Continue(), depth, s)
+            case ForStmt():
+                return self._for(s, depth)
+            case WhileStmt():
+                return self._while(s, depth)
+            case IfStmt():
+                return self._if(s, depth)
+            case ScopeStmt():
+                return self._scope(s, depth, rvs)
+            case _:
+                raise TypeError(f"cannot print statement {type(s).__name__}")
+
+    def _return(self, values: tuple[Expr, ...]) -> cst.Return:
+        if not values:
+            return cst.Return(value=None)
+        if len(values) == 1:
+            return cst.Return(value=self._expr(values[0]))
+        return cst.Return(value=_no_paren_tuple([self._expr(v) for v in values]))
+
+    def _yield(self, values: tuple[Expr, ...], rvs: tuple[Var, ...],
+               function_level: bool) -> cst.BaseSmallStatement:
+        if function_level:
+            return self._return(values)
+        value = call("pl.yield_", [self._expr(v) for v in values])
+        if len(rvs) == 1:
+            return self._annotated(rvs[0], value)
+        if rvs:
+            target = _no_paren_tuple([self._name(v) for v in rvs])
+            return cst.Assign(targets=[cst.AssignTarget(target)], value=value)
+        return cst.Expr(value)
+
+    def _for(self, s: ForStmt, depth: int) -> cst.For:
+        target: cst.BaseAssignTargetExpression = self._name(s.loop_var)
+        if s.iter_args:
+            inner = tuple_node([self._name(ia) for ia in s.iter_args])
+            target = _no_paren_tuple([target, inner])
+        bounds: list[Expr] = [s.stop]
+        if not _is_index(s.step, 1):
+            bounds = [s.start, s.stop, s.step]
+        elif not _is_index(s.start, 0):
+            bounds = [s.start, s.stop]
+        kwargs: list[tuple[str, cst.BaseExpression]] = []
+        if s.iter_args:
+            kwargs.append(("init_values", tuple_node([self._expr(ia.init) for ia in s.iter_args])))
+        attrs = list(s.attrs)
+        if s.kind is ForKind.Pipeline:
+            stages = [v for k, v in attrs if k == "pipeline_stages"]
+            attrs = [(k, v) for k, v in attrs if k != "pipeline_stages"]
+            if stages:
+                kwargs.append(("stage", value_node(stages[0], self.ctx)))
+        if attrs:
+            kwargs.append(("attrs", dict_node(attrs, self.ctx)))
+        it = call(_RANGE_CALLS[s.kind], [self._expr(b) for b in bounds], kwargs)
+        return cst.For(target=target, iter=it, body=self._indented(s.body, depth, s.return_vars),
+                       leading_lines=comment_lines(s.comments))
+
+    def _while(self, s: WhileStmt, depth: int) -> cst.For | cst.While:
+        if not s.iter_args:
+            return cst.While(test=self._expr(s.condition), body=self._indented(s.body, depth, s.return_vars),
+                             leading_lines=comment_lines(s.comments))
+        target = tuple_node([self._name(ia) for ia in s.iter_args])
+        it = call("pl.while_", [], [("init_values", tuple_node([self._expr(ia.init) for ia in s.iter_args]))])
+        cond = cst.SimpleStatementLine([cst.Expr(call("pl.cond", [self._expr(s.condition)]))])
+        return cst.For(target=target, iter=it, body=self._indented(s.body, depth, s.return_vars, [cond]),
+                       leading_lines=comment_lines(s.comments))
+
+    def _if(self, s: IfStmt, depth: int) -> cst.If:
+        orelse = None
+        if s.else_body is not None:
+            orelse = cst.Else(body=self._indented(s.else_body, depth, s.return_vars))
+        return cst.If(test=self._expr(s.condition), body=self._indented(s.then_body, depth, s.return_vars),
+                      orelse=orelse, leading_lines=comment_lines(s.comments))
+
+    def _scope(self, s: ScopeStmt, depth: int, rvs: tuple[Var, ...]) -> cst.With:
+        positional = [value_node(v, self.ctx) for k, v in s.args if not k]
+        kwargs = [(k, value_node(v, self.ctx, k)) for k, v in s.args if k]
+        item = cst.WithItem(call(_SCOPE_CALLS[s.kind], positional, kwargs))
+        # Scopes are transparent: a yield directly inside still binds the enclosing return vars.
+        return cst.With(items=[item], body=self._indented(s.body, depth, rvs),
+                        leading_lines=comment_lines(s.comments))
