@@ -21,7 +21,7 @@ import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
 from lowering.text import parse  # noqa: E402
-from pl.pipeline import default_passes  # noqa: E402
+from pl.compiler import default_passes  # noqa: E402
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:

@@ -23,8 +23,8 @@ from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.til
 
 from lowering.text import parse  # (pl.parse: program text -> Program | Function)
 from pl import passes
-from pl.pipeline import Compiled
-from pl.pipeline import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
+from pl.compiler import Compiled
+from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
 from pl.structural import assert_structural_equal, structural_equal, structural_hash
 
 Mem = MemorySpace

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pl.errors import PlError
 from pl.ir.function import Program
-from pl.pipeline import compile_program
+from pl.compiler import compile_program
 
 _BACKENDS = {"910B": "910B", "950": "950", "none": None}
 
