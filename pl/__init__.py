@@ -24,6 +24,7 @@ from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.til
 from lowering.text import parse  # (pl.parse: program text -> Program | Function)
 from pl import passes
 from pl.compiler import Compiled
+from pl.interpret import interpret  # the function shadows the module name on purpose
 from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
 from pl.structural import assert_structural_equal, structural_equal, structural_hash
 

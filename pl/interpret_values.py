@@ -1,0 +1,182 @@
+"""Values of the interpreter: dtype mapping, BF16 rounding, and the IR's scalar arithmetic.
+
+Guarantees: every IR dtype the interpreter accepts maps to one NumPy dtype (`np_dtype`); BF16 is
+stored as float32 whose mantissa is rounded to bfloat16's 8 bits (`coerce_array`), so BF16 results
+carry bfloat16 precision. Scalars are Python `int` / `float` / `bool`; `scalar_binary` and
+`scalar_unary` implement the IR's BinaryExpr / UnaryExpr semantics (FloorDiv and FloorMod floor
+toward minus infinity, FloatDiv is true division, fixed-width integer results wrap to their width).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pl.errors import PlError
+from pl.ir.enums import DType
+
+Array = npt.NDArray[Any]
+Scalar = int | float | bool
+
+_NP: dict[DType, Any] = {
+    DType.BOOL: np.bool_,
+    DType.INT8: np.int8,
+    DType.INT16: np.int16,
+    DType.INT32: np.int32,
+    DType.INT64: np.int64,
+    DType.UINT8: np.uint8,
+    DType.UINT16: np.uint16,
+    DType.UINT32: np.uint32,
+    DType.UINT64: np.uint64,
+    DType.FP16: np.float16,
+    DType.BF16: np.float32,
+    DType.FP32: np.float32,
+    DType.INDEX: np.int64,
+    DType.TASK_ID: np.int64,
+}
+
+
+def np_dtype(dtype: DType) -> Any:
+    """The NumPy storage dtype of an IR dtype (BF16 is stored as float32)."""
+    found = _NP.get(dtype)
+    if found is None:
+        raise PlError(f"pl.interpret: dtype '{dtype.short}' has no NumPy counterpart in the interpreter")
+    return found
+
+
+def round_bf16(a: Array) -> Array:
+    """Round float32 values to the nearest bfloat16 (ties to even), still stored as float32."""
+    bits = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
+    # Round-to-nearest-even on the 16 dropped bits; NaN keeps a quiet payload.
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    out = rounded.view(np.float32).reshape(np.shape(a))
+    result: Array = np.where(np.isnan(a), np.float32(np.nan), out).astype(np.float32)
+    return result
+
+
+def coerce_array(a: Any, dtype: DType) -> Array:
+    """`a` as an array of `dtype`'s storage type; no copy when it already is one (keeps aliasing).
+
+    BF16 values are rounded to bfloat16 precision, in place when the array is writable.
+    """
+    target = np_dtype(dtype)
+    arr = np.asarray(a)
+    if arr.dtype != target:
+        with np.errstate(invalid="ignore", over="ignore"):
+            arr = arr.astype(target)
+    if dtype is DType.BF16:
+        if arr.flags.writeable:
+            arr[...] = round_bf16(arr)  # in place: rounding is idempotent and keeps views aliased
+        else:
+            arr = round_bf16(arr)
+    return arr
+
+
+def coerce_scalar(v: Any, dtype: DType) -> Scalar:
+    """A Python scalar of `dtype`'s kind: bool, wrapped fixed-width int, or float."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if dtype is DType.BOOL:
+        return bool(v)
+    if dtype.is_int() or dtype in (DType.INDEX, DType.TASK_ID):
+        return wrap_int(int(v) if not isinstance(v, float) else math.trunc(v), dtype)
+    if dtype.is_float():
+        f = float(v)
+        if dtype is DType.FP16:
+            return float(np.float16(f))
+        if dtype is DType.FP32:
+            return float(np.float32(f))
+        if dtype is DType.BF16:
+            return float(round_bf16(np.array([f], dtype=np.float32))[0])
+        return f
+    return v  # type: ignore[no-any-return]
+
+
+def wrap_int(v: int, dtype: DType) -> int:
+    """Two's-complement wrap of `v` to `dtype`'s width (INDEX is 64-bit signed)."""
+    bits = dtype.bits
+    if bits <= 0 or bits > 64:
+        return v
+    mask = (1 << bits) - 1
+    v &= mask
+    if dtype.is_signed_int() and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
+
+
+def _floordiv(a: Scalar, b: Scalar) -> Scalar:
+    if b == 0:
+        raise PlError("pl.interpret: integer division by zero in a scalar expression")
+    if isinstance(a, float) or isinstance(b, float):
+        return float(math.floor(a / b))
+    return int(a) // int(b)
+
+
+def _floormod(a: Scalar, b: Scalar) -> Scalar:
+    if b == 0:
+        raise PlError("pl.interpret: modulo by zero in a scalar expression")
+    if isinstance(a, float) or isinstance(b, float):
+        return float(a - math.floor(a / b) * b)
+    return int(a) % int(b)
+
+
+def _floatdiv(a: Scalar, b: Scalar) -> Scalar:
+    if b == 0:
+        return math.copysign(math.inf, float(a)) if a != 0 else math.nan
+    return a / b
+
+
+_BINARY: dict[str, Any] = {
+    "Add": lambda a, b: a + b,
+    "Sub": lambda a, b: a - b,
+    "Mul": lambda a, b: a * b,
+    "FloorDiv": _floordiv,
+    "FloorMod": _floormod,
+    "FloatDiv": _floatdiv,
+    "Min": min,
+    "Max": max,
+    "Pow": lambda a, b: a ** b,
+    "BitAnd": lambda a, b: int(a) & int(b),
+    "BitOr": lambda a, b: int(a) | int(b),
+    "BitXor": lambda a, b: int(a) ^ int(b),
+    "BitShiftLeft": lambda a, b: int(a) << int(b),
+    "BitShiftRight": lambda a, b: int(a) >> int(b),
+    "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b,
+    "Lt": lambda a, b: a < b,
+    "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b,
+    "Ge": lambda a, b: a >= b,
+    "And": lambda a, b: bool(a) and bool(b),
+    "Or": lambda a, b: bool(a) or bool(b),
+    "Xor": lambda a, b: bool(a) != bool(b),
+}
+
+
+def scalar_binary(op: str, a: Scalar, b: Scalar, dtype: DType) -> Scalar:
+    """`a op b` with the IR's semantics, the result coerced to the expression's dtype."""
+    fn = _BINARY.get(op)
+    if fn is None:
+        raise PlError(f"pl.interpret: scalar operator '{op}' is not supported by the interpreter")
+    if dtype.is_float() and op in ("FloorDiv", "FloorMod"):
+        a, b = float(a), float(b)
+    return coerce_scalar(fn(a, b), dtype)
+
+
+def scalar_unary(op: str, a: Scalar, dtype: DType) -> Scalar:
+    """`op a` (Abs, Neg, Not, BitNot, Cast) coerced to the expression's dtype."""
+    match op:
+        case "Abs":
+            return coerce_scalar(abs(a), dtype)
+        case "Neg":
+            return coerce_scalar(-a, dtype)
+        case "Not":
+            return not bool(a)
+        case "BitNot":
+            return coerce_scalar(~int(a), dtype)
+        case "Cast":
+            return coerce_scalar(a, dtype)
+    raise PlError(f"pl.interpret: scalar operator '{op}' is not supported by the interpreter")
