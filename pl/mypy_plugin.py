@@ -1,0 +1,388 @@
+"""mypy plugin for `pl` kernels: typed tiles (`[tool.mypy] plugins = ["pl.mypy_plugin"]`).
+
+Supported mypy versions: 1.8 to 2.4 (uses only the stable hooks `get_type_analyze_hook` and
+`get_function_hook`; checked with mypy 2.4.1). Works with the stubs in stubs/pl (`mypy_path`).
+
+Guarantees:
+- annotations: `pl.Tile[[dims], dtype]` / `pl.Tile[[dims], dtype, space]` become `Tile[DT, MS]`,
+  `pl.Tensor[[dims], dtype]` becomes `Tensor[DT]`, `pl.Scalar[dtype]` becomes `Scalar[DT]`,
+  `pl.Out[T]` / `pl.InOut[T]` become `T`, `pl.Tuple[A, B]` a tuple; DT / MS are the marker classes
+  of `pl._core` (a part left out is `Any`; the shape is not tracked); a misspelled dtype or space is
+  reported;
+- op results: a tile result is in the space the registry says (`fixed`: that space; `target_memory`:
+  the space the call names, else the kwarg default; inherit: the space of the first tile operand)
+  with the dtype of op_types.tsv's rule when the operands tell it, `Any` otherwise;
+- `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
+  iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
+  values, and inside a loop with `init_values` must pass as many values as the loop carries.
+The plugin is stateless: every answer is computed from the call at hand and the (cached) registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+from importlib import resources
+
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    Block,
+    CallExpr,
+    Expression,
+    ForStmt,
+    FuncItem,
+    IfStmt,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    RefExpr,
+    Statement,
+    TupleExpr,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.plugin import AnalyzeTypeContext, FunctionContext, Plugin
+from mypy.types import (
+    AnyType,
+    Instance,
+    NoneType,
+    ProperType,
+    TupleType,
+    Type,
+    TypeList,
+    TypeOfAny,
+    UnboundType,
+    get_proper_type,
+)
+
+from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
+from pl.ir.enums import DType, MemorySpace
+from pl.ops.registry import OpDef, get_op
+
+CORE = "pl._core"
+TILE, TENSOR, SCALAR = f"{CORE}.Tile", f"{CORE}.Tensor", f"{CORE}.Scalar"
+DTYPES = frozenset(d.name for d in DType)
+FLOATS = frozenset(d.name for d in DType if d.is_float())
+SPACES = frozenset(m.name for m in MemorySpace)
+LOOPS = frozenset({"pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_"})
+# Stub modules holding op functions -> the DSL prefix of their spellings.
+_OP_MODULES = {"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor", "pl.system": "pl.system"}
+
+
+@lru_cache(maxsize=1)
+def op_rules() -> dict[str, tuple[str, str]]:
+    """op_types.tsv: IR op -> (result kind, dtype rule)."""
+    text = resources.files("pl.ops").joinpath("data/op_types.tsv").read_text(encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines()[1:] if line.strip())
+    return {cols[0]: (cols[1], cols[3].strip()) for cols in rows if len(cols) > 3}
+
+
+def _any() -> AnyType:
+    return AnyType(TypeOfAny.special_form)
+
+
+# ---- annotations ---------------------------------------------------------------------------
+
+def _mark(ctx: AnalyzeTypeContext, arg: Type, names: frozenset[str], what: str) -> Type:
+    if isinstance(arg, UnboundType):
+        last = arg.name.rsplit(".", 1)[-1]
+        if last in names:
+            return ctx.api.named_type(f"{CORE}.{last}", [])
+        ctx.api.fail(f'"{arg.name}" is not a pl {what}', ctx.context)
+    else:
+        ctx.api.fail(f"Expected a pl {what} here", ctx.context)
+    return _any()
+
+
+def _generic(ctx: AnalyzeTypeContext, fullname: str, arity: int) -> Type:
+    """`Tile[FP32, Vec]` / `Tile[Any, Any]` as the stubs spell it: an ordinary generic."""
+    args = [ctx.api.analyze_type(a) for a in ctx.type.args[:arity]]
+    return ctx.api.named_type(fullname, args + [_any()] * (arity - len(args)))
+
+
+def _dsl_form(ctx: AnalyzeTypeContext, head: str) -> bool:
+    """`pl.Tile[[16, 128], pl.FP32, ...]`: a shape list first, then a dtype."""
+    args = ctx.type.args
+    if not args or not isinstance(args[0], TypeList):
+        return False
+    if len(args) < 2:
+        ctx.api.fail(f"{head}[...] needs a shape and a dtype, e.g. {head}[[16, 128], pl.FP32]", ctx.context)
+    return True
+
+
+def _tile_type(ctx: AnalyzeTypeContext) -> Type:
+    if not _dsl_form(ctx, "pl.Tile"):
+        return _generic(ctx, TILE, 2)
+    args = ctx.type.args
+    dtype = _mark(ctx, args[1], DTYPES, "dtype") if len(args) > 1 else _any()
+    space = _mark(ctx, args[2], SPACES, "memory space") if len(args) > 2 else _any()
+    return ctx.api.named_type(TILE, [dtype, space])
+
+
+def _tensor_type(ctx: AnalyzeTypeContext) -> Type:
+    if not _dsl_form(ctx, "pl.Tensor"):
+        return _generic(ctx, TENSOR, 1)
+    args = ctx.type.args
+    return ctx.api.named_type(TENSOR, [_mark(ctx, args[1], DTYPES, "dtype") if len(args) > 1 else _any()])
+
+
+def _scalar_type(ctx: AnalyzeTypeContext) -> Type:
+    args = ctx.type.args
+    if len(args) == 1 and isinstance(args[0], UnboundType) and args[0].name.rsplit(".", 1)[-1] in DTYPES:
+        return ctx.api.named_type(SCALAR, [_mark(ctx, args[0], DTYPES, "dtype")])
+    return _generic(ctx, SCALAR, 1)
+
+
+def _inner_type(ctx: AnalyzeTypeContext) -> Type:
+    if not ctx.type.args:
+        return _any()
+    if len(ctx.type.args) != 1:
+        ctx.api.fail("pl.Out[...] / pl.InOut[...] wrap exactly one type", ctx.context)
+        return _any()
+    return ctx.api.analyze_type(ctx.type.args[0])
+
+
+def _tuple_type(ctx: AnalyzeTypeContext) -> Type:
+    items = [ctx.api.analyze_type(a) for a in ctx.type.args]
+    return TupleType(items, ctx.api.named_type("builtins.tuple", [_any()]))
+
+
+_ANNOTATIONS: dict[str, Callable[[AnalyzeTypeContext], Type]] = {
+    TILE: _tile_type, TENSOR: _tensor_type, SCALAR: _scalar_type, f"{CORE}.Out": _inner_type,
+    f"{CORE}.InOut": _inner_type, f"{CORE}.Tuple": _tuple_type,
+}
+
+
+# ---- op results ----------------------------------------------------------------------------
+
+def _head(t: Type) -> Instance | None:
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.type.fullname in (TILE, TENSOR, SCALAR):
+        return p
+    return None
+
+
+def _dtype_of(t: Type) -> str | None:
+    inst = _head(t)
+    if inst is None or not inst.args:
+        return None
+    arg = get_proper_type(inst.args[0])
+    return arg.type.name if isinstance(arg, Instance) else None
+
+
+def _member_name(e: Expression | None, names: frozenset[str]) -> str | None:
+    """`pl.MemorySpace.Acc`, `pl.Mem.Acc`, `pl.FP16`, `FP16`: the member name when it is one."""
+    if isinstance(e, MemberExpr | NameExpr) and e.name in names:
+        return e.name
+    return None
+
+
+class _Call:
+    """The actuals of one op call keyed by the stub's formal names (positional or keyword)."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.formals: list[tuple[str | None, Expression | None, Type | None]] = [
+            (name, exprs[0] if exprs else None, types[0] if types else None)
+            for name, exprs, types in zip(ctx.callee_arg_names, ctx.args, ctx.arg_types, strict=False)
+        ]
+
+    def expr(self, name: str) -> Expression | None:
+        return next((e for n, e, _ in self.formals if n == name), None)
+
+    def types(self) -> list[Type | None]:
+        return [t for _, _, t in self.formals]
+
+    def operand_dtypes(self) -> list[str | None]:
+        return [_dtype_of(t) for t in self.types() if t is not None and _head(t) is not None]
+
+
+def _pick_op(spelling: str, level: str, call: _Call) -> OpDef | None:
+    ops = [op for name in spelling_index().get(spelling, ()) if (op := get_op(name)) and op.level == level]
+    heads = [_head(t) if t is not None else None for t in call.types()]
+    # A scalar slot rules out an op when a Tile / Tensor sits there (tile.add vs tile.adds).
+    for op in ops:
+        if all(a.kind != "scalar" or i >= len(heads) or heads[i] is None
+               or heads[i].type.fullname == SCALAR  # type: ignore[union-attr]
+               for i, a in enumerate(op.args)):
+            return op
+    return ops[0] if ops else None
+
+
+def _space(op: OpDef, call: _Call) -> str | None:
+    out = op.output_memory
+    if out.kind == "fixed" and out.space is not None:
+        return out.space.name
+    if out.kind == "kwarg":
+        given = call.expr("target_memory")
+        if given is not None:
+            return _member_name(given, SPACES)
+        spec = op.kwarg_spec("target_memory")
+        default = out.space.name if out.space else (spec.default if spec else None)
+        return default if default in SPACES else None
+    if out.kind == "inherit":
+        for t in call.types():
+            inst = _head(t) if t is not None else None
+            if inst is not None and inst.type.fullname == TILE:
+                arg = get_proper_type(inst.args[1])
+                return arg.type.name if isinstance(arg, Instance) else None
+    return None
+
+
+def _promote(call: _Call) -> str | None:
+    dtypes = call.operand_dtypes()
+    return dtypes[0] if dtypes and all(d == dtypes[0] for d in dtypes) else None
+
+
+def _dtype(op: OpDef, call: _Call) -> str | None:
+    rule = op_rules().get(op.name, ("", ""))[1]
+    dtypes = call.operand_dtypes()
+    first = dtypes[0] if dtypes else None
+    words = rule.replace(",", " ").split()
+    if not words:
+        return None
+    if words[0] == "kwarg" and len(words) > 1:
+        named = _member_name(call.expr(words[1]), DTYPES)
+        if named or call.expr(words[1]) is not None:
+            return named
+        if "promote(" in rule:
+            return _promote(call)
+        default = [w.strip("()") for w in words if w.strip("()") in DTYPES]
+        return default[0] if default else (first if "src" in rule else None)
+    if rule.startswith("arg0 if float else FP32"):
+        return None if first is None else (first if first in FLOATS else "FP32")
+    if rule.startswith(("FP32 if both float", "FP32 if float inputs")):
+        return None if first is None else ("FP32" if first in FLOATS else "INT32")
+    if rule.startswith("INT32 if INT8"):
+        return None if first is None else ("INT32" if first == "INT8" else "FP32")
+    if rule.startswith("output tensor dtype"):
+        return dtypes[-1] if dtypes else None
+    if words[0] in ("arg0", "src", "input", "tensor", "src0"):
+        return first
+    if rule.startswith("promote("):
+        return _promote(call)
+    return words[0] if words[0] in DTYPES and len(words) == 1 else None
+
+
+def _op_result(spelling: str, ctx: FunctionContext) -> Type:
+    default = _head(ctx.default_return_type)
+    if default is None:
+        return ctx.default_return_type
+    call = _Call(ctx)
+    level = "tensor" if default.type.fullname == TENSOR else "tile"
+    op = _pick_op(spelling, level, call) or _pick_op(spelling, "system", call)
+    if op is None:
+        return ctx.default_return_type
+    dtype = _dtype(op, call)
+    dt: Type = ctx.api.named_generic_type(f"{CORE}.{dtype}", []) if dtype else _any()
+    if default.type.fullname == TILE:
+        space = _space(op, call)
+        sp: Type = ctx.api.named_generic_type(f"{CORE}.{space}", []) if space else _any()
+        return ctx.api.named_generic_type(TILE, [dt, sp])
+    return ctx.api.named_generic_type(default.type.fullname, [dt])
+
+
+# ---- loops and yield -----------------------------------------------------------------------
+
+def _init_values(call: CallExpr) -> Expression | None:
+    return next((a for a, n in zip(call.args, call.arg_names, strict=False) if n == "init_values"), None)
+
+
+def _loop_result(ctx: FunctionContext) -> Type:
+    call = ctx.context
+    init = _init_values(call) if isinstance(call, CallExpr) else None
+    if init is None:
+        return ctx.default_return_type
+    carried = get_proper_type(next((t[0] for n, t in zip(ctx.callee_arg_names, ctx.arg_types,
+                                                           strict=False) if n == "init_values" and t), _any()))
+    fallback = ctx.api.named_generic_type("builtins.tuple", [_any()])
+    if not isinstance(carried, TupleType):
+        if not isinstance(init, ListExpr | TupleExpr):
+            return ctx.default_return_type
+        carried = TupleType([_any() for _ in init.items], fallback)
+    index = ctx.api.named_generic_type(SCALAR, [ctx.api.named_generic_type(f"{CORE}.INDEX", [])])
+    name = call.callee.fullname if isinstance(call, CallExpr) and isinstance(call.callee, RefExpr) else ""
+    item: ProperType = carried if name == "pl.while_" else TupleType([index, carried], fallback)
+    return ctx.api.named_generic_type("typing.Iterator", [item])
+
+
+def _children(node: Node) -> Sequence[Statement]:
+    match node:
+        case Block():
+            return list(node.body)
+        case ForStmt() | WhileStmt():
+            return [node.body] + ([node.else_body] if node.else_body else [])
+        case WithStmt():
+            return [node.body]
+        case IfStmt():
+            return [*node.body] + ([node.else_body] if node.else_body else [])
+    return []
+
+
+def _owner(node: Node, line: int, best: Node | None) -> Node | None:
+    """The innermost for / while / if statement whose body holds `line`."""
+    for child in _children(node):
+        end = child.end_line or child.line
+        if child.line <= line <= end:
+            inner = child if isinstance(child, ForStmt | WhileStmt | IfStmt) else best
+            return _owner(child, line, inner)
+    return best
+
+
+def _carried(loop: Node | None) -> int | None:
+    if not isinstance(loop, ForStmt) or not isinstance(loop.expr, CallExpr):
+        return None
+    callee = loop.expr.callee
+    init = _init_values(loop.expr)
+    if isinstance(callee, RefExpr) and callee.fullname in LOOPS and isinstance(init, ListExpr | TupleExpr):
+        return len(init.items)
+    return None
+
+
+def _yield_result(ctx: FunctionContext) -> Type:
+    values = [t for types in ctx.arg_types for t in types]
+    if isinstance(ctx.api, TypeChecker):
+        # mypy 2.x names it current_function, 1.x top_function.
+        scope = ctx.api.scope
+        current = getattr(scope, "current_function", None) or getattr(scope, "top_function", None)
+        fn = current() if current is not None else None
+        carried = _carried(_owner(fn.body, ctx.context.line, None)) if isinstance(fn, FuncItem) else None
+        if carried is not None and carried != len(values):
+            ctx.api.fail(f"pl.yield_ passes {len(values)} value(s) but the loop carries {carried} "
+                         f"(init_values)", ctx.context)
+    if not values:
+        return NoneType()
+    if len(values) == 1:
+        return values[0]
+    return TupleType(values, ctx.api.named_generic_type("builtins.tuple", [_any()]))
+
+
+# ---- plugin --------------------------------------------------------------------------------
+
+def _spelling(fullname: str) -> str | None:
+    module, _, name = fullname.rpartition(".")
+    prefix = _OP_MODULES.get(module)
+    if prefix is None:
+        return None
+    spelling = f"{prefix}.{name}"
+    return spelling if spelling in spelling_index() or spelling in SCALAR_ONLY_SPELLINGS else None
+
+
+class PlPlugin(Plugin):
+    """Typed tiles: see the module docstring."""
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        return _ANNOTATIONS.get(fullname)
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname in LOOPS:
+            return _loop_result
+        if fullname == "pl.yield_":
+            return _yield_result
+        spelling = _spelling(fullname)
+        return partial(_op_result, spelling) if spelling else None
+
+
+def plugin(version: str) -> type[Plugin]:
+    """mypy's entry point: the plugin class (the same for every supported version)."""
+    return PlPlugin

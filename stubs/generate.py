@@ -1,0 +1,212 @@
+"""Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi) from the registry.
+
+Guarantees: every spelling of `pl.dsl_ops.spelling_index()` (plus the scalar-only `pl.min` / `pl.max`
+family) gets one stub function in the module that matches its namespace; a spelling that reaches ops
+of several levels (`pl.add`: tile and tensor) gets one `@overload` per level, told apart by the kind
+of its first operand. Positional parameters follow the op's registry arguments (tile -> Tile,
+tensor -> Tensor, scalar -> int/float/Scalar, tuple -> a list of dims), keyword parameters follow
+its kwargs and may also be given positionally after them, as `lowering.op_builders` accepts. The
+return type is the level's result kind from op_types.tsv; `pl.mypy_plugin` refines dtype and space.
+
+Run `python stubs/generate.py` after ops.tsv changes; `--check` exits 1 when the files are stale.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index
+from pl.mypy_plugin import op_rules
+from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op
+
+OUT = Path(__file__).resolve().parent / "pl"
+
+TILE, TENSOR, SCALAR, DIMS = "_Tile", "_Tensor", "_ScalarArg", "_Dims"
+
+# Tensor-section args are all of kind `any`; their names say what they are.
+_DIM_NAMES = frozenset({"shape", "shapes", "offset", "offsets", "valid_shape", "dst_offset",
+                        "src_offset", "drop_dims"})
+_SCALAR_NAMES = frozenset({"axis", "axis1", "axis2", "block_len", "counter0", "counter1", "counter2",
+                           "counter3", "key0", "key1", "scalar", "size", "start", "value", "valid_rows",
+                           "valid_cols", "init_cond", "memory_space", "kvalue"})
+# Positional names the DSL treats as optional in the tensor section (lowering/op_builders_args.py).
+_TENSOR_OPTIONAL = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
+_DSL_MIN_ARGS = {"tile.load": 3}
+
+_KWARG_TYPES = {
+    "DataType": "DType", "MemorySpace": "MemorySpace", "PadValue": "PadValue | int | float",
+    "TensorLayout": "TensorLayout", "TileLayout": "TileLayout", "bool": "bool",
+    "int": "int | str | _Scalar", "double": "float", "str": "str",
+}
+
+_RESULT = {"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any", "Unknown": "Any"}
+
+# Unified spellings that also build scalar arithmetic when both operands are scalars.
+_SCALAR_FORMS = frozenset({"pl.add", "pl.sub", "pl.mul", "pl.div", "pl.maximum", "pl.minimum",
+                           "pl.tile.add", "pl.tile.sub", "pl.tile.mul", "pl.tile.div"})
+
+
+def _arg_type(op: OpDef, index: int, arg: ArgSpec) -> str:
+    if arg.name in _DIM_NAMES and arg.kind in ("scalar", "tuple", "any"):
+        return DIMS  # tile.reshape's `shape` is registered as a scalar slot
+    match arg.kind:
+        case "tile":
+            return TILE
+        case "tensor":
+            return TENSOR
+        case "scalar":
+            return SCALAR
+        case "tuple":
+            return DIMS
+    if arg.name in _DIM_NAMES:
+        return DIMS
+    if arg.name in _SCALAR_NAMES:
+        return SCALAR
+    if op.level == "tensor":
+        return TENSOR if index == 0 else f"{TENSOR} | {SCALAR}"
+    return "Any"
+
+
+def _optional(op: OpDef, index: int, arg: ArgSpec) -> bool:
+    if arg.optional or index >= _DSL_MIN_ARGS.get(op.name, len(op.args)):
+        return True
+    return op.level == "tensor" and arg.name in _TENSOR_OPTIONAL
+
+
+def _required(spec: KwargSpec) -> bool:
+    # The DSL wrappers default int / bool options the IR op marks required (`pl.row_max(t)` on a
+    # tensor reduces the last axis); a dtype or a memory space has no default.
+    return spec.required and spec.type_name not in ("int", "bool")
+
+
+def _kwarg_type(spec: KwargSpec) -> str:
+    text = _KWARG_TYPES.get(spec.type_name, "Any")
+    return text + " | None" if spec.default == "None" else text
+
+
+def _merge(types: Iterable[str]) -> str:
+    parts: list[str] = []
+    for t in types:
+        for p in t.split(" | "):
+            if p not in parts:
+                parts.append(p)
+    return "Any" if "Any" in parts else " | ".join(parts)
+
+
+def _result(ops: list[OpDef]) -> str:
+    kinds = []
+    for op in ops:
+        kind = op_rules().get(op.name, ("Unknown", ""))[0]
+        if op.level == "system" and "result=Scalar" in op.notes:
+            kind = "Scalar"
+        kinds.append(_RESULT.get(kind, "Any"))
+    return _merge(kinds)
+
+
+def _signature(name: str, ops: list[OpDef]) -> str:
+    """One stub `def` covering every op of one level (slots merged position by position)."""
+    width = max(len(op.args) for op in ops)
+    params: list[str] = []
+    seen: set[str] = set()
+    defaulted = False
+    for i in range(width):
+        present = [op for op in ops if i < len(op.args)]
+        arg_name = present[0].args[i].name
+        typ = _merge(_arg_type(op, i, op.args[i]) for op in present)
+        opt = len(present) < len(ops) or any(_optional(op, i, op.args[i]) for op in present)
+        defaulted = defaulted or opt
+        seen.add(arg_name)
+        params.append(f"{arg_name}: {typ}" + (" = ..." if defaulted else ""))
+    kw_types: dict[str, list[str]] = {}
+    kw_required: dict[str, bool] = {}
+    for op in ops:
+        for spec in op.kwargs:
+            kw_types.setdefault(spec.name, []).append(_kwarg_type(spec))
+            kw_required[spec.name] = kw_required.get(spec.name, True) and _required(spec)
+    keyword_only = False
+    for kw, types in kw_types.items():
+        if kw in seen:
+            continue
+        required = kw_required[kw] and all(op.kwarg_spec(kw) for op in ops)
+        if required and defaulted and not keyword_only:
+            params.append("*")
+            keyword_only = True
+        defaulted = defaulted or not required
+        params.append(f"{kw}: {_merge(types)}" + ("" if required else " = ..."))
+    return f"def {name}({', '.join(params)}) -> {_result(ops)}: ..."
+
+
+def _functions(spelling: str, op_names: tuple[str, ...]) -> list[str]:
+    name = spelling.rsplit(".", 1)[1]
+    by_level: dict[str, list[OpDef]] = {}
+    for op_name in op_names:
+        op = get_op(op_name)
+        if op is not None:
+            by_level.setdefault(op.level, []).append(op)
+    defs = [_signature(name, ops) for ops in by_level.values()]
+    if spelling in SCALAR_ONLY_SPELLINGS or spelling in _SCALAR_FORMS:
+        defs.append(f"def {name}(lhs: {SCALAR}, rhs: {SCALAR}, /) -> _Scalar: ...")
+    if len(defs) == 1:
+        return defs
+    return [line for d in defs for line in ("@overload", d)]
+
+
+_ALIASES = (
+    ("_Tile", "Tile[Any, Any]"), ("_Tensor", "Tensor[Any]"), ("_Scalar", "Scalar[Any]"),
+    ("_ScalarArg", "int | float | bool | Scalar[Any]"), ("_Dims", "Sequence[int | Scalar[Any]]"),
+)
+_ENUMS = ("DType", "MemorySpace", "PadValue", "TensorLayout", "TileLayout")
+
+
+def _header(body: str) -> str:
+    """Docstring, the imports the body needs (sorted as ruff wants them) and the shared aliases."""
+    typing_names = ["Any"] + (["overload"] if "@overload" in body else [])
+    enums = [e for e in _ENUMS if re.search(rf"\b{e}\b", body)]
+    lines = ['"""Generated by stubs/generate.py from the op registry: do not edit by hand."""', "",
+             "from collections.abc import Sequence",
+             f"from typing import {', '.join(typing_names)}", "",
+             f"from pl._core import {', '.join(sorted(['Scalar', 'Tensor', 'Tile', *enums]))}", ""]
+    lines += [f"{name} = {value}" for name, value in _ALIASES]
+    return "\n".join(lines) + "\n"
+
+
+_NAMESPACES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system"}
+
+
+def render() -> dict[str, str]:
+    """Module file name -> stub text."""
+    spellings = dict(spelling_index())
+    for s in SCALAR_ONLY_SPELLINGS:
+        spellings.setdefault(s, ())
+    bodies: dict[str, list[str]] = {m: [] for m in _NAMESPACES.values()}
+    for spelling in sorted(spellings):
+        prefix, name = spelling.rsplit(".", 1)
+        module = _NAMESPACES.get(prefix)
+        # Only what the runtime publishes (pl/dsl.py owns `pl.range` and friends).
+        if module is None or op_object(spelling) is None or keyword.iskeyword(name):
+            continue
+        bodies[module].extend(_functions(spelling, spellings[spelling]))
+    out = {}
+    for module, lines in bodies.items():
+        body = "\n".join(lines) + "\n"
+        out[f"{module}.pyi"] = _header(body) + "\n" + body
+    return out
+
+
+def main(argv: list[str]) -> int:
+    stale = False
+    for filename, text in render().items():
+        path = OUT / filename
+        if "--check" in argv:
+            stale = stale or not path.exists() or path.read_text(encoding="utf-8") != text
+        else:
+            path.write_text(text, encoding="utf-8")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,162 @@
+"""PEP 561 stubs for `pl` (the DSL surface, the tools and, through `pl._ops`, every op spelling).
+
+Read by mypy together with `pl.mypy_plugin`, which turns `pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec]`
+into `Tile[FP32, Vec]` and types op results. The op functions live in the generated `_ops.pyi`,
+`tile.pyi`, `tensor.pyi`, `system.pyi` (stubs/generate.py); this file is written by hand.
+"""
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from enum import Enum
+from typing import Any, Final, TypeVar, overload
+
+from pl._core import INDEX as _INDEX_MARK
+from pl._core import Array as Array
+from pl._core import InOut as InOut
+from pl._core import Out as Out
+from pl._core import Scalar as Scalar
+from pl._core import Tensor as Tensor
+from pl._core import Tile as Tile
+from pl._core import Tuple as Tuple
+from pl._ops import *  # noqa: F403  (every `pl.X` op spelling)
+
+from pl import _core as _core
+from pl import passes as passes
+from pl import system as system
+from pl import tensor as tensor
+from pl import tile as tile
+from pl.errors import PlError as PlError
+from pl.ir.enums import CompactMode as CompactMode
+from pl.ir.enums import DType as DType
+from pl.ir.enums import ForKind as ForKind
+from pl.ir.enums import FunctionType as FunctionType
+from pl.ir.enums import Level as Level
+from pl.ir.enums import MemorySpace as MemorySpace
+from pl.ir.enums import PadValue as PadValue
+from pl.ir.enums import ParamDirection as ParamDirection
+from pl.ir.enums import Role as Role
+from pl.ir.enums import TensorLayout as TensorLayout
+from pl.ir.enums import TileLayout as TileLayout
+from pl.ir.function import Function, Program
+from pl.structural import assert_structural_equal as assert_structural_equal
+from pl.structural import structural_equal as structural_equal
+from pl.structural import structural_hash as structural_hash
+
+Mem = MemorySpace
+
+BOOL: Final[DType]
+INT4: Final[DType]
+INT8: Final[DType]
+INT16: Final[DType]
+INT32: Final[DType]
+INT64: Final[DType]
+UINT4: Final[DType]
+UINT8: Final[DType]
+UINT16: Final[DType]
+UINT32: Final[DType]
+UINT64: Final[DType]
+FP4: Final[DType]
+FP8E4M3FN: Final[DType]
+FP8E5M2: Final[DType]
+FP8E8M0: Final[DType]
+FP16: Final[DType]
+BF16: Final[DType]
+FP32: Final[DType]
+HF4: Final[DType]
+HF8: Final[DType]
+INDEX: Final[DType]
+TASK_ID: Final[DType]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_Index = int | Scalar[Any]
+_Carried = tuple[Any, ...] | list[Any]
+_Attrs = dict[str, Any]
+
+class ScopeMode(Enum):
+    AUTO = 0
+    MANUAL = 1
+
+class Annotation:
+    head: type
+    params: tuple[Any, ...]
+    def __init__(self, head: type, params: tuple[Any, ...]) -> None: ...
+
+class TileView:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+class TensorView:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+class MemRef:
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+class DynVar:
+    name: str
+    def __init__(self, name: str) -> None: ...
+
+def dynamic(name: str) -> DynVar: ...
+
+# ---- decorators: `@pl.program` on a class, `@pl.function` bare or with options ----
+@overload
+def program(cls: type[Any], /) -> Program: ...
+@overload
+def program(*, strict_ssa: bool = ...) -> Callable[[type[Any]], Program]: ...
+@overload
+def function(fn: _F, /) -> _F: ...
+@overload
+def function(
+    *,
+    type: FunctionType = ...,
+    level: Level = ...,
+    role: Role = ...,
+    attrs: _Attrs = ...,
+    auto_scope: bool = ...,
+    strict_ssa: bool = ...,
+    external_source: str | None = ...,
+) -> Callable[[_F], _F]: ...
+
+# ---- loops: `for i in pl.range(n)` and `for i, (a,) in pl.range(n, init_values=(x,))` ----
+@overload
+def range(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *,
+          attrs: _Attrs = ...) -> Iterator[Scalar[_INDEX_MARK]]: ...
+@overload
+def range(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *, init_values: _Carried,
+          attrs: _Attrs = ...) -> Iterator[tuple[Scalar[_INDEX_MARK], tuple[Any, ...]]]: ...
+@overload
+def parallel(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *,
+             attrs: _Attrs = ...) -> Iterator[Scalar[_INDEX_MARK]]: ...
+@overload
+def parallel(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *, init_values: _Carried,
+             attrs: _Attrs = ...) -> Iterator[tuple[Scalar[_INDEX_MARK], tuple[Any, ...]]]: ...
+def unroll(start_or_stop: int, stop: int = ..., step: int = ..., /, *,
+           attrs: _Attrs = ...) -> Iterator[Scalar[_INDEX_MARK]]: ...
+@overload
+def pipeline(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *, stage: int,
+             attrs: _Attrs = ...) -> Iterator[Scalar[_INDEX_MARK]]: ...
+@overload
+def pipeline(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *, stage: int,
+             init_values: _Carried, attrs: _Attrs = ...) -> Iterator[tuple[Scalar[_INDEX_MARK], tuple[Any, ...]]]: ...
+def while_(*, init_values: _Carried) -> Iterator[tuple[Any, ...]]: ...
+def cond(condition: Scalar[Any] | bool, /) -> None: ...
+def yield_(*values: Any) -> Any: ...
+
+# ---- scopes and compile-time helpers ----
+def const(value: int | float | bool, dtype: DType = ..., /) -> Scalar[Any]: ...
+def scope(*args: Any, **kwargs: Any) -> AbstractContextManager[None]: ...
+def manual_scope(*args: Any, **kwargs: Any) -> AbstractContextManager[None]: ...
+def at(*args: Any, **kwargs: Any) -> AbstractContextManager[None]: ...
+def cluster(*args: Any, **kwargs: Any) -> AbstractContextManager[None]: ...
+def spmd(*args: Any, **kwargs: Any) -> Any: ...
+def submit(*args: Any, **kwargs: Any) -> Any: ...
+def func_attr(*args: Any, **kwargs: Any) -> None: ...
+def static_print(*args: Any) -> None: ...
+def static_assert(condition: Any, message: str = ..., /) -> None: ...
+
+# ---- tools ----
+def parse(text: str, filename: str = ...) -> Program | Function: ...
+
+class Compiled:
+    """What `pl.compile` returns (typed loosely: the pipeline's result record)."""
+    def __getattr__(self, name: str) -> Any: ...
+
+def compile(program: Program, backend: str | None = ..., **options: Any) -> Compiled: ...
