@@ -1,9 +1,19 @@
 """`pl`: a Python frontend for tile kernels.
 
 This module is only a face: it re-exports the DSL surface (types, decorators, loops, ops) and the
-tools (`parse`, `structural_equal`, `compile`, `passes`). Nothing is defined here.
+tools (`parse`, `structural_equal`, `compile`, `interpret`, `passes`). Nothing is defined here.
 """
 
+from lowering.text import parse as parse  # pl.parse: program text -> Program | Function
+from pl import dsl as _dsl
+from pl import dsl_ops as _dsl_ops
+from pl import passes as passes
+from pl.compiler import Compiled as Compiled
+from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
+from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
+from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
+from pl.errors import PlError as PlError
+from pl.interpret import interpret as interpret  # the function shadows the module name on purpose
 from pl.ir.enums import (
     CompactMode,
     DType,
@@ -17,15 +27,13 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
-from pl.errors import PlError
-from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
-from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
-
-from lowering.text import parse  # (pl.parse: program text -> Program | Function)
-from pl import passes
-from pl.compiler import Compiled
-from pl.interpret import interpret  # the function shadows the module name on purpose
-from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
-from pl.structural import assert_structural_equal, structural_equal, structural_hash
+from pl.structural import assert_structural_equal as assert_structural_equal
+from pl.structural import structural_equal as structural_equal
+from pl.structural import structural_hash as structural_hash
 
 Mem = MemorySpace
+
+__all__ = [*_dsl.__all__, *_dsl_ops.__all__, "Compiled", "CompactMode", "DType", "ForKind",
+           "FunctionType", "Level", "Mem", "MemorySpace", "PadValue", "ParamDirection", "PlError",
+           "Role", "TensorLayout", "TileLayout", "assert_structural_equal", "compile", "interpret",
+           "parse", "passes", "structural_equal", "structural_hash"]

@@ -19,20 +19,6 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
-from pl.ir.span import Span
-from pl.ir.types import (
-    ScalarType,
-    TensorType,
-    TensorView,
-    TileType,
-    TileView,
-    TupleType,
-    Type,
-    UnknownType,
-    implicit_tile_view,
-    effective_tile_view,
-    static_shape,
-)
 from pl.ir.expr import (
     BinaryExpr,
     Call,
@@ -49,6 +35,8 @@ from pl.ir.expr import (
     Var,
     const_index,
 )
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -65,7 +53,19 @@ from pl.ir.stmt import (
     flatten_body,
     make_body,
 )
-from pl.ir.function import Function, Program
+from pl.ir.types import (
+    ScalarType,
+    TensorType,
+    TensorView,
+    TileType,
+    TileView,
+    TupleType,
+    Type,
+    UnknownType,
+    effective_tile_view,
+    implicit_tile_view,
+    static_shape,
+)
 
 __all__ = [
     "AssignStmt", "BinaryExpr", "BreakStmt", "Call", "CompactMode", "ConstBool", "ConstFloat",
