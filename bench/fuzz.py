@@ -1,0 +1,72 @@
+"""Longer mutation-fuzz run: `python bench/fuzz.py --count 5000 --seed N [--shrink] [FILE ...]`.
+
+Mutates the kernel files (default: every file in examples/) with the seeded token-level edits of
+tests/fuzz_support.py, runs each mutant through `python -m pl.show_inferred`'s code path
+in-process, and prints a summary: cases run, outcomes by kind, and each distinct failure (an exit
+status other than 0/2, an exception escaping the CLI, a traceback, an unlocated diagnostic, a hang)
+with its first reproduction. Exit status 1 when some failure was found, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from fuzz_support import describe, fuzz, run_cli, shrink, signature  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python bench/fuzz.py", description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path, help="kernel files (default: examples/*.py)")
+    ap.add_argument("--count", type=int, default=1000, help="number of mutants (default 1000)")
+    ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ap.add_argument("--timeout", type=float, default=20.0, help="seconds per mutant (default 20)")
+    ap.add_argument("--shrink", action="store_true",
+                    help="reduce each failure's reproduction line by line")
+    args = ap.parse_args(argv)
+    sources = args.files or sorted((ROOT / "examples").glob("*.py"))
+    if not sources:
+        print("no kernel files to mutate", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="pl_fuzz_") as tmp:
+        folder = Path(tmp)
+
+        def progress(n: int) -> None:
+            if n % 250 == 0:
+                print(f"  ... {n}/{args.count} ({time.perf_counter() - start:.0f}s)",
+                      file=sys.stderr)
+
+        report = fuzz(sources, args.count, args.seed, folder, args.timeout, progress)
+        elapsed = time.perf_counter() - start
+        print(f"fuzz: {report.cases} cases from {len(sources)} file(s), seed {args.seed}, "
+              f"{elapsed:.1f}s")
+        for kind, n in sorted(report.kinds.items(), key=lambda kv: -kv[1]):
+            print(f"  {kind:<11} {n}")
+        print(f"distinct failures: {len(report.failures)}")
+        tries = itertools.count()
+        originals = {p.name: p.read_text(encoding="utf-8") for p in sources}
+        for n, failure in enumerate(report.failures.values(), start=1):
+            reduced = None
+            if args.shrink:
+                sig = failure.signature
+
+                def fails(text: str, sig: str = sig, n: int = n) -> bool:
+                    out = run_cli(text, folder, f"shrink_{n}_{next(tries)}", args.timeout)
+                    return out.failed and signature(out) == sig
+
+                reduced = shrink(failure.mutant.text, fails)
+            print(f"\n[{n}] " + describe(failure, originals[failure.source], reduced))
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

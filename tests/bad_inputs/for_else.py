@@ -1,0 +1,12 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, a: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+        for i in pl.range(4):
+            a = pl.add(a, a)
+        else:  # error: Unsupported statement type: For-else
+            a = pl.add(a, a)
+        return a

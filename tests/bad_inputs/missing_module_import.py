@@ -1,0 +1,2 @@
+import pl
+import nonexistent_module_xyz  # error: nonexistent_module_xyz

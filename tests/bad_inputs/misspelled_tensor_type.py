@@ -1,0 +1,8 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, a: pl.Tensr[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:  # error: Tensr
+        return a

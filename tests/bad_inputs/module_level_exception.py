@@ -1,0 +1,3 @@
+import pl
+
+SIZE = 64 // 0  # error: division

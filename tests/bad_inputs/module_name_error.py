@@ -1,0 +1,3 @@
+import pl
+
+ROWS = COLS * 2  # error: COLS

@@ -1,0 +1,3 @@
+import pl
+
+ROWS = 16

@@ -1,0 +1,3 @@
+import pl
+
+NAME = "café"  # error: utf-8

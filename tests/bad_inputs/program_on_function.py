@@ -1,0 +1,6 @@
+import pl
+
+
+@pl.program  # error: class
+def f(a):
+    return a

@@ -1,0 +1,6 @@
+import pl
+
+
+@pl.program
+class K:  # error: Class 'K' contains no @pl.function decorated methods
+    pass

@@ -1,0 +1,8 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, a: pl.Tensor[[64], pl.FP33]) -> pl.Tensor[[64], pl.FP32]:  # error: FP33
+        return a

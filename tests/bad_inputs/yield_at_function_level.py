@@ -1,0 +1,9 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, a: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+        r = pl.yield_(a)  # error: only allowed inside a loop or an if
+        return a
