@@ -19,6 +19,7 @@ from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType, ParamDirection
 from pl.ir.expr import GlobalVar, IterArg, Var
+from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
 
 _MISSING = object()
@@ -87,6 +88,9 @@ class FnCtx:
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)
     emitted: int = 0
+    # Span of the statement being lowered: the cheap location of the calls inside it, so an
+    # error a later pass raises about a call still points at the user's line.
+    cur_span: Span = UNKNOWN_SPAN
 
     @property
     def src(self) -> SourceFile:

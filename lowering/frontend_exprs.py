@@ -237,7 +237,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     pos, kw = _split_args(ctx, node.args)
     args = [_op_arg(ctx, a.value) for a in pos]
     kwargs = {a.keyword.value: _op_arg(ctx, a.value) for a in kw if a.keyword is not None}
-    cheap = ctx.src.stmt_span(node)
+    cheap = ctx.cur_span
     try:
         return op_builders.build_call(spelling, args, kwargs, cheap)
     except PlError as e:
@@ -304,7 +304,7 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                               f"{len(pos)}", hint=f"Parameters: {params}")
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
-                span=ctx.src.stmt_span(node))
+                span=ctx.cur_span)
 
 
 def _submit(ctx: FnCtx, node: cst.Call) -> Expr:

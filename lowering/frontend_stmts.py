@@ -53,20 +53,24 @@ def comments_of(node: cst.CSTNode) -> list[str]:
 def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
     out: list[Stmt] = []
     pending: list[str] = []
+    outer_span = ctx.cur_span
     for s in stmts:
         pending += comments_of(s)
         if isinstance(s, cst.SimpleStatementLine):
             produced = []
             for small in s.body:
+                ctx.cur_span = ctx.src.stmt_span(small)
                 produced += lower_small(ctx, small)
         else:
             from lowering.frontend_loops import lower_compound
+            ctx.cur_span = ctx.src.stmt_span(s)
             produced = lower_compound(ctx, s)
         ctx.emitted += len(produced)
         if produced and pending:
             produced[0] = replace(produced[0], comments=tuple(pending))  # type: ignore[type-var]
             pending = []
         out += produced
+    ctx.cur_span = outer_span
     return out
 
 

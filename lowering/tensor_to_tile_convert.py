@@ -15,7 +15,7 @@ from typing import Any
 from lowering.tensor_to_tile_common import mk, shape_tuple, zeros
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, Var
+from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import ScalarType, TensorType, TileType
@@ -147,7 +147,49 @@ def _scalar_or(tile_op: str, scalar_op: str) -> Converter:
     return convert
 
 
+def _scratch(name: str, like: TileType, shape: tuple[Expr, ...], span: Span) -> tuple[Stmt, Var]:
+    """`name = tile.create(shape, dtype=like.dtype, target_memory=Vec)`: a Vec scratch tile."""
+    call = mk("tile.create", [MakeTuple(shape, span=span)],
+              [("dtype", like.dtype), ("target_memory", MemorySpace.Vec)], (), span)
+    var = Var(name, call.type, span=span)
+    return AssignStmt(var, call, span=span), var
+
+
+def _reduction(tile_op: str, pad_to_128: bool) -> Converter:
+    """Row reductions need a scratch tile: the reference pads its last dim up to 128 (row_*),
+    or sizes it exactly like the source (arg reductions, whose kernels read the extent)."""
+    def convert(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+        src = args[0].type
+        if not isinstance(src, TileType):
+            raise PlError(f"{tile_op}: the input must be a tile after conversion", span)
+        shape = src.shape
+        if pad_to_128 and len(shape) >= 2:
+            last = shape[-1]
+            if not isinstance(last, ConstInt) or last.value < 128:
+                shape = (*shape[:-1], ConstInt(128, span=span))
+        stmt, tmp = _scratch("tmp_tile", src, shape, span)
+        return [stmt], mk(tile_op, [args[0], tmp], (), (), span)
+    return convert
+
+
+def _rsqrt(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    src = args[0].type
+    if not kwargs.get("high_precision") or not isinstance(src, TileType):
+        return [], mk("tile.rsqrt", args[:1], (), (), span)
+    stmt, tmp = _scratch("rsqrt_tmp", src, src.shape, span)
+    return [stmt], mk("tile.rsqrt", [args[0], tmp], (), (), span)
+
+
 CUSTOM: dict[str, Converter] = {
+    "tensor.row_max": _reduction("tile.row_max", True),
+    "tensor.row_sum": _reduction("tile.row_sum", True),
+    "tensor.row_min": _reduction("tile.row_min", True),
+    "tensor.row_prod": _reduction("tile.row_prod", True),
+    "tensor.row_argmax": _reduction("tile.row_argmax", False),
+    "tensor.row_argmin": _reduction("tile.row_argmin", False),
+    "tensor.col_argmax": _reduction("tile.col_argmax", False),
+    "tensor.col_argmin": _reduction("tile.col_argmin", False),
+    "tensor.rsqrt": _rsqrt,
     "tensor.matmul": _matmul,
     "tensor.matmul_acc": _matmul_acc,
     "tensor.slice": _slice,
