@@ -1,0 +1,122 @@
+"""Op type deduction and checked Call construction (the reference's OpRegistry::Create).
+
+`deduce_type(op, args, kwargs)` returns the result type of every registered op (tile.*, tensor.*,
+system.*) from a rule chosen by op name (`deduce_tile_ew`, `deduce_tile_mem`, `deduce_tile_view`,
+`deduce_tile_misc`, `deduce_tensor`, `deduce_tensor_view`; system ops read their result from the `result=` note of system_ops.tsv).
+`make_call(name, args, kwargs, attrs, span)` looks the op up, checks positional arity and kwarg
+names, deduces, then stamps the memory space exactly like OpRegistry::Create: when the op has an
+output resolver and the result TileType (or a TileType element of a TupleType result) has no space,
+it gets resolver(kwargs), else the space of the first tile-typed arg that has one, else stays unset.
+Every misuse raises `PlError` (located at `span` when given). Inputs are never mutated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pl.errors import PlError
+from pl.ir.enums import DType, MemorySpace
+from pl.ir.expr import Call, Expr, Op
+from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
+from pl.ops import (
+    deduce_tensor,
+    deduce_tensor_view,
+    deduce_tile_ew,
+    deduce_tile_mem,
+    deduce_tile_misc,
+    deduce_tile_view,
+)
+from pl.ops.deduce_util import Ctx
+from pl.ops.registry import OpDef, get_op
+
+Rule = Callable[[Ctx], Type]
+
+_RULES: dict[str, Rule] = {**deduce_tile_ew.RULES, **deduce_tile_mem.RULES,
+                           **deduce_tile_view.RULES, **deduce_tile_misc.RULES,
+                           **deduce_tensor.RULES, **deduce_tensor_view.RULES}
+
+
+def _system_rule(op: OpDef) -> Rule:
+    """system.* ops: the `result=` note (Unknown or Scalar[DTYPE]); no argument checks."""
+    m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
+    result: Type = ScalarType(DType[m.group(1)]) if m else UnknownType()
+
+    def rule(ctx: Ctx) -> Type:
+        return result
+    return rule
+
+
+def rule_for(op: OpDef) -> Rule | None:
+    """The deduction rule of an op, or None when no rule is known (result is UnknownType)."""
+    if op.level == "system":
+        return _system_rule(op)
+    return _RULES.get(op.name)
+
+
+def deduce_type(op: OpDef, args: Sequence[Expr], kwargs: Mapping[str, Any]) -> Type:
+    """The result type the reference's deducer gives for this call (space maybe unset)."""
+    rule = rule_for(op)
+    if rule is None:
+        return UnknownType()
+    return rule(Ctx(op.name, args, kwargs))
+
+
+def _check_signature(op: OpDef, args: Sequence[Expr], kwargs: Sequence[tuple[str, Any]]) -> None:
+    lo, hi = op.min_args, len(op.args)
+    n = len(args)
+    if not lo <= n <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        names = ", ".join(a.name + ("?" if a.optional else "") for a in op.args) or "none"
+        raise PlError(f"Operator '{op.name}' expects {want} positional argument"
+                      f"{'' if want == '1' else 's'} ({names}), but got {n}")
+    accepted = [k.name for k in op.kwargs]
+    for key, _ in kwargs:
+        if key not in accepted:
+            listing = ", ".join(accepted) if accepted else "none"
+            raise PlError(f"Operator '{op.name}' got an unknown keyword argument '{key}'; "
+                          f"accepted keyword arguments: {listing}")
+
+
+def _stamp(op: OpDef, result: Type, args: Sequence[Expr], kwargs: dict[str, Any]) -> Type:
+    if not op.output_memory.has_resolver:
+        return result
+    space: MemorySpace | None = op.output_memory.resolve(kwargs)
+    if space is None:
+        for a in args:
+            t = a.type
+            if isinstance(t, TileType) and t.memory_space is not None:
+                space = t.memory_space
+                break
+    if space is None:
+        return result
+    if isinstance(result, TileType) and result.memory_space is None:
+        return result.with_space(space)
+    if isinstance(result, TupleType):
+        return TupleType(tuple(t.with_space(space) if isinstance(t, TileType)
+                               and t.memory_space is None else t for t in result.types))
+    return result
+
+
+def make_call(name: str, args: Sequence[Expr],
+              kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
+              attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:
+    """A typed `Call` of registered op `name`; kwargs keep the order given."""
+    pairs = tuple(kwargs.items()) if isinstance(kwargs, Mapping) else tuple(kwargs)
+    try:
+        op = get_op(name)
+        if op is None:
+            raise PlError(f"Unknown operation '{name}'")
+        _check_signature(op, args, pairs)
+        kw = dict(pairs)
+        result = _stamp(op, deduce_type(op, args, kw), args, kw)
+    except PlError as e:
+        if span.line > 0:
+            e.located(span)
+        raise
+    return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
+
+
+__all__ = ["deduce_type", "make_call", "rule_for"]

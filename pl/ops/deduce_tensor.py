@@ -1,0 +1,253 @@
+"""Type rules of the elementwise, unary, reduction, matmul, creation and access `tensor.*` ops
+(results are TensorTypes in DDR, no memory space); the view/layout ops are in deduce_tensor_view.
+
+Differences from the tile counterparts that are easy to get wrong (ops.md 15): tensor scalar ops
+promote with the scalar (bitwise/shift scalar ops and `subs` keep arg0's dtype, as the reference's
+tensor_ops/elementwise.cpp does); exp/sqrt/rsqrt/recip turn integer input into FP32; `tensor.cmp`
+is not a packed mask; `tensor.div` broadcasts and promotes (only a dtype-set check); col
+reductions reduce axis -2; `tensor.matmul` uses out_dtype or promote(lhs, rhs) (BF16 x BF16 stays
+BF16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from pl.ir.enums import DType, TensorLayout
+from pl.ir.types import ScalarType, TensorType, TensorView, Type
+from pl.ops.deduce_util import (
+    Ctx,
+    Shape,
+    broadcast,
+    dtype_in,
+    idx,
+    promote,
+    static,
+)
+
+Rule = Callable[[Ctx], Type]
+
+
+def tensor(shape: Shape, dtype: DType, view: TensorView | None = None) -> TensorType:
+    return TensorType(tuple(shape), dtype, view)
+
+
+def row_major_strides(shape: Shape) -> list[int] | None:
+    dims = [static(d) for d in shape]
+    if any(d is None for d in dims):
+        return None
+    out, acc = [], 1
+    for d in reversed(dims):
+        out.append(acc)
+        acc *= d  # type: ignore[operator]
+    return out[::-1]
+
+
+def binary(ctx: Ctx, *, int_only: bool = False, keep_dtype: bool = False,
+           scalar_rhs: bool = False, allowed: tuple[DType, ...] = ()) -> Type:
+    """Tensor-tensor elementwise; `scalar_rhs` ops (maximum/minimum/cmp) also take a scalar."""
+    ctx.nargs(2)
+    if scalar_rhs and isinstance(ctx.args[1].type, ScalarType):
+        return scalar_op(ctx)
+    a, b = ctx.shaped(0), ctx.shaped(1)
+    for t in (a, b):
+        if int_only and not t.dtype.is_int():
+            raise ctx.fail(f"The operator {ctx.name} requires an integer tensor dtype, but got "
+                           f"{t.dtype.short}")
+        if allowed:
+            dtype_in(ctx, t.dtype, allowed, "operand dtype")
+    dt = a.dtype if keep_dtype else promote(a.dtype, b.dtype)
+    if ctx.kw_bool("high_precision") and not dt.is_float():
+        raise ctx.fail(f"The operator {ctx.name} supports high_precision only for FP16 or FP32")
+    return tensor(broadcast(ctx, a.shape, b.shape), dt)
+
+
+def scalar_op(ctx: Ctx, *, keep_dtype: bool = False, int_only: bool = False,
+              allowed: tuple[DType, ...] = ()) -> Type:
+    """Tensor-scalar: promote with the scalar, except bitwise/shift and subs (keep arg0's)."""
+    ctx.nargs(2)
+    a = ctx.shaped(0)
+    s = ctx.scalar(1)
+    if int_only:
+        if not a.dtype.is_int():
+            raise ctx.fail(f"The operator {ctx.name} requires an integer tensor dtype, but got "
+                           f"{a.dtype.short}")
+        if not s.is_int():
+            raise ctx.fail(f"The operator {ctx.name} requires the shift/bitwise scalar to be an "
+                           f"integer type, but got {s.short}")
+    if allowed:
+        dtype_in(ctx, a.dtype, allowed, "tensor dtype")
+        dtype_in(ctx, s, allowed, "scalar dtype")
+    return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s))
+
+
+def unary(ctx: Ctx, *, to_float: bool = False, allowed: tuple[DType, ...] = (),
+          message: str = "") -> Type:
+    ctx.nargs(1)
+    a = ctx.shaped(0)
+    if allowed and a.dtype not in allowed:
+        raise ctx.fail(message.format(op=ctx.name, dt=a.dtype.short))
+    if ctx.kw_bool("high_precision") and a.dtype not in (DType.FP16, DType.FP32):
+        raise ctx.fail(f"The operator {ctx.name} supports high_precision only for FP16/FP32")
+    dt = a.dtype if a.dtype.is_float() or not to_float else DType.FP32
+    return tensor(a.shape, dt)
+
+
+def cast(ctx: Ctx) -> Type:
+    ctx.nargs(1)
+    a = ctx.shaped(0)
+    target = ctx.kw_dtype("target_type")
+    if target is a.dtype:
+        raise ctx.fail(f"{ctx.name}: target_type {target.short} equals input dtype; same-dtype "
+                       "cast is not a valid operation")
+    return tensor(a.shape, target)
+
+
+def expand(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a = ctx.shaped(0)
+    other = ctx.args[1].type
+    odt = other.dtype if isinstance(other, (TensorType, ScalarType)) else a.dtype
+    return tensor(a.shape, promote(a.dtype, odt))
+
+
+def _axis(ctx: Ctx, rank: int, default: int) -> int:
+    ax = ctx.kw_int("axis", default)
+    assert ax is not None
+    a = ax + rank if ax < 0 else ax
+    if not 0 <= a < rank:
+        raise ctx.fail(f"The operator {ctx.name} requires axis in [-{rank}, {rank}), but got {ax}")
+    return a
+
+
+def reduce(ctx: Ctx, *, default_axis: int, out: DType | None = None) -> Type:
+    ctx.nargs(1)
+    a = ctx.shaped(0)
+    ax = _axis(ctx, a.rank, default_axis)
+    keep = ctx.kwargs.get("keep_dim", True)
+    shape = list(a.shape)
+    if keep is False:
+        del shape[ax]
+    else:
+        shape[ax] = idx(1)
+    return tensor(tuple(shape), out or a.dtype)
+
+
+def matmul(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    lhs, rhs = ctx.shaped(0), ctx.shaped(1)
+    if lhs.rank < 2 or rhs.rank < 2:
+        raise ctx.fail(f"{ctx.name} requires operands of rank >= 2")
+    lm, lk = lhs.shape[-2], lhs.shape[-1]
+    rk, rn = rhs.shape[-2], rhs.shape[-1]
+    if ctx.kw_bool("a_trans"):
+        lm, lk = lk, lm
+    if ctx.kw_bool("b_trans"):
+        rk, rn = rn, rk
+    k1, k2 = static(lk), static(rk)
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise ctx.fail(f"{ctx.name} requires matching inner dimensions, but got lhs K={k1} and "
+                       f"rhs K={k2}")
+    batch = broadcast(ctx, lhs.shape[:-2], rhs.shape[:-2])
+    dt = ctx.kw_dtype("out_dtype", promote(lhs.dtype, rhs.dtype))
+    return tensor(tuple(batch) + (lm, rn), dt)
+
+
+def matmul_acc(ctx: Ctx) -> Type:
+    ctx.nargs(3, 4)
+    acc = ctx.shaped(0)
+    ctx.shaped(1)
+    ctx.shaped(2)
+    return tensor(acc.shape, acc.dtype)
+
+
+def creation(ctx: Ctx, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 1),
+             default: DType | None = None) -> Type:
+    ctx.nargs(*nargs)
+    shape = ctx.tuple_arg(shape_at)
+    view = None
+    layout = ctx.kwargs.get("layout")
+    if isinstance(layout, TensorLayout) and layout is not TensorLayout.ND:
+        view = TensorView(layout=layout)
+    return tensor(shape, ctx.kw_dtype("dtype", default), view)
+
+
+def dim(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a = ctx.shaped(0)
+    ax = ctx.int_arg(1)
+    if ax is not None and not -a.rank <= ax < a.rank:
+        raise ctx.fail(f"The operator {ctx.name} requires axis in range, but got {ax}")
+    return ScalarType(DType.INDEX)
+
+
+def read(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    return ScalarType(ctx.shaped(0).dtype)
+
+
+def same_as(i: int, keep_view: bool = True) -> Rule:
+    def rule(ctx: Ctx) -> Type:
+        t = ctx.shaped(i)
+        if isinstance(t, TensorType):
+            return t if keep_view else tensor(t.shape, t.dtype)
+        return tensor(t.shape, t.dtype)
+    return rule
+
+
+_SIN = ("{op} is FP32-only, but got input with dtype {dt}. Cast the input to FP32 explicitly "
+        "(pl.cast) before calling it")
+_NOT = ("{op} requires an int16 or uint16 tensor dtype, but got {dt}. Reinterpret or cast the "
+        "input first")
+_LOG = "{op} requires an FP16 or FP32 tensor operand, but got {dt}"
+
+
+def _rules() -> dict[str, Rule]:
+    r: dict[str, Rule] = {}
+    for n in ("add", "sub", "mul", "fmod", "part_add", "part_max", "part_min", "part_mul"):
+        r[n] = binary
+    r["div"] = partial(binary, allowed=(DType.INT16, DType.INT32, DType.FP16, DType.FP32))
+    r["maximum"] = r["minimum"] = r["cmp"] = partial(binary, scalar_rhs=True)
+    r["and"] = r["or"] = r["xor"] = partial(binary, int_only=True)
+    r["shl"] = r["shr"] = partial(binary, int_only=True, keep_dtype=True)
+    for n in ("adds", "muls", "divs", "fmods"):
+        r[n] = scalar_op
+    r["subs"] = partial(scalar_op, keep_dtype=True, allowed=(DType.INT8, DType.INT16, DType.INT32,
+                                                             DType.FP16, DType.FP32, DType.BF16))
+    for n in ("ands", "ors", "xors", "shls", "shrs"):
+        r[n] = partial(scalar_op, keep_dtype=True, int_only=True)
+    r["abs"] = r["neg"] = unary
+    for n in ("exp", "sqrt", "rsqrt", "recip"):
+        r[n] = partial(unary, to_float=True)
+    r["sin"] = r["cos"] = partial(unary, allowed=(DType.FP32,), message=_SIN)
+    r["log"] = partial(unary, allowed=(DType.FP16, DType.FP32), message=_LOG)
+    r["not"] = partial(unary, allowed=(DType.INT16, DType.UINT16), message=_NOT)
+    r["cast"] = cast
+    for base in ("row_expand", "col_expand"):
+        for suffix in ("", "_add", "_div", "_expdif", "_max", "_min", "_mul", "_sub"):
+            r[base + suffix] = expand
+    r["expands"] = expand
+    for n in ("sum", "max", "min", "prod"):
+        r[f"row_{n}"] = partial(reduce, default_axis=-1)
+        r[f"col_{n}"] = partial(reduce, default_axis=-2)
+    for n in ("argmax", "argmin"):
+        r[f"row_{n}"] = partial(reduce, default_axis=-1, out=DType.INT32)
+        r[f"col_{n}"] = partial(reduce, default_axis=-2, out=DType.INT32)
+    r["matmul"] = matmul
+    r["matmul_acc"] = matmul_acc
+    r["create"] = r["create_l1"] = creation
+    r["full"] = partial(creation, nargs=(2, 2))
+    r["ci"] = partial(creation, shape_at=1, nargs=(2, 2), default=DType.INT32)
+    r["random"] = partial(creation, shape_at=6, nargs=(7, 7), default=DType.UINT32)
+    r["dim"] = dim
+    r["read"] = read
+    r["write"] = same_as(0)
+    r["fillpad"] = same_as(0, keep_view=False)
+    r["mrgsort_format1"] = same_as(0, keep_view=False)
+    r["gather_row"] = same_as(0)
+    r["scatter"] = r["scatter_mask"] = r["scatter_update"] = same_as(0)
+    return {f"tensor.{k}": v for k, v in r.items()}
+
+
+RULES: dict[str, Rule] = _rules()

@@ -1,0 +1,280 @@
+"""Type rules of the tensor view, layout and data-rearranging ops (slice, reshape, view,
+transpose, assemble, fillpad_expand, set_validshape, reinterpret_view, expand_clone, concat, sort,
+gather/scatter, aiv_shard/aic_gather) and the tensor-level queries.
+
+`tensor.transpose` of a 2-D tensor yields a DN TensorView with swapped strides; `tensor.view` with
+a layout kwarg carries that layout's strides; a partial valid_shape becomes a TensorView.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from pl.ir.enums import DType, PadValue, TensorLayout
+from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
+from pl.ops.deduce_tensor import row_major_strides, tensor
+from pl.ops.deduce_util import (
+    Ctx,
+    Shape,
+    idx,
+    norm_dim,
+    numel,
+    pad_kwarg,
+    shape_str,
+    static,
+)
+
+Rule = Callable[[Ctx], Type]
+
+
+def slice_(ctx: Ctx) -> Type:
+    ctx.nargs(3, 5)
+    a = ctx.shaped(0)
+    shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
+    valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
+    drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
+    if not ctx.kw_bool("clamp"):
+        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=False)):
+            so, se, sd = static(o), static(e), static(d)
+            if so is not None and se is not None and sd is not None and so + se > sd:
+                raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
+                               f"extent {se} exceeds the source extent {sd}")
+    keep = [k for k in range(len(shape)) if k not in drops]
+    new = tuple(shape[k] for k in keep)
+    view = None
+    if valid is not None and tuple(valid) != tuple(shape):
+        view = TensorView(valid_shape=tuple(valid[k] for k in keep))
+    if ctx.kwargs.get("pad_value") is not None:
+        pad = ctx.kwargs["pad_value"]
+        if isinstance(pad, PadValue) and pad is not PadValue.null:
+            view = TensorView(valid_shape=view.valid_shape if view else (), pad=pad)
+    return tensor(new, a.dtype, view)
+
+
+def _valid_view(ctx: Ctx, i: int, shape: Shape) -> TensorView | None:
+    """A TensorView carrying positional valid_shape `i` when it is given and partial."""
+    valid = ctx.opt_tuple(i) if ctx.has(i) else None
+    if not valid or tuple(valid) == tuple(shape):
+        return None
+    return TensorView(valid_shape=valid)
+
+
+def reshape(ctx: Ctx) -> Type:
+    ctx.nargs(2, 3)
+    a = ctx.shaped(0)
+    new = ctx.tuple_arg(1)
+    n0, n1 = numel(a.shape), numel(new)
+    if n0 is not None and n1 is not None and n0 != n1:
+        raise ctx.fail(f"{ctx.name}: cannot reshape tensor of size {n0} into shape with size {n1}")
+    return tensor(new, a.dtype, _valid_view(ctx, 2, new))
+
+
+def view(ctx: Ctx) -> Type:
+    ctx.nargs(1, 3)
+    a = ctx.shaped(0)
+    new = ctx.opt_tuple(1) or a.shape
+    n0, n1 = numel(a.shape), numel(new)
+    if n0 is not None and n1 is not None and n0 != n1:
+        raise ctx.fail(f"{ctx.name}: cannot reinterpret tensor of size {n0} as shape with size "
+                       f"{n1}")
+    valid = _valid_view(ctx, 2, new)
+    layout = ctx.kwargs.get("layout")
+    if not isinstance(layout, TensorLayout):
+        return tensor(new, a.dtype, valid)
+    strides = row_major_strides(new)
+    if layout is TensorLayout.DN and strides is not None and len(new) >= 2:
+        rows = static(new[-2])
+        strides = strides[:-2] + [1, rows]  # type: ignore[list-item]
+    stride = tuple(idx(s) for s in strides) if strides is not None else ()
+    return tensor(new, a.dtype, TensorView(stride=stride, layout=layout,
+                                           valid_shape=valid.valid_shape if valid else ()))
+
+
+def transpose(ctx: Ctx) -> Type:
+    ctx.nargs(3, 4)
+    a = ctx.shaped(0)
+    i0, j0 = ctx.int_arg(1), ctx.int_arg(2)
+    if i0 is None or j0 is None:
+        raise ctx.fail(f"The operator {ctx.name} requires constant axes")
+    r = a.rank
+    i, j = i0 % r if i0 < 0 else i0, j0 % r if j0 < 0 else j0
+    if i == j or not (0 <= i < r and 0 <= j < r):
+        raise ctx.fail(f"The operator {ctx.name} requires two distinct axes, got {i0} and {j0}")
+    shape = list(a.shape)
+    shape[i], shape[j] = shape[j], shape[i]
+    strides = row_major_strides(a.shape)
+    if strides is None:
+        return tensor(tuple(shape), a.dtype)
+    strides[i], strides[j] = strides[j], strides[i]
+    layout = TensorLayout.DN if r == 2 else TensorLayout.ND
+    return tensor(tuple(shape), a.dtype,
+                  TensorView(stride=tuple(idx(s) for s in strides), layout=layout))
+
+
+def assemble(ctx: Ctx) -> Type:
+    ctx.nargs(3)
+    tgt, src = ctx.shaped(0), ctx.shaped(1)
+    off = ctx.tuple_arg(2)
+    for k, (o, s, d) in enumerate(zip(off, src.shape, tgt.shape, strict=False)):
+        so, ss, sd = static(o), static(s), static(d)
+        if so is not None and ss is not None and sd is not None and so + ss > sd:
+            raise ctx.fail(f"The operator {ctx.name} requires the source to fit in the target: "
+                           f"dimension {k} offset {so} + extent {ss} exceeds {sd}")
+    return tensor(tgt.shape, tgt.dtype) if not isinstance(tgt, TensorType) else tgt
+
+
+def fillpad_expand(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a = ctx.shaped(0)
+    shape = ctx.tuple_arg(1)
+    for d, s in zip(shape, a.shape, strict=False):
+        x, y = static(d), static(s)
+        if x is not None and y is not None and x < y:
+            raise ctx.fail(f"The operator {ctx.name} requires every new dim >= the source dim, "
+                           f"but got {shape_str(shape)} for {shape_str(a.shape)}")
+    return tensor(shape, a.dtype, TensorView(pad=pad_kwarg(ctx)))
+
+
+def set_validshape(ctx: Ctx) -> Type:
+    ctx.nargs(3)
+    a = ctx.shaped(0)
+    ctx.scalar(1)
+    ctx.scalar(2)
+    valid = tuple(norm_dim(e) for e in ctx.args[1:3])
+    return tensor(a.shape, a.dtype, TensorView(valid_shape=tuple(a.shape[:-2]) + valid))
+
+
+def reinterpret_view(ctx: Ctx) -> Type:
+    ctx.nargs(1, 2)
+    a = ctx.shaped(0)
+    dt = ctx.kw_dtype("dtype")
+    if ctx.has(1):
+        return tensor(ctx.tuple_arg(1), dt)
+    last = static(a.shape[-1])
+    if last is None:
+        return tensor(a.shape, dt)
+    bits = last * a.dtype.bits
+    if bits % dt.bits:
+        raise ctx.fail(f"The operator {ctx.name} cannot reinterpret {shape_str(a.shape)} "
+                       f"{a.dtype.short} as {dt.short}")
+    return tensor(tuple(a.shape[:-1]) + (idx(bits // dt.bits),), dt)
+
+
+def expand_clone(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a, t = ctx.shaped(0), ctx.shaped(1)
+    if a.rank != 3:
+        raise ctx.fail(f"{ctx.name} requires input rank to be 3, but got {a.rank}")
+    return tensor(t.shape, a.dtype)
+
+
+def concat(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a, b = ctx.shaped(0), ctx.shaped(1)
+    c0, c1 = static(a.shape[-1]), static(b.shape[-1])
+    cols = idx(c0 + c1) if c0 is not None and c1 is not None else a.shape[-1]
+    return tensor(tuple(a.shape[:-1]) + (cols,), a.dtype)
+
+
+def sort32(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a = ctx.shaped(0)
+    last = static(a.shape[-1])
+    return tensor(tuple(a.shape[:-1]) + ((idx(2 * last),) if last is not None
+                                         else (a.shape[-1],)), a.dtype)
+
+
+def split_rule(ctx: Ctx, *, gather_: bool) -> Type:
+    ctx.nargs(1)
+    a = ctx.shaped(0)
+    split = ctx.kw_int("split")
+    if split is None:
+        raise ctx.fail(f"The operator {ctx.name} requires the split attribute")
+    shape = list(a.shape)
+    if split in (1, 2) and len(shape) >= split:
+        d = static(shape[split - 1])
+        if d is not None:
+            shape[split - 1] = idx(d * 2 if gather_ else (d + 1) // 2)
+    return tensor(tuple(shape), a.dtype)
+
+
+def gather(ctx: Ctx) -> Type:
+    ctx.nargs(2)
+    a, ix = ctx.shaped(0), ctx.shaped(1)
+    return tensor(ix.shape, a.dtype)
+
+
+def gather_compare(ctx: Ctx) -> Type:
+    ctx.nargs(2, 3)
+    a = ctx.shaped(0)
+    cols = ctx.kw_int("out_cols")
+    if cols is None or cols <= 0:
+        raise ctx.fail(f"The operator {ctx.name} requires a positive out_cols")
+    rows = a.shape[0]
+    return TupleType((tensor((rows, idx(cols)), DType.INT32),
+                      tensor((idx(1), rows), ctx.kw_dtype("count_dtype", DType.INT32))))
+
+
+def gather_mask(ctx: Ctx) -> Type:
+    ctx.nargs(1)
+    a = ctx.shaped(0)
+    p = ctx.kw_int("mask_pattern")
+    div = 2 if p in (1, 2) else 4 if p in (3, 4, 5, 6) else 1
+    cols = static(a.shape[-1])
+    shape = tuple(a.shape[:-1]) + ((idx(cols // div),) if cols is not None else (a.shape[-1],))
+    return tensor(shape, ctx.kw_dtype("output_dtype", a.dtype))
+
+
+def mrgsort2(ctx: Ctx) -> Type:
+    ctx.nargs(2, 4)
+    a = ctx.shaped(0)
+    return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
+
+
+def paged_gather(ctx: Ctx) -> Type:
+    ctx.nargs(3)
+    src, ix = ctx.shaped(0), ctx.shaped(1)
+    size = ctx.kw_int("size")
+    rows = ix.shape[-1]
+    cols = idx(size) if size is not None else src.shape[-1]
+    return tensor((rows, cols), src.dtype)
+
+
+def scalar_index(ctx: Ctx) -> Type:
+    ctx.nargs(0)
+    return ScalarType(DType.INDEX)
+
+
+def unknown(ctx: Ctx) -> Type:
+    return UnknownType()
+
+
+
+
+def _rules() -> dict[str, Rule]:
+    r: dict[str, Rule] = {}
+    r["slice"] = slice_
+    r["reshape"] = reshape
+    r["view"] = view
+    r["transpose"] = transpose
+    r["assemble"] = assemble
+    r["fillpad_expand"] = fillpad_expand
+    r["set_validshape"] = set_validshape
+    r["reinterpret_view"] = reinterpret_view
+    r["expand_clone"] = expand_clone
+    r["concat"] = concat
+    r["sort32"] = sort32
+    r["mrgsort_format2"] = mrgsort2
+    r["aiv_shard"] = partial(split_rule, gather_=False)
+    r["aic_gather"] = partial(split_rule, gather_=True)
+    r["gather"] = gather
+    r["gather_compare"] = gather_compare
+    r["gather_mask"] = gather_mask
+    r["paged_gather"] = paged_gather
+    r["get_block_idx"] = r["get_block_num"] = r["get_subblock_idx"] = scalar_index
+    r["alloc"] = unknown
+    return {f"tensor.{k}": v for k, v in r.items()}
+
+
+RULES: dict[str, Rule] = _rules()

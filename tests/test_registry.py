@@ -1,0 +1,132 @@
+"""The op registry against the counts and lists of ops.md sections 1 and 3 (checked on the reference).
+
+The expected numbers and name lists are copied from the spec, not from the registry's output.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from pl.ir.enums import MemorySpace
+from pl.ops.registry import OpDef, all_ops, get_op
+
+M = MemorySpace
+
+
+def tile_ops() -> dict[str, OpDef]:
+    return {n: o for n, o in all_ops().items() if o.level == "tile"}
+
+
+def names(ops: dict[str, OpDef], pred: Callable[[OpDef], bool]) -> set[str]:
+    return {n.split(".", 1)[1] for n, o in ops.items() if pred(o)}
+
+
+def test_level_counts() -> None:
+    levels = Counter(o.level for o in all_ops().values())
+    assert levels["tile"] == 138
+    assert levels["tensor"] == 105
+    assert all(n.startswith(f"{o.level}.") for n, o in all_ops().items())
+
+
+def test_input_constraints() -> None:
+    ops = tile_ops()
+    assert sum(o.has_input_constraints for o in ops.values()) == 110
+    multi = names(ops, lambda o: any(len(c) > 1 for c in o.input_constraints))
+    assert multi == {"store"}
+    store = get_op("tile.store")
+    assert store is not None and store.constraint(0) == (M.Vec, M.Acc)
+
+
+@pytest.mark.parametrize("kind,space,count", [
+    ("fixed", M.Vec, 101), ("fixed", M.Acc, 11), ("fixed", M.Mat, 1), ("inherit", None, 8),
+    ("kwarg", None, 2), ("kwarg", M.Vec, 3), ("no_resolver", None, 4), ("no_spec", None, 8),
+])
+def test_output_memory_kind_counts(kind: str, space: MemorySpace | None, count: int) -> None:
+    got = [o for o in tile_ops().values()
+           if o.output_memory.kind == kind and o.output_memory.space is space]
+    assert len(got) == count
+
+
+@pytest.mark.parametrize("kind,space,expected", [
+    ("fixed", M.Acc, {"matmul", "matmul_acc", "matmul_bias", "gemv", "gemv_acc", "gemv_bias",
+                      "batch_matmul", "batch_matmul_acc", "matmul_mx", "matmul_mx_acc",
+                      "matmul_mx_bias"}),
+    ("fixed", M.Mat, {"aic_gather"}),
+    ("inherit", None, {"slice", "reshape", "reinterpret_view", "transpose", "transpose_view",
+                       "assemble", "set_validshape", "tget_scale_addr"}),
+    ("kwarg", None, {"load", "create"}),
+    ("kwarg", M.Vec, {"move", "extract", "mgather"}),
+    ("no_resolver", None, {"read", "store", "mscatter", "gather_row"}),
+    ("no_spec", None, {"tpush_to_aiv", "tpush_to_aic", "tpop_from_aic", "tpop_from_aiv",
+                       "get_block_idx", "get_subblock_idx", "get_block_num", "alloc"}),
+])
+def test_output_memory_kind_members(kind: str, space: MemorySpace | None,
+                                    expected: set[str]) -> None:
+    got = names(tile_ops(), lambda o: o.output_memory.kind == kind
+                and o.output_memory.space is space)
+    assert got == expected
+
+
+def test_retargetable_is_exactly_load_and_create() -> None:
+    assert names(tile_ops(), lambda o: o.retargetable) == {"load", "create"}
+
+
+def test_resolver_semantics() -> None:
+    move, load, exp, sl = (get_op(f"tile.{n}") for n in ("move", "load", "exp", "slice"))
+    assert move and load and exp and sl
+    assert move.output_memory.resolve({}) is M.Vec
+    assert move.output_memory.resolve({"target_memory": M.Left}) is M.Left
+    assert load.output_memory.resolve({}) is None
+    assert exp.output_memory.resolve({"target_memory": M.Mat}) is M.Vec
+    assert sl.output_memory.has_resolver and sl.output_memory.resolve({}) is None
+
+
+def test_buffer_views_and_transpose() -> None:
+    assert names(tile_ops(), lambda o: o.is_buffer_view) == {
+        "slice", "reshape", "reinterpret_view", "transpose_view", "set_validshape", "assemble",
+        "tget_scale_addr"}
+    t = get_op("tile.transpose")
+    assert t is not None and t.inherits_input and not t.is_buffer_view
+
+
+def test_output_reuses_input() -> None:
+    reuse = {n.split(".", 1)[1]: o.output_reuses_input for n, o in tile_ops().items()
+             if o.output_reuses_input is not None}
+    assert set(reuse) == {"matmul_acc", "gemv_acc", "batch_matmul_acc", "matmul_mx_acc",
+                          "fillpad_inplace", "scatter", "scatter_mask", "scatter_update",
+                          "gather_row", "tget_scale_addr", "store", "mscatter"}
+    assert reuse["gather_row"] == 0 and reuse["tget_scale_addr"] == 0
+    assert reuse["store"] == 2 and reuse["mscatter"] == 2
+
+
+SYNC = {"sync_src", "sync_dst", "bar_v", "bar_m", "bar_all", "fence", "cacheinvalid", "syncall"}
+CROSS = {"set_ffts", "sync_set", "sync_wait", "tfree_to_aic", "tfree_to_aiv",
+         "aic_initialize_pipe", "aiv_initialize_pipe", "reserve_buffer", "import_peer_buffer"}
+
+
+@pytest.mark.parametrize("category,expected", [("SyncOp", SYNC), ("CrossCoreOp", CROSS)])
+def test_system_op_categories(category: str, expected: set[str]) -> None:
+    system = {n: o for n, o in all_ops().items() if o.level == "system"}
+    assert names(system, lambda o: o.category == category) == expected
+
+
+def test_system_ops_have_no_memory_spec_and_task_ops_exist() -> None:
+    task = get_op("system.task_invalid")
+    assert task is not None and task.category == "TaskOp" and not task.args
+    for n, o in all_ops().items():
+        if o.level == "system":
+            assert not o.has_memory_spec and not o.output_memory.has_resolver, n
+
+
+def test_tensor_optional_args() -> None:
+    sl, mm = get_op("tensor.slice"), get_op("tensor.matmul_acc")
+    assert sl is not None and (sl.min_args, len(sl.args)) == (3, 5)
+    assert mm is not None and (mm.min_args, len(mm.args)) == (3, 4)
+
+
+def test_unknown_op_is_none() -> None:
+    assert get_op("tile.nope") is None
+    assert get_op("pld.tile.load") is None
