@@ -73,6 +73,9 @@ def _literal(ctx: FnCtx, node: cst.BaseExpression) -> Any:
 def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
             in_class: bool) -> _Header:
     name = fd.name.value
+    if fd.asynchronous is not None:
+        raise prog.src.error(fd.asynchronous, f"Kernel '{name}' cannot be an async def",
+                             hint="Write `def`: kernels are compiled, not awaited")
     params_cst = list(fd.params.params)
     if fd.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fd.params.star_kwarg \
             or fd.params.kwonly_params or fd.params.posonly_params:
@@ -185,7 +188,31 @@ def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
             h.returns, h.ft, GlobalVar(name))
         headers.append(h)
     funcs = tuple(_body(h) for h in headers)
+    _reject_call_cycles(prog)
     return Program(cd.name.value, funcs, span=prog.src.stmt_span(cd))
+
+
+def _reject_call_cycles(prog: ProgCtx) -> None:
+    """Functions calling each other in a cycle (f -> g -> f) are recursion too."""
+    edges: dict[str, list[tuple[str, cst.CSTNode]]] = {}
+    for caller, callee, node in prog.calls:
+        edges.setdefault(caller, []).append((callee, node))
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        for callee, node in edges.get(name, []):
+            if callee in path:
+                cycle = " -> ".join([*path[path.index(callee):], callee])
+                raise prog.src.error(node, f"Recursive calls are not supported: {cycle}",
+                                     hint="Kernels cannot call themselves, directly or through "
+                                          "other functions")
+            if callee not in done:
+                visit(callee, [*path, callee])
+        done.add(name)
+
+    for caller, _, _ in prog.calls:
+        if caller not in done:
+            visit(caller, [caller])
 
 
 def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:

@@ -46,6 +46,8 @@ class ProgCtx:
     signatures: dict[str, Signature] = field(default_factory=dict)
     dyn_vars: dict[int, tuple[Any, Var]] = field(default_factory=dict)
     auto_dyn: dict[str, dsl.DynVar] = field(default_factory=dict)
+    # (caller, callee, callee node) of every `self.fn(...)`, to reject call cycles.
+    calls: list[tuple[str, str, cst.CSTNode]] = field(default_factory=list)
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
         hit = self.dyn_vars.get(id(obj))

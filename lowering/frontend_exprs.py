@@ -293,6 +293,7 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
     if name == ctx.name:
         raise ctx.error(func, f"Recursive call of function '{name}' is not supported",
                         hint="Kernels cannot call themselves; write the repetition as a loop")
+    ctx.prog.calls.append((ctx.name, name, func))
     pos, kw = _split_args(ctx, args)
     for a in kw:
         if a.keyword is not None and a.keyword.value not in ("device", "attrs"):

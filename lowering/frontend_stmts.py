@@ -66,6 +66,9 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
             ctx.cur_span = ctx.src.stmt_span(s)
             produced = lower_compound(ctx, s)
         ctx.emitted += len(produced)
+        if produced and isinstance(produced[-1], YieldStmt) and s is not stmts[-1]:
+            raise ctx.error(s, "pl.yield_ must be the last statement of its loop or branch body",
+                            hint="move the statements after it above the yield")
         if produced and pending:
             produced[0] = replace(produced[0], comments=tuple(pending))  # type: ignore[type-var]
             pending = []
@@ -115,6 +118,10 @@ def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
         case cst.Expr():
             return _expr_stmt(ctx, node)
         case cst.Return():
+            if ctx.loops:
+                raise ctx.error(node, "return is not allowed inside a loop",
+                                hint="carry the value out with init_values and pl.yield_, "
+                                     "then return it after the loop")
             vals: tuple[Expr, ...] = ()
             if isinstance(node.value, cst.Tuple):
                 vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
@@ -282,10 +289,14 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     for s in sites:
         if s.names is None:
             raise ctx.error(s.node, "pl.yield_ in an if needs the assignment form: x = pl.yield_(e)")
-    if then_sites and else_sites and len(then_sites[-1].values) != len(else_sites[-1].values):
-        raise ctx.error(else_sites[-1].node, "Both branches of an if must yield the same number "
-                                             f"of values ({len(then_sites[-1].values)} vs "
-                                             f"{len(else_sites[-1].values)})")
+    n_then = len(then_sites[-1].values) if then_sites else 0
+    n_else = len(else_sites[-1].values) if else_sites else 0
+    if n_then != n_else:
+        culprit: cst.CSTNode = (else_sites[-1].node if else_sites
+                                else node.orelse if node.orelse is not None else node)
+        raise ctx.error(culprit, "Both branches of an if must yield the same number of values "
+                                 f"({n_then} vs {n_else})",
+                        hint="end each branch with `name = pl.yield_(value)`")
     order: list[tuple[str, Any]] = []
     for s in then_sites + else_sites:
         for i, n in enumerate(s.names or []):

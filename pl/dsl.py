@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from pl.errors import PlError
+from pl.ir.span import Span
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -221,11 +222,24 @@ def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:
 
     def apply(c: type) -> Any:
         from lowering.frontend import lower_class
+        if not isinstance(c, type):
+            raise PlError("@pl.program must decorate a class whose methods are @pl.function kernels, "
+                          f"not {type(c).__name__} {getattr(c, '__name__', '')!r}".rstrip(),
+                          _definition_span(c),
+                          hint="write `@pl.program` above `class Name:`; use `@pl.function` on a def")
         return lower_class(c, strict_ssa=strict_ssa, scope=scope)
 
     if cls is None:
         return apply
     return apply(cls)
+
+
+def _definition_span(obj: Any) -> Span | None:
+    """Where a decorated object is defined (its first decorator line), if Python knows it."""
+    code = getattr(obj, "__code__", None)
+    if code is None:
+        return None
+    return Span(code.co_filename, code.co_firstlineno, 1)
 
 
 def _excepthook(previous: Callable[..., Any]) -> Callable[..., Any]:

@@ -33,28 +33,14 @@ _LOC = re.compile(r"^\s*--> (?P<file>.+):(?P<line>\d+):(?P<col>\d+)\s*$", re.M)
 # Known package bugs (described in the report; the ids are referenced by the xfail markers).
 _BUGS = {
     "BUG-3": "show_inferred: a file that is not UTF-8 gives an unlocated error",
-    "BUG-4": "frontend: @pl.program on a function fails an internal assert",
     "BUG-5": "frontend: pl.tensor.<op> on Tile operands is accepted with a Tensor result type",
-    "BUG-6": "frontend: mutual recursion between program functions is not detected",
-    "BUG-7": "frontend: an `async def` kernel is accepted",
-    "BUG-8": "frontend: if whose then-branch yields but whose else-branch does not is accepted",
     "BUG-9": "deduce: tile.load with offsets/shapes of a different rank than the tensor is accepted",
-    "BUG-10": "frontend: return inside a loop is accepted (spec question)",
-    "BUG-11": "passes: a PlError about a Call has no span (the frontend leaves Call spans unset)",
-    "BUG-12": "ssa: a yield that is not the last statement of its body is an internal ValueError",
     "BUG-13": "annotate: a PlError raised while the module executes is not located",
 }
 _XFAIL = {
     "non_utf8_comment": "BUG-3", "non_utf8_string": "BUG-3",
-    "program_on_function": "BUG-4",
     "tensor_op_on_tiles": "BUG-5",
-    "mutual_recursion": "BUG-6",
-    "async_def_kernel": "BUG-7",
-    "if_yield_only_then": "BUG-8",
     "load_rank_mismatch": "BUG-9",
-    "return_inside_loop": "BUG-10",
-    "tensor_op_without_tile_conversion": "BUG-11", "slice_negative_offset": "BUG-11",
-    "yield_not_last": "BUG-12",
     "dsl_object_as_decorator": "BUG-13",
 }
 
