@@ -2,36 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import types
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 import pl
+from lowering.op_builders import build_call
+from pl.dsl_ops import canonical_spelling, op_object, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
-from pl.ir.expr import BinaryExpr, Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Op, UnaryExpr, Var
-from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import ScalarType, TensorType, TileType, UnknownType
+from pl.ir.expr import BinaryExpr, Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, UnaryExpr, Var
+from pl.ir.span import Span
+from pl.ir.types import ScalarType, TensorType, TileType
 from pl.ops.registry import all_ops, get_op
-
-if importlib.util.find_spec("pl.ops.deduce") is None:  # pragma: no cover - until the real one lands
-    def _stand_in_make_call(name: str, args: Sequence[Expr], kwargs: Any = (), attrs: Any = (),
-                            span: Span = UNKNOWN_SPAN) -> Call:
-        if get_op(name) is None:
-            raise PlError(f"Unknown operation '{name}'")
-        kw = tuple(kwargs.items()) if isinstance(kwargs, dict) else tuple(kwargs)
-        return Call(Op(name), tuple(args), kw, tuple(attrs), UnknownType(), span=span)
-
-    _mod = types.ModuleType("pl.ops.deduce")
-    _mod.make_call = _stand_in_make_call  # type: ignore[attr-defined]
-    sys.modules["pl.ops.deduce"] = _mod
-
-from lowering.op_builders import build_call  # noqa: E402
-from pl.dsl_ops import canonical_spelling, op_object, spelling_index  # noqa: E402
 
 
 def _i(*vals: int) -> tuple[ConstInt, ...]:
@@ -46,12 +29,17 @@ a = _tile("a", (16, 128), DType.FP32)
 b = _tile("b", (16, 128), DType.FP32)
 h = _tile("h", (16, 128), DType.FP16)
 col = _tile("col", (16, 1), DType.FP32)
+ia = _tile("ia", (16, 128), DType.INT32)  # bitwise and shift ops need integer tiles
+ib = _tile("ib", (16, 128), DType.INT32)
+i16 = _tile("i16", (16, 128), DType.INT16)  # tile.not takes INT16/UINT16 only
 ma = _tile("ma", (16, 64), DType.BF16, MemorySpace.Mat)
 la = _tile("la", (16, 64), DType.BF16, MemorySpace.Left)
 rb = _tile("rb", (64, 32), DType.BF16, MemorySpace.Right)
 acc = _tile("acc", (16, 32), DType.FP32, MemorySpace.Acc)
 x = Var("x", TensorType(_i(16, 128), DType.FP32))
 y = Var("y", TensorType(_i(128, 64), DType.FP32))
+xi = Var("xi", TensorType(_i(16, 128), DType.INT32))
+yt = Var("yt", TensorType(_i(64, 128), DType.FP32))  # b_trans=True: [16, 128] x [64, 128]^T
 s = Var("s", ScalarType(DType.FP32))
 n = Var("n", ScalarType(DType.INDEX))
 k = Var("k", ScalarType(DType.INT32))
@@ -79,19 +67,19 @@ CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], str, tuple[Any, ...], tu
     ("pl.maximum", (a, s), {}, "tile.maximums", (a, s), ()),
     ("pl.minimum", (x, s), {}, "tensor.minimum", (x, s), ()),  # no tensor.minimums: ops.tsv
     ("pl.fmod", (a, s), {}, "tile.fmods", (a, s), ()),
-    ("pl.shl", (a, k), {}, "tile.shls", (a, k), ()),
-    ("pl.shr", (x, k), {}, "tensor.shrs", (x, k), ()),
-    ("pl.and_", (a, b), {}, "tile.and", (a, b), ()),
-    ("pl.and_", (a, k), {}, "tile.ands", (a, k), ()),
-    ("pl.or_", (a, k), {}, "tile.ors", (a, k), ()),
-    ("pl.not_", (a,), {}, "tile.not", (a,), ()),
-    ("pl.xor", (a, b, h), {}, "tile.xor", (a, b, h), ()),
-    ("pl.xor", (a, k, h), {}, "tile.xors", (a, k, h), ()),
+    ("pl.shl", (ia, k), {}, "tile.shls", (ia, k), ()),
+    ("pl.shr", (xi, k), {}, "tensor.shrs", (xi, k), ()),
+    ("pl.and_", (ia, ib), {}, "tile.and", (ia, ib), ()),
+    ("pl.and_", (ia, k), {}, "tile.ands", (ia, k), ()),
+    ("pl.or_", (ia, k), {}, "tile.ors", (ia, k), ()),
+    ("pl.not_", (i16,), {}, "tile.not", (i16,), ()),
+    ("pl.xor", (ia, ib, ia), {}, "tile.xor", (ia, ib, ia), ()),
+    ("pl.xor", (ia, k, ib), {}, "tile.xors", (ia, k, ib), ()),
     ("pl.exp", (x,), {}, "tensor.exp", (x,), ()),
     ("pl.exp", (a,), {}, "tile.exp", (a,), ()),
     ("pl.tile.add", (a, s), {}, "tile.adds", (a, s), ()),
     ("pl.tile.mul", (a, b), {}, "tile.mul", (a, b), ()),
-    ("pl.tile.and_", (a, b), {}, "tile.and", (a, b), ()),
+    ("pl.tile.and_", (ia, ib), {}, "tile.and", (ia, ib), ()),
     ("pl.tensor.add", (x, s), {}, "tensor.adds", (x, s), ()),
     ("pl.tensor.adds", (x, s), {}, "tensor.adds", (x, s), ()),
     ("pl.cmp", (a, b), {}, "tile.cmp", (a, b), (("cmp_type", 0),)),
@@ -126,7 +114,7 @@ CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], str, tuple[Any, ...], tu
     ("pl.matmul", (la, rb), {}, "tile.matmul", (la, rb), ()),
     ("pl.matmul", (x, y), {}, "tensor.matmul", (x, y),
      (("a_trans", False), ("b_trans", False), ("c_matrix_nz", False))),
-    ("pl.matmul", (x, y), {"out_dtype": DType.BF16, "b_trans": ConstBool(True)}, "tensor.matmul", (x, y),
+    ("pl.matmul", (x, yt), {"out_dtype": DType.BF16, "b_trans": ConstBool(True)}, "tensor.matmul", (x, yt),
      (("out_dtype", DType.BF16), ("a_trans", False), ("b_trans", True), ("c_matrix_nz", False))),
     ("pl.matmul", (la, rb), {"a_trans": False}, "tile.matmul", (la, rb), ()),
     ("pl.matmul_acc", (acc, la, rb), {}, "tile.matmul_acc", (acc, la, rb), ()),

@@ -9,8 +9,6 @@ the body.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -48,12 +46,7 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import UNKNOWN_SPAN
-
-# The shared checker once pl/structural.py exists; until then the stand-in below (same contract).
-_shared_equal: Callable[..., bool] | None = None
-if importlib.util.find_spec("pl.structural") is not None:  # pragma: no cover - another engineer's module
-    _shared_equal = getattr(importlib.import_module("pl.structural"), "structural_equal", None)
-
+from pl.structural import structural_equal
 
 # ── builders ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -132,34 +125,8 @@ def stmts(s: Stmt | None) -> list[Stmt]:
     return flatten_body(s)
 
 
-# ── structural equality stand-in (auto-mapping of Vars, names/spans ignored) ─────────────────────
-
-
-def _eq(a: Any, b: Any, m: dict[int, Any]) -> bool:
-    if isinstance(a, Var) or isinstance(b, Var):
-        if type(a) is not type(b):
-            return False
-        if id(a) in m:
-            return m[id(a)] is b
-        if b in m.values() or not _eq(a.type, b.type, m):
-            return False
-        m[id(a)] = b
-        return not isinstance(a, IterArg) or _eq(a.init, b.init, m)
-    if isinstance(a, (tuple, list)):
-        return (type(a) is type(b) and len(a) == len(b)
-                and all(_eq(x, y, m) for x, y in zip(a, b, strict=True)))
-    if hasattr(a, "__dataclass_fields__") and not isinstance(a, type):
-        if type(a) is not type(b):
-            return False
-        names = [f for f in a.__dataclass_fields__ if f not in ("span", "comments", "memref")]
-        return all(_eq(getattr(a, f), getattr(b, f), m) for f in names)
-    return bool(a == b)
-
-
 def equal(a: Program, b: Program) -> bool:
-    if _shared_equal is not None:
-        return bool(_shared_equal(a, b, auto_mapping=True))
-    return _eq(a, b, {})
+    return structural_equal(a, b, auto_mapping=True)
 
 
 # ── cases: (name, builder of non-SSA program) ────────────────────────────────────────────────────
