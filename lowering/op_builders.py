@@ -70,12 +70,25 @@ def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -
     if level is None:
         return _scalar_form(spelling, base, args, kwargs, span)
     op = _choose_op(spelling, base, level, candidates, args, kwargs)
+    if spelling.startswith("pl.tensor."):
+        _reject_tile_operands(spelling, args)
     result_type = _tpop_result_type(spelling, op, kwargs)
     exprs, kw = shape_arguments(spelling, op, args, kwargs)
     call = _make(op.name, exprs, kw, span)
     if result_type is not None and isinstance(call, Call):
         call = dataclasses.replace(call, result_type=result_type)
     return call
+
+
+def _reject_tile_operands(spelling: str, args: list[Arg]) -> None:
+    """An explicit `pl.tensor.X` works on tensors; a tile operand is the user's slip, not a
+    request to convert (the unified `pl.X` is the spelling that follows its operands)."""
+    for i, a in enumerate(args):
+        if isinstance(a, Expr) and isinstance(a.type, TileType):
+            tile_spelling = "pl.tile." + spelling.removeprefix("pl.tensor.")
+            raise PlError(f"{spelling} requires TensorType operands, but argument {i} is a TileType",
+                          hint=f"use {tile_spelling} (or the unified pl.{spelling.removeprefix('pl.tensor.')}) "
+                               "on tiles")
 
 
 def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileType | None:

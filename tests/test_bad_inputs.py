@@ -33,14 +33,10 @@ _LOC = re.compile(r"^\s*--> (?P<file>.+):(?P<line>\d+):(?P<col>\d+)\s*$", re.M)
 # Known package bugs (described in the report; the ids are referenced by the xfail markers).
 _BUGS = {
     "BUG-3": "show_inferred: a file that is not UTF-8 gives an unlocated error",
-    "BUG-5": "frontend: pl.tensor.<op> on Tile operands is accepted with a Tensor result type",
-    "BUG-9": "deduce: tile.load with offsets/shapes of a different rank than the tensor is accepted",
     "BUG-13": "annotate: a PlError raised while the module executes is not located",
 }
 _XFAIL = {
     "non_utf8_comment": "BUG-3", "non_utf8_string": "BUG-3",
-    "tensor_op_on_tiles": "BUG-5",
-    "load_rank_mismatch": "BUG-9",
     "dsl_object_as_decorator": "BUG-13",
 }
 
