@@ -19,9 +19,14 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index
-from pl.mypy_plugin import op_rules
-from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op
+# Run as a script, this file's folder (stubs/, which holds a `pl` stub tree) would come first on
+# sys.path and shadow the real package's submodules; the generator needs the real `pl`.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
+
+from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index  # noqa: E402
+from pl.mypy_plugin import op_rules  # noqa: E402
+from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "pl"
 

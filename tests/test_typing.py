@@ -126,3 +126,22 @@ def test_plugin_entry_point_returns_a_plugin_class() -> None:
     from pl.mypy_plugin import plugin
 
     assert issubclass(plugin("2.4.1"), Plugin)
+
+
+def test_enum_stubs_match_the_runtime_enums() -> None:
+    """stubs/pl/ir/enums.pyi is a copy of the runtime enums: every member, same names."""
+    import ast
+    import enum
+
+    import pl.ir.enums as runtime
+
+    tree = ast.parse((Path(__file__).resolve().parent.parent / "stubs" / "pl" / "ir" / "enums.pyi")
+                     .read_text(encoding="utf-8"))
+    stub: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            stub[node.name] = [t.id for s in node.body if isinstance(s, ast.Assign)
+                               for t in s.targets if isinstance(t, ast.Name)]
+    real = {name: [m.name for m in cls] for name, cls in vars(runtime).items()
+            if isinstance(cls, type) and issubclass(cls, enum.Enum) and cls.__module__ == runtime.__name__}
+    assert stub == real

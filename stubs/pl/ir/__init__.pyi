@@ -1,0 +1,1 @@
+"""Kernels only see the IR through `pl.Program` / `pl.Function` results; see pl.ir.function."""
