@@ -70,7 +70,7 @@ def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -
     if level is None:
         return _scalar_form(spelling, base, args, kwargs, span)
     op = _choose_op(spelling, base, level, candidates, args, kwargs)
-    if spelling.startswith("pl.tensor."):
+    if spelling.startswith("pl.tensor.") and base not in _MIXED_OK:
         _reject_tile_operands(spelling, args)
     result_type = _tpop_result_type(spelling, op, kwargs)
     exprs, kw = shape_arguments(spelling, op, args, kwargs)

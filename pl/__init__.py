@@ -13,7 +13,7 @@ from pl.compiler import compile_program as compile  # noqa: A001  (the reference
 from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
 from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
 from pl.errors import PlError as PlError
-from pl.interpret import interpret as interpret  # the function shadows the module name on purpose
+from pl.interpreter import interpret as interpret
 from pl.ir.enums import (
     CompactMode,
     DType,

@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import pl.interpret as interp_mod
+import pl.interpreter as interp_mod
 from lowering.ssa import convert_to_ssa
 from lowering.text import parse
 from pl.errors import PlError
-from pl.interpret import entry_function, interpret, supported_ops
 from pl.interpret_values import round_bf16, scalar_binary, scalar_unary
+from pl.interpreter import entry_function, interpret, supported_ops
 from pl.ir.enums import DType
 from pl.ir.function import Program
 

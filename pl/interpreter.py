@@ -1,4 +1,4 @@
-"""`pl.interpret(program, *args)`: a NumPy reference interpreter for the IR.
+"""`pl.interpret(program, *args)` (this module is `pl.interpreter`): a NumPy reference interpreter for the IR.
 
 Guarantees:
 * Tensors are NumPy arrays with real aliasing: tensor.slice / view / reshape / transpose are views
