@@ -1,76 +1,223 @@
-"""`python -m pl.show_inferred kernel.py [...]`: print each kernel file's programs, compiled.
+"""`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
 
-Loads each file the way Python imports it (its folder on sys.path, module-level names resolved as
-in the user's code), compiles every `@pl.program` in it and prints the result as typed source in
-which every tile carries its memory space. Exit status: 0 success, 2 a user error (shown as a
-located diagnostic on stderr, never a traceback).
+Like black: prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
+a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form,
+`--write` rewrites files in place atomically. `--ir`, `--explain`, `--json` show the compiled IR,
+the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
+file to change, 2 a user error (bad kernel, missing file, bad option; shown as a located
+diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please report).
+
+The module is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.annotate.show_inferred`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import difflib
+import json
+import os
 import sys
+import tempfile
+import traceback
+import types
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
+from pl.annotate import Regenerated, run_text, show_inferred
+from pl.annotate import load_programs as _load_text
+from pl.annotate_report import JSON_VERSION, diagnostic_json, explain, file_json
 from pl.errors import PlError
 from pl.ir.function import Program
-from pl.compiler import compile_program
+from pl.ir.span import Span
+from pl.printer import print_node
 
 _BACKENDS = {"910B": "910B", "950": "950", "none": None}
+EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 
 
 def load_programs(path: Path) -> list[Program]:
-    """Import the file as a fresh module and return its programs, in definition order."""
-    if not path.is_file():
-        raise PlError(f"no such file: {path}")
-    name = f"_pl_kernel_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise PlError(f"cannot load {path} as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except PlError:
-        raise
-    except SyntaxError as e:
-        from pl.ir.span import Span
-
-        raise PlError(f"invalid Python syntax: {e.msg}",
-                      Span(str(path), e.lineno or 1, e.offset or 1)) from None
-    finally:
-        sys.path.remove(str(path.resolve().parent))
-        sys.modules.pop(name, None)
-    programs = [v for v in vars(module).values() if isinstance(v, Program)]
+    """Import the file as a fresh module and return its programs, in definition order (kept for
+    callers of the first version of this module)."""
+    text, filename = _read(str(path), sys.stdin)
+    programs = _load_text(text, filename)
     if not programs:
-        raise PlError(f"{path}: no @pl.program found in this file")
+        raise PlError(f"{path}: no @pl.program found in this file", Span(filename, 1, 1))
     return programs
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
         prog="python -m pl.show_inferred",
-        description="Print kernel files with every tile's inferred memory space.")
-    parser.add_argument("files", nargs="+", type=Path, help="kernel files (Python source)")
-    parser.add_argument("--backend", choices=sorted(_BACKENDS), default="910B",
-                        help="target backend (default 910B); 'none' configures no backend")
-    parser.add_argument("--mem-alias", action="store_true",
-                        help="spell memory spaces pl.Mem.X instead of pl.MemorySpace.X")
-    args = parser.parse_args(argv)
-    status = 0
+        description="Print kernel files regenerated with every tile's inferred memory space: "
+                    "annotations gain pl.MemorySpace.X, inserted moves and hoisted loads appear "
+                    "in the source; everything else is kept byte for byte.",
+        epilog="Exit status: 0 success; 1 --check found a file to change; 2 a user error "
+               "(bad kernel, missing file, bad option); 123 an internal error in pl.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="kernel files (Python source); '-' reads standard input")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--diff", action="store_true",
+                      help="print a unified diff against each file instead of the file "
+                           "(coloured on a terminal unless NO_COLOR is set)")
+    mode.add_argument("--check", action="store_true",
+                      help="print nothing; exit 1 if some file is not in its inferred form")
+    mode.add_argument("--write", action="store_true",
+                      help="rewrite each file in place (atomically); '-' is printed instead")
+    mode.add_argument("--ir", action="store_true",
+                      help="print the canonical compiled IR of each program instead")
+    mode.add_argument("--explain", action="store_true",
+                      help="print every tile's memory space, every inserted move and every "
+                           "residency candidate with its reason and source line")
+    mode.add_argument("--json", action="store_true",
+                      help="print one JSON report (version 1): files, programs, functions with "
+                           "tiles / moves / residency, and diagnostics")
+    p.add_argument("--backend", choices=list(_BACKENDS), default="910B",
+                   help="target backend (default 910B); 'none' configures no backend")
+    p.add_argument("--no-residency", action="store_true",
+                   help="turn off loop-invariant Mat residency (phase 4 of inference)")
+    p.add_argument("--program", metavar="NAME",
+                   help="only the @pl.program class called NAME")
+    p.add_argument("--dump-passes", metavar="DIR", type=Path,
+                   help="also write the program after every pass to DIR as numbered DSL files "
+                        "(DIR/<file stem>/<program>/ when several files or programs)")
+    return p
+
+
+def _color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _colored_diff(lines: list[str]) -> str:
+    out = []
+    for ln in lines:
+        if ln.startswith(("+++", "---")):
+            out.append(f"\x1b[1m{ln}\x1b[0m")
+        elif ln.startswith("@@"):
+            out.append(f"\x1b[36m{ln}\x1b[0m")
+        elif ln.startswith("+"):
+            out.append(f"\x1b[32m{ln}\x1b[0m")
+        elif ln.startswith("-"):
+            out.append(f"\x1b[31m{ln}\x1b[0m")
+        else:
+            out.append(ln)
+    return "".join(out)
+
+
+def _diff(r: Regenerated, path: str, color: bool) -> str:
+    lines = list(difflib.unified_diff(r.text.splitlines(keepends=True),
+                                      r.output.splitlines(keepends=True),
+                                      fromfile=path, tofile=f"{path} (inferred)"))
+    lines = [ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines]
+    return _colored_diff(lines) if color else "".join(lines)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _read(path: str, stdin: TextIO) -> tuple[str, str]:
+    if path == "-":
+        return stdin.read(), "<stdin>"
+    p = Path(path)
+    if not p.is_file():
+        raise PlError(f"no such file: {path}", hint="give the path of a kernel file, or '-'")
+    try:
+        return p.read_text(encoding="utf-8"), path
+    except (OSError, UnicodeDecodeError) as e:
+        raise PlError(f"cannot read {path}: {e}") from None
+
+
+def _note_text(e: PlError) -> str:
+    where = f"{e.span.filename}:{e.span.line}:{e.span.col}: " if e.span and e.span.line > 0 else ""
+    return f"{where}note: {e.message}"
+
+
+def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
+         stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
+    text, filename = _read(path, stdin)
+    r = run_text(text, filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
+                 program=args.program, dump_passes=dump)
+    for note in r.notes:
+        report["diagnostics"].append(diagnostic_json(note, path, "note"))
+        if not args.json:
+            print(_note_text(note), file=stderr)
+    changed = r.output != r.text
+    if args.json:
+        report["files"].append(file_json(r, path))
+    elif args.check:
+        if changed:
+            print(f"would regenerate {path}", file=stderr)
+        return EXIT_CHANGED if changed else EXIT_OK
+    elif args.diff:
+        stdout.write(_diff(r, path, _color(stdout)))
+    elif args.write and path != "-":
+        if changed:
+            _write_atomic(Path(path), r.output)
+            print(f"regenerated {path}", file=stderr)
+    elif args.ir:
+        for c in r.compiled:
+            stdout.write(print_node(c.program))
+    elif args.explain:
+        stdout.write(explain(r, path))
+    else:
+        stdout.write(r.output)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """The command line; returns the exit status (see the module doc)."""
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
+        return int(e.code) if isinstance(e.code, int) else EXIT_USER
+    several = len(args.files) > 1
+    report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": []}
+    status = EXIT_OK
     for path in args.files:
+        dump = args.dump_passes
+        if dump is not None and several:
+            dump = dump / (Path(path).stem if path != "-" else "stdin")
         try:
-            for program in load_programs(path):
-                compiled = compile_program(program, _BACKENDS[args.backend])
-                print(compiled.program.as_python(mem_alias=args.mem_alias))
+            status = max(status, _one(args, path, dump, stdin, stdout, stderr, report))
         except PlError as e:
-            print(e.render(), file=sys.stderr)
-            status = 2
+            report["diagnostics"].append(diagnostic_json(e, path, "error"))
+            print(e.render(color=_color(stderr)), file=stderr)
+            status = max(status, EXIT_USER)
+        except Exception:  # a bug in pl, not in the kernel
+            traceback.print_exc(file=stderr)
+            print(f"internal error in pl while processing {path}; please report it",
+                  file=stderr)
+            return EXIT_INTERNAL
+    if args.json:
+        stdout.write(json.dumps(report, indent=2) + "\n")
     return status
+
+
+class _CallableModule(types.ModuleType):
+    """Lets `pl.show_inferred(...)` call the library function although it names this module."""
+
+    def __call__(self, path_or_text: Any, **kwargs: Any) -> str:
+        return show_inferred(path_or_text, **kwargs)
 
 
 if __name__ == "__main__":
     sys.exit(main())
+else:
+    sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,287 @@
+"""`show_inferred`: a kernel file regenerated with its inferred memory spaces (source-preserving).
+
+Guarantees: the file is loaded the way Python imports it (its folder on sys.path, module-level
+names resolved as in the user's code) and every `@pl.program` defined in it is compiled. The
+returned text equals the input byte for byte outside the changed statements of those programs'
+functions; a function whose compiled body is not the user's statements plus inserted moves
+(tensor-level code rewritten by lowering) is replaced by its canonical print, with the compiler's
+`x__ssa_v0` names shown as the user's `x`. Errors are `PlError`s located in the user's file.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from pl.annotate_edit import Unsupported, user_name
+from pl.annotate_plan import rewrite_function
+from pl.compiler import Compiled, compile_program
+from pl.errors import PlError
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
+from pl.printer import print_node
+
+__all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "run_text",
+           "show_inferred"]
+
+_MODULE_IDS = count()
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """How one function was regenerated: the output names of the inserted moves, and whether it
+    was printed canonically (`canonical_reason` then says why)."""
+
+    program: str
+    name: str
+    move_names: dict[str, str]
+    canonical_reason: str = ""
+
+
+@dataclass(frozen=True)
+class Regenerated:
+    """One file's result: the input text, the regenerated text, and what was compiled."""
+
+    filename: str
+    text: str
+    output: str
+    compiled: tuple[Compiled, ...]
+    functions: tuple[FunctionInfo, ...] = ()
+    notes: tuple[PlError, ...] = field(default=())
+
+    def info(self, program: str, function: str) -> FunctionInfo | None:
+        return next((i for i in self.functions if i.program == program and i.name == function), None)
+
+
+# -- loading ---------------------------------------------------------------------------------------
+def _exec_error(e: BaseException, filename: str) -> PlError:
+    line = 1
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return PlError(f"{type(e).__name__}: {e}", Span(filename, line, 1),
+                   hint="the kernel file raised this while it was being imported")
+
+
+def load_programs(text: str, filename: str) -> list[Program]:
+    """Execute `text` as a fresh module named after no real module; return its programs."""
+    lines = text.splitlines(keepends=True)
+    linecache.cache[filename] = (len(text), None, lines, filename)
+    try:
+        code = compile(text, filename, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise PlError(f"invalid Python syntax: {e.msg}",
+                      Span(filename, e.lineno or 1, e.offset or 1)) from None
+    name = f"_pl_kernel_{next(_MODULE_IDS)}"
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    folder = str(Path(filename).resolve().parent) if not filename.startswith("<") else os.getcwd()
+    sys.path.insert(0, folder)
+    sys.modules[name] = module
+    try:
+        exec(code, module.__dict__)
+    except PlError:
+        raise
+    except Exception as e:  # the user's module failed on import: a user error, located
+        raise _exec_error(e, filename) from None
+    finally:
+        if folder in sys.path:
+            sys.path.remove(folder)
+        sys.modules.pop(name, None)
+    seen: dict[int, Program] = {}
+    for v in vars(module).values():
+        if isinstance(v, Program):
+            seen.setdefault(id(v), v)
+    return list(seen.values())
+
+
+# -- canonical fallback ----------------------------------------------------------------------------
+class _Rename(cst.CSTTransformer):
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__()
+        self.mapping = mapping
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        new = self.mapping.get(original_node.value)
+        return updated_node if new is None else updated_node.with_changes(value=new)
+
+
+def _user_names(fd: cst.FunctionDef) -> dict[str, str]:
+    """Compiler names in printed code (`x__ssa_v0`) -> distinct user names (`x`, `x_1`, ...)."""
+    order: list[str] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            if n.value not in order:
+                order.append(n.value)
+
+    fd.visit(_Collect())
+    taken = {n for n in order if "__" not in n}
+    mapping: dict[str, str] = {}
+    for n in order:
+        if "__" not in n:
+            continue
+        base, i = user_name(n), 0
+        new = base
+        while new in taken:
+            i += 1
+            new = f"{base}_{i}"
+        taken.add(new)
+        mapping[n] = new
+    return mapping
+
+
+def canonical_def(program: Program, name: str) -> tuple[cst.FunctionDef, dict[str, str]]:
+    """The canonical print of one method of `program`, with user names, and the rename map."""
+    module = cst.parse_module(print_node(program))
+    for stmt in module.body:
+        if isinstance(stmt, cst.ClassDef):
+            for m in stmt.body.body:
+                if isinstance(m, cst.FunctionDef) and m.name.value == name:
+                    mapping = _user_names(m)
+                    out = m.visit(_Rename(mapping))
+                    assert isinstance(out, cst.FunctionDef)
+                    return out, mapping
+    raise AssertionError(f"printer lost function {name}")
+
+
+# -- regeneration ----------------------------------------------------------------------------------
+def _is_program_class(cd: cst.ClassDef) -> bool:
+    for d in cd.decorators:
+        match d.decorator:
+            case cst.Attribute(attr=cst.Name("program")) | cst.Name("program"):
+                return True
+            case cst.Call(func=cst.Attribute(attr=cst.Name("program")) | cst.Name("program")):
+                return True
+            case _:
+                pass
+    return False
+
+
+def _same_file(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a.startswith("<") or b.startswith("<"):
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _find_class(tree: cst.Module, positions: Any, filename: str, program: Program) -> cst.ClassDef | None:
+    lines = [f.span.line for f in program.functions if _same_file(f.span.filename, filename)]
+    if not lines:
+        return None
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == program.name and _is_program_class(stmt):
+            rng = positions[stmt]
+            if all(rng.start.line <= ln <= rng.end.line for ln in lines):
+                return stmt
+    return None
+
+
+def _moves_of(c: Compiled, function: str) -> set[str]:
+    log = c.decisions
+    if log is None:
+        return set()
+    return {m.name for m in log.moves if m.function == function}
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, cst.FunctionDef]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef,
+                          updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        new = self.replacements.get(id(original_node))
+        return updated_node if new is None else new
+
+
+def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regenerated:
+    """`text` with each compiled program's functions rewritten in place (see the module doc)."""
+    wrapper = MetadataWrapper(cst.parse_module(text))
+    positions = wrapper.resolve(PositionProvider)
+    tree = wrapper.module
+    replacements: dict[int, cst.FunctionDef] = {}
+    infos: list[FunctionInfo] = []
+    notes: list[PlError] = []
+    for c in compiled:
+        cd = _find_class(tree, positions, filename, c.source)
+        if cd is None:
+            notes.append(PlError(f"program {c.source.name} is not defined in this file; "
+                                 "it is left as written"))
+            continue
+        for fd in cd.body.body:
+            if not isinstance(fd, cst.FunctionDef):
+                continue
+            fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
+            if fn is None or src is None:
+                continue
+            infos.append(_rewrite_one(fd, positions, c, fn, src, replacements, notes))
+    out = tree.visit(_Replace(replacements)) if replacements else tree
+    return Regenerated(filename, text, out.code, tuple(compiled), tuple(infos), tuple(notes))
+
+
+def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
+                 replacements: dict[int, cst.FunctionDef], notes: list[PlError]) -> FunctionInfo:
+    try:
+        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1)
+        if res.node is not fd and res.node.deep_equals(fd) is False:
+            replacements[id(fd)] = res.node
+        return FunctionInfo(c.source.name, fn.name, res.move_names)
+    except Unsupported as e:
+        canon, mapping = canonical_def(c.program, fn.name)
+        replacements[id(fd)] = canon.with_changes(leading_lines=fd.leading_lines)
+        notes.append(PlError(f"{c.source.name}.{fn.name} is printed canonically: {e}",
+                             Span(src.span.filename, src.span.line, src.span.col)))
+        moves = {m: mapping.get(m, user_name(m)) for m in _moves_of(c, fn.name)}
+        return FunctionInfo(c.source.name, fn.name, moves, str(e))
+
+
+def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
+             program: str | None = None, dump_passes: Path | None = None) -> Regenerated:
+    """Load, compile and regenerate one file's text (what the CLI does per file)."""
+    programs = load_programs(text, filename)
+    if program is not None:
+        programs = [p for p in programs if p.name == program]
+    if not programs:
+        what = f"no @pl.program named {program!r}" if program else "no @pl.program"
+        raise PlError(f"{what} found in {filename}", Span(filename, 1, 1))
+    compiled = []
+    for p in programs:
+        dump = None
+        if dump_passes is not None:
+            dump = dump_passes if len(programs) == 1 else dump_passes / p.name
+        compiled.append(compile_program(p, backend, residency=residency, dump_passes=dump))
+    return regenerate(text, filename, compiled)
+
+
+_LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
+
+
+def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
+                  residency: bool = True, filename: str | None = None) -> str:
+    """The kernel file (a path, or source text when it contains a newline) regenerated with
+    every tile's inferred memory space, its inserted moves and hoisted loads."""
+    if backend == "none":
+        backend = None
+    if isinstance(path_or_text, str) and _LOOKS_LIKE_SOURCE.search(path_or_text):
+        text, name = path_or_text, filename or "<string>"
+    else:
+        path = Path(path_or_text)
+        if not path.is_file():
+            raise PlError(f"no such file: {path}")
+        text, name = path.read_text(encoding="utf-8"), filename or str(path)
+    return run_text(text, name, backend=backend, residency=residency).output

@@ -1,0 +1,354 @@
+"""Map one compiled function back onto the user's `def` and rewrite only what compilation changed.
+
+Guarantees: `rewrite_function` returns the user's FunctionDef with (a) each tile assignment /
+yield annotated with its inferred memory space, (b) each inserted `tile.move` written as
+`name: pl.Tile[...] = pl.move(src, ...)` right before its consumer, whose argument is renamed,
+(c) statements the compiler moved out of a loop moved before it, (d) changed `target_memory`
+kwargs rewritten or appended. Nothing else changes, byte for byte. Statements are matched by the
+`(line, column)` of the span every IR statement carries. When the compiled body holds a statement
+the user did not write (tensor-level code lowered to tile ops) or an edit cannot be placed, it
+raises `Unsupported` and the caller prints the function canonically instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from pl.annotate_edit import (
+    Unsupported,
+    annotate_small,
+    fresh_name,
+    move_statement,
+    names_in,
+    rename_arg,
+    set_target_memory,
+    user_name,
+    value_call,
+    with_value_call,
+)
+from pl.ir.expr import Call, Expr, Var
+from pl.ir.function import Function
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
+from pl.ir.types import TileType
+from pl.printer_exprs import Ctx, value_node
+
+Key = tuple[int, int]
+Block = cst.IndentedBlock
+
+
+@dataclass
+class _Entry:
+    stmt: cst.BaseStatement          # the line (or compound statement) inside `block`
+    small: cst.BaseSmallStatement | None
+    block: cst.BaseSuite
+
+
+@dataclass
+class _Edit:
+    annotate: Any = None              # the compiled Type to show in the annotation
+    target_memory: Any = None         # a MemorySpace to write into target_memory=
+    renames: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Insert:
+    new: cst.SimpleStatementLine | None = None
+    hoisted: cst.BaseStatement | None = None
+
+
+@dataclass
+class FunctionResult:
+    """The rewritten def and the names the output gives to the compiler's inserted moves."""
+
+    node: cst.FunctionDef
+    move_names: dict[str, str]
+    move_lines: dict[str, int]
+
+
+def _key(line: int, col: int) -> Key:
+    return (line, col)
+
+
+def _call_op(e: Expr) -> str | None:
+    return e.op.name if isinstance(e, Call) else None
+
+
+def _source_index(f: Function) -> dict[Key, Stmt]:
+    out: dict[Key, Stmt] = {}
+
+    def walk(s: Stmt | None) -> None:
+        for x in flatten_body(s):
+            out.setdefault(_key(x.span.line, x.span.col), x)
+            match x:
+                case ForStmt(body=b) | WhileStmt(body=b) | ScopeStmt(body=b):
+                    walk(b)
+                case IfStmt(then_body=t, else_body=e):
+                    walk(t)
+                    walk(e)
+                case _:
+                    pass
+
+    walk(f.body)
+    return out
+
+
+class _Planner:
+    def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
+                 moves: set[str], indent: int) -> None:
+        self.fd = fd
+        self.positions = positions
+        self.compiled = compiled
+        self.source = _source_index(source)
+        self.moves = moves
+        self.indent = indent
+        self.index: dict[Key, _Entry] = {}
+        self.edits: dict[int, _Edit] = {}
+        self.inserts: dict[int, list[_Insert]] = {}
+        self.appends: dict[int, list[_Insert]] = {}
+        self.removed: set[int] = set()
+        self.seen: set[Key] = set()
+        self.taken = names_in(fd)
+        self.move_names: dict[str, str] = {}
+        self.move_lines: dict[str, int] = {}
+        self.producers: dict[str, str] = {}
+        self._index_suite(fd.body, 1)
+
+    # -- the user's statements, by position ------------------------------------------------------
+    def _pos(self, node: cst.CSTNode) -> Key | None:
+        rng: CodeRange | None = self.positions.get(node)
+        return None if rng is None else _key(rng.start.line, rng.start.column + 1)
+
+    def _index_suite(self, suite: cst.BaseSuite, depth: int) -> None:
+        body = suite.body
+        if isinstance(suite, cst.SimpleStatementSuite):
+            for small in suite.body:
+                k = self._pos(small)
+                if k is not None:
+                    self.index[k] = _Entry(suite, small, suite)  # type: ignore[arg-type]
+            return
+        for stmt in body:
+            assert isinstance(stmt, cst.BaseStatement)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    k = self._pos(small)
+                    if k is not None:
+                        self.index[k] = _Entry(stmt, small, suite)
+                continue
+            k = self._pos(stmt)
+            if k is not None:
+                self.index[k] = _Entry(stmt, None, suite)
+            for sub in _sub_suites(stmt):
+                self._index_suite(sub, depth + 1)
+
+    # -- walking the compiled body ---------------------------------------------------------------
+    def plan(self) -> None:
+        self._walk(flatten_body(self.compiled.body), self.fd.body, (), 1)
+
+    def _walk(self, stmts: Sequence[Stmt], block: cst.BaseSuite, ret_vars: tuple[Var, ...],
+              depth: int) -> None:
+        pending: list[_Insert] = []
+        for s in stmts:
+            if isinstance(s, AssignStmt) and s.var.name in self.moves:
+                pending.append(_Insert(new=self._move(s, depth)))
+                continue
+            k = _key(s.span.line, s.span.col)
+            entry = self.index.get(k)
+            if entry is None:
+                if isinstance(s, YieldStmt):
+                    continue  # a carry SSA conversion adds; re-derived on every compile
+                raise Unsupported(f"the compiled body has a statement the source does not "
+                                  f"(line {s.span.line})")
+            if k in self.seen:
+                raise Unsupported(f"lowering split the statement at line {k[0]}")
+            self.seen.add(k)
+            self._check_same_kind(s, k)
+            if entry.block is block:
+                if pending:
+                    self.inserts.setdefault(id(entry.stmt), []).extend(pending)
+                    pending = []
+            else:
+                if not isinstance(entry.stmt, cst.SimpleStatementLine) or len(entry.stmt.body) != 1:
+                    raise Unsupported(f"the statement at line {k[0]} moved and cannot follow")
+                pending.append(_Insert(hoisted=entry.stmt))
+                self.removed.add(id(entry.stmt))
+            self._plan_stmt(s, entry, ret_vars, depth)
+        if pending:
+            if not isinstance(block, cst.IndentedBlock):
+                raise Unsupported("a move must go into a one-line block")
+            self.appends.setdefault(id(block), []).extend(pending)
+
+    def _check_same_kind(self, s: Stmt, k: Key) -> None:
+        src = self.source.get(k)
+        if src is None or type(src) is not type(s):
+            raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+        match s, src:
+            case (AssignStmt(var=v, value=val), AssignStmt(var=sv, value=sval)):
+                if _call_op(val) != _call_op(sval) or \
+                        isinstance(v.type, TileType) != isinstance(sv.type, TileType):
+                    raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+            case (EvalStmt(expr=e), EvalStmt(expr=se)):
+                if _call_op(e) != _call_op(se):
+                    raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+            case _:
+                pass
+
+    def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
+        match s:
+            case AssignStmt(var=v, value=value):
+                edit = self._call_edit(value, s)
+                if isinstance(v.type, TileType) and v.type.memory_space is not None:
+                    edit.annotate = v.type
+                self._record(entry, edit)
+            case EvalStmt(expr=e):
+                self._record(entry, self._call_edit(e, s))
+            case YieldStmt(values=vals):
+                edit = _Edit()
+                if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
+                    edit.annotate = ret_vars[0].type
+                self._record(entry, edit)
+            case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
+                self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
+            case ScopeStmt(body=body):
+                self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
+            case IfStmt(then_body=then, else_body=other, return_vars=rv):
+                self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
+                if other is not None:
+                    self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
+            case _:
+                pass
+
+    def _call_edit(self, value: Expr, s: Stmt) -> _Edit:
+        edit = _Edit()
+        if not isinstance(value, Call):
+            return edit
+        src = self.source.get(_key(s.span.line, s.span.col))
+        src_value = src.value if isinstance(src, AssignStmt) else \
+            src.expr if isinstance(src, EvalStmt) else None
+        new_tm = dict(value.kwargs).get("target_memory")
+        old_tm = dict(src_value.kwargs).get("target_memory") if isinstance(src_value, Call) else None
+        if new_tm is not None and new_tm != old_tm:
+            edit.target_memory = new_tm
+        for i, a in enumerate(value.args):
+            if isinstance(a, Var) and a.name in self.move_names:
+                producer = self.producers[a.name]
+                edit.renames.append((i, user_name(producer), self.move_names[a.name]))
+        return edit
+
+    def _record(self, entry: _Entry, edit: _Edit) -> None:
+        if edit.annotate is None and edit.target_memory is None and not edit.renames:
+            return
+        if entry.small is None:
+            raise Unsupported("cannot edit a compound statement")
+        self.edits[id(entry.small)] = edit
+
+    def _move(self, s: AssignStmt, depth: int) -> cst.SimpleStatementLine:
+        value = s.value
+        if not isinstance(value, Call) or len(value.args) != 1 or not isinstance(value.args[0], Var):
+            raise Unsupported("an inserted move is not a plain tile.move of a value")
+        producer = value.args[0]
+        name = fresh_name(user_name(s.var.name), self.taken)
+        self.move_names[s.var.name] = name
+        self.move_lines[s.var.name] = s.span.line
+        self.producers[s.var.name] = producer.name
+        ctx = Ctx(name_of=lambda v: user_name(v.name))
+        kwargs = {k: value_node(v, ctx, k) for k, v in value.kwargs}
+        return move_statement(name, s.var.type, user_name(producer.name), kwargs,
+                              (self.indent + depth) * 4)
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self) -> cst.FunctionDef:
+        out = self.fd.visit(_Apply(self))
+        assert isinstance(out, cst.FunctionDef)
+        return out
+
+
+def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
+    match stmt:
+        case cst.For(body=b, orelse=None) | cst.While(body=b, orelse=None) | cst.With(body=b):
+            return [b]
+        case cst.If(body=b, orelse=cst.Else(body=e)):
+            return [b, e]
+        case cst.If(body=b, orelse=None):
+            return [b]
+        case _:
+            return []
+
+
+def _suite(stmt: cst.BaseStatement, i: int) -> cst.BaseSuite:
+    subs = _sub_suites(stmt)
+    if i >= len(subs):
+        raise Unsupported("the compiled control flow does not match the source")
+    return subs[i]
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, plan: _Planner) -> None:
+        super().__init__()
+        self.plan = plan
+        self.updated: dict[int, cst.BaseStatement] = {}
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        smalls = []
+        for orig, small in zip(original_node.body, updated_node.body, strict=True):
+            edit = self.plan.edits.get(id(orig))
+            smalls.append(small if edit is None else _edited(small, edit))
+        out = updated_node.with_changes(body=smalls)
+        self.updated[id(original_node)] = out
+        return out
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
+                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        body: list[cst.BaseStatement] = []
+        for orig, upd in zip(original_node.body, updated_node.body, strict=True):
+            for ins in self.plan.inserts.get(id(orig), []):
+                body.append(self._insert(ins))
+            if id(orig) not in self.plan.removed:
+                body.append(upd)
+        for ins in self.plan.appends.get(id(original_node), []):
+            body.append(self._insert(ins))
+        return updated_node.with_changes(body=body)
+
+    def _insert(self, ins: _Insert) -> cst.BaseStatement:
+        if ins.new is not None:
+            return ins.new
+        assert ins.hoisted is not None
+        return self.updated.get(id(ins.hoisted), ins.hoisted)
+
+
+def _edited(small: cst.BaseSmallStatement, edit: _Edit) -> cst.BaseSmallStatement:
+    call = value_call(small)
+    if edit.target_memory is not None or edit.renames:
+        if call is None:
+            raise Unsupported("the changed call is nested in an expression")
+        if edit.target_memory is not None:
+            call = set_target_memory(call, edit.target_memory)
+        for i, old, new in edit.renames:
+            call = rename_arg(call, i, old, new)
+        small = with_value_call(small, call)
+    if edit.annotate is not None:
+        small = annotate_small(small, edit.annotate)
+    return small
+
+
+def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
+                     moves: set[str], indent: int) -> FunctionResult:
+    """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above)."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent)
+    planner.plan()
+    return FunctionResult(planner.apply(), planner.move_names, planner.move_lines)

@@ -1,0 +1,136 @@
+"""Reports of a regenerated file for `python -m pl.show_inferred`: `--explain` text and `--json`.
+
+Guarantees: names are the user's (`x_tile`, not `x_tile__ssa_v0`; moves as the regenerated file
+spells them), lines are 1-based lines of the user's file, and a JSON field that does not apply is
+omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnostics": [...]}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pl.annotate import Regenerated
+from pl.annotate_edit import user_name, user_text
+from pl.compiler import Compiled
+from pl.errors import PlError
+from pl.ir.function import Function
+
+JSON_VERSION = 1
+
+
+def _log_items(c: Compiled, kind: str, function: str) -> list[Any]:
+    log = c.decisions
+    if log is None:
+        return []
+    return [d for d in getattr(log, kind) if getattr(d, "function", None) == function]
+
+
+def _line(span: Any) -> int | None:
+    line = getattr(span, "line", 0)
+    return line if isinstance(line, int) and line > 0 else None
+
+
+def _put(d: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None and value != "":
+        d[key] = value
+
+
+def _function_json(r: Regenerated, c: Compiled, f: Function) -> dict[str, Any]:
+    info = r.info(c.source.name, f.name)
+    move_names = info.move_names if info is not None else {}
+    tiles = []
+    for d in _log_items(c, "spaces", f.name):
+        t: dict[str, Any] = {"name": user_name(d.name)}
+        _put(t, "line", _line(d.span))
+        _put(t, "memory_space", d.space.name if d.space is not None else None)
+        _put(t, "reason", user_text(d.reason.describe()))
+        tiles.append(t)
+    moves = []
+    for m in _log_items(c, "moves", f.name):
+        mv: dict[str, Any] = {"name": move_names.get(m.name, user_name(m.name)),
+                              "source": user_name(m.producer), "target": m.target.name}
+        _put(mv, "line", _line(m.span))
+        _put(mv, "consumer", m.consumer_op)
+        moves.append(mv)
+    residency = []
+    for rd in _log_items(c, "residency", f.name):
+        item: dict[str, Any] = {"load": user_name(rd.load)}
+        _put(item, "loop_line", _line(rd.loop_span))
+        _put(item, "decision", rd.decision)
+        _put(item, "rule", rd.rule)
+        residency.append(item)
+    out: dict[str, Any] = {"name": f.name, "type": f.func_type.name, "tiles": tiles,
+                           "moves": moves, "residency": residency}
+    if info is not None and info.canonical_reason:
+        out["printed_canonically"] = info.canonical_reason
+    return out
+
+
+def file_json(r: Regenerated, path: str) -> dict[str, Any]:
+    programs = [{"name": c.source.name,
+                 "functions": [_function_json(r, c, f) for f in c.program.functions]}
+                for c in r.compiled]
+    return {"path": path, "programs": programs}
+
+
+def diagnostic_json(e: PlError, path: str, severity: str) -> dict[str, Any]:
+    d: dict[str, Any] = {"path": path}
+    if e.span is not None and e.span.line > 0:
+        d["line"] = e.span.line
+        if e.span.col > 0:
+            d["column"] = e.span.col
+    d["severity"] = severity
+    d["message"] = e.message if hasattr(e, "message") else str(e)
+    return d
+
+
+def _residency_reason(rd: Any) -> str:
+    rule, detail = getattr(rd, "rule", ""), getattr(rd, "detail", "")
+    try:
+        from infer.residency import RULES
+    except ImportError:
+        RULES = {}
+    text = f"{rule}: {RULES.get(rule, rule)}" if rule else "no rule recorded"
+    return user_text(text + (f"; {detail}" if detail else ""))
+
+
+def _source_line(r: Regenerated, line: int | None) -> str:
+    lines = r.text.splitlines()
+    if line is None or not 0 < line <= len(lines):
+        return ""
+    return f"\n    | {lines[line - 1].strip()}"
+
+
+def explain(r: Regenerated, path: str) -> str:
+    """One entry per tile value, inserted move and residency candidate, each with its reason and
+    the source line it is about."""
+    out: list[str] = []
+    for c in r.compiled:
+        for f in c.program.functions:
+            tiles = _log_items(c, "spaces", f.name)
+            moves = _log_items(c, "moves", f.name)
+            res = _log_items(c, "residency", f.name)
+            if not (tiles or moves or res):
+                continue
+            out.append(f"{path}: {c.source.name}.{f.name} ({f.func_type.name})")
+            info = r.info(c.source.name, f.name)
+            if info is not None and info.canonical_reason:
+                out.append(f"  printed canonically: {info.canonical_reason}")
+            for d in tiles:
+                space = d.space.name if d.space is not None else "unplaced"
+                ln = _line(d.span)
+                out.append(f"  {path}:{ln}: {user_name(d.name)} -> {space}: {user_text(d.reason.describe())}"
+                           + _source_line(r, ln))
+            for m in moves:
+                name = info.move_names.get(m.name, user_name(m.name)) if info else user_name(m.name)
+                ln = _line(m.span)
+                out.append(f"  {path}:{ln}: {name} -> {m.target.name}: inserted move of "
+                           f"{user_name(m.producer)}, because {m.consumer_op} argument "
+                           f"{m.arg_index} must be in {m.target.name}" + _source_line(r, ln))
+            for rd in res:
+                ln = _line(getattr(rd, "load_span", None))
+                verb = "hoisted before" if rd.decision == "hoisted" else "kept inside"
+                why = _residency_reason(rd)
+                out.append(f"  {path}:{ln}: {user_name(rd.load)} {verb} the loop at line "
+                           f"{_line(rd.loop_span)}: {why}" + _source_line(r, ln))
+    return "\n".join(out) + ("\n" if out else "")
