@@ -45,7 +45,7 @@ class Reason:
     def describe(self) -> str:
         match self.kind:
             case "explicit_kwarg":
-                return f"explicit target_memory= on {self.op}"
+                return f"target_memory kwarg of {self.op} (as written, or the DSL default Vec)"
             case "demand":
                 return f"demand from {self.op} argument {self.arg_index}"
             case "inherited":

@@ -33,6 +33,17 @@ from pl.structural import structural_hash as structural_hash
 
 Mem = MemorySpace
 
+
+def __getattr__(name: str) -> object:
+    # `pl.show_inferred(path_or_text, ...)`: the module is callable. Imported lazily so that
+    # `python -m pl.show_inferred` does not find it already imported (runpy warns about that).
+    if name == "show_inferred":
+        import importlib
+
+        return importlib.import_module("pl.show_inferred")
+    raise AttributeError(f"module 'pl' has no attribute {name!r}")
+
+
 __all__ = [*_dsl.__all__, *_dsl_ops.__all__, "Compiled", "CompactMode", "DType", "ForKind",
            "FunctionType", "Level", "Mem", "MemorySpace", "PadValue", "ParamDirection", "PlError",
            "Role", "TensorLayout", "TileLayout", "assert_structural_equal", "compile", "interpret",

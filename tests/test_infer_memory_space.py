@@ -146,7 +146,7 @@ def test_seed_general_example() -> None:
     moved = [s.var.name for s in stmts if isinstance(s, AssignStmt) and isinstance(s.value, Call)
              and s.value.op_name == "tile.move"]
     assert moved == ["x_tile_Left", "y_tile_Right"]
-    assert "x_tile -> Vec (explicit target_memory= on tile.load)" in log.format()
+    assert "x_tile -> Vec (target_memory kwarg of tile.load (as written, or the DSL default Vec))" in log.format()
 
 
 ORCH = '''import pl

@@ -205,8 +205,8 @@ def test_decision_log_format_and_json() -> None:
     _, log = infer_tile_memory_space(prog)
     lines = log.format().splitlines()
     assert lines == [
-        "k.py:2: x_tile -> Vec (explicit target_memory= on tile.load)",
-        "k.py:3: y_tile -> Vec (explicit target_memory= on tile.load)",
+        "k.py:2: x_tile -> Vec (target_memory kwarg of tile.load (as written, or the DSL default Vec))",
+        "k.py:3: y_tile -> Vec (target_memory kwarg of tile.load (as written, or the DSL default Vec))",
         "k.py:4: z -> Acc (fixed output space of tile.matmul)",
         "k.py:4: x_tile_Left -> Left (move of x_tile for tile.matmul argument 0)",
         "k.py:4: y_tile_Right -> Right (move of y_tile for tile.matmul argument 1)",
