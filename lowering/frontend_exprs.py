@@ -236,14 +236,57 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
 
     pos, kw = _split_args(ctx, node.args)
     args = [_op_arg(ctx, a.value) for a in pos]
-    kwargs = {a.keyword.value: _op_arg(ctx, a.value) for a in kw if a.keyword is not None}
+    attrs: tuple[tuple[str, Any], ...] = ()
+    kwargs: dict[str, Any] = {}
+    for a in kw:
+        if a.keyword is None:
+            continue
+        if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
+            attrs = _attrs_arg(ctx, a.value)
+        else:
+            kwargs[a.keyword.value] = _op_arg(ctx, a.value)
     cheap = ctx.cur_span
     try:
-        return op_builders.build_call(spelling, args, kwargs, cheap)
+        built = op_builders.build_call(spelling, args, kwargs, cheap)
     except PlError as e:
         raise ctx.src.locate(e, node, cheap) from None
     except (TypeError, ValueError) as e:
         raise ctx.error(node, f"{spelling}: {e}") from None
+    if attrs and isinstance(built, Call):
+        built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
+                     span=built.span)
+    return built
+
+
+def _attrs_arg(ctx: FnCtx, node: cst.BaseExpression) -> tuple[tuple[str, Any], ...]:
+    """`attrs={"key": value, ...}`: string keys; values are constants, names or lists of them."""
+    if not isinstance(node, cst.Dict):
+        raise ctx.error(node, "attrs= takes a dict literal with string keys, e.g. attrs={\"k\": 1}")
+    out: list[tuple[str, Any]] = []
+    for el in node.elements:
+        if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
+            raise ctx.error(el, "attrs= keys must be string literals")
+        key = el.key.evaluated_value
+        if not isinstance(key, str):
+            raise ctx.error(el.key, "attrs= keys must be string literals")
+        out.append((key, _attr_value(ctx, el.value)))
+    return tuple(out)
+
+
+def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if isinstance(node, cst.List | cst.Tuple):
+        return tuple(_attr_value(ctx, el.value) for el in node.elements)
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    val = _op_arg(ctx, node)
+    match val:
+        case ConstBool(value=b):
+            return b
+        case ConstInt(value=i, dtype=DType.INDEX):
+            return i
+        case ConstFloat(value=f, dtype=DType.FP32):
+            return f
+    return val
 
 
 def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
