@@ -53,7 +53,11 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
 
-OPS: dict[str, Handler] = {**_ARITH, **_MEM}
+# Ordering-only ops: the interpreter runs one statement at a time on one core, so a fence or a
+# barrier orders nothing that is not already ordered; they compute nothing.
+_SYNC_NO_OPS = ("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m",
+                "system.bar_all", "system.fence", "system.syncall")
+OPS: dict[str, Handler] = {**_ARITH, **_MEM, **{name: (lambda c: None) for name in _SYNC_NO_OPS}}
 
 _MAX_CALL_DEPTH = 64
 

@@ -14,6 +14,7 @@ Guarantees:
   accumulate in float32 (float inputs) or int64 (integers) before taking the result dtype.
 * Control flow: every loop kind runs sequentially; ifs bind their phis; break/continue; scopes are
   transparent; calls between functions follow the callee's return values.
+* Ordering-only system ops (fences, barriers) are no-ops: statements already run in order.
 * An op outside the list below raises `PlError("pl.interpret: op 'x' is not supported by the
   interpreter")`; nothing is approximated silently.
 
@@ -35,6 +36,7 @@ Covered ops (kept equal to the op tables by a test):
     row_expand_expdif row_expand_max row_expand_min row_expand_mul row_expand_sub row_max row_min
     row_prod row_sum rsqrt set_validshape shl shls shr shrs sin slice sqrt sub subs transpose view
     write xor xors
+  system: bar_all bar_m bar_v fence sync_dst sync_src syncall
 """
 
 from __future__ import annotations

@@ -398,7 +398,7 @@ def test_docstring_lists_exactly_the_supported_ops() -> None:
     doc = interp_mod.__doc__ or ""
     listed: set[str] = set()
     section = doc.split("Covered ops", 1)[1]
-    for level, body in re.findall(r"(tile|tensor): ([^:]*?)(?=\n  \w+:|\Z)", section, re.S):
+    for level, body in re.findall(r"(tile|tensor|system): ([^:]*?)(?=\n  \w+:|\Z)", section, re.S):
         listed |= {f"{level}.{name}" for name in body.split()}
     assert listed == set(supported_ops())
 
