@@ -91,7 +91,11 @@ def _residency_reason(rd: Any) -> str:
     except ImportError:
         RULES = {}
     text = f"{rule}: {RULES.get(rule, rule)}" if rule else "no rule recorded"
-    return user_text(text + (f"; {detail}" if detail else ""))
+    # The detail only adds what the rule's one-line description does not already say.
+    said = set(text.lower().replace("(", " ").replace(")", " ").split())
+    if detail and not set(detail.lower().split()) <= said:
+        text += f"; {detail}"
+    return user_text(text)
 
 
 def _source_line(r: Regenerated, line: int | None) -> str:
