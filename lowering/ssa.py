@@ -70,14 +70,16 @@ class _Converter:
     def __init__(self, func: Function) -> None:
         self.func = func
         self.cur: dict[Var, Var] = {}
-        self.ver: dict[Var, int] = {}
+        # Version counters are per source NAME: the frontend may make two Vars of one name (a new
+        # binding in each branch of an if), and their versions must not collide.
+        self.ver: dict[str, int] = {}
         self.future: set[Var] = set()
 
     # ── versions ──
 
     def next_version(self, key: Var) -> int:
-        v = self.ver.get(key, 0)
-        self.ver[key] = v + 1
+        v = self.ver.get(key.name, 0)
+        self.ver[key.name] = v + 1
         return v
 
     def alloc(self, key: Var, t: Type, span: Span) -> Var:
@@ -240,6 +242,12 @@ class _Converter:
         else_body = self.stmt(s.else_body) if s.else_body is not None else None
         else_ver = self.cur if s.else_body is not None else before
 
+        # A name first bound in both branches is two source Vars (one per branch): one phi.
+        else_new = {k.name: k for k in else_ver if k not in before}
+        twins = {k: else_new[k.name] for k in then_ver
+                 if k not in before and k.name in else_new and else_new[k.name] is not k}
+        for tk, ek in twins.items():
+            else_ver = {**else_ver, tk: else_ver[ek]}
         phis: list[Var] = []
         for key, v in then_ver.items():
             if key in before:
@@ -268,6 +276,8 @@ class _Converter:
             then_y.append(tv)
             else_y.append(ev)
             self.cur[key] = phi
+            if key in twins:
+                self.cur[twins[key]] = phi
         for rv in s.return_vars:
             if rv in phis:
                 continue

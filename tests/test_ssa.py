@@ -460,3 +460,31 @@ def test_versioned_name(name: str, role: str, version: int, expected: str) -> No
 ])
 def test_parse_auto_name(name: str, parsed: tuple[str, str, str | None, int | None]) -> None:
     assert parse_auto_name(name) == parsed
+
+
+def test_a_name_first_bound_in_both_branches_gets_one_phi() -> None:
+    """`off` is a new name in each branch (two source Vars); its use after the if reads a phi."""
+    from lowering.text import parse
+
+    src = '''
+import pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[16, 128], pl.FP32]) -> pl.Tensor[[16, 128], pl.FP32]:
+        for i in pl.range(0, 4):
+            if i > 1:
+                off = i * 2
+            else:
+                off = i
+            t = pl.load(x, [0, off], [16, 16])
+        return x
+'''
+    program = parse(src)
+    assert isinstance(program, Program)
+    out = convert_to_ssa(program)
+    assert verify_ssa(out) == []
+    text = out.as_python()
+    assert "__FREE_VAR" not in text
+    assert "off__ssa_v0" in text and "off__ssa_v1" in text and "[0, off__phi_v2]" in text
