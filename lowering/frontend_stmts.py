@@ -185,6 +185,9 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
     if not ctx.yields:
         raise ctx.error(call, "pl.yield_(...) is only allowed inside a loop or an if")
     values = [lower_expr(ctx, a.value) for a in call.args]
+    if names is not None and len(names) != len(values):
+        raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",
+                        hint="yield one value per name on the left")
     ctx.yields[-1].append(YieldSite(names, types, values, stmt))
     return YieldStmt(tuple(values), span=ctx.src.stmt_span(stmt))
 

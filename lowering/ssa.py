@@ -244,8 +244,10 @@ class _Converter:
 
         # A name first bound in both branches is two source Vars (one per branch): one phi.
         else_new = {k.name: k for k in else_ver if k not in before}
+        needed = self.future
         twins = {k: else_new[k.name] for k in then_ver
-                 if k not in before and k.name in else_new and else_new[k.name] is not k}
+                 if k not in before and k.name in else_new and else_new[k.name] is not k
+                 and (k in needed or else_new[k.name] in needed)}
         for tk, ek in twins.items():
             else_ver = {**else_ver, tk: else_ver[ek]}
         phis: list[Var] = []
@@ -286,8 +288,9 @@ class _Converter:
             rvs.append(nrv)
             self.cur[rv] = nrv
         if phis:
-            then_body = _replace_or_append_yield(then_body, tuple(then_y), s.span)
-            else_body = (_replace_or_append_yield(else_body, tuple(else_y), s.span)
+            # The phis come first; a branch's own yield (the explicit return vars) follows them.
+            then_body = _replace_or_append_yield(then_body, (*then_y, *_yielded(then_body)), s.span)
+            else_body = (_replace_or_append_yield(else_body, (*else_y, *_yielded(else_body)), s.span)
                          if else_body is not None else YieldStmt(tuple(else_y), span=s.span, comments=()))
         return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                    return_vars=tuple(rvs))
@@ -316,6 +319,12 @@ def _trailing_yield(s: Stmt) -> YieldStmt | None:
             return _trailing_yield(s.stmts[-1])
         case _:
             return None
+
+
+def _yielded(s: Stmt) -> tuple[Expr, ...]:
+    """The values of the yield that ends `s`, if any."""
+    y = _trailing_yield(s)
+    return y.values if y is not None else ()
 
 
 def _replace_or_append_yield(s: Stmt, values: tuple[Expr, ...], span: Span) -> Stmt:

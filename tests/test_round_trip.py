@@ -1,0 +1,56 @@
+"""The master invariants on every program the tests hold as data (examples are in test_examples):
+printing then parsing gives a structurally equal program that prints the same text, and the
+compiled program does too; compiling is idempotent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pl
+from infer_cases.cases import CASES as INFER_CASES
+from pl.ir import Program
+from test_residency import CASES as RESIDENCY_CASES
+
+REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
+
+
+def _sources() -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for c in INFER_CASES:
+        out += [(f"infer:{c.name}:Before", c.source("Before")),
+                (f"infer:{c.name}:Expected", c.source("Expected"))]
+    out += [(f"residency:{c[0]}", c[1]) for c in RESIDENCY_CASES]
+    out += [(f"reference:{p.name}", p.read_text(encoding="utf-8")) for p in REFERENCE]
+    return out
+
+
+SOURCES = _sources()
+
+
+def _round_trip(program: Program, label: str) -> None:
+    text = program.as_python()
+    again = pl.parse(text, filename=f"<{label}>")
+    pl.assert_structural_equal(again, program)
+    assert again.as_python() == text
+
+
+@pytest.mark.parametrize(("label", "source"), SOURCES, ids=[s[0] for s in SOURCES])
+def test_program_and_its_compiled_form_round_trip(label: str, source: str) -> None:
+    program = pl.parse(source, filename=f"<{label}>")
+    assert isinstance(program, Program)
+    _round_trip(program, label)
+    try:
+        compiled = pl.compile(program, backend="910B")
+    except pl.PlError as e:
+        # Scenarios that reproduce a reference quirk keep a constraint violation on purpose.
+        assert "requires" in e.message, e.message
+        return
+    _round_trip(compiled.program, label + ":compiled")
+    infer = pl.passes.infer_tile_memory_space("910B")
+    pl.assert_structural_equal(infer(compiled.program), compiled.program)
+
+
+def test_there_are_many_programs() -> None:
+    assert len(SOURCES) > 100
