@@ -234,6 +234,7 @@ class _Converter:
         return None
 
     def if_(self, s: IfStmt) -> Stmt:
+        needed = self.future  # uses after the if (the branches' own sequences reset self.future)
         cond = self.subst(s.condition)
         before = dict(self.cur)
         then_body = self.stmt(s.then_body)
@@ -242,11 +243,22 @@ class _Converter:
         else_body = self.stmt(s.else_body) if s.else_body is not None else None
         else_ver = self.cur if s.else_body is not None else before
 
+        # The frontend binds a fresh Var when a branch assigns a name that names an IterArg;
+        # that is a rebinding of the visible value of that name, so it joins that name's phi.
+        visible = {k.name: k for k in before}  # the latest binding of each name wins
+        aliases: dict[Var, Var] = {}
+        for ver in (then_ver, else_ver if s.else_body is not None else {}):
+            for k in list(ver):
+                if k not in before and k.name in visible:
+                    aliases[k] = visible[k.name]
+        then_ver = {**then_ver, **{b: then_ver[k] for k, b in aliases.items() if k in then_ver}}
+        if s.else_body is not None:
+            else_ver = {**else_ver, **{b: else_ver[k] for k, b in aliases.items() if k in else_ver}}
         # A name first bound in both branches is two source Vars (one per branch): one phi.
-        else_new = {k.name: k for k in else_ver if k not in before}
-        needed = self.future
+        else_new = {k.name: k for k in else_ver if k not in before and k not in aliases}
         twins = {k: else_new[k.name] for k in then_ver
-                 if k not in before and k.name in else_new and else_new[k.name] is not k
+                 if k not in before and k not in aliases and k.name in else_new
+                 and else_new[k.name] is not k
                  and (k in needed or else_new[k.name] in needed)}
         for tk, ek in twins.items():
             else_ver = {**else_ver, tk: else_ver[ek]}
@@ -280,6 +292,9 @@ class _Converter:
             self.cur[key] = phi
             if key in twins:
                 self.cur[twins[key]] = phi
+            for k, b in aliases.items():
+                if b is key:
+                    self.cur[k] = phi
         for rv in s.return_vars:
             if rv in phis:
                 continue

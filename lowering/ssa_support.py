@@ -260,16 +260,13 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
     """The type a new version of an assigned Var gets: that of its defining value.
 
     As in the reference, the value's type wins when it is informative (the value is a Var, or it is
-    a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef or an annotated tile memory
-    space that only the declaration has is kept (annotations override inference, dsl.md 1.3).
+    a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef that only the declaration
+    has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
+    Vec, whatever the first binding's type was.)
     """
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type
-    if isinstance(chosen, TileType) and isinstance(lhs_type, TileType):
-        if lhs_type.memory_space is not None and chosen.memory_space != lhs_type.memory_space:
-            chosen = TileType(chosen.shape, chosen.dtype, lhs_type.memory_space, lhs_type.view,
-                              chosen.memref)
     if isinstance(chosen, (TensorType, TileType)) and isinstance(lhs_type, (TensorType, TileType)):
         if chosen.memref is None and lhs_type.memref is not None:
             chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
