@@ -200,7 +200,9 @@ def _dim(c: OpCtx) -> Any:
 def _mm(a: Array, b: Array) -> Array:
     floats = np.issubdtype(a.dtype, np.floating) or np.issubdtype(b.dtype, np.floating)
     acc = np.float32 if floats else np.int64
-    out: Array = np.matmul(a.astype(acc), b.astype(acc))
+    # inf * 0 gives NaN as IEEE arithmetic does on the device; that is a value, not a warning.
+    with np.errstate(invalid="ignore", over="ignore"):
+        out: Array = np.matmul(a.astype(acc), b.astype(acc))
     return out
 
 
