@@ -35,6 +35,7 @@ from pl.ir.expr import (
     TupleGetItem,
     UnaryExpr,
     Var,
+    is_submit,
 )
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
@@ -265,6 +266,9 @@ class Machine:
             if callee is None:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
             values = self.run_function(callee, args)
+            if is_submit(call):
+                # The task runs to completion right here (one core, in order); its id is 0.
+                return (*values, 0)
             return values[0] if len(values) == 1 else (None if not values else values)
         handler = OPS.get(call.op_name)
         if handler is None:

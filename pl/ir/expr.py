@@ -191,5 +191,15 @@ class Call(Expr):
         return default
 
 
+# `pl.submit(self.fn, *args, deps=[...])` is a Call of the program function carrying this attr
+# (and "deps" when given); its type is the callee's results plus a Scalar[TASK_ID].
+SUBMIT_ATTR = "submit"
+
+
+def is_submit(e: object) -> bool:
+    """True for the Call that `pl.submit(...)` lowers to (an asynchronous task launch)."""
+    return isinstance(e, Call) and isinstance(e.op, GlobalVar) and e.attr(SUBMIT_ATTR) is True
+
+
 def const_index(value: int) -> ConstInt:
     return ConstInt(value, DType.INDEX)
