@@ -1,17 +1,36 @@
-"""Compile-time benchmark: `python bench/run.py [N ...]` (default N = 1000 5000 20000).
+"""Compile-time benchmark: `python bench/run.py [N ...] [--memory]` (default N = 1000 5000 20000).
 
 For each N it generates the kernel of bench/generate.py and times, side by side in one process:
-the bare `libcst.parse_module`, lowering to IR, each pass of the default pipeline, and printing.
-It prints one table per N with each stage's time, its ratio to the bare parse, and its cost per
-statement, then the scaling factor of every stage between consecutive sizes.
+  libcst.parse_module      the bare LibCST parse of the text (the yardstick);
+  lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the frontend caches a file's
+                           parse by (filename, text), so each repetition parses a fresh SourceFile
+                           under a new name first, untimed, then times `pl.parse` on it (the
+                           statement spans it derives from CPython's `ast` are inside the timing);
+  each pass                of the default pipeline (910B), on the previous pass's output, with
+                           the cyclic GC paused as `pl.compile` runs them (lowering and print
+                           pause it themselves);
+  print                    `Program.as_python()` of the compiled program;
+  show_inferred            `pl.annotate.run_text(text, filename, backend="910B")`: the whole
+                           regeneration an editor runs on save (executing the file, which lowers it
+                           with its own LibCST parse, compiling, and re-parsing the file with
+                           positions to rewrite it in place), no cache;
+  cache cold / warm        the same with a fresh cache folder, then again (a hit).
+It prints one table per N with each stage's seconds (best of 3, of 1 at N > 5000), its ratio to the
+bare parse and its cost per statement; "after parse, total" sums lowering, the passes and print.
+Then the scaling factor of every stage between consecutive sizes (linear: x4 for 5000 -> 20000).
+`--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
+import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
+from functools import partial
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
+from lowering import frontend_source  # noqa: E402
 from lowering.text import parse  # noqa: E402
+from pl.annotate import run_text  # noqa: E402
+from pl.cache import gc_paused  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
+
+_NAMES = count()
+_NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -34,35 +59,88 @@ def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return best, result
 
 
+def _best_lowering(text: str, repeat: int) -> tuple[float, Any]:
+    """Lowering without the LibCST parse: each repetition parses a fresh file name, untimed."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        name = _fresh_source(text)
+        gc.collect()
+        t = time.perf_counter()
+        result = parse(text, filename=name)
+        best = min(best, time.perf_counter() - t)
+    return best, result
+
+
+def _paused(p: Any, program: Any) -> Any:
+    with gc_paused():
+        return p(program)
+
+
+def _fresh_source(text: str) -> str:
+    """A new file name whose LibCST parse is already in the frontend's cache."""
+    name = f"<bench{next(_NAMES)}>"
+    frontend_source.source_file(name, text)
+    return name
+
+
 def measure(n: int, backend: str | None = "910B") -> dict[str, float]:
     text = kernel_source(n)
     repeat = 3 if n <= 5000 else 1
     times: dict[str, float] = {}
     times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), repeat)
-    times["lower (parse -> IR)"], program = _best(lambda: parse(text, filename=f"<bench{n}>"), repeat)
+    times["lower (CST -> IR)"], program = _best_lowering(text, repeat)
     for p in default_passes(backend):
-        times[p.name], program = _best(lambda p=p, prog=program: p(prog), repeat)
+        times[p.name], program = _best(partial(_paused, p, program), repeat)
     times["print"], _ = _best(lambda: program.as_python(), repeat)
+    times["show_inferred"], _ = _best(
+        lambda: run_text(text, f"<show{next(_NAMES)}>", backend=backend), repeat)
+    with tempfile.TemporaryDirectory() as folder:
+        name = f"<cached{n}>"
+        times["cache cold"], _ = _best(lambda: run_text(text, name, backend=backend, cache_dir=folder), 1)
+        times["cache warm"], _ = _best(lambda: run_text(text, name, backend=backend, cache_dir=folder),
+                                       repeat)
     return times
 
 
+def peak_memory(n: int) -> float:
+    """Peak traced memory (MiB) of one show_inferred run at N statements."""
+    text = kernel_source(n)
+    gc.collect()
+    tracemalloc.start()
+    run_text(text, f"<mem{n}>", backend="910B")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
 def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [1000, 5000, 20000]
-    results = {n: measure(n) for n in sizes}
-    for n, times in results.items():
-        base = times["libcst.parse_module"]
-        print(f"\nN = {n}")
-        print(f"{'stage':28} {'seconds':>9} {'x parse':>8} {'us/stmt':>9}")
-        after = 0.0
-        for stage, sec in times.items():
-            if stage != "libcst.parse_module":
-                after += sec
-            print(f"{stage:28} {sec:9.4f} {sec / base:8.3f} {sec / n * 1e6:9.1f}")
-        print(f"{'after parse, total':28} {after:9.4f} {after / base:8.3f} {after / n * 1e6:9.1f}")
-    for a, b in zip(sizes, sizes[1:]):
+    memory = "--memory" in argv
+    sizes = [int(a) for a in argv if a != "--memory"] or [1000, 5000, 20000]
+    results = {}
+    for n in sizes:
+        results[n] = measure(n)
+        _table(n, results[n])
+    for a, b in zip(sizes, sizes[1:], strict=False):
         print(f"\nscaling {a} -> {b} (x{b / a:g} statements)")
         for stage in results[a]:
             print(f"  {stage:28} x{results[b][stage] / results[a][stage]:.2f}")
+    if memory:
+        print(f"\npeak traced memory of show_inferred at N = {sizes[-1]}: "
+              f"{peak_memory(sizes[-1]):.0f} MiB")
+
+
+def _table(n: int, times: dict[str, float]) -> None:
+    base = times["libcst.parse_module"]
+    print(f"\nN = {n}")
+    print(f"{'stage':28} {'seconds':>9} {'x parse':>8} {'us/stmt':>9}")
+    after = 0.0
+    for stage, sec in times.items():
+        if stage not in _NOT_IN_TOTAL:
+            after += sec
+        print(f"{stage:28} {sec:9.4f} {sec / base:8.3f} {sec / n * 1e6:9.1f}")
+    print(f"{'after parse, total':28} {after:9.4f} {after / base:8.3f} {after / n * 1e6:9.1f}")
+    print(f"{'cache warm / cold':28} {times['cache warm'] / times['cache cold']:9.4f}")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -181,7 +181,9 @@ class Mutator:
             if synced != lt:
                 lhs = Var(lhs.name, synced, span=lhs.span)
                 self.cache[orig] = lhs
-        return replace(stmt, var=lhs, value=value)
+        if lhs is stmt.var and value is stmt.value:
+            return stmt
+        return AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
 
     def stmt(self, s: Stmt) -> Stmt:
         match s:

@@ -28,7 +28,7 @@ from infer.residency_hoist import Hoister, Verdict
 from infer.residency_ir import BRIDGE_MARKER, strip_and_normalise
 from pl.ir.function import Program
 from pl.ir.span import Span
-from pl.ir.stmt import make_body
+from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt, make_body
 
 __all__ = ["BRIDGE_MARKER", "RULES", "ResidencyDecision", "apply_residency"]
 
@@ -111,6 +111,26 @@ def _decision(function: str, v: Verdict) -> ResidencyDecision:
                              "hoisted" if v.hoisted else "declined", v.rule, v.detail)
 
 
+def _has_for(s: Stmt) -> bool:
+    stack = [s]
+    while stack:
+        x = stack.pop()
+        match x:
+            case ForStmt():
+                return True
+            case SeqStmts(stmts=stmts):
+                stack.extend(stmts)
+            case WhileStmt() | ScopeStmt():
+                stack.append(x.body)
+            case IfStmt():
+                stack.append(x.then_body)
+                if x.else_body is not None:
+                    stack.append(x.else_body)
+            case _:
+                pass
+    return False
+
+
 def apply_residency(program: Program, backend: str | None) -> tuple[Program, list[ResidencyDecision]]:
     """Hoist loop-invariant Mat operands of InCore-kind functions (see the module docstring)."""
     check_backend(backend)
@@ -120,6 +140,10 @@ def apply_residency(program: Program, backend: str | None) -> tuple[Program, lis
     for f in program.functions:
         if not f.func_type.is_incore_kind():
             functions.append(strip_and_normalise(f, normalise=False))
+            continue
+        if not _has_for(f.body):
+            # Only loop-invariant loads inside loops are candidates: nothing to plan or hoist.
+            functions.append(strip_and_normalise(f, normalise=True))
             continue
         hoister = Hoister(program, f, backend, evidence)
         body = hoister.rewrite(f.body)

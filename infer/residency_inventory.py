@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from infer.residency_effects import ordering_boundary
 from infer.residency_ir import BRIDGE_MARKER, expr_var_likes, sub_exprs
 from pl.ir.enums import ForKind, MemorySpace
-from pl.ir.expr import Call, Expr, IterArg, Var
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -143,7 +143,8 @@ class Inventory:
                 self._count_expr(e.init)
             if isinstance(e.type, (TensorType, TileType)):
                 for d in e.type.shape:
-                    self._count_expr(d)
+                    if not isinstance(d, ConstInt):  # a constant dim uses nothing
+                        self._count_expr(d)
             return
         if isinstance(e, Call):
             if self._loop is not None and ordering_boundary(e):

@@ -191,11 +191,16 @@ class _Stripper:
                 new = [self.stmt(x) for x in stmts]
                 return make_body(new) if self.normalise else replace(s, stmts=tuple(new))
             case AssignStmt():
-                return replace(s, value=self.expr(s.value))
+                value = self.expr(s.value)
+                return s if value is s.value else replace(s, value=value)
             case EvalStmt():
-                return replace(s, expr=self.expr(s.expr))
+                e = self.expr(s.expr)
+                return s if e is s.expr else replace(s, expr=e)
             case ReturnStmt(values=vals) | YieldStmt(values=vals):
-                return replace(s, values=tuple(self.expr(v) for v in vals))
+                new_vals = tuple(self.expr(v) for v in vals)
+                if all(a is b for a, b in zip(new_vals, vals, strict=True)):
+                    return s
+                return replace(s, values=new_vals)
             case ForStmt():
                 ias: Any = tuple(self.var(ia) for ia in s.iter_args)
                 return replace(s, start=self.expr(s.start), stop=self.expr(s.stop),

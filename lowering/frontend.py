@@ -24,6 +24,7 @@ from lowering.frontend_source import SourceFile, source_file
 from lowering.frontend_stmts import lower_block, suite
 from lowering.frontend_types import lower_annotation, type_text
 from pl import dsl
+from pl.cache import gc_paused
 from pl.errors import PlError
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
@@ -300,6 +301,11 @@ def lower_class(cls: type, strict_ssa: bool = False, scope: dict[str, Any] | Non
 
     `scope` is the decorating frame's locals (names annotations may use beyond the closures).
     """
+    with gc_paused():
+        return _lower_class(cls, strict_ssa, scope)
+
+
+def _lower_class(cls: type, strict_ssa: bool, scope: dict[str, Any] | None) -> Program:
     methods = [f for f in vars(cls).values() if callable(f) and hasattr(f, "__code__")]
     src, glb = _source_of(cls, "class") if not methods else _source_of(methods[0], "class")
     closure: dict[str, Any] = dict(scope) if scope and scope is not glb else {}

@@ -124,6 +124,22 @@ class FnCtx:
             if not isinstance(v, IterArg):
                 self.scopes[-1][k] = v
 
+    def try_resolve(self, node: cst.BaseExpression, default: Any = None) -> Any:
+        """`resolve(node)`, or `default` where it would raise; builds no error (an error costs the
+        file's precise positions, which the happy path never needs)."""
+        if isinstance(node, cst.Name):
+            var = self.lookup_var(node.value)
+            if var is not None:
+                return var
+            obj = self.prog.lookup_py(node.value)
+            return default if obj is _MISSING else obj
+        if isinstance(node, cst.Attribute):
+            base = self.try_resolve(node.value, _MISSING)
+            if base is _MISSING:
+                return default
+            return getattr(base, node.attr.value, default)
+        return default
+
     def resolve(self, node: cst.BaseExpression) -> Any:
         """The IR Var or the Python object a Name / dotted Attribute denotes."""
         if isinstance(node, cst.Name):

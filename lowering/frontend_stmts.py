@@ -19,7 +19,6 @@ from lowering.frontend_ctx import FnCtx, YieldSite
 from lowering.frontend_exprs import lower_expr, lower_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
-from pl.errors import PlError
 from pl.ir.enums import DType, Level, ScopeKind
 from pl.ir.expr import Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
@@ -88,10 +87,7 @@ def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
     """The DSL object a call's callee denotes, or None (never raises)."""
     if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Name | cst.Attribute):
         return None
-    try:
-        return ctx.resolve(node.func)
-    except PlError:
-        return None
+    return ctx.try_resolve(node.func)
 
 
 def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:

@@ -20,6 +20,7 @@ from lowering.frontend_ctx import FnCtx, ProgCtx, dotted
 from lowering.frontend_exprs import lower_value
 from lowering.frontend_source import source_file
 from pl import dsl
+from pl.cache import gc_paused
 from pl.errors import PlError
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt
 from pl.ir.function import Function, Program
@@ -77,6 +78,11 @@ def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
 
 def parse_text(text: str, filename: str = "<string>") -> Program | Function:
     """The one program or function defined in `text`."""
+    with gc_paused():
+        return _parse_text(text, filename)
+
+
+def _parse_text(text: str, filename: str) -> Program | Function:
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)
     src = source_file(filename, text)

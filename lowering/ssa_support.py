@@ -94,16 +94,55 @@ def versioned_name(name: str, role: str, version: int) -> str:
 # ── substitution ─────────────────────────────────────────────────────────────────────────────────
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(
+            f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init)
+    return names
+
+
+# Whether a type mentions a Var anywhere (a dynamic dim). Most types do not, and then substitution
+# returns them as they are without walking them. Keyed by the type (equal types mention the same
+# Vars: Vars compare by identity); bounded.
+_TYPE_HAS_VARS: dict[Type, bool] = {}
+
+
+def _mentions_var(v: Any) -> bool:
+    match v:
+        case Var():
+            return True
+        case tuple() | list():
+            return any(_mentions_var(x) for x in v)
+        case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            return any(_mentions_var(getattr(v, n)) for n in _field_names(type(v)))
+        case _:
+            return False
+
+
+def _type_has_vars(t: Type) -> bool:
+    try:
+        hit = _TYPE_HAS_VARS.get(t)
+    except TypeError:  # an unhashable field somewhere: walk it
+        return _mentions_var(t)
+    if hit is None:
+        if len(_TYPE_HAS_VARS) > 4096:
+            _TYPE_HAS_VARS.clear()
+        hit = _TYPE_HAS_VARS[t] = _mentions_var(t)
+    return hit
+
+
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
     """Rebuild a dataclass with `fn` applied to every field; the same object if nothing changed."""
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):  # type: ignore[arg-type]
-        if f.name in _SKIP_FIELDS or not f.init:
-            continue
-        old = getattr(obj, f.name)
+    for name in _field_names(type(obj)):
+        old = getattr(obj, name)
         new = fn(old)
         if new is not old:
-            changes[f.name] = new
+            changes[name] = new
     if not changes:
         return obj
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
@@ -146,7 +185,7 @@ class Substituter:
     def type(self, t: Type) -> Type:
         match t:
             case TensorType() | TileType() | TupleType():
-                return _map_fields(t, self.value)
+                return _map_fields(t, self.value) if _type_has_vars(t) else t
             case _:
                 return t
 

@@ -251,8 +251,19 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
-             program: str | None = None, dump_passes: Path | None = None) -> Regenerated:
-    """Load, compile and regenerate one file's text (what the CLI does per file)."""
+             program: str | None = None, dump_passes: Path | None = None,
+             cache_dir: str | os.PathLike[str] | None = None) -> Regenerated:
+    """Load, compile and regenerate one file's text (what the CLI does per file).
+
+    With `cache_dir`, an unchanged file (same text, name, options and `pl`) is answered from the
+    compile cache in that folder (pl.cache); `dump_passes` always compiles."""
+    if cache_dir is not None and dump_passes is None:
+        from pl.cache import cached_call
+
+        return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
+                           {"backend": backend, "residency": residency, "program": program},
+                           lambda: run_text(text, filename, backend=backend, residency=residency,
+                                            program=program))
     programs = load_programs(text, filename)
     if program is not None:
         programs = [p for p in programs if p.name == program]

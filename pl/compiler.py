@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pl import passes
+from pl.cache import gc_paused
 from pl.errors import PlError
 from pl.ir.function import Program
 
@@ -58,6 +59,7 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
         raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
     manager = passes.PassManager(default_passes(backend, residency),
                                  Path(dump_passes) if dump_passes is not None else None)
-    out = manager.run(program)
-    passes.verify_tile_memory_inferred(out)
+    with gc_paused():
+        out = manager.run(program)
+        passes.verify_tile_memory_inferred(out)
     return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend)

@@ -1,11 +1,14 @@
 """The printer: IR -> canonical typed Python source in the DSL (dsl.md section 4 + section 0).
 
-Guarantees: the output is built as a `libcst.Module` and returned as its `.code`, so it is valid
-Python that LibCST re-reads to the identical text; it starts with `import pl`, then two blank lines,
+Guarantees: the output is built as a `libcst.Module` and returned as its code (rendered by
+printer_codegen, which equals LibCST's `.code`), so it is valid Python that LibCST re-reads to the
+identical text; it starts with `import pl`, then two blank lines,
 then `@pl.program` / `class <Name>:` (or the bare `@pl.function` of a standalone Function). Functions
 come callees first (DFS over the name-sorted functions), methods take `self` and are separated by
 one blank line, memory spaces print as `pl.MemorySpace.X` (`pl.Mem.X` with mem_alias=True), and
-lines longer than 100 columns are wrapped deterministically (printer_wrap). Printing is pure.
+lines longer than 100 columns are wrapped deterministically (printer_wrap). Printing is pure
+(one LibCST node per distinct type or variable is shared by the statements that print it; the
+cyclic GC is paused while printing).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from pl.cache import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
@@ -30,6 +34,7 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import Type, UnknownType
+from pl.printer_codegen import code, module_code
 from pl.printer_exprs import Ctx, call, default_ctx, dict_node, dotted, expr_node, type_node
 from pl.printer_names import Names, dynamic_dims, expr_children
 from pl.printer_stmts import StmtPrinter, comment_lines
@@ -37,22 +42,24 @@ from pl.printer_wrap import wrap_def
 
 __all__ = ["callees", "print_expr", "print_node", "print_type"]
 
-_EMPTY = cst.Module(body=[])
-
-
 def print_type(t: Type, *, mem_alias: bool = False) -> str:
     """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`."""
-    return _EMPTY.code_for_node(type_node(t, Ctx(name_of=lambda v: v.name, mem_alias=mem_alias)))
+    return code(type_node(t, Ctx(name_of=lambda v: v.name, mem_alias=mem_alias)))
 
 
 def print_expr(e: Expr, *, mem_alias: bool = False) -> str:
     """An expression as printed in a statement (Vars by their name hints, no disambiguation)."""
     ctx = default_ctx() if not mem_alias else Ctx(name_of=lambda v: v.name, mem_alias=True)
-    return _EMPTY.code_for_node(expr_node(e, ctx))
+    return code(expr_node(e, ctx))
 
 
 def print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     """Canonical typed source of a program (or of one standalone function)."""
+    with gc_paused():
+        return _print_node(node, mem_alias=mem_alias)
+
+
+def _print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     import_line = cst.SimpleStatementLine([cst.Import(names=[cst.ImportAlias(name=cst.Name("pl"))])])
     if isinstance(node, Program):
         functions = _callee_first(node.functions)
@@ -78,7 +85,7 @@ def print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     else:
         fd = _function(node, dyn, mem_alias, in_program=False)
         body.append(fd.with_changes(leading_lines=[*two_blank, *fd.leading_lines]))
-    return cst.Module(body=body).code
+    return module_code(cst.Module(body=body))
 
 
 def _decorator(f: Function) -> cst.Decorator:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import keyword
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
@@ -50,12 +51,16 @@ class Ctx:
     name_of: Callable[[Var], str]
     mem_alias: bool = False
     in_program: bool = False
+    # LibCST nodes are immutable, so one node per distinct type / variable is shared by every
+    # statement that prints it (the printer's output is only ever rendered, never visited).
+    memo: dict[Any, cst.BaseExpression] = field(default_factory=dict, compare=False, repr=False)
 
 
 def default_ctx() -> Ctx:
     return Ctx(name_of=lambda v: v.name)
 
 
+@lru_cache(maxsize=1024)
 def dotted(path: str) -> cst.BaseExpression:
     """`a.b.c` as Name/Attribute nodes; segments that are Python keywords get a trailing `_`."""
     parts = [p + "_" if keyword.iskeyword(p) else p for p in path.split(".")]
@@ -208,7 +213,10 @@ def expr_node(e: Expr, ctx: Ctx, typed_index: bool = False) -> cst.BaseExpressio
     """The printed form of an expression (`typed_index`: INDEX consts as `pl.const(v, pl.INDEX)`)."""
     match e:
         case Var():
-            return cst.Name(ctx.name_of(e))
+            node = ctx.memo.get(e)
+            if node is None:
+                node = ctx.memo[e] = cst.Name(ctx.name_of(e))
+            return node
         case ConstInt(value=v, dtype=dt):
             if dt is DType.INDEX and not typed_index:
                 return int_node(v)
@@ -344,6 +352,14 @@ def _tensor_view(v: TensorView, ctx: Ctx) -> cst.Call:
 
 def type_node(t: Type, ctx: Ctx) -> cst.BaseExpression:
     """`pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`, `pl.Tensor[..]`, `pl.Scalar[..]`, ..."""
+    key = ("type", t)
+    node = ctx.memo.get(key)
+    if node is None:
+        node = ctx.memo[key] = _type_node(t, ctx)
+    return node
+
+
+def _type_node(t: Type, ctx: Ctx) -> cst.BaseExpression:
     match t:
         case ScalarType(dtype=dt):
             return _subscript("pl.Scalar", [dotted(f"pl.{dt.name}")])

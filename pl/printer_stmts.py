@@ -75,6 +75,8 @@ class StmtPrinter:
 
     def _simple(self, small: cst.BaseSmallStatement, depth: int, s: Stmt) -> cst.SimpleStatementLine:
         line = wrap_statement(cst.SimpleStatementLine([small]), 4 * depth)
+        if not s.comments:
+            return line  # the very node the wrapper rendered, so the module reuses its text
         return line.with_changes(leading_lines=comment_lines(s.comments))
 
     def _annotated(self, v: Var, value: cst.BaseExpression) -> cst.BaseSmallStatement:

@@ -78,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="turn off loop-invariant Mat residency (phase 4 of inference)")
     p.add_argument("--program", metavar="NAME",
                    help="only the @pl.program class called NAME")
+    p.add_argument("--no-cache", action="store_true",
+                   help="always compile; do not read or write the compile cache")
+    p.add_argument("--cache-dir", metavar="DIR", type=Path,
+                   help="compile cache folder (default $XDG_CACHE_HOME/pl or ~/.cache/pl)")
     p.add_argument("--dump-passes", metavar="DIR", type=Path,
                    help="also write the program after every pass to DIR as numbered DSL files "
                         "(DIR/<file stem>/<program>/ when several files or programs)")
@@ -146,11 +150,21 @@ def _note_text(e: PlError) -> str:
     return f"{where}note: {e.message}"
 
 
+def _cache_dir(args: argparse.Namespace) -> Path | None:
+    if args.no_cache:
+        return None
+    if args.cache_dir is not None:
+        return Path(args.cache_dir)
+    from pl.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
 def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
     text, filename = _read(path, stdin)
     r = run_text(text, filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
-                 program=args.program, dump_passes=dump)
+                 program=args.program, dump_passes=dump, cache_dir=_cache_dir(args))
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:

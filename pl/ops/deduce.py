@@ -18,9 +18,9 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import Call, Expr, Op
+from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.ops import (
     deduce_tensor,
     deduce_tensor_view,
@@ -100,11 +100,34 @@ def _stamp(op: OpDef, result: Type, args: Sequence[Expr], kwargs: dict[str, Any]
     return result
 
 
+# Deduced (and stamped) result types by (op, argument keys, kwargs). A tile or tensor argument is
+# keyed by its type alone: a rule reads such an argument only through its type, so two calls whose
+# arguments have equal types and whose other arguments are equal get equal results. Passes that
+# rebuild a call after renaming its arguments (SSA, inference) thus skip the deduction. Scalars,
+# tuples and constants key by value, other Vars by identity. Bounded; unhashable keys skip it.
+_RESULTS: dict[Any, Type] = {}
+_RESULTS_LIMIT = 8192
+
+
+def _arg_key(a: Expr) -> Any:
+    t = a.type
+    if isinstance(a, Var) and isinstance(t, TileType | TensorType):
+        return t
+    return a
+
+
 def make_call(name: str, args: Sequence[Expr],
               kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
               attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:
     """A typed `Call` of registered op `name`; kwargs keep the order given."""
     pairs = tuple(kwargs.items()) if isinstance(kwargs, Mapping) else tuple(kwargs)
+    key: Any = (name, tuple(_arg_key(a) for a in args), pairs)
+    try:
+        result = _RESULTS.get(key)
+    except TypeError:  # an unhashable kwarg value (a list): deduce every time
+        key, result = None, None
+    if result is not None:
+        return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
     try:
         op = get_op(name)
         if op is None:
@@ -116,6 +139,10 @@ def make_call(name: str, args: Sequence[Expr],
         if span.line > 0:
             e.located(span)
         raise
+    if key is not None:
+        if len(_RESULTS) >= _RESULTS_LIMIT:
+            _RESULTS.clear()
+        _RESULTS[key] = result
     return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
 
 

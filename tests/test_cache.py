@@ -1,0 +1,262 @@
+"""The compile cache (pl.cache) and its hooks in `pl.annotate.run_text` and the CLI.
+
+Every test passes its own tmp folder; none relies on the user's cache folder.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pl.annotate as annotate
+from pl import cache
+from pl.errors import PlError
+from pl.printer import print_node
+from pl.show_inferred import main
+from pl.structural import structural_equal
+
+KERNEL = """import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        a = pl.load(x, [0, 0], [64, 64])
+        b = pl.add(a, a)
+        out = pl.store(b, [0, 0], out)
+        return out
+"""
+
+BAD = "import pl\n\n\n@pl.program\nclass K:\n    @pl.function\n    def f(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n        return undefined_name\n"
+
+
+class Counter:
+    """Counts the compiles `run_text` really does (a hit does none)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = annotate.load_programs
+
+        def counting(text: str, filename: str) -> Any:
+            self.calls += 1
+            return real(text, filename)
+
+        monkeypatch.setattr(annotate, "load_programs", counting)
+
+
+def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    assert c.calls == 1
+    assert warm.output == cold.output and warm.output != KERNEL
+    assert [str(n) for n in warm.notes] == [str(n) for n in cold.notes]
+    assert warm.functions == cold.functions
+    assert structural_equal(warm.compiled[0].program, cold.compiled[0].program, auto_mapping=True)
+    assert print_node(warm.compiled[0].program) == print_node(cold.compiled[0].program)
+    assert len(list(tmp_path.glob("*.pickle"))) == 1
+
+
+def test_without_cache_dir_nothing_is_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    annotate.run_text(KERNEL, "k.py")
+    annotate.run_text(KERNEL, "k.py")
+    assert c.calls == 2
+    assert not any(tmp_path.rglob("*.pickle"))
+
+
+@pytest.mark.parametrize("change", [
+    {"text": KERNEL.replace("pl.add(a, a)", "pl.mul(a, a)")},
+    {"filename": "other.py"},
+    {"backend": "950"},
+    {"backend": None},
+    {"residency": False},
+    {"program": "K"},
+])
+def test_a_change_of_text_name_or_option_is_a_miss(change: dict[str, Any], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    base: dict[str, Any] = {"text": KERNEL, "filename": "k.py", "backend": "910B", "residency": True,
+                            "program": None}
+    first = annotate.run_text(base.pop("text"), base.pop("filename"), cache_dir=tmp_path, **base)
+    args: dict[str, Any] = {"text": KERNEL, "filename": "k.py", "backend": "910B", "residency": True,
+                            "program": None, **change}
+    second = annotate.run_text(args.pop("text"), args.pop("filename"), cache_dir=tmp_path, **args)
+    assert c.calls == 2
+    expected = annotate.run_text(KERNEL if "text" not in change else change["text"],
+                                 change.get("filename", "k.py"),
+                                 **{k: v for k, v in {"backend": "910B", "residency": True,
+                                                      "program": None, **change}.items()
+                                    if k not in ("text", "filename")})
+    assert second.output == expected.output
+    assert isinstance(first.output, str)
+
+
+def test_a_change_of_version_is_a_miss(tmp_path: Path) -> None:
+    k1 = cache.key("run_text", KERNEL, "k.py", {"backend": "910B"}, version="1")
+    k2 = cache.key("run_text", KERNEL, "k.py", {"backend": "910B"}, version="2")
+    assert k1 != k2
+    store = cache.Cache(tmp_path)
+    store.put(k1, "old")
+    assert store.get(k2) is None and store.get(k1) == "old"
+
+
+def test_key_depends_on_every_part() -> None:
+    base = cache.key("run_text", "t", "f.py", {"a": 1}, version="v")
+    others = [cache.key("other", "t", "f.py", {"a": 1}, version="v"),
+              cache.key("run_text", "t2", "f.py", {"a": 1}, version="v"),
+              cache.key("run_text", "t", "g.py", {"a": 1}, version="v"),
+              cache.key("run_text", "t", "f.py", {"a": 2}, version="v"),
+              cache.key("run_text", "t", "f.py", {}, version="v")]
+    assert len({base, *others}) == 6
+    assert base == cache.key("run_text", "t", "f.py", {"a": 1}, version="v")
+    # the default version is the package fingerprint: stable within a process
+    assert cache.key("k", "t", "f", {}) == cache.key("k", "t", "f", {})
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", b"pl-cache-1\n\x80\x04not a pickle",
+                                     b"pl-cache-1\n"])
+def test_a_corrupt_entry_is_a_miss_and_is_deleted(content: bytes, tmp_path: Path) -> None:
+    store = cache.Cache(tmp_path)
+    k = cache.key("x", "t", "f", {}, version="v")
+    store.path(k).write_bytes(content)
+    assert store.get(k) is None
+    assert not store.path(k).exists()
+    store.put(k, {"v": 1})
+    assert store.get(k) == {"v": 1}
+
+
+def test_an_entry_under_another_key_is_a_miss(tmp_path: Path) -> None:
+    store = cache.Cache(tmp_path)
+    k1, k2 = (cache.key("x", t, "f", {}, version="v") for t in ("a", "b"))
+    store.put(k1, "a")
+    os.replace(store.path(k1), store.path(k2))
+    assert store.get(k2) is None
+
+
+def test_corrupt_entry_through_run_text_recompiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    (entry,) = tmp_path.glob("*.pickle")
+    entry.write_bytes(entry.read_bytes()[:50])
+    again = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    assert c.calls == 2 and again.output == cold.output
+
+
+def test_user_errors_are_cached_and_raised_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    with pytest.raises(PlError) as first:
+        annotate.run_text(BAD, "bad.py", cache_dir=tmp_path)
+    with pytest.raises(PlError) as second:
+        annotate.run_text(BAD, "bad.py", cache_dir=tmp_path)
+    assert c.calls == 1
+    assert second.value.render(color=False) == first.value.render(color=False)
+    assert "undefined_name" in second.value.render(color=False)
+
+
+def test_unwritable_folder_is_silent(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    store = cache.Cache(blocker / "sub")
+    store.put("k", 1)
+    assert store.get("k") is None
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_concurrent_threads_never_see_a_partial_entry(tmp_path: Path) -> None:
+    store = cache.Cache(tmp_path)
+    k = cache.key("x", "t", "f", {}, version="v")
+    big = [list(range(2000)) for _ in range(20)]
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        try:
+            for _ in range(15):
+                store.put(k, (i, big))
+                got = store.get(k)
+                assert got is None or (got[1] == big)
+        except BaseException as e:  # reported below; a thread cannot fail the test itself
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    final = store.get(k)
+    assert final is not None and final[1] == big and final[0] in range(6)
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def _process_writer(folder: str, i: int) -> bool:
+    store = cache.Cache(folder)
+    k = cache.key("x", "t", "f", {}, version="v")
+    for _ in range(10):
+        store.put(k, (i, "payload" * 5000))
+        got = store.get(k)
+        if got is not None and got[1] != "payload" * 5000:
+            return False
+    return True
+
+
+def test_concurrent_processes(tmp_path: Path) -> None:
+    with ProcessPoolExecutor(max_workers=3) as pool:
+        assert all(pool.map(_process_writer, [str(tmp_path)] * 3, range(3)))
+    got = cache.Cache(tmp_path).get(cache.key("x", "t", "f", {}, version="v"))
+    assert got is not None and got[1] == "payload" * 5000
+
+
+def test_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.default_cache_dir() == tmp_path / "pl"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache.default_cache_dir() == Path.home() / ".cache" / "pl"
+
+
+def _cli(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_cli_cache_dir_and_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel = tmp_path / "k.py"
+    kernel.write_text(KERNEL)
+    folder = tmp_path / "cache"
+    c = Counter(monkeypatch)
+    first = _cli([str(kernel), "--cache-dir", str(folder)])
+    second = _cli([str(kernel), "--cache-dir", str(folder), "--check"])
+    assert c.calls == 1 and first[0] == 0 and second[0] == 1
+    assert len(list(folder.glob("*.pickle"))) == 1
+    third = _cli([str(kernel), "--cache-dir", str(folder), "--no-cache"])
+    assert c.calls == 2 and third == first
+
+
+def test_cli_default_is_the_user_cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    kernel = tmp_path / "k.py"
+    kernel.write_text(KERNEL)
+    c = Counter(monkeypatch)
+    assert _cli([str(kernel)])[0] == 0
+    assert _cli([str(kernel)])[0] == 0
+    assert c.calls == 1
+    assert len(list((tmp_path / "xdg" / "pl").glob("*.pickle"))) == 1
+
+
+def test_cli_cached_error_still_quotes_the_source(tmp_path: Path) -> None:
+    kernel = tmp_path / "bad.py"
+    kernel.write_text(BAD)
+    folder = tmp_path / "cache"
+    cold = _cli([str(kernel), "--cache-dir", str(folder)])
+    warm = _cli([str(kernel), "--cache-dir", str(folder)])
+    assert cold[0] == warm[0] == 2
+    assert warm[2] == cold[2] and "return undefined_name" in warm[2]
