@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -36,11 +36,20 @@ class SourceFile:
         self._lines = text.splitlines()
 
     # -- precise positions (error path) ---------------------------------------------------------
-    def span_of(self, node: cst.CSTNode) -> Span:
+    def positions(self) -> Any:
+        """Position metadata of every node of the module, resolved once, on first request."""
         if self._positions is None:
             wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
             self._positions = wrapper.resolve(PositionProvider)
-        rng: CodeRange | None = self._positions.get(node)
+        return self._positions
+
+    def statement_positions(self) -> StatementPositions:
+        """Cheap positions of STATEMENTS only (from CPython's `ast`), with the `.get(node)` /
+        `[node]` interface of LibCST's position metadata; no full-tree resolution."""
+        return StatementPositions(self)
+
+    def span_of(self, node: cst.CSTNode) -> Span:
+        rng: CodeRange | None = self.positions().get(node)
         if rng is None:
             return self.stmt_span(node)
         return Span(self.filename, rng.start.line, rng.start.column + 1, rng.end.line,
@@ -112,6 +121,26 @@ class SourceFile:
                 self._pair([orelse], ao)
             elif isinstance(orelse, cst.Else):
                 self._pair(_suite(orelse.body), ao)
+
+
+class StatementPositions:
+    """LibCST-style positions (`CodeRange`, 0-based columns) of the statements of one file."""
+
+    def __init__(self, src: SourceFile) -> None:
+        self._src = src
+
+    def get(self, node: cst.CSTNode, default: CodeRange | None = None) -> CodeRange | None:
+        span = self._src.stmt_span(node)
+        if span.line <= 0:
+            return default
+        return CodeRange(CodePosition(span.line, span.col - 1),
+                         CodePosition(span.end_line, span.end_col - 1))
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        rng = self.get(node)
+        if rng is None:
+            raise KeyError(node)
+        return rng
 
 
 def _suite(body: cst.BaseSuite) -> list[cst.CSTNode]:

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from lowering.frontend_source import source_file
 from pl.annotate_edit import Unsupported, user_name
 from pl.annotate_plan import rewrite_function
 from pl.compiler import Compiled, compile_program
@@ -198,22 +198,25 @@ def _moves_of(c: Compiled, function: str) -> set[str]:
     return {m.name for m in log.moves if m.function == function}
 
 
-class _Replace(cst.CSTTransformer):
-    def __init__(self, replacements: dict[int, cst.FunctionDef]) -> None:
-        super().__init__()
-        self.replacements = replacements
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef,
-                          updated_node: cst.FunctionDef) -> cst.FunctionDef:
-        new = self.replacements.get(id(original_node))
-        return updated_node if new is None else new
+def _replace_functions(tree: cst.Module, replacements: dict[int, cst.FunctionDef]) -> cst.Module:
+    """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)."""
+    body: list[cst.BaseStatement] = []
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
+                id(fd) in replacements for fd in stmt.body.body):
+            members = [replacements.get(id(fd), fd) for fd in stmt.body.body]
+            stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
+        body.append(stmt)
+    return tree.with_changes(body=body)
 
 
 def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regenerated:
     """`text` with each compiled program's functions rewritten in place (see the module doc)."""
-    wrapper = MetadataWrapper(cst.parse_module(text))
-    positions = wrapper.resolve(PositionProvider)
-    tree = wrapper.module
+    # The frontend parsed this very text when the file ran: reuse its tree, and locate statements
+    # by their cheap spans (only statements are ever looked up here).
+    parsed = source_file(filename, text)
+    positions = parsed.statement_positions()
+    tree = parsed.module
     replacements: dict[int, cst.FunctionDef] = {}
     infos: list[FunctionInfo] = []
     notes: list[PlError] = []
@@ -229,16 +232,17 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regene
             fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
             if fn is None or src is None:
                 continue
-            infos.append(_rewrite_one(fd, positions, c, fn, src, replacements, notes))
-    out = tree.visit(_Replace(replacements)) if replacements else tree
+            infos.append(_rewrite_one(fd, positions, c, fn, src, replacements, notes, text))
+    out = _replace_functions(tree, replacements) if replacements else tree
     return Regenerated(filename, text, out.code, tuple(compiled), tuple(infos), tuple(notes))
 
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
-                 replacements: dict[int, cst.FunctionDef], notes: list[PlError]) -> FunctionInfo:
+                 replacements: dict[int, cst.FunctionDef], notes: list[PlError],
+                 text: str) -> FunctionInfo:
     try:
-        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1)
-        if res.node is not fd and res.node.deep_equals(fd) is False:
+        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text)
+        if res.node is not fd:  # only changed statement lists are rebuilt
             replacements[id(fd)] = res.node
         return FunctionInfo(c.source.name, fn.name, res.move_names)
     except Unsupported as e:

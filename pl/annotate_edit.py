@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 import libcst as cst
 
+from pl import printer_codegen
 from pl.ir.enums import MemorySpace
 from pl.ir.types import TileType, Type
-from pl.printer import print_type
+from pl.printer_exprs import Ctx, type_node
 from pl.printer_wrap import wrap_statement
 
 _SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
-_EMPTY = cst.Module(body=[])
 
 
 class Unsupported(Exception):
@@ -71,8 +72,11 @@ def _is_view(node: cst.BaseExpression) -> bool:
             return False
 
 
+@lru_cache(maxsize=4096)
 def type_annotation(t: Type) -> cst.BaseExpression:
-    return cst.parse_expression(print_type(t))
+    """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
+    nodes are immutable, so one node may stand in many places)."""
+    return type_node(t, Ctx(name_of=lambda v: v.name))
 
 
 def annotate_type(annotation: cst.BaseExpression, t: Type) -> cst.BaseExpression:
@@ -238,4 +242,4 @@ def fresh_name(base: str, taken: set[str]) -> str:
 
 
 def code_of(node: cst.CSTNode) -> str:
-    return _EMPTY.code_for_node(node)
+    return printer_codegen.code(node)

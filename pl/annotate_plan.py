@@ -12,6 +12,7 @@ raises `Unsupported` and the caller prints the function canonically instead.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,7 +110,7 @@ def _source_index(f: Function) -> dict[Key, Stmt]:
 
 class _Planner:
     def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                 moves: set[str], indent: int) -> None:
+                 moves: set[str], indent: int, text: str | None = None) -> None:
         self.fd = fd
         self.positions = positions
         self.compiled = compiled
@@ -122,7 +123,7 @@ class _Planner:
         self.appends: dict[int, list[_Insert]] = {}
         self.removed: set[int] = set()
         self.seen: set[Key] = set()
-        self.taken = names_in(fd)
+        self.taken = _identifiers(fd, positions, text)
         self.move_names: dict[str, str] = {}
         self.move_lines: dict[str, int] = {}
         self.producers: dict[str, str] = {}
@@ -272,9 +273,8 @@ class _Planner:
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self) -> cst.FunctionDef:
-        out = self.fd.visit(_Apply(self))
-        assert isinstance(out, cst.FunctionDef)
-        return out
+        body = _Apply(self).suite(self.fd.body)
+        return self.fd if body is self.fd.body else self.fd.with_changes(body=body)
 
 
 def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
@@ -296,33 +296,60 @@ def _suite(stmt: cst.BaseStatement, i: int) -> cst.BaseSuite:
     return subs[i]
 
 
-class _Apply(cst.CSTTransformer):
+class _Apply:
+    """Rebuilds only the statement lists that change (a full CSTTransformer visit of a large
+    kernel costs more than everything else the regeneration does)."""
+
     def __init__(self, plan: _Planner) -> None:
-        super().__init__()
         self.plan = plan
         self.updated: dict[int, cst.BaseStatement] = {}
 
-    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
-                                  updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        smalls = []
-        for orig, small in zip(original_node.body, updated_node.body, strict=True):
-            edit = self.plan.edits.get(id(orig))
-            smalls.append(small if edit is None else _edited(small, edit))
-        out = updated_node.with_changes(body=smalls)
-        self.updated[id(original_node)] = out
-        return out
+    def stmt(self, s: cst.BaseStatement) -> cst.BaseStatement:
+        if isinstance(s, cst.SimpleStatementLine):
+            edits = self.plan.edits
+            out: cst.BaseStatement = s
+            if any(id(small) in edits for small in s.body):
+                out = s.with_changes(body=[small if id(small) not in edits
+                                           else _edited(small, edits[id(small)]) for small in s.body])
+            self.updated[id(s)] = out
+            return out
+        changes: dict[str, Any] = {}
+        body = getattr(s, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            new = self.suite(body)
+            if new is not body:
+                changes["body"] = new
+        orelse = getattr(s, "orelse", None)
+        if isinstance(orelse, cst.If):
+            new_if = self.stmt(orelse)
+            if new_if is not orelse:
+                changes["orelse"] = new_if
+        elif isinstance(orelse, cst.Else):
+            new_else = self.suite(orelse.body)
+            if new_else is not orelse.body:
+                changes["orelse"] = orelse.with_changes(body=new_else)
+        return s.with_changes(**changes) if changes else s
 
-    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
-                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+    def suite(self, block: cst.BaseSuite) -> cst.BaseSuite:
+        if not isinstance(block, cst.IndentedBlock):
+            return block
+        plan = self.plan
+        done = [self.stmt(orig) for orig in block.body]  # inner statements first: hoists read them
         body: list[cst.BaseStatement] = []
-        for orig, upd in zip(original_node.body, updated_node.body, strict=True):
-            for ins in self.plan.inserts.get(id(orig), []):
+        changed = False
+        for orig, upd in zip(block.body, done, strict=True):
+            for ins in plan.inserts.get(id(orig), []):
                 body.append(self._insert(ins))
-            if id(orig) not in self.plan.removed:
+                changed = True
+            if id(orig) in plan.removed:
+                changed = True
+            else:
                 body.append(upd)
-        for ins in self.plan.appends.get(id(original_node), []):
+                changed = changed or upd is not orig
+        for ins in plan.appends.get(id(block), []):
             body.append(self._insert(ins))
-        return updated_node.with_changes(body=body)
+            changed = True
+        return block.with_changes(body=body) if changed else block
 
     def _insert(self, ins: _Insert) -> cst.BaseStatement:
         if ins.new is not None:
@@ -346,9 +373,22 @@ def _edited(small: cst.BaseSmallStatement, edit: _Edit) -> cst.BaseSmallStatemen
     return small
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[str]:
+    """Every identifier spelled in the function (a superset is fine: new names only avoid them).
+    Read off the file's text when it is at hand: a CST visit of a large kernel is slow."""
+    rng = positions.get(fd) if text is not None else None
+    if text is None or rng is None:
+        return names_in(fd)
+    lines = text.splitlines()[rng.start.line - 1:rng.end.line]
+    return set(_IDENT.findall("\n".join(lines)))
+
+
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                     moves: set[str], indent: int) -> FunctionResult:
+                     moves: set[str], indent: int, text: str | None = None) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above)."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent)
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text)
     planner.plan()
     return FunctionResult(planner.apply(), planner.move_names, planner.move_lines)
