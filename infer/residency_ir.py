@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import is_submit as _is_submit_call
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
@@ -37,15 +38,17 @@ BRIDGE_MARKER = "__compiler_tensor_to_tile_mat_bridge"
 
 
 def is_submit(e: object) -> bool:
-    """A task submission (`pl.submit`): a Call-like node with `op`, `args` and `deps`."""
-    return type(e).__name__ == "Submit"
+    """A task submission (`pl.submit`): the program Call marked with SUBMIT_ATTR."""
+    return _is_submit_call(e)
 
 
 def call_like_args(e: object) -> tuple[Expr, ...]:
     """Arguments of a Call or Submit (Submit's dependencies count as arguments here)."""
     args: tuple[Expr, ...] = tuple(getattr(e, "args", ()))
-    if is_submit(e):
-        args += tuple(getattr(e, "deps", ()))
+    if is_submit(e) and isinstance(e, Call):
+        deps = e.attr("deps")
+        args += tuple(d for d in (deps.elements if isinstance(deps, MakeTuple) else
+                                  deps if isinstance(deps, tuple) else (deps,)) if isinstance(d, Expr))
     return args
 
 

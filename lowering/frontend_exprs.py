@@ -17,6 +17,7 @@ from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import (
+    SUBMIT_ATTR,
     BinaryExpr,
     Call,
     ConstBool,
@@ -352,7 +353,7 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
 
 
 def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
-    # No Submit node in our IR: a program call marked as submitted, typed (*returns, TASK_ID).
+    # A program call marked with SUBMIT_ATTR (pl.ir.expr), typed (*returns, TASK_ID).
     args = list(node.args)
     if not args or not (isinstance(args[0].value, cst.Attribute)
                         and isinstance(args[0].value.value, cst.Name)
@@ -361,7 +362,7 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     name = args[0].value.attr.value
     rest = [a for a in args[1:] if a.keyword is None]
     deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
-    attrs: tuple[tuple[str, Any], ...] = (("submit", True),)
+    attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
     if deps:
         attrs += (("deps", lower_expr(ctx, deps[0].value)),)
     call = program_call(ctx, node, name, rest, attrs)

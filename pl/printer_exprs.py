@@ -20,6 +20,7 @@ import libcst as cst
 
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import (
+    SUBMIT_ATTR,
     BinaryExpr,
     Call,
     ConstBool,
@@ -31,6 +32,7 @@ from pl.ir.expr import (
     TupleGetItem,
     UnaryExpr,
     Var,
+    is_submit,
 )
 from pl.ir.types import (
     ScalarType,
@@ -276,6 +278,8 @@ def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> cst.BaseExpression:
 
 
 def call_node(e: Call, ctx: Ctx) -> cst.Call:
+    if is_submit(e):
+        return _submit_node(e, ctx)
     if isinstance(e.op, GlobalVar):
         func = dotted(f"self.{e.op.name}") if ctx.in_program else cst.Name(e.op.name)
         kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
@@ -292,6 +296,16 @@ def call_node(e: Call, ctx: Ctx) -> cst.Call:
         func = dotted("pl." + e.op.name)
         kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
     return _with_attrs(call(func, [expr_node(a, ctx) for a in e.args], kwargs), e, ctx)
+
+
+def _submit_node(e: Call, ctx: Ctx) -> cst.Call:
+    """`pl.submit(self.fn, args..., deps=[...])`: the DSL spelling of a task launch."""
+    assert isinstance(e.op, GlobalVar)
+    fn = dotted(f"self.{e.op.name}") if ctx.in_program else cst.Name(e.op.name)
+    kwargs = [(k, value_node(v, ctx, k)) for k, v in e.attrs if k == "deps"]
+    rest = [(k, v) for k, v in e.attrs if k not in (SUBMIT_ATTR, "deps")]
+    node = call("pl.submit", [fn, *(expr_node(a, ctx) for a in e.args)], kwargs)
+    return _with_attrs(node, Call(e.op, e.args, (), tuple(rest), e.result_type), ctx)
 
 
 def _with_attrs(node: cst.Call, e: Call, ctx: Ctx) -> cst.Call:

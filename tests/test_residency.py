@@ -447,3 +447,30 @@ def test_unknown_backend_is_a_user_error() -> None:
 
 def test_every_rule_is_documented_in_one_line() -> None:
     assert all(v and "\n" not in v for v in RULES.values())
+
+
+# ---- Submit sites (pass.md 6.1: any Submit poisons; a Submit in the loop is a boundary) ---------
+SUBMIT = "out, tid = pl.submit(self.kernel, fresh_lhs, rhs, out, 0)"
+SUBMIT_CASES = [
+    ("submit-only", program(KERNEL, orch([SUBMIT]))),
+    ("direct-plus-submit", program(KERNEL, orch([SAFE_CALL, SUBMIT]))),
+    ("safe-call-plus-aliasing-submit",
+     program(KERNEL, orch([SAFE_CALL, "out, tid = pl.submit(self.kernel, fresh_lhs, rhs, fresh_lhs2, 1)"],
+                          creates=("fresh_lhs", "fresh_lhs2")))),
+]
+
+
+@pytest.mark.parametrize(("name", "src"), SUBMIT_CASES, ids=[c[0] for c in SUBMIT_CASES])
+def test_any_submit_site_declines_residency(name: str, src: str) -> None:
+    out, ds = run(src)
+    assert verdicts(ds).get("lhs_mat") == (D, "submit-site"), "\n".join(d.format() for d in ds)
+    before, _ = layout(kernel_of(out))
+    assert before == []
+
+
+def test_submit_is_printed_as_pl_submit_and_round_trips() -> None:
+    src = program(KERNEL, orch([SUBMIT]))
+    p = parse(src)
+    text = p.as_python()  # type: ignore[union-attr]
+    assert "= pl.submit(\n            self.kernel, fresh_lhs, rhs, out, 0\n        )" in text
+    pl.assert_structural_equal(parse(text), p)  # type: ignore[arg-type]
