@@ -33,6 +33,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    flatten_body,
     make_body,
 )
 from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
@@ -84,10 +85,15 @@ class Mutator:
         t = v.type
         if isinstance(v, IterArg):
             init = self.expr(v.init)
-            if isinstance(t, TileType) and space is not None:
-                new = IterArg(v.name, retype(t, space), span=v.span, init=init)
-            elif init is not v.init:
-                new = IterArg(v.name, t, span=v.span, init=init)
+            it = retype(t, space) if isinstance(t, TileType) and space is not None else t
+            # An iter arg is printed only through its initial value (`init_values=(x,)`), so in a
+            # placed program it takes that value's type whenever they agree on the space.
+            if isinstance(it, TileType) and isinstance(init.type, TileType) and \
+                    init.type.memory_space == it.memory_space and init.type.shape == it.shape \
+                    and init.type.dtype == it.dtype:
+                it = init.type
+            if it is not t or init is not v.init:
+                new = IterArg(v.name, it, span=v.span, init=init)
         elif isinstance(t, TileType) and space is not None:
             new = Var(v.name, retype(t, space), span=v.span)
         self.cache[v] = new
@@ -197,14 +203,18 @@ class Mutator:
                 return replace(s, values=tuple(self.expr(v) for v in vals))
             case ForStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
-                return replace(s, loop_var=self.var(s.loop_var), start=self.expr(s.start),
-                               stop=self.expr(s.stop), step=self.expr(s.step),
+                loop_var, start = self.var(s.loop_var), self.expr(s.start)
+                stop, step = self.expr(s.stop), self.expr(s.step)
+                body = self.stmt(s.body)
+                self._pin_return_types(s.return_vars, body)
+                return replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
-                               body=self.stmt(s.body),
-                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                               body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
-                return replace(s, condition=self.expr(s.condition), then_body=self.stmt(s.then_body),
-                               else_body=None if s.else_body is None else self.stmt(s.else_body),
+                cond, then_body = self.expr(s.condition), self.stmt(s.then_body)
+                else_body = None if s.else_body is None else self.stmt(s.else_body)
+                self._pin_return_types(s.return_vars, then_body)
+                return replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case WhileStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
@@ -214,6 +224,25 @@ class Mutator:
             case ScopeStmt(body=body):
                 return replace(s, body=self.stmt(body))
         return s
+
+    def _pin_return_types(self, rvs: tuple[Var, ...], body: Stmt) -> None:
+        """Return vars printed as `a, b = pl.yield_(x, y)` carry no annotation: they read back
+        with the yielded values' types, so a placed return var takes that type whenever the two
+        agree on the space (as iter args take their initial value's)."""
+        if len(rvs) < 2:  # one return var prints with its own annotation: nothing is lost
+            return
+        last = flatten_body(body)[-1:] if body is not None else []
+        if not last or not isinstance(last[0], YieldStmt):
+            return
+        for rv, value in zip(rvs, last[0].values, strict=False):
+            if rv in self.cache or not isinstance(rv.type, TileType):
+                continue
+            space = self.var_memory.get(rv)
+            want = retype(rv.type, space) if space is not None else rv.type
+            got = value.type
+            if isinstance(got, TileType) and got.memory_space == want.memory_space \
+                    and got.shape == want.shape and got.dtype == want.dtype and got != want:
+                self.cache[rv] = Var(rv.name, got, span=rv.span)
 
     def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
         opened: list[MoveKey] = []

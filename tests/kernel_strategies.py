@@ -33,13 +33,12 @@ SCALAR = ("add", "sub", "mul")
 UNARY = ("neg", "abs", "relu", "exp")
 MOVE_TARGETS = ("Vec", "Mat", "Left", "Right")
 
-# Known compiler bugs the generators steer around (set PL_PROPERTIES_KNOWN_BUGS=1 to walk into them).
-# BUG-1 (lowering/ssa.py, `_SSA.if_`): an if whose branches end in a user `pl.yield_` AND rebind an
-#   outer name (or `out`) gets phi return vars whose yields replace the user's yield values, so the
-#   IfStmt has more return vars than yielded values; the printed program does not parse back.
-# BUG-2 (infer/mutate.py, `_Mutator.stmt`): a For/If/While body that is a single statement (not a
-#   SeqStmts) never gets the moves its consumer needs (moves are only inserted by `seq`), so the
-#   compiled program fails TileMemoryInferred ("requires Vec but is in Mat").
+# Corners the generators steer around (set PL_PROPERTIES_KNOWN_BUGS=1 to walk into them):
+# a For/If/While body that is a single statement (not a SeqStmts) gets no inserted moves, exactly
+#   as in the reference (pass.md 4: "Bodies that are a single bare statement get NO move
+#   insertion"), so such a program can end with a constraint violation the verifier reports.
+# (BUG-1, an if whose branches end in a user `pl.yield_` AND rebind an outer name, is fixed in
+#   lowering/ssa.py and no longer avoided.)
 AVOID_KNOWN_BUGS = os.environ.get("PL_PROPERTIES_KNOWN_BUGS", "") != "1"
 
 
@@ -249,8 +248,6 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
             return
         result = k.fresh("p")
         saved = k.frozen
-        if AVOID_KNOWN_BUGS:
-            k.frozen = k.frozen | set(pool) | {"out"}
         for branch in ("then", "else"):
             if branch == "else":
                 k.emit(indent, "else:")
