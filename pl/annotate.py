@@ -93,7 +93,10 @@ def load_programs(text: str, filename: str) -> list[Program]:
     sys.modules[name] = module
     try:
         exec(code, module.__dict__)
-    except PlError:
+    except PlError as e:
+        if e.span is None or e.span.line <= 0:  # raised by a DSL object misused at module level
+            located = _exec_error(e, filename)
+            raise e.located(located.span) from None  # type: ignore[arg-type]
         raise
     except Exception as e:  # the user's module failed on import: a user error, located
         raise _exec_error(e, filename) from None

@@ -140,9 +140,20 @@ def _read(path: str, stdin: TextIO) -> tuple[str, str]:
     if not p.is_file():
         raise PlError(f"no such file: {path}", hint="give the path of a kernel file, or '-'")
     try:
-        return p.read_text(encoding="utf-8"), path
-    except (OSError, UnicodeDecodeError) as e:
-        raise PlError(f"cannot read {path}: {e}") from None
+        data = p.read_bytes()
+    except OSError as e:
+        raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as e:
+        # Point at the first byte that is not UTF-8: its line, and its column in characters.
+        before = data[:e.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        source = data.decode("utf-8", errors="replace")
+        raise PlError(f"{path} is not utf-8 text: byte 0x{data[e.start]:02x} cannot be decoded",
+                      Span(path, line, col, line, col + 1), source=source,
+                      hint="save the file as UTF-8 (Python source files are UTF-8 by default)") from None
 
 
 def _note_text(e: PlError) -> str:

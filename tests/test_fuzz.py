@@ -190,7 +190,6 @@ def test_yield_not_last_is_a_located_error(tmp_path: Path) -> None:
     assert f"{tmp_path / 'repro.py'}:9:" in out.err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG-13: module-level PlError without a span")
 @pytest.mark.parametrize("obj", ["pl.range", "pl.slice", "pl.yield_"])
 def test_dsl_object_misused_at_module_level_is_located(obj: str, tmp_path: Path) -> None:
     text = SMALL.replace("@pl.program", f"@{obj}")
@@ -202,7 +201,6 @@ def test_dsl_object_misused_at_module_level_is_located(obj: str, tmp_path: Path)
 def test_known_bug_patterns_match_their_reproductions(tmp_path: Path) -> None:
     """The tolerance table stays honest: each pattern matches the signature its bug produces."""
     samples = {
-        "BUG-13": run_cli(SMALL.replace("@pl.program", "@pl.range"), tmp_path, "k13"),
     }
     for bug, out in samples.items():
         if out.failed:  # once fixed, the pattern is simply unused
