@@ -26,11 +26,10 @@ STUBS = sorted((ROOT / "stubs" / "pl").glob("*.pyi"))
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: (?P<msg>.*?)(?:  \[[\w-]+\])?$")
 _MARK = re.compile(r"#\s*E:\s*(?P<msg>.+?)\s*$")
 
-# examples/seed_general.py re-annotates the parameter `out_0` in the body (the seed document's own
-# spelling). mypy has no way to accept a second annotation of a name, whatever the stubs say.
-KNOWN_EXAMPLE_ERRORS = {
-    "seed_general.py": ['Name "out_0" already defined on line 13'],
-}
+# Kernels re-annotate rebound names (`out_0: T = pl.store(..., out_0)`, the seed's own spelling);
+# stubs/mypy.ini turns mypy's no-redef off for kernel files, so no example has a known error.
+KNOWN_EXAMPLE_ERRORS: dict[str, list[str]] = {}
+GOLDENS = sorted((ROOT / "tests" / "golden").glob("*.expected.py"))
 
 Errors = dict[tuple[str, int], list[str]]
 
@@ -38,7 +37,7 @@ Errors = dict[tuple[str, int], list[str]]
 @pytest.fixture(scope="session")
 def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> Errors:
     cache = tmp_path_factory.mktemp("mypy_cache")
-    files = [str(p.relative_to(ROOT)) for p in FIXTURES + EXAMPLES + STUBS]
+    files = [str(p.relative_to(ROOT)) for p in FIXTURES + EXAMPLES + GOLDENS + STUBS]
     # stubs/mypy.ini: the stubs (mypy_path) and the plugin, as a kernel author configures them.
     # Imports outside these files are silenced: this suite judges the stubs, not other modules.
     previous = os.getcwd()
@@ -94,6 +93,13 @@ def test_fixture_has_no_unmarked_error(mypy_errors: Errors, path: Path) -> None:
 def test_example_is_strict_clean(mypy_errors: Errors, path: Path) -> None:
     got = sorted(msg for (n, _), msgs in mypy_errors.items() if n == path.name for msg in msgs)
     assert got == sorted(KNOWN_EXAMPLE_ERRORS.get(path.name, [])), got
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=[p.name for p in GOLDENS])
+def test_show_inferred_output_is_strict_clean(mypy_errors: Errors, path: Path) -> None:
+    """What `python -m pl.show_inferred` writes for every example type-checks too."""
+    got = sorted(msg for (n, _), msgs in mypy_errors.items() if n == path.name for msg in msgs)
+    assert got == [], got
 
 
 def test_stubs_are_strict_clean(mypy_errors: Errors) -> None:
