@@ -17,7 +17,6 @@ from types import TracebackType
 from typing import Any
 
 from pl.errors import PlError
-from pl.ir.span import Span
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -30,6 +29,7 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
+from pl.ir.span import Span
 
 Mem = MemorySpace
 

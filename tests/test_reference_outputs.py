@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import pl
 from pl.ir import ForStmt, Function, Program, flatten_body
 
@@ -55,7 +53,7 @@ def test_seed_residency_matches_reference() -> None:
     # The stationary LHS bridge and its Left move stand before the loop; the RHS stays inside.
     body = flatten_body(_kernel(compiled.program).body)
     loop_at = next(i for i, s in enumerate(body) if isinstance(s, ForStmt))
-    before_loop = [getattr(s, "var").name for s in body[:loop_at]]
+    before_loop = [s.var.name for s in body[:loop_at]]
     assert before_loop == ["lhs__ssa_v0_mat", "lhs__ssa_v0_mat_Left"]
     text = compiled.as_python()
     assert "__compiler_tensor_to_tile_mat_bridge" not in text

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from infer_cases.cases import CASES as INFER_CASES
+from test_residency import CASES as RESIDENCY_CASES
 
 import pl
-from infer_cases.cases import CASES as INFER_CASES
 from pl.ir import Program
-from test_residency import CASES as RESIDENCY_CASES
 
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
 

@@ -1,7 +1,7 @@
 """Stubs of the IR enums (kept equal to pl/ir/enums.py by tests/test_typing.py)."""
 
-from typing import Any
 from enum import Enum
+from typing import Any
 
 class DType(Enum):
     BOOL = ('bool', 8)
