@@ -13,7 +13,6 @@ from pl.compiler import compile_program as compile  # noqa: A001  (the reference
 from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
 from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
 from pl.errors import PlError as PlError
-from pl.interpreter import interpret as interpret
 from pl.ir.enums import (
     CompactMode,
     DType,
@@ -35,16 +34,24 @@ Mem = MemorySpace
 
 
 def __getattr__(name: str) -> object:
+    import importlib
+
     # `pl.show_inferred(path_or_text, ...)`: the module is callable. Imported lazily so that
     # `python -m pl.show_inferred` does not find it already imported (runpy warns about that).
     if name == "show_inferred":
-        import importlib
-
         return importlib.import_module("pl.show_inferred")
+    # `pl.interpret(program, *arrays)` needs numpy, an optional extra: imported on first use.
+    if name == "interpret":
+        try:
+            return importlib.import_module("pl.interpreter").interpret
+        except ModuleNotFoundError as e:
+            if e.name != "numpy":
+                raise
+            raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
     raise AttributeError(f"module 'pl' has no attribute {name!r}")
 
 
 __all__ = [*_dsl.__all__, *_dsl_ops.__all__, "Compiled", "CompactMode", "DType", "ForKind",
            "FunctionType", "Level", "Mem", "MemorySpace", "PadValue", "ParamDirection", "PlError",
-           "Role", "TensorLayout", "TileLayout", "assert_structural_equal", "compile", "interpret",
+           "Role", "TensorLayout", "TileLayout", "assert_structural_equal", "compile",
            "parse", "passes", "structural_equal", "structural_hash"]

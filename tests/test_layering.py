@@ -63,3 +63,18 @@ def test_layering_test_sees_the_modules() -> None:
     # Guards against the checks above passing vacuously after a move or a rename.
     assert len(_modules(CORE)) >= 5
     assert _modules([ROOT / "infer"]) and _modules([ROOT / "lowering"])
+
+
+def test_the_package_imports_without_optional_dependencies() -> None:
+    """Runtime dependencies are libcst and typing_extensions only: numpy (the interpreter's
+    extra) must not be needed to import pl or run show_inferred."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "import pl, pl.show_inferred, pl.compiler\n"
+            "try:\n    pl.interpret\nexcept ImportError as e:\n    print('lazy:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pl.interpret needs numpy" in out.stdout
