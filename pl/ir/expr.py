@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._pickle import FastPickle
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TupleType, Type, UnknownType
 
 
-class Expr:
+class Expr(FastPickle):
     """Base of all expressions. Every expression has a `type`."""
 
     __slots__ = ()
@@ -142,14 +143,14 @@ class TupleGetItem(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Op:
+class Op(FastPickle):
     """A registered operator used as a callee, e.g. `Op("tile.add")`."""
 
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class GlobalVar:
+class GlobalVar(FastPickle):
     """A program function used as a callee (`self.fn(...)`)."""
 
     name: str

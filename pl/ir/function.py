@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._pickle import FastPickle
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role
 from pl.ir.expr import Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -13,7 +14,7 @@ from pl.ir.types import Type
 
 
 @dataclass(frozen=True, slots=True)
-class Function:
+class Function(FastPickle):
     name: str
     params: tuple[Var, ...]
     directions: tuple[ParamDirection, ...]
@@ -36,7 +37,7 @@ class Function:
 
 
 @dataclass(frozen=True, slots=True)
-class Program:
+class Program(FastPickle):
     """A set of functions, kept in source order (printing orders callees first)."""
 
     name: str

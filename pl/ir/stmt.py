@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._pickle import FastPickle
 from pl.ir.enums import ForKind, ScopeKind
 from pl.ir.expr import Expr, IterArg, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 
 
-class Stmt:
+class Stmt(FastPickle):
     __slots__ = ()
 
     span: Span

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from pl.ir._pickle import FastPickle
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
 if TYPE_CHECKING:
     from pl.ir.expr import Expr
 
 
-class Type:
+class Type(FastPickle):
     """Base of all IR types."""
 
     __slots__ = ()
@@ -38,7 +39,7 @@ class TupleType(Type):
 
 
 @dataclass(frozen=True, slots=True)
-class TensorView:
+class TensorView(FastPickle):
     stride: tuple[Expr, ...] = ()
     layout: TensorLayout = TensorLayout.ND
     valid_shape: tuple[Expr, ...] = ()
@@ -60,7 +61,7 @@ class TensorType(Type):
 
 
 @dataclass(frozen=True, slots=True)
-class TileView:
+class TileView(FastPickle):
     """Layout of a tile in its buffer. An empty `valid_shape` means "the whole shape"."""
 
     valid_shape: tuple[Expr, ...] = ()

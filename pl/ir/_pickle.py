@@ -1,0 +1,40 @@
+"""Fast pickling of IR nodes (the compile cache stores compiled programs).
+
+The frozen slotted dataclasses' own pickle support calls `dataclasses.fields()` for every object
+it restores; a program of 20,000 statements has hundreds of thousands of nodes. `FastPickle`
+reduces a node to (class, field values) with the field names computed once per class, and
+restores it without running `__init__` (the values were valid when pickled). Object identity
+inside one pickle is kept by pickle's memo, so a Var used many times is restored once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELDS[cls] = names
+    return names
+
+
+def _rebuild(cls: type, values: tuple[Any, ...]) -> Any:
+    obj: Any = object.__new__(cls)
+    for name, value in zip(_names(cls), values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+class FastPickle:
+    """Mixin for IR dataclasses: `__reduce__` as (rebuild, (class, field values))."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        cls = type(self)
+        return (_rebuild, (cls, tuple(getattr(self, n) for n in _names(cls))))
