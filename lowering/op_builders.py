@@ -27,6 +27,7 @@ from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, UnaryExpr
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
+from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
@@ -238,16 +239,8 @@ def _dtype(e: Expr) -> DType:
 
 
 def promote_scalar(a: DType, b: DType) -> DType:
-    """PromoteDataTypes (ops.md 15): equal -> that; float beats int; more bits; signed; first."""
-    if a == b:
-        return a
-    if a.is_float() != b.is_float():
-        return a if a.is_float() else b
-    if a.bits != b.bits:
-        return a if a.bits > b.bits else b
-    if a.is_signed_int() != b.is_signed_int():
-        return a if a.is_signed_int() else b
-    return a
+    """PromoteDataTypes (ops.md 15), the registry's own rule."""
+    return promote(a, b)
 
 
 __all__ = ["Arg", "SCALAR_VARIANTS", "build_call", "promote_scalar"]
