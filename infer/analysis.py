@@ -10,9 +10,10 @@ Nothing is mutated; keys are Var objects (identity).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from infer import decisions as d
-from infer.common import input_constraints, registered_op, top_level_call, var_like, var_only, walk_stmts
+from infer.common import input_constraints, op_facts, top_level_call, var_like, var_only, walk_stmts
 from infer.demand import Demand
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, Expr, Op, Var
@@ -61,6 +62,12 @@ def last_yield(body: Stmt | None) -> YieldStmt | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _op_reason(kind: str, op: str) -> d.Reason:
+    """Reasons that name only an op repeat for every call of it: one immutable object each."""
+    return d.Reason(kind, op=op)
+
+
 class _Analyzer:
     def __init__(self, demands: dict[Var, Demand]) -> None:
         self.demands = demands
@@ -74,22 +81,24 @@ class _Analyzer:
         return MemorySpace.Vec, d.Reason(d.DEFAULT)
 
     def infer_from_op(self, lhs: Var, call: Call) -> tuple[MemorySpace, d.Reason]:
-        op = registered_op(call)
+        op = op_facts(call)[0]
         if op is None:
-            return MemorySpace.Vec, d.Reason(d.DEFAULT)
+            return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
         out = op.output_memory
         if not op.has_memory_spec or not out.has_resolver:
             t = call.type
             if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
                 assert t.memory_space is not None
-                return t.memory_space, d.Reason(d.CALL_RESULT, op=call.op_name)
-            return MemorySpace.Vec, d.Reason(d.DEFAULT)
+                return t.memory_space, _op_reason(d.CALL_RESULT, op.name)
+            return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
+        if out.kind == "fixed" and out.space is not None:
+            return out.space, _op_reason(d.FIXED_OUTPUT, op.name)
         kwargs = dict(call.kwargs)
         resolved = out.resolve(kwargs)
         if resolved is not None:
             if out.kind == "kwarg" and isinstance(kwargs.get("target_memory"), MemorySpace):
-                return resolved, d.Reason(d.EXPLICIT_KWARG, op=call.op_name)
-            return resolved, d.Reason(d.FIXED_OUTPUT, op=call.op_name)
+                return resolved, _op_reason(d.EXPLICIT_KWARG, op.name)
+            return resolved, _op_reason(d.FIXED_OUTPUT, op.name)
         if op.inherits_input:
             return self.inherit(call)
         if op.retargetable:
@@ -189,7 +198,10 @@ class _Analyzer:
                 self.assign(stmt)
             case SeqStmts(stmts=stmts):
                 for s in stmts:
-                    self.visit(s)
+                    if type(s) is AssignStmt:  # the common case, without the match below
+                        self.assign(s)
+                    else:
+                        self.visit(s)
             case ForStmt():
                 self.for_stmt(stmt)
             case IfStmt():

@@ -35,18 +35,33 @@ def var_like(e: object) -> Var | None:
     return e if isinstance(e, (Var, IterArg)) else None
 
 
+Constraints = tuple[tuple[MemorySpace, ...], ...]
+OpFacts = tuple[OpDef | None, Constraints]
+_NO_FACTS: OpFacts = (None, ())
+# Every phase asks these of every call: memoised by op name (the registry is fixed at import).
+_FACTS_BY_NAME: dict[str, OpFacts] = {}
+
+
+def op_facts(call: Call) -> OpFacts:
+    """(registered op or None, allowed spaces per positional arg) of a call, in one look-up."""
+    op = call.op
+    if type(op) is GlobalVar:
+        return _NO_FACTS
+    facts = _FACTS_BY_NAME.get(op.name)
+    if facts is None:
+        opdef = get_op(op.name)
+        constraints = opdef.input_constraints if opdef is not None and opdef.has_memory_spec else ()
+        facts = _FACTS_BY_NAME[op.name] = (opdef, constraints)
+    return facts
+
+
 def registered_op(call: Call) -> OpDef | None:
-    if isinstance(call.op, GlobalVar):
-        return None
-    return get_op(call.op.name)
+    return op_facts(call)[0]
 
 
-def input_constraints(call: Call) -> tuple[tuple[MemorySpace, ...], ...]:
+def input_constraints(call: Call) -> Constraints:
     """Allowed spaces per positional arg of a registered op's call (empty when none)."""
-    op = registered_op(call)
-    if op is None or not op.has_memory_spec:
-        return ()
-    return op.input_constraints
+    return op_facts(call)[1]
 
 
 def top_level_call(stmt: Stmt) -> Call | None:
@@ -66,16 +81,23 @@ def tile_space(e: Expr) -> MemorySpace | None:
 
 
 def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
-    """Every statement of a body, pre-order, nested bodies in place (then before else)."""
+    """Every statement of a body, pre-order, nested bodies in place (then before else).
+
+    One generator with an explicit stack: a 20,000-statement body costs no generator per
+    statement and no recursion depth."""
     if stmt is None:
         return
-    yield stmt
-    match stmt:
-        case SeqStmts(stmts=stmts):
-            for s in stmts:
-                yield from walk_stmts(s)
-        case ForStmt(body=body) | WhileStmt(body=body) | ScopeStmt(body=body):
-            yield from walk_stmts(body)
-        case IfStmt(then_body=then_body, else_body=else_body):
-            yield from walk_stmts(then_body)
-            yield from walk_stmts(else_body)
+    stack: list[Stmt] = [stmt]
+    while stack:
+        s = stack.pop()
+        yield s
+        kind = type(s)
+        if kind is SeqStmts:
+            stack.extend(reversed(s.stmts))  # type: ignore[attr-defined]
+        elif kind is ForStmt or kind is WhileStmt or kind is ScopeStmt:
+            stack.append(s.body)  # type: ignore[attr-defined]
+        elif kind is IfStmt:
+            assert isinstance(s, IfStmt)
+            if s.else_body is not None:
+                stack.append(s.else_body)
+            stack.append(s.then_body)

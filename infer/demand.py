@@ -10,8 +10,9 @@ chains. Demands are only read by phase 1 for retargetable producers without `tar
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from infer.common import input_constraints, registered_op, top_level_call, var_only, walk_stmts
+from infer.common import op_facts, top_level_call, var_only, walk_stmts
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Var
 from pl.ir.stmt import AssignStmt, Stmt
@@ -38,6 +39,12 @@ def _offer(demands: dict[Var, Demand], var: Var, demand: Demand) -> None:
         demands[var] = demand
 
 
+@lru_cache(maxsize=4096)
+def _demand(space: MemorySpace, op: str, arg_index: int) -> Demand:
+    """Demands are immutable and repeat per (op, slot): one object each."""
+    return Demand(space, op, arg_index)
+
+
 def collect_demands(body: Stmt) -> dict[Var, Demand]:
     demands: dict[Var, Demand] = {}
     edges: list[tuple[Var, Var]] = []
@@ -45,12 +52,11 @@ def collect_demands(body: Stmt) -> dict[Var, Demand]:
         call = top_level_call(stmt)
         if call is None:
             continue
-        constraints = input_constraints(call)
+        op, constraints = op_facts(call)
         for i, allowed in enumerate(constraints[: len(call.args)]):
             arg = var_only(call.args[i])
             if allowed and arg is not None:
-                _offer(demands, arg, Demand(allowed[0], call.op_name, i))
-        op = registered_op(call)
+                _offer(demands, arg, _demand(allowed[0], call.op_name, i))
         if isinstance(stmt, AssignStmt) and op is not None and op.inherits_input:
             # IterArgs are skipped on purpose: assemble(iter_target, src, off) links to src.
             src = next((a for a in call.args

@@ -12,15 +12,15 @@ never mutated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from infer.backend import input_layouts
-from infer.common import input_constraints, registered_op, top_level_call, var_like, var_only
+from infer.common import op_facts, top_level_call, var_like, var_only
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
-from pl.ir.expr import BinaryExpr, Call, Expr, GlobalVar, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -120,21 +120,25 @@ class Mutator:
         return e
 
     def call(self, call: Call) -> Call:
-        constraints = input_constraints(call)
+        op, constraints = op_facts(call)
+        moves = self.moves
         new_args: list[Expr] = []
         for i, arg in enumerate(call.args):
-            v = var_only(arg)
-            if i < len(constraints) and constraints[i] and v is not None \
-                    and (v, constraints[i][0]) in self.moves:
-                new_args.append(self.moves[(v, constraints[i][0])])
+            moved = None
+            if moves and i < len(constraints) and constraints[i] and type(arg) is Var:
+                moved = moves.get((arg, constraints[i][0]))
+            if moved is not None:
+                new_args.append(moved)
+            elif type(arg) is Var:
+                new_args.append(self.var(arg))
             else:
                 new_args.append(self.expr(arg))
-        attrs = self.remap_attrs(call, new_args)
-        if _same(tuple(new_args), call.args) and attrs is call.attrs:
+        attrs = self.remap_attrs(call, new_args) if call.attrs else call.attrs
+        if attrs is call.attrs and _same(new_args, call.args):
             return call
-        if isinstance(call.op, GlobalVar) or registered_op(call) is None:
+        if op is None:
             return Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type, span=call.span)
-        return self.make_call(call.op_name, new_args, call.kwargs, attrs=attrs, span=call.span)
+        return self.make_call(call.op.name, new_args, call.kwargs, attrs=attrs, span=call.span)
 
     def remap_attrs(self, call: Call, new_args: list[Expr]) -> tuple[tuple[str, Any], ...]:
         out: list[tuple[str, Any]] = []
@@ -175,13 +179,17 @@ class Mutator:
         value = self.expr(stmt.value)
         space = self.var_memory.get(orig)
         if isinstance(value, Call) and space is not None:
-            op = registered_op(value)
+            op = op_facts(value)[0]
             if op is not None and op.retargetable and value.kwarg("target_memory") is not space:
                 value = _retarget(value, space)
-        if isinstance(value, Call) and isinstance(value.type, TileType) and isinstance(lhs.type, TileType):
+        if isinstance(value, Call) and isinstance(value.type, TileType) and isinstance(lhs.type, TileType) \
+                and value.type is not lhs.type:
             ct, lt = value.type, lhs.type
-            synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
-                              ct.memref if ct.memref is not None else lt.memref)
+            if ct.memory_space is lt.memory_space and (ct.memref is not None or lt.memref is None):
+                synced = ct  # what the rebuild below would give: skip building and comparing it
+            else:
+                synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
+                                  ct.memref if ct.memref is not None else lt.memref)
             if ct.memory_space is not lt.memory_space:
                 value = replace(value, result_type=synced)
             if synced != lt:
@@ -259,8 +267,7 @@ class Mutator:
         call = top_level_call(consumer)
         if call is None:
             return []
-        constraints = input_constraints(call)
-        layouts = input_layouts(self.backend, call.op_name)
+        constraints = op_facts(call)[1]
         out: list[Stmt] = []
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = var_only(call.args[i])
@@ -270,6 +277,7 @@ class Mutator:
             if key not in self.needed or key in self.moves:
                 continue
             target = allowed[0]
+            layouts = input_layouts(self.backend, call.op_name)
             kwargs: dict[str, Any] = {"target_memory": target}
             if i in layouts:
                 kwargs["blayout"] = layouts[i]
@@ -293,7 +301,7 @@ class Mutator:
         return out
 
 
-def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 

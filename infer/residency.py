@@ -134,7 +134,10 @@ def _has_for(s: Stmt) -> bool:
 def apply_residency(program: Program, backend: str | None) -> tuple[Program, list[ResidencyDecision]]:
     """Hoist loop-invariant Mat operands of InCore-kind functions (see the module docstring)."""
     check_backend(backend)
-    evidence = caller_evidence(program)
+    # Caller evidence walks every call of every function: only gather it when some InCore-kind
+    # function has a loop, i.e. when there is a candidate to plan at all.
+    evidence = caller_evidence(program) if any(
+        f.func_type.is_incore_kind() and _has_for(f.body) for f in program.functions) else {}
     decisions: list[ResidencyDecision] = []
     functions = []
     for f in program.functions:

@@ -161,11 +161,13 @@ class _Stripper:
         return hit
 
     def expr(self, e: Expr) -> Expr:
+        if type(e) is Var:  # most operands: nothing inside to strip
+            return e
         match e:
             case Var():
                 return self.var(e)
             case Call():
-                args = tuple(self.expr(a) for a in e.args)
+                args = tuple(a if type(a) is Var else self.expr(a) for a in e.args)
                 attrs = tuple((k, v) for k, v in e.attrs if k != BRIDGE_MARKER)
                 if len(attrs) == len(e.attrs) and all(a is b for a, b in zip(args, e.args, strict=True)):
                     return e
@@ -186,16 +188,23 @@ class _Stripper:
 
     def body(self, s: Stmt) -> Stmt:
         out = self.stmt(s)
-        return make_body([out]) if self.normalise else out
+        if not self.normalise or not (isinstance(out, SeqStmts) and len(out.stmts) < 2):
+            return out
+        return make_body([out])
+
+    def assign(self, s: AssignStmt) -> Stmt:
+        value = self.expr(s.value)
+        return s if value is s.value else AssignStmt(s.var, value, span=s.span, comments=s.comments)
 
     def stmt(self, s: Stmt) -> Stmt:
         match s:
             case SeqStmts(stmts=stmts):
-                new = [self.stmt(x) for x in stmts]
+                new = [self.assign(x) if type(x) is AssignStmt else self.stmt(x) for x in stmts]
+                if _already_normal(new, stmts):
+                    return s
                 return make_body(new) if self.normalise else replace(s, stmts=tuple(new))
             case AssignStmt():
-                value = self.expr(s.value)
-                return s if value is s.value else replace(s, value=value)
+                return self.assign(s)
             case EvalStmt():
                 e = self.expr(s.expr)
                 return s if e is s.expr else replace(s, expr=e)
@@ -219,7 +228,13 @@ class _Stripper:
         return s
 
 
+def _already_normal(new: list[Stmt], old: tuple[Stmt, ...]) -> bool:
+    """Every child came back as itself and none is a SeqStmts, so the body needs no rebuild (a
+    flat SeqStmts of several statements is what `make_body` would build anyway)."""
+    return len(new) > 1 and all(a is b and not isinstance(a, SeqStmts) for a, b in zip(new, old, strict=True))
+
+
 def strip_and_normalise(func: Function, normalise: bool) -> Function:
     """`func` without the bridge marker anywhere; bodies rebuilt with `make_body` when asked."""
     body = _Stripper(normalise).body(func.body)
-    return func if body == func.body else replace(func, body=body)
+    return func if body is func.body else replace(func, body=body)

@@ -9,7 +9,16 @@ from __future__ import annotations
 from enum import Enum
 
 
-class DType(Enum):
+class IrEnum(Enum):
+    """Base of the IR enums. Members are singletons that compare by identity, so they hash by
+    identity too: Enum's own `__hash__` hashes the member's name in Python code, a measurable cost
+    where the passes key dicts by (value, memory space)."""
+
+    __hash__ = object.__hash__
+
+
+
+class DType(IrEnum):
     """Element types. The value is (lower-case name used in messages, storage bits)."""
 
     BOOL = ("bool", 8)
@@ -69,7 +78,7 @@ _SIGNED = frozenset({DType.INT4, DType.INT8, DType.INT16, DType.INT32, DType.INT
 _INTS = _SIGNED | frozenset({DType.UINT4, DType.UINT8, DType.UINT16, DType.UINT32, DType.UINT64})
 
 
-class MemorySpace(Enum):
+class MemorySpace(IrEnum):
     """On-chip buffers (and DDR). Values are the reference's integer codes."""
 
     DDR = 0
@@ -84,25 +93,25 @@ class MemorySpace(Enum):
     RightScale = 9
 
 
-class TileLayout(Enum):
+class TileLayout(IrEnum):
     none_box = 0
     row_major = 1
     col_major = 2
 
 
-class PadValue(Enum):
+class PadValue(IrEnum):
     null = 0
     zero = 1
     max = 2
     min = 3
 
 
-class CompactMode(Enum):
+class CompactMode(IrEnum):
     null = 0
     normal = 1
 
 
-class TensorLayout(Enum):
+class TensorLayout(IrEnum):
     ND = 0
     DN = 1
     NZ = 2
@@ -110,7 +119,7 @@ class TensorLayout(Enum):
     MX_B_NN = 4
 
 
-class FunctionType(Enum):
+class FunctionType(IrEnum):
     Opaque = 0
     Orchestration = 1
     InCore = 2
@@ -126,7 +135,7 @@ class FunctionType(Enum):
         return self in (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV)
 
 
-class Level(Enum):
+class Level(IrEnum):
     AIV = 0
     AIC = 1
     CORE_GROUP = 2
@@ -151,25 +160,25 @@ LEVEL_ALIASES = {
 }
 
 
-class Role(Enum):
+class Role(IrEnum):
     Orchestrator = 0
     SubWorker = 1
 
 
-class ParamDirection(Enum):
+class ParamDirection(IrEnum):
     In = 0
     Out = 1
     InOut = 2
 
 
-class ForKind(Enum):
+class ForKind(IrEnum):
     Sequential = 0
     Parallel = 1
     Unroll = 2
     Pipeline = 3
 
 
-class ScopeKind(Enum):
+class ScopeKind(IrEnum):
     """`with` scopes; all are transparent to SSA."""
 
     Runtime = 0      # pl.scope() / pl.scope(mode=...) / pl.manual_scope()
