@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from infer import decisions as d
-from infer.common import input_constraints, op_facts, top_level_call, var_like, var_only, walk_stmts
+from infer.common import CallSite, call_sites, op_facts, var_like, var_only
 from infer.demand import Demand
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, Expr, Op, Var
@@ -222,17 +222,17 @@ def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:
     return a.out
 
 
-def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace]) -> dict[tuple[Var, MemorySpace], None]:
-    """Phase 2: keys (var, allowed[0]) for every constrained Var-only arg in a disallowed space."""
+def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[CallSite] | None = None,
+                  ) -> dict[tuple[Var, MemorySpace], None]:
+    """Phase 2: keys (var, allowed[0]) for every constrained Var-only arg in a disallowed space
+    (`sites`: the body's `call_sites`, when the caller has them already)."""
     keys: dict[tuple[Var, MemorySpace], None] = {}
-    for stmt in walk_stmts(body):
-        call = top_level_call(stmt)
-        if call is None:
-            continue
-        for i, allowed in enumerate(input_constraints(call)[: len(call.args)]):
-            v = var_only(call.args[i])
-            if not allowed or v is None or v not in var_memory:
+    for _, call, _, constraints in call_sites(body) if sites is None else sites:
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            v = call.args[i]
+            if not allowed or type(v) is not Var:
                 continue
-            if var_memory[v] not in allowed:
+            space = var_memory.get(v)
+            if space is not None and space not in allowed:
                 keys[(v, allowed[0])] = None
     return keys

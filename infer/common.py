@@ -64,6 +64,27 @@ def input_constraints(call: Call) -> Constraints:
     return op_facts(call)[1]
 
 
+CallSite = tuple[Stmt, Call, OpDef | None, Constraints]
+
+
+def call_sites(body: Stmt | None) -> list[CallSite]:
+    """(statement, its top-level call, op, constraints) for every statement of `body` that
+    evaluates a Call at top level, pre-order: phases 0 and 2 share one walk of the body."""
+    sites: list[CallSite] = []
+    for stmt in walk_stmts(body):
+        kind = type(stmt)
+        if kind is AssignStmt:
+            call = stmt.value  # type: ignore[attr-defined]
+        elif kind is EvalStmt:
+            call = stmt.expr  # type: ignore[attr-defined]
+        else:
+            continue
+        if type(call) is Call:
+            op, constraints = op_facts(call)
+            sites.append((stmt, call, op, constraints))
+    return sites
+
+
 def top_level_call(stmt: Stmt) -> Call | None:
     """The Call an AssignStmt / EvalStmt evaluates at top level (nested calls do not count)."""
     match stmt:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from infer.common import op_facts, top_level_call, var_only, walk_stmts
+from infer.common import CallSite, call_sites, var_only
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Var
 from pl.ir.stmt import AssignStmt, Stmt
@@ -45,14 +45,11 @@ def _demand(space: MemorySpace, op: str, arg_index: int) -> Demand:
     return Demand(space, op, arg_index)
 
 
-def collect_demands(body: Stmt) -> dict[Var, Demand]:
+def collect_demands(body: Stmt, sites: list[CallSite] | None = None) -> dict[Var, Demand]:
+    """Phase 0 over `body` (`sites`: its `call_sites`, when the caller has them already)."""
     demands: dict[Var, Demand] = {}
     edges: list[tuple[Var, Var]] = []
-    for stmt in walk_stmts(body):
-        call = top_level_call(stmt)
-        if call is None:
-            continue
-        op, constraints = op_facts(call)
+    for stmt, call, op, constraints in call_sites(body) if sites is None else sites:
         for i, allowed in enumerate(constraints[: len(call.args)]):
             arg = var_only(call.args[i])
             if allowed and arg is not None:

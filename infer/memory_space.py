@@ -15,6 +15,7 @@ from dataclasses import replace
 from infer import decisions as d
 from infer.analysis import analyze, collect_moves
 from infer.backend import check_backend
+from infer.common import call_sites
 from infer.demand import collect_demands
 from infer.mutate import MakeCall, Mutator
 from infer.residency_hook import Residency, strip_bridge_markers
@@ -38,12 +39,13 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     if not f.func_type.is_incore_kind():
         return f, d.DecisionLog()
     _check_params(f)
-    demands = collect_demands(f.body)
+    sites = call_sites(f.body)
+    demands = collect_demands(f.body, sites)
     result = analyze(f.body, demands)
     mutator = None
     body = f.body
     if result.var_memory:
-        mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory),
+        mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites),
                           backend, make_call)
         body = mutator.stmt(f.body)
     spaces = []

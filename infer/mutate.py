@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from infer.backend import input_layouts
-from infer.common import op_facts, top_level_call, var_like, var_only
+from infer.common import op_facts, var_like
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
@@ -39,6 +39,7 @@ from pl.ir.stmt import (
 from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
 
 MoveKey = tuple[Var, MemorySpace]
+_NO_MOVES: list[Stmt] = []  # shared "no moves before this statement" answer: never appended to
 MakeCall = Callable[..., Call]
 
 _VAR_LIST_ATTRS = ("manual_dep_edges", "compiler_manual_dep_edges", "arg_direction_overrides_vars",
@@ -255,27 +256,41 @@ class Mutator:
     def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
         opened: list[MoveKey] = []
         out: list[Stmt] = []
+        needed = self.needed
         for child in stmts:
-            out.extend(self.moves_for(child, opened))
-            out.append(self.stmt(child))
+            if needed:
+                moves = self.moves_for(child, opened)
+                if moves:
+                    out.extend(moves)
+            out.append(self.assign(child) if type(child) is AssignStmt else self.stmt(child))
         for key in opened:
             del self.moves[key]
+        if len(out) > 1 and not any(type(x) is SeqStmts for x in out):
+            return SeqStmts(tuple(out), span=span)  # already what make_body would build
         body = make_body(out)
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
 
     def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> list[Stmt]:
-        call = top_level_call(consumer)
-        if call is None:
-            return []
+        kind = type(consumer)
+        if kind is AssignStmt:
+            call = consumer.value  # type: ignore[attr-defined]
+        elif kind is EvalStmt:
+            call = consumer.expr  # type: ignore[attr-defined]
+        else:
+            return _NO_MOVES
+        if type(call) is not Call:
+            return _NO_MOVES
         constraints = op_facts(call)[1]
-        out: list[Stmt] = []
+        out: list[Stmt] = _NO_MOVES
         for i, allowed in enumerate(constraints[: len(call.args)]):
-            v = var_only(call.args[i])
-            if not allowed or v is None:
+            v = call.args[i]
+            if not allowed or type(v) is not Var:
                 continue
             key = (v, allowed[0])
             if key not in self.needed or key in self.moves:
                 continue
+            if out is _NO_MOVES:
+                out = []
             target = allowed[0]
             layouts = input_layouts(self.backend, call.op_name)
             kwargs: dict[str, Any] = {"target_memory": target}
