@@ -14,7 +14,14 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
 
 from __future__ import annotations
 
-from lowering.tensor_to_tile_common import Rewriter, index, index_tuple, is_op_call, mk
+from lowering.tensor_to_tile_common import (
+    Rewriter,
+    index,
+    index_tuple,
+    is_op_call,
+    mk,
+    same_items,
+)
 from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, Var
@@ -140,4 +147,6 @@ def auto_tile_matmul_l0(program: Program, backend: str | None) -> Program:
         raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
     funcs = tuple(_AutoTile(backend).function(f) if f.func_type.is_incore_kind() else f
                   for f in program.functions)
+    if same_items(funcs, program.functions):
+        return program  # no function changed
     return Program(program.name, funcs, span=program.span)

@@ -23,6 +23,7 @@ from lowering.tensor_to_tile_common import (
     index_tuple,
     is_op_call,
     mk,
+    same_items,
     shape_tuple,
     with_attrs,
 )
@@ -34,8 +35,10 @@ from pl.ir.types import TileType, static_shape
 
 def flat_shape(shape: tuple[Expr, ...]) -> tuple[Expr, ...] | None:
     """The merged 2-D shape of a static rank>2 shape, else None (nothing to flatten)."""
+    if len(shape) <= 2:
+        return None  # nothing to merge, static or not
     dims = static_shape(shape)
-    if dims is None or len(dims) <= 2:
+    if dims is None:
         return None
     return (index(math.prod(dims[:-1])), index(dims[-1]))
 
@@ -90,4 +93,6 @@ def flatten_tile_nd_to_2d(program: Program) -> Program:
     """Merge the leading dims of every rank>2 tile of InCore/AIC/AIV functions."""
     funcs = tuple(_Flatten().function(f) if f.func_type.is_incore_kind() else f
                   for f in program.functions)
+    if same_items(funcs, program.functions):
+        return program  # no function changed
     return Program(program.name, funcs, span=program.span)

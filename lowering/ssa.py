@@ -8,6 +8,9 @@ with a trailing yield, values first defined in a loop and used after it escape t
 values rebound in a branch get phi return_vars with yields in both branches (a missing else is
 created). Explicit init_values/yield forms keep their iter arg and return var names. The input is
 never mutated; running the pass on its own output gives a structurally equal program.
+
+The use-after analysis of a sequence (`suffix_needs`) feeds only the loops, ifs and scopes in it,
+so a sequence without any is converted without it (tests/test_perf_passes.py checks both ways).
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ def convert_function(func: Function) -> Function:
     return _Converter(func).run()
 
 
+# Statements whose conversion reads `_Converter.future` (the uses after them in their sequence).
+_READS_FUTURE = (ForStmt, WhileStmt, IfStmt, ScopeStmt)
+
+
 def _name_key(v: Var) -> str:
     return v.name
 
@@ -74,6 +81,7 @@ class _Converter:
         # binding in each branch of an if), and their versions must not collide.
         self.ver: dict[str, int] = {}
         self.future: set[Var] = set()
+        self.substituter = Substituter(self.cur)
 
     # ── versions ──
 
@@ -87,14 +95,20 @@ class _Converter:
         self.cur[key] = var
         return var
 
+    def sub(self) -> Substituter:
+        """A Substituter over the current versions (`self.cur` is replaced at loops and ifs)."""
+        if self.substituter.versions is not self.cur:
+            self.substituter = Substituter(self.cur)
+        return self.substituter
+
     def subst(self, e: Expr) -> Expr:
-        return Substituter(self.cur).expr(e)
+        return self.sub().expr(e)
 
     def subst_type(self, t: Type) -> Type:
-        return Substituter(self.cur).type(t)
+        return self.sub().type(t)
 
     def subst_value(self, v: Any) -> Any:
-        return Substituter(self.cur).value(v)
+        return self.sub().value(v)
 
     # ── function ──
 
@@ -112,7 +126,7 @@ class _Converter:
             case AssignStmt():
                 value = self.subst(s.value)
                 var = self.alloc(s.var, assignment_type(s.var.type, value), s.var.span)
-                return dataclasses.replace(s, var=var, value=value)
+                return AssignStmt(var, value, span=s.span, comments=s.comments)
             case SeqStmts():
                 return self.seq(s)
             case ForStmt():
@@ -132,8 +146,14 @@ class _Converter:
 
     def seq(self, s: SeqStmts) -> Stmt:
         _check_no_mid_yield(s)
+        if not any(isinstance(c, _READS_FUTURE) for c in s.stmts):
+            # No child looks at what the rest of the sequence needs: skip that analysis.
+            out = [self.stmt(child) for child in s.stmts]
+            if out:
+                self.future = set()  # what the last child would have been given
+            return _with_span(make_body(out), s)
         needs = suffix_needs(s.stmts)
-        out: list[Stmt] = []
+        out = []
         for i, child in enumerate(s.stmts):
             self.future = set(needs[i + 1])
             out.append(self.stmt(child))

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from pl.ir import (
     AssignStmt,
+    Call,
     ConstBool,
     ConstFloat,
     ConstInt,
@@ -26,7 +27,9 @@ from pl.ir import (
     SeqStmts,
     Stmt,
     TensorType,
+    TensorView,
     TileType,
+    TileView,
     TupleType,
     Type,
     UnknownType,
@@ -42,6 +45,9 @@ KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "stor
 _SKIP_FIELDS = frozenset({"span", "comments"})
 
 T = TypeVar("T")
+
+# Values that hold nothing to substitute: returned as they are without the `match` below.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 # ── names ────────────────────────────────────────────────────────────────────────────────────────
@@ -81,6 +87,14 @@ def versioned_name(name: str, role: str, version: int) -> str:
     `x` -> `x__ssa_v0`; an already generated name is re-based (`x__iter_v1` -> `x__rv_v2`), and a
     hand-written name containing the reserved `__` keeps only the part before it.
     """
+    if name and "__" not in name:
+        # The common case (a user's plain name): parse_auto_name would return it all as base.
+        return f"{name}__{role}_v{version}"
+    return rebased_name(name, role, version)
+
+
+def rebased_name(name: str, role: str, version: int) -> str:
+    """`versioned_name` through parse_auto_name, for any name (see there)."""
     base, qualifier, old_role, old_version = parse_auto_name(name)
     if old_role is None and old_version is None:
         qualifier = ""
@@ -123,7 +137,32 @@ def _mentions_var(v: Any) -> bool:
             return False
 
 
+def _all_const(dims: tuple[Any, ...]) -> bool:
+    for d in dims:
+        if type(d) is not ConstInt:
+            return False
+    return True
+
+
+def _is_static_plain(t: TensorType | TileType) -> bool:
+    """A shaped type whose dims (and view dims) are all constants, without memref: no Var in it.
+
+    Checked before the cache because hashing a type walks it, which costs more than this test.
+    """
+    if t.memref is not None or not _all_const(t.shape):
+        return False
+    view = t.view
+    if view is None:
+        return True
+    if type(view) is TileView:
+        return _all_const(view.valid_shape) and _all_const(view.stride) \
+            and (view.start_offset is None or type(view.start_offset) is ConstInt)
+    return type(view) is TensorView and _all_const(view.valid_shape) and _all_const(view.stride)
+
+
 def _type_has_vars(t: Type) -> bool:
+    if type(t) in (TileType, TensorType) and _is_static_plain(t):  # type: ignore[arg-type]
+        return False
     try:
         hit = _TYPE_HAS_VARS.get(t)
     except TypeError:  # an unhashable field somewhere: walk it
@@ -153,16 +192,20 @@ class Substituter:
 
     def __init__(self, versions: Mapping[Var, Var]) -> None:
         self.versions = versions
+        # The last type found to mention no Var: a definition's type is usually the very object
+        # its value's type was, checked just before.
+        self.last_plain: Type | None = None
 
     def value(self, v: Any) -> Any:
+        if type(v) in _ATOMS:
+            return v
         match v:
             case Expr():
                 return self.expr(v)
             case Type():
                 return self.type(v)
             case tuple():
-                items = tuple(self.value(x) for x in v)
-                return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+                return self.items(v)
             case list():
                 return [self.value(x) for x in v]
             case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
@@ -175,6 +218,8 @@ class Substituter:
             case Var():
                 # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
                 return self.versions.get(e, e)
+            case Call():
+                return self.call(e)
             case ConstInt() | ConstFloat() | ConstBool():
                 return e
             case _ if dataclasses.is_dataclass(e):
@@ -182,10 +227,38 @@ class Substituter:
             case _:
                 return e
 
+    def call(self, e: Call) -> Call:
+        """`_map_fields(e, self.value)` for the most frequent node, without the generic walk.
+
+        The callee (an Op or GlobalVar: a name) never holds a value to substitute.
+        """
+        args = self.items(e.args)
+        kwargs = self.items(e.kwargs) if e.kwargs else e.kwargs
+        attrs = self.items(e.attrs) if e.attrs else e.attrs
+        result_type = self.type(e.result_type)
+        if args is e.args and kwargs is e.kwargs and attrs is e.attrs \
+                and result_type is e.result_type:
+            return e
+        return Call(e.op, args, kwargs, attrs, result_type, span=e.span)
+
+    def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
+        """`value` of a tuple: the same tuple when no item changed."""
+        versions = self.versions
+        items = tuple([versions.get(x, x) if isinstance(x, Var) else self.value(x) for x in v])
+        for a, b in zip(items, v, strict=True):
+            if a is not b:
+                return items
+        return v
+
     def type(self, t: Type) -> Type:
         match t:
             case TensorType() | TileType() | TupleType():
-                return _map_fields(t, self.value) if _type_has_vars(t) else t
+                if t is self.last_plain:
+                    return t
+                if _type_has_vars(t):
+                    return _map_fields(t, self.value)
+                self.last_plain = t
+                return t
             case _:
                 return t
 

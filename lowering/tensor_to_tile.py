@@ -20,7 +20,11 @@ from typing import Any
 from lowering.tensor_to_tile_common import (
     MAT_BRIDGE_ATTR,
     Rewriter,
+    body_of,
+    flat_stmts,
     mk,
+    new_body,
+    same_items,
     shape_tuple,
     tile_name,
     with_attrs,
@@ -35,7 +39,7 @@ from lowering.tensor_to_tile_scan import (
 from pl.ir.enums import MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt
 from pl.ir.types import TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
 
@@ -156,10 +160,10 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
         entry.append(AssignStmt(tile_var, load, span=f.span))
         rw.map_var(p, tile_var)
 
-    stmts = flatten_body(body)
+    stmts = flat_stmts(body)
     ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
     rest = [s for s in stmts if s is not ret]
-    new_stmts = entry + flatten_body(rw.body(make_body(rest)) if rest else None)
+    new_stmts = entry + flat_stmts(rw.body(new_body(rest)) if rest else None)
 
     params = list(f.params)
     directions = list(f.directions)
@@ -185,11 +189,23 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
             else:
                 values.append(e)
                 return_types.append(e.type)
-        new_stmts.append(ReturnStmt(tuple(values), span=ret.span, comments=ret.comments))
-    new_f = Function(f.name, tuple(params), tuple(directions), tuple(return_types),
-                     make_body(new_stmts), f.func_type, f.level, f.role, f.attrs, span=f.span,
-                     comments=f.comments)
+        new_stmts.append(ret if same_items(values, ret.values)
+                         else ReturnStmt(tuple(values), span=ret.span, comments=ret.comments))
+    body = body_of(f.body, new_stmts)
+    rtypes = f.return_types if _same_types(return_types, f.return_types) else tuple(return_types)
+    if body is f.body and not added and rtypes is f.return_types:
+        return f, 0  # nothing to convert: the function is handed on as it is
+    new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
+                     f.role, f.attrs, span=f.span, comments=f.comments)
     return new_f, added
+
+
+def _same_types(new: list[Type], old: tuple[Type, ...]) -> bool:
+    """Equal types that also print the same (a memref is not compared by `==`)."""
+    return len(new) == len(old) and all(
+        a is b or (a == b and getattr(a, "memref", None) is None
+                   and getattr(b, "memref", None) is None)
+        for a, b in zip(new, old, strict=True))
 
 
 class _CallSites(Rewriter):
@@ -247,5 +263,7 @@ def convert_tensor_to_tile_ops(program: Program) -> Program:
     if converted:
         funcs = [f if f.name in converted or f.func_type.is_incore_kind()
                  else _CallSites(converted).function(f) for f in funcs]
+    if same_items(funcs, program.functions):
+        return program
     return Program(program.name, tuple(funcs), span=program.span)
 

@@ -4,7 +4,9 @@ Guarantees: nothing here mutates its input. `Rewriter` walks a function body, su
 remapped variables everywhere they are used, re-types loop carries and if-phis when the values
 flowing into them change type, and lets subclasses replace one assignment by several statements.
 Calls to registered ops whose arguments changed are rebuilt through `make_call` (so their result
-type is re-deduced) with their kwargs and attrs kept.
+type is re-deduced) with their kwargs and attrs kept. Only the spine above a changed statement is
+rebuilt: an unchanged expression, statement, body or function comes back as the same object, so a
+pass that changes nothing costs one walk and hands its input on.
 """
 
 from __future__ import annotations
@@ -101,13 +103,17 @@ class Rewriter:
         self.remap[id(old)] = new
 
     def expr(self, e: Expr) -> Expr:
+        if not self.remap:
+            # Nothing remapped yet: every expression below is rebuilt only when a Var in it is
+            # remapped, so it comes back as it is.
+            return e
         match e:
             case Var():
                 return self.remap.get(id(e), e)
             case Call():
-                args = tuple(self.expr(a) for a in e.args)
-                kwargs = tuple((k, self.expr(v) if isinstance(v, Expr) else v)
-                               for k, v in e.kwargs)
+                args = tuple([self.expr(a) for a in e.args])
+                kwargs = tuple([(k, self.expr(v) if isinstance(v, Expr) else v)
+                                for k, v in e.kwargs]) if e.kwargs else e.kwargs
                 if args == e.args and all(a is b for a, b in zip(args, e.args, strict=True)) \
                         and kwargs == e.kwargs:
                     return e
@@ -143,9 +149,9 @@ class Rewriter:
     # ---- statements --------------------------------------------------------------------------
     def body(self, s: Stmt) -> Stmt:
         out: list[Stmt] = []
-        for child in flatten_body(s):
+        for child in flat_stmts(s):
             out.extend(self.stmt(child))
-        return make_body(out)
+        return body_of(s, out)
 
     def stmt(self, s: Stmt) -> list[Stmt]:
         match s:
@@ -156,11 +162,13 @@ class Rewriter:
             case SeqStmts():
                 return [self.body(s)]
             case YieldStmt():
-                return [YieldStmt(tuple(self.expr(v) for v in s.values), span=s.span,
-                                  comments=s.comments)]
+                values = self.exprs(s.values)
+                return [s if values is s.values
+                        else YieldStmt(values, span=s.span, comments=s.comments)]
             case ReturnStmt():
-                return [ReturnStmt(tuple(self.expr(v) for v in s.values), span=s.span,
-                                   comments=s.comments)]
+                values = self.exprs(s.values)
+                return [s if values is s.values
+                        else ReturnStmt(values, span=s.span, comments=s.comments)]
             case ForStmt():
                 return [self.for_stmt(s)]
             case WhileStmt():
@@ -168,9 +176,15 @@ class Rewriter:
             case IfStmt():
                 return [self.if_stmt(s)]
             case ScopeStmt():
-                return [ScopeStmt(s.kind, self.body(s.body), s.args, span=s.span,
-                                  comments=s.comments)]
+                body = self.body(s.body)
+                return [s if body is s.body
+                        else ScopeStmt(s.kind, body, s.args, span=s.span, comments=s.comments)]
         return [s]
+
+    def exprs(self, values: tuple[Expr, ...]) -> tuple[Expr, ...]:
+        """`expr` of each value: the same tuple when none changed."""
+        out = tuple([self.expr(v) for v in values])
+        return values if same_items(out, values) else out
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         return [self.pass_through(s, self.expr(s.value))]
@@ -198,7 +212,7 @@ class Rewriter:
             new = IterArg(ia.name, init.type, init=init, span=ia.span)
             self.map_var(ia, new)
             out.append(new)
-        return tuple(out)
+        return iter_args if same_items(out, iter_args) else tuple(out)
 
     def retype_vars(self, olds: tuple[Var, ...], types: Sequence[Type]) -> tuple[Var, ...]:
         out: list[Var] = []
@@ -209,13 +223,16 @@ class Rewriter:
                 out.append(new)
             else:
                 out.append(rv)
-        return tuple(out)
+        return olds if same_items(out, olds) else tuple(out)
 
     def for_stmt(self, s: ForStmt) -> ForStmt:
         start, stop, step = self.expr(s.start), self.expr(s.stop), self.expr(s.step)
         iter_args = self.iter_args(s.iter_args)
         body = self.body(s.body)
         rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
+        if start is s.start and stop is s.stop and step is s.step and iter_args is s.iter_args \
+                and body is s.body and rvs is s.return_vars:
+            return s
         return ForStmt(s.loop_var, start, stop, step, iter_args, body, rvs, s.kind, s.attrs,
                        span=s.span, comments=s.comments)
 
@@ -224,6 +241,9 @@ class Rewriter:
         cond = self.expr(s.condition)
         body = self.body(s.body)
         rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
+        if iter_args is s.iter_args and cond is s.condition and body is s.body \
+                and rvs is s.return_vars:
+            return s
         return WhileStmt(iter_args, cond, body, rvs, span=s.span, comments=s.comments)
 
     def if_stmt(self, s: IfStmt) -> IfStmt:
@@ -235,6 +255,9 @@ class Rewriter:
         self.remap = saved
         types = yield_types(then_body) or (yield_types(else_body) if else_body else [])
         rvs = self.retype_vars(s.return_vars, types)
+        if cond is s.condition and then_body is s.then_body and else_body is s.else_body \
+                and rvs is s.return_vars:
+            return s
         return IfStmt(cond, then_body, else_body, rvs, span=s.span, comments=s.comments)
 
     def function(self, f: Function, **changes: Any) -> Function:
@@ -242,9 +265,59 @@ class Rewriter:
         fields: dict[str, Any] = dict(params=f.params, directions=f.directions,
                                       return_types=f.return_types)
         fields.update(changes)
+        if body is f.body and fields["params"] is f.params \
+                and fields["directions"] is f.directions \
+                and fields["return_types"] is f.return_types:
+            return f
         return Function(f.name, fields["params"], fields["directions"], fields["return_types"],
                         body, f.func_type, f.level, f.role, f.attrs, span=f.span,
                         comments=f.comments)
+
+
+def same_items(new: Sequence[Any], old: Sequence[Any]) -> bool:
+    """Whether two sequences hold the very same objects, in order."""
+    if len(new) != len(old):
+        return False
+    for a, b in zip(new, old, strict=True):
+        if a is not b:
+            return False
+    return True
+
+
+def flat_stmts(body: Stmt | None) -> list[Stmt]:
+    """`flatten_body(body)`, without a list per statement when the body is already flat."""
+    if isinstance(body, SeqStmts):
+        for child in body.stmts:
+            if isinstance(child, SeqStmts):
+                return flatten_body(body)
+        return list(body.stmts)
+    return flatten_body(body)
+
+
+def new_body(stmts: list[Stmt] | tuple[Stmt, ...]) -> Stmt:
+    """`make_body(stmts)`, without a list per statement when no statement is a SeqStmts."""
+    for child in stmts:
+        if isinstance(child, SeqStmts):
+            return make_body(stmts)
+    if len(stmts) == 1:
+        return stmts[0]
+    return SeqStmts(tuple(stmts))
+
+
+def body_of(old: Stmt | None, stmts: list[Stmt]) -> Stmt:
+    """`make_body(stmts)`, or `old` itself when that would rebuild an equal body from the same
+    statements: a pass that changed nothing hands its input on, so later passes stay cheap.
+
+    A SeqStmts is reused only in `make_body`'s own form (flat, no span, no comments), since a
+    rebuilt one carries neither.
+    """
+    if type(old) is SeqStmts:
+        if len(stmts) != 1 and not old.comments and old.span == UNKNOWN_SPAN \
+                and same_items(stmts, old.stmts):
+            return old
+    elif old is not None and len(stmts) == 1 and stmts[0] is old:
+        return old
+    return new_body(stmts)
 
 
 def yield_types(body: Stmt | None) -> list[Type]:
@@ -261,7 +334,7 @@ def yield_types(body: Stmt | None) -> list[Type]:
 def walk_stmts(body: Stmt | None) -> list[Stmt]:
     """Every statement of a body in program order, nested bodies included (pre-order)."""
     out: list[Stmt] = []
-    for s in flatten_body(body):
+    for s in flat_stmts(body):
         out.append(s)
         match s:
             case ForStmt() | WhileStmt() | ScopeStmt():

@@ -13,7 +13,7 @@ Guarantees:
 
 from __future__ import annotations
 
-from lowering.tensor_to_tile_common import walk_stmts
+from lowering.tensor_to_tile_common import body_of, flat_stmts, same_items, walk_stmts
 from lowering.tensor_to_tile_convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Var
@@ -27,8 +27,6 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
-    flatten_body,
-    make_body,
 )
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
@@ -49,18 +47,20 @@ class _Hoister:
         """Hoist tensor-op calls found inside `e` (e itself stays)."""
         match e:
             case Call():
-                args = tuple(self.operand(a) for a in e.args)
-                if all(a is b for a, b in zip(args, e.args, strict=True)):
+                args = tuple([self.operand(a) for a in e.args])
+                if same_items(args, e.args):
                     return e
                 return Call(e.op, args, e.kwargs, e.attrs, e.result_type, span=e.span)
             case MakeTuple():
-                elems = tuple(self.operand(a) for a in e.elements)
-                if all(a is b for a, b in zip(elems, e.elements, strict=True)):
+                elems = tuple([self.operand(a) for a in e.elements])
+                if same_items(elems, e.elements):
                     return e
                 return MakeTuple(elems, span=e.span)
         return e
 
     def operand(self, e: Expr) -> Expr:
+        if not isinstance(e, (Call, MakeTuple)):
+            return e  # a leaf neither holds nor is a call
         inner = self.nested(e)
         if not _is_tensor_op_call(inner):
             return inner
@@ -71,12 +71,12 @@ class _Hoister:
 
     def body(self, s: Stmt | None) -> Stmt:
         out: list[Stmt] = []
-        for child in flatten_body(s):
+        for child in flat_stmts(s):
             new = self.stmt(child)
             out.extend(self.pending)
             self.pending = []
             out.append(new)
-        return make_body(out)
+        return body_of(s, out)
 
     def stmt(self, s: Stmt) -> Stmt:
         match s:
@@ -88,24 +88,32 @@ class _Hoister:
                 e = self.nested(s.expr)
                 return s if e is s.expr else EvalStmt(e, span=s.span, comments=s.comments)
             case YieldStmt():
-                vals = tuple(self.operand(v) for v in s.values)
-                return YieldStmt(vals, span=s.span, comments=s.comments)
+                vals = tuple([self.operand(v) for v in s.values])
+                return s if same_items(vals, s.values) \
+                    else YieldStmt(vals, span=s.span, comments=s.comments)
             case ReturnStmt():
-                vals = tuple(self.operand(v) for v in s.values)
-                return ReturnStmt(vals, span=s.span, comments=s.comments)
+                vals = tuple([self.operand(v) for v in s.values])
+                return s if same_items(vals, s.values) \
+                    else ReturnStmt(vals, span=s.span, comments=s.comments)
             case ForStmt():
-                return ForStmt(s.loop_var, s.start, s.stop, s.step, s.iter_args, self.body(s.body),
-                               s.return_vars, s.kind, s.attrs, span=s.span, comments=s.comments)
+                body = self.body(s.body)
+                return s if body is s.body else ForStmt(
+                    s.loop_var, s.start, s.stop, s.step, s.iter_args, body, s.return_vars, s.kind,
+                    s.attrs, span=s.span, comments=s.comments)
             case WhileStmt():
-                return WhileStmt(s.iter_args, s.condition, self.body(s.body), s.return_vars,
-                                 span=s.span, comments=s.comments)
+                body = self.body(s.body)
+                return s if body is s.body else WhileStmt(
+                    s.iter_args, s.condition, body, s.return_vars, span=s.span,
+                    comments=s.comments)
             case IfStmt():
+                then_body = self.body(s.then_body)
                 els = self.body(s.else_body) if s.else_body is not None else None
-                return IfStmt(s.condition, self.body(s.then_body), els, s.return_vars,
-                              span=s.span, comments=s.comments)
+                return s if then_body is s.then_body and els is s.else_body else IfStmt(
+                    s.condition, then_body, els, s.return_vars, span=s.span, comments=s.comments)
             case ScopeStmt():
-                return ScopeStmt(s.kind, self.body(s.body), s.args, span=s.span,
-                                 comments=s.comments)
+                body = self.body(s.body)
+                return s if body is s.body else ScopeStmt(s.kind, body, s.args, span=s.span,
+                                                          comments=s.comments)
         return s
 
 
@@ -135,25 +143,24 @@ def consumer_spaces(body: Stmt) -> dict[int, MemorySpace]:
         value: Expr | None = None
         if isinstance(s, AssignStmt):
             value = s.value
-            if _shaped(s.var):
-                src = _plain_var(s.value)
-                if src is not None and _shaped(src):
-                    edges.append((id(s.var), id(src)))
-                elif isinstance(s.value, Call) and not isinstance(s.value.op, GlobalVar):
-                    op = get_op(s.value.op.name)
-                    if op is not None and op.inherits_input:
-                        for a in s.value.args:
-                            v = _plain_var(a)
-                            if v is not None and _shaped(v):
-                                edges.append((id(s.var), id(v)))
-                                break
         elif isinstance(s, EvalStmt):
             value = s.expr
-        if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
+        # The registered op of a call statement, looked up once for both uses below.
+        op = get_op(value.op.name) if isinstance(value, Call) \
+            and not isinstance(value.op, GlobalVar) else None
+        if isinstance(s, AssignStmt) and _shaped(s.var):
+            src = _plain_var(s.value)
+            if src is not None and _shaped(src):
+                edges.append((id(s.var), id(src)))
+            elif op is not None and op.inherits_input and isinstance(value, Call):
+                for a in value.args:
+                    v = _plain_var(a)
+                    if v is not None and _shaped(v):
+                        edges.append((id(s.var), id(v)))
+                        break
+        if op is None or not op.conversion_reqs:
             continue
-        op = get_op(value.op.name)
-        if op is None:
-            continue
+        assert isinstance(value, Call)
         for idx, (space, _trans) in sorted(op.conversion_reqs.items()):
             target = _plain_var(value.args[idx]) if idx < len(value.args) else None
             if target is not None:

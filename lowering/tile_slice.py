@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lowering.tensor_to_tile_common import Rewriter, index, is_op_call, mk, walk_stmts, with_attrs
+from lowering.tensor_to_tile_common import (
+    Rewriter,
+    index,
+    is_op_call,
+    mk,
+    same_items,
+    walk_stmts,
+    with_attrs,
+)
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
 from pl.ir.function import Program
@@ -84,10 +92,17 @@ def _add(a: Expr, b: Expr) -> Expr:
 
 
 class _Canon(Rewriter):
-    def __init__(self, uses: dict[int, list[tuple[str, int]]]) -> None:
+    def __init__(self, body: Stmt) -> None:
         super().__init__()
-        self.uses = uses
+        self.func_body = body
+        self._uses: dict[int, list[tuple[str, int]]] | None = None
         self.folded: dict[int, tuple[Expr, Expr, Expr]] = {}   # slice var -> (base, row, col)
+
+    def uses(self) -> dict[int, list[tuple[str, int]]]:
+        """The uses of every var, collected at the first Mat slice (most functions have none)."""
+        if self._uses is None:
+            self._uses = _uses(self.func_body)
+        return self._uses
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         value = self.expr(s.value)
@@ -106,7 +121,7 @@ class _Canon(Rewriter):
                 and isinstance(offset, MakeTuple) and len(offset.elements) == 2
                 and (len(value.args) < 4 or value.args[3] == value.args[1])):
             return [self.pass_through(s, value)]
-        uses = self.uses.get(id(s.var), [])
+        uses = self.uses().get(id(s.var), [])
         row, col = offset.elements
         if uses and all(op == "tile.extract" and slot == 0 for op, slot in uses):
             self.folded[id(s.var)] = (base, row, col)
@@ -125,6 +140,8 @@ class _Canon(Rewriter):
 
 def canonicalize_tile_slice(program: Program) -> Program:
     """Turn Mat slices feeding L0 consumers into extracts (InCore/AIC/AIV functions)."""
-    funcs = tuple(_Canon(_uses(f.body)).function(f) if f.func_type.is_incore_kind() else f
+    funcs = tuple(_Canon(f.body).function(f) if f.func_type.is_incore_kind() else f
                   for f in program.functions)
+    if same_items(funcs, program.functions):
+        return program  # no function changed
     return Program(program.name, funcs, span=program.span)

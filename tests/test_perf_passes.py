@@ -1,0 +1,149 @@
+"""The fast paths of the passes before inference give what their slow paths give.
+
+Data-driven over the examples, the inference cases' Before programs and the benchmark kernel: the
+pipeline up to `canonicalize_tile_slice` is run once as built, and once with every fast path
+switched off (the SSA substitution's Call shortcut and static-type test, the skipped suffix
+analysis of sequences without loops/ifs/scopes, the memoised tensor-op converters and the rewriter's
+nothing-remapped shortcut); each stage must print the same and be structurally equal. A pass that
+changes nothing must hand on the very same Program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from infer_cases.cases import CASES
+
+import pl  # noqa: F401  (initialises the package before lowering.text, which imports it)
+from bench.generate import kernel_source
+from lowering import ssa, ssa_support, tensor_to_tile_common, tensor_to_tile_convert
+from lowering.text import parse
+from pl.compiler import default_passes
+from pl.ir import Call, Program, Stmt, Type, Var, flatten_body, make_body
+from pl.show_inferred import load_programs
+from pl.structural import assert_structural_equal
+
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
+
+
+def _programs() -> list[tuple[str, Program]]:
+    out = [(f"{p.stem}:{prog.name}", prog) for p in EXAMPLES for prog in load_programs(p)]
+    out += [(f"case:{c.name}", parse(c.source("Before"), filename=f"<{c.name}>")) for c in CASES]
+    out.append(("bench:40", parse(kernel_source(40), filename="<bench40>")))
+    return out
+
+
+PROGRAMS = _programs()
+IDS = [label for label, _ in PROGRAMS]
+
+
+def _stages(program: Program, backend: str | None) -> list[Program]:
+    """The program after each pass before inference."""
+    out = [program]
+    for p in default_passes(backend)[:5]:
+        out.append(p(out[-1]))
+    return out
+
+
+def _slow_paths(mp: pytest.MonkeyPatch) -> None:
+    """Switch every fast path of these passes off."""
+    mp.setattr(ssa, "_READS_FUTURE", (Stmt,))
+    mp.setattr(ssa_support.Substituter, "call",
+               lambda self, e: ssa_support._map_fields(e, self.value))
+    mp.setattr(ssa_support, "_is_static_plain", lambda t: False)
+    for module in ("tensor_to_tile_convert", "tensor_to_tile", "tensor_to_tile_scan"):
+        mp.setattr(f"lowering.{module}.converter_for", tensor_to_tile_convert._find_converter)
+    init = tensor_to_tile_common.Rewriter.__init__
+
+    def seeded(self: tensor_to_tile_common.Rewriter) -> None:
+        init(self)
+        self.remap[-1] = Var("never_used", Type())  # never empty: no nothing-remapped shortcut
+
+    mp.setattr(tensor_to_tile_common.Rewriter, "__init__", seeded)
+
+
+@pytest.mark.parametrize("backend", [None, "910B"])
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_fast_paths_give_the_slow_paths_result(label: str, program: Program,
+                                               backend: str | None) -> None:
+    fast = _stages(program, backend)
+    with pytest.MonkeyPatch.context() as mp:
+        _slow_paths(mp)
+        slow = _stages(program, backend)
+    for a, b in zip(fast, slow, strict=True):
+        assert_structural_equal(a, b)
+        assert a.as_python() == b.as_python()
+
+
+def _types(program: Program) -> Iterator[Type]:
+    for f in program.functions:
+        yield from (p.type for p in f.params)
+        for s in tensor_to_tile_common.walk_stmts(f.body):
+            value = getattr(s, "value", None) or getattr(s, "expr", None)
+            if isinstance(value, Call):
+                yield value.result_type
+                yield from (a.type for a in value.args)
+            var = getattr(s, "var", None)
+            if isinstance(var, Var):
+                yield var.type
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_static_type_test_agrees_with_the_walk(label: str, program: Program) -> None:
+    for stage in _stages(program, "910B"):
+        for t in _types(stage):
+            assert ssa_support._type_has_vars(t) == ssa_support._mentions_var(t)
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_plain_names_version_like_the_parser_says(label: str, program: Program) -> None:
+    names = {v.name for f in _stages(program, None)[0].functions for v in f.params}
+    for f in program.functions:
+        for s in tensor_to_tile_common.walk_stmts(f.body):
+            var = getattr(s, "var", None)
+            if isinstance(var, Var):
+                names.add(var.name)
+    for name in sorted(names | {"x", "a__b", "t__ssa_v3", "__x", "y__iter_v1"}):
+        for role, version in (("ssa", 0), ("iter", 2), ("rv", 11)):
+            assert ssa_support.versioned_name(name, role, version) \
+                == ssa_support.rebased_name(name, role, version)
+
+
+def test_memoised_converters_match_the_lookup() -> None:
+    from pl.ops.registry import all_ops
+
+    for name in all_ops():
+        assert tensor_to_tile_convert.converter_for(name) is tensor_to_tile_convert.converter_for(name)
+        found = tensor_to_tile_convert._find_converter(name)
+        assert (found is None) == (tensor_to_tile_convert.converter_for(name) is None)
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_body_helpers_match_the_ir_ones(label: str, program: Program) -> None:
+    for f in program.functions:
+        for s in [f.body, *tensor_to_tile_common.walk_stmts(f.body)]:
+            assert tensor_to_tile_common.flat_stmts(s) == flatten_body(s)
+            stmts = flatten_body(s)
+            assert tensor_to_tile_common.new_body(stmts) == make_body(stmts)
+
+
+def test_no_op_passes_hand_on_the_same_program() -> None:
+    stages = _stages(parse(kernel_source(30), filename="<bench30>"), "910B")
+    for before, after in zip(stages[1:], stages[2:], strict=False):
+        assert after is before
+        assert all(a is b for a, b in zip(after.functions, before.functions, strict=True))
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_a_second_run_of_each_pass_changes_nothing_it_did_not_change(
+        label: str, program: Program) -> None:
+    passes = default_passes("910B")[1:5]
+    stages = _stages(program, "910B")
+    for p, out in zip(passes, stages[2:], strict=True):
+        again = p(out)
+        assert again.as_python() == out.as_python()
+        if again is not out:  # only a pass that rebuilt something may return a new program
+            assert any(a is not b for a, b in zip(again.functions, out.functions, strict=True))
+
