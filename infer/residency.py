@@ -136,15 +136,15 @@ def apply_residency(program: Program, backend: str | None) -> tuple[Program, lis
     check_backend(backend)
     # Caller evidence walks every call of every function: only gather it when some InCore-kind
     # function has a loop, i.e. when there is a candidate to plan at all.
-    evidence = caller_evidence(program) if any(
-        f.func_type.is_incore_kind() and _has_for(f.body) for f in program.functions) else {}
+    looping = {f.name for f in program.functions if f.func_type.is_incore_kind() and _has_for(f.body)}
+    evidence = caller_evidence(program) if looping else {}
     decisions: list[ResidencyDecision] = []
     functions = []
     for f in program.functions:
         if not f.func_type.is_incore_kind():
             functions.append(strip_and_normalise(f, normalise=False))
             continue
-        if not _has_for(f.body):
+        if f.name not in looping:
             # Only loop-invariant loads inside loops are candidates: nothing to plan or hoist.
             functions.append(strip_and_normalise(f, normalise=True))
             continue

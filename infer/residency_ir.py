@@ -167,6 +167,8 @@ class _Stripper:
             case Var():
                 return self.var(e)
             case Call():
+                if not e.attrs and all(type(a) is Var for a in e.args):
+                    return e  # the usual call: no marker here nor below
                 args = tuple(a if type(a) is Var else self.expr(a) for a in e.args)
                 attrs = tuple((k, v) for k, v in e.attrs if k != BRIDGE_MARKER)
                 if len(attrs) == len(e.attrs) and all(a is b for a, b in zip(args, e.args, strict=True)):
