@@ -5,6 +5,7 @@ Spans and leading comments are carried on every statement and ignored by `==`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,23 +119,28 @@ class ScopeStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+def _splice(stmts: Iterable[Stmt], out: list[Stmt]) -> None:
+    """Append `stmts` to `out` with nested SeqStmts spliced in place (no list per statement)."""
+    for s in stmts:
+        if type(s) is SeqStmts:
+            _splice(s.stmts, out)
+        else:
+            out.append(s)
+
+
 def flatten_body(body: Stmt | None) -> list[Stmt]:
     """The statements of a body as a flat list (nested SeqStmts are spliced)."""
     if body is None:
         return []
-    if isinstance(body, SeqStmts):
-        out: list[Stmt] = []
-        for s in body.stmts:
-            out.extend(flatten_body(s))
-        return out
-    return [body]
+    out: list[Stmt] = []
+    _splice((body,), out)
+    return out
 
 
 def make_body(stmts: list[Stmt] | tuple[Stmt, ...]) -> Stmt:
     """Normalised body: one statement stands alone, several form one flat SeqStmts."""
     flat: list[Stmt] = []
-    for s in stmts:
-        flat.extend(flatten_body(s))
+    _splice(stmts, flat)
     if len(flat) == 1:
         return flat[0]
     return SeqStmts(tuple(flat))
