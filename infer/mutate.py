@@ -122,20 +122,24 @@ class Mutator:
 
     def call(self, call: Call) -> Call:
         op, constraints = op_facts(call)
-        moves = self.moves
+        moves, cache = self.moves, self.cache
         new_args: list[Expr] = []
+        changed = False
         for i, arg in enumerate(call.args):
-            moved = None
-            if moves and i < len(constraints) and constraints[i] and type(arg) is Var:
-                moved = moves.get((arg, constraints[i][0]))
-            if moved is not None:
-                new_args.append(moved)
-            elif type(arg) is Var:
-                new_args.append(self.var(arg))
+            new: Expr | None
+            if type(arg) is Var:
+                new = None
+                if moves and i < len(constraints) and constraints[i]:
+                    new = moves.get((arg, constraints[i][0]))
+                if new is None:
+                    new = cache.get(arg) or self.var(arg)
             else:
-                new_args.append(self.expr(arg))
+                new = self.expr(arg)
+            assert new is not None
+            changed = changed or new is not arg
+            new_args.append(new)
         attrs = self.remap_attrs(call, new_args) if call.attrs else call.attrs
-        if attrs is call.attrs and _same(new_args, call.args):
+        if attrs is call.attrs and not changed:
             return call
         if op is None:
             return Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type, span=call.span)
@@ -177,7 +181,7 @@ class Mutator:
     def assign(self, stmt: AssignStmt) -> AssignStmt:
         orig = stmt.var
         lhs = self.var(orig)
-        value = self.expr(stmt.value)
+        value = self.call(stmt.value) if type(stmt.value) is Call else self.expr(stmt.value)
         space = self.var_memory.get(orig)
         if isinstance(value, Call) and space is not None:
             op = op_facts(value)[0]
