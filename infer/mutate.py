@@ -69,6 +69,7 @@ class Mutator:
         self.function = function
         self.var_memory = var_memory
         self.needed = needed
+        self.needed_vars = {v for v, _ in needed}
         self.backend = backend
         self.make_call = make_call or default_make_call()
         self.cache: dict[Var, Var] = {}
@@ -282,8 +283,8 @@ class Mutator:
             call = consumer.expr  # type: ignore[attr-defined]
         else:
             return _NO_MOVES
-        if type(call) is not Call:
-            return _NO_MOVES
+        if type(call) is not Call or self.needed_vars.isdisjoint(call.args):
+            return _NO_MOVES  # (one C-level test: most statements consume no value to move)
         constraints = op_facts(call)[1]
         out: list[Stmt] = _NO_MOVES
         for i, allowed in enumerate(constraints[: len(call.args)]):
