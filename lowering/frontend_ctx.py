@@ -3,7 +3,8 @@
 Guarantees: a name resolves first to an IR value bound in the enclosing kernel scopes, then to the
 Python object it denotes in the kernel's closure, module globals or builtins; DSL constructs are
 then recognised by object identity, so any import spelling works. Kernel code is never executed:
-only names and attribute chains are evaluated. `pl.dynamic` objects map to one Var per program.
+only names and attribute chains are evaluated (`root.attr` once per function, see
+`FnCtx.py_attrs`). `pl.dynamic` objects map to one Var per program.
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ class FnCtx:
     # Span of the statement being lowered: the cheap location of the calls inside it, so an
     # error a later pass raises about a call still points at the user's line.
     cur_span: Span = UNKNOWN_SPAN
+    # `root.attr` -> the Python object it denotes, for roots that are not kernel values: the
+    # kernel's closure and globals do not change while it is lowered (nothing is executed), so
+    # each dotted name is evaluated once per function. Failures are never stored.
+    py_attrs: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:
@@ -124,9 +129,33 @@ class FnCtx:
             if not isinstance(v, IterArg):
                 self.scopes[-1][k] = v
 
+    def _memo_attr(self, node: cst.BaseExpression) -> Any:
+        """The memoised object of `root.attr` (see `py_attrs`), or _MISSING."""
+        if type(node) is not cst.Attribute:
+            return _MISSING
+        root = node.value
+        if type(root) is not cst.Name or self.lookup_var(root.value) is not None:
+            return _MISSING
+        return self.py_attrs.get((root.value, node.attr.value), _MISSING)
+
+    def _remember_attr(self, node: cst.BaseExpression, obj: Any) -> Any:
+        if type(node) is cst.Attribute and type(node.value) is cst.Name \
+                and not isinstance(obj, Var) and self.lookup_var(node.value.value) is None:
+            self.py_attrs[(node.value.value, node.attr.value)] = obj
+        return obj
+
     def try_resolve(self, node: cst.BaseExpression, default: Any = None) -> Any:
         """`resolve(node)`, or `default` where it would raise; builds no error (an error costs the
         file's precise positions, which the happy path never needs)."""
+        obj = self._memo_attr(node)
+        if obj is not _MISSING:
+            return obj
+        obj = self._try_resolve(node, _MISSING)
+        if obj is _MISSING:
+            return default
+        return self._remember_attr(node, obj)
+
+    def _try_resolve(self, node: cst.BaseExpression, default: Any) -> Any:
         if isinstance(node, cst.Name):
             var = self.lookup_var(node.value)
             if var is not None:
@@ -134,7 +163,7 @@ class FnCtx:
             obj = self.prog.lookup_py(node.value)
             return default if obj is _MISSING else obj
         if isinstance(node, cst.Attribute):
-            base = self.try_resolve(node.value, _MISSING)
+            base = self._try_resolve(node.value, _MISSING)
             if base is _MISSING:
                 return default
             return getattr(base, node.attr.value, default)
@@ -142,6 +171,17 @@ class FnCtx:
 
     def resolve(self, node: cst.BaseExpression) -> Any:
         """The IR Var or the Python object a Name / dotted Attribute denotes."""
+        if type(node) is cst.Name:  # most often a kernel value
+            var = self.lookup_var(node.value)
+            if var is not None:
+                return var
+        else:
+            obj = self._memo_attr(node)
+            if obj is not _MISSING:
+                return obj
+        return self._remember_attr(node, self._resolve(node))
+
+    def _resolve(self, node: cst.BaseExpression) -> Any:
         if isinstance(node, cst.Name):
             var = self.lookup_var(node.value)
             if var is not None:
@@ -153,7 +193,7 @@ class FnCtx:
                                       "available in the enclosing scope")
             return obj
         if isinstance(node, cst.Attribute):
-            base = self.resolve(node.value)
+            base = self._resolve(node.value)
             attr = node.attr.value
             try:
                 return getattr(base, attr)

@@ -8,10 +8,13 @@ and any error it raises without a place gets the call's span; program calls chec
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 import libcst as cst
 
+from lowering import op_builders
 from lowering.frontend_ctx import FnCtx, dotted
 from pl import dsl
 from pl.errors import PlError
@@ -68,40 +71,57 @@ def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
 
 def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     """An IR Expr, or a static Python value (enum member, str) for op attributes."""
-    match node:
-        case cst.Integer():
-            return ConstInt(int(node.evaluated_value), DType.INDEX)
-        case cst.Float():
-            return ConstFloat(float(node.evaluated_value), DType.FP32)
-        case cst.SimpleString() | cst.ConcatenatedString():
-            return node.evaluated_value
-        case cst.Name() | cst.Attribute():
-            return ctx.resolve(node)
-        case cst.List() | cst.Tuple():
-            elems = []
-            for el in node.elements:
-                if isinstance(el, cst.StarredElement):
-                    raise ctx.error(el, "Starred elements are not supported in kernels")
-                elems.append(lower_expr(ctx, el.value))
-            return MakeTuple(tuple(elems))
-        case cst.UnaryOperation():
-            return _unary(ctx, node)
-        case cst.BinaryOperation():
-            return _binary(ctx, node)
-        case cst.Comparison():
-            return _compare(ctx, node)
-        case cst.BooleanOperation():
-            op = "And" if isinstance(node.operator, cst.And) else "Or"
-            left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
-            for side, n in ((left, node.left), (right, node.right)):
-                _require_scalar(ctx, side, n)
-            return BinaryExpr(op, left, right, DType.BOOL)
-        case cst.Call():
-            return lower_call(ctx, node)
-        case cst.Subscript():
-            return _subscript(ctx, node)
-        case _:
-            raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+    # Dispatch on the exact node class: LibCST nodes are ABCs, so an isinstance chain (or a
+    # `match` on classes) costs an ABC check per case on every expression.
+    handler = _VALUE_HANDLERS.get(type(node))
+    if handler is None:
+        handler = _handler_by_isinstance(node)
+    return handler(ctx, node)
+
+
+def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
+    return ConstInt(int(node.evaluated_value), DType.INDEX)
+
+
+def _float(ctx: FnCtx, node: cst.Float) -> Any:
+    return ConstFloat(float(node.evaluated_value), DType.FP32)
+
+
+def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:
+    return node.evaluated_value
+
+
+def _name(ctx: FnCtx, node: cst.Name | cst.Attribute) -> Any:
+    return ctx.resolve(node)
+
+
+def _sequence(ctx: FnCtx, node: cst.List | cst.Tuple) -> Any:
+    elems = []
+    for el in node.elements:
+        if isinstance(el, cst.StarredElement):
+            raise ctx.error(el, "Starred elements are not supported in kernels")
+        elems.append(lower_expr(ctx, el.value))
+    return MakeTuple(tuple(elems))
+
+
+def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
+    op = "And" if isinstance(node.operator, cst.And) else "Or"
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    for side, n in ((left, node.left), (right, node.right)):
+        _require_scalar(ctx, side, n)
+    return BinaryExpr(op, left, right, DType.BOOL)
+
+
+def _unsupported(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+
+
+def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], Any]:
+    """The handler of a node whose class is not in the table (a subclass), or the error."""
+    for cls, handler in _VALUE_HANDLERS.items():
+        if isinstance(node, cls):
+            return handler
+    return _unsupported
 
 
 def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
@@ -193,19 +213,23 @@ def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
 # -- calls ------------------------------------------------------------------------------------
 
 
-def lower_call(ctx: FnCtx, node: cst.Call) -> Expr:
+def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
+    """A call in a kernel. `callee`: what `node.func` resolves to, when the caller has already
+    resolved it (None: resolve it here)."""
     func = node.func
     if ctx.self_name and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
             and func.value.value == ctx.self_name:
         return program_call(ctx, node, func.attr.value, node.args)
-    if not isinstance(func, cst.Name | cst.Attribute):
+    if not isinstance(func, cst.Attribute | cst.Name):  # Attribute first: see dsl_callee
         raise ctx.error(func, "Unsupported call target")
-    try:
-        obj = ctx.resolve(func)
-    except PlError:
-        if isinstance(func, cst.Attribute):
-            raise ctx.error(func, f"Unknown operation '{dotted(func)}'") from None
-        raise
+    obj = callee
+    if obj is None:
+        try:
+            obj = ctx.resolve(func)
+        except PlError:
+            if isinstance(func, cst.Attribute):
+                raise ctx.error(func, f"Unknown operation '{dotted(func)}'") from None
+            raise
     spelling = getattr(obj, "__pl_op__", None)
     if isinstance(spelling, str):
         return op_call(ctx, node, spelling)
@@ -233,8 +257,6 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
 
 
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
-    from lowering import op_builders
-
     pos, kw = _split_args(ctx, node.args)
     args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -291,6 +313,10 @@ def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
 
 
 def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if type(node) is cst.Name:  # the common operand, a kernel value: skip the generic dispatch
+        var = ctx.lookup_var(node.value)
+        if var is not None:
+            return var
     val = lower_value(ctx, node)
     if isinstance(val, Expr | str) or _is_enum(val):
         return val
@@ -298,7 +324,6 @@ def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
 
 
 def _is_enum(val: Any) -> bool:
-    from enum import Enum
     return isinstance(val, Enum)
 
 
@@ -374,3 +399,13 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
 
 def is_var(e: Any) -> bool:
     return isinstance(e, Var)
+
+
+# The expression forms lower_value accepts, by exact LibCST class.
+_VALUE_HANDLERS: dict[type, Callable[[FnCtx, Any], Any]] = {
+    cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,
+    cst.ConcatenatedString: _string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
+    cst.Tuple: _sequence, cst.UnaryOperation: _unary, cst.BinaryOperation: _binary,
+    cst.Comparison: _compare, cst.BooleanOperation: _boolean, cst.Call: lower_call,
+    cst.Subscript: _subscript,
+}

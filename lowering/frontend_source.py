@@ -2,8 +2,9 @@
 
 Guarantees: a file's text is parsed once (cached by filename and text); precise node positions are
 computed only when asked for (the error path), by one metadata resolution per file; the happy path
-gets statement-level spans from CPython's `ast` (a C parser), matched to the CST statements by
-walking both trees in step. All spans are in the file's own coordinates (1-based line, 1-based
+gets statement-level spans read off the text in step with the CST (lowering/frontend_spans.py), or,
+for files that walk declines, from CPython's `ast` matched to the CST statements by walking both
+trees in step (the two agree: tests/test_perf_lower.py). All spans are in the file's own coordinates (1-based line, 1-based
 character column).
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from lowering.frontend_spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
@@ -70,14 +72,25 @@ class SourceFile:
 
     # -- cheap statement spans (happy path) -----------------------------------------------------
     def stmt_span(self, node: cst.CSTNode) -> Span:
-        if self._stmt_spans is None:
-            self._stmt_spans = {}
-            try:
-                tree = ast.parse(self.text)
-            except SyntaxError:
-                return UNKNOWN_SPAN
-            self._pair(list(self.module.body), tree.body)
-        return self._stmt_spans.get(id(node), UNKNOWN_SPAN)
+        spans = self._stmt_spans
+        if spans is None:
+            # Read off the text when the walk follows the file (no second parse), else from `ast`.
+            spans = text_statement_spans(self.filename, self.text, self.module)
+            if spans is None:
+                spans = self.ast_statement_spans()
+            self._stmt_spans = spans
+        return spans.get(id(node), UNKNOWN_SPAN)
+
+    def ast_statement_spans(self) -> dict[int, Span]:
+        """Statement spans from CPython's `ast`, paired with the CST statements (the reference
+        the text walk of lowering/frontend_spans.py must agree with)."""
+        self._stmt_spans = {}
+        try:
+            tree = ast.parse(self.text)
+        except SyntaxError:
+            return self._stmt_spans
+        self._pair(list(self.module.body), tree.body)
+        return self._stmt_spans
 
     def _span(self, a: ast.stmt) -> Span:
         line = a.lineno

@@ -9,14 +9,14 @@ bindings stay visible after the if (non-SSA, fixed by SSA conversion).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import libcst as cst
 
 from lowering.frontend_ctx import FnCtx, YieldSite
-from lowering.frontend_exprs import lower_expr, lower_value
+from lowering.frontend_exprs import lower_call, lower_expr, lower_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
@@ -85,56 +85,83 @@ def suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
 
 def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
     """The DSL object a call's callee denotes, or None (never raises)."""
-    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Name | cst.Attribute):
+    # Attribute first: `pl.op(...)` is the common callee, and an exact class match skips the
+    # (slow) ABC check that LibCST's node classes otherwise cost.
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute | cst.Name):
         return None
     return ctx.try_resolve(node.func)
 
 
 def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    # Dispatch on the exact node class (LibCST nodes are ABCs: class patterns are slow).
+    handler = _SMALL_HANDLERS.get(type(node))
+    if handler is None:
+        handler = _small_handler_by_isinstance(node)
+    return handler(ctx, node)
+
+
+def _assign_stmt(ctx: FnCtx, node: cst.Assign) -> list[Stmt]:
+    if len(node.targets) != 1:
+        raise ctx.error(node, "Chained assignment (a = b = e) is not supported")
+    return assign(ctx, node.targets[0].target, node.value, None, node)
+
+
+def _ann_assign_stmt(ctx: FnCtx, node: cst.AnnAssign) -> list[Stmt]:
+    if node.value is None:
+        raise ctx.error(node, "A declaration without a value is not supported")
+    if not isinstance(node.target, cst.Name):
+        raise ctx.error(node.target, "An annotated assignment needs a plain name")
+    ann = lower_annotation(ctx, node.annotation.annotation, lower_expr)
+    return assign(ctx, node.target, node.value, ann, node)
+
+
+def _aug_assign_stmt(ctx: FnCtx, node: cst.AugAssign) -> list[Stmt]:
+    op = _AUG.get(type(node.operator))
+    if op is None or not isinstance(node.target, cst.Name):
+        raise ctx.error(node, "Unsupported augmented assignment")
+    value = cst.BinaryOperation(node.target, op(), node.value)  # type: ignore[abstract]
+    e = lower_expr(ctx, value)
+    return [bind(ctx, node.target, e, None, node)]
+
+
+def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
     span = ctx.src.stmt_span(node)
-    match node:
-        case cst.Assign():
-            if len(node.targets) != 1:
-                raise ctx.error(node, "Chained assignment (a = b = e) is not supported")
-            return assign(ctx, node.targets[0].target, node.value, None, node)
-        case cst.AnnAssign():
-            if node.value is None:
-                raise ctx.error(node, "A declaration without a value is not supported")
-            if not isinstance(node.target, cst.Name):
-                raise ctx.error(node.target, "An annotated assignment needs a plain name")
-            ann = lower_annotation(ctx, node.annotation.annotation, lower_expr)
-            return assign(ctx, node.target, node.value, ann, node)
-        case cst.AugAssign():
-            op = _AUG.get(type(node.operator))
-            if op is None or not isinstance(node.target, cst.Name):
-                raise ctx.error(node, "Unsupported augmented assignment")
-            value = cst.BinaryOperation(node.target, op(), node.value)  # type: ignore[abstract]
-            e = lower_expr(ctx, value)
-            return [bind(ctx, node.target, e, None, node)]
-        case cst.Expr():
-            return _expr_stmt(ctx, node)
-        case cst.Return():
-            if ctx.loops:
-                raise ctx.error(node, "return is not allowed inside a loop",
-                                hint="carry the value out with init_values and pl.yield_, "
-                                     "then return it after the loop")
-            vals: tuple[Expr, ...] = ()
-            if isinstance(node.value, cst.Tuple):
-                vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
-            elif node.value is not None:
-                vals = (lower_expr(ctx, node.value),)
-            return [ReturnStmt(vals, span=span)]
-        case cst.Pass():
-            return []
-        case cst.Break() | cst.Continue():
-            word = "break" if isinstance(node, cst.Break) else "continue"
-            if not ctx.loops:
-                raise ctx.error(node, f"'{word}' outside a loop")
-            if ctx.loops[-1][0] not in ("Sequential", "While"):
-                raise ctx.error(node, f"'{word}' is only allowed in pl.range and while loops")
-            return [BreakStmt(span=span) if word == "break" else ContinueStmt(span=span)]
-        case _:
-            raise ctx.error(node, f"Unsupported statement type: {type(node).__name__}")
+    if ctx.loops:
+        raise ctx.error(node, "return is not allowed inside a loop",
+                        hint="carry the value out with init_values and pl.yield_, "
+                             "then return it after the loop")
+    vals: tuple[Expr, ...] = ()
+    if isinstance(node.value, cst.Tuple):
+        vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
+    elif node.value is not None:
+        vals = (lower_expr(ctx, node.value),)
+    return [ReturnStmt(vals, span=span)]
+
+
+def _pass_stmt(ctx: FnCtx, node: cst.Pass) -> list[Stmt]:
+    return []
+
+
+def _break_continue_stmt(ctx: FnCtx, node: cst.Break | cst.Continue) -> list[Stmt]:
+    span = ctx.src.stmt_span(node)
+    word = "break" if isinstance(node, cst.Break) else "continue"
+    if not ctx.loops:
+        raise ctx.error(node, f"'{word}' outside a loop")
+    if ctx.loops[-1][0] not in ("Sequential", "While"):
+        raise ctx.error(node, f"'{word}' is only allowed in pl.range and while loops")
+    return [BreakStmt(span=span) if word == "break" else ContinueStmt(span=span)]
+
+
+def _unsupported_stmt(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    raise ctx.error(node, f"Unsupported statement type: {type(node).__name__}")
+
+
+def _small_handler_by_isinstance(node: cst.BaseSmallStatement) -> Callable[[FnCtx, Any], list[Stmt]]:
+    """The handler of a statement whose class is not in the table (a subclass), or the error."""
+    for cls, handler in _SMALL_HANDLERS.items():
+        if isinstance(node, cls):
+            return handler
+    return _unsupported_stmt
 
 
 def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
@@ -190,7 +217,8 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
 
 def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseExpression,
            ann: Annot | None, node: cst.CSTNode) -> list[Stmt]:
-    if dsl_callee(ctx, value) is dsl.yield_:
+    callee = dsl_callee(ctx, value)
+    if callee is dsl.yield_:
         assert isinstance(value, cst.Call)
         if isinstance(target, cst.Name):
             return [yield_site(ctx, [target.value], [ann.type if ann else None], value, node)]
@@ -200,10 +228,17 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
             return [yield_site(ctx, names, [None] * len(names), value, node)]
         raise ctx.error(target, "The target of pl.yield_ must be names")
     if isinstance(target, cst.Name):
-        return [bind(ctx, target, lower_expr(ctx, value), ann, node)]
+        return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
-        return _unpack(ctx, target, lower_expr(ctx, value), node)
+        return _unpack(ctx, target, _lower_rhs(ctx, value, callee), node)
     raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
+
+
+def _lower_rhs(ctx: FnCtx, value: cst.BaseExpression, callee: Any) -> Expr:
+    """`lower_expr(ctx, value)`, without resolving the callee of a call a second time."""
+    if callee is not None and type(value) is cst.Call:
+        return lower_call(ctx, value, callee)
+    return lower_expr(ctx, value)
 
 
 def _unpack(ctx: FnCtx, target: cst.Tuple | cst.List, e: Expr, node: cst.CSTNode) -> list[Stmt]:
@@ -343,3 +378,10 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
     body = lower_block(ctx, suite(node.body))
     return [ScopeStmt(kind, make_body(body), tuple(args), span=ctx.src.stmt_span(node))]
 
+
+# The small statements lower_small accepts, by exact LibCST class.
+_SMALL_HANDLERS: dict[type, Callable[[FnCtx, Any], list[Stmt]]] = {
+    cst.Assign: _assign_stmt, cst.AnnAssign: _ann_assign_stmt, cst.AugAssign: _aug_assign_stmt,
+    cst.Expr: _expr_stmt, cst.Return: _return_stmt, cst.Pass: _pass_stmt,
+    cst.Break: _break_continue_stmt, cst.Continue: _break_continue_stmt,
+}

@@ -60,25 +60,47 @@ def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], sp
         raise err.located(span) from None
 
 
+# The op a spelling dispatches to, by (spelling, operand kinds, keyword names): dispatch reads the
+# arguments only through `_kind` and the keyword names, so equal keys choose the same op. Only
+# successful choices are stored (a failing one raises again, with its own message, every time);
+# None stands for the scalar form of a unified op.
+_DISPATCH: dict[tuple[str, tuple[str, ...], tuple[str, ...]], OpDef | None] = {}
+
+
 def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -> Expr:
+    key = (spelling, tuple([_kind(a) for a in args]), tuple(kwargs))
+    if key in _DISPATCH:
+        op = _DISPATCH[key]
+    else:
+        op = _dispatch(spelling, args, kwargs)
+        _DISPATCH[key] = op
+    if op is None:
+        if spelling in SCALAR_ONLY_SPELLINGS:
+            return _scalar_binary(spelling, SCALAR_ONLY_SPELLINGS[spelling], args, kwargs, span)
+        return _scalar_form(spelling, _base_name(spelling), args, kwargs, span)
+    result_type = _tpop_result_type(spelling, op, kwargs) if kwargs else None
+    exprs, kw = shape_arguments(spelling, op, args, kwargs)
+    call = _make(op.name, exprs, kw, span)
+    if result_type is not None and isinstance(call, Call):
+        call = dataclasses.replace(call, result_type=result_type)
+    return call
+
+
+def _dispatch(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> OpDef | None:
+    """The registered op this call builds, or None for a scalar form (pl.min, scalar pl.add)."""
     if spelling in SCALAR_ONLY_SPELLINGS:
-        return _scalar_binary(spelling, SCALAR_ONLY_SPELLINGS[spelling], args, kwargs, span)
+        return None
     candidates = spelling_index().get(spelling)
     if not candidates:
         raise PlError(f"Unknown operation '{spelling}'")
     base = _base_name(spelling)
     level = _choose_level(spelling, base, candidates, args)
     if level is None:
-        return _scalar_form(spelling, base, args, kwargs, span)
+        return None
     op = _choose_op(spelling, base, level, candidates, args, kwargs)
     if spelling.startswith("pl.tensor.") and base not in _MIXED_OK:
         _reject_tile_operands(spelling, args)
-    result_type = _tpop_result_type(spelling, op, kwargs)
-    exprs, kw = shape_arguments(spelling, op, args, kwargs)
-    call = _make(op.name, exprs, kw, span)
-    if result_type is not None and isinstance(call, Call):
-        call = dataclasses.replace(call, result_type=result_type)
-    return call
+    return op
 
 
 def _reject_tile_operands(spelling: str, args: list[Arg]) -> None:
@@ -104,11 +126,20 @@ def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileT
     return TileType(shape.elements, dtype, space)
 
 
+_DEDUCE: list[Any] = []
+
+
+def _deduce_module() -> Any:
+    # Imported late (once): the deduce module is written alongside and must not be needed to
+    # import this one.
+    if not _DEDUCE:
+        _DEDUCE.append(importlib.import_module("pl.ops.deduce"))
+    return _DEDUCE[0]
+
+
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
-    # Imported late: the deduce module is written alongside and must not be needed to import this one.
-    deduce = importlib.import_module("pl.ops.deduce")
     try:
-        call = deduce.make_call(name, args, kwargs, span=span)
+        call = _deduce_module().make_call(name, args, kwargs, span=span)
     except PlError:
         raise
     except (TypeError, ValueError) as exc:
@@ -124,14 +155,21 @@ def _base_name(spelling: str) -> str:
 
 
 def _kind(arg: Arg) -> str:
-    t = arg.type if isinstance(arg, Expr) else None
-    if isinstance(t, TensorType):
-        return "Tensor"
-    if isinstance(t, TileType):
-        return "Tile"
-    if isinstance(t, ScalarType):
-        return "Scalar"
+    if isinstance(arg, Expr):
+        kind = _TYPE_KINDS.get(type(arg.type))
+        if kind is not None:
+            return kind
+        t = arg.type
+        if isinstance(t, TensorType):
+            return "Tensor"
+        if isinstance(t, TileType):
+            return "Tile"
+        if isinstance(t, ScalarType):
+            return "Scalar"
     return type(arg).__name__
+
+
+_TYPE_KINDS: dict[type, str] = {TensorType: "Tensor", TileType: "Tile", ScalarType: "Scalar"}
 
 
 def _levels(candidates: Sequence[str]) -> list[str]:

@@ -79,6 +79,8 @@ _LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
 def to_expr(value: Any) -> Any:
     """Python literals to IR constants, lists to MakeTuple; Exprs and enums/str pass unchanged."""
+    if isinstance(value, Expr):  # the common case, first
+        return value
     if isinstance(value, bool):
         return ConstBool(value)
     if isinstance(value, int):
@@ -90,7 +92,18 @@ def to_expr(value: Any) -> Any:
     return value
 
 
+_BOUNDS: dict[str, tuple[int, int]] = {}
+
+
 def _arg_bounds(op: OpDef) -> tuple[int, int]:
+    """(required, maximum) positional arguments of `op` at DSL level (memoised per op name)."""
+    bounds = _BOUNDS.get(op.name)
+    if bounds is None:
+        bounds = _BOUNDS[op.name] = _compute_arg_bounds(op)
+    return bounds
+
+
+def _compute_arg_bounds(op: OpDef) -> tuple[int, int]:
     if op.level == "tensor":
         required = sum(1 for a in op.args if a.name not in _TENSOR_OPTIONAL_ARGS)
     else:
@@ -145,6 +158,18 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
                     ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """Positional Exprs and ordered kwargs of the Call of `op` (see the module docstring)."""
     required, maximum = _arg_bounds(op)
+    if not kwargs and required <= len(args) <= maximum and _plain_exprs(args) \
+            and op.name not in _REQUIRED and op.name != "tile.load":
+        # Every argument is an Expr in its own slot and no keyword is given: the general path
+        # would return the arguments unchanged and the op's own defaults.
+        return list(args), list(_default_kwargs(spelling, op))
+    return shape_arguments_general(spelling, op, args, kwargs)
+
+
+def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
+                            ) -> tuple[list[Expr], list[tuple[str, Any]]]:
+    """`shape_arguments` without its fast path for plain positional Exprs."""
+    required, maximum = _arg_bounds(op)
     arg_names = [a.name for a in op.args]
     kw_names = [k.name for k in op.kwargs]
     slots: list[Any] = list(args[:maximum])
@@ -181,6 +206,26 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     exprs = [to_expr(a) for a in slots]
     out_kwargs = _finish_kwargs(spelling, op, exprs, given)
     return exprs, out_kwargs
+
+
+def _plain_exprs(args: Sequence[Any]) -> bool:
+    for a in args:
+        if not isinstance(a, Expr):
+            return False
+    return True
+
+
+# The ordered kwargs of a call given no keyword arguments, by op name: the op's always-stored
+# defaults only (ops with required kwargs and tile.load, whose defaults read the arguments, are
+# never looked up here).
+_DEFAULT_KWARGS: dict[str, tuple[tuple[str, Any], ...]] = {}
+
+
+def _default_kwargs(spelling: str, op: OpDef) -> tuple[tuple[str, Any], ...]:
+    defaults = _DEFAULT_KWARGS.get(op.name)
+    if defaults is None:
+        defaults = _DEFAULT_KWARGS[op.name] = tuple(_finish_kwargs(spelling, op, [], {}))
+    return defaults
 
 
 def _arity_error(spelling: str, op: OpDef, got: int) -> PlError:

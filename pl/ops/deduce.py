@@ -109,25 +109,72 @@ _RESULTS: dict[Any, Type] = {}
 _RESULTS_LIMIT = 8192
 
 
+class _TypeToken:
+    """Stands for one tile / tensor type value in `_RESULTS` keys: hashing a type walks its whole
+    shape, a token hashes by identity. Value-equal types share one token, so keys keep the
+    by-value meaning; tokens are never reused, so dropping the tables below is always safe."""
+
+    __slots__ = ()
+
+
+_TOKEN_OF_VALUE: dict[Type, _TypeToken] = {}
+# id(type object) -> (the object, kept alive so its id is not reused; its token).
+_TOKEN_OF_OBJECT: dict[int, tuple[Type, _TypeToken]] = {}
+
+
+def _type_token(t: Type) -> _TypeToken:
+    hit = _TOKEN_OF_OBJECT.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    if len(_TOKEN_OF_OBJECT) >= _RESULTS_LIMIT:
+        _TOKEN_OF_OBJECT.clear()
+        _TOKEN_OF_VALUE.clear()
+    token = _TOKEN_OF_VALUE.setdefault(t, _TypeToken())
+    _TOKEN_OF_OBJECT[id(t)] = (t, token)
+    return token
+
+
 def _arg_key(a: Expr) -> Any:
-    t = a.type
-    if isinstance(a, Var) and isinstance(t, TileType | TensorType):
-        return t
+    if isinstance(a, Var):
+        t = a.type
+        if isinstance(t, TileType | TensorType):
+            return _type_token(t)
     return a
+
+
+# One Op node per name: Op is an immutable value, so calls may share it.
+_OPS: dict[str, Op] = {}
+
+
+def _op_node(name: str) -> Op:
+    op = _OPS.get(name)
+    if op is None:
+        op = _OPS[name] = Op(name)
+    return op
+
+
+def _kwarg_pairs(kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    kind = type(kwargs)
+    if kind is tuple:
+        return kwargs  # type: ignore[return-value]
+    if kind is list:
+        return tuple(kwargs)  # type: ignore[arg-type]
+    return tuple(kwargs.items()) if isinstance(kwargs, Mapping) else tuple(kwargs)
 
 
 def make_call(name: str, args: Sequence[Expr],
               kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
               attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:
     """A typed `Call` of registered op `name`; kwargs keep the order given."""
-    pairs = tuple(kwargs.items()) if isinstance(kwargs, Mapping) else tuple(kwargs)
-    key: Any = (name, tuple(_arg_key(a) for a in args), pairs)
+    pairs = _kwarg_pairs(kwargs)
+    key: Any
     try:
+        key = (name, tuple([_arg_key(a) for a in args]), pairs)
         result = _RESULTS.get(key)
     except TypeError:  # an unhashable kwarg value (a list): deduce every time
         key, result = None, None
     if result is not None:
-        return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
+        return Call(_op_node(name), tuple(args), pairs, tuple(attrs), result, span=span)
     try:
         op = get_op(name)
         if op is None:
@@ -143,7 +190,7 @@ def make_call(name: str, args: Sequence[Expr],
         if len(_RESULTS) >= _RESULTS_LIMIT:
             _RESULTS.clear()
         _RESULTS[key] = result
-    return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
+    return Call(_op_node(name), tuple(args), pairs, tuple(attrs), result, span=span)
 
 
 __all__ = ["deduce_type", "make_call", "rule_for"]
