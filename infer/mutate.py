@@ -1,13 +1,13 @@
 """Phase 3 of memory-space inference: rewrite a function body (pass.md section 4).
 
-Guarantees: every value recorded by phase 1 is replaced by one fresh Var/IterArg (memoised, so all
-uses share it) typed with its space, the view refreshed for that space; a `tile.move` is inserted
-right before the first consumer of every needed (producer, space) key, once per SeqStmts scope (a
-move made in one scope never leaks to siblings or later outer statements; a single bare statement
-body gets no insertion); calls whose arguments changed are rebuilt through `make_call` so result
-types are re-deduced; retargetable producers get their `target_memory` rewritten or appended; the
-LHS type is synced to the rebuilt call; `dump_vars`-style attrs follow the rewrite. The input IR is
-never mutated.
+Guarantees: every value recorded by phase 1 is replaced by one Var/IterArg (memoised, so all
+uses share it; the value itself when its type already holds its space) typed with its space, the
+view refreshed for that space; a `tile.move` is inserted right before the first consumer of every
+needed (producer, space) key, once per SeqStmts scope (a move made in one scope never leaks to
+siblings or later outer statements; a single bare statement body gets no insertion); calls whose
+arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
+producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
+call; `dump_vars`-style attrs follow the rewrite. The input IR is never mutated.
 """
 
 from __future__ import annotations
@@ -97,7 +97,9 @@ class Mutator:
             if it is not t or init is not v.init:
                 new = IterArg(v.name, it, span=v.span, init=init)
         elif isinstance(t, TileType) and space is not None:
-            new = Var(v.name, retype(t, space), span=v.span)
+            placed = retype(t, space)
+            if placed is not t:  # already in its space: the value stays as it is
+                new = Var(v.name, placed, span=v.span)
         self.cache[v] = new
         return new
 
