@@ -9,6 +9,10 @@ one blank line, memory spaces print as `pl.MemorySpace.X` (`pl.Mem.X` with mem_a
 lines longer than 100 columns are wrapped deterministically (printer_wrap). Printing is pure
 (one LibCST node per distinct type or variable is shared by the statements that print it; the
 cyclic GC is paused while printing).
+
+Speed (about linear in the statements): each function's body is walked once for both namings
+(printer_names.collect), hot nodes are built without re-validation (printer_nodes), and each
+statement is rendered once (printer_wrap, printer_codegen).
 """
 
 from __future__ import annotations
@@ -34,13 +38,13 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import Type, UnknownType
-from pl.printer_codegen import code, module_code
+from pl.printer_codegen import code, forget_rendered, module_code
 from pl.printer_exprs import Ctx, call, default_ctx, dict_node, dotted, expr_node, type_node
-from pl.printer_names import Names, dynamic_dims, expr_children
+from pl.printer_names import Collector, Names, children_of, collect, dynamic_dims
 from pl.printer_stmts import StmtPrinter, comment_lines
 from pl.printer_wrap import wrap_def
 
-__all__ = ["callees", "print_expr", "print_node", "print_type"]
+__all__ = ["callees", "print_expr", "print_node", "print_type", "printed_module"]
 
 def print_type(t: Type, *, mem_alias: bool = False) -> str:
     """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`."""
@@ -56,16 +60,26 @@ def print_expr(e: Expr, *, mem_alias: bool = False) -> str:
 def print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     """Canonical typed source of a program (or of one standalone function)."""
     with gc_paused():
-        return _print_node(node, mem_alias=mem_alias)
+        return module_code(_module(node, mem_alias=mem_alias))
 
 
-def _print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
+def printed_module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
+    """The LibCST module whose code `print_node` returns (for tests: LibCST's own rendering of
+    it equals the printer's text)."""
+    with gc_paused():
+        module = _module(node, mem_alias=mem_alias)
+        forget_rendered()
+        return module
+
+
+def _module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
     import_line = cst.SimpleStatementLine([cst.Import(names=[cst.ImportAlias(name=cst.Name("pl"))])])
     if isinstance(node, Program):
         functions = _callee_first(node.functions)
     else:
         functions = [node]
-    dyn = dynamic_dims(functions)
+    collected = [collect(f) for f in functions]  # one walk per function, for both namings
+    dyn = dynamic_dims(functions, collected)
     body: list[cst.SimpleStatementLine | cst.BaseCompoundStatement] = [import_line]
     for i, (var, name) in enumerate(sorted(dyn.items(), key=lambda kv: kv[1])):
         decl = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))],
@@ -74,8 +88,8 @@ def _print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     two_blank = [cst.EmptyLine(indent=False), cst.EmptyLine(indent=False)]
     if isinstance(node, Program):
         methods: list[cst.BaseStatement] = []
-        for i, f in enumerate(functions):
-            fd = _function(f, dyn, mem_alias, in_program=True)
+        for i, (f, c) in enumerate(zip(functions, collected, strict=True)):
+            fd = _function(f, dyn, mem_alias, in_program=True, collected=c)
             methods.append(fd.with_changes(leading_lines=[*([cst.EmptyLine(indent=False)] if i else []),
                                                           *fd.leading_lines]))
         if not methods:
@@ -83,9 +97,9 @@ def _print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
         body.append(cst.ClassDef(name=cst.Name(node.name or "Program"), body=cst.IndentedBlock(methods),
                                  decorators=[cst.Decorator(dotted("pl.program"))], leading_lines=two_blank))
     else:
-        fd = _function(node, dyn, mem_alias, in_program=False)
+        fd = _function(node, dyn, mem_alias, in_program=False, collected=collected[0])
         body.append(fd.with_changes(leading_lines=[*two_blank, *fd.leading_lines]))
-    return module_code(cst.Module(body=body))
+    return cst.Module(body=body)
 
 
 def _decorator(f: Function) -> cst.Decorator:
@@ -120,8 +134,9 @@ def _returns(types: tuple[Type, ...], ctx: Ctx) -> cst.Annotation | None:
     return cst.Annotation(node, whitespace_before_indicator=cst.SimpleWhitespace(" "))
 
 
-def _function(f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool) -> cst.FunctionDef:
-    names = Names.for_function(f, dyn)
+def _function(f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool,
+              collected: Collector) -> cst.FunctionDef:
+    names = Names.for_function(f, dyn, collected)
     ctx = Ctx(name_of=names, mem_alias=mem_alias, in_program=in_program)
     depth = 2 if in_program else 1
     params = [cst.Param(cst.Name("self"))] if in_program else []
@@ -180,13 +195,20 @@ def callees(f: Function) -> list[str]:
     stmts: list[Stmt] = [f.body]
     while stmts:
         s = stmts.pop()
-        stmts.extend(reversed(_sub_bodies(s)))
-        exprs = list(_stmt_exprs(s))[::-1]
+        if type(s) is AssignStmt:
+            exprs = [s.value]  # most statements: one expression, no body (no matching for them)
+        else:
+            stmts.extend(reversed(_sub_bodies(s)))
+            exprs = list(_stmt_exprs(s))[::-1]
         while exprs:
             e = exprs.pop()
+            if isinstance(e, Var):
+                continue
             if isinstance(e, Call) and isinstance(e.op, GlobalVar):
                 found.setdefault(e.op.name, None)
-            exprs.extend(reversed(list(expr_children(e))))
+            children = children_of(e)
+            if children:
+                exprs.extend(reversed(children))
     return list(found)
 
 

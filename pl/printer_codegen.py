@@ -9,6 +9,12 @@ to LibCST itself with the same indentation, so the text is LibCST's by construct
 lists are rendered by loops, so a 20,000-statement body does not deepen the Python stack; a
 compound statement's header is rendered by LibCST around a placeholder body, then the real body
 is rendered here and spliced in.
+
+Texts of nodes the printer shares (annotations, attributes, subscripts, keyword arguments, line
+breaks), of calls and of statement lines are remembered by node identity while a module is
+printed, so no shared part is rendered twice and the line wrapper's measured (or derived, see
+`remember`) texts are reused by the module's rendering; the memo is emptied when the module is
+rendered.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import libcst as cst
 from libcst import MaybeSentinel
 from libcst._nodes.internal import CodegenState
 
-__all__ = ["code", "line_code", "module_code"]
+__all__ = ["code", "forget", "forget_rendered", "line_code", "module_code", "remember", "rendered", "small_line_code"]
 
 _Gen = Callable[[object, str], str]
 
@@ -42,6 +48,7 @@ def _g(node: object, ind: str) -> str:
 
 
 _SW = cst.SimpleWhitespace
+_NAME = cst.Name
 
 
 def _ws(n: object, ind: str) -> str:
@@ -62,8 +69,12 @@ def _sw(n: cst.SimpleWhitespace, ind: str) -> str:
 
 
 def _pw(n: cst.ParenthesizedWhitespace, ind: str) -> str:
+    # The line wrapper shares one node per continuation indentation: render each once.
+    hit = _MEMO.get(id(n))
+    if hit is not None and hit[0] is n and hit[1] == ind:
+        return hit[2]
     out = _trailing(n.first_line, ind) + "".join(_g(e, ind) for e in n.empty_lines)
-    return out + (ind if n.indent else "") + _ws(n.last_line, ind)
+    return _remember(n, ind, out + (ind if n.indent else "") + _ws(n.last_line, ind))
 
 
 def _newline(n: cst.Newline, ind: str) -> str:
@@ -72,7 +83,8 @@ def _newline(n: cst.Newline, ind: str) -> str:
 
 def _trailing(n: cst.TrailingWhitespace, ind: str) -> str:
     comment = "" if n.comment is None else _g(n.comment, ind)
-    return _ws(n.whitespace, ind) + comment + _g(n.newline, ind)
+    newline = n.newline
+    return _ws(n.whitespace, ind) + comment + ("\n" if newline.value is None else newline.value)
 
 
 def _empty_line(n: cst.EmptyLine, ind: str) -> str:
@@ -116,6 +128,27 @@ def _attribute(n: cst.Attribute, ind: str) -> str:
 
 
 def _arg(n: cst.Arg, default_comma: bool, ind: str) -> str:
+    value = n.value
+    if type(value) is _NAME and not n.star and n.keyword is None:
+        # A plain name passed positionally: the printer's most common argument.
+        out = _ws(n.whitespace_after_star, ind) + _par(value, value.value, ind)
+    else:
+        out = _arg_body(n, ind)
+    comma = n.comma
+    if comma is MaybeSentinel.DEFAULT:
+        if default_comma:
+            out += ", "
+    elif isinstance(comma, cst.Comma):
+        out += _comma(comma, ind)
+    ws = n.whitespace_after_arg
+    return out + (ws.value if type(ws) is _SW else _g(ws, ind))
+
+
+def _arg_body(n: cst.Arg, ind: str) -> str:
+    """An argument up to its comma; memoised, as the printer shares keyword arguments."""
+    hit = _MEMO.get(id(n))
+    if hit is not None and hit[0] is n and hit[1] == ind:
+        return hit[2]
     out = n.star + _ws(n.whitespace_after_star, ind)
     if n.keyword is not None:
         out += _g(n.keyword, ind)
@@ -123,26 +156,25 @@ def _arg(n: cst.Arg, default_comma: bool, ind: str) -> str:
         out += " = "
     elif isinstance(n.equal, cst.AssignEqual):
         out += _assign_equal(n.equal, ind)
-    out += _g(n.value, ind)
-    if n.comma is MaybeSentinel.DEFAULT and default_comma:
-        out += ", "
-    elif isinstance(n.comma, cst.Comma):
-        out += _comma(n.comma, ind)
-    return out + _ws(n.whitespace_after_arg, ind)
+    return _remember(n, ind, out + _g(n.value, ind))
 
 
 def _call(n: cst.Call, ind: str) -> str:
-    last = len(n.args) - 1
-    args = "".join(_arg(a, i != last, ind) for i, a in enumerate(n.args))
-    inner = (_g(n.func, ind) + _ws(n.whitespace_after_func, ind) + "(" + _ws(n.whitespace_before_args, ind)
-             + args + ")")
-    return _par(n, inner, ind)
+    args = n.args
+    last = len(args) - 1
+    parts = [_g(n.func, ind), _ws(n.whitespace_after_func, ind), "(", _ws(n.whitespace_before_args, ind)]
+    for i, a in enumerate(args):
+        parts.append(_arg(a, i != last, ind))
+    parts.append(")")
+    # Remembered for the line wrapper, which derives a call's wrapped text from its flat text.
+    return _remember(n, ind, _par(n, "".join(parts), ind))
 
 
-# Rendered subscripts (type annotations, shared by the printer across statements) and statement
-# lines (measured by the line wrapper, then rendered again in the module) by node id. An entry
-# keeps its node alive, so an id is never reused while it is cached; bounded, so it never grows
-# with the program (a line is looked up right after it was measured).
+# Rendered texts by node id: of nodes the printer shares across statements (subscripts of type
+# annotations, annotations, attributes, keyword arguments, line breaks), of calls and of statement
+# lines (measured, or derived, by the line wrapper, then reused by the module's rendering). An entry
+# keeps its node alive, so an id is never reused while it is cached. Bounded: when full it is
+# emptied, which only costs rendering the forgotten nodes again (about 3 entries per statement).
 _MEMO: dict[int, tuple[cst.CSTNode, str, str]] = {}
 _MEMO_LIMIT = 1 << 18
 
@@ -222,6 +254,14 @@ def _tuple(n: cst.Tuple, ind: str) -> str:
 
 
 def _annotation(n: cst.Annotation, indicator: str, ind: str) -> str:
+    # The printer shares one Annotation node per type: rendered once per indentation.
+    hit = _MEMO.get(id(n))
+    if hit is not None and hit[0] is n and hit[1] == ind + indicator:
+        return hit[2]
+    return _remember(n, ind + indicator, _annotation_text(n, indicator, ind))
+
+
+def _annotation_text(n: cst.Annotation, indicator: str, ind: str) -> str:
     before = n.whitespace_before_indicator
     if isinstance(before, MaybeSentinel):
         out = " " if indicator == "->" else ""
@@ -240,7 +280,11 @@ def _semicolon(n: cst.BaseSmallStatement, default_semicolon: bool, ind: str) -> 
 def _small(n: cst.BaseSmallStatement, default_semicolon: bool, ind: str) -> str:
     match n:
         case cst.AnnAssign():
-            out = _g(n.target, ind) + _annotation(n.annotation, ":", ind)
+            target = n.target
+            if type(target) is _NAME:
+                out = _par(target, target.value, ind) + _annotation(n.annotation, ":", ind)
+            else:
+                out = _g(target, ind) + _annotation(n.annotation, ":", ind)
             if n.equal is MaybeSentinel.DEFAULT and n.value is not None:
                 out += " = "
             elif isinstance(n.equal, cst.AssignEqual):
@@ -285,8 +329,11 @@ def _simple_line(n: cst.SimpleStatementLine, ind: str) -> str:
 
 
 def _simple_line_text(n: cst.SimpleStatementLine, ind: str) -> str:
-    out = "".join(_g(ll, ind) for ll in n.leading_lines) + ind
     body = n.body
+    if len(body) == 1 and not n.leading_lines:
+        # The printer's lines: one statement, comments (if any) on lines of their own.
+        return ind + _small(body[0], False, ind) + _trailing(n.trailing_whitespace, ind)
+    out = "".join(_g(ll, ind) for ll in n.leading_lines) + ind
     if body:
         last = len(body) - 1
         out += "".join(_small(s, i != last, ind) for i, s in enumerate(body))
@@ -301,7 +348,12 @@ _MARK = "__pl_codegen_body_{}__"
 def _block_body(block: cst.IndentedBlock, ind: str) -> str:
     """The statements of an indented block at its inner indentation, by a loop."""
     inner = ind + ("    " if block.indent is None else block.indent)
-    return "".join(_g(s, inner) for s in block.body)
+    parts = []
+    for s in block.body:
+        # The printer's statement lines were rendered (or their text derived) when it wrapped them.
+        hit = _MEMO.get(id(s))
+        parts.append(hit[2] if hit is not None and hit[0] is s and hit[1] == inner else _g(s, inner))
+    return "".join(parts)
 
 
 def _compound(n: cst.BaseCompoundStatement, ind: str) -> str:
@@ -364,6 +416,41 @@ _GEN: dict[type, _Gen] = {
 }
 
 
+def rendered(node: cst.CSTNode, ind: str) -> str | None:
+    """The text `node` was last rendered to at indentation `ind`, if it is still remembered
+    (calls, attributes, subscripts, statement lines)."""
+    hit = _MEMO.get(id(node))
+    if hit is not None and hit[0] is node and hit[1] == ind:
+        return hit[2]
+    return None
+
+
+def remember(node: cst.CSTNode, ind: str, text: str) -> None:
+    """Records `text` as the rendering of `node` at `ind`, for a caller that derived the text of
+    a node it built from the rendering of a node that differs only in whitespace (the line
+    wrapper); `line_code(node, ind)` then returns it without rendering the node again."""
+    _remember(node, ind, text)
+
+
+def small_line_code(small: cst.BaseSmallStatement, ind: str) -> str:
+    """The text of `SimpleStatementLine([small])` (no comment lines, the default trailing newline)
+    inside blocks indented by `ind`, without building that line."""
+    return ind + _small(small, False, ind) + "\n"
+
+
+def forget(node: cst.CSTNode) -> None:
+    """Drops the remembered text of `node` (a node that is not part of the printed tree, so the
+    memo does not keep it alive)."""
+    hit = _MEMO.get(id(node))
+    if hit is not None and hit[0] is node:
+        del _MEMO[id(node)]
+
+
+def forget_rendered() -> None:
+    """Drops every remembered text (and the nodes the memo keeps alive)."""
+    _MEMO.clear()
+
+
 def code(node: cst.CSTNode) -> str:
     """`libcst.Module([]).code_for_node(node)`, fast."""
     return _g(node, "")
@@ -382,4 +469,4 @@ def module_code(m: cst.Module) -> str:
     try:
         return "".join(_g(s, "") for s in m.body)
     finally:
-        _MEMO.clear()  # the printed tree is done with; do not keep it alive
+        forget_rendered()  # the printed tree is done with; do not keep it alive

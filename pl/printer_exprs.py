@@ -44,6 +44,7 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
+from pl.printer_nodes import arg, call_node_of, keyword_arg, list_of, name_node, replace_unchecked
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,8 @@ class Ctx:
     # LibCST nodes are immutable, so one node per distinct type / variable is shared by every
     # statement that prints it (the printer's output is only ever rendered, never visited).
     memo: dict[Any, cst.BaseExpression] = field(default_factory=dict, compare=False, repr=False)
+    # Likewise one `cst.Arg` per Var passed positionally and per (keyword, scalar value) pair.
+    args: dict[Any, cst.Arg] = field(default_factory=dict, compare=False, repr=False)
 
 
 def default_ctx() -> Ctx:
@@ -75,14 +78,14 @@ def dotted(path: str) -> cst.BaseExpression:
 def call(func: str | cst.BaseExpression, args: Sequence[cst.BaseExpression] = (),
          kwargs: Sequence[tuple[str, cst.BaseExpression]] = ()) -> cst.Call:
     f = dotted(func) if isinstance(func, str) else func
-    arg_nodes = [cst.Arg(a) for a in args]
-    arg_nodes += [cst.Arg(v, keyword=cst.Name(k), equal=cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-        for k, v in kwargs]
-    return cst.Call(func=f, args=arg_nodes)
+    arg_nodes = [arg(a) for a in args]
+    arg_nodes += [keyword_arg(k, v) for k, v in kwargs]
+    return call_node_of(f, arg_nodes)
 
 
+@lru_cache(maxsize=4096)
 def int_node(v: int) -> cst.BaseExpression:
+    """An integer literal; shared per value (nodes are immutable and only ever rendered)."""
     if v < 0:
         return cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(-v)))
     return cst.Integer(str(v))
@@ -98,7 +101,7 @@ def float_node(v: float) -> cst.BaseExpression:
 
 
 def list_node(items: Sequence[cst.BaseExpression]) -> cst.List:
-    return cst.List([cst.Element(i) for i in items])
+    return list_of(items)
 
 
 def tuple_node(items: Sequence[cst.BaseExpression]) -> cst.Tuple:
@@ -213,11 +216,14 @@ def _const_tree(e: Expr) -> bool:
 
 def expr_node(e: Expr, ctx: Ctx, typed_index: bool = False) -> cst.BaseExpression:
     """The printed form of an expression (`typed_index`: INDEX consts as `pl.const(v, pl.INDEX)`)."""
+    # Calls and Vars are almost every expression printed: tested before the match of all kinds.
+    if type(e) is Call:
+        return call_node(e, ctx)
     match e:
         case Var():
             node = ctx.memo.get(e)
             if node is None:
-                node = ctx.memo[e] = cst.Name(ctx.name_of(e))
+                node = ctx.memo[e] = name_node(ctx.name_of(e))
             return node
         case ConstInt(value=v, dtype=dt):
             if dt is DType.INDEX and not typed_index:
@@ -278,9 +284,9 @@ def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> cst.BaseExpression:
 
 
 def call_node(e: Call, ctx: Ctx) -> cst.Call:
-    if is_submit(e):
-        return _submit_node(e, ctx)
     if isinstance(e.op, GlobalVar):
+        if is_submit(e):
+            return _submit_node(e, ctx)
         func = dotted(f"self.{e.op.name}") if ctx.in_program else cst.Name(e.op.name)
         kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
     elif e.op.name in ("tile.full", "tensor.full") and len(e.args) == 2:
@@ -293,9 +299,37 @@ def call_node(e: Call, ctx: Ctx) -> cst.Call:
         kwargs += [(k, value_node(v, ctx, k)) for k, v in e.kwargs if k != "dtype"]
         return _with_attrs(call(func, [expr_node(shape, ctx)], kwargs), e, ctx)
     else:
+        # The hot path: an op call, its Var arguments and scalar keywords as shared Arg nodes.
         func = dotted("pl." + e.op.name)
-        kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
+        args = [_positional_arg(a, ctx) for a in e.args]
+        args += [_keyword_arg(k, v, ctx) for k, v in e.kwargs]
+        return _with_attrs(call_node_of(func, args), e, ctx)
     return _with_attrs(call(func, [expr_node(a, ctx) for a in e.args], kwargs), e, ctx)
+
+
+def _positional_arg(e: Expr, ctx: Ctx) -> cst.Arg:
+    """`cst.Arg(expr_node(e))`, shared per Var (an Arg's comma is rendered by its position)."""
+    if type(e) is not Var:
+        return arg(expr_node(e, ctx))
+    node = ctx.args.get(e)
+    if node is None:
+        node = ctx.args[e] = arg(expr_node(e, ctx))
+    return node
+
+
+# Keyword values whose printed node depends only on (keyword, type, value): shared Arg nodes.
+_SCALARS = (bool, int, str, type(None))
+
+
+def _keyword_arg(k: str, v: Any, ctx: Ctx) -> cst.Arg:
+    """`k=value_node(v)`, shared per (keyword, enum member or scalar)."""
+    if not (isinstance(v, Enum) or type(v) in _SCALARS):
+        return keyword_arg(k, value_node(v, ctx, k))
+    key = (k, type(v), v)
+    node = ctx.args.get(key)
+    if node is None:
+        node = ctx.args[key] = keyword_arg(k, value_node(v, ctx, k))
+    return node
 
 
 def _submit_node(e: Call, ctx: Ctx) -> cst.Call:
@@ -311,8 +345,7 @@ def _submit_node(e: Call, ctx: Ctx) -> cst.Call:
 def _with_attrs(node: cst.Call, e: Call, ctx: Ctx) -> cst.Call:
     if not e.attrs:
         return node
-    extra = call("f", [], [("attrs", dict_node(list(e.attrs), ctx))]).args
-    return node.with_changes(args=[*node.args, *extra])
+    return replace_unchecked(node, args=[*node.args, keyword_arg("attrs", dict_node(list(e.attrs), ctx))])
 
 
 # ---- types ----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ iter args; an if's return vars before its branches - then uses); a name hint hel
 is kept as is and reserved first, every colliding Var takes the first free of `name`, `name_1`,
 `name_2`, ... . A Var used in the body but defined nowhere prints as `name__FREE_VAR`. Vars that
 appear as dimensions inside types (dynamic dims) are named once for the whole program.
+A function's body is walked once (`collect`) for both its dynamic dims and its local names.
 """
 
 from __future__ import annotations
@@ -13,7 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+)
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
@@ -63,15 +75,43 @@ def value_exprs(v: Any) -> Iterator[Expr]:
             yield from value_exprs(item)
 
 
-def vars_in_exprs(exprs: Iterable[Expr]) -> Iterator[Var]:
-    """Every Var occurrence in the expressions, left to right, depth first."""
-    stack = list(exprs)[::-1]
+def children_of(e: Expr) -> Sequence[Expr]:
+    """`expr_children(e)` as a sequence; the common shapes without a generator."""
+    t = type(e)
+    if t is Call:
+        assert isinstance(e, Call)
+        if not e.kwargs and not e.attrs:
+            return e.args
+    elif t is BinaryExpr:
+        assert isinstance(e, BinaryExpr)
+        return (e.left, e.right)
+    elif isinstance(e, Var) or t in _LEAVES:
+        return ()
+    return list(expr_children(e))
+
+
+_LEAVES = (ConstInt, ConstFloat, ConstBool)
+
+
+def _append_vars(exprs: Iterable[Expr], out: list[Var]) -> None:
+    """Appends every Var occurrence in the expressions to `out`, left to right, depth first."""
+    stack = list(exprs)
+    stack.reverse()
     while stack:
         e = stack.pop()
         if isinstance(e, Var):
-            yield e
+            out.append(e)
             continue
-        stack.extend(reversed(list(expr_children(e))))
+        children = children_of(e)
+        if children:
+            stack.extend(reversed(children))
+
+
+def vars_in_exprs(exprs: Iterable[Expr]) -> Iterator[Var]:
+    """Every Var occurrence in the expressions, left to right, depth first."""
+    out: list[Var] = []
+    _append_vars(exprs, out)
+    return iter(out)
 
 
 def type_exprs(t: Type) -> Iterator[Expr]:
@@ -94,7 +134,7 @@ def type_exprs(t: Type) -> Iterator[Expr]:
             return
 
 
-class _Collector:
+class Collector:
     """Definitions and uses of one body, in the reference's pre-order."""
 
     def __init__(self) -> None:
@@ -108,14 +148,19 @@ class _Collector:
             self.types.append(v.type)
 
     def use(self, exprs: Iterable[Expr]) -> None:
-        self.uses.extend(vars_in_exprs(exprs))
+        _append_vars(exprs, self.uses)
 
     def stmt(self, s: Stmt) -> None:
         # Statement nesting depth is small; a long SeqStmts is walked by a loop, not by recursion.
         match s:
             case SeqStmts(stmts=stmts):
                 for child in stmts:
-                    self.stmt(child)
+                    if type(child) is AssignStmt:  # most statements: without the match below
+                        self.defs.append(child.var)
+                        self.types.append(child.var.type)
+                        _append_vars((child.value,), self.uses)
+                    else:
+                        self.stmt(child)
             case AssignStmt(var=var, value=value):
                 self.define([var])
                 self.use([value])
@@ -172,15 +217,33 @@ def unique_names(order: Sequence[Var]) -> dict[Var, str]:
     return out
 
 
-def dynamic_dims(functions: Iterable[Function]) -> dict[Var, str]:
-    """Names of the Vars used as dims in types anywhere in the functions (program-wide)."""
+def collect(f: Function) -> Collector:
+    """The definitions, uses and defined types of `f`'s body (one walk, shared by the users below)."""
+    c = Collector()
+    c.stmt(f.body)
+    return c
+
+
+def dynamic_dims(functions: Iterable[Function], collected: Sequence[Collector] | None = None) -> dict[Var, str]:
+    """Names of the Vars used as dims in types anywhere in the functions (program-wide);
+    `collected`: `collect(f)` of each function, if the caller has it already."""
     order: list[Var] = []
-    for f in functions:
-        c = _Collector()
-        c.stmt(f.body)
-        types = [*(p.type for p in f.params), *f.return_types, *c.types]
-        for t in types:
-            order.extend(vars_in_exprs(type_exprs(t)))
+    # Equal types hold the same dim Vars (Vars compare by identity), and only the first
+    # occurrence of a Var counts in `unique_names`, so each distinct type is walked once.
+    # Most definitions share their type object with others: those skip even the (deep) hash.
+    seen: set[Type] = set()
+    seen_objects: set[int] = set()  # ids of types alive in `functions` for the whole call
+    functions = list(functions)
+    if collected is None:
+        collected = [collect(f) for f in functions]
+    for f, c in zip(functions, collected, strict=True):
+        for t in (*(p.type for p in f.params), *f.return_types, *c.types):
+            if id(t) in seen_objects:
+                continue
+            seen_objects.add(id(t))
+            if t not in seen:
+                seen.add(t)
+                _append_vars(type_exprs(t), order)
     return unique_names(order)
 
 
@@ -197,9 +260,8 @@ class Names:
         return cls({}, {}, set())
 
     @classmethod
-    def for_function(cls, f: Function, dyn: dict[Var, str]) -> Names:
-        c = _Collector()
-        c.stmt(f.body)
+    def for_function(cls, f: Function, dyn: dict[Var, str], collected: Collector | None = None) -> Names:
+        c = collect(f) if collected is None else collected
         defined = set(f.params) | set(c.defs)
         free = {v for v in c.uses if v not in defined and v not in dyn}
         local = unique_names([*f.params, *c.defs, *(u for u in c.uses if u not in dyn)])
@@ -214,5 +276,5 @@ class Names:
         return v.name + suffix
 
 
-__all__ = ["FREE_SUFFIX", "Names", "dynamic_dims", "expr_children", "type_exprs",
+__all__ = ["FREE_SUFFIX", "Collector", "Names", "children_of", "collect", "dynamic_dims", "expr_children", "type_exprs",
            "unique_names", "value_exprs", "vars_in_exprs"]

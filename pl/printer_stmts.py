@@ -29,9 +29,10 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from pl.ir.types import UnknownType
+from pl.ir.types import Type, UnknownType
 from pl.printer_exprs import Ctx, call, dict_node, expr_node, tuple_node, type_node, value_node
-from pl.printer_wrap import wrap_statement
+from pl.printer_nodes import ann_assign, annotation, expr_statement
+from pl.printer_wrap import wrap_small
 
 _SCOPE_CALLS = {
     ScopeKind.Runtime: "pl.scope", ScopeKind.InCore: "pl.at", ScopeKind.Hierarchy: "pl.at",
@@ -66,15 +67,21 @@ class StmtPrinter:
 
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
+        self._annotations: dict[Type, cst.Annotation] = {}
+        self._annotation_of_object: dict[int, tuple[Type, cst.Annotation]] = {}
 
     def _name(self, v: Var) -> cst.Name:
-        return cst.Name(self.ctx.name_of(v))
+        node = self.ctx.memo.get(v)  # the Var's one shared Name node, once it was printed
+        if node is None:
+            node = expr_node(v, self.ctx)
+        assert isinstance(node, cst.Name)
+        return node
 
     def _expr(self, e: Expr) -> cst.BaseExpression:
         return expr_node(e, self.ctx)
 
     def _simple(self, small: cst.BaseSmallStatement, depth: int, s: Stmt) -> cst.SimpleStatementLine:
-        line = wrap_statement(cst.SimpleStatementLine([small]), 4 * depth)
+        line = wrap_small(small, 4 * depth)
         if not s.comments:
             return line  # the very node the wrapper rendered, so the module reuses its text
         return line.with_changes(leading_lines=comment_lines(s.comments))
@@ -82,8 +89,19 @@ class StmtPrinter:
     def _annotated(self, v: Var, value: cst.BaseExpression) -> cst.BaseSmallStatement:
         if isinstance(v.type, UnknownType):
             return cst.Assign(targets=[cst.AssignTarget(self._name(v))], value=value)
-        return cst.AnnAssign(target=self._name(v), annotation=cst.Annotation(type_node(v.type, self.ctx)),
-                             value=value)
+        return ann_assign(self._name(v), self._annotation(v.type), value)
+
+    def _annotation(self, t: Type) -> cst.Annotation:
+        """`: T`, one node per distinct type (types compare by value)."""
+        # Keyed first by the type object (most Vars share theirs with others), then by value.
+        hit = self._annotation_of_object.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        node = self._annotations.get(t)
+        if node is None:
+            node = self._annotations[t] = annotation(type_node(t, self.ctx))
+        self._annotation_of_object[id(t)] = (t, node)  # the entry keeps `t` alive: ids stay unique
+        return node
 
     def block(self, body: Stmt | None, depth: int, rvs: tuple[Var, ...] = (),
               function_level: bool = False) -> list[cst.BaseStatement]:
@@ -113,7 +131,7 @@ class StmtPrinter:
             case AssignStmt(var=var, value=value):
                 return self._simple(self._annotated(var, self._expr(value)), depth, s)
             case EvalStmt(expr=expr):
-                return self._simple(cst.Expr(self._expr(expr)), depth, s)
+                return self._simple(expr_statement(self._expr(expr)), depth, s)
             case ReturnStmt(values=values):
                 return self._simple(self._return(values), depth, s)
             case YieldStmt(values=values):

@@ -6,18 +6,24 @@ line, or - if that line still does not fit - one argument per line with a traili
 closing paren sits on its own line at the statement's indentation. A too-long `def` line gets one
 parameter per line with a trailing comma and `) -> T:` on its own line. Wrapping only changes
 whitespace, so the code still parses to the same tree.
+
+Speed: each statement is rendered once. Its flat text decides whether it fits; the text of the
+arguments-on-one-line form is derived from it (the two differ only in the two breaks around the
+arguments) and remembered by printer_codegen for the module's rendering, so a wrapped statement
+is never rendered twice (tests/test_perf_printer.py checks LibCST's own rendering of the tree
+against the printed text). Copies of valid nodes skip LibCST's validation.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
-from typing import Any, TypeVar
 
 import libcst as cst
 
-from pl.printer_codegen import code, line_code
+from pl.printer_codegen import code, forget, line_code, remember, rendered, small_line_code
+from pl.printer_nodes import replace_unchecked, simple_line
 
+DEFAULT = cst.MaybeSentinel.DEFAULT
 LIMIT = 100
 INDENT = "    "
 
@@ -28,21 +34,8 @@ def _break(last_line: str) -> cst.ParenthesizedWhitespace:
                                        indent=True, last_line=cst.SimpleWhitespace(last_line))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-N = TypeVar("N", bound=cst.CSTNode)
-
-
-def _replace(node: N, **changes: Any) -> N:
-    """`node.with_changes(**changes)` without LibCST's re-validation of the copy: wrapping only
-    swaps whitespace and commas of nodes that were validated when they were built."""
-    cls = type(node)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(node, name))
-    return new
+# Wrapping only swaps whitespace and commas of nodes that are valid, so copies skip validation.
+_replace = replace_unchecked
 
 
 @lru_cache(maxsize=64)
@@ -65,11 +58,32 @@ def _explode_call(c: cst.Call, one_per_line: bool) -> cst.Call:
     if one_per_line:
         args = [_replace(a, comma=_comma(INDENT if i < len(args) - 1 else "")) for i, a in enumerate(args)]
     else:
-        args[-1] = _replace(args[-1], whitespace_after_arg=_break(""))
+        args[-1] = _closing(args[-1])
     return _replace(c, whitespace_before_args=_break(INDENT), args=args)
 
 
+# The printer shares one Arg node per Var / keyword value, so the last argument of many wrapped
+# calls is the same node: its copy with the closing break is shared too (bounded; an entry keeps
+# its node alive, so an id is never reused while cached).
+_CLOSING: dict[int, tuple[cst.Arg, cst.Arg]] = {}
+
+
+def _closing(a: cst.Arg) -> cst.Arg:
+    """`a` followed by a newline and the statement's indentation (the closing paren's line)."""
+    hit = _CLOSING.get(id(a))
+    if hit is not None and hit[0] is a:
+        return hit[1]
+    if len(_CLOSING) >= 4096:
+        _CLOSING.clear()
+    closing = _replace(a, whitespace_after_arg=_break(""))
+    _CLOSING[id(a)] = (a, closing)
+    return closing
+
+
 def _value_call(small: cst.BaseSmallStatement) -> cst.Call | None:
+    value = getattr(small, "value", None)
+    if type(value) is not cst.Call:
+        return None  # the common case below, without matching every class pattern
     match small:
         case cst.Assign(value=cst.Call() as c) | cst.AnnAssign(value=cst.Call() as c):
             return c
@@ -81,19 +95,87 @@ def _value_call(small: cst.BaseSmallStatement) -> cst.Call | None:
 
 def wrap_statement(line: cst.SimpleStatementLine, indent: int) -> cst.SimpleStatementLine:
     """`line` as printed at `indent` columns, wrapped if it is longer than LIMIT."""
-    bare = line.with_changes(leading_lines=[]) if line.leading_lines else line
-    if len(line.body) != 1 or _fits_at(bare, indent):
+    if len(line.body) != 1:
+        return line
+    bare = _replace(line, leading_lines=[]) if line.leading_lines else line
+    ind = " " * indent
+    flat = line_code(bare, ind)
+    if _fits(flat):
         return line
     small = line.body[0]
     c = _value_call(small)
     if c is None:
         return line
-    candidate = line
-    for one_per_line in (False, True):
-        candidate = _replace(line, body=[_replace(small, value=_explode_call(c, one_per_line))])
-        if _fits_at(candidate.with_changes(leading_lines=[]) if line.leading_lines else candidate, indent):
-            break
-    return candidate
+    candidate = _replace(line, body=[_replace(small, value=_explode_call(c, False))])
+    bare_candidate = _replace(candidate, leading_lines=[]) if line.leading_lines else candidate
+    text = _arguments_on_one_line(flat, small, line.trailing_whitespace, c, ind)
+    if text is None:
+        text = line_code(bare_candidate, ind)
+    else:
+        remember(bare_candidate, ind, text)  # the module's rendering reuses it
+    if _fits(text):
+        return candidate
+    return _replace(line, body=[_replace(small, value=_explode_call(c, True))])
+
+
+def wrap_small(small: cst.BaseSmallStatement, indent: int) -> cst.SimpleStatementLine:
+    """`wrap_statement(SimpleStatementLine([small]), indent)`, without building the unwrapped
+    line when it does not fit (the printer's statements; the text of the line returned is
+    remembered for the module's rendering)."""
+    ind = " " * indent
+    flat = small_line_code(small, ind)
+    c = None if _fits(flat) else _value_call(small)
+    if c is None:
+        line = simple_line(small)
+        remember(line, ind, flat)
+        return line
+    candidate = simple_line(_replace(small, value=_explode_call(c, False)))
+    text = _arguments_on_one_line(flat, small, candidate.trailing_whitespace, c, ind)
+    forget(c)  # the unwrapped call is not printed: free it now, not at the end of the module
+    if text is None:
+        text = line_code(candidate, ind)
+    else:
+        remember(candidate, ind, text)
+    if _fits(text):
+        return candidate
+    return simple_line(_replace(small, value=_explode_call(c, True)))
+
+
+def _fits(text: str) -> bool:
+    """Whether every line of a rendered statement fits in LIMIT columns."""
+    # The text ends with its newline, so no line of a text this short can be too long.
+    return len(text) <= LIMIT + 1 or max(map(len, text.splitlines())) <= LIMIT
+
+
+def _arguments_on_one_line(flat: str, small: cst.BaseSmallStatement, trailing: cst.TrailingWhitespace,
+                           c: cst.Call, ind: str) -> str | None:
+    """The text of the line holding `small` (rendered as `flat` at `ind`, its last part the call
+    `c`, then `trailing`) with `c`'s arguments moved to a line of their own
+    (`_explode_call(c, False)`), derived from `flat` instead of rendered again; None for a shape
+    where the two differ in more than whitespace this function knows (then the wrapped line is
+    rendered)."""
+    call_text = rendered(c, ind)
+    args = c.args
+    if call_text is None or not args or c.lpar or c.rpar or not _is_empty(c.whitespace_after_func) \
+            or not _is_empty(c.whitespace_before_args) or not _is_empty(args[-1].whitespace_after_arg) \
+            or small.semicolon is not DEFAULT or not _is_empty(trailing.whitespace) \
+            or trailing.comment is not None or trailing.newline.value is not None:
+        return None
+    # flat = <statement up to the call> <func> "(" <arguments> ")" "\n"
+    func_text = rendered(c.func, ind) or line_code(c.func, ind)
+    open_paren = len(flat) - 1 - len(call_text) + len(func_text)
+    before_args, after_args = _break_texts(ind)
+    return flat[:open_paren + 1] + before_args + flat[open_paren + 1:-2] + after_args + ")\n"
+
+
+@lru_cache(maxsize=64)
+def _break_texts(ind: str) -> tuple[str, str]:
+    """How `_explode_call(c, False)`'s two breaks render at a statement indented by `ind`."""
+    return line_code(_break(INDENT), ind), line_code(_break(""), ind)
+
+
+def _is_empty(ws: object) -> bool:
+    return type(ws) is cst.SimpleWhitespace and ws.value == ""
 
 
 def def_header(fd: cst.FunctionDef) -> str:
