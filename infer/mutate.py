@@ -184,22 +184,25 @@ class Mutator:
     def assign(self, stmt: AssignStmt) -> AssignStmt:
         orig = stmt.var
         lhs = self.var(orig)
-        value = self.call(stmt.value) if type(stmt.value) is Call else self.expr(stmt.value)
+        if type(stmt.value) is not Call:
+            value = self.expr(stmt.value)
+            return stmt if lhs is orig and value is stmt.value else \
+                AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
+        value = self.call(stmt.value)
         space = self.var_memory.get(orig)
-        if isinstance(value, Call) and space is not None:
+        if space is not None:
             op = op_facts(value)[0]
             if op is not None and op.retargetable and value.kwarg("target_memory") is not space:
                 value = _retarget(value, space)
-        if isinstance(value, Call) and isinstance(value.type, TileType) and isinstance(lhs.type, TileType) \
-                and value.type is not lhs.type:
-            ct, lt = value.type, lhs.type
+        ct, lt = value.result_type, lhs.var_type
+        if ct is not lt and type(ct) is TileType and type(lt) is TileType:
             if ct.memory_space is lt.memory_space and (ct.memref is not None or lt.memref is None):
                 synced = ct  # what the rebuild below would give: skip building and comparing it
             else:
                 synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
                                   ct.memref if ct.memref is not None else lt.memref)
             if ct.memory_space is not lt.memory_space:
-                value = replace(value, result_type=synced)
+                value = Call(value.op, value.args, value.kwargs, value.attrs, synced, span=value.span)
             if synced != lt:
                 lhs = Var(lhs.name, synced, span=lhs.span)
                 self.cache[orig] = lhs
