@@ -113,7 +113,13 @@ class _Analyzer:
         if not isinstance(lhs.type, TileType):
             return
         self.out.define(lhs, stmt.span)
-        match stmt.value:
+        value = stmt.value
+        if type(value) is Call and type(value.op) is Op and value.op.name.startswith("tile."):
+            # The usual statement, tested without the class patterns below.
+            space, reason = self.infer_from_op(lhs, value)
+            self.out.record(lhs, space, reason)
+            return
+        match value:
             case Call(op=Op(name=name)) as call if name.startswith("tile."):
                 space, reason = self.infer_from_op(lhs, call)
                 self.out.record(lhs, space, reason)

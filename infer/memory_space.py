@@ -49,12 +49,13 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
                           backend, make_call)
         body = mutator.stmt(f.body)
     spaces = []
+    unresolved = d.Reason(d.UNRESOLVED)
+    reasons, spans = result.reasons, result.spans
     for v in result.order:
         final = mutator.var(v) if mutator is not None else v
         t = final.type
         space = t.memory_space if isinstance(t, TileType) else None
-        reason = result.reasons.get(v, d.Reason(d.UNRESOLVED))
-        spaces.append(d.SpaceDecision(f.name, v.name, space, reason, result.spans[v]))
+        spaces.append(d.SpaceDecision(f.name, v.name, space, reasons.get(v, unresolved), spans[v]))
     log = d.DecisionLog(tuple(spaces), tuple(mutator.log) if mutator is not None else ())
     return (f if body is f.body else replace(f, body=body)), log
 
