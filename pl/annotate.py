@@ -6,6 +6,10 @@ returned text equals the input byte for byte outside the changed statements of t
 functions; a function whose compiled body is not the user's statements plus inserted moves
 (tensor-level code rewritten by lowering) is replaced by its canonical print, with the compiler's
 `x__ssa_v0` names shown as the user's `x`. Errors are `PlError`s located in the user's file.
+
+Cost: the file is parsed by LibCST once (when it runs, by the frontend; `regenerate` reuses that
+parse), and the output is the user's text with the changed statements spliced in
+(pl/annotate_splice.py) rather than a rendering of the whole rewritten module.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ import libcst as cst
 
 from lowering.frontend_source import source_file
 from pl.annotate_edit import Unsupported, user_name
-from pl.annotate_plan import rewrite_function
+from pl.annotate_plan import FunctionResult, rewrite_function
+from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
+from pl.cache import gc_paused
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError
 from pl.ir.function import Function, Program
@@ -201,26 +207,41 @@ def _moves_of(c: Compiled, function: str) -> set[str]:
     return {m.name for m in log.moves if m.function == function}
 
 
-def _replace_functions(tree: cst.Module, replacements: dict[int, cst.FunctionDef]) -> cst.Module:
+Replacement = FunctionResult | cst.FunctionDef  # a rewritten def, or a canonical one
+
+
+def _replace_functions(tree: cst.Module, replacements: dict[int, Replacement]) -> cst.Module:
     """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)."""
     body: list[cst.BaseStatement] = []
     for stmt in tree.body:
         if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
                 id(fd) in replacements for fd in stmt.body.body):
-            members = [replacements.get(id(fd), fd) for fd in stmt.body.body]
+            members = [_replacement(replacements[id(fd)]) if id(fd) in replacements else fd
+                       for fd in stmt.body.body]
             stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
         body.append(stmt)
     return tree.with_changes(body=body)
 
 
-def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regenerated:
-    """`text` with each compiled program's functions rewritten in place (see the module doc)."""
+def _replacement(r: Replacement) -> cst.FunctionDef:
+    return r.node if isinstance(r, FunctionResult) else r
+
+
+def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
+               splice_text: bool = True) -> Regenerated:
+    """`text` with each compiled program's functions rewritten in place (see the module doc).
+
+    The output is the rewritten module's text. It is built by splicing the changed statements
+    into `text` (pl/annotate_splice.py) unless a change cannot be placed that way, or
+    `splice_text=False` (the reference the tests compare with): then LibCST renders the module."""
     # The frontend parsed this very text when the file ran: reuse its tree, and locate statements
     # by their cheap spans (only statements are ever looked up here).
     parsed = source_file(filename, text)
     positions = parsed.statement_positions()
     tree = parsed.module
-    replacements: dict[int, cst.FunctionDef] = {}
+    source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
+    edits: list[Edit] | None = []
+    replacements: dict[int, Replacement] = {}
     infos: list[FunctionInfo] = []
     notes: list[PlError] = []
     for c in compiled:
@@ -235,26 +256,46 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regene
             fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
             if fn is None or src is None:
                 continue
-            infos.append(_rewrite_one(fd, positions, c, fn, src, replacements, notes, text))
-    out = _replace_functions(tree, replacements) if replacements else tree
-    return Regenerated(filename, text, out.code, tuple(compiled), tuple(infos), tuple(notes))
+            info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
+                                          source)
+            infos.append(info)
+            edits = None if edits is None or fn_edits is None else edits + fn_edits
+    output: str | None = None
+    if source is not None:
+        # LibCST renders an unchanged parse to the very text it was parsed from.
+        output = _spliced(text, edits) if replacements else text
+    if output is None:
+        output = _replace_functions(tree, replacements).code if replacements else tree.code
+    return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes))
+
+
+def _spliced(text: str, edits: list[Edit] | None) -> str | None:
+    if edits is None:
+        return None
+    try:
+        return splice(text, edits)
+    except NotSpliceable:
+        return None
 
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
-                 replacements: dict[int, cst.FunctionDef], notes: list[PlError],
-                 text: str) -> FunctionInfo:
+                 replacements: dict[int, Replacement], notes: list[PlError],
+                 text: str, source: SourceText | None) -> tuple[FunctionInfo, list[Edit] | None]:
+    """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
     try:
-        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text)
-        if res.node is not fd:  # only changed statement lists are rebuilt
-            replacements[id(fd)] = res.node
-        return FunctionInfo(c.source.name, fn.name, res.move_names)
+        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
+                               source_text=source)
+        if res.changed:  # only changed statement lists are rebuilt
+            replacements[id(fd)] = res  # its def is built only if the module is rendered
+        return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
     except Unsupported as e:
         canon, mapping = canonical_def(c.program, fn.name)
         replacements[id(fd)] = canon.with_changes(leading_lines=fd.leading_lines)
         notes.append(PlError(f"{c.source.name}.{fn.name} is printed canonically: {e}",
                              Span(src.span.filename, src.span.line, src.span.col)))
         moves = {m: mapping.get(m, user_name(m)) for m in _moves_of(c, fn.name)}
-        return FunctionInfo(c.source.name, fn.name, moves, str(e))
+        # A whole def is not located as text (decorators, nested footers): render the module.
+        return FunctionInfo(c.source.name, fn.name, moves, str(e)), None
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
@@ -283,7 +324,8 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
         if dump_passes is not None:
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=residency, dump_passes=dump))
-    return regenerate(text, filename, compiled)
+    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.cache)
+        return regenerate(text, filename, compiled)
 
 
 _LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import libcst as cst
@@ -32,6 +33,7 @@ from pl.annotate_edit import (
     value_call,
     with_value_call,
 )
+from pl.annotate_splice import Edit, NotSpliceable, SourceText
 from pl.ir.expr import Call, Expr, Var
 from pl.ir.function import Function
 from pl.ir.stmt import (
@@ -72,13 +74,21 @@ class _Insert:
     hoisted: cst.BaseStatement | None = None
 
 
-@dataclass
 class FunctionResult:
-    """The rewritten def and the names the output gives to the compiler's inserted moves."""
+    """The rewritten def and the names the output gives to the compiler's inserted moves; with
+    the user's text at hand, also the rewrite as text edits (`edits`; None: not placeable), and
+    then the def itself is built only if asked for (`node`)."""
 
-    node: cst.FunctionDef
-    move_names: dict[str, str]
-    move_lines: dict[str, int]
+    def __init__(self, planner: _Planner, edits: list[Edit] | None) -> None:
+        self._planner = planner
+        self.move_names = planner.move_names
+        self.move_lines = planner.move_lines
+        self.edits = edits
+        self.changed = bool(edits) if edits is not None else self.node is not planner.fd
+
+    @cached_property
+    def node(self) -> cst.FunctionDef:
+        return self._planner.apply()
 
 
 def _key(line: int, col: int) -> Key:
@@ -276,6 +286,15 @@ class _Planner:
         body = _Apply(self).suite(self.fd.body)
         return self.fd if body is self.fd.body else self.fd.with_changes(body=body)
 
+    def text_edits(self, source: SourceText) -> list[Edit] | None:
+        """The changes `apply` makes, as text edits of `source` (None: not placeable)."""
+        try:
+            recorder = _Record(self, source)
+            recorder.suite(self.fd.body, 1)
+            return recorder.edits
+        except NotSpliceable:
+            return None
+
 
 def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
     match stmt:
@@ -306,11 +325,7 @@ class _Apply:
 
     def stmt(self, s: cst.BaseStatement) -> cst.BaseStatement:
         if isinstance(s, cst.SimpleStatementLine):
-            edits = self.plan.edits
-            out: cst.BaseStatement = s
-            if any(id(small) in edits for small in s.body):
-                out = s.with_changes(body=[small if id(small) not in edits
-                                           else _edited(small, edits[id(small)]) for small in s.body])
+            out = _updated_line(s, self.plan.edits)
             self.updated[id(s)] = out
             return out
         changes: dict[str, Any] = {}
@@ -358,6 +373,93 @@ class _Apply:
         return self.updated.get(id(ins.hoisted), ins.hoisted)
 
 
+def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit]) -> cst.SimpleStatementLine:
+    if not any(id(small) in edits for small in s.body):
+        return s
+    return s.with_changes(body=[small if id(small) not in edits else _edited(small, edits[id(small)])
+                                for small in s.body])
+
+
+# Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
+# its depth: the deepest block ends first), inserts before a statement, then its replacement.
+_INSERT, _REPLACE = 1, 2
+
+
+class _Record:
+    """The changes `_Apply` makes, as text edits of the user's file (pl/annotate_splice.py):
+    the same walk, but no tree is built, and a line that only gains an annotation is not even
+    rendered. Raises `NotSpliceable` when a change cannot be placed as text."""
+
+    def __init__(self, plan: _Planner, source: SourceText) -> None:
+        self.plan = plan
+        self.source = source
+        self.edits: list[Edit] = []
+        self.lines: dict[int, cst.SimpleStatementLine] = {}
+
+    def line(self, s: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """The rewritten line, built once, when it must be rendered."""
+        out = self.lines.get(id(s))
+        if out is None:
+            out = self.lines[id(s)] = _updated_line(s, self.plan.edits)
+        return out
+
+    def stmt(self, s: cst.BaseStatement, depth: int) -> None:
+        body = getattr(s, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            self.suite(body, depth + 1)
+        orelse = getattr(s, "orelse", None)
+        if isinstance(orelse, cst.If):
+            self.stmt(orelse, depth)
+        elif isinstance(orelse, cst.Else):
+            self.suite(orelse.body, depth + 1)
+
+    def suite(self, block: cst.BaseSuite, depth: int) -> None:
+        if not isinstance(block, cst.IndentedBlock):
+            return
+        plan, src = self.plan, self.source
+        for orig in block.body:
+            if not isinstance(orig, cst.SimpleStatementLine):
+                self.stmt(orig, depth)
+        for orig in block.body:
+            inserts = plan.inserts.get(id(orig))
+            if inserts:
+                start = src.start_of(orig)  # before its leading lines, which stay with it
+                self._add(start, start, _INSERT, self._rendered(inserts, src.indent_of(orig)))
+            if id(orig) in plan.removed:
+                self._add(*src.range_of(orig), _REPLACE, "")
+            elif isinstance(orig, cst.SimpleStatementLine) and \
+                    any(id(small) in plan.edits for small in orig.body):
+                self._add(*src.range_of(orig), _REPLACE, self._line_text(orig))
+        appends = plan.appends.get(id(block))
+        if appends:
+            last = block.body[-1]  # after its last line, before the block's closing comments
+            _, end = src.range_of(last)
+            self._add(end, end, -depth, self._rendered(appends, src.indent_of(last)))
+
+    def _add(self, start: int, end: int, order: int, text: str) -> None:
+        self.edits.append(Edit(start, end, order, text))
+
+    def _line_text(self, orig: cst.SimpleStatementLine) -> str:
+        """An annotation inserted into the user's text, or the rewritten line rendered."""
+        edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
+        if edit is not None and edit.annotate is not None and edit.target_memory is None \
+                and not edit.renames:
+            text = self.source.annotated(orig, edit.annotate)
+            if text is not None:
+                return text
+        return self.source.render(self.line(orig), self.source.indent_of(orig))
+
+    def _rendered(self, inserts: list[_Insert], indent: str) -> str:
+        out = []
+        for ins in inserts:
+            if ins.new is not None:
+                out.append(self.source.render(ins.new, indent))
+            else:
+                assert isinstance(ins.hoisted, cst.SimpleStatementLine)
+                out.append(self.source.render(self.line(ins.hoisted), indent))
+        return "".join(out)
+
+
 def _edited(small: cst.BaseSmallStatement, edit: _Edit) -> cst.BaseSmallStatement:
     call = value_call(small)
     if edit.target_memory is not None or edit.renames:
@@ -387,8 +489,10 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
 
 
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                     moves: set[str], indent: int, text: str | None = None) -> FunctionResult:
-    """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above)."""
+                     moves: set[str], indent: int, text: str | None = None,
+                     source_text: SourceText | None = None) -> FunctionResult:
+    """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
+    With `source_text` (the file `fd` was parsed from) the changes also come as text edits."""
     planner = _Planner(fd, positions, compiled, source, moves, indent, text)
     planner.plan()
-    return FunctionResult(planner.apply(), planner.move_names, planner.move_lines)
+    return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

@@ -13,9 +13,10 @@ optimisation only. Entries are pickles of the caller's values; the folder is the
 (`$XDG_CACHE_HOME/pl` or `~/.cache/pl` by default), so its entries are trusted like their code.
 
 `gc_paused()` disables the cyclic collector for the duration of a `with` block and restores the
-previous state after it (nesting is fine): lowering, the passes and the printer allocate hundreds of
-thousands of small acyclic objects, which reference counting frees, and the collector would
-otherwise rescan the growing young heap again and again for cycles that are not there.
+previous state after it (nesting is fine): lowering, the passes, the printer and (un)pickling a
+cache entry allocate hundreds of thousands of small acyclic objects, which reference counting
+frees, and the collector would otherwise rescan the growing young heap again and again for cycles
+that are not there.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ class Cache:
         try:
             if not data.startswith(_MAGIC):
                 raise ValueError("not a pl cache entry")
-            stored_key, value = pickle.loads(data[len(_MAGIC):])
+            with gc_paused():  # unpickling builds a large IR: no collector passes over it
+                stored_key, value = pickle.loads(data[len(_MAGIC):])
             if stored_key != k:
                 raise ValueError("entry stored under another key")
             return value
@@ -131,7 +133,8 @@ class Cache:
 
     def put(self, k: str, value: Any) -> None:
         try:
-            payload = _MAGIC + pickle.dumps((k, value), protocol=pickle.HIGHEST_PROTOCOL)
+            with gc_paused():
+                payload = _MAGIC + pickle.dumps((k, value), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # an unpicklable value is simply not cached
             return
         tmp = None
