@@ -223,29 +223,36 @@ def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:
 # -- locating the kernel's source -------------------------------------------------------------
 
 
-class _Index(cst.CSTVisitor):
-    """qualname -> definitions, as Python computes `__qualname__`."""
+# Compound-statement parts that can hold statements (and so definitions).
+_CLAUSES = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+            cst.ExceptStarHandler, cst.Finally, cst.MatchCase, cst.If)
 
-    def __init__(self) -> None:
-        self.stack: list[str] = []
-        self.found: dict[str, list[cst.CSTNode]] = {}
 
-    def _enter(self, node: cst.ClassDef | cst.FunctionDef, suffix: str) -> None:
-        qual = ".".join([*self.stack, node.name.value])
-        self.found.setdefault(qual, []).append(node)
-        self.stack.append(node.name.value + suffix)
+def _definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
+    """qualname -> class/def nodes in source order, as Python computes `__qualname__`.
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._enter(node, "")
+    Definitions are statements, so only statements and the clauses holding statements are walked
+    (a full CST visit costs about as much as the parse itself on a large kernel). Recursion is per
+    nesting level, never per statement."""
+    found: dict[str, list[cst.CSTNode]] = {}
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.stack.pop()
+    def walk(node: cst.CSTNode, prefix: str) -> None:
+        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
+            qual = prefix + node.name.value
+            found.setdefault(qual, []).append(node)
+            walk(node.body, qual + (".<locals>." if isinstance(node, cst.FunctionDef) else "."))
+        elif isinstance(node, cst.IndentedBlock):
+            for s in node.body:
+                if not isinstance(s, cst.SimpleStatementLine):
+                    walk(s, prefix)
+        elif not isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for child in node.children:
+                if isinstance(child, _CLAUSES):
+                    walk(child, prefix)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._enter(node, ".<locals>")
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.stack.pop()
+    for s in module.body:
+        walk(s, "")
+    return found
 
 
 _INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
@@ -254,9 +261,7 @@ _INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
 def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:
     hit = _INDEX.get(id(src))
     if hit is None or hit[0] is not src:
-        idx = _Index()
-        src.module.visit(idx)
-        hit = (src, idx.found)
+        hit = (src, _definitions(src.module))
         _INDEX[id(src)] = hit
     cands = hit[1].get(qualname.replace(".<locals>", ".<locals>"), [])
     if not cands:
