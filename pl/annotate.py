@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import pickle
 import re
 import sys
 import types
@@ -57,14 +58,34 @@ class FunctionInfo:
 
 @dataclass(frozen=True)
 class Regenerated:
-    """One file's result: the input text, the regenerated text, and what was compiled."""
+    """One file's result: the input text, the regenerated text, and what was compiled.
+
+    Pickled (the compile cache), the compiled programs travel as one nested pickle that is only
+    unpickled when `compiled` is first read: they are most of an entry, and the plain regeneration
+    an editor asks for on every save reads only `output` and `notes`."""
 
     filename: str
     text: str
     output: str
-    compiled: tuple[Compiled, ...]
+    _compiled: tuple[Compiled, ...] | bytes = field(compare=False)
     functions: tuple[FunctionInfo, ...] = ()
     notes: tuple[PlError, ...] = field(default=())
+
+    @property
+    def compiled(self) -> tuple[Compiled, ...]:
+        value = self._compiled
+        if isinstance(value, bytes):
+            with gc_paused():  # a large IR: no collector passes while it is built
+                value = pickle.loads(value)
+            object.__setattr__(self, "_compiled", value)
+        assert isinstance(value, tuple)
+        return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        blob = self._compiled
+        if not isinstance(blob, bytes):
+            blob = pickle.dumps(blob, protocol=pickle.HIGHEST_PROTOCOL)
+        return (Regenerated, (self.filename, self.text, self.output, blob, self.functions, self.notes))
 
     def info(self, program: str, function: str) -> FunctionInfo | None:
         return next((i for i in self.functions if i.program == program and i.name == function), None)

@@ -64,6 +64,17 @@ def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypat
     assert len(list(tmp_path.glob("*.pickle"))) == 1
 
 
+def test_a_hit_unpickles_the_compiled_programs_only_when_read(tmp_path: Path) -> None:
+    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    assert isinstance(warm._compiled, bytes)  # the plain regeneration never reads them
+    assert warm.output == cold.output
+    programs = warm.compiled
+    assert not isinstance(warm._compiled, bytes) and warm.compiled is programs
+    assert print_node(programs[0].program) == print_node(cold.compiled[0].program)
+    assert str(programs[0].decisions) == str(cold.compiled[0].decisions)
+
+
 def test_without_cache_dir_nothing_is_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
