@@ -10,14 +10,15 @@ lines longer than 100 columns are wrapped deterministically (printer_wrap). Prin
 (one LibCST node per distinct type or variable is shared by the statements that print it; the
 cyclic GC is paused while printing).
 
-Speed (about linear in the statements): each function's body is walked once for both namings
-(printer_names.collect), hot nodes are built without re-validation (printer_nodes), and each
-statement is rendered once (printer_wrap, printer_codegen).
+Speed (about linear in the statements): each function's body is walked once for both namings and
+the callee-first order (printer_names.collect), hot nodes are built without re-validation
+(printer_nodes), and each statement is rendered once (printer_wrap, printer_codegen) - the most
+common one not even that: its text is composed from its parts' texts (printer_stmts).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
@@ -75,10 +76,13 @@ def printed_module(node: Program | Function, *, mem_alias: bool = False) -> cst.
 def _module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
     import_line = cst.SimpleStatementLine([cst.Import(names=[cst.ImportAlias(name=cst.Name("pl"))])])
     if isinstance(node, Program):
-        functions = _callee_first(node.functions)
+        # One walk per function, for both namings and the callees.
+        collected_by_name = {f.name: collect(f) for f in node.functions}
+        functions = _callee_first(node.functions, lambda f: collected_by_name[f.name].callees)
+        collected = [collected_by_name[f.name] for f in functions]
     else:
         functions = [node]
-    collected = [collect(f) for f in functions]  # one walk per function, for both namings
+        collected = [collect(node)]
     dyn = dynamic_dims(functions, collected)
     body: list[cst.SimpleStatementLine | cst.BaseCompoundStatement] = [import_line]
     for i, (var, name) in enumerate(sorted(dyn.items(), key=lambda kv: kv[1])):
@@ -212,7 +216,8 @@ def callees(f: Function) -> list[str]:
     return list(found)
 
 
-def _callee_first(functions: tuple[Function, ...]) -> list[Function]:
+def _callee_first(functions: tuple[Function, ...],
+                  callees_of: Callable[[Function], list[str]] = callees) -> list[Function]:
     by_name = {f.name: f for f in functions}
     order: list[Function] = []
     seen: set[str] = set()
@@ -220,7 +225,7 @@ def _callee_first(functions: tuple[Function, ...]) -> list[Function]:
     def visit(name: str) -> None:
         # Marked before the callees, so a call cycle falls back to name order instead of looping.
         seen.add(name)
-        for callee in sorted(callees(by_name[name])):
+        for callee in sorted(callees_of(by_name[name])):
             if callee in by_name and callee not in seen:
                 visit(callee)
         order.append(by_name[name])

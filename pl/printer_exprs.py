@@ -283,13 +283,18 @@ def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> cst.BaseExpression:
     return cst.UnaryOperation(operator=ops[e.op], expression=inner)
 
 
+_FULL_OPS = ("tile.full", "tensor.full")
+# `dotted("pl." + op name)` by op name (without building the dotted name for every call).
+_OP_FUNCS: dict[str, cst.BaseExpression] = {}
+
+
 def call_node(e: Call, ctx: Ctx) -> cst.Call:
     if isinstance(e.op, GlobalVar):
         if is_submit(e):
             return _submit_node(e, ctx)
         func = dotted(f"self.{e.op.name}") if ctx.in_program else cst.Name(e.op.name)
         kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
-    elif e.op.name in ("tile.full", "tensor.full") and len(e.args) == 2:
+    elif e.op.name in _FULL_OPS and len(e.args) == 2:
         # `pl.FP32` is not accepted as a positional value, so the reference spells full() by keyword.
         func = dotted("pl." + e.op.name)
         shape, value = e.args
@@ -299,12 +304,29 @@ def call_node(e: Call, ctx: Ctx) -> cst.Call:
         kwargs += [(k, value_node(v, ctx, k)) for k, v in e.kwargs if k != "dtype"]
         return _with_attrs(call(func, [expr_node(shape, ctx)], kwargs), e, ctx)
     else:
-        # The hot path: an op call, its Var arguments and scalar keywords as shared Arg nodes.
-        func = dotted("pl." + e.op.name)
-        args = [_positional_arg(a, ctx) for a in e.args]
-        args += [_keyword_arg(k, v, ctx) for k, v in e.kwargs]
-        return _with_attrs(call_node_of(func, args), e, ctx)
+        parts = op_call_parts(e, ctx)
+        assert parts is not None
+        return call_node_of(*parts)
     return _with_attrs(call(func, [expr_node(a, ctx) for a in e.args], kwargs), e, ctx)
+
+
+
+def op_call_parts(e: Call, ctx: Ctx) -> tuple[cst.BaseExpression, list[cst.Arg]] | None:
+    """The callee and arguments of `call_node(e, ctx)` for an op call (the hot path: its Var
+    arguments and scalar keywords are shared Arg nodes), without building the Call; None for a
+    call of a program function or a `full` spelled by keyword."""
+    op = e.op
+    if isinstance(op, GlobalVar) or (op.name in _FULL_OPS and len(e.args) == 2):
+        return None
+    func = _OP_FUNCS.get(op.name)
+    if func is None:
+        func = _OP_FUNCS[op.name] = dotted("pl." + op.name)
+    args = [_positional_arg(a, ctx) for a in e.args]
+    if e.kwargs:
+        args += [_keyword_arg(k, v, ctx) for k, v in e.kwargs]
+    if e.attrs:  # as `_with_attrs` adds them
+        args.append(keyword_arg("attrs", dict_node(list(e.attrs), ctx)))
+    return func, args
 
 
 def _positional_arg(e: Expr, ctx: Ctx) -> cst.Arg:

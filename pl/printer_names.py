@@ -11,6 +11,7 @@ A function's body is walked once (`collect`) for both its dynamic dims and its l
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    GlobalVar,
     MakeTuple,
     TupleGetItem,
     UnaryExpr,
@@ -93,8 +95,9 @@ def children_of(e: Expr) -> Sequence[Expr]:
 _LEAVES = (ConstInt, ConstFloat, ConstBool)
 
 
-def _append_vars(exprs: Iterable[Expr], out: list[Var]) -> None:
-    """Appends every Var occurrence in the expressions to `out`, left to right, depth first."""
+def _append_vars(exprs: Iterable[Expr], out: list[Var], callees: dict[str, None] | None = None) -> None:
+    """Appends every Var occurrence in the expressions to `out`, left to right, depth first, and
+    (if given) the names of the program functions they call to `callees`, in order of first call."""
     stack = list(exprs)
     stack.reverse()
     while stack:
@@ -102,6 +105,8 @@ def _append_vars(exprs: Iterable[Expr], out: list[Var]) -> None:
         if isinstance(e, Var):
             out.append(e)
             continue
+        if callees is not None and type(e) is Call and isinstance(e.op, GlobalVar):
+            callees.setdefault(e.op.name, None)
         children = children_of(e)
         if children:
             stack.extend(reversed(children))
@@ -135,12 +140,18 @@ def type_exprs(t: Type) -> Iterator[Expr]:
 
 
 class Collector:
-    """Definitions and uses of one body, in the reference's pre-order."""
+    """Definitions and uses of one body, in the reference's pre-order, and the program functions
+    it calls (`callees`: `pl.printer.callees` of the function, from the same walk)."""
 
     def __init__(self) -> None:
         self.defs: list[Var] = []
         self.uses: list[Var] = []
         self.types: list[Type] = []
+        self._callees: dict[str, None] = {}
+
+    @property
+    def callees(self) -> list[str]:
+        return list(self._callees)
 
     def define(self, vs: Iterable[Var]) -> None:
         for v in vs:
@@ -148,17 +159,24 @@ class Collector:
             self.types.append(v.type)
 
     def use(self, exprs: Iterable[Expr]) -> None:
-        _append_vars(exprs, self.uses)
+        _append_vars(exprs, self.uses, self._callees)
+
+    def use_values(self, values: Iterable[Any]) -> None:
+        """Uses in loop attrs and scope arguments, which `callees` does not look into."""
+        for v in values:
+            _append_vars(value_exprs(v), self.uses)
 
     def stmt(self, s: Stmt) -> None:
         # Statement nesting depth is small; a long SeqStmts is walked by a loop, not by recursion.
         match s:
             case SeqStmts(stmts=stmts):
+                defs, types, uses, callees = self.defs, self.types, self.uses, self._callees
                 for child in stmts:
                     if type(child) is AssignStmt:  # most statements: without the match below
-                        self.defs.append(child.var)
-                        self.types.append(child.var.type)
-                        _append_vars((child.value,), self.uses)
+                        var = child.var
+                        defs.append(var)
+                        types.append(var.type)
+                        _append_vars((child.value,), uses, callees)
                     else:
                         self.stmt(child)
             case AssignStmt(var=var, value=value):
@@ -171,8 +189,7 @@ class Collector:
             case ForStmt():
                 self.define([s.loop_var, *s.return_vars, *s.iter_args])
                 self.use([s.start, s.stop, s.step, *(ia.init for ia in s.iter_args)])
-                for _, v in s.attrs:
-                    self.use(value_exprs(v))
+                self.use_values(v for _, v in s.attrs)
                 self.stmt(s.body)
             case WhileStmt():
                 self.define([*s.return_vars, *s.iter_args])
@@ -185,8 +202,7 @@ class Collector:
                 if s.else_body is not None:
                     self.stmt(s.else_body)
             case ScopeStmt(body=body, args=args):
-                for _, v in args:
-                    self.use(value_exprs(v))
+                self.use_values(v for _, v in args)
                 self.stmt(body)
             case BreakStmt() | ContinueStmt():
                 pass
@@ -196,13 +212,9 @@ class Collector:
 
 def unique_names(order: Sequence[Var]) -> dict[Var, str]:
     """The reference's BuildRenameMapForDefs over Vars in first-seen order."""
-    seen: dict[Var, None] = {}
-    for v in order:
-        seen.setdefault(v, None)
-    counts: dict[str, int] = {}
-    for v in seen:
-        counts[v.name] = counts.get(v.name, 0) + 1
-    used = {v.name for v in seen if counts[v.name] == 1}
+    seen = dict.fromkeys(order)  # first-seen order
+    counts = Counter(v.name for v in seen)
+    used = {name for name, count in counts.items() if count == 1}
     out: dict[Var, str] = {}
     for v in seen:
         if counts[v.name] == 1:
@@ -263,17 +275,19 @@ class Names:
     def for_function(cls, f: Function, dyn: dict[Var, str], collected: Collector | None = None) -> Names:
         c = collect(f) if collected is None else collected
         defined = set(f.params) | set(c.defs)
-        free = {v for v in c.uses if v not in defined and v not in dyn}
-        local = unique_names([*f.params, *c.defs, *(u for u in c.uses if u not in dyn)])
+        uses = [u for u in c.uses if u not in dyn] if dyn else c.uses
+        free = set(uses).difference(defined)
+        local = unique_names([*f.params, *c.defs, *uses])
         return cls(local, dyn, free)
 
     def __call__(self, v: Var) -> str:
-        suffix = FREE_SUFFIX if v in self._free else ""
-        if v in self._local:
-            return self._local[v] + suffix
-        if v in self._dyn:
-            return self._dyn[v]
-        return v.name + suffix
+        name = self._local.get(v)
+        if name is None:
+            name = self._dyn.get(v)
+            if name is not None:
+                return name  # a dynamic dim is never free
+            name = v.name
+        return name + FREE_SUFFIX if v in self._free else name
 
 
 __all__ = ["FREE_SUFFIX", "Collector", "Names", "children_of", "collect", "dynamic_dims", "expr_children", "type_exprs",

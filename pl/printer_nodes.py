@@ -4,7 +4,8 @@ LibCST validates every node it constructs (`__post_init__`), and a node's defaul
 fields are fresh `SimpleWhitespace` nodes that are validated by a regular expression each. The
 printer builds a handful of node shapes many thousands of times (calls, arguments, annotated
 assignments, statement lines), each from parts that are valid by construction, so those shapes
-are copied from a prototype validated once here, with only the changing fields replaced.
+are copied from a prototype validated once here, with only the changing fields replaced (each
+slot set through its descriptor, which is faster than `object.__setattr__`).
 
 Guarantees: `replace_unchecked(node, **changes)` equals `node.with_changes(**changes)` field by
 field (it only skips re-validation), and every builder below returns a node equal (by LibCST's
@@ -14,7 +15,8 @@ field (it only skips re-validation), and every builder below returns a node equa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import types
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
@@ -24,66 +26,86 @@ __all__ = ["ann_assign", "annotation", "arg", "call_node_of", "element", "expr_s
            "list_of", "name_node", "replace_unchecked", "simple_line"]
 
 N = TypeVar("N", bound=cst.CSTNode)
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_Setter = Callable[[Any, Any], None]
+_SETTERS: dict[type, dict[str, _Setter]] = {}
 _new = object.__new__
-_set = object.__setattr__
+
+
+def _setters(cls: type) -> dict[str, _Setter]:
+    """Per field of a LibCST node class, the setter of its slot. Setting a slot through its
+    descriptor skips the frozen dataclass's `__setattr__` (like `object.__setattr__`), faster."""
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = {f.name: _slot_setter(cls, f.name) for f in dataclasses.fields(cls)}
+    return setters
+
+
+def _slot_setter(cls: type, name: str) -> _Setter:
+    descriptor = getattr(cls, name, None)
+    if type(descriptor) is types.MemberDescriptorType:
+        return descriptor.__set__
+    return lambda node, value: object.__setattr__(node, name, value)  # not a slot: the plain way
 
 
 def replace_unchecked(node: N, **changes: Any) -> N:
     """`node.with_changes(**changes)` without LibCST's re-validation of the copy: for changes
     that keep a node valid by construction (whitespace, commas, parts of an already valid kind)."""
     cls = type(node)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     new = _new(cls)
-    for name in names:
-        _set(new, name, changes[name] if name in changes else getattr(node, name))
+    for name, set_field in _setters(cls).items():
+        set_field(new, changes[name] if name in changes else getattr(node, name))
     return new
 
 
 class _Prototype(Generic[N]):
-    """A node validated once; calling it copies it with some fields replaced, without validating
-    the copy."""
+    """A node validated once; calling it with values for the fields named at construction
+    copies it with those fields replaced, without validating the copy."""
 
-    __slots__ = ("cls", "fields")
+    __slots__ = ("cls", "defaults", "field_setters")
 
-    def __init__(self, node: N) -> None:
+    def __init__(self, node: N, *fields: str) -> None:
         self.cls = type(node)
-        self.fields = {f.name: getattr(node, f.name) for f in dataclasses.fields(node)}
+        setters = _setters(self.cls)
+        self.defaults = tuple((set_field, getattr(node, name)) for name, set_field in setters.items()
+                              if name not in fields)
+        self.field_setters = tuple(setters[name] for name in fields)
 
-    def __call__(self, **changes: Any) -> N:
+    def __call__(self, *values: Any) -> N:
         new = _new(self.cls)
-        for name, value in (self.fields | changes).items():
-            _set(new, name, value)
+        for set_field, value in self.defaults:
+            set_field(new, value)
+        for set_field, value in zip(self.field_setters, values, strict=True):
+            set_field(new, value)
         return new
 
 
 # The builders' prototypes; their copies share the prototypes' whitespace nodes (immutable).
 _TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                whitespace_after=cst.SimpleWhitespace(""))
-_NAME = _Prototype(cst.Name("x"))
-_ARG = _Prototype(cst.Arg(cst.Name("x")))
-_KWARG = _Prototype(cst.Arg(cst.Name("x"), keyword=cst.Name("k"), equal=_TIGHT_EQUAL))
-_CALL = _Prototype(cst.Call(cst.Name("f")))
-_ANNOTATION = _Prototype(cst.Annotation(cst.Name("T")))
-_LINE = _Prototype(cst.SimpleStatementLine([cst.Pass()]))
-_ANN_ASSIGN = _Prototype(cst.AnnAssign(cst.Name("x"), cst.Annotation(cst.Name("T")), cst.Name("v")))
-_EXPR = _Prototype(cst.Expr(cst.Name("v")))
-_ELEMENT = _Prototype(cst.Element(cst.Name("x")))
-_LIST = _Prototype(cst.List([]))
+_NAME = _Prototype(cst.Name("x"), "value")
+_ARG = _Prototype(cst.Arg(cst.Name("x")), "value")
+_KWARG = _Prototype(cst.Arg(cst.Name("x"), keyword=cst.Name("k"), equal=_TIGHT_EQUAL), "keyword", "value")
+_CALL = _Prototype(cst.Call(cst.Name("f")), "func", "args")
+_BROKEN_CALL = _Prototype(cst.Call(cst.Name("f")), "func", "args", "whitespace_before_args")
+_ANNOTATION = _Prototype(cst.Annotation(cst.Name("T")), "annotation")
+_LINE = _Prototype(cst.SimpleStatementLine([cst.Pass()]), "body")
+_ANN_ASSIGN = _Prototype(cst.AnnAssign(cst.Name("x"), cst.Annotation(cst.Name("T")), cst.Name("v")),
+                         "target", "annotation", "value")
+_EXPR = _Prototype(cst.Expr(cst.Name("v")), "value")
+_ELEMENT = _Prototype(cst.Element(cst.Name("x")), "value")
+_LIST = _Prototype(cst.List([]), "elements")
 
 
 def name_node(value: str) -> cst.Name:
     """`cst.Name(value)`; LibCST itself builds (and rejects) a value that is not an identifier."""
     if not value.isidentifier():
         return cst.Name(value)  # raises LibCST's own validation error
-    return _NAME(value=value)
+    return _NAME(value)
 
 
 def arg(value: cst.BaseExpression) -> cst.Arg:
     """`cst.Arg(value)`."""
-    return _ARG(value=value)
+    return _ARG(value)
 
 
 @lru_cache(maxsize=256)
@@ -93,39 +115,43 @@ def _keyword(name: str) -> cst.Name:
 
 def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
     """`cst.Arg(value, keyword=cst.Name(name), equal=AssignEqual(no spaces))`: `name=value`."""
-    return _KWARG(keyword=_keyword(name), value=value)
+    return _KWARG(_keyword(name), value)
 
 
-def call_node_of(func: cst.BaseExpression, args: Sequence[cst.Arg]) -> cst.Call:
-    """`cst.Call(func=func, args=args)` (the printer never parenthesises a call)."""
-    return _CALL(func=func, args=args)
+def call_node_of(func: cst.BaseExpression, args: Sequence[cst.Arg],
+                 whitespace_before_args: cst.BaseParenthesizableWhitespace | None = None) -> cst.Call:
+    """`cst.Call(func=func, args=args)` (the printer never parenthesises a call), with
+    `whitespace_before_args` if given (the line wrapper's break after the open paren)."""
+    if whitespace_before_args is None:
+        return _CALL(func, args)
+    return _BROKEN_CALL(func, args, whitespace_before_args)
 
 
 def annotation(node: cst.BaseExpression) -> cst.Annotation:
     """`cst.Annotation(node)`."""
-    return _ANNOTATION(annotation=node)
+    return _ANNOTATION(node)
 
 
 def simple_line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
     """`cst.SimpleStatementLine([small])`."""
-    return _LINE(body=[small])
+    return _LINE([small])
 
 
 def ann_assign(target: cst.Name, ann: cst.Annotation, value: cst.BaseExpression) -> cst.AnnAssign:
     """`cst.AnnAssign(target=target, annotation=ann, value=value)`: `target: T = value`."""
-    return _ANN_ASSIGN(target=target, annotation=ann, value=value)
+    return _ANN_ASSIGN(target, ann, value)
 
 
 def expr_statement(value: cst.BaseExpression) -> cst.Expr:
     """`cst.Expr(value)`."""
-    return _EXPR(value=value)
+    return _EXPR(value)
 
 
 def element(value: cst.BaseExpression) -> cst.Element:
     """`cst.Element(value)`."""
-    return _ELEMENT(value=value)
+    return _ELEMENT(value)
 
 
 def list_of(items: Sequence[cst.BaseExpression]) -> cst.List:
     """`cst.List([cst.Element(i) for i in items])`."""
-    return _LIST(elements=[element(i) for i in items])
+    return _LIST([element(i) for i in items])

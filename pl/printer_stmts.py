@@ -5,6 +5,12 @@ a YieldStmt ending a loop / if body with return vars prints as `rv: T = pl.yield
 `r1, r2 = pl.yield_(a, b)`, and at function level as `return`; a statement's comments print as
 `# text` lines above it; long simple statements are wrapped (printer_wrap). A SeqStmts of any
 length is printed by a loop, never by recursion per statement.
+
+Speed: almost every statement is `v: T = pl.op(args)`. Such a line is not built flat, rendered and
+then wrapped: its text is composed from its parts' texts (the Var's name, the annotation's text per
+type, the callee's and each shared argument's text, remembered by node), which decides the wrapping
+(printer_wrap.wrapped_call); the nodes are then built once, in their final form, and the line's
+text is remembered for the module's rendering (printer_codegen).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from pl.ir.enums import DType, ForKind, ScopeKind
-from pl.ir.expr import ConstInt, Expr, Var
+from pl.ir.expr import Call, ConstInt, Expr, Var
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -30,9 +36,10 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import Type, UnknownType
-from pl.printer_exprs import Ctx, call, dict_node, expr_node, tuple_node, type_node, value_node
-from pl.printer_nodes import ann_assign, annotation, expr_statement
-from pl.printer_wrap import wrap_small
+from pl.printer_codegen import annotation_code, arg_code, code, remember
+from pl.printer_exprs import Ctx, call, dict_node, expr_node, op_call_parts, tuple_node, type_node, value_node
+from pl.printer_nodes import ann_assign, annotation, call_node_of, expr_statement, name_node, simple_line
+from pl.printer_wrap import wrap_small, wrapped_call
 
 _SCOPE_CALLS = {
     ScopeKind.Runtime: "pl.scope", ScopeKind.InCore: "pl.at", ScopeKind.Hierarchy: "pl.at",
@@ -58,6 +65,10 @@ def _no_paren_tuple(items: Sequence[cst.BaseExpression]) -> cst.Tuple:
     return cst.Tuple([cst.Element(i) for i in items], lpar=[], rpar=[])
 
 
+def _one_line(text: str) -> str | None:
+    return None if "\n" in text else text
+
+
 def _is_index(e: Expr, value: int) -> bool:
     return isinstance(e, ConstInt) and e.value == value and e.dtype is DType.INDEX
 
@@ -68,13 +79,16 @@ class StmtPrinter:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self._annotations: dict[Type, cst.Annotation] = {}
-        self._annotation_of_object: dict[int, tuple[Type, cst.Annotation]] = {}
+        self._annotation_of_object: dict[int, tuple[Type, cst.Annotation, str | None]] = {}
+        self._texts: dict[int, tuple[cst.CSTNode, str | None]] = {}
 
     def _name(self, v: Var) -> cst.Name:
-        node = self.ctx.memo.get(v)  # the Var's one shared Name node, once it was printed
+        """The Var's one shared Name node (as `expr_node(v)` builds and remembers it)."""
+        memo = self.ctx.memo
+        node = memo.get(v)
         if node is None:
-            node = expr_node(v, self.ctx)
-        assert isinstance(node, cst.Name)
+            node = memo[v] = name_node(self.ctx.name_of(v))
+        assert type(node) is cst.Name
         return node
 
     def _expr(self, e: Expr) -> cst.BaseExpression:
@@ -93,15 +107,60 @@ class StmtPrinter:
 
     def _annotation(self, t: Type) -> cst.Annotation:
         """`: T`, one node per distinct type (types compare by value)."""
+        return self._annotation_and_text(t)[1]
+
+    def _annotation_and_text(self, t: Type) -> tuple[Type, cst.Annotation, str | None]:
+        """`t`, its shared annotation node and that node's text (`: T`; see `_text` for None)."""
         # Keyed first by the type object (most Vars share theirs with others), then by value.
         hit = self._annotation_of_object.get(id(t))
         if hit is not None and hit[0] is t:
-            return hit[1]
+            return hit
         node = self._annotations.get(t)
         if node is None:
             node = self._annotations[t] = annotation(type_node(t, self.ctx))
-        self._annotation_of_object[id(t)] = (t, node)  # the entry keeps `t` alive: ids stay unique
-        return node
+        entry = self._annotation_of_object[id(t)] = (t, node, _one_line(annotation_code(node, "")))  # keeps `t` alive
+        return entry
+
+    def _call_texts(self, func: cst.BaseExpression, args: Sequence[cst.Arg]) -> tuple[str, list[str]] | None:
+        """The texts of a callee and of its arguments (each without its comma), None if one holds
+        a line break; remembered by node, as most are shared. A text without a line break does
+        not depend on the indentation (only line breaks are followed by it): rendered at none."""
+        memo = self._texts
+        texts: list[str] = []
+        for node in (func, *args):
+            hit = memo.get(id(node))
+            if hit is None or hit[0] is not node:
+                text = _one_line(arg_code(node, "") if type(node) is cst.Arg else code(node))
+                hit = memo[id(node)] = (node, text)  # the entry keeps `node` alive: ids stay unique
+            if hit[1] is None:
+                return None
+            texts.append(hit[1])
+        return texts[0], texts[1:]
+
+    def _assign_call(self, s: AssignStmt, value: Call, depth: int) -> cst.SimpleStatementLine | None:
+        """`v: T = pl.op(args)` built once in its final (wrapped or not) form, its text composed
+        from its parts' texts and remembered for the module's rendering; None if the statement
+        is not of this shape (the general path then prints it)."""
+        var = s.var
+        t = var.type
+        if s.comments or type(t) is UnknownType:
+            return None
+        parts = op_call_parts(value, self.ctx)
+        if parts is None:
+            return None
+        func, args = parts
+        target = self._name(var)
+        ann, ann_text = self._annotation_and_text(t)[1:]
+        texts = self._call_texts(func, args)
+        if ann_text is None or texts is None:
+            # Never printed by this printer; the general path renders such a line as a whole.
+            return self._simple(self._annotated(var, call_node_of(func, args)), depth, s)
+        ind = " " * (4 * depth)
+        head = target.value + ann_text + " = "
+        c, text = wrapped_call(head, func, texts[0], args, texts[1], ind)
+        line = simple_line(ann_assign(target, ann, c))
+        remember(line, ind, text)
+        return line
 
     def block(self, body: Stmt | None, depth: int, rvs: tuple[Var, ...] = (),
               function_level: bool = False) -> list[cst.BaseStatement]:
@@ -113,6 +172,11 @@ class StmtPrinter:
             if isinstance(s, SeqStmts):
                 stack.extend(reversed(s.stmts))
                 continue
+            if type(s) is AssignStmt and type(s.value) is Call:  # most statements: the fast path
+                line = self._assign_call(s, s.value, depth)
+                if line is not None:
+                    out.append(line)
+                    continue
             out.append(self.stmt(s, depth, rvs, function_level))
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()]))
@@ -128,7 +192,7 @@ class StmtPrinter:
     def stmt(self, s: Stmt, depth: int, rvs: tuple[Var, ...] = (),
              function_level: bool = False) -> cst.BaseStatement:
         match s:
-            case AssignStmt(var=var, value=value):
+            case AssignStmt(var=var, value=value):  # not of `_assign_call`'s shape (see `block`)
                 return self._simple(self._annotated(var, self._expr(value)), depth, s)
             case EvalStmt(expr=expr):
                 return self._simple(expr_statement(self._expr(expr)), depth, s)

@@ -11,17 +11,20 @@ Speed: each statement is rendered once. Its flat text decides whether it fits; t
 arguments-on-one-line form is derived from it (the two differ only in the two breaks around the
 arguments) and remembered by printer_codegen for the module's rendering, so a wrapped statement
 is never rendered twice (tests/test_perf_printer.py checks LibCST's own rendering of the tree
-against the printed text). Copies of valid nodes skip LibCST's validation.
+against the printed text). `wrapped_call` goes further for a line whose parts' texts are known:
+it composes the line's text from them and builds the call once, directly in its final form.
+Copies of valid nodes skip LibCST's validation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import libcst as cst
 
 from pl.printer_codegen import code, forget, line_code, remember, rendered, small_line_code
-from pl.printer_nodes import replace_unchecked, simple_line
+from pl.printer_nodes import call_node_of, replace_unchecked, simple_line
 
 DEFAULT = cst.MaybeSentinel.DEFAULT
 LIMIT = 100
@@ -139,6 +142,29 @@ def wrap_small(small: cst.BaseSmallStatement, indent: int) -> cst.SimpleStatemen
     if _fits(text):
         return candidate
     return simple_line(_replace(small, value=_explode_call(c, True)))
+
+
+def wrapped_call(head: str, func: cst.BaseExpression, func_text: str, args: Sequence[cst.Arg],
+                 arg_texts: Sequence[str], ind: str) -> tuple[cst.Call, str]:
+    """The call ending a statement line `<ind><head><func>(<args>)`, built once in the form
+    `wrap_small` gives it, and the text of the whole line, composed from the parts' texts
+    (`func_text`, `arg_texts`: each argument without its comma; none holds a line break)."""
+    start = ind + head + func_text + "("
+    joined = ", ".join(arg_texts)
+    if len(start) + len(joined) + 1 <= LIMIT or not args:
+        # One line, `)` included (wrapping a call without arguments gains nothing).
+        return call_node_of(func, args), start + joined + ")\n"
+    before_args, after_args = _break_texts(ind)
+    if len(start) <= LIMIT and len(ind) + len(INDENT) + len(joined) <= LIMIT:
+        # The arguments on one line of their own (`_explode_call(c, False)`); the closing
+        # paren's line, at the statement's indentation, is shorter than the first.
+        text = start + before_args + joined + after_args + ")\n"
+        return call_node_of(func, [*args[:-1], _closing(args[-1])], _break(INDENT)), text
+    # One argument per line, each with a trailing comma (`_explode_call(c, True)`).
+    text = start + before_args + ("," + before_args).join(arg_texts) + "," + after_args + ")\n"
+    last = len(args) - 1
+    one_per_line = [_replace(a, comma=_comma(INDENT if i < last else "")) for i, a in enumerate(args)]
+    return call_node_of(func, one_per_line, _break(INDENT)), text
 
 
 def _fits(text: str) -> bool:

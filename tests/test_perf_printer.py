@@ -2,12 +2,15 @@
 
 The printer builds its hot LibCST nodes without validation (pl.printer_nodes), shares nodes between
 statements, derives a wrapped line's text from its flat text instead of rendering it again
-(pl.printer_wrap), and walks each function once for both namings (pl.printer_names). Checked on
+(pl.printer_wrap), composes the text of `v: T = pl.op(...)` lines from their parts' texts and builds
+them once in their final form (pl.printer_stmts), and walks each function once for both namings and
+the callees (pl.printer_names). Checked on
 every example (before and after compilation, both memory-space spellings), on the programs the
 tests hold as data, and on the benchmark kernel:
   - LibCST's own rendering of the printed tree equals the printer's text (so every remembered or
     derived text is the tree's true text), and the tree survives LibCST's validation when rebuilt;
-  - the shortcuts of the name analysis equal their plain definitions.
+  - the composed lines print exactly as the general path prints them;
+  - the shortcuts of the name analysis (and the Collector's callees) equal their plain definitions.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pl.annotate import load_programs
 from pl.compiler import compile_program
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import Stmt
+from pl.ir.stmt import AssignStmt, Stmt
 from pl.printer import _stmt_exprs, _sub_bodies, callees, print_node, printed_module
 from pl.printer_names import (
     Names,
@@ -50,9 +53,23 @@ def _programs() -> Iterator[tuple[str, Program]]:
     for c in INFER_CASES:
         for part in ("Before", "Expected"):
             yield f"infer:{c.name}:{part}", parse(c.source(part), filename=f"<{c.name}>")
+    yield "wrap-boundaries", parse(_wrap_boundaries_source(), filename="<wrap-boundaries>")
     bench = parse(kernel_source(300), filename="<bench>")
     yield "bench", bench
     yield "bench:compiled", compile_program(bench, "910B").program
+
+
+def _wrap_boundaries_source() -> str:
+    """Assignments whose names grow by one column each, so that the printed lines cross every
+    wrapping threshold: flat at 100 / 101 columns, arguments on one line, one argument per line."""
+    lines = ["import pl", "", "", "@pl.program", "class K:", "    @pl.function(type=pl.FunctionType.InCore)",
+             "    def kern(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:",
+             "        a = pl.load(x, [0, 0], [64, 64])"]
+    for n in range(1, 80):  # the flat line, then the call's first line, grow by one column
+        lines.append(f"        v{'x' * n} = pl.add(a, a)")
+    for n in range(1, 16):  # the line of the arguments grows by one column
+        lines.append(f"        w{n} = pl.add(v{'x' * 79}, v{'x' * n})")
+    return "\n".join([*lines, "        return x", ""])
 
 
 PROGRAMS = list(_programs())
@@ -66,6 +83,34 @@ def test_printed_tree_renders_to_the_printed_text(label: str, program: Program, 
     module = printed_module(program, mem_alias=mem_alias)
     assert module.code == text  # LibCST's rendering, blind to the printer's remembered texts
     assert print_node(program, mem_alias=mem_alias) == text  # printing is pure
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_composed_lines_equal_the_general_path(label: str, program: Program, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`v: T = pl.op(...)` lines built in their final form from their parts' texts print exactly
+    as the general path (build the flat line, render it, wrap it) prints them."""
+    from pl.printer_stmts import StmtPrinter
+
+    fast = print_node(program), print_node(program, mem_alias=True)
+    monkeypatch.setattr(StmtPrinter, "_assign_call", lambda self, s, value, depth: None)
+    assert (print_node(program), print_node(program, mem_alias=True)) == fast
+
+
+def test_composed_lines_are_the_common_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmark kernel's assignments take the composed path (it is not silently bypassed)."""
+    from pl.printer_stmts import StmtPrinter
+
+    composed = StmtPrinter._assign_call
+    results: list[bool] = []
+
+    def counting(self: StmtPrinter, s: AssignStmt, value: Call, depth: int) -> cst.SimpleStatementLine | None:
+        line = composed(self, s, value, depth)
+        results.append(line is not None)
+        return line
+
+    monkeypatch.setattr(StmtPrinter, "_assign_call", counting)
+    print_node(dict(PROGRAMS)["bench:compiled"])
+    assert sum(results) > 300 and results.count(False) == 1  # `self.kern(...)`: a program function
 
 
 @pytest.mark.parametrize(("label", "program"), PROGRAMS[:6], ids=IDS[:6])
@@ -138,7 +183,7 @@ def test_name_analysis_shortcuts(label: str, program: Program) -> None:
         shared, alone = Names.for_function(f, dyn, c), Names.for_function(f, dyn)
         for v in [*f.params, *c.defs, *c.uses]:
             assert shared(v) == alone(v)
-        assert callees(f) == _slow_callees(f)
+        assert callees(f) == _slow_callees(f) == c.callees  # the Collector's walk finds them too
 
 
 
@@ -152,6 +197,8 @@ def test_unvalidated_builders_equal_libcst_constructors() -> None:
         (n.keyword_arg("k", x), cst.Arg(x, keyword=cst.Name("k"), equal=cst.AssignEqual(
             whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))),
         (n.call_node_of(x, [n.arg(t)]), cst.Call(func=x, args=[cst.Arg(t)])),
+        (n.call_node_of(x, [n.arg(t)], cst.SimpleWhitespace(" ")),
+         cst.Call(func=x, args=[cst.Arg(t)], whitespace_before_args=cst.SimpleWhitespace(" "))),
         (n.annotation(t), cst.Annotation(t)),
         (n.ann_assign(x, n.annotation(t), x), cst.AnnAssign(target=x, annotation=cst.Annotation(t), value=x)),
         (n.expr_statement(x), cst.Expr(x)),
@@ -159,6 +206,7 @@ def test_unvalidated_builders_equal_libcst_constructors() -> None:
         (n.element(x), cst.Element(x)),
         (n.list_of([x, t]), cst.List([cst.Element(x), cst.Element(t)])),
         (n.replace_unchecked(cst.Arg(x), value=t), cst.Arg(x).with_changes(value=t)),
+        (n.replace_unchecked(cst.Arg(x), comma=cst.Comma()), cst.Arg(x).with_changes(comma=cst.Comma())),
     ]
     for built, expected in built_and_expected:
         assert built.deep_equals(expected), (built, expected)
@@ -171,9 +219,9 @@ def test_unvalidated_builders_equal_libcst_constructors() -> None:
 def test_remembered_texts_only_accelerate(label: str, program: Program, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a memo that is emptied every few entries (texts forgotten between the wrapper and the
     module's rendering), the printed text is the same."""
-    from pl import printer_codegen, printer_wrap
+    from pl import printer_codegen_exprs, printer_wrap
 
     text = print_node(program)
-    monkeypatch.setattr(printer_codegen, "_MEMO_LIMIT", 5)
+    monkeypatch.setattr(printer_codegen_exprs, "_MEMO_LIMIT", 5)
     monkeypatch.setattr(printer_wrap, "_CLOSING", {})
     assert print_node(program) == text
