@@ -108,9 +108,14 @@ class FnCtx:
         return self.src.error(node, message, hint=hint, note=note)
 
     def lookup_var(self, name: str) -> Var | None:
-        for sc in reversed(self.scopes):
-            if name in sc:
-                return sc[name]
+        scopes = self.scopes
+        var = scopes[-1].get(name)  # the innermost scope answers most look-ups
+        if var is not None or len(scopes) == 1:
+            return var
+        for i in range(len(scopes) - 2, -1, -1):
+            var = scopes[i].get(name)
+            if var is not None:
+                return var
         return None
 
     def bind(self, name: str, var: Var) -> None:

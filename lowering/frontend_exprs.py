@@ -8,7 +8,7 @@ and any error it raises without a place gets the call's span; program calls chec
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -220,7 +220,7 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
     if ctx.self_name and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
             and func.value.value == ctx.self_name:
         return program_call(ctx, node, func.attr.value, node.args)
-    if not isinstance(func, cst.Attribute | cst.Name):  # Attribute first: see dsl_callee
+    if type(func) is not cst.Attribute and not isinstance(func, cst.Attribute | cst.Name):
         raise ctx.error(func, "Unsupported call target")
     obj = callee
     if obj is None:
@@ -257,6 +257,15 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
 
 
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    values = _plain_var_args(ctx, node.args)
+    if values is not None:  # `pl.op(a, b)` over kernel values: nothing to sort or convert
+        cheap = ctx.cur_span
+        try:
+            return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
+        except PlError as e:
+            raise ctx.src.locate(e, node, cheap) from None
+        except (TypeError, ValueError) as e:
+            raise ctx.error(node, f"{spelling}: {e}") from None
     pos, kw = _split_args(ctx, node.args)
     args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -279,6 +288,25 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
     return built
+
+
+_NO_KWARGS: dict[str, Any] = {}
+
+
+def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
+    """The kernel Vars of a call whose arguments are all positional plain names bound to kernel
+    values (what `_split_args` and `_op_arg` would give), else None."""
+    out: list[Var] = []
+    lookup = ctx.lookup_var
+    for a in args:
+        value = a.value
+        if a.keyword is not None or a.star or type(value) is not cst.Name:
+            return None
+        var = lookup(value.value)
+        if var is None:
+            return None
+        out.append(var)
+    return out
 
 
 def _attrs_arg(ctx: FnCtx, node: cst.BaseExpression) -> tuple[tuple[str, Any], ...]:

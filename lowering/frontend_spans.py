@@ -11,7 +11,8 @@ try / match / async blocks, line breaks other than `\\n`, ...). The caller then 
 How: LibCST gives every physical line to exactly one owner, in order: a blank or comment line is
 an `EmptyLine` node (leading lines, block footers, ...), every other line belongs to the logical
 line of a statement or compound header, whose extent a small tokenizer finds (brackets, strings,
-comments). The walk consumes the text in that order and must end exactly at its end, and every
+comments; a simple statement that is one plain line, the common case, is read with one regex
+match instead). The walk consumes the text in that order and must end exactly at its end, and every
 compound header must start with its keyword: a miscount cannot go unnoticed.
 """
 
@@ -44,6 +45,10 @@ _SPECIAL = re.compile(r"[\"'#;\\]")
 _ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 _KEYWORD_END = re.compile(r"[^\w]|$")
+
+# A whole simple statement on one line with none of the `_SPECIAL` characters: its indent, then its
+# code up to the line break (possessive indent, so a blank line never matches).
+_PLAIN_LINE = re.compile(r"[ \t]*+([^\s\"'#;\\][^\n\"'#;\\]*)(?:\n|\Z)")
 
 
 def _balanced(segment: str) -> bool:
@@ -91,6 +96,24 @@ class _Walk:
             nl = text.find("\n", self.pos)
             self.pos = len(text) if nl < 0 else nl + 1
             self.line += 1
+
+    def plain_line(self) -> Span | None:
+        """Consume a simple statement that is one plain line (the common case: no strings,
+        comments, `;`, continuations or open brackets); its span. None (nothing consumed) for any
+        other line: `logical_line` handles it."""
+        m = _PLAIN_LINE.match(self.text, self.pos)
+        if m is None:
+            return None
+        code = m.group(1)
+        if "[" in code or "{" in code:
+            if not _balanced(code):
+                return None
+        elif code.count("(") != code.count(")"):  # `_balanced` for a line of parentheses only
+            return None
+        line, col = self.line, m.start(1) - self.pos + 1
+        self.pos = m.end()
+        self.line += 1
+        return Span(self.filename, line, col, line, col + len(code.rstrip(" \t")))
 
     def logical_line(self, keyword: str | None) -> Span:
         """Consume one logical line; its span, without the comment. `keyword`: what it must start
@@ -156,7 +179,7 @@ class _Walk:
                 self.skip(s.leading_lines)
             if len(s.body) != 1:
                 raise _Unsupported
-            span = self.logical_line(None)
+            span = self.plain_line() or self.logical_line(None)
             self.spans[id(s.body[0])] = span
         elif kind is cst.FunctionDef or kind is cst.ClassDef:
             assert isinstance(s, cst.FunctionDef | cst.ClassDef)

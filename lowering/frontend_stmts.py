@@ -53,12 +53,18 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
     out: list[Stmt] = []
     pending: list[str] = []
     outer_span = ctx.cur_span
+    src = ctx.src
     for s in stmts:
-        pending += comments_of(s)
-        if isinstance(s, cst.SimpleStatementLine):
+        if getattr(s, "leading_lines", None):
+            pending += comments_of(s)
+        if type(s) is cst.SimpleStatementLine and len(s.body) == 1:  # the common line
+            small = s.body[0]
+            ctx.cur_span = src.stmt_span(small)
+            produced = lower_small(ctx, small)
+        elif isinstance(s, cst.SimpleStatementLine):
             produced = []
             for small in s.body:
-                ctx.cur_span = ctx.src.stmt_span(small)
+                ctx.cur_span = src.stmt_span(small)
                 produced += lower_small(ctx, small)
         else:
             from lowering.frontend_loops import lower_compound
@@ -87,6 +93,10 @@ def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
     """The DSL object a call's callee denotes, or None (never raises)."""
     # Attribute first: `pl.op(...)` is the common callee, and an exact class match skips the
     # (slow) ABC check that LibCST's node classes otherwise cost.
+    if type(node) is cst.Call:
+        func = node.func
+        if type(func) is cst.Attribute or type(func) is cst.Name:
+            return ctx.try_resolve(func)
     if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute | cst.Name):
         return None
     return ctx.try_resolve(node.func)
@@ -227,7 +237,7 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
             names = [e.value.value for e in target.elements]  # type: ignore[attr-defined]
             return [yield_site(ctx, names, [None] * len(names), value, node)]
         raise ctx.error(target, "The target of pl.yield_ must be names")
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name or isinstance(target, cst.Name):
         return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
         return _unpack(ctx, target, _lower_rhs(ctx, value, callee), node)
@@ -273,18 +283,19 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
-    span = ctx.src.stmt_span(node)
+    span = ctx.prog.src.stmt_span(node)
     existing = ctx.lookup_var(name)
-    if ctx.prog.strict_ssa and name in ctx.scopes[-1] and existing is not None \
-            and id(existing) not in ctx.params and not isinstance(existing, IterArg):
-        raise ctx.error(name_node, f"Variable '{name}' is already defined",
-                        hint="strict_ssa is on: bind the new value to a new name")
-    if existing is not None and not isinstance(existing, IterArg) and not ctx.prog.strict_ssa:
-        if not _same(existing.type, t):
-            raise ctx.error(node, f"Cannot reassign '{name}' with a different type: was "
-                                  f"{type_text(existing.type)}, got {type_text(t)}",
-                            hint="Bind the new value to a new name")
-        return AssignStmt(existing, value, span=span)
+    if existing is not None:  # a rebinding
+        if ctx.prog.strict_ssa and name in ctx.scopes[-1] \
+                and id(existing) not in ctx.params and not isinstance(existing, IterArg):
+            raise ctx.error(name_node, f"Variable '{name}' is already defined",
+                            hint="strict_ssa is on: bind the new value to a new name")
+        if not isinstance(existing, IterArg) and not ctx.prog.strict_ssa:
+            if not _same(existing.type, t):
+                raise ctx.error(node, f"Cannot reassign '{name}' with a different type: was "
+                                      f"{type_text(existing.type)}, got {type_text(t)}",
+                                hint="Bind the new value to a new name")
+            return AssignStmt(existing, value, span=span)
     var = Var(name, t, span=span)
     ctx.bind(name, var)
     return AssignStmt(var, value, span=span)

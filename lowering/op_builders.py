@@ -10,7 +10,10 @@ Guarantees:
   Tensor and Tile operands is a PlError;
 - a canonical printed call (`pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory=...)`)
   builds back exactly the Call it was printed from;
-- every user mistake raises PlError located at `span`.
+- every user mistake raises PlError located at `span`;
+- a keyword-free call over tile / tensor Vars reuses the op, kwargs and result type that an
+  earlier successful build with equal argument types chose (`_PLAIN`; tests/test_perf_lower.py
+  checks it against a cold build).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from lowering.op_builders_args import shape_arguments, to_expr
 from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, UnaryExpr
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
-from pl.ir.types import ScalarType, TensorType, TileType
+from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.ops.deduce import type_token
 from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op
 
@@ -53,11 +57,55 @@ _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write
 
 def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span) -> Expr:
     """Turn one DSL op call with lowered arguments into IR (see the module docstring)."""
+    key = None if kwargs else _plain_key(spelling, args)
+    if key is not None:
+        hit = _PLAIN.get(key)
+        if hit is not None:
+            return Call(hit[0], tuple(args), hit[1], (), hit[2], span=span)
     try:
-        return _build(spelling, [to_expr(a) for a in args], {k: to_expr(v) for k, v in kwargs.items()},
-                      span)
+        built = _build(spelling, [to_expr(a) for a in args],
+                       {k: to_expr(v) for k, v in kwargs.items()}, span)
     except PlError as err:
         raise err.located(span) from None
+    if key is not None:
+        _remember_plain(key, args, built)
+    return built
+
+
+# The Call parts (op node, kwargs, result type) of a call given no keywords and only Vars of
+# tile / tensor type, by (spelling, the arguments' type tokens, see `pl.ops.deduce.type_token`).
+# Dispatch reads such arguments only through their kinds, argument shaping leaves them in their
+# slots, and deduction reads them only through their types, so calls with equal keys build equal
+# Calls over their own arguments. Only successful builds that kept the arguments as given are
+# stored; an error is raised again, with its own message, every time. Bounded.
+_PLAIN: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = {}
+_PLAIN_LIMIT = 4096
+
+
+def _plain_key(spelling: str, args: Sequence[Arg]) -> tuple[Any, ...] | None:
+    """The `_PLAIN` key of a keyword-free call, or None when an argument is not a tile / tensor
+    Var."""
+    key: list[Any] = [spelling]
+    for a in args:
+        if type(a) is not Var:
+            return None
+        t = a.var_type
+        if type(t) is not TileType and type(t) is not TensorType:
+            return None
+        key.append(type_token(t))
+    return tuple(key)
+
+
+def _remember_plain(key: tuple[Any, ...], args: Sequence[Arg], built: Expr) -> None:
+    if type(built) is not Call or built.attrs or type(built.op) is not Op \
+            or len(built.args) != len(args):
+        return
+    for given, kept in zip(args, built.args, strict=True):
+        if given is not kept:
+            return
+    if len(_PLAIN) >= _PLAIN_LIMIT:
+        _PLAIN.clear()
+    _PLAIN[key] = (built.op, built.kwargs, built.result_type)
 
 
 # The op a spelling dispatches to, by (spelling, operand kinds, keyword names): dispatch reads the
@@ -130,8 +178,8 @@ _DEDUCE: list[Any] = []
 
 
 def _deduce_module() -> Any:
-    # Imported late (once): the deduce module is written alongside and must not be needed to
-    # import this one.
+    # `make_call` is looked up on the module at each call (not imported by name), so a test can
+    # record the calls by patching `pl.ops.deduce.make_call`.
     if not _DEDUCE:
         _DEDUCE.append(importlib.import_module("pl.ops.deduce"))
     return _DEDUCE[0]

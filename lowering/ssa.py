@@ -67,6 +67,15 @@ def convert_function(func: Function) -> Function:
 _READS_FUTURE = (ForStmt, WhileStmt, IfStmt, ScopeStmt)
 
 
+def _reads_future(stmts: tuple[Stmt, ...]) -> bool:
+    """Some statement of `stmts` is one of `_READS_FUTURE`."""
+    kinds = _READS_FUTURE
+    for c in stmts:
+        if isinstance(c, kinds):
+            return True
+    return False
+
+
 def _name_key(v: Var) -> str:
     return v.name
 
@@ -86,8 +95,9 @@ class _Converter:
     # ── versions ──
 
     def next_version(self, key: Var) -> int:
-        v = self.ver.get(key.name, 0)
-        self.ver[key.name] = v + 1
+        name = key.name
+        v = self.ver.get(name, 0)
+        self.ver[name] = v + 1
         return v
 
     def alloc(self, key: Var, t: Type, span: Span) -> Var:
@@ -122,11 +132,11 @@ class _Converter:
     # ── statements ──
 
     def stmt(self, s: Stmt) -> Stmt:
+        if type(s) is AssignStmt:  # the most frequent statement, first
+            return self.assign(s)
         match s:
             case AssignStmt():
-                value = self.subst(s.value)
-                var = self.alloc(s.var, assignment_type(s.var.type, value), s.var.span)
-                return AssignStmt(var, value, span=s.span, comments=s.comments)
+                return self.assign(s)
             case SeqStmts():
                 return self.seq(s)
             case ForStmt():
@@ -144,11 +154,21 @@ class _Converter:
             case _:
                 return s
 
+    def assign(self, s: AssignStmt) -> Stmt:
+        sub = self.sub()
+        value = sub.expr(s.value)
+        key = s.var
+        var = Var(versioned_name(key.name, "ssa", self.next_version(key)),
+                  sub.type(assignment_type(key.var_type, value)), span=key.span)
+        self.cur[key] = var
+        return AssignStmt(var, value, span=s.span, comments=s.comments)
+
     def seq(self, s: SeqStmts) -> Stmt:
         _check_no_mid_yield(s)
-        if not any(isinstance(c, _READS_FUTURE) for c in s.stmts):
+        if not _reads_future(s.stmts):
             # No child looks at what the rest of the sequence needs: skip that analysis.
-            out = [self.stmt(child) for child in s.stmts]
+            assign, stmt = self.assign, self.stmt
+            out = [assign(c) if type(c) is AssignStmt else stmt(c) for c in s.stmts]
             if out:
                 self.future = set()  # what the last child would have been given
             return _with_span(make_body(out), s)

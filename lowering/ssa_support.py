@@ -192,9 +192,10 @@ class Substituter:
 
     def __init__(self, versions: Mapping[Var, Var]) -> None:
         self.versions = versions
-        # The last type found to mention no Var: a definition's type is usually the very object
-        # its value's type was, checked just before.
-        self.last_plain: Type | None = None
+        # Type objects found to mention no Var, by id (the object is kept, so its id is not
+        # reused while it is here): the frontend and deduction share one type object among all
+        # values of equal type, so most types are checked once per function, not once per use.
+        self.plain: dict[int, Type] = {}
 
     def value(self, v: Any) -> Any:
         if type(v) in _ATOMS:
@@ -214,6 +215,8 @@ class Substituter:
                 return v
 
     def expr(self, e: Expr) -> Expr:
+        if type(e) is Call:  # the most frequent value, first
+            return self.call(e)
         match e:
             case Var():
                 # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
@@ -244,23 +247,35 @@ class Substituter:
     def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
         """`value` of a tuple: the same tuple when no item changed."""
         versions = self.versions
-        items = tuple([versions.get(x, x) if isinstance(x, Var) else self.value(x) for x in v])
-        for a, b in zip(items, v, strict=True):
-            if a is not b:
-                return items
-        return v
+        out = []
+        changed = False
+        for x in v:
+            y = versions.get(x, x) if type(x) is Var or isinstance(x, Var) else self.value(x)
+            if y is not x:
+                changed = True
+            out.append(y)
+        return tuple(out) if changed else v
 
     def type(self, t: Type) -> Type:
+        if self.plain.get(id(t)) is t:
+            return t
+        return self.type_walk(t)
+
+    def type_walk(self, t: Type) -> Type:
+        """`type` without the look-up of the type objects already found plain."""
         match t:
             case TensorType() | TileType() | TupleType():
-                if t is self.last_plain:
-                    return t
                 if _type_has_vars(t):
                     return _map_fields(t, self.value)
-                self.last_plain = t
+                if len(self.plain) >= _PLAIN_LIMIT:
+                    self.plain.clear()
+                self.plain[id(t)] = t
                 return t
             case _:
                 return t
+
+
+_PLAIN_LIMIT = 4096  # distinct plain type objects a Substituter remembers
 
 
 # ── statement walking ────────────────────────────────────────────────────────────────────────────
@@ -376,6 +391,18 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
     has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
     Vec, whatever the first binding's type was.)
     """
+    rhs = value.type
+    kind = type(rhs)
+    if (kind is TileType or kind is TensorType) and rhs.memref is None:  # type: ignore[attr-defined]
+        # The common definition (an op's tile or tensor result): informative, and no memref to
+        # carry over unless the declaration has one.
+        if not isinstance(lhs_type, (TensorType, TileType)) or lhs_type.memref is None:
+            return rhs
+    return assignment_type_general(lhs_type, value)
+
+
+def assignment_type_general(lhs_type: Type, value: Expr) -> Type:
+    """`assignment_type` without its shortcut for a plain tile or tensor value."""
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type

@@ -6,7 +6,12 @@
 - op dispatch memoised by operand kinds, the plain-Expr shortcut of `shape_arguments`, and the
   type-token keys of `make_call`'s result cache build the same IR as a cold, general build, on
   every op call of the examples (lowering and all passes);
-- the per-function memo of dotted names never hides a kernel value that shadows the root name.
+- the per-function memo of dotted names never hides a kernel value that shadows the root name;
+- the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the span walk's
+  plain-line reader, the plain-name argument path of `op_call`, and `build_call`'s memo of
+  keyword-free calls over tile/tensor Vars) lower every kernel file, good or bad, to the same IR or
+  the same located error as with those shortcuts switched off;
+- kernel values bound in outer scopes stay visible in inner ones, and inner bindings shadow them.
 """
 
 from __future__ import annotations
@@ -17,24 +22,28 @@ from typing import Any
 
 import libcst as cst
 import pytest
+from infer_cases.cases import CASES
 
 import pl
 from bench.generate import kernel_source
-from lowering import frontend_exprs, op_builders, op_builders_args
+from lowering import frontend_exprs, frontend_source, frontend_spans, op_builders, op_builders_args
 from lowering.frontend_ctx import FnCtx, ProgCtx
 from lowering.frontend_source import SourceFile
 from lowering.frontend_spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Var
+from pl.ir.expr import Call, Var
 from pl.ir.types import ScalarType
 from pl.ops import deduce
 from pl.ops.registry import get_op
 from pl.show_inferred import load_programs
+from pl.structural import assert_structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 KERNEL_FILES = EXAMPLES + sorted((ROOT / "tests").rglob("*.py"))
+BAD_FILES = sorted((ROOT / "tests" / "bad_inputs").glob("*.py")) \
+    + sorted((ROOT / "tests" / "error_fixtures").glob("*.py"))
 
 CRAFTED = {
     "multi-line headers and calls": '''import pl
@@ -245,3 +254,117 @@ def test_dotted_name_memo_yields_to_a_shadowing_kernel_value() -> None:
         ctx.resolve(node)
     ctx.pop()
     assert ctx.resolve(node) is pl.add
+
+
+def test_memoised_plain_calls_build_what_a_cold_build_builds(
+        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
+    builds, _ = recorded
+    hits = 0
+    for spelling, args, kwargs, span in builds:
+        try:
+            op_builders.build_call(spelling, args, kwargs, span)  # fills the memo where it applies
+            warm = op_builders.build_call(spelling, args, kwargs, span)
+        except PlError:
+            continue
+        key = None if kwargs else op_builders._plain_key(spelling, args)
+        hits += key is not None and key in op_builders._PLAIN
+        saved_plain, saved_dispatch = dict(op_builders._PLAIN), dict(op_builders._DISPATCH)
+        op_builders._PLAIN.clear()
+        op_builders._DISPATCH.clear()
+        try:
+            cold = op_builders.build_call(spelling, args, kwargs, span)
+        finally:
+            op_builders._PLAIN.update(saved_plain)
+            op_builders._DISPATCH.update(saved_dispatch)
+        assert warm == cold and type(warm) is type(cold) and warm.span == cold.span
+        if isinstance(warm, Call):
+            assert warm.args == cold.args and all(a is b for a, b in zip(warm.args, cold.args, strict=True))
+    assert hits
+
+
+def test_plain_call_memo_keys_only_tile_and_tensor_vars() -> None:
+    t = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
+    x = Var("x", t)
+    n = Var("n", ScalarType(DType.INDEX))
+    assert op_builders._plain_key("pl.add", [x, x]) is not None
+    assert op_builders._plain_key("pl.add", [x, n]) is None
+    assert op_builders._plain_key("pl.add", [x, 1]) is None
+
+
+def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
+    """What `pl.parse` makes of a file (or of a (name, text) pair): its program, or its error's
+    message, place and help."""
+    frontend_source._CACHE.clear()  # a fresh parse: the statement spans are derived again
+    if isinstance(path, tuple):
+        filename, text = path
+    else:
+        filename = str(path)
+        try:
+            text = path.read_text()
+        except UnicodeDecodeError:
+            return ("undecodable", None)
+    try:
+        return ("ok", pl.parse(text, filename=filename))
+    except PlError as e:
+        return ("error", (e.message, e.span, e.hint))
+    except SyntaxError as e:  # not a kernel file the frontend accepts at all
+        return ("syntax", str(e))
+
+
+def _shortcuts_off(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(frontend_spans._Walk, "plain_line", lambda self: None)
+    mp.setattr(frontend_exprs, "_plain_var_args", lambda ctx, args: None)
+    mp.setattr(op_builders, "_plain_key", lambda spelling, args: None)
+
+
+LOWERED: list[Path | tuple[str, str]] = [
+    *EXAMPLES, *BAD_FILES, *[(f"<case {c.name}>", c.source("Before")) for c in CASES],
+    ("<bench 41>", kernel_source(41))]
+
+
+@pytest.mark.parametrize("path", LOWERED, ids=[
+    p[0] if isinstance(p, tuple) else str(p.relative_to(ROOT)) for p in LOWERED])
+def test_statement_shortcuts_lower_like_the_general_paths(path: Path | tuple[str, str]) -> None:
+    fast = _outcome(path)
+    with pytest.MonkeyPatch.context() as mp:
+        _shortcuts_off(mp)
+        slow = _outcome(path)
+    frontend_source._CACHE.clear()
+    assert fast[0] == slow[0]
+    if fast[0] == "ok":
+        assert_structural_equal(fast[1], slow[1])
+        assert fast[1].as_python() == slow[1].as_python()
+    else:
+        assert fast[1] == slow[1]
+
+
+def test_plain_line_reader_declines_what_it_does_not_follow() -> None:
+    lines = {
+        "x = f(a, b)\n": True, "    x = f(a)   \n": True, "x = 1": True, "x = [1,\n": False,
+        "x = 'a'\n": False, "x = 1  # c\n": False, "x = 1; y = 2\n": False, "x = 1 + \\\n": False,
+        "   \n": False, "\n": False, "# c\n": False,
+    }
+    for text, plain in lines.items():
+        walk = frontend_spans._Walk("<l>", text)
+        span = walk.plain_line()
+        assert (span is not None) == plain, text
+        if span is not None:
+            other = frontend_spans._Walk("<l>", text)
+            assert other.logical_line(None) == span and other.pos == walk.pos
+
+
+def test_variables_of_outer_scopes_stay_visible() -> None:
+    src = SourceFile("<scopes>", "import pl\n")
+    ctx = FnCtx(ProgCtx(src, {"pl": pl}), "f", None)
+    t = ScalarType(DType.INDEX)
+    a, b, inner_a = Var("a", t), Var("b", t), Var("a", t)
+    ctx.bind("a", a)
+    ctx.push()
+    ctx.bind("b", b)
+    ctx.push()
+    assert ctx.lookup_var("a") is a and ctx.lookup_var("b") is b and ctx.lookup_var("c") is None
+    ctx.bind("a", inner_a)
+    assert ctx.lookup_var("a") is inner_a
+    ctx.pop()
+    ctx.pop()
+    assert ctx.lookup_var("a") is a and ctx.lookup_var("b") is None

@@ -2,14 +2,16 @@
 
 Data-driven over the examples, the inference cases' Before programs and the benchmark kernel: the
 pipeline up to `canonicalize_tile_slice` is run once as built, and once with every fast path
-switched off (the SSA substitution's Call shortcut and static-type test, the skipped suffix
-analysis of sequences without loops/ifs/scopes, the memoised tensor-op converters and the rewriter's
+switched off (the SSA substitution's Call shortcut, static-type test and memo of type objects found
+plain, the shortcut of `assignment_type` for plain tile/tensor values, the skipped suffix analysis
+of sequences without loops/ifs/scopes, the memoised tensor-op converters and the rewriter's
 nothing-remapped shortcut); each stage must print the same and be structurally equal. A pass that
 changes nothing must hand on the very same Program.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +23,9 @@ from bench.generate import kernel_source
 from lowering import ssa, ssa_support, tensor_to_tile_common, tensor_to_tile_convert
 from lowering.text import parse
 from pl.compiler import default_passes
-from pl.ir import Call, Program, Stmt, Type, Var, flatten_body, make_body
+from pl.ir import AssignStmt, Call, Expr, Program, Stmt, Type, Var, flatten_body, make_body
+from pl.ir.enums import DType
+from pl.ir.types import ScalarType, TileType
 from pl.show_inferred import load_programs
 from pl.structural import assert_structural_equal
 
@@ -53,6 +57,8 @@ def _slow_paths(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(ssa_support.Substituter, "call",
                lambda self, e: ssa_support._map_fields(e, self.value))
     mp.setattr(ssa_support, "_is_static_plain", lambda t: False)
+    mp.setattr(ssa_support.Substituter, "type", ssa_support.Substituter.type_walk)
+    mp.setattr(ssa, "assignment_type", ssa_support.assignment_type_general)
     for module in ("tensor_to_tile_convert", "tensor_to_tile", "tensor_to_tile_scan"):
         mp.setattr(f"lowering.{module}.converter_for", tensor_to_tile_convert._find_converter)
     init = tensor_to_tile_common.Rewriter.__init__
@@ -147,3 +153,43 @@ def test_a_second_run_of_each_pass_changes_nothing_it_did_not_change(
         if again is not out:  # only a pass that rebuilt something may return a new program
             assert any(a is not b for a, b in zip(again.functions, out.functions, strict=True))
 
+
+
+def _assigned_pairs(program: Program) -> Iterator[tuple[Type, Expr]]:
+    for f in program.functions:
+        for s in tensor_to_tile_common.walk_stmts(f.body):
+            if isinstance(s, AssignStmt):
+                yield s.var.type, s.value
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
+def test_assignment_type_shortcut_equals_the_general_rule(label: str, program: Program) -> None:
+    for stage in _stages(program, "910B"):
+        for lhs, value in _assigned_pairs(stage):
+            fast = ssa_support.assignment_type(lhs, value)
+            general = ssa_support.assignment_type_general(lhs, value)
+            assert fast == general and fast.memref == general.memref  # type: ignore[attr-defined]
+
+
+def test_assignment_type_shortcut_keeps_a_declared_memref() -> None:
+    program = parse(kernel_source(2), filename="<bench2>")
+    pairs = [(lhs, value) for lhs, value in _assigned_pairs(program)
+             if isinstance(value, Call) and isinstance(value.result_type, TileType)]
+    assert pairs
+    for lhs, value in pairs:
+        declared = dataclasses.replace(lhs, memref="mem0")
+        for decl in (lhs, declared, ScalarType(DType.INDEX)):
+            fast = ssa_support.assignment_type(decl, value)
+            general = ssa_support.assignment_type_general(decl, value)
+            assert fast == general
+            assert getattr(fast, "memref", None) == getattr(general, "memref", None)
+        assert ssa_support.assignment_type(declared, value).memref == "mem0"  # type: ignore[attr-defined]
+
+
+def test_substituter_type_memo_gives_the_walk_result() -> None:
+    program = parse(kernel_source(12), filename="<bench12>")
+    sub = ssa_support.Substituter({})
+    for t in _types(program):
+        first = sub.type(t)
+        assert first is sub.type(t)  # the second look-up is a memo hit
+        assert first is sub.type_walk(t)

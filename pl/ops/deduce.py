@@ -122,7 +122,9 @@ _TOKEN_OF_VALUE: dict[Type, _TypeToken] = {}
 _TOKEN_OF_OBJECT: dict[int, tuple[Type, _TypeToken]] = {}
 
 
-def _type_token(t: Type) -> _TypeToken:
+def type_token(t: Type) -> _TypeToken:
+    """A hashable stand-in for the value of type `t`: equal types get the same token, and a
+    token is never reused for another value (see `_TypeToken`)."""
     hit = _TOKEN_OF_OBJECT.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
@@ -138,8 +140,11 @@ def _arg_key(a: Expr) -> Any:
     if isinstance(a, Var):
         t = a.type
         if isinstance(t, TileType | TensorType):
-            return _type_token(t)
+            return type_token(t)
     return a
+
+
+_type_token = type_token  # the name the tests and older callers use
 
 
 # One Op node per name: Op is an immutable value, so calls may share it.
@@ -193,4 +198,4 @@ def make_call(name: str, args: Sequence[Expr],
     return Call(_op_node(name), tuple(args), pairs, tuple(attrs), result, span=span)
 
 
-__all__ = ["deduce_type", "make_call", "rule_for"]
+__all__ = ["deduce_type", "make_call", "rule_for", "type_token"]
