@@ -16,7 +16,8 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            with its own LibCST parse, compiling, and re-parsing the file with
                            positions to rewrite it in place), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
-It prints one table per N with each stage's seconds (best of 3, of 1 at N > 5000), its ratio to the
+It prints one table per N with each stage's seconds (best of 3; the show_inferred and cache rows
+only once at N > 5000), its ratio to the
 bare parse and its cost per statement; "after parse, total" sums lowering, the passes and print.
 Then the scaling factor of every stage between consecutive sizes (linear: x4 for 5000 -> 20000).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
@@ -78,21 +79,26 @@ def _paused(p: Any, program: Any) -> Any:
 
 
 def _fresh_source(text: str) -> str:
-    """A new file name whose LibCST parse is already in the frontend's cache."""
+    """A new file name whose LibCST parse is already in the frontend's cache (the only one there:
+    stale trees of earlier repetitions would only weigh on the process's memory)."""
+    frontend_source.forget_sources()
     name = f"<bench{next(_NAMES)}>"
     frontend_source.source_file(name, text)
     return name
 
 
 def measure(n: int, backend: str | None = "910B", stages_only: bool = False) -> dict[str, float]:
+    frontend_source.forget_sources()
     text = kernel_source(n)
+    # Stages: best of 3 at every size (one run of a large size is at the mercy of whatever else
+    # the machine does). The whole regeneration: best of 3 up to 5000, one run above.
     repeat = 3 if n <= 5000 else 1
     times: dict[str, float] = {}
-    times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), repeat)
-    times["lower (CST -> IR)"], program = _best_lowering(text, repeat)
+    times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), 3)
+    times["lower (CST -> IR)"], program = _best_lowering(text, 3)
     for p in default_passes(backend):
-        times[p.name], program = _best(partial(_paused, p, program), repeat)
-    times["print"], _ = _best(lambda: program.as_python(), repeat)
+        times[p.name], program = _best(partial(_paused, p, program), 3)
+    times["print"], _ = _best(lambda: program.as_python(), 3)
     if stages_only:
         return times
     times["show_inferred"], _ = _best(

@@ -70,6 +70,7 @@ class Mutator:
         self.var_memory = var_memory
         self.needed = needed
         self.needed_vars = {v for v, _ in needed}
+        self.differs: dict[tuple[int, int], tuple[TileType, TileType, bool]] = {}
         self.backend = backend
         self.make_call = make_call or default_make_call()
         self.cache: dict[Var, Var] = {}
@@ -203,12 +204,22 @@ class Mutator:
                                   ct.memref if ct.memref is not None else lt.memref)
             if ct.memory_space is not lt.memory_space:
                 value = Call(value.op, value.args, value.kwargs, value.attrs, synced, span=value.span)
-            if synced != lt:
+            if self._differ(synced, lt):
                 lhs = Var(lhs.name, synced, span=lhs.span)
                 self.cache[orig] = lhs
         if lhs is stmt.var and value is stmt.value:
             return stmt
         return AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
+
+    def _differ(self, a: TileType, b: TileType) -> bool:
+        """`a != b`, remembered per pair of type objects: a body repeats the same few pairs, and
+        comparing tile types walks their shapes and views. The entry keeps both objects alive, so
+        their ids cannot be reused for other types while this Mutator lives."""
+        key = (id(a), id(b))
+        hit = self.differs.get(key)
+        if hit is None:
+            hit = self.differs[key] = (a, b, a != b)
+        return hit[2]
 
     def stmt(self, s: Stmt) -> Stmt:
         match s:
@@ -315,8 +326,9 @@ class Mutator:
             move = self.make_call("tile.move", [producer], list(kwargs.items()), span=consumer.span)
             mt = move.type
             assert isinstance(mt, TileType)
-            moved = Var(f"{producer.name}_{target.name}",
-                        TileType(mt.shape, mt.dtype, target, mt.view, mt.memref), span=consumer.span)
+            if mt.memory_space is not target:
+                mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
+            moved = Var(f"{producer.name}_{target.name}", mt, span=consumer.span)
             self.moves[key] = moved
             opened.append(key)
             self.cache[moved] = moved

@@ -178,3 +178,8 @@ def source_file(filename: str, text: str) -> SourceFile:
             _CACHE.clear()
         _CACHE[key] = src
     return src
+
+
+def forget_sources() -> None:
+    """Drop every cached parse (their LibCST trees are large; the next lowering re-parses)."""
+    _CACHE.clear()
