@@ -4,22 +4,23 @@
 For each N it generates the kernel of bench/generate.py and times, side by side in one process:
   libcst.parse_module      the bare LibCST parse of the text (the yardstick);
   lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the frontend caches a file's
-                           parse by (filename, text), so each repetition parses a fresh SourceFile
-                           under a new name first, untimed, then times `pl.parse` on it (the
-                           statement spans it derives from CPython's `ast` are inside the timing);
+                           parse by (filename, text), so each timing first parses the text under a
+                           fresh name, untimed, then times `pl.parse` on it (statement spans, read
+                           off the text, are inside the timing);
   each pass                of the default pipeline (910B), on the previous pass's output, with
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
   print                    `Program.as_python()` of the compiled program;
   show_inferred            `pl.annotate.run_text(text, filename, backend="910B")`: the whole
                            regeneration an editor runs on save (executing the file, which lowers it
-                           with its own LibCST parse, compiling, and re-parsing the file with
-                           positions to rewrite it in place), no cache;
+                           with its own LibCST parse, compiling, and splicing the changed
+                           statements into the text), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
-It prints one table per N with each stage's seconds (best of 3; the show_inferred and cache rows
-only once at N > 5000), its ratio to the
-bare parse and its cost per statement; "after parse, total" sums lowering, the passes and print.
-Then the scaling factor of every stage between consecutive sizes (linear: x4 for 5000 -> 20000).
+Stage rows are the best of 5 rounds in which the sizes take turns (a slow spell of the machine
+falls on every size alike); the show_inferred and cache rows are the best of 3 (of 1 above 5000
+statements). It prints one table per N with each row's seconds, its ratio to the bare parse and
+its cost per statement; "after parse, total" sums lowering, the passes and print. Then the
+scaling factor of every row between consecutive sizes (linear: x4 for 5000 -> 20000).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
@@ -87,20 +88,41 @@ def _fresh_source(text: str) -> str:
     return name
 
 
-def measure(n: int, backend: str | None = "910B", stages_only: bool = False) -> dict[str, float]:
+ROUNDS = 5
+
+
+def _stage_round(text: str, backend: str | None) -> dict[str, float]:
+    """One timing of every stage on `text` (the parse, lowering, each pass, print)."""
+    times: dict[str, float] = {}
+    times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), 1)
+    times["lower (CST -> IR)"], program = _best_lowering(text, 1)
+    for p in default_passes(backend):
+        times[p.name], program = _best(partial(_paused, p, program), 1)
+    times["print"], _ = _best(lambda: program.as_python(), 1)
+    return times
+
+
+def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
+    """Best of ROUNDS for every stage and size. The sizes take turns within each round, so a
+    slow spell of the machine falls on all of them alike and the scaling factors compare like
+    with like."""
+    texts = {n: kernel_source(n) for n in sizes}
+    best: dict[int, dict[str, float]] = {n: {} for n in sizes}
+    for _ in range(ROUNDS):
+        for n in sizes:
+            frontend_source.forget_sources()
+            for stage, sec in _stage_round(texts[n], backend).items():
+                best[n][stage] = min(best[n].get(stage, float("inf")), sec)
+    return best
+
+
+def measure_regeneration(n: int, backend: str | None = "910B") -> dict[str, float]:
+    """The whole show_inferred regeneration, and the cache cold / warm (best of 3 up to 5000
+    statements, one run above)."""
     frontend_source.forget_sources()
     text = kernel_source(n)
-    # Stages: best of 3 at every size (one run of a large size is at the mercy of whatever else
-    # the machine does). The whole regeneration: best of 3 up to 5000, one run above.
     repeat = 3 if n <= 5000 else 1
     times: dict[str, float] = {}
-    times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), 3)
-    times["lower (CST -> IR)"], program = _best_lowering(text, 3)
-    for p in default_passes(backend):
-        times[p.name], program = _best(partial(_paused, p, program), 3)
-    times["print"], _ = _best(lambda: program.as_python(), 3)
-    if stages_only:
-        return times
     times["show_inferred"], _ = _best(
         lambda: run_text(text, f"<show{next(_NAMES)}>", backend=backend), repeat)
     with tempfile.TemporaryDirectory() as folder:
@@ -126,9 +148,10 @@ def main(argv: list[str]) -> None:
     memory = "--memory" in argv
     stages_only = "--stages" in argv
     sizes = [int(a) for a in argv if not a.startswith("--")] or [1000, 5000, 20000]
-    results = {}
+    results = measure_stages(sizes)
     for n in sizes:
-        results[n] = measure(n, stages_only=stages_only)
+        if not stages_only:
+            results[n].update(measure_regeneration(n))
         _table(n, results[n])
     for a, b in zip(sizes, sizes[1:], strict=False):
         print(f"\nscaling {a} -> {b} (x{b / a:g} statements)")
