@@ -51,9 +51,11 @@ def collect_demands(body: Stmt, sites: list[CallSite] | None = None) -> dict[Var
     edges: list[tuple[Var, Var]] = []
     for stmt, call, op, constraints in call_sites(body) if sites is None else sites:
         for i, allowed in enumerate(constraints[: len(call.args)]):
-            arg = var_only(call.args[i])
-            if allowed and arg is not None:
-                _offer(demands, arg, _demand(allowed[0], call.op_name, i))
+            arg = call.args[i]
+            if allowed and type(arg) is Var:  # var_only: an IterArg does not match
+                old = demands.get(arg)
+                if old is None or should_override(old.space, allowed[0]):
+                    demands[arg] = _demand(allowed[0], call.op.name, i)
         if isinstance(stmt, AssignStmt) and op is not None and op.inherits_input:
             # IterArgs are skipped on purpose: assemble(iter_target, src, off) links to src.
             src = next((a for a in call.args
