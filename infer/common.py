@@ -72,27 +72,26 @@ def call_sites(body: Stmt | None) -> list[CallSite]:
     evaluates a Call at top level, pre-order: phases 0 and 2 share one walk of the body."""
     sites: list[CallSite] = []
     for stmt in walk_stmts(body):
-        kind = type(stmt)
-        if kind is AssignStmt:
-            call = stmt.value  # type: ignore[attr-defined]
-        elif kind is EvalStmt:
-            call = stmt.expr  # type: ignore[attr-defined]
-        else:
-            continue
-        if type(call) is Call:
+        call = top_level_call(stmt)
+        if call is not None:
             op, constraints = op_facts(call)
             sites.append((stmt, call, op, constraints))
     return sites
 
 
 def top_level_call(stmt: Stmt) -> Call | None:
-    """The Call an AssignStmt / EvalStmt evaluates at top level (nested calls do not count)."""
-    match stmt:
-        case AssignStmt(value=Call() as call):
-            return call
-        case EvalStmt(expr=Call() as call):
-            return call
-    return None
+    """The Call an AssignStmt / EvalStmt evaluates at top level (nested calls do not count).
+
+    Asked of every statement by several phases: exact type tests, no class patterns (the IR
+    classes have no subclasses)."""
+    kind = type(stmt)
+    if kind is AssignStmt:
+        value = stmt.value  # type: ignore[attr-defined]
+    elif kind is EvalStmt:
+        value = stmt.expr  # type: ignore[attr-defined]
+    else:
+        return None
+    return value if type(value) is Call else None
 
 
 def tile_space(e: Expr) -> MemorySpace | None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from infer.backend import input_layouts
-from infer.common import op_facts, var_like
+from infer.common import op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
@@ -286,20 +286,12 @@ class Mutator:
             out.append(self.assign(child) if type(child) is AssignStmt else self.stmt(child))
         for key in opened:
             del self.moves[key]
-        if len(out) > 1 and not any(type(x) is SeqStmts for x in out):
-            return SeqStmts(tuple(out), span=span)  # already what make_body would build
         body = make_body(out)
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
 
     def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> list[Stmt]:
-        kind = type(consumer)
-        if kind is AssignStmt:
-            call = consumer.value  # type: ignore[attr-defined]
-        elif kind is EvalStmt:
-            call = consumer.expr  # type: ignore[attr-defined]
-        else:
-            return _NO_MOVES
-        if type(call) is not Call or self.needed_vars.isdisjoint(call.args):
+        call = top_level_call(consumer)
+        if call is None or self.needed_vars.isdisjoint(call.args):
             return _NO_MOVES  # (one C-level test: most statements consume no value to move)
         constraints = op_facts(call)[1]
         out: list[Stmt] = _NO_MOVES

@@ -23,12 +23,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from infer.backend import check_backend
+from infer.common import walk_stmts
 from infer.residency_evidence import caller_evidence
 from infer.residency_hoist import Hoister, Verdict
 from infer.residency_ir import BRIDGE_MARKER, strip_and_normalise
 from pl.ir.function import Program
 from pl.ir.span import Span
-from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt, make_body
+from pl.ir.stmt import ForStmt, Stmt, make_body
 
 __all__ = ["BRIDGE_MARKER", "RULES", "ResidencyDecision", "apply_residency"]
 
@@ -111,24 +112,8 @@ def _decision(function: str, v: Verdict) -> ResidencyDecision:
                              "hoisted" if v.hoisted else "declined", v.rule, v.detail)
 
 
-def _has_for(s: Stmt) -> bool:
-    stack = [s]
-    while stack:
-        x = stack.pop()
-        match x:
-            case ForStmt():
-                return True
-            case SeqStmts(stmts=stmts):
-                stack.extend(stmts)
-            case WhileStmt() | ScopeStmt():
-                stack.append(x.body)
-            case IfStmt():
-                stack.append(x.then_body)
-                if x.else_body is not None:
-                    stack.append(x.else_body)
-            case _:
-                pass
-    return False
+def _has_for(body: Stmt) -> bool:
+    return any(type(s) is ForStmt for s in walk_stmts(body))
 
 
 def apply_residency(program: Program, backend: str | None) -> tuple[Program, list[ResidencyDecision]]:

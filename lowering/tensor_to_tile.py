@@ -21,9 +21,7 @@ from lowering.tensor_to_tile_common import (
     MAT_BRIDGE_ATTR,
     Rewriter,
     body_of,
-    flat_stmts,
     mk,
-    new_body,
     same_items,
     shape_tuple,
     tile_name,
@@ -39,7 +37,7 @@ from lowering.tensor_to_tile_scan import (
 from pl.ir.enums import MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
 from pl.ir.types import TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
 
@@ -160,10 +158,10 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
         entry.append(AssignStmt(tile_var, load, span=f.span))
         rw.map_var(p, tile_var)
 
-    stmts = flat_stmts(body)
+    stmts = flatten_body(body)
     ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
     rest = [s for s in stmts if s is not ret]
-    new_stmts = entry + flat_stmts(rw.body(new_body(rest)) if rest else None)
+    new_stmts = entry + flatten_body(rw.body(make_body(rest)) if rest else None)
 
     params = list(f.params)
     directions = list(f.directions)

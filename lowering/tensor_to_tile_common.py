@@ -149,7 +149,7 @@ class Rewriter:
     # ---- statements --------------------------------------------------------------------------
     def body(self, s: Stmt) -> Stmt:
         out: list[Stmt] = []
-        for child in flat_stmts(s):
+        for child in flatten_body(s):
             out.extend(self.stmt(child))
         return body_of(s, out)
 
@@ -284,26 +284,6 @@ def same_items(new: Sequence[Any], old: Sequence[Any]) -> bool:
     return True
 
 
-def flat_stmts(body: Stmt | None) -> list[Stmt]:
-    """`flatten_body(body)`, without a list per statement when the body is already flat."""
-    if isinstance(body, SeqStmts):
-        for child in body.stmts:
-            if isinstance(child, SeqStmts):
-                return flatten_body(body)
-        return list(body.stmts)
-    return flatten_body(body)
-
-
-def new_body(stmts: list[Stmt] | tuple[Stmt, ...]) -> Stmt:
-    """`make_body(stmts)`, without a list per statement when no statement is a SeqStmts."""
-    for child in stmts:
-        if isinstance(child, SeqStmts):
-            return make_body(stmts)
-    if len(stmts) == 1:
-        return stmts[0]
-    return SeqStmts(tuple(stmts))
-
-
 def body_of(old: Stmt | None, stmts: list[Stmt]) -> Stmt:
     """`make_body(stmts)`, or `old` itself when that would rebuild an equal body from the same
     statements: a pass that changed nothing hands its input on, so later passes stay cheap.
@@ -317,7 +297,7 @@ def body_of(old: Stmt | None, stmts: list[Stmt]) -> Stmt:
             return old
     elif old is not None and len(stmts) == 1 and stmts[0] is old:
         return old
-    return new_body(stmts)
+    return make_body(stmts)
 
 
 def yield_types(body: Stmt | None) -> list[Type]:
@@ -334,7 +314,7 @@ def yield_types(body: Stmt | None) -> list[Type]:
 def walk_stmts(body: Stmt | None) -> list[Stmt]:
     """Every statement of a body in program order, nested bodies included (pre-order)."""
     out: list[Stmt] = []
-    for s in flat_stmts(body):
+    for s in flatten_body(body):
         out.append(s)
         match s:
             case ForStmt() | WhileStmt() | ScopeStmt():

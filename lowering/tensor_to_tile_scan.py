@@ -13,7 +13,7 @@ Guarantees:
 
 from __future__ import annotations
 
-from lowering.tensor_to_tile_common import body_of, flat_stmts, same_items, walk_stmts
+from lowering.tensor_to_tile_common import body_of, same_items, walk_stmts
 from lowering.tensor_to_tile_convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Var
@@ -27,6 +27,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    flatten_body,
 )
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
@@ -71,7 +72,7 @@ class _Hoister:
 
     def body(self, s: Stmt | None) -> Stmt:
         out: list[Stmt] = []
-        for child in flat_stmts(s):
+        for child in flatten_body(s):
             new = self.stmt(child)
             out.extend(self.pending)
             self.pending = []

@@ -23,7 +23,7 @@ from bench.generate import kernel_source
 from lowering import ssa, ssa_support, tensor_to_tile_common, tensor_to_tile_convert
 from lowering.text import parse
 from pl.compiler import default_passes
-from pl.ir import AssignStmt, Call, Expr, Program, Stmt, Type, Var, flatten_body, make_body
+from pl.ir import AssignStmt, Call, Expr, Program, Stmt, Type, Var
 from pl.ir.enums import DType
 from pl.ir.types import ScalarType, TileType
 from pl.show_inferred import load_programs
@@ -124,15 +124,6 @@ def test_memoised_converters_match_the_lookup() -> None:
         assert tensor_to_tile_convert.converter_for(name) is tensor_to_tile_convert.converter_for(name)
         found = tensor_to_tile_convert._find_converter(name)
         assert (found is None) == (tensor_to_tile_convert.converter_for(name) is None)
-
-
-@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
-def test_body_helpers_match_the_ir_ones(label: str, program: Program) -> None:
-    for f in program.functions:
-        for s in [f.body, *tensor_to_tile_common.walk_stmts(f.body)]:
-            assert tensor_to_tile_common.flat_stmts(s) == flatten_body(s)
-            stmts = flatten_body(s)
-            assert tensor_to_tile_common.new_body(stmts) == make_body(stmts)
 
 
 def test_no_op_passes_hand_on_the_same_program() -> None:
