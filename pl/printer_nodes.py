@@ -18,7 +18,7 @@ import dataclasses
 import types
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -57,43 +57,50 @@ def replace_unchecked(node: N, **changes: Any) -> N:
     return new
 
 
-class _Prototype(Generic[N]):
-    """A node validated once; calling it with values for the fields named at construction
-    copies it with those fields replaced, without validating the copy."""
+def _prototype(node: N, *fields: str) -> Callable[..., N]:
+    """A builder of copies of `node`, validated once by its constructor: called with values for
+    `fields` (positionally, in that order), it copies `node` with those fields replaced, without
+    validating the copy.
 
-    __slots__ = ("cls", "defaults", "field_setters")
-
-    def __init__(self, node: N, *fields: str) -> None:
-        self.cls = type(node)
-        setters = _setters(self.cls)
-        self.defaults = tuple((set_field, getattr(node, name)) for name, set_field in setters.items()
-                              if name not in fields)
-        self.field_setters = tuple(setters[name] for name in fields)
-
-    def __call__(self, *values: Any) -> N:
-        new = _new(self.cls)
-        for set_field, value in self.defaults:
-            set_field(new, value)
-        for set_field, value in zip(self.field_setters, values, strict=True):
-            set_field(new, value)
-        return new
+    The builder is a function generated for the prototype with one slot store per field written
+    out: a loop over the fields costs about three times as much, and these copies are a large part
+    of printing a big program."""
+    cls = type(node)
+    setters = _setters(cls)
+    unknown = set(fields) - set(setters)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)}")
+    scope: dict[str, Any] = {"_new": _new, "_cls": cls}
+    stores = []
+    for i, (name, set_field) in enumerate(setters.items()):
+        scope[f"_set{i}"] = set_field
+        if name in fields:
+            stores.append(f"    _set{i}(new, v{fields.index(name)})")
+        else:
+            scope[f"_default{i}"] = getattr(node, name)
+            stores.append(f"    _set{i}(new, _default{i})")
+    params = ", ".join(f"v{i}" for i in range(len(fields)))
+    source = f"def build({params}):\n    new = _new(_cls)\n" + "\n".join(stores) + "\n    return new\n"
+    exec(source, scope)  # the source is made above of field indices only
+    builder: Callable[..., N] = scope["build"]
+    return builder
 
 
 # The builders' prototypes; their copies share the prototypes' whitespace nodes (immutable).
 _TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                whitespace_after=cst.SimpleWhitespace(""))
-_NAME = _Prototype(cst.Name("x"), "value")
-_ARG = _Prototype(cst.Arg(cst.Name("x")), "value")
-_KWARG = _Prototype(cst.Arg(cst.Name("x"), keyword=cst.Name("k"), equal=_TIGHT_EQUAL), "keyword", "value")
-_CALL = _Prototype(cst.Call(cst.Name("f")), "func", "args")
-_BROKEN_CALL = _Prototype(cst.Call(cst.Name("f")), "func", "args", "whitespace_before_args")
-_ANNOTATION = _Prototype(cst.Annotation(cst.Name("T")), "annotation")
-_LINE = _Prototype(cst.SimpleStatementLine([cst.Pass()]), "body")
-_ANN_ASSIGN = _Prototype(cst.AnnAssign(cst.Name("x"), cst.Annotation(cst.Name("T")), cst.Name("v")),
+_NAME = _prototype(cst.Name("x"), "value")
+_ARG = _prototype(cst.Arg(cst.Name("x")), "value")
+_KWARG = _prototype(cst.Arg(cst.Name("x"), keyword=cst.Name("k"), equal=_TIGHT_EQUAL), "keyword", "value")
+_CALL = _prototype(cst.Call(cst.Name("f")), "func", "args")
+_BROKEN_CALL = _prototype(cst.Call(cst.Name("f")), "func", "args", "whitespace_before_args")
+_ANNOTATION = _prototype(cst.Annotation(cst.Name("T")), "annotation")
+_LINE = _prototype(cst.SimpleStatementLine([cst.Pass()]), "body")
+_ANN_ASSIGN = _prototype(cst.AnnAssign(cst.Name("x"), cst.Annotation(cst.Name("T")), cst.Name("v")),
                          "target", "annotation", "value")
-_EXPR = _Prototype(cst.Expr(cst.Name("v")), "value")
-_ELEMENT = _Prototype(cst.Element(cst.Name("x")), "value")
-_LIST = _Prototype(cst.List([]), "elements")
+_EXPR = _prototype(cst.Expr(cst.Name("v")), "value")
+_ELEMENT = _prototype(cst.Element(cst.Name("x")), "value")
+_LIST = _prototype(cst.List([]), "elements")
 
 
 def name_node(value: str) -> cst.Name:
