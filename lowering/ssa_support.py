@@ -275,7 +275,7 @@ class Substituter:
                 return t
 
 
-_PLAIN_LIMIT = 4096  # distinct plain type objects a Substituter remembers
+_PLAIN_LIMIT = 1 << 16  # distinct plain type objects a Substituter remembers (about one per value)
 
 
 # ── statement walking ────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._fast_init import fast_init
 from pl.ir._pickle import FastPickle
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -25,6 +26,7 @@ class Expr(FastPickle):
         raise NotImplementedError
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Var(Expr):
     """A named SSA value (parameter, local, loop variable, return var). Identity is the value."""
@@ -41,6 +43,7 @@ class Var(Expr):
         return f"Var({self.name}@{id(self):x})"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class IterArg(Var):
     """A loop-carried value; `init` is its value on the first iteration."""
@@ -51,6 +54,7 @@ class IterArg(Var):
         return f"IterArg({self.name}@{id(self):x})"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstInt(Expr):
     value: int
@@ -62,6 +66,7 @@ class ConstInt(Expr):
         return ScalarType(self.dtype)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstFloat(Expr):
     value: float
@@ -73,6 +78,7 @@ class ConstFloat(Expr):
         return ScalarType(self.dtype)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstBool(Expr):
     value: bool
@@ -91,6 +97,7 @@ LOGIC_OPS = ("And", "Or", "Xor")
 UNARY_OPS = ("Abs", "Neg", "Not", "BitNot", "Cast")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BinaryExpr(Expr):
     op: str
@@ -104,6 +111,7 @@ class BinaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UnaryExpr(Expr):
     op: str
@@ -116,6 +124,7 @@ class UnaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MakeTuple(Expr):
     """A list literal of expressions, e.g. offsets `[0, n]`."""
@@ -128,6 +137,7 @@ class MakeTuple(Expr):
         return TupleType(tuple(e.type for e in self.elements))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TupleGetItem(Expr):
     tuple_expr: Expr
@@ -142,6 +152,7 @@ class TupleGetItem(Expr):
         return UnknownType()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Op(FastPickle):
     """A registered operator used as a callee, e.g. `Op("tile.add")`."""
@@ -149,6 +160,7 @@ class Op(FastPickle):
     name: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GlobalVar(FastPickle):
     """A program function used as a callee (`self.fn(...)`)."""
@@ -156,6 +168,7 @@ class GlobalVar(FastPickle):
     name: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Call(Expr):
     """A call of an op or a program function.

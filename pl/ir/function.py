@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._fast_init import fast_init
 from pl.ir._pickle import FastPickle
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role
 from pl.ir.expr import Var
@@ -13,6 +14,7 @@ from pl.ir.stmt import Stmt
 from pl.ir.types import Type
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Function(FastPickle):
     name: str
@@ -36,6 +38,7 @@ class Function(FastPickle):
         return self.as_python()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Program(FastPickle):
     """A set of functions, kept in source order (printing orders callees first)."""

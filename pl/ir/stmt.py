@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._fast_init import fast_init
 from pl.ir._pickle import FastPickle
 from pl.ir.enums import ForKind, ScopeKind
 from pl.ir.expr import Expr, IterArg, Var
@@ -22,6 +23,7 @@ class Stmt(FastPickle):
     comments: tuple[str, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AssignStmt(Stmt):
     var: Var
@@ -30,6 +32,7 @@ class AssignStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class EvalStmt(Stmt):
     expr: Expr
@@ -37,6 +40,7 @@ class EvalStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
@@ -44,6 +48,7 @@ class ReturnStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class YieldStmt(Stmt):
     values: tuple[Expr, ...] = ()
@@ -51,6 +56,7 @@ class YieldStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeqStmts(Stmt):
     stmts: tuple[Stmt, ...] = ()
@@ -58,6 +64,7 @@ class SeqStmts(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class IfStmt(Stmt):
     condition: Expr
@@ -68,6 +75,7 @@ class IfStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ForStmt(Stmt):
     loop_var: Var
@@ -83,6 +91,7 @@ class ForStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WhileStmt(Stmt):
     iter_args: tuple[IterArg, ...]
@@ -93,18 +102,21 @@ class WhileStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BreakStmt(Stmt):
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ContinueStmt(Stmt):
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ScopeStmt(Stmt):
     """`with pl.scope()/pl.at(...)/pl.cluster()/pl.spmd(n):` — transparent to SSA.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from pl.ir._fast_init import fast_init
 from pl.ir._pickle import FastPickle
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
@@ -23,21 +24,25 @@ class Type(FastPickle):
     __slots__ = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ScalarType(Type):
     dtype: DType
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UnknownType(Type):
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TupleType(Type):
     types: tuple[Type, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TensorView(FastPickle):
     stride: tuple[Expr, ...] = ()
@@ -46,6 +51,7 @@ class TensorView(FastPickle):
     pad: PadValue = PadValue.null
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TensorType(Type):
     """A tensor in DDR (global memory)."""
@@ -60,6 +66,7 @@ class TensorType(Type):
         return len(self.shape)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TileView(FastPickle):
     """Layout of a tile in its buffer. An empty `valid_shape` means "the whole shape"."""
@@ -109,6 +116,7 @@ def _canonical_view(shape: tuple[Expr, ...], space: MemorySpace | None,
     return view
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TileType(Type):
     """An on-chip tile. `memory_space` None means "not placed yet" (inference decides)."""

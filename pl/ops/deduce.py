@@ -118,8 +118,12 @@ class _TypeToken:
 
 
 _TOKEN_OF_VALUE: dict[Type, _TypeToken] = {}
-# id(type object) -> (the object, kept alive so its id is not reused; its token).
+# id(type object) -> (the object, kept alive so its id is not reused; its token). A program holds
+# a type object per value, so this table grows with the program while `_TOKEN_OF_VALUE` stays as
+# small as the number of distinct types: the two are bounded apart, and clearing this one keeps
+# the tokens (and with them every `_RESULTS` entry) valid.
 _TOKEN_OF_OBJECT: dict[int, tuple[Type, _TypeToken]] = {}
+_OBJECTS_LIMIT = 1 << 16
 
 
 def type_token(t: Type) -> _TypeToken:
@@ -128,8 +132,9 @@ def type_token(t: Type) -> _TypeToken:
     hit = _TOKEN_OF_OBJECT.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
-    if len(_TOKEN_OF_OBJECT) >= _RESULTS_LIMIT:
+    if len(_TOKEN_OF_OBJECT) >= _OBJECTS_LIMIT:
         _TOKEN_OF_OBJECT.clear()
+    if len(_TOKEN_OF_VALUE) >= _RESULTS_LIMIT:
         _TOKEN_OF_VALUE.clear()
     token = _TOKEN_OF_VALUE.setdefault(t, _TypeToken())
     _TOKEN_OF_OBJECT[id(t)] = (t, token)
