@@ -16,8 +16,10 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            with its own LibCST parse, compiling, and splicing the changed
                            statements into the text), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
-Stage rows are the best of 5 rounds in which the sizes take turns (a slow spell of the machine
-falls on every size alike); the show_inferred and cache rows are the best of 3 (of 1 above 5000
+Stage rows are the best of 5 rounds (of 15 timings for the passes and print, which cost little
+beside a parse); within a round each stage runs for every size back to back,
+so a slow spell of the machine (they last seconds to minutes here) falls on the sizes it compares
+alike; the show_inferred and cache rows are the best of 3 (of 1 above 5000
 statements). It prints one table per N with each row's seconds, its ratio to the bare parse and
 its cost per statement; "after parse, total" sums lowering, the passes and print. Then the
 scaling factor of every row between consecutive sizes (linear: x4 for 5000 -> 20000).
@@ -89,29 +91,41 @@ def _fresh_source(text: str) -> str:
 
 
 ROUNDS = 5
+REPEATS = 3  # timings of each pass and of print per size and round (they are cheap beside a parse)
 
 
-def _stage_round(text: str, backend: str | None) -> dict[str, float]:
-    """One timing of every stage on `text` (the parse, lowering, each pass, print)."""
-    times: dict[str, float] = {}
-    times["libcst.parse_module"], _ = _best(lambda: libcst.parse_module(text), 1)
-    times["lower (CST -> IR)"], program = _best_lowering(text, 1)
+def _stage_round(texts: dict[int, str], backend: str | None) -> dict[int, dict[str, float]]:
+    """One timing of every stage (the parse, lowering, each pass, print) for every size. The
+    order is stage-major: a stage runs for each size back to back, so the machine is in the same
+    state when the sizes it compares are timed."""
+    times: dict[int, dict[str, float]] = {n: {} for n in texts}
+    for n, text in texts.items():
+        times[n]["libcst.parse_module"], _ = _best(partial(libcst.parse_module, text), 1)
+    programs: dict[int, Any] = {}
+    for n, text in texts.items():
+        times[n]["lower (CST -> IR)"], programs[n] = _best_lowering(text, 1)
+    frontend_source.forget_sources()
     for p in default_passes(backend):
-        times[p.name], program = _best(partial(_paused, p, program), 1)
-    times["print"], _ = _best(lambda: program.as_python(), 1)
+        outputs = {}
+        for _ in range(REPEATS):
+            for n in texts:
+                sec, outputs[n] = _best(partial(_paused, p, programs[n]), 1)
+                times[n][p.name] = min(times[n].get(p.name, float("inf")), sec)
+        programs = outputs
+    for _ in range(REPEATS):
+        for n in texts:
+            sec, _ = _best(programs[n].as_python, 1)
+            times[n]["print"] = min(times[n].get("print", float("inf")), sec)
     return times
 
 
 def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
-    """Best of ROUNDS for every stage and size. The sizes take turns within each round, so a
-    slow spell of the machine falls on all of them alike and the scaling factors compare like
-    with like."""
+    """Best of ROUNDS for every stage and size (see `_stage_round` for the order)."""
     texts = {n: kernel_source(n) for n in sizes}
     best: dict[int, dict[str, float]] = {n: {} for n in sizes}
     for _ in range(ROUNDS):
-        for n in sizes:
-            frontend_source.forget_sources()
-            for stage, sec in _stage_round(texts[n], backend).items():
+        for n, times in _stage_round(texts, backend).items():
+            for stage, sec in times.items():
                 best[n][stage] = min(best[n].get(stage, float("inf")), sec)
     return best
 
