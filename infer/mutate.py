@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from infer.backend import input_layouts
-from infer.common import op_facts, top_level_call, var_like
+from infer.common import Constraints, op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
@@ -37,6 +37,7 @@ from pl.ir.stmt import (
     make_body,
 )
 from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
+from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]
 _NO_MOVES: list[Stmt] = []  # shared "no moves before this statement" answer: never appended to
@@ -125,7 +126,10 @@ class Mutator:
         return e
 
     def call(self, call: Call) -> Call:
-        op, constraints = op_facts(call)
+        return self._call(call, *op_facts(call))
+
+    def _call(self, call: Call, op: OpDef | None, constraints: Constraints) -> Call:
+        """`call` with its arguments rewritten (`op`, `constraints`: its `op_facts`)."""
         moves, cache = self.moves, self.cache
         new_args: list[Expr] = []
         changed = False
@@ -184,16 +188,16 @@ class Mutator:
 
     def assign(self, stmt: AssignStmt) -> AssignStmt:
         orig = stmt.var
-        lhs = self.var(orig)
+        lhs = self.cache.get(orig) or self.var(orig)
         if type(stmt.value) is not Call:
             value = self.expr(stmt.value)
             return stmt if lhs is orig and value is stmt.value else \
                 AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
-        value = self.call(stmt.value)
-        space = self.var_memory.get(orig)
-        if space is not None:
-            op = op_facts(value)[0]
-            if op is not None and op.retargetable and value.kwarg("target_memory") is not space:
+        op, constraints = op_facts(stmt.value)  # the rewritten call has the same op
+        value = self._call(stmt.value, op, constraints)
+        if op is not None and op.retargetable:
+            space = self.var_memory.get(orig)
+            if space is not None and value.kwarg("target_memory") is not space:
                 value = _retarget(value, space)
         ct, lt = value.result_type, lhs.var_type
         if ct is not lt and type(ct) is TileType and type(lt) is TileType:

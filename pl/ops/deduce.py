@@ -178,8 +178,17 @@ def make_call(name: str, args: Sequence[Expr],
     """A typed `Call` of registered op `name`; kwargs keep the order given."""
     pairs = _kwarg_pairs(kwargs)
     key: Any
+    arg_keys: list[Any] = []
+    for a in args:  # `_arg_key` of each, with the usual case (a type seen before) inline
+        if type(a) is Var:
+            t = a.var_type
+            hit = _TOKEN_OF_OBJECT.get(id(t))
+            if hit is not None and hit[0] is t:
+                arg_keys.append(hit[1])
+                continue
+        arg_keys.append(_arg_key(a))
     try:
-        key = (name, tuple([_arg_key(a) for a in args]), pairs)
+        key = (name, tuple(arg_keys), pairs)
         result = _RESULTS.get(key)
     except TypeError:  # an unhashable kwarg value (a list): deduce every time
         key, result = None, None
