@@ -17,12 +17,14 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            statements into the text), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
 Stage rows are the best of 5 rounds (of 15 timings for the passes and print, which cost little
-beside a parse); within a round each stage runs for every size back to back,
-so a slow spell of the machine (they last seconds to minutes here) falls on the sizes it compares
-alike; the show_inferred and cache rows are the best of 3 (of 1 above 5000
-statements). It prints one table per N with each row's seconds, its ratio to the bare parse and
-its cost per statement; "after parse, total" sums lowering, the passes and print. Then the
-scaling factor of every row between consecutive sizes (linear: x4 for 5000 -> 20000).
+beside a parse); within a round each stage runs for every size back to back, so a slow spell of
+the machine (they last seconds to minutes here) falls on the sizes it compares alike, and each
+timing of a smaller size runs the stage (largest N / N) times in a row, so every timing spans about
+the same wall time (see `_stage_round`). The show_inferred row is the best of 2 timings made the
+same way; the cache rows are one cold run and the best of 3 warm ones. It prints one table per N
+with each row's seconds, its ratio to the bare parse and its cost per statement; "after parse,
+total" sums lowering, the passes and print. Then the scaling factor of every row between
+consecutive sizes (linear: x4 for 5000 -> 20000).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
@@ -64,16 +66,21 @@ def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return best, result
 
 
-def _best_lowering(text: str, repeat: int) -> tuple[float, Any]:
-    """Lowering without the LibCST parse: each repetition parses a fresh file name, untimed."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        name = _fresh_source(text)
-        gc.collect()
-        t = time.perf_counter()
-        result = parse(text, filename=name)
-        best = min(best, time.perf_counter() - t)
-    return best, result
+def _batch(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
+    """The mean time of `runs` calls made back to back (one timing), and the last result."""
+    gc.collect()
+    result = None
+    t = time.perf_counter()
+    for _ in range(runs):
+        result = fn()
+    return (time.perf_counter() - t) / runs, result
+
+
+def _lowering_batch(text: str, runs: int) -> tuple[float, Any]:
+    """`_batch` of lowering without the LibCST parse: the text is parsed under a fresh file name
+    first, untimed, and each run lowers that cached tree again."""
+    name = _fresh_source(text)
+    return _batch(partial(parse, text, filename=name), runs)
 
 
 def _paused(p: Any, program: Any) -> Any:
@@ -95,27 +102,37 @@ REPEATS = 3  # timings of each pass and of print per size and round (they are ch
 
 
 def _stage_round(texts: dict[int, str], backend: str | None) -> dict[int, dict[str, float]]:
-    """One timing of every stage (the parse, lowering, each pass, print) for every size. The
-    order is stage-major: a stage runs for each size back to back, so the machine is in the same
-    state when the sizes it compares are timed."""
+    """One timing of every stage (the parse, lowering, each pass, print) for every size.
+
+    The order is stage-major: a stage runs for each size back to back, so the machine is in the
+    same state when the sizes it compares are timed. And every timing spans about the same wall
+    time: a size n runs its stage `largest / n` times in a row and counts the mean. A short timing
+    is likelier than a long one to fall between two of this machine's slow spells, so a best of
+    single runs would favour the small sizes and inflate the scaling factors."""
+    largest = max(texts)
+    runs = {n: max(1, round(largest / n)) for n in texts}
     times: dict[int, dict[str, float]] = {n: {} for n in texts}
+
+    def record(n: int, stage: str, sec: float) -> None:
+        times[n][stage] = min(times[n].get(stage, float("inf")), sec)
+
     for n, text in texts.items():
-        times[n]["libcst.parse_module"], _ = _best(partial(libcst.parse_module, text), 1)
+        record(n, "libcst.parse_module", _batch(partial(libcst.parse_module, text), runs[n])[0])
     programs: dict[int, Any] = {}
     for n, text in texts.items():
-        times[n]["lower (CST -> IR)"], programs[n] = _best_lowering(text, 1)
+        sec, programs[n] = _lowering_batch(text, runs[n])
+        record(n, "lower (CST -> IR)", sec)
     frontend_source.forget_sources()
     for p in default_passes(backend):
         outputs = {}
         for _ in range(REPEATS):
             for n in texts:
-                sec, outputs[n] = _best(partial(_paused, p, programs[n]), 1)
-                times[n][p.name] = min(times[n].get(p.name, float("inf")), sec)
+                sec, outputs[n] = _batch(partial(_paused, p, programs[n]), runs[n])
+                record(n, p.name, sec)
         programs = outputs
     for _ in range(REPEATS):
         for n in texts:
-            sec, _ = _best(programs[n].as_python, 1)
-            times[n]["print"] = min(times[n].get("print", float("inf")), sec)
+            record(n, "print", _batch(programs[n].as_python, runs[n])[0])
     return times
 
 
@@ -130,21 +147,33 @@ def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, 
     return best
 
 
-def measure_regeneration(n: int, backend: str | None = "910B") -> dict[str, float]:
-    """The whole show_inferred regeneration, and the cache cold / warm (best of 3 up to 5000
-    statements, one run above)."""
-    frontend_source.forget_sources()
-    text = kernel_source(n)
-    repeat = 3 if n <= 5000 else 1
-    times: dict[str, float] = {}
-    times["show_inferred"], _ = _best(
-        lambda: run_text(text, f"<show{next(_NAMES)}>", backend=backend), repeat)
-    with tempfile.TemporaryDirectory() as folder:
-        name = f"<cached{n}>"
-        times["cache cold"], _ = _best(lambda: run_text(text, name, backend=backend, cache_dir=folder), 1)
-        times["cache warm"], _ = _best(lambda: run_text(text, name, backend=backend, cache_dir=folder),
-                                       repeat)
+REGENERATION_ROUNDS = 2
+
+
+def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
+    """The whole show_inferred regeneration (best of REGENERATION_ROUNDS, the sizes taking turns
+    and each timing spanning about the same wall time, as in `_stage_round`), and per size the
+    cache cold (one run) and warm (best of 3)."""
+    texts = {n: kernel_source(n) for n in sizes}
+    largest = max(sizes)
+    times: dict[int, dict[str, float]] = {n: {"show_inferred": float("inf")} for n in sizes}
+    for _ in range(REGENERATION_ROUNDS):
+        for n, text in texts.items():
+            frontend_source.forget_sources()
+            regenerate = partial(_regenerate, text, backend)
+            sec, _ = _batch(regenerate, max(1, round(largest / n)))
+            times[n]["show_inferred"] = min(times[n]["show_inferred"], sec)
+    for n, text in texts.items():
+        with tempfile.TemporaryDirectory() as folder:
+            cached = partial(run_text, text, f"<cached{n}>", backend=backend, cache_dir=folder)
+            times[n]["cache cold"], _ = _best(cached, 1)
+            times[n]["cache warm"], _ = _best(cached, 3)
     return times
+
+
+def _regenerate(text: str, backend: str | None) -> Any:
+    """One show_inferred regeneration of `text` under a new file name (no parse is reused)."""
+    return run_text(text, f"<show{next(_NAMES)}>", backend=backend)
 
 
 def peak_memory(n: int) -> float:
@@ -163,9 +192,10 @@ def main(argv: list[str]) -> None:
     stages_only = "--stages" in argv
     sizes = [int(a) for a in argv if not a.startswith("--")] or [1000, 5000, 20000]
     results = measure_stages(sizes)
+    if not stages_only:
+        for n, times in measure_regeneration(sizes).items():
+            results[n].update(times)
     for n in sizes:
-        if not stages_only:
-            results[n].update(measure_regeneration(n))
         _table(n, results[n])
     for a, b in zip(sizes, sizes[1:], strict=False):
         print(f"\nscaling {a} -> {b} (x{b / a:g} statements)")

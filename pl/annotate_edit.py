@@ -17,8 +17,9 @@ import libcst as cst
 from pl import printer_codegen
 from pl.ir.enums import MemorySpace
 from pl.ir.types import TileType, Type
-from pl.printer_exprs import Ctx, type_node
-from pl.printer_wrap import wrap_statement
+from pl.printer_exprs import Ctx, dotted, type_node
+from pl.printer_nodes import ann_assign, arg, keyword_arg, name_node, replace_unchecked, simple_line
+from pl.printer_wrap import wrapped_call
 
 _SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
@@ -130,9 +131,7 @@ def annotate_small(small: cst.BaseSmallStatement, t: Type) -> cst.BaseSmallState
         case cst.Assign(targets=[cst.AssignTarget(target=cst.Name() as name) as target], value=value):
             return cst.AnnAssign(
                 target=name,
-                annotation=cst.Annotation(type_annotation(t),
-                                          whitespace_before_indicator=cst.SimpleWhitespace(""),
-                                          whitespace_after_indicator=cst.SimpleWhitespace(" ")),
+                annotation=annotation_node(t)[0],
                 value=value,
                 equal=cst.AssignEqual(whitespace_before=target.whitespace_before_equal,
                                       whitespace_after=target.whitespace_after_equal),
@@ -189,35 +188,52 @@ def set_target_memory(call: cst.Call, space: MemorySpace) -> cst.Call:
 def rename_arg(call: cst.Call, index: int, old: str, new: str) -> cst.Call:
     """Replace the argument `old` that feeds IR argument `index` by the name `new`."""
     args = list(call.args)
+    # `new` is an identifier (a user name plus a suffix), so the copies below stay valid.
     positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
     if index < len(positional):
         a = args[positional[index]]
         if isinstance(a.value, cst.Name) and a.value.value == old:
-            args[positional[index]] = a.with_changes(value=a.value.with_changes(value=new))
-            return call.with_changes(args=args)
+            args[positional[index]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
+            return replace_unchecked(call, args=args)
     hits = [i for i, a in enumerate(args) if isinstance(a.value, cst.Name) and a.value.value == old]
     if len(hits) != 1:
         raise Unsupported(f"cannot tell which argument '{old}' of the call is moved")
     a = args[hits[0]]
     assert isinstance(a.value, cst.Name)
-    args[hits[0]] = a.with_changes(value=a.value.with_changes(value=new))
-    return call.with_changes(args=args)
+    args[hits[0]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
+    return replace_unchecked(call, args=args)
 
 
 def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.BaseExpression],
                    indent: int) -> cst.SimpleStatementLine:
-    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent`."""
-    call = cst.Call(cst.Attribute(cst.Name("pl"), cst.Name("move")), [cst.Arg(cst.Name(source))] + [
-        cst.Arg(v, keyword=cst.Name(k), equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
-        for k, v in kwargs.items()])
-    args = list(call.args)
-    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            if i < len(args) - 1 else a for i, a in enumerate(args)]
-    small = cst.AnnAssign(cst.Name(name), cst.Annotation(
-        type_annotation(t), whitespace_before_indicator=cst.SimpleWhitespace(""),
-        whitespace_after_indicator=cst.SimpleWhitespace(" ")), call.with_changes(args=args))
-    return wrap_statement(cst.SimpleStatementLine([small]), indent)
+    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent`.
+
+    Built as the printer builds its op-call lines (a kernel with many moves has as many of
+    these): from unvalidated copies of validated nodes, the line's text composed from its parts'
+    texts and remembered, so rendering it at `indent` costs nothing more."""
+    target, args = name_node(name), [arg(name_node(source))]
+    arg_texts = [source]
+    for k, v in kwargs.items():
+        args.append(keyword_arg(k, v))
+        arg_texts.append(f"{k}={printer_codegen.code(v)}")
+    ann, ann_text = annotation_node(t)
+    ind = " " * indent
+    call, text = wrapped_call(f"{name}{ann_text} = ", _MOVE_FUNC, "pl.move", args, arg_texts, ind)
+    line = simple_line(ann_assign(target, ann, call))
+    printer_codegen.remember(line, ind, text)
+    return line
+
+
+_MOVE_FUNC = dotted("pl.move")
+
+
+@lru_cache(maxsize=256)
+def annotation_node(t: Type) -> tuple[cst.Annotation, str]:
+    """`: T` as an annotation node (no space before the colon, one after; shared by every
+    statement of an equal type: nodes are immutable) and its text."""
+    node = cst.Annotation(type_annotation(t), whitespace_before_indicator=cst.SimpleWhitespace(""),
+                          whitespace_after_indicator=cst.SimpleWhitespace(" "))
+    return node, printer_codegen.annotation_code(node, "")
 
 
 def names_in(node: cst.CSTNode) -> set[str]:

@@ -49,6 +49,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import TileType
 from pl.printer_exprs import Ctx, value_node
+from pl.printer_nodes import replace_unchecked
 
 Key = tuple[int, int]
 Block = cst.IndentedBlock
@@ -376,8 +377,9 @@ class _Apply:
 def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit]) -> cst.SimpleStatementLine:
     if not any(id(small) in edits for small in s.body):
         return s
-    return s.with_changes(body=[small if id(small) not in edits else _edited(small, edits[id(small)])
-                                for small in s.body])
+    # The edited statements are valid by construction (pl/annotate_edit.py): no re-validation.
+    return replace_unchecked(s, body=[small if id(small) not in edits else _edited(small, edits[id(small)])
+                                      for small in s.body])
 
 
 # Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
@@ -429,7 +431,8 @@ class _Record:
                 self._add(*src.range_of(orig), _REPLACE, "")
             elif isinstance(orig, cst.SimpleStatementLine) and \
                     any(id(small) in plan.edits for small in orig.body):
-                self._add(*src.range_of(orig), _REPLACE, self._line_text(orig))
+                start, end = src.range_of(orig)
+                self._add(start, end, _REPLACE, self._line_text(orig, start, end))
         appends = plan.appends.get(id(block))
         if appends:
             last = block.body[-1]  # after its last line, before the block's closing comments
@@ -439,12 +442,13 @@ class _Record:
     def _add(self, start: int, end: int, order: int, text: str) -> None:
         self.edits.append(Edit(start, end, order, text))
 
-    def _line_text(self, orig: cst.SimpleStatementLine) -> str:
-        """An annotation inserted into the user's text, or the rewritten line rendered."""
+    def _line_text(self, orig: cst.SimpleStatementLine, start: int, end: int) -> str:
+        """An annotation inserted into the user's text, or the rewritten line rendered (`start`,
+        `end`: the line's `range_of`)."""
         edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
         if edit is not None and edit.annotate is not None and edit.target_memory is None \
                 and not edit.renames:
-            text = self.source.annotated(orig, edit.annotate)
+            text = self.source.annotated(orig, edit.annotate, start, end)
             if text is not None:
                 return text
         return self.source.render(self.line(orig), self.source.indent_of(orig))

@@ -22,12 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from pl.annotate_edit import type_annotation
+from pl.annotate_edit import annotation_node
 from pl.ir.span import Span
 from pl.ir.types import Type
 from pl.printer_codegen import line_code
@@ -65,12 +64,6 @@ def splice(text: str, edits: list[Edit]) -> str:
         at = e.end
     out.append(text[at:])
     return "".join(out)
-
-
-@lru_cache(maxsize=1024)
-def _annotation_text(t: Type) -> str:
-    """`: T` as `annotate_small` writes it (no space before the colon, one after)."""
-    return ": " + cst.Module([]).code_for_node(type_annotation(t))
 
 
 class SourceText:
@@ -159,9 +152,10 @@ class SourceText:
         stmt._codegen(state)
         return "".join(state.tokens)
 
-    def annotated(self, line: cst.SimpleStatementLine, t: Type) -> str | None:
-        """The text of `line` (`x = v`, one statement) with `x: T = v`, as an insertion into the
-        user's text; None when the line has another shape (the caller renders it)."""
+    def annotated(self, line: cst.SimpleStatementLine, t: Type, start: int, end: int) -> str | None:
+        """The text of `line` (`x = v`, one statement; `start`, `end`: its `range_of`) with
+        `x: T = v`, as an insertion into the user's text; None when the line has another shape
+        (the caller renders it)."""
         if len(line.body) != 1:
             return None
         small = line.body[0]
@@ -170,11 +164,10 @@ class SourceText:
         name = small.targets[0].target
         if not isinstance(name, cst.Name) or name.lpar:
             return None
-        start, end = self.range_of(line)
         span = self._span(small)
         at = self.starts[span.line - 1] + span.col - 1
         text = self.text
         if text[at:at + len(name.value)] != name.value:
             raise NotSpliceable("target not where its statement starts")
         at += len(name.value)
-        return text[start:at] + _annotation_text(t) + text[at:end]
+        return text[start:at] + annotation_node(t)[1] + text[at:end]
