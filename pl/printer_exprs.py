@@ -283,7 +283,7 @@ def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> cst.BaseExpression:
     return cst.UnaryOperation(operator=ops[e.op], expression=inner)
 
 
-_FULL_OPS = ("tile.full", "tensor.full")
+FULL_OPS = ("tile.full", "tensor.full")
 # `dotted("pl." + op name)` by op name (without building the dotted name for every call).
 _OP_FUNCS: dict[str, cst.BaseExpression] = {}
 
@@ -294,7 +294,7 @@ def call_node(e: Call, ctx: Ctx) -> cst.Call:
             return _submit_node(e, ctx)
         func = dotted(f"self.{e.op.name}") if ctx.in_program else cst.Name(e.op.name)
         kwargs = [(k, value_node(v, ctx, k)) for k, v in e.kwargs]
-    elif e.op.name in _FULL_OPS and len(e.args) == 2:
+    elif e.op.name in FULL_OPS and len(e.args) == 2:
         # `pl.FP32` is not accepted as a positional value, so the reference spells full() by keyword.
         func = dotted("pl." + e.op.name)
         shape, value = e.args
@@ -316,12 +316,10 @@ def op_call_parts(e: Call, ctx: Ctx) -> tuple[cst.BaseExpression, list[cst.Arg]]
     arguments and scalar keywords are shared Arg nodes), without building the Call; None for a
     call of a program function or a `full` spelled by keyword."""
     op = e.op
-    if isinstance(op, GlobalVar) or (op.name in _FULL_OPS and len(e.args) == 2):
+    if isinstance(op, GlobalVar) or (op.name in FULL_OPS and len(e.args) == 2):
         return None
-    func = _OP_FUNCS.get(op.name)
-    if func is None:
-        func = _OP_FUNCS[op.name] = dotted("pl." + op.name)
-    args = [_positional_arg(a, ctx) for a in e.args]
+    func = op_callee(op.name)
+    args = [positional_arg(a, ctx) for a in e.args]
     if e.kwargs:
         args += [_keyword_arg(k, v, ctx) for k, v in e.kwargs]
     if e.attrs:  # as `_with_attrs` adds them
@@ -329,7 +327,15 @@ def op_call_parts(e: Call, ctx: Ctx) -> tuple[cst.BaseExpression, list[cst.Arg]]
     return func, args
 
 
-def _positional_arg(e: Expr, ctx: Ctx) -> cst.Arg:
+def op_callee(name: str) -> cst.BaseExpression:
+    """`pl.<name>`, the callee of an op's calls (one node per op)."""
+    func = _OP_FUNCS.get(name)
+    if func is None:
+        func = _OP_FUNCS[name] = dotted("pl." + name)
+    return func
+
+
+def positional_arg(e: Expr, ctx: Ctx) -> cst.Arg:
     """`cst.Arg(expr_node(e))`, shared per Var (an Arg's comma is rendered by its position)."""
     if type(e) is not Var:
         return arg(expr_node(e, ctx))

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from pl.ir.enums import DType, ForKind, ScopeKind
-from pl.ir.expr import Call, ConstInt, Expr, Var
+from pl.ir.expr import Call, ConstInt, Expr, Op, Var
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -37,7 +37,19 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import Type, UnknownType
 from pl.printer_codegen import annotation_code, arg_code, code, remember
-from pl.printer_exprs import Ctx, call, dict_node, expr_node, op_call_parts, tuple_node, type_node, value_node
+from pl.printer_exprs import (
+    FULL_OPS,
+    Ctx,
+    call,
+    dict_node,
+    expr_node,
+    op_call_parts,
+    op_callee,
+    positional_arg,
+    tuple_node,
+    type_node,
+    value_node,
+)
 from pl.printer_nodes import ann_assign, annotation, call_node_of, expr_statement, name_node, simple_line
 from pl.printer_wrap import wrap_small, wrapped_call
 
@@ -69,6 +81,10 @@ def _one_line(text: str) -> str | None:
     return None if "\n" in text else text
 
 
+# Per op name, the callee node `op_call_parts` gives its calls and that node's text.
+_PLAIN_FUNCS: dict[str, tuple[cst.BaseExpression, str]] = {}
+
+
 def _is_index(e: Expr, value: int) -> bool:
     return isinstance(e, ConstInt) and e.value == value and e.dtype is DType.INDEX
 
@@ -81,6 +97,7 @@ class StmtPrinter:
         self._annotations: dict[Type, cst.Annotation] = {}
         self._annotation_of_object: dict[int, tuple[Type, cst.Annotation, str | None]] = {}
         self._texts: dict[int, tuple[cst.CSTNode, str | None]] = {}
+        self._plain_args: dict[Var, tuple[cst.Arg, str]] = {}  # a Var's shared Arg node and its text
 
     def _name(self, v: Var) -> cst.Name:
         """The Var's one shared Name node (as `expr_node(v)` builds and remembers it)."""
@@ -137,6 +154,30 @@ class StmtPrinter:
             texts.append(hit[1])
         return texts[0], texts[1:]
 
+    def _plain_call(self, value: Call) -> tuple[cst.BaseExpression, list[cst.Arg], tuple[str, list[str]]] | None:
+        """`op_call_parts` and `_call_texts` of an op call whose arguments are all Vars, without
+        keywords or attrs (most statements), from one look-up per argument; None otherwise."""
+        op = value.op
+        if value.kwargs or value.attrs or type(op) is not Op or op.name in FULL_OPS:
+            return None
+        func = _PLAIN_FUNCS.get(op.name)
+        if func is None:
+            node = op_callee(op.name)
+            func = _PLAIN_FUNCS[op.name] = (node, code(node))
+        memo = self._plain_args
+        args: list[cst.Arg] = []
+        texts: list[str] = []
+        for a in value.args:
+            if type(a) is not Var:
+                return None
+            hit = memo.get(a)
+            if hit is None:
+                arg_node = positional_arg(a, self.ctx)
+                hit = memo[a] = (arg_node, arg_code(arg_node, ""))
+            args.append(hit[0])
+            texts.append(hit[1])
+        return func[0], args, (func[1], texts)
+
     def _assign_call(self, s: AssignStmt, value: Call, depth: int) -> cst.SimpleStatementLine | None:
         """`v: T = pl.op(args)` built once in its final (wrapped or not) form, its text composed
         from its parts' texts and remembered for the module's rendering; None if the statement
@@ -145,13 +186,18 @@ class StmtPrinter:
         t = var.type
         if s.comments or type(t) is UnknownType:
             return None
-        parts = op_call_parts(value, self.ctx)
-        if parts is None:
-            return None
-        func, args = parts
+        texts: tuple[str, list[str]] | None
+        plain = self._plain_call(value)
+        if plain is not None:
+            func, args, texts = plain
+        else:
+            parts = op_call_parts(value, self.ctx)
+            if parts is None:
+                return None
+            func, args = parts
+            texts = self._call_texts(func, args)
         target = self._name(var)
         ann, ann_text = self._annotation_and_text(t)[1:]
-        texts = self._call_texts(func, args)
         if ann_text is None or texts is None:
             # Never printed by this printer; the general path renders such a line as a whole.
             return self._simple(self._annotated(var, call_node_of(func, args)), depth, s)
