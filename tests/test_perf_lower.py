@@ -237,6 +237,18 @@ def test_type_tokens_key_types_by_value() -> None:
     assert deduce._type_token(t1) is deduce._type_token(t2)
 
 
+def test_type_tokens_survive_the_object_table_filling_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table by type object is emptied when full; the tokens by value are kept, so equal
+    types keep one token (and `make_call`'s results stay reachable) across the clearing."""
+    t1 = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
+    monkeypatch.setattr(deduce, "_OBJECTS_LIMIT", 4)
+    token = deduce.type_token(t1)
+    copies = [dataclasses.replace(t1) for _ in range(10)]  # fill the table past its limit, twice
+    assert all(deduce.type_token(c) is token for c in copies)
+    assert len(deduce._TOKEN_OF_OBJECT) <= 4
+    assert deduce.type_token(dataclasses.replace(t1)) is token
+
+
 # -- name resolution --------------------------------------------------------------------------
 
 
