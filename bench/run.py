@@ -19,12 +19,12 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
 Stage rows are the best of 5 rounds (of 15 timings for the passes and print, which cost little
 beside a parse); within a round each stage runs for every size back to back, so a slow spell of
 the machine (they last seconds to minutes here) falls on the sizes it compares alike, and each
-timing of a smaller size runs the stage (largest N / N) times in a row, so every timing spans about
-the same wall time (see `_stage_round`). The show_inferred row is the best of 2 timings made the
-same way; the cache rows are one cold run and the best of 3 warm ones. It prints one table per N
-with each row's seconds, its ratio to the bare parse and its cost per statement; "after parse,
-total" sums lowering, the passes and print. Then the scaling factor of every row between
-consecutive sizes (linear: x4 for 5000 -> 20000).
+timing of the bare parse at a smaller size runs it (largest N / N) times in a row, so its timings
+span about the same wall time at every size (see `_stage_round`). The show_inferred row is the
+best of 2 timings made like the parse's; the cache rows are one cold run and the best of 3 warm
+ones. It prints one table per N with each row's seconds, its ratio to the bare parse and its cost
+per statement; "after parse, total" sums lowering, the passes and print. Then the scaling factor
+of every row between consecutive sizes (linear: x4 for 5000 -> 20000).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
@@ -76,11 +76,11 @@ def _batch(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
     return (time.perf_counter() - t) / runs, result
 
 
-def _lowering_batch(text: str, runs: int) -> tuple[float, Any]:
-    """`_batch` of lowering without the LibCST parse: the text is parsed under a fresh file name
-    first, untimed, and each run lowers that cached tree again."""
+def _timed_lowering(text: str) -> tuple[float, Any]:
+    """One lowering without the LibCST parse: the text is parsed under a fresh file name first,
+    untimed, and that cached tree is lowered."""
     name = _fresh_source(text)
-    return _batch(partial(parse, text, filename=name), runs)
+    return _batch(partial(parse, text, filename=name), 1)
 
 
 def _paused(p: Any, program: Any) -> Any:
@@ -105,34 +105,35 @@ def _stage_round(texts: dict[int, str], backend: str | None) -> dict[int, dict[s
     """One timing of every stage (the parse, lowering, each pass, print) for every size.
 
     The order is stage-major: a stage runs for each size back to back, so the machine is in the
-    same state when the sizes it compares are timed. And every timing spans about the same wall
-    time: a size n runs its stage `largest / n` times in a row and counts the mean. A short timing
-    is likelier than a long one to fall between two of this machine's slow spells, so a best of
-    single runs would favour the small sizes and inflate the scaling factors."""
+    same state when the sizes it compares are timed. The bare parse of a size n runs
+    `largest / n` times in a row per timing (the mean counts), so its timings span about the same
+    wall time at every size: a short timing is likelier than a long one to slip between two of
+    this machine's slow spells. Lowering, the passes and print run once per timing: repeated on
+    the same input, they would find it in cache at the small sizes, which a compile never does."""
     largest = max(texts)
-    runs = {n: max(1, round(largest / n)) for n in texts}
+    parse_runs = {n: max(1, round(largest / n)) for n in texts}
     times: dict[int, dict[str, float]] = {n: {} for n in texts}
 
     def record(n: int, stage: str, sec: float) -> None:
         times[n][stage] = min(times[n].get(stage, float("inf")), sec)
 
     for n, text in texts.items():
-        record(n, "libcst.parse_module", _batch(partial(libcst.parse_module, text), runs[n])[0])
+        record(n, "libcst.parse_module", _batch(partial(libcst.parse_module, text), parse_runs[n])[0])
     programs: dict[int, Any] = {}
     for n, text in texts.items():
-        sec, programs[n] = _lowering_batch(text, runs[n])
+        sec, programs[n] = _timed_lowering(text)
         record(n, "lower (CST -> IR)", sec)
     frontend_source.forget_sources()
     for p in default_passes(backend):
         outputs = {}
         for _ in range(REPEATS):
             for n in texts:
-                sec, outputs[n] = _batch(partial(_paused, p, programs[n]), runs[n])
+                sec, outputs[n] = _batch(partial(_paused, p, programs[n]), 1)
                 record(n, p.name, sec)
         programs = outputs
     for _ in range(REPEATS):
         for n in texts:
-            record(n, "print", _batch(programs[n].as_python, runs[n])[0])
+            record(n, "print", _batch(programs[n].as_python, 1)[0])
     return times
 
 
