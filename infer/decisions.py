@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pl.ir._fast_init import fast_init
 from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
@@ -32,6 +33,7 @@ REASON_KINDS = (EXPLICIT_KWARG, DEMAND, INHERITED, LOOP_BACKPROP, ALIAS, FIXED_O
                 DEFAULT, ANNOTATION, UNRESOLVED)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a space was chosen. `op`/`arg_index` name a consumer (demand) or the producer op;
@@ -84,6 +86,7 @@ def _space(space: MemorySpace | None) -> str:
     return space.name if space is not None else "None"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SpaceDecision:
     function: str
@@ -100,6 +103,7 @@ class SpaceDecision:
                 "reason": self.reason.to_json(), "file": self.span.filename, "line": self.span.line}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveDecision:
     """An inserted `name = tile.move(producer, target_memory=target)` before a consumer."""
@@ -122,6 +126,7 @@ class MoveDecision:
                 "arg_index": self.arg_index, "file": self.span.filename, "line": self.span.line}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ResidencyDecision:
     """Phase 4 (not implemented yet): a candidate load, its loop, `hoisted` or the declining rule."""
@@ -140,6 +145,7 @@ class ResidencyDecision:
                 "file": self.loop_span.filename, "line": self.loop_span.line}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionLog:
     spaces: tuple[SpaceDecision, ...] = ()

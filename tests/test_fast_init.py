@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from infer import decisions
 from pl.ir import expr, function, span, stmt, types
 from pl.ir._fast_init import fast_init
 
@@ -78,14 +79,14 @@ def test_refuses_what_it_cannot_reproduce() -> None:
             fast_init(cls)
 
 
-_IR_CLASSES = sorted(
-    {obj for module in (expr, function, span, stmt, types) for obj in vars(module).values()
+_NODE_CLASSES = sorted(
+    {obj for module in (decisions, expr, function, span, stmt, types) for obj in vars(module).values()
      if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__},
     key=lambda c: c.__qualname__)
 
 
-@pytest.mark.parametrize("cls", _IR_CLASSES, ids=lambda c: c.__qualname__)
-def test_every_ir_node_has_the_fast_init(cls: type) -> None:
+@pytest.mark.parametrize("cls", _NODE_CLASSES, ids=lambda c: c.__qualname__)
+def test_every_ir_node_and_decision_has_the_fast_init(cls: type) -> None:
     assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
     assert getattr(cls.__init__, "__fast_init__", False)
     fields = dataclasses.fields(cls)
