@@ -57,12 +57,11 @@ _NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache wa
 
 
 def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The best of `repeat` timings of one call each, and the last result."""
     best, result = float("inf"), None
     for _ in range(repeat):
-        gc.collect()
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
+        sec, result = _batch(fn, 1)
+        best = min(best, sec)
     return best, result
 
 

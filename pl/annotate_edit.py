@@ -18,8 +18,8 @@ from pl import printer_codegen
 from pl.ir.enums import MemorySpace
 from pl.ir.types import TileType, Type
 from pl.printer_exprs import Ctx, dotted, type_node
-from pl.printer_nodes import ann_assign, arg, keyword_arg, name_node, replace_unchecked, simple_line
-from pl.printer_wrap import wrapped_call
+from pl.printer_nodes import arg, keyword_arg, name_node, replace_unchecked
+from pl.printer_wrap import annotated_call_line
 
 _SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
@@ -217,11 +217,7 @@ def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.Bas
         args.append(keyword_arg(k, v))
         arg_texts.append(f"{k}={printer_codegen.code(v)}")
     ann, ann_text = annotation_node(t)
-    ind = " " * indent
-    call, text = wrapped_call(f"{name}{ann_text} = ", _MOVE_FUNC, "pl.move", args, arg_texts, ind)
-    line = simple_line(ann_assign(target, ann, call))
-    printer_codegen.remember(line, ind, text)
-    return line
+    return annotated_call_line(target, ann, ann_text, _MOVE_FUNC, "pl.move", args, arg_texts, " " * indent)
 
 
 _MOVE_FUNC = dotted("pl.move")

@@ -24,12 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
 
 from pl.annotate_edit import annotation_node
 from pl.ir.span import Span
 from pl.ir.types import Type
-from pl.printer_codegen import line_code
+from pl.printer_codegen import libcst_code, line_code
 
 __all__ = ["Edit", "NotSpliceable", "SourceText", "splice"]
 
@@ -146,11 +145,7 @@ class SourceText:
         if self.default_indent == "    ":
             return line_code(stmt, indent)  # the printer's fast equivalent of the lines below
         # Another default indentation (2 spaces, tabs) shows in the nodes the edits build.
-        state = CodegenState(default_indent=self.default_indent, default_newline="\n")
-        if indent:
-            state.indent_tokens.append(indent)
-        stmt._codegen(state)
-        return "".join(state.tokens)
+        return libcst_code(stmt, indent, self.default_indent)
 
     def annotated(self, line: cst.SimpleStatementLine, t: Type, start: int, end: int) -> str | None:
         """The text of `line` (`x = v`, one statement; `start`, `end`: its `range_of`) with

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst import MaybeSentinel
-from libcst._nodes.internal import CodegenState
 
 from pl.printer_codegen_exprs import (
     _GEN,
@@ -31,14 +30,15 @@ from pl.printer_codegen_exprs import (
     _arg,
     _assign_equal,
     _g,
-    _libcst,
     _par,
     _remember,
     _trailing,
     _ws,
+    libcst_code,
 )
 
-__all__ = ["annotation_code", "arg_code", "code", "forget", "forget_rendered", "line_code", "module_code", "remember", "rendered", "small_line_code"]
+__all__ = ["annotation_code", "arg_code", "code", "forget", "forget_rendered", "libcst_code", "line_code", "module_code", "remember",
+           "rendered", "small_line_code"]
 
 
 def _annotation(n: cst.Annotation, indicator: str, ind: str) -> str:
@@ -101,11 +101,7 @@ def _small(n: cst.BaseSmallStatement, default_semicolon: bool, ind: str) -> str:
             out = "continue"
         case _:
             # Mirrors nothing else; LibCST renders the statement and its own semicolon.
-            state = CodegenState(default_indent="    ", default_newline="\n")
-            if ind:
-                state.indent_tokens.append(ind)
-            n._codegen(state, default_semicolon=default_semicolon)
-            return "".join(state.tokens)
+            return libcst_code(n, ind, default_semicolon=default_semicolon)
     return out + _semicolon(n, default_semicolon, ind)
 
 
@@ -160,8 +156,8 @@ def _compound(n: cst.BaseCompoundStatement, ind: str) -> str:
     if isinstance(orelse, cst.Else):
         changes["orelse"] = orelse.with_changes(body=stub(orelse.body))
     elif orelse is not None:
-        return _libcst(n, ind)  # elif chains: rare, and LibCST's own rendering is exact
-    text = _libcst(n.with_changes(**changes), ind)
+        return libcst_code(n, ind)  # elif chains: rare, and LibCST's own rendering is exact
+    text = libcst_code(n.with_changes(**changes), ind)
     for i, block in enumerate(blocks):
         inner = ind + ("    " if block.indent is None else block.indent)
         text = text.replace(f"{inner}{_MARK.format(i)}\n", _block_body(block, ind), 1)

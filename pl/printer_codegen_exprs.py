@@ -11,6 +11,7 @@ imported by the rest of the printer.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import libcst as cst
 from libcst import MaybeSentinel
@@ -19,12 +20,14 @@ from libcst._nodes.internal import CodegenState
 _Gen = Callable[[object, str], str]
 
 
-def _libcst(node: cst.CSTNode, ind: str) -> str:
-    """LibCST's own rendering of `node` at indentation `ind` (the slow, always-right path)."""
-    state = CodegenState(default_indent="    ", default_newline="\n")
+def libcst_code(node: cst.CSTNode, ind: str, default_indent: str = "    ", **codegen: Any) -> str:
+    """LibCST's own rendering of `node` inside blocks indented by `ind`, in a module whose
+    default indentation is `default_indent` (the slow, always-right path); `codegen` goes to the
+    node's `_codegen` (`default_semicolon` for a small statement)."""
+    state = CodegenState(default_indent=default_indent, default_newline="\n")
     if ind:
         state.indent_tokens.append(ind)
-    node._codegen(state)
+    node._codegen(state, **codegen)
     return "".join(state.tokens)
 
 
@@ -32,7 +35,7 @@ def _g(node: object, ind: str) -> str:
     f = _GEN.get(type(node))
     if f is None:
         assert isinstance(node, cst.CSTNode)
-        return _libcst(node, ind)
+        return libcst_code(node, ind)
     return f(node, ind)
 
 
@@ -187,7 +190,7 @@ def _subscript_text(n: cst.Subscript, ind: str) -> str:
     parts = []
     for i, el in enumerate(n.slice):
         if not isinstance(el.slice, cst.Index):
-            return _libcst(n, ind)
+            return libcst_code(n, ind)
         parts.append(_index(el.slice, ind))
         if el.comma is MaybeSentinel.DEFAULT and i != last:
             parts.append(", ")
@@ -231,7 +234,7 @@ def _list(n: cst.List, ind: str) -> str:
     try:
         inner = _lpar(n.lbracket, ind) + _elements(n.elements, ind, False) + _rpar(n.rbracket, ind)
     except _Fallback:
-        return _libcst(n, ind)
+        return libcst_code(n, ind)
     return _par(n, inner, ind)
 
 
@@ -239,7 +242,7 @@ def _tuple(n: cst.Tuple, ind: str) -> str:
     try:
         return _par(n, _elements(n.elements, ind, True), ind)
     except _Fallback:
-        return _libcst(n, ind)
+        return libcst_code(n, ind)
 
 
 _GEN: dict[type, _Gen] = {

@@ -36,7 +36,7 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import Type, UnknownType
-from pl.printer_codegen import annotation_code, arg_code, code, remember
+from pl.printer_codegen import annotation_code, arg_code, code
 from pl.printer_exprs import (
     FULL_OPS,
     Ctx,
@@ -50,8 +50,8 @@ from pl.printer_exprs import (
     type_node,
     value_node,
 )
-from pl.printer_nodes import ann_assign, annotation, call_node_of, expr_statement, name_node, simple_line
-from pl.printer_wrap import wrap_small, wrapped_call
+from pl.printer_nodes import ann_assign, annotation, call_node_of, expr_statement, name_node
+from pl.printer_wrap import annotated_call_line, wrap_small
 
 _SCOPE_CALLS = {
     ScopeKind.Runtime: "pl.scope", ScopeKind.InCore: "pl.at", ScopeKind.Hierarchy: "pl.at",
@@ -201,12 +201,7 @@ class StmtPrinter:
         if ann_text is None or texts is None:
             # Never printed by this printer; the general path renders such a line as a whole.
             return self._simple(self._annotated(var, call_node_of(func, args)), depth, s)
-        ind = " " * (4 * depth)
-        head = target.value + ann_text + " = "
-        c, text = wrapped_call(head, func, texts[0], args, texts[1], ind)
-        line = simple_line(ann_assign(target, ann, c))
-        remember(line, ind, text)
-        return line
+        return annotated_call_line(target, ann, ann_text, func, texts[0], args, texts[1], " " * (4 * depth))
 
     def block(self, body: Stmt | None, depth: int, rvs: tuple[Var, ...] = (),
               function_level: bool = False) -> list[cst.BaseStatement]:

@@ -24,7 +24,7 @@ from functools import lru_cache
 import libcst as cst
 
 from pl.printer_codegen import code, forget, line_code, remember, rendered, small_line_code
-from pl.printer_nodes import call_node_of, replace_unchecked, simple_line
+from pl.printer_nodes import ann_assign, call_node_of, replace_unchecked, simple_line
 
 DEFAULT = cst.MaybeSentinel.DEFAULT
 LIMIT = 100
@@ -165,6 +165,18 @@ def wrapped_call(head: str, func: cst.BaseExpression, func_text: str, args: Sequ
     last = len(args) - 1
     one_per_line = [_replace(a, comma=_comma(INDENT if i < last else "")) for i, a in enumerate(args)]
     return call_node_of(func, one_per_line, _break(INDENT)), text
+
+
+def annotated_call_line(target: cst.Name, ann: cst.Annotation, ann_text: str, func: cst.BaseExpression,
+                        func_text: str, args: Sequence[cst.Arg], arg_texts: Sequence[str],
+                        ind: str) -> cst.SimpleStatementLine:
+    """`target: T = func(args)` as a line indented by `ind`, wrapped by `wrapped_call`, its text
+    remembered for the module's rendering (`ann_text`: the annotation's text, `: T`; the other
+    texts as `wrapped_call` takes them)."""
+    call, text = wrapped_call(target.value + ann_text + " = ", func, func_text, args, arg_texts, ind)
+    line = simple_line(ann_assign(target, ann, call))
+    remember(line, ind, text)
+    return line
 
 
 def _fits(text: str) -> bool:
