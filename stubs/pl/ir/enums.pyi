@@ -3,9 +3,6 @@
 from enum import Enum
 from typing import Any
 
-class IrEnum(Enum):
-    """Base of the IR enums (members hash by identity at runtime)."""
-
 class DType(Enum):
     BOOL = ('bool', 8)
     INT4 = ('int4', 4)
