@@ -3,10 +3,10 @@
 
 For each N it generates the kernel of bench/generate.py and times, side by side in one process:
   libcst.parse_module      the bare LibCST parse of the text (the yardstick);
-  lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the frontend caches a file's
-                           parse by (filename, text), so each timing first parses the text under a
-                           fresh name, untimed, then times `pl.parse` on it (statement spans, read
-                           off the text, are inside the timing);
+  lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the trees the bare parse made
+                           are put in the frontend's cache of parsed files under fresh names,
+                           untimed, then `pl.parse` is timed on them (statement spans, read off
+                           the text, are inside the timing);
   each pass                of the default pipeline (910B), on the previous pass's output, with
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
@@ -16,11 +16,12 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            with its own LibCST parse, compiling, and splicing the changed
                            statements into the text), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
-Stage rows are the best of 5 rounds (of 15 timings for the passes and print, which cost little
-beside a parse); within a round each stage runs for every size back to back, so a slow spell of
-the machine (they last seconds to minutes here) falls on the sizes it compares alike, and each
-timing of the bare parse at a smaller size runs it (largest N / N) times in a row, so its timings
-span about the same wall time at every size (see `_stage_round`). The show_inferred row is the
+Stage rows are the best of 5 rounds (of 25 timings for lowering, the passes and print, which
+cost little beside a parse), after a round that is not counted; within a round each stage runs
+for every size back to back, so a slow spell of the machine (they last seconds to minutes here)
+falls on the sizes it compares alike, and each timing at a smaller size runs the stage on
+(largest N / N) distinct inputs in a row, so timings span about the same wall time at every size
+(see `_stage_round`). The show_inferred row is the
 best of 2 timings made like the parse's; the cache rows are one cold run and the best of 3 warm
 ones. It prints one table per N with each row's seconds, its ratio to the bare parse and its cost
 per statement; "after parse, total" sums lowering, the passes and print. Then the scaling factor
@@ -75,11 +76,21 @@ def _batch(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
     return (time.perf_counter() - t) / runs, result
 
 
-def _timed_lowering(text: str) -> tuple[float, Any]:
-    """One lowering without the LibCST parse: the text is parsed under a fresh file name first,
-    untimed, and that cached tree is lowered."""
-    name = _fresh_source(text)
-    return _batch(partial(parse, text, filename=name), 1)
+def _mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
+    """The mean time of `fn` on each input, `sweeps` times over all inputs back to back in one
+    timing, and the last sweep's results (every result lives until the timing ends, so none is
+    freed inside it). The stages it times pause the cyclic GC, so garbage left between timings
+    never runs inside one; the caller collects once per stage (see `_stage_round`)."""
+    t = time.perf_counter()
+    results = [[fn(x) for x in inputs] for _ in range(sweeps)]
+    return (time.perf_counter() - t) / (len(inputs) * sweeps), results[-1]
+
+
+def _timed_lowering(text: str, trees: list[libcst.Module]) -> tuple[float, list[Any]]:
+    """The mean time of lowering each LibCST tree of `text` in `trees` (without the parse), each
+    under a fresh file name, so the statement spans read off the text are computed anew."""
+    names = _fresh_sources(text, trees)
+    return _mean_over(lambda name: parse(text, filename=name), names)
 
 
 def _paused(p: Any, program: Any) -> Any:
@@ -87,61 +98,84 @@ def _paused(p: Any, program: Any) -> Any:
         return p(program)
 
 
-def _fresh_source(text: str) -> str:
-    """A new file name whose LibCST parse is already in the frontend's cache (the only one there:
-    stale trees of earlier repetitions would only weigh on the process's memory)."""
+def _fresh_sources(text: str, trees: list[libcst.Module]) -> list[str]:
+    """New file names under which the frontend's cache holds `trees` (the only entries there:
+    stale ones of earlier repetitions would only weigh on the process's memory)."""
     frontend_source.forget_sources()
-    name = f"<bench{next(_NAMES)}>"
-    frontend_source.source_file(name, text)
-    return name
+    names = [f"<bench{next(_NAMES)}>" for _ in trees]
+    for name, tree in zip(names, trees, strict=True):
+        frontend_source.source_file(name, text, tree)
+    return names
 
 
 ROUNDS = 5
-REPEATS = 3  # timings of each pass and of print per size and round (they are cheap beside a parse)
+REPEATS = 5  # timings of lowering, each pass and print per size and round (cheap beside a parse)
+SWEEP_SECONDS = 0.2  # the least length of a pass's or print's timing (see `_stage_round`)
 
 
-def _stage_round(texts: dict[int, str], backend: str | None) -> dict[int, dict[str, float]]:
+def _stage_round(texts: dict[int, str], backend: str | None,
+                 sweeps: dict[str, int]) -> dict[int, dict[str, float]]:
     """One timing of every stage (the parse, lowering, each pass, print) for every size.
 
     The order is stage-major: a stage runs for each size back to back, so the machine is in the
-    same state when the sizes it compares are timed. The bare parse of a size n runs
-    `largest / n` times in a row per timing (the mean counts), so its timings span about the same
-    wall time at every size: a short timing is likelier than a long one to slip between two of
-    this machine's slow spells. Lowering, the passes and print run once per timing: repeated on
-    the same input, they would find it in cache at the small sizes, which a compile never does."""
+    same state when the sizes it compares are timed. Each timing at a size n runs the stage on
+    `largest / n` inputs back to back and counts the mean, so timings span about the same wall
+    time at every size: best-of timings favour short ones, which are likelier to slip between two
+    of this machine's slow spells. The inputs are distinct objects (the parse makes a new tree per
+    run; lowering gets one LibCST tree per run; each pass and print get the
+    distinct programs the stage before made), never one input repeated within a timing: a compile
+    never finds its program in cache, so neither may a timing. Lowering, the passes and print are
+    timed REPEATS times per round; lowering lowers the trees the timed parse made (at every size
+    they together span about the largest size's tree, more than this machine's caches hold), each
+    time under new file names, so its statement spans are computed anew. A pass or print that
+    takes less than SWEEP_SECONDS at the largest size runs `sweeps[stage]` times over its inputs
+    per timing: a timing of a few milliseconds is at the mercy of the machine's shortest hiccups,
+    and a sweep over the inputs again reuses the same memory at every size."""
     largest = max(texts)
-    parse_runs = {n: max(1, round(largest / n)) for n in texts}
+    copies = {n: max(1, round(largest / n)) for n in texts}
     times: dict[int, dict[str, float]] = {n: {} for n in texts}
 
     def record(n: int, stage: str, sec: float) -> None:
         times[n][stage] = min(times[n].get(stage, float("inf")), sec)
 
+    trees: dict[int, list[libcst.Module]] = {}
     for n, text in texts.items():
-        record(n, "libcst.parse_module", _batch(partial(libcst.parse_module, text), parse_runs[n])[0])
-    programs: dict[int, Any] = {}
-    for n, text in texts.items():
-        sec, programs[n] = _timed_lowering(text)
-        record(n, "lower (CST -> IR)", sec)
+        gc.collect()
+        sec, trees[n] = _mean_over(libcst.parse_module, [text] * copies[n])
+        record(n, "libcst.parse_module", sec)
+    programs: dict[int, list[Any]] = {}
+    gc.collect()
+    for _ in range(REPEATS):
+        for n, text in texts.items():
+            sec, programs[n] = _timed_lowering(text, trees[n])
+            record(n, "lower (CST -> IR)", sec)
     frontend_source.forget_sources()
+    del trees
     for p in default_passes(backend):
         outputs = {}
+        gc.collect()
         for _ in range(REPEATS):
             for n in texts:
-                sec, outputs[n] = _batch(partial(_paused, p, programs[n]), 1)
+                sec, outputs[n] = _mean_over(partial(_paused, p), programs[n], sweeps.get(p.name, 1))
                 record(n, p.name, sec)
         programs = outputs
+    gc.collect()
     for _ in range(REPEATS):
         for n in texts:
-            record(n, "print", _batch(programs[n].as_python, 1)[0])
+            sec, _ = _mean_over(lambda program: program.as_python(), programs[n], sweeps.get("print", 1))
+            record(n, "print", sec)
     return times
 
 
 def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
-    """Best of ROUNDS for every stage and size (see `_stage_round` for the order)."""
+    """Best of ROUNDS for every stage and size (see `_stage_round` for the order), after one
+    round that warms the process up and sets each stage's sweeps, and is not counted."""
     texts = {n: kernel_source(n) for n in sizes}
+    first = _stage_round(texts, backend, {})[max(sizes)]
+    sweeps = {stage: max(1, round(SWEEP_SECONDS / sec)) for stage, sec in first.items()}
     best: dict[int, dict[str, float]] = {n: {} for n in sizes}
     for _ in range(ROUNDS):
-        for n, times in _stage_round(texts, backend).items():
+        for n, times in _stage_round(texts, backend, sweeps).items():
             for stage, sec in times.items():
                 best[n][stage] = min(best[n].get(stage, float("inf")), sec)
     return best

@@ -380,3 +380,18 @@ def test_variables_of_outer_scopes_stay_visible() -> None:
     ctx.pop()
     ctx.pop()
     assert ctx.lookup_var("a") is a and ctx.lookup_var("b") is None
+
+
+def test_a_callers_own_parse_is_lowered_like_the_frontends() -> None:
+    """`source_file(name, text, module)` keeps the caller's tree (the benchmark lowers the trees
+    its timed parse made) and lowers it to what the frontend's own parse gives."""
+    text = kernel_source(30)
+    tree = cst.parse_module(text)
+    frontend_source.forget_sources()
+    assert frontend_source.source_file("<own_tree>", text, tree).module is tree
+    from_callers_tree = pl.parse(text, filename="<own_tree>")
+    frontend_source.forget_sources()
+    from_own_parse = pl.parse(text, filename="<own_parse>")
+    assert frontend_source.source_file("<own_parse>", text).module is not tree
+    assert_structural_equal(from_callers_tree, from_own_parse)
+    assert from_callers_tree.as_python() == from_own_parse.as_python()
