@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bench import run
@@ -14,6 +16,7 @@ def _one_round(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(run, "ROUNDS", 1)
     monkeypatch.setattr(run, "REPEATS", 1)
     monkeypatch.setattr(run, "REGENERATION_ROUNDS", 1)
+    monkeypatch.setattr(run, "SWEEP_SECONDS", 0.005)
 
 
 def test_stage_rows_for_every_size_and_stage() -> None:
@@ -36,3 +39,32 @@ def test_main_prints_tables_and_scaling(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "N = 10" in out and "N = 20" in out
     assert "after parse, total" in out and "scaling 10 -> 20 (x2 statements)" in out
+
+
+def test_a_timing_sweeps_every_input_and_returns_the_last_sweeps_results() -> None:
+    calls: list[int] = []
+
+    def stage(x: int) -> list[int]:
+        calls.append(x)
+        return [x]
+
+    sec, results = run._mean_over(stage, [1, 2, 3], sweeps=4)
+    assert calls == [1, 2, 3] * 4
+    assert results == [[1], [2], [3]] and sec > 0
+
+
+def test_a_smaller_size_is_timed_on_distinct_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At N the stages run on (largest / N) distinct programs per timing, never one repeated."""
+    seen: dict[str, list[int]] = {}
+    real = run._mean_over
+
+    def spy(fn: Any, inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
+        name = getattr(getattr(fn, "args", (None,))[0], "name", None)
+        if name is not None:
+            seen.setdefault(name, []).append(len({id(x) for x in inputs}))
+        return real(fn, inputs, sweeps)
+
+    monkeypatch.setattr(run, "_mean_over", spy)
+    run.measure_stages([10, 40])
+    for p in default_passes("910B"):
+        assert sorted(set(seen[p.name])) == [1, 4]
