@@ -21,11 +21,11 @@ cost little beside a parse), after a round that is not counted; within a round e
 for every size back to back, so a slow spell of the machine (they last seconds to minutes here)
 falls on the sizes it compares alike, and each timing at a smaller size runs the stage on
 (largest N / N) distinct inputs in a row, so timings span about the same wall time at every size
-(see `_stage_round`). The show_inferred row is the
-best of 2 timings made like the parse's; the cache rows are one cold run and the best of 3 warm
-ones. It prints one table per N with each row's seconds, its ratio to the bare parse and its cost
-per statement; "after parse, total" sums lowering, the passes and print. Then the scaling factor
-of every row between consecutive sizes (linear: x4 for 5000 -> 20000).
+(see `_stage_round`). The show_inferred and cache rows are the best of 2 rounds made the same
+way (see `measure_regeneration`). It prints one table per N with each row's seconds, its ratio to
+the bare parse and its cost per statement; "after parse, total" sums lowering, the passes and
+print. Then the scaling factor of every row between consecutive sizes (linear: x4 for 5000 ->
+20000).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
@@ -55,15 +55,6 @@ from pl.compiler import default_passes  # noqa: E402
 
 _NAMES = count()
 _NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
-
-
-def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The best of `repeat` timings of one call each, and the last result."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        sec, result = _batch(fn, 1)
-        best = min(best, sec)
-    return best, result
 
 
 def _batch(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
@@ -182,27 +173,47 @@ def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, 
 
 
 REGENERATION_ROUNDS = 2
+WARM_TIMINGS = 3
 
 
 def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
-    """The whole show_inferred regeneration (best of REGENERATION_ROUNDS, the sizes taking turns
-    and each timing spanning about the same wall time, as in `_stage_round`), and per size the
-    cache cold (one run) and warm (best of 3)."""
+    """The whole show_inferred regeneration and the same through the compile cache, cold (an
+    empty cache folder) and warm (a hit), the sizes taking turns and each timing spanning about
+    the same wall time, as in `_stage_round`: at a smaller size N a timing runs (largest N / N)
+    regenerations, under new file names, or cold runs, each under a new file name with its own
+    empty folder, then as many warm runs of those. Best of REGENERATION_ROUNDS for each row, of WARM_TIMINGS
+    per round for the warm one."""
     texts = {n: kernel_source(n) for n in sizes}
     largest = max(sizes)
-    times: dict[int, dict[str, float]] = {n: {"show_inferred": float("inf")} for n in sizes}
+    rows = ("show_inferred", "cache cold", "cache warm")
+    times: dict[int, dict[str, float]] = {n: dict.fromkeys(rows, float("inf")) for n in sizes}
+
+    def record(n: int, row: str, sec: float) -> None:
+        times[n][row] = min(times[n][row], sec)
+
     for _ in range(REGENERATION_ROUNDS):
         for n, text in texts.items():
             frontend_source.forget_sources()
             regenerate = partial(_regenerate, text, backend)
-            sec, _ = _batch(regenerate, max(1, round(largest / n)))
-            times[n]["show_inferred"] = min(times[n]["show_inferred"], sec)
-    for n, text in texts.items():
-        with tempfile.TemporaryDirectory() as folder:
-            cached = partial(run_text, text, f"<cached{n}>", backend=backend, cache_dir=folder)
-            times[n]["cache cold"], _ = _best(cached, 1)
-            times[n]["cache warm"], _ = _best(cached, 3)
+            record(n, "show_inferred", _batch(regenerate, max(1, round(largest / n)))[0])
+        for n, text in texts.items():
+            frontend_source.forget_sources()
+            with tempfile.TemporaryDirectory() as root:
+                runs = [(f"<cached{next(_NAMES)}>", str(Path(root, str(i))))
+                        for i in range(max(1, round(largest / n)))]
+                cached = partial(_cached_run, text, backend)
+                gc.collect()
+                record(n, "cache cold", _mean_over(cached, runs)[0])
+                for _ in range(WARM_TIMINGS):
+                    record(n, "cache warm", _mean_over(cached, runs)[0])
     return times
+
+
+def _cached_run(text: str, backend: str | None, run: tuple[str, str]) -> Any:
+    """show_inferred of `text` through the compile cache, under `run`'s (file name, cache folder):
+    a new file name per cold run, so no LibCST parse is reused, and the same again when warm."""
+    filename, folder = run
+    return run_text(text, filename, backend=backend, cache_dir=folder)
 
 
 def _regenerate(text: str, backend: str | None) -> Any:
