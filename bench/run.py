@@ -112,16 +112,16 @@ def _stage_round(texts: dict[int, str], backend: str | None,
     same state when the sizes it compares are timed. Each timing at a size n runs the stage on
     `largest / n` inputs back to back and counts the mean, so timings span about the same wall
     time at every size: best-of timings favour short ones, which are likelier to slip between two
-    of this machine's slow spells. The inputs are distinct objects (the parse makes a new tree per
-    run; lowering gets one LibCST tree per run; each pass and print get the
-    distinct programs the stage before made), never one input repeated within a timing: a compile
-    never finds its program in cache, so neither may a timing. Lowering, the passes and print are
-    timed REPEATS times per round; lowering lowers the trees the timed parse made (at every size
-    they together span about the largest size's tree, more than this machine's caches hold), each
-    time under new file names, so its statement spans are computed anew. A pass or print that
-    takes less than SWEEP_SECONDS at the largest size runs `sweeps[stage]` times over its inputs
-    per timing: a timing of a few milliseconds is at the mercy of the machine's shortest hiccups,
-    and a sweep over the inputs again reuses the same memory at every size."""
+    of this machine's slow spells. The inputs are distinct objects, never one input repeated
+    within a timing (a compile never finds its program in cache, so neither may a timing): the
+    parse makes a new tree per run, lowering lowers those trees, each under a new file name so its
+    statement spans are computed anew, and each pass and print take the distinct programs the
+    stage before made. At every size the inputs of a timing together span about the largest
+    size's program, more than this machine's caches hold. Lowering, the passes and print are timed
+    REPEATS times per round. A pass or print that takes less than SWEEP_SECONDS at the largest
+    size runs `sweeps[stage]` times over its inputs per timing: a timing of a few milliseconds is
+    at the mercy of the machine's shortest hiccups, and sweeping again reuses the same memory at
+    every size."""
     largest = max(texts)
     copies = {n: max(1, round(largest / n)) for n in texts}
     times: dict[int, dict[str, float]] = {n: {} for n in texts}
@@ -181,8 +181,8 @@ def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict
     empty cache folder) and warm (a hit), the sizes taking turns and each timing spanning about
     the same wall time, as in `_stage_round`: at a smaller size N a timing runs (largest N / N)
     regenerations, under new file names, or cold runs, each under a new file name with its own
-    empty folder, then as many warm runs of those. Best of REGENERATION_ROUNDS for each row, of WARM_TIMINGS
-    per round for the warm one."""
+    empty folder, then as many warm runs of those. Best of REGENERATION_ROUNDS for each row, of
+    WARM_TIMINGS per round for the warm one."""
     texts = {n: kernel_source(n) for n in sizes}
     largest = max(sizes)
     rows = ("show_inferred", "cache cold", "cache warm")
