@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import count
 from pathlib import Path
@@ -55,16 +55,6 @@ from pl.compiler import default_passes  # noqa: E402
 
 _NAMES = count()
 _NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
-
-
-def _batch(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
-    """The mean time of `runs` calls made back to back (one timing), and the last result."""
-    gc.collect()
-    result = None
-    t = time.perf_counter()
-    for _ in range(runs):
-        result = fn()
-    return (time.perf_counter() - t) / runs, result
 
 
 def _mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
@@ -99,6 +89,13 @@ def _fresh_sources(text: str, trees: list[libcst.Module]) -> list[str]:
     return names
 
 
+def _copies(sizes: Iterable[int]) -> dict[int, int]:
+    """Per size N, the runs one timing makes: (largest N / N), so that timings span about the same
+    wall time at every size."""
+    largest = max(sizes)
+    return {n: max(1, round(largest / n)) for n in sizes}
+
+
 ROUNDS = 5
 REPEATS = 5  # timings of lowering, each pass and print per size and round (cheap beside a parse)
 SWEEP_SECONDS = 0.2  # the least length of a pass's or print's timing (see `_stage_round`)
@@ -122,8 +119,7 @@ def _stage_round(texts: dict[int, str], backend: str | None,
     size runs `sweeps[stage]` times over its inputs per timing: a timing of a few milliseconds is
     at the mercy of the machine's shortest hiccups, and sweeping again reuses the same memory at
     every size."""
-    largest = max(texts)
-    copies = {n: max(1, round(largest / n)) for n in texts}
+    copies = _copies(texts)
     times: dict[int, dict[str, float]] = {n: {} for n in texts}
 
     def record(n: int, stage: str, sec: float) -> None:
@@ -184,7 +180,7 @@ def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict
     empty folder, then as many warm runs of those. Best of REGENERATION_ROUNDS for each row, of
     WARM_TIMINGS per round for the warm one."""
     texts = {n: kernel_source(n) for n in sizes}
-    largest = max(sizes)
+    copies = _copies(sizes)
     rows = ("show_inferred", "cache cold", "cache warm")
     times: dict[int, dict[str, float]] = {n: dict.fromkeys(rows, float("inf")) for n in sizes}
 
@@ -194,13 +190,13 @@ def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict
     for _ in range(REGENERATION_ROUNDS):
         for n, text in texts.items():
             frontend_source.forget_sources()
-            regenerate = partial(_regenerate, text, backend)
-            record(n, "show_inferred", _batch(regenerate, max(1, round(largest / n)))[0])
+            names = [f"<show{next(_NAMES)}>" for _ in range(copies[n])]
+            gc.collect()
+            record(n, "show_inferred", _mean_over(partial(_regenerate, text, backend), names)[0])
         for n, text in texts.items():
             frontend_source.forget_sources()
             with tempfile.TemporaryDirectory() as root:
-                runs = [(f"<cached{next(_NAMES)}>", str(Path(root, str(i))))
-                        for i in range(max(1, round(largest / n)))]
+                runs = [(f"<cached{next(_NAMES)}>", str(Path(root, str(i)))) for i in range(copies[n])]
                 cached = partial(_cached_run, text, backend)
                 gc.collect()
                 record(n, "cache cold", _mean_over(cached, runs)[0])
@@ -216,9 +212,9 @@ def _cached_run(text: str, backend: str | None, run: tuple[str, str]) -> Any:
     return run_text(text, filename, backend=backend, cache_dir=folder)
 
 
-def _regenerate(text: str, backend: str | None) -> Any:
-    """One show_inferred regeneration of `text` under a new file name (no parse is reused)."""
-    return run_text(text, f"<show{next(_NAMES)}>", backend=backend)
+def _regenerate(text: str, backend: str | None, filename: str) -> Any:
+    """One show_inferred regeneration of `text` under `filename`, a new one (no parse is reused)."""
+    return run_text(text, filename, backend=backend)
 
 
 def peak_memory(n: int) -> float:

@@ -9,13 +9,12 @@ from typing import Any
 
 import libcst as cst
 import pytest
-from libcst._nodes.internal import CodegenState
 
 from pl.annotate_edit import move_statement, type_annotation
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import ConstInt
 from pl.ir.types import TileType
-from pl.printer_codegen import line_code
+from pl.printer_codegen import libcst_code, line_code
 from pl.printer_exprs import Ctx, value_node
 from pl.printer_wrap import wrap_statement
 
@@ -35,14 +34,6 @@ def _validated(name: str, t: TileType, source: str, kwargs: dict[str, cst.BaseEx
     return wrap_statement(cst.SimpleStatementLine([small]), indent)
 
 
-def _libcst_rendering(node: cst.CSTNode, indent: str) -> str:
-    state = CodegenState(default_indent="    ", default_newline="\n")
-    if indent:
-        state.indent_tokens.append(indent)
-    node._codegen(state)
-    return "".join(state.tokens)
-
-
 _KWARGS: list[dict[str, Any]] = [
     {},
     {"target_memory": MemorySpace.Left},
@@ -60,7 +51,7 @@ def test_move_line_text_equals_the_validated_line(shape: tuple[int, int], kwargs
     nodes = {k: value_node(v, _CTX, k) for k, v in kwargs.items()}
     ind = " " * indent
     line = move_statement(name, t, name + "_src", nodes, indent)
-    expected = _libcst_rendering(_validated(name, t, name + "_src", nodes, indent), ind)
+    expected = libcst_code(_validated(name, t, name + "_src", nodes, indent), ind)
     assert line_code(line, ind) == expected  # the remembered text
-    assert _libcst_rendering(line, ind) == expected  # what the node itself renders to
-    assert _libcst_rendering(line, "\t") == _libcst_rendering(_validated(name, t, name + "_src", nodes, indent), "\t")
+    assert libcst_code(line, ind) == expected  # what the node itself renders to
+    assert libcst_code(line, "\t") == libcst_code(_validated(name, t, name + "_src", nodes, indent), "\t")
