@@ -22,16 +22,19 @@ for every size back to back, so a slow spell of the machine (they last seconds t
 falls on the sizes it compares alike, and each timing at a smaller size runs the stage on
 (largest N / N) distinct inputs in a row, so timings span about the same wall time at every size
 (see `_stage_round`). The show_inferred and cache rows are the best of 2 rounds made the same
-way (see `measure_regeneration`). It prints one table per N with each row's seconds, its ratio to
-the bare parse and its cost per statement; "after parse, total" sums lowering, the passes and
-print. Then the scaling factor of every row between consecutive sizes (linear: x4 for 5000 ->
-20000).
+way (see `measure_regeneration`). It prints one table per N with each row's best seconds, its
+ratio to the bare parse and its cost per statement; "after parse, total" sums lowering, the passes
+and print. Then the scaling factor of every row between consecutive sizes (linear: x4 for 5000 ->
+20000): the median, over the timings of the row, of (time at the larger size / time at the smaller
+size) for the two timings taken back to back, beside the ratio of the two best times (see
+`scaling`).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
 """
 
 from __future__ import annotations
 
 import gc
+import statistics
 import sys
 import tempfile
 import time
@@ -54,6 +57,9 @@ from pl.cache import gc_paused  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
 
 _NAMES = count()
+# Every timing of every row, per size, in the order taken: the i-th timings of a row at two sizes
+# were taken back to back (see `scaling`).
+Samples = dict[int, dict[str, list[float]]]
 _NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
 
 
@@ -101,8 +107,7 @@ REPEATS = 5  # timings of lowering, each pass and print per size and round (chea
 SWEEP_SECONDS = 0.2  # the least length of a pass's or print's timing (see `_stage_round`)
 
 
-def _stage_round(texts: dict[int, str], backend: str | None,
-                 sweeps: dict[str, int]) -> dict[int, dict[str, float]]:
+def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, int]) -> Samples:
     """One timing of every stage (the parse, lowering, each pass, print) for every size.
 
     The order is stage-major: a stage runs for each size back to back, so the machine is in the
@@ -120,10 +125,10 @@ def _stage_round(texts: dict[int, str], backend: str | None,
     at the mercy of the machine's shortest hiccups, and sweeping again reuses the same memory at
     every size."""
     copies = _copies(texts)
-    times: dict[int, dict[str, float]] = {n: {} for n in texts}
+    times: Samples = {n: {} for n in texts}
 
     def record(n: int, stage: str, sec: float) -> None:
-        times[n][stage] = min(times[n].get(stage, float("inf")), sec)
+        times[n].setdefault(stage, []).append(sec)
 
     trees: dict[int, list[libcst.Module]] = {}
     for n, text in texts.items():
@@ -154,38 +159,38 @@ def _stage_round(texts: dict[int, str], backend: str | None,
     return times
 
 
-def measure_stages(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
-    """Best of ROUNDS for every stage and size (see `_stage_round` for the order), after one
-    round that warms the process up and sets each stage's sweeps, and is not counted."""
+def measure_stages(sizes: list[int], backend: str | None = "910B") -> Samples:
+    """The timings of ROUNDS rounds for every stage and size (see `_stage_round` for the order),
+    after one round that warms the process up and sets each stage's sweeps, and is not counted."""
     texts = {n: kernel_source(n) for n in sizes}
     first = _stage_round(texts, backend, {})[max(sizes)]
-    sweeps = {stage: max(1, round(SWEEP_SECONDS / sec)) for stage, sec in first.items()}
-    best: dict[int, dict[str, float]] = {n: {} for n in sizes}
+    sweeps = {stage: max(1, round(SWEEP_SECONDS / min(secs))) for stage, secs in first.items()}
+    samples: Samples = {n: {} for n in sizes}
     for _ in range(ROUNDS):
         for n, times in _stage_round(texts, backend, sweeps).items():
-            for stage, sec in times.items():
-                best[n][stage] = min(best[n].get(stage, float("inf")), sec)
-    return best
+            for stage, secs in times.items():
+                samples[n].setdefault(stage, []).extend(secs)
+    return samples
 
 
 REGENERATION_ROUNDS = 2
 WARM_TIMINGS = 3
 
 
-def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> dict[int, dict[str, float]]:
+def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> Samples:
     """The whole show_inferred regeneration and the same through the compile cache, cold (an
     empty cache folder) and warm (a hit), the sizes taking turns and each timing spanning about
     the same wall time, as in `_stage_round`: at a smaller size N a timing runs (largest N / N)
     regenerations, under new file names, or cold runs, each under a new file name with its own
-    empty folder, then as many warm runs of those. Best of REGENERATION_ROUNDS for each row, of
-    WARM_TIMINGS per round for the warm one."""
+    empty folder, then as many warm runs of those. REGENERATION_ROUNDS timings of each row, and
+    WARM_TIMINGS per round of the warm one."""
     texts = {n: kernel_source(n) for n in sizes}
     copies = _copies(sizes)
     rows = ("show_inferred", "cache cold", "cache warm")
-    times: dict[int, dict[str, float]] = {n: dict.fromkeys(rows, float("inf")) for n in sizes}
+    times: Samples = {n: {row: [] for row in rows} for n in sizes}
 
     def record(n: int, row: str, sec: float) -> None:
-        times[n][row] = min(times[n][row], sec)
+        times[n][row].append(sec)
 
     for _ in range(REGENERATION_ROUNDS):
         for n, text in texts.items():
@@ -232,19 +237,36 @@ def main(argv: list[str]) -> None:
     memory = "--memory" in argv
     stages_only = "--stages" in argv
     sizes = [int(a) for a in argv if not a.startswith("--")] or [1000, 5000, 20000]
-    results = measure_stages(sizes)
+    samples = measure_stages(sizes)
     if not stages_only:
         for n, times in measure_regeneration(sizes).items():
-            results[n].update(times)
+            samples[n].update(times)
     for n in sizes:
-        _table(n, results[n])
+        _table(n, {row: min(secs) for row, secs in samples[n].items()})
     for a, b in zip(sizes, sizes[1:], strict=False):
-        print(f"\nscaling {a} -> {b} (x{b / a:g} statements)")
-        for stage in results[a]:
-            print(f"  {stage:28} x{results[b][stage] / results[a][stage]:.2f}")
+        print(f"\nscaling {a} -> {b} (x{b / a:g} statements): median of paired timings, "
+              "ratio of best times")
+        for row in samples[a]:
+            paired, of_best = scaling(samples[a][row], samples[b][row])
+            print(f"  {row:28} x{paired:.2f}   x{of_best:.2f}")
     if memory:
         print(f"\npeak traced memory of show_inferred at N = {sizes[-1]}: "
               f"{peak_memory(sizes[-1]):.0f} MiB")
+
+
+def scaling(smaller: list[float], larger: list[float]) -> tuple[float, float]:
+    """How a row's time grows from one size to the next: the median over its paired timings (the
+    i-th timing at each size, taken back to back) of larger / smaller, and the ratio of the best
+    times.
+
+    Timings here vary by up to half from one second to the next (the machine's other tenants), in
+    spells shorter than a round. A pair shares the machine's state, so its ratio carries little of
+    that, and the median drops the pairs a spell split. The ratio of two best-of times instead
+    rests on the luck of each size's single fastest timing: resampling 150 pairs of this
+    benchmark's timings 25 at a time (SSA, tensor-to-tile and inference at 5,000 and 20,000), its
+    90% range was 1.2 to 4.2 times as wide as the paired median's, both centred alike."""
+    paired = statistics.median(b / a for a, b in zip(smaller, larger, strict=True))
+    return paired, min(larger) / min(smaller)
 
 
 def _table(n: int, times: dict[str, float]) -> None:

@@ -120,7 +120,8 @@ class Cache:
             if not data.startswith(_MAGIC):
                 raise ValueError("not a pl cache entry")
             with gc_paused():  # unpickling builds a large IR: no collector passes over it
-                stored_key, value = pickle.loads(data[len(_MAGIC):])
+                # A view, not a slice: no copy of the whole entry.
+                stored_key, value = pickle.loads(memoryview(data)[len(_MAGIC):])
             if stored_key != k:
                 raise ValueError("entry stored under another key")
             return value
