@@ -32,6 +32,7 @@ from lowering.tensor_to_tile_convert import check_convertible, converter_for
 from lowering.tensor_to_tile_scan import (
     consumer_spaces,
     hoist_nested_tensor_calls,
+    is_plain_tile_code,
     params_needing_entry_load,
 )
 from pl.ir.enums import MemorySpace, ParamDirection, TensorLayout
@@ -143,10 +144,16 @@ class _TensorToTile(Rewriter):
 
 
 def _convert_incore(f: Function) -> tuple[Function, int]:
-    body = hoist_nested_tensor_calls(f.body)
-    rw = _TensorToTile(consumer_spaces(body))
+    converts = not is_plain_tile_code(f.body)
+    if converts:
+        body = hoist_nested_tensor_calls(f.body)
+        rw = _TensorToTile(consumer_spaces(body))
+        used = params_needing_entry_load(body)
+    else:
+        # Straight-line tile code: hoisting, the demands and the entry loads would all come back
+        # empty, and the rewrite would hand every statement back (tests/test_perf_passes.py).
+        body, rw, used = f.body, _TensorToTile({}), set()
     entry: list[Stmt] = []
-    used = params_needing_entry_load(body)
     for p in f.params:
         t = p.type
         if id(p) not in used or not isinstance(t, TensorType):
@@ -161,7 +168,8 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
     stmts = flatten_body(body)
     ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
     rest = [s for s in stmts if s is not ret]
-    new_stmts = entry + flatten_body(rw.body(make_body(rest)) if rest else None)
+    new_stmts = entry + (flatten_body(rw.body(make_body(rest)) if rest else None) if converts
+                         else rest)
 
     params = list(f.params)
     directions = list(f.directions)

@@ -7,16 +7,23 @@ Guarantees:
 * `consumer_spaces` maps each Var whose consumer needs a memory space (conversion input
   requirements: Mat for matmul operands, ...) to that space, propagated backward through
   inherit-input ops and plain aliases; a non-Vec demand overrides Vec, otherwise first wins.
+* `is_plain_tile_code` tells whether a body is straight-line code without any tensor-op call,
+  anywhere in any of its expressions: then every scan below comes back empty and the conversion
+  hands every statement back as it is (a long kernel written in tile ops throughout). A loop or
+  an if is never plain: the conversion re-derives the types its values carry.
 * `params_needing_entry_load` lists the tensor vars consumed directly by converted ops (outside
   requirement-covered slots and self-loading ops), traced through loop-carry initial values.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from lowering.tensor_to_tile_common import body_of, same_items, walk_stmts
 from lowering.tensor_to_tile_convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Var
+from pl.ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, IterArg, MakeTuple, Var
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -116,6 +123,62 @@ class _Hoister:
                 return s if body is s.body else ScopeStmt(s.kind, body, s.args, span=s.span,
                                                           comments=s.comments)
         return s
+
+
+def is_plain_tile_code(body: Stmt) -> bool:
+    """`body` (nested scopes included) has no loop or if, and no statement evaluates a tensor-op
+    call at any depth of any of its expressions (keyword values and the operands of arithmetic
+    included: more than the conversion looks at)."""
+    for s in walk_stmts(body):
+        if type(s) is AssignStmt:  # the most frequent statement, without the generic walk
+            if _holds_tensor_call(s.value):
+                return False
+            continue
+        if isinstance(s, (ForStmt, WhileStmt, IfStmt)) or not dataclasses.is_dataclass(s):
+            return False
+        for f in dataclasses.fields(s):
+            value = getattr(s, f.name)
+            if not isinstance(value, Stmt) and _holds_tensor_call(value):
+                return False
+    return True
+
+
+_LEAVES = frozenset({Var, ConstInt, ConstFloat, ConstBool})
+
+
+def _holds_tensor_call(v: Any) -> bool:
+    """`v` (an expression, or a tuple of them or of (key, value) pairs) is or holds a tensor-op
+    call; types and other attributes are not looked into."""
+    kind = type(v)
+    if kind in _LEAVES:
+        return False
+    if kind is Call:
+        op = v.op
+        if not isinstance(op, GlobalVar) and _is_tensor_op_name(op.name):
+            return True
+        for a in v.args:
+            if type(a) not in _LEAVES and _holds_tensor_call(a):
+                return True
+        return bool(v.kwargs and _holds_tensor_call(v.kwargs)
+                    or v.attrs and _holds_tensor_call(v.attrs))
+    if kind is tuple:
+        return any(_holds_tensor_call(x) for x in v)
+    if isinstance(v, Expr) and dataclasses.is_dataclass(v):  # IterArg (its init), tuples, ...
+        return any(_holds_tensor_call(getattr(v, f.name)) for f in dataclasses.fields(v)
+                   if f.name != "span")
+    return False
+
+
+# Whether an op name is a tensor op, per name: the op table is fixed once loaded.
+_TENSOR_OP_NAMES: dict[str, bool] = {}
+
+
+def _is_tensor_op_name(name: str) -> bool:
+    known = _TENSOR_OP_NAMES.get(name)
+    if known is None:
+        op = get_op(name)
+        known = _TENSOR_OP_NAMES[name] = op is not None and op.level == "tensor"
+    return known
 
 
 def hoist_nested_tensor_calls(body: Stmt) -> Stmt:

@@ -20,11 +20,34 @@ from infer_cases.cases import CASES
 
 import pl  # noqa: F401  (initialises the package before lowering.text, which imports it)
 from bench.generate import kernel_source
-from lowering import ssa, ssa_support, tensor_to_tile_common, tensor_to_tile_convert
+from lowering import (
+    ssa,
+    ssa_support,
+    tensor_to_tile_common,
+    tensor_to_tile_convert,
+    tensor_to_tile_scan,
+)
+from lowering.tensor_to_tile_scan import is_plain_tile_code
 from lowering.text import parse
 from pl.compiler import default_passes
-from pl.ir import AssignStmt, Call, Expr, Program, Stmt, Type, Var
-from pl.ir.enums import DType
+from pl.ir import (
+    AssignStmt,
+    Call,
+    ConstInt,
+    EvalStmt,
+    Expr,
+    ForStmt,
+    MakeTuple,
+    Op,
+    Program,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    Type,
+    Var,
+)
+from pl.ir.enums import DType, ScopeKind
+from pl.ir.stmt import flatten_body, make_body
 from pl.ir.types import ScalarType, TileType
 from pl.show_inferred import load_programs
 from pl.structural import assert_structural_equal
@@ -59,6 +82,7 @@ def _slow_paths(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(ssa_support, "_is_static_plain", lambda t: False)
     mp.setattr(ssa_support.Substituter, "type", ssa_support.Substituter.type_walk)
     mp.setattr(ssa, "assignment_type", ssa_support.assignment_type_general)
+    mp.setattr("lowering.tensor_to_tile.is_plain_tile_code", lambda body: False)
     for module in ("tensor_to_tile_convert", "tensor_to_tile", "tensor_to_tile_scan"):
         mp.setattr(f"lowering.{module}.converter_for", tensor_to_tile_convert._find_converter)
     init = tensor_to_tile_common.Rewriter.__init__
@@ -124,6 +148,9 @@ def test_memoised_converters_match_the_lookup() -> None:
         assert tensor_to_tile_convert.converter_for(name) is tensor_to_tile_convert.converter_for(name)
         found = tensor_to_tile_convert._find_converter(name)
         assert (found is None) == (tensor_to_tile_convert.converter_for(name) is None)
+        op = all_ops()[name]
+        assert tensor_to_tile_scan._is_tensor_op_name(name) == (op.level == "tensor")
+    assert not tensor_to_tile_scan._is_tensor_op_name("tensor.no_such_op")
 
 
 def test_no_op_passes_hand_on_the_same_program() -> None:
@@ -184,3 +211,43 @@ def test_substituter_type_memo_gives_the_walk_result() -> None:
         first = sub.type(t)
         assert first is sub.type(t)  # the second look-up is a memo hit
         assert first is sub.type_walk(t)
+
+
+def _plain_kernel_body() -> tuple[Stmt, Var]:
+    """The benchmark kernel's body after SSA (tile ops only, straight-line) and its first tile."""
+    program = ssa.convert_to_ssa(parse(kernel_source(12), filename="<plain12>"))
+    kern = next(f for f in program.functions if f.name == "kern")
+    first = next(s.var for s in flatten_body(kern.body) if isinstance(s, AssignStmt))
+    return kern.body, first
+
+
+def _tensor_add(x: Expr) -> Call:
+    return Call(Op("tensor.add"), (x, x))
+
+
+def _tile_add(*args: Expr, **kwargs: Expr) -> Call:
+    return Call(Op("tile.add"), args, tuple(kwargs.items()))
+
+
+def test_straight_line_tile_code_is_plain() -> None:
+    body, _ = _plain_kernel_body()
+    assert is_plain_tile_code(body)
+
+
+@pytest.mark.parametrize("where", ["assigned", "argument", "keyword", "tuple element",
+                                   "evaluated", "returned", "in a scope", "a loop"])
+def test_a_tensor_op_anywhere_or_any_loop_is_not_plain(where: str) -> None:
+    body, t = _plain_kernel_body()
+    y = Var("y", Type())
+    extra: Stmt = {
+        "assigned": lambda: AssignStmt(y, _tensor_add(t)),
+        "argument": lambda: AssignStmt(y, _tile_add(t, _tile_add(t, _tensor_add(t)))),
+        "keyword": lambda: AssignStmt(y, _tile_add(t, other=_tensor_add(t))),
+        "tuple element": lambda: AssignStmt(y, MakeTuple((t, _tensor_add(t)))),
+        "evaluated": lambda: EvalStmt(_tensor_add(t)),
+        "returned": lambda: ReturnStmt((_tensor_add(t),)),
+        "in a scope": lambda: ScopeStmt(ScopeKind.InCore, AssignStmt(y, _tensor_add(t))),
+        "a loop": lambda: ForStmt(Var("i", Type()), ConstInt(0), ConstInt(4), ConstInt(1), (),
+                                      AssignStmt(y, _tile_add(t, t))),
+    }[where]()
+    assert not is_plain_tile_code(make_body([*flatten_body(body), extra]))
