@@ -21,7 +21,7 @@ cost little beside a parse), after a round that is not counted; within a round e
 for every size back to back, so a slow spell of the machine (they last seconds to minutes here)
 falls on the sizes it compares alike, and each timing at a smaller size runs the stage on
 (largest N / N) distinct inputs in a row, so timings span about the same wall time at every size
-(see `_stage_round`). The show_inferred and cache rows are the best of 2 rounds made the same
+(see `_stage_round`). The show_inferred and cache rows are the best of 4 rounds made the same
 way (see `measure_regeneration`). It prints one table per N with each row's best seconds, its
 ratio to the bare parse and its cost per statement; "after parse, total" sums lowering, the passes
 and print. Then the scaling factor of every row between consecutive sizes (linear: x4 for 5000 ->
@@ -173,7 +173,7 @@ def measure_stages(sizes: list[int], backend: str | None = "910B") -> Samples:
     return samples
 
 
-REGENERATION_ROUNDS = 2
+REGENERATION_ROUNDS = 4
 WARM_TIMINGS = 3
 
 

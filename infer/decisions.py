@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir._fast_init import fast_init
+from pl.ir._pickle import FastPickle
 from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
@@ -35,7 +36,7 @@ REASON_KINDS = (EXPLICIT_KWARG, DEMAND, INHERITED, LOOP_BACKPROP, ALIAS, FIXED_O
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Reason:
+class Reason(FastPickle):
     """Why a space was chosen. `op`/`arg_index` name a consumer (demand) or the producer op;
     `var` names the value the space came from (inherited, loop back-propagation, alias)."""
 
@@ -88,7 +89,7 @@ def _space(space: MemorySpace | None) -> str:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class SpaceDecision:
+class SpaceDecision(FastPickle):
     function: str
     name: str
     space: MemorySpace | None
@@ -105,7 +106,7 @@ class SpaceDecision:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class MoveDecision:
+class MoveDecision(FastPickle):
     """An inserted `name = tile.move(producer, target_memory=target)` before a consumer."""
 
     function: str
@@ -128,7 +129,7 @@ class MoveDecision:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class ResidencyDecision:
+class ResidencyDecision(FastPickle):
     """Phase 4 (not implemented yet): a candidate load, its loop, `hoisted` or the declining rule."""
 
     load: str
@@ -147,7 +148,7 @@ class ResidencyDecision:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class DecisionLog:
+class DecisionLog(FastPickle):
     spaces: tuple[SpaceDecision, ...] = ()
     moves: tuple[MoveDecision, ...] = ()
     # ResidencyDecision records (or phase 4's own, anything with format() / to_json()).
