@@ -168,8 +168,9 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
     stmts = flatten_body(body)
     ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
     rest = [s for s in stmts if s is not ret]
-    new_stmts = entry + (flatten_body(rw.body(make_body(rest)) if rest else None) if converts
-                         else rest)
+    if converts and rest:
+        rest = flatten_body(rw.body(make_body(rest)))
+    new_stmts = entry + rest
 
     params = list(f.params)
     directions = list(f.directions)

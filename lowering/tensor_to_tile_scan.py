@@ -41,10 +41,7 @@ from pl.ops.registry import get_op
 
 
 def _is_tensor_op_call(e: Expr) -> bool:
-    if not isinstance(e, Call) or isinstance(e.op, GlobalVar):
-        return False
-    op = get_op(e.op.name)
-    return op is not None and op.level == "tensor"
+    return isinstance(e, Call) and not isinstance(e.op, GlobalVar) and _is_tensor_op_name(e.op.name)
 
 
 class _Hoister:
