@@ -27,7 +27,6 @@ from lowering import (
     tensor_to_tile_convert,
     tensor_to_tile_scan,
 )
-from lowering.tensor_to_tile_scan import is_plain_tile_code
 from lowering.text import parse
 from pl.compiler import default_passes
 from pl.ir import (
@@ -231,7 +230,7 @@ def _tile_add(*args: Expr, **kwargs: Expr) -> Call:
 
 def test_straight_line_tile_code_is_plain() -> None:
     body, _ = _plain_kernel_body()
-    assert is_plain_tile_code(body)
+    assert tensor_to_tile_scan.is_plain_tile_code(body)
 
 
 @pytest.mark.parametrize("where", ["assigned", "argument", "keyword", "tuple element",
@@ -250,4 +249,4 @@ def test_a_tensor_op_anywhere_or_any_loop_is_not_plain(where: str) -> None:
         "a loop": lambda: ForStmt(Var("i", Type()), ConstInt(0), ConstInt(4), ConstInt(1), (),
                                       AssignStmt(y, _tile_add(t, t))),
     }[where]()
-    assert not is_plain_tile_code(make_body([*flatten_body(body), extra]))
+    assert not tensor_to_tile_scan.is_plain_tile_code(make_body([*flatten_body(body), extra]))
