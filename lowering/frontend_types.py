@@ -139,13 +139,16 @@ def _dtype(ctx: FnCtx, node: cst.BaseExpression) -> DType:
     return val
 
 
-def shape_of(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -> tuple[Expr, ...]:
+def shape_of(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr,
+             least: int = 1) -> tuple[Expr, ...]:
+    """The dims of a shape literal; each an integer of at least `least` (a tile's valid shape may
+    be empty: a window read past its source's end has valid extent 0, as in the reference)."""
     if not isinstance(node, cst.List | cst.Tuple):
         raise ctx.error(node, "Shape must be a list literal such as [64, 128]")
-    return tuple(_dim(ctx, el.value, lower_expr) for el in node.elements)
+    return tuple(_dim(ctx, el.value, lower_expr, least) for el in node.elements)
 
 
-def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -> Expr:
+def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr, least: int) -> Expr:
     if isinstance(node, cst.Name):
         auto = ctx.prog.auto_dim(node.value) if ctx.lookup_var(node.value) is None else None
         obj = auto if auto is not None else ctx.resolve(node)
@@ -153,8 +156,9 @@ def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -> Expr:
             return ctx.prog.dyn_var(obj)
     dim = lower_expr(ctx, node)
     if isinstance(dim, ConstInt):
-        if dim.value <= 0:
-            raise ctx.error(node, f"Dimension must be a positive integer, got {dim.value}")
+        if dim.value < least:
+            what = "a positive integer" if least == 1 else f"an integer >= {least}"
+            raise ctx.error(node, f"Dimension must be {what}, got {dim.value}")
         return ConstInt(dim.value, DType.INDEX)
     if not isinstance(dim.type, ScalarType) or not (dim.type.dtype.is_int()):
         raise ctx.error(node, "Dimension must be an integer or a scalar index value")
@@ -262,7 +266,9 @@ def tile_view(shape: tuple[Expr, ...], space: MemorySpace | None,
 
 
 def _view_field(ctx: FnCtx, key: str, val: cst.BaseExpression, lower_expr: LowerExpr) -> Any:
-    if key in ("valid_shape", "stride"):
+    if key == "valid_shape":
+        return shape_of(ctx, val, lower_expr, least=0)
+    if key == "stride":
         return shape_of(ctx, val, lower_expr)
     if key == "start_offset":
         return lower_expr(ctx, val)

@@ -3,9 +3,14 @@
 Guarantees: the file is loaded the way Python imports it (its folder on sys.path, module-level
 names resolved as in the user's code) and every `@pl.program` defined in it is compiled. The
 returned text equals the input byte for byte outside the changed statements of those programs'
-functions; a function whose compiled body is not the user's statements plus inserted moves
-(tensor-level code rewritten by lowering) is replaced by its canonical print, with the compiler's
-`x__ssa_v0` names shown as the user's `x`. Errors are `PlError`s located in the user's file.
+functions (plus, for a file that only imports names *from* `pl`, an added `import pl`, see
+pl/annotate_imports.py), so no comment or docstring is ever lost. A function whose compiled body
+is not the user's statements plus inserted moves (tensor-level code rewritten by lowering) is left
+exactly as written, with a note; its compiled form is what `--ir` prints. Inserted text spells the
+DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`). `run_text` verifies its
+result before returning it (pl/annotate_verify.py: it reads back, compiles to the same programs and
+is a fixed point), else raises `InternalError`. Errors in the kernel are `PlError`s located in the
+user's file.
 
 Cost: the file is parsed by LibCST once (when it runs, by the frontend; `regenerate` reuses that
 parse), and the output is the user's text with the changed statements spliced in
@@ -20,7 +25,7 @@ import pickle
 import re
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
@@ -29,17 +34,18 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_source import source_file
-from pl.annotate_edit import Unsupported, user_name
+from pl.annotate_edit import Unsupported
+from pl.annotate_imports import DslRoot, dsl_root
 from pl.annotate_plan import FunctionResult, rewrite_function
 from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
+from pl.annotate_verify import verify_output
 from pl.cache import gc_paused
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.printer import print_node
 
-__all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "run_text",
+__all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
            "show_inferred"]
 
 _MODULE_IDS = count()
@@ -48,12 +54,12 @@ _MODULE_IDS = count()
 @dataclass(frozen=True)
 class FunctionInfo:
     """How one function was regenerated: the output names of the inserted moves, and whether it
-    was printed canonically (`canonical_reason` then says why)."""
+    was left as written (`kept_reason` then says why)."""
 
     program: str
     name: str
     move_names: dict[str, str]
-    canonical_reason: str = ""
+    kept_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,56 +144,6 @@ def load_programs(text: str, filename: str) -> list[Program]:
     return list(seen.values())
 
 
-# -- canonical fallback ----------------------------------------------------------------------------
-class _Rename(cst.CSTTransformer):
-    def __init__(self, mapping: dict[str, str]) -> None:
-        super().__init__()
-        self.mapping = mapping
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        new = self.mapping.get(original_node.value)
-        return updated_node if new is None else updated_node.with_changes(value=new)
-
-
-def _user_names(fd: cst.FunctionDef) -> dict[str, str]:
-    """Compiler names in printed code (`x__ssa_v0`) -> distinct user names (`x`, `x_1`, ...)."""
-    order: list[str] = []
-
-    class _Collect(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            if n.value not in order:
-                order.append(n.value)
-
-    fd.visit(_Collect())
-    taken = {n for n in order if "__" not in n}
-    mapping: dict[str, str] = {}
-    for n in order:
-        if "__" not in n:
-            continue
-        base, i = user_name(n), 0
-        new = base
-        while new in taken:
-            i += 1
-            new = f"{base}_{i}"
-        taken.add(new)
-        mapping[n] = new
-    return mapping
-
-
-def canonical_def(program: Program, name: str) -> tuple[cst.FunctionDef, dict[str, str]]:
-    """The canonical print of one method of `program`, with user names, and the rename map."""
-    module = cst.parse_module(print_node(program))
-    for stmt in module.body:
-        if isinstance(stmt, cst.ClassDef):
-            for m in stmt.body.body:
-                if isinstance(m, cst.FunctionDef) and m.name.value == name:
-                    mapping = _user_names(m)
-                    out = m.visit(_Rename(mapping))
-                    assert isinstance(out, cst.FunctionDef)
-                    return out, mapping
-    raise AssertionError(f"printer lost function {name}")
-
-
 # -- regeneration ----------------------------------------------------------------------------------
 def _is_program_class(cd: cst.ClassDef) -> bool:
     for d in cd.decorators:
@@ -228,24 +184,21 @@ def _moves_of(c: Compiled, function: str) -> set[str]:
     return {m.name for m in log.moves if m.function == function}
 
 
-Replacement = FunctionResult | cst.FunctionDef  # a rewritten def, or a canonical one
-
-
-def _replace_functions(tree: cst.Module, replacements: dict[int, Replacement]) -> cst.Module:
-    """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)."""
+def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult],
+                       root: DslRoot) -> cst.Module:
+    """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)
+    and the import `root` asks for added."""
     body: list[cst.BaseStatement] = []
     for stmt in tree.body:
         if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
                 id(fd) in replacements for fd in stmt.body.body):
-            members = [_replacement(replacements[id(fd)]) if id(fd) in replacements else fd
+            members = [replacements[id(fd)].node if id(fd) in replacements else fd
                        for fd in stmt.body.body]
             stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
         body.append(stmt)
+        if stmt is root.after:
+            body.append(cst.parse_statement(root.import_line))
     return tree.with_changes(body=body)
-
-
-def _replacement(r: Replacement) -> cst.FunctionDef:
-    return r.node if isinstance(r, FunctionResult) else r
 
 
 def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
@@ -262,9 +215,16 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
     tree = parsed.module
     source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
     edits: list[Edit] | None = []
-    replacements: dict[int, Replacement] = {}
+    replacements: dict[int, FunctionResult] = {}
     infos: list[FunctionInfo] = []
     notes: list[PlError] = []
+    root = dsl_root(tree)
+    if root is None:
+        notes.append(PlError("this file binds `pl` to something else and imports no name for "
+                             "the pl module, so inferred types cannot be spelled in it; it is "
+                             "left as written", Span(filename, 1, 1),
+                             hint="import the DSL module, e.g. `import pl as p`"))
+        compiled = ()
     for c in compiled:
         cd = _find_class(tree, positions, filename, c.source)
         if cd is None:
@@ -277,17 +237,33 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
             fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
             if fn is None or src is None:
                 continue
+            assert root is not None
             info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
-                                          source)
+                                          source, root.name)
             infos.append(info)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
+    if replacements and edits is not None and source is not None and root is not None \
+            and root.after is not None:
+        edits = _with_import(edits, source, root)
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.
         output = _spliced(text, edits) if replacements else text
     if output is None:
-        output = _replace_functions(tree, replacements).code if replacements else tree.code
+        output = _replace_functions(tree, replacements, root).code if replacements and \
+            root is not None else tree.code
     return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes))
+
+
+def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[Edit] | None:
+    """`edits` plus the `import pl` line `root` asks for, after its statement (None: the text
+    position is not certain; the module is rendered instead)."""
+    assert root.after is not None
+    try:
+        _, end = source.range_of(root.after)
+    except NotSpliceable:
+        return None
+    return [*edits, Edit(end, end, 0, root.import_line)]
 
 
 def _spliced(text: str, edits: list[Edit] | None) -> str | None:
@@ -300,32 +276,34 @@ def _spliced(text: str, edits: list[Edit] | None) -> str | None:
 
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
-                 replacements: dict[int, Replacement], notes: list[PlError],
-                 text: str, source: SourceText | None) -> tuple[FunctionInfo, list[Edit] | None]:
+                 replacements: dict[int, FunctionResult], notes: list[PlError],
+                 text: str, source: SourceText | None, root: str
+                 ) -> tuple[FunctionInfo, list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
     try:
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
-                               source_text=source)
-        if res.changed:  # only changed statement lists are rebuilt
-            replacements[id(fd)] = res  # its def is built only if the module is rendered
-        return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
+                               source_text=source, root=root)
     except Unsupported as e:
-        canon, mapping = canonical_def(c.program, fn.name)
-        replacements[id(fd)] = canon.with_changes(leading_lines=fd.leading_lines)
-        notes.append(PlError(f"{c.source.name}.{fn.name} is printed canonically: {e}",
+        # Printing the compiled form instead would drop the function's comments and docstring:
+        # the user's text stays; `--ir` and `--explain` show what it compiles to.
+        notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}); "
+                             "--ir shows its compiled form",
                              Span(src.span.filename, src.span.line, src.span.col)))
-        moves = {m: mapping.get(m, user_name(m)) for m in _moves_of(c, fn.name)}
-        # A whole def is not located as text (decorators, nested footers): render the module.
-        return FunctionInfo(c.source.name, fn.name, moves, str(e)), None
+        return FunctionInfo(c.source.name, fn.name, {}, str(e)), []
+    if res.changed:  # only changed statement lists are rebuilt
+        replacements[id(fd)] = res  # its def is built only if the module is rendered
+    return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
              cache_dir: str | os.PathLike[str] | None = None) -> Regenerated:
-    """Load, compile and regenerate one file's text (what the CLI does per file).
+    """Load, compile and regenerate one file's text, and verify the result (what the CLI does
+    per file; raises `InternalError` when the result fails pl/annotate_verify.py's checks).
 
     With `cache_dir`, an unchanged file (same text, name, options and `pl`) is answered from the
-    compile cache in that folder (pl.cache); `dump_passes` always compiles."""
+    compile cache in that folder (pl.cache; only verified results are stored); `dump_passes`
+    always compiles."""
     if cache_dir is not None and dump_passes is None:
         from pl.cache import cached_call
 
@@ -333,6 +311,20 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
                            {"backend": backend, "residency": residency, "program": program},
                            lambda: run_text(text, filename, backend=backend, residency=residency,
                                             program=program))
+    r = _compile_text(text, filename, backend, residency, program, dump_passes)
+    verify_output(r, rerun(backend=backend, residency=residency, program=program))
+    return r
+
+
+def rerun(*, backend: str | None, residency: bool, program: str | None
+          ) -> Callable[[str, str], Regenerated]:
+    """Unverified load-compile-regenerate of a text with these options (what verification
+    runs on the printed text)."""
+    return lambda text, filename: _compile_text(text, filename, backend, residency, program, None)
+
+
+def _compile_text(text: str, filename: str, backend: str | None, residency: bool,
+                  program: str | None, dump_passes: Path | None) -> Regenerated:
     programs = load_programs(text, filename)
     if program is not None:
         programs = [p for p in programs if p.name == program]

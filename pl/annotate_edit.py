@@ -3,7 +3,9 @@
 Guarantees: every helper returns a new node that differs from its input only where the docstring
 says (an annotation's memory-space element, one keyword argument, one argument name); all other
 tokens, whitespace and comments of the statement are kept. Memory spaces are written
-`pl.MemorySpace.X`, except that an existing `pl.Mem.X` element keeps its `pl.Mem` spelling.
+`pl.MemorySpace.X`, except that an existing `pl.Mem.X` element keeps its `pl.Mem` spelling. Every
+text they add reaches the DSL through `root`, the name the user's file imports `pl` as (`import pl
+as p` gives `p.MemorySpace.X`; the printer's own `pl.` is rewritten, see `rooted`).
 """
 
 from __future__ import annotations
@@ -39,8 +41,31 @@ def user_text(text: str) -> str:
     return _SSA_SUFFIX.sub("", text)
 
 
-def space_expr(space: MemorySpace, prefix: str = "MemorySpace") -> cst.BaseExpression:
-    return cst.Attribute(cst.Attribute(cst.Name("pl"), cst.Name(prefix)), cst.Name(space.name))
+def space_expr(space: MemorySpace, prefix: str = "MemorySpace", root: str = "pl") -> cst.BaseExpression:
+    return cst.Attribute(cst.Attribute(dotted(root), cst.Name(prefix)), cst.Name(space.name))
+
+
+class _Reroot(cst.CSTTransformer):
+    def __init__(self, root: str) -> None:
+        super().__init__()
+        self.root = root
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
+                        ) -> cst.Attribute:
+        value = updated_node.value
+        if isinstance(value, cst.Name) and value.value == "pl":
+            return updated_node.with_changes(value=dotted(self.root))
+        return updated_node
+
+
+def rooted(node: cst.CSTNodeT, root: str) -> cst.CSTNodeT:
+    """`node` (built by the printer, which spells the DSL `pl.X`) with every `pl.` attribute root
+    spelled `root.` instead; only an attribute's root is renamed, never a bare name."""
+    if root == "pl":
+        return node
+    out = node.visit(_Reroot(root))
+    assert isinstance(out, type(node))
+    return out
 
 
 def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:
@@ -74,13 +99,13 @@ def _is_view(node: cst.BaseExpression) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def type_annotation(t: Type) -> cst.BaseExpression:
+def type_annotation(t: Type, root: str = "pl") -> cst.BaseExpression:
     """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
     nodes are immutable, so one node may stand in many places)."""
-    return type_node(t, Ctx(name_of=lambda v: v.name))
+    return rooted(type_node(t, Ctx(name_of=lambda v: v.name)), root)
 
 
-def annotate_type(annotation: cst.BaseExpression, t: Type) -> cst.BaseExpression:
+def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> cst.BaseExpression:
     """The user's `pl.Tile[...]` annotation with its memory space set to `t`'s (added or fixed).
 
     An annotation that is not a `pl.Tile[...]` subscript is replaced by the full printed type.
@@ -89,7 +114,7 @@ def annotate_type(annotation: cst.BaseExpression, t: Type) -> cst.BaseExpression
         return annotation
     space = t.memory_space
     if not _is_tile_subscript(annotation):
-        return type_annotation(t)
+        return type_annotation(t, root)
     assert isinstance(annotation, cst.Subscript)
     elements = list(annotation.slice)
     for i, el in enumerate(elements):
@@ -101,11 +126,11 @@ def annotate_type(annotation: cst.BaseExpression, t: Type) -> cst.BaseExpression
         prefix, member = found
         if member == space.name:
             return annotation
-        elements[i] = el.with_changes(slice=el.slice.with_changes(value=space_expr(space, prefix)))
+        elements[i] = el.with_changes(slice=el.slice.with_changes(value=space_expr(space, prefix, root)))
         return annotation.with_changes(slice=elements)
     at = next((i for i, el in enumerate(elements)
                if isinstance(el.slice, cst.Index) and _is_view(el.slice.value)), len(elements))
-    new = cst.SubscriptElement(cst.Index(space_expr(space)))
+    new = cst.SubscriptElement(cst.Index(space_expr(space, root=root)))
     if at < len(elements):
         # Take the place (and comma) of the view, which moves one slot right.
         new = new.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
@@ -120,18 +145,18 @@ def annotate_type(annotation: cst.BaseExpression, t: Type) -> cst.BaseExpression
     return annotation.with_changes(slice=elements)
 
 
-def annotate_small(small: cst.BaseSmallStatement, t: Type) -> cst.BaseSmallStatement:
+def annotate_small(small: cst.BaseSmallStatement, t: Type, root: str = "pl") -> cst.BaseSmallStatement:
     """Give `name = v` a full annotation, or fix the memory space of `name: T = v`."""
     match small:
         case cst.AnnAssign(annotation=ann):
-            new = annotate_type(ann.annotation, t)
+            new = annotate_type(ann.annotation, t, root)
             if new is ann.annotation:
                 return small
             return small.with_changes(annotation=ann.with_changes(annotation=new))
         case cst.Assign(targets=[cst.AssignTarget(target=cst.Name() as name) as target], value=value):
             return cst.AnnAssign(
                 target=name,
-                annotation=annotation_node(t)[0],
+                annotation=annotation_node(t, root)[0],
                 value=value,
                 equal=cst.AssignEqual(whitespace_before=target.whitespace_before_equal,
                                       whitespace_after=target.whitespace_after_equal),
@@ -155,7 +180,7 @@ def with_value_call(small: cst.BaseSmallStatement, call: cst.Call) -> cst.BaseSm
     raise Unsupported("statement has no call to edit")
 
 
-def set_target_memory(call: cst.Call, space: MemorySpace) -> cst.Call:
+def set_target_memory(call: cst.Call, space: MemorySpace, root: str = "pl") -> cst.Call:
     """`call` with its `target_memory` argument (keyword, or a positional memory space) set to
     `space`; appended as a keyword when absent."""
     args = list(call.args)
@@ -166,9 +191,9 @@ def set_target_memory(call: cst.Call, space: MemorySpace) -> cst.Call:
             if found is not None and found[1] == space.name:
                 return call
             prefix = found[0] if found is not None else "MemorySpace"
-            args[i] = a.with_changes(value=space_expr(space, prefix))
+            args[i] = a.with_changes(value=space_expr(space, prefix, root))
             return call.with_changes(args=args)
-    new = cst.Arg(space_expr(space), keyword=cst.Name("target_memory"),
+    new = cst.Arg(space_expr(space, root=root), keyword=cst.Name("target_memory"),
                   equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
                                         whitespace_after=cst.SimpleWhitespace("")))
     if not args:
@@ -205,8 +230,9 @@ def rename_arg(call: cst.Call, index: int, old: str, new: str) -> cst.Call:
 
 
 def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.BaseExpression],
-                   indent: int) -> cst.SimpleStatementLine:
-    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent`.
+                   indent: int, root: str = "pl") -> cst.SimpleStatementLine:
+    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent` (`pl`
+    spelled `root`).
 
     Built as the printer builds its op-call lines (a kernel with many moves has as many of
     these): from unvalidated copies of validated nodes, the line's text composed from its parts'
@@ -214,20 +240,23 @@ def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.Bas
     target, args = name_node(name), [arg(name_node(source))]
     arg_texts = [source]
     for k, v in kwargs.items():
+        v = rooted(v, root)
         args.append(keyword_arg(k, v))
         arg_texts.append(f"{k}={printer_codegen.code(v)}")
-    ann, ann_text = annotation_node(t)
-    return annotated_call_line(target, ann, ann_text, _MOVE_FUNC, "pl.move", args, arg_texts, " " * indent)
+    ann, ann_text = annotation_node(t, root)
+    func = _MOVE_FUNC if root == "pl" else dotted(f"{root}.move")
+    return annotated_call_line(target, ann, ann_text, func, f"{root}.move", args, arg_texts,
+                               " " * indent)
 
 
 _MOVE_FUNC = dotted("pl.move")
 
 
 @lru_cache(maxsize=256)
-def annotation_node(t: Type) -> tuple[cst.Annotation, str]:
+def annotation_node(t: Type, root: str = "pl") -> tuple[cst.Annotation, str]:
     """`: T` as an annotation node (no space before the colon, one after; shared by every
     statement of an equal type: nodes are immutable) and its text."""
-    node = cst.Annotation(type_annotation(t), whitespace_before_indicator=cst.SimpleWhitespace(""),
+    node = cst.Annotation(type_annotation(t, root), whitespace_before_indicator=cst.SimpleWhitespace(""),
                           whitespace_after_indicator=cst.SimpleWhitespace(" "))
     return node, printer_codegen.annotation_code(node, "")
 

@@ -47,7 +47,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
-from pl.ir.types import TileType
+from pl.ir.types import TileType, Type
 from pl.printer_exprs import Ctx, value_node
 from pl.printer_nodes import replace_unchecked
 
@@ -121,8 +121,9 @@ def _source_index(f: Function) -> dict[Key, Stmt]:
 
 class _Planner:
     def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                 moves: set[str], indent: int, text: str | None = None) -> None:
+                 moves: set[str], indent: int, text: str | None = None, root: str = "pl") -> None:
         self.fd = fd
+        self.root = root
         self.positions = positions
         self.compiled = compiled
         self.source = _source_index(source)
@@ -138,6 +139,9 @@ class _Planner:
         self.move_names: dict[str, str] = {}
         self.move_lines: dict[str, int] = {}
         self.producers: dict[str, str] = {}
+        # Compiled var name -> the type the file shows for it (see `_shown`).
+        self.user_types: dict[str, Type] = {
+            p.name: sp.type for p, sp in zip(compiled.params, source.params, strict=False)}
         self._index_suite(fd.body, 1)
 
     # -- the user's statements, by position ------------------------------------------------------
@@ -170,6 +174,17 @@ class _Planner:
     # -- walking the compiled body ---------------------------------------------------------------
     def plan(self) -> None:
         self._walk(flatten_body(self.compiled.body), self.fd.body, (), 1)
+
+    def _shown(self, var: Var, source_type: Type | None) -> Type:
+        """The type an annotation of `var` shows: the compiled one, but with the user's shape
+        where lowering flattened an N-D tile to 2-D (`flatten_tile_nd_to_2d`): the file keeps
+        the shape its own statements produce, so it reads back to the same program."""
+        t = var.type
+        if isinstance(t, TileType) and isinstance(source_type, TileType) \
+                and len(source_type.shape) != len(t.shape):
+            t = source_type.with_space(t.memory_space)
+        self.user_types[var.name] = t
+        return t
 
     def _walk(self, stmts: Sequence[Stmt], block: cst.BaseSuite, ret_vars: tuple[Var, ...],
               depth: int) -> None:
@@ -220,29 +235,44 @@ class _Planner:
                 pass
 
     def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
+        src = self.source.get(_key(s.span.line, s.span.col))
         match s:
             case AssignStmt(var=v, value=value):
                 edit = self._call_edit(value, s)
+                shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
                 if isinstance(v.type, TileType) and v.type.memory_space is not None:
-                    edit.annotate = v.type
+                    edit.annotate = shown
                 self._record(entry, edit)
             case EvalStmt(expr=e):
                 self._record(entry, self._call_edit(e, s))
             case YieldStmt(values=vals):
                 edit = _Edit()
                 if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
-                    edit.annotate = ret_vars[0].type
+                    edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
                 self._record(entry, edit)
             case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
+                self._record_types(s, src)
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
             case ScopeStmt(body=body):
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
             case IfStmt(then_body=then, else_body=other, return_vars=rv):
+                self._record_types(s, src)
                 self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
                 if other is not None:
                     self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
             case _:
                 pass
+
+    def _record_types(self, s: ForStmt | WhileStmt | IfStmt, src: Stmt | None) -> None:
+        """Records the shown types of a compound statement's iter args and results (their
+        source counterparts are the same statement's, by position)."""
+        if type(src) is not type(s):
+            return
+        for v, sv in zip(s.return_vars, getattr(src, "return_vars", ()), strict=False):
+            self._shown(v, sv.type)
+        if not isinstance(s, IfStmt):
+            for a, sa in zip(s.iter_args, getattr(src, "iter_args", ()), strict=False):
+                self._shown(a, sa.type)
 
     def _call_edit(self, value: Expr, s: Stmt) -> _Edit:
         edit = _Edit()
@@ -274,13 +304,15 @@ class _Planner:
             raise Unsupported("an inserted move is not a plain tile.move of a value")
         producer = value.args[0]
         name = fresh_name(user_name(s.var.name), self.taken)
+        produced = self.user_types.get(producer.name)
+        shown = self._shown(s.var, produced)
         self.move_names[s.var.name] = name
         self.move_lines[s.var.name] = s.span.line
         self.producers[s.var.name] = producer.name
         ctx = Ctx(name_of=lambda v: user_name(v.name))
         kwargs = {k: value_node(v, ctx, k) for k, v in value.kwargs}
-        return move_statement(name, s.var.type, user_name(producer.name), kwargs,
-                              (self.indent + depth) * 4)
+        return move_statement(name, shown, user_name(producer.name), kwargs,
+                              (self.indent + depth) * 4, self.root)
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self) -> cst.FunctionDef:
@@ -326,7 +358,7 @@ class _Apply:
 
     def stmt(self, s: cst.BaseStatement) -> cst.BaseStatement:
         if isinstance(s, cst.SimpleStatementLine):
-            out = _updated_line(s, self.plan.edits)
+            out = _updated_line(s, self.plan.edits, self.plan.root)
             self.updated[id(s)] = out
             return out
         changes: dict[str, Any] = {}
@@ -374,12 +406,13 @@ class _Apply:
         return self.updated.get(id(ins.hoisted), ins.hoisted)
 
 
-def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit]) -> cst.SimpleStatementLine:
+def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], root: str
+                  ) -> cst.SimpleStatementLine:
     if not any(id(small) in edits for small in s.body):
         return s
     # The edited statements are valid by construction (pl/annotate_edit.py): no re-validation.
-    return replace_unchecked(s, body=[small if id(small) not in edits else _edited(small, edits[id(small)])
-                                      for small in s.body])
+    return replace_unchecked(s, body=[small if id(small) not in edits else
+                                      _edited(small, edits[id(small)], root) for small in s.body])
 
 
 # Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
@@ -402,7 +435,7 @@ class _Record:
         """The rewritten line, built once, when it must be rendered."""
         out = self.lines.get(id(s))
         if out is None:
-            out = self.lines[id(s)] = _updated_line(s, self.plan.edits)
+            out = self.lines[id(s)] = _updated_line(s, self.plan.edits, self.plan.root)
         return out
 
     def stmt(self, s: cst.BaseStatement, depth: int) -> None:
@@ -448,7 +481,7 @@ class _Record:
         edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
         if edit is not None and edit.annotate is not None and edit.target_memory is None \
                 and not edit.renames:
-            text = self.source.annotated(orig, edit.annotate, start, end)
+            text = self.source.annotated(orig, edit.annotate, start, end, self.plan.root)
             if text is not None:
                 return text
         return self.source.render(self.line(orig), self.source.indent_of(orig))
@@ -464,18 +497,18 @@ class _Record:
         return "".join(out)
 
 
-def _edited(small: cst.BaseSmallStatement, edit: _Edit) -> cst.BaseSmallStatement:
+def _edited(small: cst.BaseSmallStatement, edit: _Edit, root: str) -> cst.BaseSmallStatement:
     call = value_call(small)
     if edit.target_memory is not None or edit.renames:
         if call is None:
             raise Unsupported("the changed call is nested in an expression")
         if edit.target_memory is not None:
-            call = set_target_memory(call, edit.target_memory)
+            call = set_target_memory(call, edit.target_memory, root)
         for i, old, new in edit.renames:
             call = rename_arg(call, i, old, new)
         small = with_value_call(small, call)
     if edit.annotate is not None:
-        small = annotate_small(small, edit.annotate)
+        small = annotate_small(small, edit.annotate, root)
     return small
 
 
@@ -494,9 +527,10 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
 
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                      moves: set[str], indent: int, text: str | None = None,
-                     source_text: SourceText | None = None) -> FunctionResult:
+                     source_text: SourceText | None = None, root: str = "pl") -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
-    With `source_text` (the file `fd` was parsed from) the changes also come as text edits."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent, text)
+    With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
+    `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root)
     planner.plan()
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

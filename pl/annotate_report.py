@@ -61,8 +61,8 @@ def _function_json(r: Regenerated, c: Compiled, f: Function) -> dict[str, Any]:
         residency.append(item)
     out: dict[str, Any] = {"name": f.name, "type": f.func_type.name, "tiles": tiles,
                            "moves": moves, "residency": residency}
-    if info is not None and info.canonical_reason:
-        out["printed_canonically"] = info.canonical_reason
+    if info is not None and info.kept_reason:
+        out["left_as_written"] = info.kept_reason
     return out
 
 
@@ -118,8 +118,8 @@ def explain(r: Regenerated, path: str) -> str:
                 continue
             out.append(f"{path}: {c.source.name}.{f.name} ({f.func_type.name})")
             info = r.info(c.source.name, f.name)
-            if info is not None and info.canonical_reason:
-                out.append(f"  printed canonically: {info.canonical_reason}")
+            if info is not None and info.kept_reason:
+                out.append(f"  left as written (--ir shows the compiled form): {info.kept_reason}")
             for d in tiles:
                 space = d.space.name if d.space is not None else "unplaced"
                 ln = _line(d.span)

@@ -147,7 +147,8 @@ class SourceText:
         # Another default indentation (2 spaces, tabs) shows in the nodes the edits build.
         return libcst_code(stmt, indent, self.default_indent)
 
-    def annotated(self, line: cst.SimpleStatementLine, t: Type, start: int, end: int) -> str | None:
+    def annotated(self, line: cst.SimpleStatementLine, t: Type, start: int, end: int,
+                  root: str = "pl") -> str | None:
         """The text of `line` (`x = v`, one statement; `start`, `end`: its `range_of`) with
         `x: T = v`, as an insertion into the user's text; None when the line has another shape
         (the caller renders it)."""
@@ -165,4 +166,4 @@ class SourceText:
         if text[at:at + len(name.value)] != name.value:
             raise NotSpliceable("target not where its statement starts")
         at += len(name.value)
-        return text[start:at] + annotation_node(t)[1] + text[at:end]
+        return text[start:at] + annotation_node(t, root)[1] + text[at:end]

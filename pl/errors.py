@@ -93,3 +93,22 @@ def _want_color(stream: object) -> bool:
         return True
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
+
+
+class InternalError(Exception):
+    """A bug in `pl` that its own checks caught (show_inferred verifies what it prints, see
+    pl/annotate_verify.py); never the kernel author's mistake. `report()` is the one line the
+    command prints before it exits 123."""
+
+    def report(self) -> str:
+        return f"internal error in pl {pl_version()}: {self}"
+
+
+def pl_version() -> str:
+    """The installed distribution's version (the package metadata of `pl-tile`)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pl-tile")
+    except PackageNotFoundError:
+        return "(version unknown: not installed)"

@@ -6,6 +6,9 @@ a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its 
 the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
 file to change, 2 a user error (bad kernel, missing file, bad option; shown as a located
 diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please report).
+Every text printed or written (the file, its diff, its `--ir`) is verified first: it reads back,
+compiles to the input's programs and is a fixed point (pl/annotate_verify.py); if not, nothing is
+printed or written for that file and the run stops with `internal error in pl <version>: ...`.
 
 The module is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.annotate.show_inferred`.
 """
@@ -24,13 +27,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from pl.annotate import Regenerated, run_text, show_inferred
+from pl.annotate import Regenerated, rerun, run_text, show_inferred
 from pl.annotate import load_programs as _load_text
 from pl.annotate_report import JSON_VERSION, diagnostic_json, explain, file_json
-from pl.errors import PlError
+from pl.annotate_verify import ir_text, verify_ir
+from pl.errors import InternalError, PlError, pl_version
 from pl.ir.function import Program
 from pl.ir.span import Span
-from pl.printer import print_node
 
 _BACKENDS = {"910B": "910B", "950": "950", "none": None}
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
@@ -194,8 +197,10 @@ def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
             _write_atomic(Path(path), r.output)
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
+        verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
+                           program=args.program))
         for c in r.compiled:
-            stdout.write(print_node(c.program))
+            stdout.write(ir_text(c))
     elif args.explain:
         stdout.write(explain(r, path))
     else:
@@ -225,10 +230,13 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             report["diagnostics"].append(diagnostic_json(e, path, "error"))
             print(e.render(color=_color(stderr)), file=stderr)
             status = max(status, EXIT_USER)
-        except Exception:  # a bug in pl, not in the kernel
+        except InternalError as e:  # pl's check of its own output failed: nothing was written
+            print(f"{e.report()}; please report it", file=stderr)
+            return EXIT_INTERNAL
+        except Exception as e:  # a bug in pl, not in the kernel
             traceback.print_exc(file=stderr)
-            print(f"internal error in pl while processing {path}; please report it",
-                  file=stderr)
+            print(f"internal error in pl {pl_version()}: {type(e).__name__} while processing "
+                  f"{path}; please report it", file=stderr)
             return EXIT_INTERNAL
     if args.json:
         stdout.write(json.dumps(report, indent=2) + "\n")

@@ -85,6 +85,13 @@ class Ctx:
     def tuple_arg(self, i: int) -> Shape:
         e = self._arg(i)
         if isinstance(e, MakeTuple):
+            for x in e.elements:
+                # A shape or offset is an integer: `128.0` or `True` would become a type that
+                # no annotation can spell (the printed file would not read back).
+                t = x.type
+                if not (isinstance(t, ScalarType) and t.dtype.is_int() and t.dtype is not DType.BOOL):
+                    raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a "
+                                    f"tuple of integers, but got {shape_str(e.elements)}")
             return tuple(norm_dim(x) for x in e.elements)
         raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a tuple, "
                         f"but got {type_name(e.type)}")
@@ -168,7 +175,7 @@ def dim_str(e: Expr) -> str:
         return str(e.value)
     if isinstance(e, Var):
         return e.name
-    if isinstance(e, ConstFloat):
+    if isinstance(e, ConstFloat | ConstBool):
         return repr(e.value)
     return "?"
 
