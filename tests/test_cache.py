@@ -45,7 +45,9 @@ class Counter:
         real = annotate.load_programs
 
         def counting(text: str, filename: str) -> Any:
-            self.calls += 1
+            # (the verification of a result reads the regenerated text back under this name)
+            if not filename.endswith(" (inferred)"):
+                self.calls += 1
             return real(text, filename)
 
         monkeypatch.setattr(annotate, "load_programs", counting)

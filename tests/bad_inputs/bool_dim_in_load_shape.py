@@ -1,0 +1,11 @@
+import pl
+
+
+@pl.program
+class BoolDim:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 128], pl.FP32],
+               out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(x, [0, 0], [True, 128])  # error: tuple of integers, but got [True, 128]
+        out = pl.store(a, [0, 0], out)
+        return out

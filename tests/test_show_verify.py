@@ -1,0 +1,343 @@
+"""show_inferred never loses the user's text and verifies what it prints (pl/annotate_verify.py).
+
+For every example, the kernels below and generated programs (tests/kernel_strategies.py, with a
+comment on and before every line and a docstring in every function):
+* every comment and every docstring of the input appears in the output of every mode that prints
+  the file (default, `--diff`, `--write`);
+* every printed text (default, `--diff`'s new side, `--write`'s file, each program's `--ir`)
+  reads back, compiles to the input's compiled programs and is a fixed point (`--check` exits 0).
+The CLI's verification runs on every call; these tests check the same facts independently.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import io as _io
+import re
+import tokenize
+from collections import Counter
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from kernel_strategies import GeneratedProgram
+from test_properties import FAMILIES, SETTINGS
+
+import pl.show_inferred as cli
+from lowering.text import parse
+from pl.annotate import Regenerated, rerun, run_text
+from pl.annotate_imports import dsl_root
+from pl.annotate_verify import verify_output
+from pl.errors import InternalError, pl_version
+from pl.structural import structural_equal
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["--no-cache", *argv], stdin=io.StringIO(""), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+# -- what the user wrote ------------------------------------------------------------------------
+def comments(text: str) -> Counter[str]:
+    tokens = tokenize.generate_tokens(_io.StringIO(text).readline)
+    return Counter(t.string for t in tokens if t.type == tokenize.COMMENT)
+
+
+def docstrings(text: str) -> dict[str, str | None]:
+    out: dict[str, str | None] = {"<module>": ast.get_docstring(ast.parse(text))}
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
+                name = f"{prefix}{child.name}"
+                out[name] = ast.get_docstring(child)
+                walk(child, name + ".")
+
+    walk(ast.parse(text), "")
+    return out
+
+
+def assert_keeps_the_users_text(before: str, after: str) -> None:
+    lost = comments(before) - comments(after)
+    assert not lost, f"comments lost: {sorted(lost)}"
+    docs, docs_after = docstrings(before), docstrings(after)
+    for name, doc in docs.items():
+        if doc is not None:
+            assert docs_after.get(name) == doc, f"docstring of {name} lost"
+
+
+def new_side_of_diff(before: str, diff: str) -> str:
+    """The file a unified diff of `before` describes (what `patch` would make of it)."""
+    old = before.splitlines(keepends=True)
+    out: list[str] = []
+    at = 0
+    lines = diff.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", lines[i])
+        i += 1
+        if m is None:
+            continue
+        start = int(m[1]) - (0 if m[2] == "0" else 1)
+        out.extend(old[at:start])
+        at = start
+        while i < len(lines) and not lines[i].startswith("@@"):
+            ln = lines[i]
+            i += 1
+            if ln.startswith("\\"):
+                out[-1] = out[-1].rstrip("\n")
+                continue
+            if ln.startswith(" "):
+                out.append(ln[1:])
+                at += 1
+            elif ln.startswith("-"):
+                at += 1
+            elif ln.startswith("+"):
+                out.append(ln[1:])
+    out.extend(old[at:])
+    return "".join(out)
+
+
+# -- the invariant, through the command ---------------------------------------------------------
+def check_every_mode(text: str, tmp_path: Path, name: str = "kernel.py") -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, printed, err = run([str(path)])
+    assert code == 0, err
+    assert "internal error" not in err
+    assert_keeps_the_users_text(text, printed)
+
+    code, diff, _ = run(["--diff", str(path)])
+    assert code == 0
+    assert new_side_of_diff(text, diff) == printed
+
+    code, ir, _ = run(["--ir", str(path)])
+    assert code == 0
+
+    first = run_text(text, str(path))
+    assert first.output == printed
+    for shown in (printed, ir):  # each reads back to the input's programs and is a fixed point
+        again = tmp_path / f"again_{name}"
+        again.write_text(shown, encoding="utf-8")
+        assert run(["--check", str(again)])[0] == 0
+        reread = run_text(shown, str(again))
+        if shown is printed:
+            pairs = zip(first.compiled, reread.compiled, strict=True)
+        else:
+            pairs = zip(first.compiled, reread.compiled, strict=True) if len(first.compiled) == 1 \
+                else iter(())
+        for a, b in pairs:
+            assert structural_equal(a.program, b.program)
+
+    assert run(["--write", str(path)])[0] == 0
+    assert path.read_text(encoding="utf-8") == printed
+    assert run(["--check", str(path)])[0] == 0
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_keep_comments_and_verify_in_every_mode(example: Path, tmp_path: Path) -> None:
+    check_every_mode(example.read_text(encoding="utf-8"), tmp_path, example.name)
+
+
+# -- generated programs, decorated with comments and docstrings ----------------------------------
+class _Docstrings(cst.CSTTransformer):
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+                          ) -> cst.FunctionDef:
+        body = updated_node.body
+        assert isinstance(body, cst.IndentedBlock)
+        doc = cst.SimpleStatementLine([cst.Expr(cst.SimpleString(
+            f'"""What {original_node.name.value} does."""'))])
+        return updated_node.with_changes(body=body.with_changes(body=[doc, *body.body]))
+
+
+def commented(source: str) -> str:
+    """`source` with a docstring in every function, a comment line before every line and a
+    trailing comment on every line (comments are legal anywhere a line ends)."""
+    text = cst.parse_module(source).visit(_Docstrings()).code
+    out = []
+    for n, line in enumerate(text.splitlines()):
+        if not line.strip():
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        if not line.rstrip().endswith('"""') and '"""' not in line:
+            out.append(f"{indent}# about line {n}")
+            out.append(f"{line}  # on line {n}")
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@SETTINGS
+@given(data=st.data())
+def test_generated_programs_keep_comments_and_verify_in_every_mode(
+        family: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    g: GeneratedProgram = data.draw(FAMILIES[family], label=family)
+    text = "import pl\n\n\n" + commented(g.source) if "import pl" not in g.source \
+        else commented(g.source)
+    check_every_mode(text, tmp_path_factory.mktemp("gen"))
+
+
+# -- the cases that used to break verification ---------------------------------------------------
+def _kernel(head: str, body: str, p: str = "pl") -> str:
+    return f'''{head}
+
+
+@{p}.program
+class K:
+    @{p}.function(type={p}.FunctionType.InCore)
+    def kernel(self, x: {p}.Tensor[[16, 128], {p}.BF16], y: {p}.Tensor[[128, 128], {p}.BF16],
+               out: {p}.Out[{p}.Tensor[[16, 128], {p}.FP32]]) -> {p}.Tensor[[16, 128], {p}.FP32]:
+        """The seed's kernel."""
+{body}
+'''
+
+
+SEED_BODY = '''        a = {p}load(x, [0, 0], [16, 128])  # lhs
+        b = {p}load(y, [0, 0], [128, 128])
+        # the product
+        c = {p}matmul(a, b)
+        out = {p}store(c, [0, 0], out)
+        return out'''
+
+
+def test_import_pl_as_alias_spells_the_alias(tmp_path: Path) -> None:
+    text = _kernel("import pl as p", SEED_BODY.format(p="p."), "p")
+    check_every_mode(text, tmp_path)
+    out = run_text(text, "<alias>").output
+    assert "p.Tile[[16, 128], p.BF16, p.MemorySpace.Vec]" in out and "p.move(" in out
+    assert "pl." not in out
+
+
+FROM_IMPORT = '''from pl import BF16, FP32, FunctionType, Out, Tensor, function, load, matmul, program, store
+
+
+@program
+class K:
+    @function(type=FunctionType.InCore)
+    def kernel(self, x: Tensor[[16, 128], BF16], y: Tensor[[128, 128], BF16],
+               out: Out[Tensor[[16, 128], FP32]]) -> Tensor[[16, 128], FP32]:
+''' + SEED_BODY.format(p="") + "\n"
+
+
+def test_from_pl_import_gains_import_pl(tmp_path: Path) -> None:
+    check_every_mode(FROM_IMPORT, tmp_path)
+    out = run_text(FROM_IMPORT, "<from>").output
+    assert out.startswith(FROM_IMPORT.splitlines()[0] + "\nimport pl\n")
+
+
+def test_from_pl_import_with_pl_taken_is_left_as_written(tmp_path: Path) -> None:
+    text = FROM_IMPORT.replace("\n\n\n@program", "\npl = 'not the dsl'\n\n\n@program")
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run([str(path)])
+    assert (code, out) == (0, text) and "left as written" in err
+
+
+@pytest.mark.parametrize(("source", "root"), [
+    ("import pl\n", "pl"), ("import pl as p\n", "p"), ("import pypto.language as pl\n", "pl"),
+    ("from pypto import language as pl\n", "pl"), ("import pypto.language\n", "pypto.language"),
+    ("import os\nimport pl as q, sys\n", "q"), ("from pl import Tile\n", "pl"),
+])
+def test_dsl_root(source: str, root: str) -> None:
+    found = dsl_root(cst.parse_module(source))
+    assert found is not None and found.name == root
+    assert bool(found.import_line) == source.startswith("from pl")
+
+
+def test_three_dimensional_tile_keeps_the_users_shape(tmp_path: Path) -> None:
+    text = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[2, 16, 128], pl.FP32],
+               out: pl.Out[pl.Tensor[[2, 16, 128], pl.FP32]]) -> pl.Tensor[[2, 16, 128], pl.FP32]:
+        a: pl.Tile[[2, 16, 128], pl.FP32] = pl.load(x, [0, 0, 0], [2, 16, 128])
+        b = pl.add(a, a)
+        out = pl.store(b, [0, 0, 0], out)
+        return out
+'''
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    out = run_text(text, str(path)).output  # verified inside
+    assert "a: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] =" in out
+    assert "b: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] =" in out
+    code, printed, _ = run([str(path)])
+    assert (code, printed) == (0, out)
+    path.write_text(out, encoding="utf-8")
+    assert run(["--check", str(path)])[0] == 0
+
+
+def test_empty_valid_shape_reads_back(tmp_path: Path) -> None:
+    body = '''        a = pl.load(x, [0, 0], [16, 128], valid_shape=[0, 0])
+        b = pl.load(y, [0, 0], [128, 128])
+        c = pl.matmul(a, b)
+        out = pl.store(c, [0, 0], out)
+        return out'''
+    text = _kernel("import pl", body)
+    check_every_mode(text, tmp_path)
+    assert "pl.TileView(valid_shape=[0, 0])" in run_text(text, "<valid>").output
+
+
+def test_negative_valid_shape_in_an_annotation_is_a_located_error(tmp_path: Path) -> None:
+    body = '''        a: pl.Tile[[16, 128], pl.BF16, pl.TileView(valid_shape=[-1, 0])] = pl.load(x, [0, 0], [16, 128])
+        return out'''
+    path = tmp_path / "k.py"
+    path.write_text(_kernel("import pl", body), encoding="utf-8")
+    code, _, err = run([str(path)])
+    assert code == 2 and "Dimension must be an integer >= 0, got -1" in err and "k.py:10:" in err
+
+
+# -- a failed verification ----------------------------------------------------------------------
+def test_a_text_that_does_not_read_back_is_an_internal_error() -> None:
+    text = (ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8")
+    good = run_text(text, "<seed>")
+    again = rerun(backend="910B", residency=True, program=None)
+    for broken, needle in [
+        (good.output.replace("pl.MemorySpace.Left]", "pl.MemorySpace.Right]", 1), "fixed point"),
+        (good.output.replace("pl.matmul(", "pl.add(", 1), "read back"),
+        (good.output.replace("x_tile_Left: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Left]",
+                             "x_tile_Left", 1), "not a fixed point"),
+    ]:
+        assert broken != good.output
+        bad = Regenerated(good.filename, good.text, broken, good.compiled)
+        with pytest.raises(InternalError, match=needle):
+            verify_output(bad, again)
+    verify_output(good, again)
+
+
+def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "k.py"
+    text = (ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+
+    def failing(*args: object, **kwargs: object) -> Regenerated:
+        raise InternalError("k.py: the regenerated file does not read back")
+
+    monkeypatch.setattr(cli, "run_text", failing)
+    code, out, err = run(["--write", str(path)])
+    assert (code, out) == (123, "")
+    assert f"internal error in pl {pl_version()}: k.py: the regenerated file" in err
+    assert "Traceback" not in err
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_ir_output_parses_back_to_the_compiled_program(tmp_path: Path) -> None:
+    for example in EXAMPLES:
+        code, ir, _ = run(["--ir", str(example)])
+        assert code == 0
+        compiled = run_text(example.read_text(encoding="utf-8"), str(example)).compiled
+        if len(compiled) == 1:
+            assert structural_equal(parse(ir), compiled[0].program)
