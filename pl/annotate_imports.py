@@ -47,7 +47,7 @@ def _is_dsl(module: str) -> bool:
 
 
 def _as_name(alias: cst.ImportAlias) -> str | None:
-    return _dotted(alias.asname.name) if alias.asname is not None else None  # type: ignore[arg-type]
+    return _dotted(alias.asname.name) if alias.asname is not None else None
 
 
 def dsl_root(module: cst.Module) -> DslRoot | None:

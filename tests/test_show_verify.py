@@ -12,9 +12,7 @@ The CLI's verification runs on every call; these tests check the same facts inde
 from __future__ import annotations
 
 import ast
-import difflib
 import io
-import io as _io
 import re
 import tokenize
 from collections import Counter
@@ -47,7 +45,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
 
 # -- what the user wrote ------------------------------------------------------------------------
 def comments(text: str) -> Counter[str]:
-    tokens = tokenize.generate_tokens(_io.StringIO(text).readline)
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
     return Counter(t.string for t in tokens if t.type == tokenize.COMMENT)
 
 
