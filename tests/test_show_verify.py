@@ -105,28 +105,33 @@ def new_side_of_diff(before: str, diff: str) -> str:
 
 
 # -- the invariant, through the command ---------------------------------------------------------
-def check_every_mode(text: str, tmp_path: Path, name: str = "kernel.py") -> None:
+def check_every_mode(text: str, tmp_path: Path, name: str = "kernel.py",
+                     backend: str = "910B") -> None:
+    def run_on(argv: list[str]) -> tuple[int, str, str]:
+        return run(["--backend", backend, *argv])
+
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    code, printed, err = run([str(path)])
+    code, printed, err = run_on([str(path)])
     assert code == 0, err
     assert "internal error" not in err
     assert_keeps_the_users_text(text, printed)
 
-    code, diff, _ = run(["--diff", str(path)])
+    code, diff, _ = run_on(["--diff", str(path)])
     assert code == 0
     assert new_side_of_diff(text, diff) == printed
 
-    code, ir, _ = run(["--ir", str(path)])
+    code, ir, _ = run_on(["--ir", str(path)])
     assert code == 0
 
-    first = run_text(text, str(path))
+    options = {"backend": None if backend == "none" else backend}
+    first = run_text(text, str(path), **options)
     assert first.output == printed
     for shown in (printed, ir):  # each reads back to the input's programs and is a fixed point
         again = tmp_path / f"again_{name}"
         again.write_text(shown, encoding="utf-8")
-        assert run(["--check", str(again)])[0] == 0
-        reread = run_text(shown, str(again))
+        assert run_on(["--check", str(again)])[0] == 0
+        reread = run_text(shown, str(again), **options)
         if shown is printed:
             pairs = zip(first.compiled, reread.compiled, strict=True)
         else:
@@ -135,9 +140,9 @@ def check_every_mode(text: str, tmp_path: Path, name: str = "kernel.py") -> None
         for a, b in pairs:
             assert structural_equal(a.program, b.program)
 
-    assert run(["--write", str(path)])[0] == 0
+    assert run_on(["--write", str(path)])[0] == 0
     assert path.read_text(encoding="utf-8") == printed
-    assert run(["--check", str(path)])[0] == 0
+    assert run_on(["--check", str(path)])[0] == 0
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
@@ -180,9 +185,37 @@ def commented(source: str) -> str:
 def test_generated_programs_keep_comments_and_verify_in_every_mode(
         family: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
     g: GeneratedProgram = data.draw(FAMILIES[family], label=family)
-    text = "import pl\n\n\n" + commented(g.source) if "import pl" not in g.source \
-        else commented(g.source)
-    check_every_mode(text, tmp_path_factory.mktemp("gen"))
+    backend = data.draw(st.sampled_from(["910B", "none"]), label="backend")
+    check_every_mode(commented(g.source), tmp_path_factory.mktemp("gen"), backend=backend)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@SETTINGS
+@given(data=st.data())
+def test_generated_programs_are_verified_or_refused_on_every_backend(
+        family: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """On any backend, a mode either prints a verified text (exit 0) or refuses (exit 123, the
+    internal-error line, the file untouched): an unverified text never leaves."""
+    g: GeneratedProgram = data.draw(FAMILIES[family], label=family)
+    backend = data.draw(st.sampled_from(["910B", "950", "none"]), label="backend")
+    text = commented(g.source)
+    path = tmp_path_factory.mktemp("any") / "kernel.py"
+    path.write_text(text, encoding="utf-8")
+    for mode in ([], ["--diff"], ["--ir"], ["--write"]):
+        code, out, err = run(["--backend", backend, *mode, str(path)])
+        if code == 123:
+            assert out == "" and f"internal error in pl {pl_version()}: " in err
+            assert path.read_text(encoding="utf-8") == text
+            continue
+        assert code == 0, err
+        shown = path.read_text(encoding="utf-8") if mode == ["--write"] else \
+            new_side_of_diff(text, out) if mode == ["--diff"] else out
+        if mode != ["--ir"]:
+            assert_keeps_the_users_text(text, shown)
+        again = path.with_name("again.py")
+        again.write_text(shown, encoding="utf-8")
+        assert run(["--backend", backend, "--check", str(again)])[0] == 0
+        path.write_text(text, encoding="utf-8")
 
 
 # -- the cases that used to break verification ---------------------------------------------------
