@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -47,7 +47,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
-from pl.ir.types import TileType, Type
+from pl.ir.types import TileType, Type, effective_tile_view
 from pl.printer_exprs import Ctx, value_node
 from pl.printer_nodes import replace_unchecked
 
@@ -182,7 +182,11 @@ class _Planner:
         t = var.type
         if isinstance(t, TileType) and isinstance(source_type, TileType) \
                 and len(source_type.shape) != len(t.shape):
-            t = source_type.with_space(t.memory_space)
+            # The user's shape and valid shape; the space and layout inference chose.
+            placed = effective_tile_view(t)
+            view = replace(effective_tile_view(source_type), blayout=placed.blayout,
+                           slayout=placed.slayout, fractal=placed.fractal)
+            t = TileType(source_type.shape, source_type.dtype, t.memory_space, view)
         self.user_types[var.name] = t
         return t
 

@@ -285,8 +285,7 @@ def test_dsl_root(source: str, root: str) -> None:
     assert bool(found.import_line) == source.startswith("from pl")
 
 
-def test_three_dimensional_tile_keeps_the_users_shape(tmp_path: Path) -> None:
-    text = '''import pl
+THREE_D = '''import pl
 
 
 @pl.program
@@ -294,18 +293,37 @@ class K:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, x: pl.Tensor[[2, 16, 128], pl.FP32],
                out: pl.Out[pl.Tensor[[2, 16, 128], pl.FP32]]) -> pl.Tensor[[2, 16, 128], pl.FP32]:
-        a: pl.Tile[[2, 16, 128], pl.FP32] = pl.load(x, [0, 0, 0], [2, 16, 128])
-        b = pl.add(a, a)
+{body}
         out = pl.store(b, [0, 0, 0], out)
         return out
 '''
+
+
+@pytest.mark.parametrize(("body", "shown"), [
+    ("""        a: pl.Tile[[2, 16, 128], pl.FP32] = pl.load(x, [0, 0, 0], [2, 16, 128])
+        b = pl.add(a, a)""",
+     ["a: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.load(",
+      "b: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.add("]),
+    # A Mat load retargeted to Vec, carried through a loop: the loop's values keep the user's
+    # shape and take the layout inference chose (not the Mat layout the frontend first gave).
+    ("""        a = pl.load(x, [0, 0, 0], [2, 16, 128], target_memory=pl.MemorySpace.Mat)
+        for i, (acc,) in pl.range(2, init_values=(a,)):
+            s = pl.add(acc, acc)
+            b = pl.yield_(s)""",
+     ["s: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.add(",
+      "b: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.yield_("]),
+], ids=["straight", "loop"])
+def test_three_dimensional_tile_keeps_the_users_shape(body: str, shown: list[str],
+                                                      tmp_path: Path) -> None:
+    text = THREE_D.format(body=body)
     path = tmp_path / "k.py"
     path.write_text(text, encoding="utf-8")
     out = run_text(text, str(path)).output  # verified inside
-    assert "a: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] =" in out
-    assert "b: pl.Tile[[2, 16, 128], pl.FP32, pl.MemorySpace.Vec] =" in out
+    for line in shown:
+        assert line in out
     code, printed, _ = run([str(path)])
     assert (code, printed) == (0, out)
+    assert_keeps_the_users_text(text, out)
     path.write_text(out, encoding="utf-8")
     assert run(["--check", str(path)])[0] == 0
 
