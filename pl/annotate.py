@@ -224,8 +224,7 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
                              "the pl module, so inferred types cannot be spelled in it; it is "
                              "left as written", Span(filename, 1, 1),
                              hint="import the DSL module, e.g. `import pl as p`"))
-        compiled = ()
-    for c in compiled:
+    for c in compiled if root is not None else ():
         cd = _find_class(tree, positions, filename, c.source)
         if cd is None:
             notes.append(PlError(f"program {c.source.name} is not defined in this file; "

@@ -272,6 +272,8 @@ def test_from_pl_import_with_pl_taken_is_left_as_written(tmp_path: Path) -> None
     path.write_text(text, encoding="utf-8")
     code, out, err = run([str(path)])
     assert (code, out) == (0, text) and "left as written" in err
+    code, ir, _ = run(["--ir", str(path)])  # still compiled: the compiled form is shown
+    assert code == 0 and "pl.tile.matmul(" in ir
 
 
 @pytest.mark.parametrize(("source", "root"), [
