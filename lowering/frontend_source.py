@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from lowering.frontend_spans import text_statement_spans
+from lowering.python_source import python_lines
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
@@ -35,7 +36,7 @@ class SourceFile:
                           source=text) from None
         self._positions: Any = None
         self._stmt_spans: dict[int, Span] | None = None
-        self._lines = text.splitlines()
+        self._lines = [ln.rstrip("\r\n") for ln in python_lines(text)]
 
     # -- precise positions (error path) ---------------------------------------------------------
     def positions(self) -> Any:

@@ -1,0 +1,141 @@
+"""A kernel file's text as CPython reads it, and the regenerated text stored back the same way.
+
+Guarantees:
+- `decode(data, filename)` decodes a file's bytes as the interpreter does: a UTF-8 BOM, else a
+  PEP 263 coding cookie on line 1 or 2, else UTF-8. It returns the text (without the BOM) and a
+  `Stored` saying how to store text back; undecodable bytes or a bad cookie are one `PlError`
+  located at the offending line. Line breaks are kept as they are (no newline translation).
+- `encode(text, stored, filename)` is its inverse: the same encoding, the BOM again if there was
+  one; a character the encoding cannot hold is a located `PlError`, never a partial write.
+- `python_view(text)` is the text the way CPython's tokenizer sees it, with everything the
+  frontend's parser (LibCST) would read differently made explicit: a leading BOM character is
+  dropped, a form feed in a line's indentation is dropped with the whitespace before it (CPython
+  resets the indentation count at a form feed), and every identifier is NFKC-normalised (CPython
+  normalises identifiers, so `ｔ` and `t` are one name). Line breaks and line count are unchanged,
+  strings and comments are never touched, and a text that is ASCII without form feeds or BOM is
+  returned as is (the common case costs two scans).
+- `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
+  every output line that is an unchanged line of the view is the user's original line again,
+  and the BOM character comes back; only changed lines show the normalised spelling.
+- `python_lines` (from pl.errors) splits text into lines where Python numbers them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import re
+import tokenize
+import unicodedata
+from dataclasses import dataclass
+
+from pl.errors import PlError, python_lines
+from pl.ir.span import Span
+
+__all__ = ["Stored", "decode", "encode", "python_lines", "python_view", "restore"]
+
+_BOM = "\ufeff"
+# The part of an indentation that CPython ignores: everything up to its last form feed.
+_FF_INDENT = re.compile(r"^[ \t\f]*\f(?=[ \t]*\S)")
+_COOKIE = re.compile(r"[ \t\f]*#.*?coding[:=]")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """How a file's text is stored: its encoding's canonical name, and whether it starts with a BOM."""
+
+    encoding: str = "utf-8"
+    bom: bool = False
+
+
+def _position(before: str) -> tuple[int, int]:
+    """The 1-based line and character column of the character that follows `before`."""
+    lines = python_lines(before + "x")
+    return len(lines), len(lines[-1])
+
+
+def _located(filename: str, text: str, line: int, col: int, message: str, hint: str) -> PlError:
+    return PlError(message, Span(filename, line, col, line, col + 1), source=text, hint=hint)
+
+
+def decode(data: bytes, filename: str) -> tuple[str, Stored]:
+    """The text of a source file's bytes, decoded as CPython decodes them (see the module doc)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:  # an unknown cookie, or a cookie that contradicts the BOM
+        shown = data.decode("utf-8", errors="replace")
+        first = python_lines(shown)[:2]
+        line = next((n for n, ln in enumerate(first, 1) if _COOKIE.match(ln)), 1)
+        raise _located(filename, shown, line, 1, f"{filename}: {e.msg or e}",
+                       "name an encoding Python knows in the coding comment, or remove it") from None
+    bom = encoding == "utf-8-sig"
+    name = "utf-8" if bom else codecs.lookup(encoding).name
+    body = data[3:] if bom else data
+    try:
+        return body.decode(name), Stored(name, bom)
+    except UnicodeDecodeError as e:
+        # Point at the first byte that cannot be decoded: its line, and its column in characters.
+        line, col = _position(body[:e.start].decode(name, errors="replace"))
+        shown = body.decode(name, errors="replace")
+        raise _located(filename, shown, line, col,
+                       f"{filename} is not {name} text: byte 0x{body[e.start]:02x} cannot be decoded",
+                       "save the file as UTF-8 (Python source files are UTF-8 by default), or "
+                       "declare its encoding in a `# -*- coding: NAME -*-` comment") from None
+
+
+def encode(text: str, stored: Stored, filename: str) -> bytes:
+    """`text` as the bytes of a file stored like `stored` (see the module doc)."""
+    try:
+        data = text.encode(stored.encoding)
+    except UnicodeEncodeError as e:
+        line, col = _position(text[:e.start])
+        raise _located(filename, text, line, col,
+                       f"the regenerated {filename} cannot be stored in its encoding "
+                       f"{stored.encoding}: {text[e.start]!r} has no code there",
+                       "declare an encoding that holds every character, such as utf-8") from None
+    return codecs.BOM_UTF8 + data if stored.bom else data
+
+
+def python_view(text: str) -> str:
+    """`text` as CPython's tokenizer sees it (see the module doc)."""
+    if text.startswith(_BOM):
+        text = text[1:]
+    if text.isascii() and "\f" not in text:
+        return text
+    lines = python_lines(text)
+    names: list[tuple[int, int, int, str]] = []  # (0-based line, start col, end col, normalised)
+    in_string: set[int] = set()  # lines that start inside a string: their whitespace is data
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
+            if t.type == tokenize.NAME and not t.string.isascii():
+                norm = unicodedata.normalize("NFKC", t.string)
+                if norm != t.string:
+                    names.append((t.start[0] - 1, t.start[1], t.end[1], norm))
+            elif t.type == tokenize.STRING and t.end[0] > t.start[0]:
+                in_string.update(range(t.start[0], t.end[0]))  # 0-based rows after the first
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return text  # not Python: the parser reports it, located, on the text as written
+    for row, start, end, norm in reversed(names):  # right to left: columns stay valid
+        ln = lines[row]
+        lines[row] = ln[:start] + norm + ln[end:]
+    for row, ln in enumerate(lines):
+        if "\f" in ln and row not in in_string:
+            lines[row] = _FF_INDENT.sub("", ln, count=1)
+    return "".join(lines)
+
+
+def restore(original: str, view: str, output: str) -> str:
+    """`output`, a regeneration of `python_view(original)`, with the user's own lines back."""
+    if view == original:
+        return output
+    bom = _BOM if original.startswith(_BOM) else ""
+    if view == output:
+        return original
+    theirs, seen, out = python_lines(original.removeprefix(_BOM)), python_lines(view), \
+        python_lines(output)
+    assert len(theirs) == len(seen), "python_view keeps every line"
+    kept: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, seen, out, autojunk=False).get_opcodes():
+        kept.extend(theirs[i1:i2] if op == "equal" else out[j1:j2])
+    return bom + "".join(kept)
