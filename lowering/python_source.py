@@ -17,23 +17,33 @@ Guarantees:
 - `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
   every output line that is an unchanged line of the view is the user's original line again,
   and the BOM character comes back; only changed lines show the normalised spelling.
+- `compile_python(text, filename)` compiles the text with CPython, `parse_python` only parses it
+  (both cheaper than LibCST's parse),
+  so that only text Python accepts reaches LibCST, whose native parser crashes the process,
+  beyond any exception handler, on nesting CPython refuses (thousands of brackets or operators);
+  what Python refuses (syntax, `return` outside a function, too deep) is one located `PlError`.
 - `python_lines` (from pl.errors) splits text into lines where Python numbers them.
 """
 
 from __future__ import annotations
 
+import ast
 import codecs
+import contextlib
 import difflib
 import io
 import re
 import tokenize
+import types
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "decode", "encode", "python_lines", "python_view", "restore"]
+__all__ = ["Stored", "compile_python", "decode", "encode", "parse_python", "python_lines",
+           "python_view", "restore", "syntax_error"]
 
 _BOM = "\ufeff"
 # The part of an indentation that CPython ignores: everything up to its last form feed.
@@ -57,6 +67,39 @@ def _position(before: str) -> tuple[int, int]:
 
 def _located(filename: str, text: str, line: int, col: int, message: str, hint: str) -> PlError:
     return PlError(message, Span(filename, line, col, line, col + 1), source=text, hint=hint)
+
+
+def syntax_error(e: SyntaxError, filename: str, text: str | None = None) -> PlError:
+    """CPython's syntax error about `filename` as a located `PlError`."""
+    return PlError(f"invalid Python syntax: {e.msg}", Span(filename, e.lineno or 1, e.offset or 1),
+                   source=text)
+
+
+def compile_python(text: str, filename: str) -> types.CodeType:
+    """`text` compiled by CPython, or a located `PlError` (see the module doc)."""
+    with _python_errors(text, filename):
+        return compile(text, filename, "exec", dont_inherit=True)
+
+
+def parse_python(text: str, filename: str) -> None:
+    """Raise a located `PlError` unless CPython's parser accepts `text`: its checks only (the
+    frontend words the compiler's own, like `break` outside a loop, in its terms)."""
+    with _python_errors(text, filename):
+        compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+
+
+@contextlib.contextmanager
+def _python_errors(text: str, filename: str) -> Iterator[None]:
+    try:
+        yield
+    except SyntaxError as e:
+        raise syntax_error(e, filename, text) from None
+    except (RecursionError, MemoryError):  # CPython gives up on the depth, without a location
+        lines = python_lines(text)
+        longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=0)
+        raise PlError("this code nests too deeply for Python's parser",
+                      Span(filename, longest + 1, 1), source=text,
+                      hint="split the expression into several statements") from None
 
 
 def decode(data: bytes, filename: str) -> tuple[str, Stored]:

@@ -30,7 +30,7 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_source import source_file
-from lowering.python_source import decode, python_lines, python_view, restore
+from lowering.python_source import compile_python, decode, python_lines, python_view, restore
 from pl.annotate_edit import Unsupported, user_name
 from pl.annotate_plan import FunctionResult, rewrite_function
 from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
@@ -109,11 +109,7 @@ def load_programs(text: str, filename: str) -> list[Program]:
     """Execute `text` as a fresh module named after no real module; return its programs."""
     lines = python_lines(text)
     linecache.cache[filename] = (len(text), None, lines, filename)
-    try:
-        code = compile(text, filename, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        raise PlError(f"invalid Python syntax: {e.msg}",
-                      Span(filename, e.lineno or 1, e.offset or 1)) from None
+    code = compile_python(text, filename)
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename

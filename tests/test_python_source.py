@@ -15,6 +15,7 @@ import codecs
 import importlib.util
 import io
 import keyword
+import subprocess
 import sys
 import tokenize
 from collections.abc import Callable
@@ -202,3 +203,35 @@ def test_decoding_follows_python(data: bytes, line: int | None, needle: str) -> 
     with pytest.raises(PlError, match=needle) as e:
         decode(data, "k.py")
     assert e.value.span is not None and e.value.span.line == line
+
+
+# Nesting CPython's parser refuses, and LibCST's native parser dies on (a segfault, beyond any
+# exception handler): each must be one located error, in pl.parse and in show_inferred.
+DEEP = {
+    "parens": "(" * 3000 + "1" + ")" * 3000,
+    "subscripts": "a[" * 3000 + "1" + "]" * 3000,
+    "unary": "-" * 20000 + "1",
+    "binary": "+".join(["1"] * 8000),
+    "attributes": "a" + ".b" * 50000,
+}
+
+
+def test_deep_nesting_is_a_located_error_not_a_crash(tmp_path: Path) -> None:
+    script = (
+        "import sys\nimport pl\nfrom pl.annotate import run_text\n"
+        f"for name, e in {DEEP!r}.items():\n"
+        "    for call in (pl.parse, lambda t: run_text(t, 'k.py')):\n"
+        "        try:\n"
+        "            call('import pl\\nx = ' + e + '\\n')\n"
+        "        except pl.PlError as err:\n"
+        "            assert err.span is not None and err.span.line == 2, (name, err.span)\n"
+        "            print(name, err.message)\n"
+        "        else:\n"
+        "            sys.exit(f'{name}: accepted')\n")
+    (tmp_path / "deep.py").write_text(script, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(tmp_path / "deep.py")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2 * len(DEEP), proc.stdout
+    assert all("nest" in ln or "invalid Python syntax" in ln for ln in lines), proc.stdout
