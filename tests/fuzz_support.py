@@ -417,7 +417,7 @@ def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> 
                 return fail("not_fixed_point", "regenerating the output changes it:\n"
                             + diff(output, second.output))
             if len(first.compiled) != len(second.compiled) or not all(
-                    structural_equal(a.program, b.program)
+                    structural_equal(a.program, b.program, auto_mapping=True)
                     for a, b in zip(first.compiled, second.compiled, strict=False)):
                 shown = [diff(print_node(a.program), print_node(b.program)) for a, b
                          in zip(first.compiled, second.compiled, strict=False)]
