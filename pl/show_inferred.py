@@ -158,14 +158,15 @@ def write_back(source: Input, text: str) -> None:
 
     Atomic: the new bytes go to a temporary file beside the target, which then replaces it, so
     the file is either intact or complete. A symbolic link is written through (its target is
-    replaced; the link stays a link), the mode bits are kept. Refused with a `PlError` naming the
+    replaced; the link stays a link), the mode bits are kept, and the owner where allowed. Refused with a `PlError` naming the
     file, the original left untouched: a read-only file, a file that changed since `source` was
     read, and any failure to write (read-only folder, full disk)."""
     path = source.filename
     new = encode(text, source.stored, path)
     target = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
+        info = target.stat()
+        mode = stat.S_IMODE(info.st_mode)
         # os.replace would succeed over a read-only file (only the folder is checked), and root
         # passes os.access: the mode bits say whether the user meant the file to be written.
         if not mode & 0o222:
@@ -186,6 +187,9 @@ def write_back(source: Input, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
+        if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(PermissionError):  # only root may give a file away
+                os.chown(tmp, info.st_uid, info.st_gid)
         _unchanged(source, target)  # last look before the file is replaced
         os.replace(tmp, target)
     except BaseException as e:

@@ -179,47 +179,35 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
     if op == "name":
         names = [x for x in toks if x.kind == tokenize.NAME and not keyword.iskeyword(x.text)]
         vocab = sorted({x.text for x in names})
-        if not names or len(vocab) < 2:
-            return None
-        t = rng.choice(names)
-        new = rng.choice([v for v in vocab if v != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: name {t.text!r} -> {new!r}"
+        return _respell(lines, names if len(vocab) > 1 else [], rng, lambda _: vocab,
+                        "name {!r} -> {!r}")
     if op == "number":
         nums = [x for x in toks if x.kind == tokenize.NUMBER]
-        if not nums:
-            return None
-        t = rng.choice(nums)
-        new = rng.choice([n for n in _NUMBERS if n != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: number {t.text} -> {new}"
+        return _respell(lines, nums, rng, lambda _: _NUMBERS, "number {} -> {}")
     if op == "op_swap":
         calls = [b for a, dot, b in zip(toks, toks[1:], toks[2:], strict=False)
                  if a.text == "pl" and dot.text == "." and b.kind == tokenize.NAME and b.text in OPS]
-        if not calls:
-            return None
-        t = rng.choice(calls)
-        new = rng.choice([o for o in OPS if o != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: op pl.{t.text} -> pl.{new}"
+        return _respell(lines, calls, rng, lambda _: OPS, "op pl.{} -> pl.{}")
     if op == "keyword_swap":
         kwargs = [b for a, b, c in zip(toks, toks[1:], toks[2:], strict=False)
                   if a.text in ("(", ",") and b.kind == tokenize.NAME and c.text == "="]
         words = [x for x in toks if keyword.iskeyword(x.text)]
-        if not kwargs and not words:
-            return None
-        t = rng.choice(kwargs + words)
-        vocab = _KWARGS if t in kwargs else _KEYWORDS
-        new = rng.choice([w for w in vocab if w != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: keyword {t.text!r} -> {new!r}"
+        return _respell(lines, kwargs + words, rng,
+                        lambda t: _KWARGS if t in kwargs else _KEYWORDS, "keyword {!r} -> {!r}")
     ops = [x for x in toks if x.kind == tokenize.OP and x.text in _OPERATORS]
-    if not ops:
+    return _respell(lines, ops, rng, lambda _: _OPERATORS, "operator {!r} -> {!r}")
+
+
+def _respell(lines: list[str], candidates: list[Tok], rng: random.Random,
+             vocab: Callable[[Tok], Sequence[str]], what: str) -> str | None:
+    """Replace one of `candidates` by another word of its `vocab`; the edit's description (`what`
+    formatted with the old and the new text), or None if there is no candidate."""
+    if not candidates:
         return None
-    t = rng.choice(ops)
-    new = rng.choice([o for o in _OPERATORS if o != t.text])
+    t = rng.choice(candidates)
+    new = rng.choice([v for v in vocab(t) if v != t.text])
     _replace(lines, t, new)
-    return f"line {t.line + 1}:{t.col + 1}: operator {t.text!r} -> {new!r}"
+    return f"line {t.line + 1}:{t.col + 1}: " + what.format(t.text, new)
 
 
 def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:

@@ -182,11 +182,9 @@ def test_exception_names_skip_quoted_source() -> None:
     assert exception_names(err) == ["TypeError"]
 
 
-TILES = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
-         "    def f(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]])"
-         " -> pl.Tensor[[16, 64], pl.FP32]:\n"
-         "        t = pl.load(x, [0, 0], [16, 64])\n        u = pl.add(t, t)\n"
-         "        out = pl.store(u, [0, 0], out)\n        return out\n")
+# A tile kernel the interpreter runs, whose inferred form differs from it.
+TILES = (ROOT / "examples" / "orchestrated_add.py").read_text(encoding="utf-8")
+OTHER_TILES = TILES.replace("pl.add(a_tile, b_tile)", "pl.sub(a_tile, b_tile)")
 
 
 def test_verify_passes_a_good_run_and_names_each_broken_invariant(tmp_path: Path) -> None:
@@ -198,18 +196,18 @@ def test_verify_passes_a_good_run_and_names_each_broken_invariant(tmp_path: Path
 
     assert verify(ok_with("side effect\n" + good.out), tmp_path, "k").kind == "reparse"
     assert verify(ok_with(TILES), tmp_path, "k").kind == "not_fixed_point"  # not inferred yet
-    other = show_inferred(TILES.replace("pl.add(t, t)", "pl.mul(t, t)"))
+    other = show_inferred(OTHER_TILES)
     assert verify(ok_with(other), tmp_path, "k").kind == "compile_differs"
     assert verify(Outcome("diagnostic", 2, "", ""), tmp_path, "k").kind == "diagnostic"
 
 
 def test_compare_results_tells_same_differs_and_skipped() -> None:
     add = pl.parse(TILES)
-    mul = pl.parse(TILES.replace("pl.add(t, t)", "pl.mul(t, t)"))
+    sub = pl.parse(OTHER_TILES)
     dynamic = pl.parse("N = pl.dynamic('N')\n" + SMALL.replace("[[64]", "[[N]"))
-    assert isinstance(add, Program) and isinstance(mul, Program) and isinstance(dynamic, Program)
+    assert isinstance(add, Program) and isinstance(sub, Program) and isinstance(dynamic, Program)
     assert compare_results(add, add) == "same"
-    assert compare_results(add, mul).startswith("differs: result 0")
+    assert compare_results(add, sub).startswith("differs: result 0")
     assert compare_results(dynamic, dynamic).startswith("skipped: ")
 
 

@@ -62,6 +62,17 @@ def test_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path: Path) -> None
     no_temporaries(target.parent)
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another owner")
+def test_write_keeps_the_owner(tmp_path: Path) -> None:
+    path = tmp_path / "kernel.py"
+    path.write_text(KERNEL, encoding="utf-8")
+    os.chown(path, 65534, 65534)
+    code, _, err = run(["--write", str(path)])
+    assert code == 0, err
+    assert (path.stat().st_uid, path.stat().st_gid) == (65534, 65534)
+    assert path.read_text(encoding="utf-8") == show_inferred(KERNEL)
+
+
 def test_a_read_only_file_is_refused_not_replaced(tmp_path: Path) -> None:
     path = tmp_path / "kernel.py"
     path.write_text(KERNEL, encoding="utf-8")
