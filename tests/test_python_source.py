@@ -235,3 +235,21 @@ def test_deep_nesting_is_a_located_error_not_a_crash(tmp_path: Path) -> None:
     lines = proc.stdout.splitlines()
     assert len(lines) == 2 * len(DEEP), proc.stdout
     assert all("nest" in ln or "invalid Python syntax" in ln for ln in lines), proc.stdout
+
+
+def test_diagnostics_count_lines_as_python_does(tmp_path: Path) -> None:
+    """A form feed or a vertical tab is not a line break to Python: the error is located, and its
+    source line quoted, by Python's count."""
+    text = ("import pl\n\f\n# a\x0bcomment\n\n@pl.program\nclass K:\n    @pl.function\n"
+            "    def f(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+            "        b = pl.add(a, nope)\n        return b\n")
+    path = tmp_path / "k.py"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SyntaxError) as py:  # what Python says, for the line number
+        compile(text.replace("pl.add(a, nope)", "pl.add(a, nope) +"), "k.py", "exec")
+    assert py.value.lineno == 9
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["--no-cache", str(path)], stdout=out, stderr=err) == 2
+    rendered = err.getvalue()
+    assert f"--> {path}:9:" in rendered, rendered
+    assert " 9 |         b = pl.add(a, nope)" in rendered, rendered
