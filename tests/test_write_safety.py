@@ -9,13 +9,16 @@ without a temporary file left behind.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import resource
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -91,18 +94,34 @@ def test_a_directory_is_named_as_such(mode: list[str], tmp_path: Path) -> None:
     assert out == ""
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder anyway")
-def test_a_read_only_folder_is_a_clean_error(tmp_path: Path) -> None:
-    folder = tmp_path / "ro"
+@contextlib.contextmanager
+def _closed_folder(folder: Path) -> Iterator[None]:
+    """`folder` takes no new file: read-only for a user; immutable for root, who ignores modes."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which("chattr") is None or subprocess.run(
+            ["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("root, and the file system cannot make a folder immutable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_a_folder_that_takes_no_new_file_is_a_clean_error(tmp_path: Path) -> None:
+    folder = tmp_path / "closed"
     folder.mkdir()
     path = folder / "kernel.py"
     path.write_text(KERNEL, encoding="utf-8")
-    folder.chmod(0o555)
-    try:
+    with _closed_folder(folder):
         code, _, err = run(["--write", str(path)])
-    finally:
-        folder.chmod(0o755)
     refused(code, err, path, "cannot write")
+    assert "folder must be writable" in err
     assert path.read_text(encoding="utf-8") == KERNEL
     no_temporaries(folder)
 
