@@ -16,7 +16,8 @@ Guarantees:
   returned as is (the common case costs two scans).
 - `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
   every output line that is an unchanged line of the view is the user's original line again,
-  and the BOM character comes back; only changed lines show the normalised spelling.
+  the BOM character comes back, and in changed lines a name the user always spells one
+  (non-NFKC) way is spelled that way again; a name spelled several ways shows its NFKC form.
 - `compile_python(text, filename)` compiles the text with CPython, `parse_python` only parses it
   (both cheaper than LibCST's parse),
   so that only text Python accepts reaches LibCST, whose native parser crashes the process,
@@ -146,22 +147,16 @@ def python_view(text: str) -> str:
         text = text[1:]
     if text.isascii() and "\f" not in text:
         return text
-    lines = python_lines(text)
-    names: list[tuple[int, int, int, str]] = []  # (0-based line, start col, end col, normalised)
-    in_string: set[int] = set()  # lines that start inside a string: their whitespace is data
     try:
-        for t in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
-            if t.type == tokenize.NAME and not t.string.isascii():
-                norm = unicodedata.normalize("NFKC", t.string)
-                if norm != t.string:
-                    names.append((t.start[0] - 1, t.start[1], t.end[1], norm))
-            elif t.type == tokenize.STRING and t.end[0] > t.start[0]:
-                in_string.update(range(t.start[0], t.end[0]))  # 0-based rows after the first
-    except (tokenize.TokenError, SyntaxError, IndentationError):
+        toks = _tokens(text)
+    except (tokenize.TokenError, SyntaxError):
         return text  # not Python: the parser reports it, located, on the text as written
-    for row, start, end, norm in reversed(names):  # right to left: columns stay valid
-        ln = lines[row]
-        lines[row] = ln[:start] + norm + ln[end:]
+    lines = python_lines(text)
+    renames = [(t, norm) for t in toks if t.type == tokenize.NAME
+               and (norm := unicodedata.normalize("NFKC", t.string)) != t.string]
+    _rename(lines, renames)
+    in_string = {row for t in toks if t.type == tokenize.STRING  # 0-based rows after the first
+                 for row in range(t.start[0], t.end[0])}  # start inside a string: data
     for row, ln in enumerate(lines):
         if "\f" in ln and row not in in_string:
             lines[row] = _FF_INDENT.sub("", ln, count=1)
@@ -169,16 +164,50 @@ def python_view(text: str) -> str:
 
 
 def restore(original: str, view: str, output: str) -> str:
-    """`output`, a regeneration of `python_view(original)`, with the user's own lines back."""
+    """`output`, a regeneration of `python_view(original)`, with the user's own lines back, and
+    in the changed lines the user's spelling of each name the user always spells one way."""
     if view == original:
         return output
-    bom = _BOM if original.startswith(_BOM) else ""
     if view == output:
         return original
-    theirs, seen, out = python_lines(original.removeprefix(_BOM)), python_lines(view), \
-        python_lines(output)
+    bom = _BOM if original.startswith(_BOM) else ""
+    original = original.removeprefix(_BOM)
+    theirs, seen, out = python_lines(original), python_lines(view), python_lines(output)
     assert len(theirs) == len(seen), "python_view keeps every line"
+    opcodes = difflib.SequenceMatcher(None, seen, out, autojunk=False).get_opcodes()
+    changed = {row for op, _, _, j1, j2 in opcodes if op != "equal" for row in range(j1, j2)}
+    spelling = _spellings(original)
+    if spelling and changed:
+        _rename(out, [(t, spelling[t.string]) for t in _tokens(output) if t.type == tokenize.NAME
+                      and t.start[0] - 1 in changed and t.string in spelling])
     kept: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, seen, out, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in opcodes:
         kept.extend(theirs[i1:i2] if op == "equal" else out[j1:j2])
     return bom + "".join(kept)
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo]:
+    # newline="": rows are counted at the same line breaks as `python_lines`.
+    return list(tokenize.generate_tokens(io.StringIO(text, newline="").readline))
+
+
+def _rename(lines: list[str], renames: list[tuple[tokenize.TokenInfo, str]]) -> None:
+    """Each token (one line each) replaced by its new text, in place."""
+    for t, new in reversed(renames):  # right to left: the columns of the rest stay valid
+        row = t.start[0] - 1
+        lines[row] = lines[row][:t.start[1]] + new + lines[row][t.end[1]:]
+
+
+def _spellings(text: str) -> dict[str, str]:
+    """Normalised name -> the user's spelling, for the names the user spells only one way, and
+    not in NFKC form (`ｔ` everywhere: `t` -> `ｔ`; `ｔ` and `t` both: no entry)."""
+    try:
+        toks = _tokens(text)
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    seen: dict[str, set[str]] = {}
+    for t in toks:
+        if t.type == tokenize.NAME:
+            seen.setdefault(unicodedata.normalize("NFKC", t.string), set()).add(t.string)
+    return {norm: spelled.pop() for norm, spelled in seen.items()
+            if len(spelled) == 1 and norm not in spelled}
