@@ -1,10 +1,14 @@
 """Longer mutation-fuzz run: `python bench/fuzz.py --count 5000 --seed N [--shrink] [FILE ...]`.
 
-Mutates the kernel files (default: every file in examples/) with the seeded token-level edits of
-tests/fuzz_support.py, runs each mutant through `python -m pl.show_inferred`'s code path
-in-process, and prints a summary: cases run, outcomes by kind, and each distinct failure (an exit
-status other than 0/2, an exception escaping the CLI, a traceback, an unlocated diagnostic, a hang)
-with its first reproduction. Exit status 1 when some failure was found, else 0.
+Mutates the kernel files (default: every file in examples/) with the seeded edits of
+tests/fuzz_support.py (token edits, op and keyword swaps, injected statements, and whole-file
+mutations: BOM, CRLF, deep nesting, huge numbers, module-level side effects), runs each mutant
+through `python -m pl.show_inferred`'s code path in-process, verifies each successful run's
+output (re-parses, fixed point, same programs, same results under pl.interpret), and prints a
+summary: cases run, outcomes by kind, and each distinct failure (an exit status other than 0/2,
+an exception escaping the CLI, a traceback, an exception class name, an unlocated diagnostic, a
+hang, module code that ran, a broken invariant) with its first reproduction. Exit status 1 when
+some failure was found, else 0.
 """
 
 from __future__ import annotations
@@ -20,7 +24,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from fuzz_support import describe, fuzz, run_cli, shrink, signature  # noqa: E402
+from fuzz_support import (  # noqa: E402
+    CHECKS,
+    EDIT_KINDS,
+    FILE_KINDS,
+    describe,
+    fuzz,
+    run_cli,
+    shrink,
+    signature,
+    verify,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +45,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per mutant (default 20)")
     ap.add_argument("--shrink", action="store_true",
                     help="reduce each failure's reproduction line by line")
+    ap.add_argument("--file-kinds", default=",".join(FILE_KINDS),
+                    help="whole-file mutations to use, comma-separated (default: all of "
+                         f"{','.join(FILE_KINDS)}; '' for none)")
+    ap.add_argument("--file-share", type=float, default=0.3,
+                    help="share of whole-file mutations among the mutants (default 0.3)")
+    ap.add_argument("--edit-kinds", default=",".join(EDIT_KINDS),
+                    help=f"token-level edits to use (default: all of {','.join(EDIT_KINDS)})")
+    ap.add_argument("--checks", default=",".join(CHECKS),
+                    help="invariants checked beyond the exit status (default: all of "
+                         f"{','.join(CHECKS)}; 'outputs': successful runs' outputs re-parse, are "
+                         "fixed points, compile to the same programs and compute the same)")
     args = ap.parse_args(argv)
     sources = args.files or sorted((ROOT / "examples").glob("*.py"))
     if not sources:
@@ -45,7 +70,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  ... {n}/{args.count} ({time.perf_counter() - start:.0f}s)",
                       file=sys.stderr)
 
-        report = fuzz(sources, args.count, args.seed, folder, args.timeout, progress)
+        chosen = {}
+        for option, allowed in (("file_kinds", FILE_KINDS), ("edit_kinds", EDIT_KINDS),
+                                ("checks", CHECKS)):
+            chosen[option] = [k for k in getattr(args, option).split(",") if k]
+            unknown = sorted(set(chosen[option]) - set(allowed))
+            if unknown:
+                print(f"unknown {option.replace('_', ' ')}: {', '.join(unknown)}", file=sys.stderr)
+                return 2
+        report = fuzz(sources, args.count, args.seed, folder, args.timeout, progress,
+                      file_share=args.file_share, **chosen)
         elapsed = time.perf_counter() - start
         print(f"fuzz: {report.cases} cases from {len(sources)} file(s), seed {args.seed}, "
               f"{elapsed:.1f}s")
@@ -60,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
                 sig = failure.signature
 
                 def fails(text: str, sig: str = sig, n: int = n) -> bool:
-                    out = run_cli(text, folder, f"shrink_{n}_{next(tries)}", args.timeout)
+                    name = f"shrink_{n}_{next(tries)}"
+                    out = run_cli(text, folder, name, args.timeout, chosen["checks"])
+                    if "outputs" in chosen["checks"]:
+                        out = verify(out, folder, name, args.timeout)
                     return out.failed and signature(out) == sig
 
                 reduced = shrink(failure.mutant.text, fails)

@@ -23,6 +23,7 @@ from lowering.frontend_exprs import lower_expr, lower_value
 from lowering.frontend_source import SourceFile, source_file
 from lowering.frontend_stmts import lower_block, suite
 from lowering.frontend_types import lower_annotation, type_text
+from lowering.python_source import python_view
 from pl import dsl
 from pl.cache import gc_paused
 from pl.errors import PlError
@@ -284,7 +285,7 @@ def _source_of(obj: Any, what: str) -> tuple[SourceFile, dict[str, Any]]:
         raise PlError(f"Cannot read the source of {what} '{obj.__qualname__}' ({filename})",
                       hint="Kernels must be defined in a file (or passed to pl.parse as text)")
     glb = getattr(obj, "__globals__", None) or (module.__dict__ if module else {})
-    return source_file(filename, "".join(lines)), glb
+    return source_file(filename, python_view("".join(lines))), glb
 
 
 def _closure(fn: Callable[..., Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from lowering.frontend_spans import text_statement_spans
+from lowering.python_source import parse_python, python_lines
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
@@ -28,6 +29,8 @@ class SourceFile:
     def __init__(self, filename: str, text: str, module: cst.Module | None = None) -> None:
         self.filename = filename
         self.text = text
+        if module is None:
+            parse_python(text, filename)  # LibCST must never see what CPython refuses
         try:
             self.module = module if module is not None else cst.parse_module(text)
         except cst.ParserSyntaxError as e:
@@ -35,7 +38,7 @@ class SourceFile:
                           source=text) from None
         self._positions: Any = None
         self._stmt_spans: dict[int, Span] | None = None
-        self._lines = text.splitlines()
+        self._lines = [ln.rstrip("\r\n") for ln in python_lines(text)]
 
     # -- precise positions (error path) ---------------------------------------------------------
     def positions(self) -> Any:

@@ -19,6 +19,7 @@ from lowering.frontend import function_decorator, is_program_decorator, lower_cl
 from lowering.frontend_ctx import FnCtx, ProgCtx, dotted
 from lowering.frontend_exprs import lower_value
 from lowering.frontend_source import source_file
+from lowering.python_source import decode, python_lines, python_view
 from pl import dsl
 from pl.cache import gc_paused
 from pl.errors import PlError
@@ -76,15 +77,17 @@ def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
     ns[name] = v
 
 
-def parse_text(text: str, filename: str = "<string>") -> Program | Function:
-    """The one program or function defined in `text`."""
+def parse_text(text: str | bytes, filename: str = "<string>") -> Program | Function:
+    """The one program or function defined in `text` (bytes are decoded as Python decodes a
+    source file; the text is read as Python reads it: lowering/python_source.py)."""
+    if isinstance(text, bytes):
+        text, _ = decode(text, filename)
     with gc_paused():
-        return _parse_text(text, filename)
+        return _parse_text(python_view(text), filename)
 
 
 def _parse_text(text: str, filename: str) -> Program | Function:
-    lines = text.splitlines(keepends=True)
-    linecache.cache[filename] = (len(text), None, lines, filename)
+    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
     src = source_file(filename, text)
     ns: dict[str, Any] = {"pl": pl}
     prog = ProgCtx(src, ns, auto_dynamic=True)

@@ -12,8 +12,9 @@ if TYPE_CHECKING:
     from pl.ir.function import Function, Program
 
 
-def parse(text: str, filename: str = "<string>") -> Program | Function:
-    """The one `@pl.program` class or `@pl.function` function defined in `text`."""
+def parse(text: str | bytes, filename: str = "<string>") -> Program | Function:
+    """The one `@pl.program` class or `@pl.function` function defined in `text`, read as Python
+    reads a source file (bytes: BOM or coding cookie; form feeds; NFKC identifiers)."""
     from lowering.frontend_text import parse_text
 
     return parse_text(text, filename)

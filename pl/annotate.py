@@ -19,6 +19,7 @@ parse), and the output is the user's text with the changed statements spliced in
 
 from __future__ import annotations
 
+import dataclasses
 import linecache
 import os
 import pickle
@@ -34,6 +35,7 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_source import source_file
+from lowering.python_source import compile_python, decode, python_lines, python_view, restore
 from pl.annotate_edit import Unsupported
 from pl.annotate_imports import DslRoot, dsl_root
 from pl.annotate_plan import FunctionResult, rewrite_function
@@ -111,13 +113,9 @@ def _exec_error(e: BaseException, filename: str) -> PlError:
 
 def load_programs(text: str, filename: str) -> list[Program]:
     """Execute `text` as a fresh module named after no real module; return its programs."""
-    lines = text.splitlines(keepends=True)
+    lines = python_lines(text)
     linecache.cache[filename] = (len(text), None, lines, filename)
-    try:
-        code = compile(text, filename, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        raise PlError(f"invalid Python syntax: {e.msg}",
-                      Span(filename, e.lineno or 1, e.offset or 1)) from None
+    code = compile_python(text, filename)
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename
@@ -310,6 +308,11 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
                            {"backend": backend, "residency": residency, "program": program},
                            lambda: run_text(text, filename, backend=backend, residency=residency,
                                             program=program))
+    view = python_view(text)
+    if view != text:  # compile what Python reads (pl/lowering/python_source.py); keep the user's lines
+        r = run_text(view, filename, backend=backend, residency=residency, program=program,
+                     dump_passes=dump_passes)
+        return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
     r = _compile_text(text, filename, backend, residency, program, dump_passes)
     verify_output(r, rerun(backend=backend, residency=residency, program=program))
     return r
@@ -355,5 +358,10 @@ def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None =
         path = Path(path_or_text)
         if not path.is_file():
             raise PlError(f"no such file: {path}")
-        text, name = path.read_text(encoding="utf-8"), filename or str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+        name = filename or str(path)
+        text, _ = decode(data, name)
     return run_text(text, name, backend=backend, residency=residency).output

@@ -173,13 +173,13 @@ def cached_call(folder: str | os.PathLike[str], kind: str, text: str, filename: 
     exceptions (bugs) are never stored. On a hit the text is put into `linecache` under
     `filename`, as loading the file would have, so diagnostics still quote their source lines.
     """
-    from pl.errors import PlError
+    from pl.errors import PlError, python_lines
 
     cache = Cache(folder)
     k = key(kind, text, filename, options)
     hit = cache.get(k)
     if isinstance(hit, tuple) and len(hit) == 2 and hit[0] in ("ok", "error"):
-        linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
         if hit[0] == "error" and isinstance(hit[1], PlError):
             raise hit[1]
         return hit[1]

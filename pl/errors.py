@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import sys
 
 from pl.ir.span import Span
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def python_lines(text: str) -> list[str]:
+    """The lines of `text` with their line breaks, numbered the way Python numbers them (at `\\n`,
+    `\\r\\n` and `\\r`; `str.splitlines` also breaks at form feeds and other separators)."""
+    return _LINE.findall(text)
 
 
 class PlError(Exception):
@@ -38,7 +47,7 @@ class PlError(Exception):
 
     def source_lines(self) -> list[str]:
         if self.source is not None:
-            return self.source.splitlines()
+            return [ln.rstrip("\r\n") for ln in python_lines(self.source)]
         if self.span is None:
             return []
         return [ln.rstrip("\n") for ln in linecache.getlines(self.span.filename)]

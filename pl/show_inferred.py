@@ -2,7 +2,7 @@
 
 Like black: prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
 a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form,
-`--write` rewrites files in place atomically. `--ir`, `--explain`, `--json` show the compiled IR,
+`--write` rewrites files in place atomically (`write_back`). `--ir`, `--explain`, `--json` show the compiled IR,
 the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
 file to change, 2 a user error (bad kernel, missing file, bad option; shown as a located
 diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please report).
@@ -16,17 +16,21 @@ The module is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.annota
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
+import stat
 import sys
 import tempfile
 import traceback
 import types
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from lowering.python_source import Stored, decode, encode
 from pl.annotate import Regenerated, rerun, run_text, show_inferred
 from pl.annotate import load_programs as _load_text
 from pl.annotate_report import JSON_VERSION, diagnostic_json, explain, file_json
@@ -42,10 +46,10 @@ EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 def load_programs(path: Path) -> list[Program]:
     """Import the file as a fresh module and return its programs, in definition order (kept for
     callers of the first version of this module)."""
-    text, filename = _read(str(path), sys.stdin)
-    programs = _load_text(text, filename)
+    source = read_input(str(path), sys.stdin)
+    programs = _load_text(source.text, source.filename)
     if not programs:
-        raise PlError(f"{path}: no @pl.program found in this file", Span(filename, 1, 1))
+        raise PlError(f"{path}: no @pl.program found in this file", Span(source.filename, 1, 1))
     return programs
 
 
@@ -66,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--check", action="store_true",
                       help="print nothing; exit 1 if some file is not in its inferred form")
     mode.add_argument("--write", action="store_true",
-                      help="rewrite each file in place (atomically); '-' is printed instead")
+                      help="rewrite each file in place (atomically, in its own encoding; a read-only "
+                           "file or one edited meanwhile is refused); '-' is printed instead")
     mode.add_argument("--ir", action="store_true",
                       help="print the canonical compiled IR of each program instead")
     mode.add_argument("--explain", action="store_true",
@@ -123,40 +128,86 @@ def _diff(r: Regenerated, path: str, color: bool) -> str:
     return _colored_diff(lines) if color else "".join(lines)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+@dataclass(frozen=True)
+class Input:
+    """One file as read: its text (decoded as Python decodes it), the name errors show, how it is
+    stored (to write it back the same way) and its bytes (None for standard input)."""
+
+    text: str
+    filename: str
+    stored: Stored = Stored()
+    data: bytes | None = None
 
 
-def _read(path: str, stdin: TextIO) -> tuple[str, str]:
+def read_input(path: str, stdin: TextIO) -> Input:
+    """A kernel file ('-': standard input) as Python reads it; a `PlError` naming it if it cannot be."""
     if path == "-":
-        return stdin.read(), "<stdin>"
+        return Input(stdin.read(), "<stdin>")
     p = Path(path)
+    if p.is_dir():
+        raise PlError(f"{path}: is a directory", hint="give the path of a kernel file, or '-'")
     if not p.is_file():
         raise PlError(f"no such file: {path}", hint="give the path of a kernel file, or '-'")
     try:
         data = p.read_bytes()
     except OSError as e:
         raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+    text, stored = decode(data, path)
+    return Input(text, path, stored, data)
+
+
+def write_back(source: Input, text: str) -> None:
+    """Replace the file `source` was read from by `text`, stored the way it was (encoding, BOM).
+
+    Atomic: the new bytes go to a temporary file beside the target, which then replaces it, so
+    the file is either intact or complete. A symbolic link is written through (its target is
+    replaced; the link stays a link), the mode bits are kept, and the owner where allowed. Refused with a `PlError` naming the
+    file, the original left untouched: a read-only file, a file that changed since `source` was
+    read, and any failure to write (read-only folder, full disk)."""
+    path = source.filename
+    new = encode(text, source.stored, path)
+    target = Path(os.path.realpath(path))
     try:
-        return data.decode("utf-8"), path
-    except UnicodeDecodeError as e:
-        # Point at the first byte that is not UTF-8: its line, and its column in characters.
-        before = data[:e.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
-        source = data.decode("utf-8", errors="replace")
-        raise PlError(f"{path} is not utf-8 text: byte 0x{data[e.start]:02x} cannot be decoded",
-                      Span(path, line, col, line, col + 1), source=source,
-                      hint="save the file as UTF-8 (Python source files are UTF-8 by default)") from None
+        info = target.stat()
+        mode = stat.S_IMODE(info.st_mode)
+        # os.replace would succeed over a read-only file (only the folder is checked), and root
+        # passes os.access: the mode bits say whether the user meant the file to be written.
+        if not mode & 0o222:
+            raise PlError(f"{path} is read-only; it was not rewritten",
+                          hint="make it writable (chmod u+w) to let --write change it")
+        if not os.access(target, os.W_OK):
+            raise PlError(f"cannot write {path}: permission denied or a read-only file system; "
+                          "it was not rewritten")
+        _unchanged(source, target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise PlError(f"cannot write {path}: {e.strerror or e}; it was not rewritten",
+                      hint="--write replaces the file through a new file beside it: its folder "
+                           "must be writable") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(PermissionError):  # only root may give a file away
+                os.chown(tmp, info.st_uid, info.st_gid)
+        _unchanged(source, target)  # last look before the file is replaced
+        os.replace(tmp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise PlError(f"cannot write {path}: {e.strerror or e}; it was not "
+                          "rewritten") from None
+        raise
+
+
+def _unchanged(source: Input, target: Path) -> None:
+    if target.read_bytes() != source.data:
+        raise PlError(f"{source.filename} changed while pl was regenerating it; it was not "
+                      "rewritten", hint="run the command again on the new contents")
 
 
 def _note_text(e: PlError) -> str:
@@ -176,8 +227,8 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 
 def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
-    text, filename = _read(path, stdin)
-    r = run_text(text, filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
+    source = read_input(path, stdin)
+    r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
                  program=args.program, dump_passes=dump, cache_dir=_cache_dir(args))
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
@@ -194,7 +245,7 @@ def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
         stdout.write(_diff(r, path, _color(stdout)))
     elif args.write and path != "-":
         if changed:
-            _write_atomic(Path(path), r.output)
+            write_back(source, r.output)
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
         verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,

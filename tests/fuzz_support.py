@@ -1,12 +1,17 @@
-"""Mutation fuzzing of kernel files: seeded token-level edits, run through the CLI in-process.
+"""Mutation fuzzing of kernel files: seeded edits an attacker could make, run through the CLI in-process.
 
-Guarantees: `mutate(text, rng)` is a pure function of the text and the generator's state (same seed,
-same mutant); every mutant differs from its source. `run_cli(text, folder, name)` writes the mutant
-to its own file (fresh names keep linecache and the frontend's per-file caches honest) and runs
-`pl.show_inferred.main([path])` with stdout/stderr captured, never letting an exception out.
+Guarantees: `mutate(text, rng)` (token-level edits, op and keyword swaps, injected statements) and
+`mutate_file(text, rng)` (whole-file changes: a BOM, CRLF line ends, deep nesting, huge numbers,
+module-level side effects) are pure functions of the text and the generator's state (same seed,
+same mutant); every mutant differs from its source. `run_cli(text, folder, name)` writes the
+mutant to its own file (fresh names keep linecache and the frontend's per-file caches honest) and
+runs `pl.show_inferred.main([path])` with stdout/stderr captured, never letting an exception out.
 `classify` sorts an outcome into "ok" (exit 0), "diagnostic" (exit 2, one located error, no
-traceback) or a failure kind; `signature` names a failure so that repeats of one bug collapse.
-`fuzz(...)` ties these together and `shrink` reduces a failing mutant line by line.
+traceback, no exception class name) or a failure kind; `verify` checks a successful run's
+output: it re-parses, is a fixed point, compiles to the same programs, and each program computes
+the same under `pl.interpret` before and after compilation. `signature` names a failure so that
+repeats of one bug collapse. `fuzz(...)` ties these together and `shrink` reduces a failing
+mutant line by line.
 """
 
 from __future__ import annotations
@@ -21,16 +26,49 @@ import signal
 import tokenize
 import traceback
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 OK_KINDS = ("ok", "diagnostic")
+_ROOT = Path(__file__).resolve().parent.parent
 _LOC = re.compile(r"^\s*--> .+:\d+:\d+\s*$", re.M)
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
 _OPERATORS = ["+", "-", "*", "/", "//", "%", "<", ">", "==", "!=", "<=", ">=", "**", "&", "|",
               "=", ":", ",", "."]
 _NUMBERS = ["0", "-1", "2147483648", "1e30", "0.5"]
+# DSL ops an op swap picks from (tests/test_fuzz.py checks that each exists in `pl`).
+OPS = ["add", "sub", "mul", "div", "maximum", "minimum", "exp", "neg", "abs", "sqrt", "log",
+       "recip", "relu", "row_max", "row_sum", "row_expand_sub", "row_expand_div", "row_expand_mul",
+       "matmul", "cast", "load", "store", "move", "slice", "assemble", "create_tile",
+       "create_tensor", "full", "transpose", "reshape", "range", "yield_", "xor"]
+_KEYWORDS = ["if", "elif", "else", "for", "while", "in", "not", "and", "or", "is", "return",
+             "yield", "pass", "break", "continue", "def", "class", "with", "as", "lambda", "None",
+             "True", "False", "del", "global", "import", "from", "raise", "assert", "async", "await"]
+_KWARGS = ["type", "init_values", "b_trans", "a_trans", "out_dtype", "target_type", "dtype",
+           "target_memory", "strict_ssa", "level", "role"]
+# Statements an attacker injects into a block ({n}, {m}: names of the file).
+_INJECTED = ["{n} = pl.add({n}, {m})", "return {n}", "pass", "break", "continue", "{n} = {m}",
+             "del {n}", "print({n})", "assert {n}", "{n} += 1", "global {n}", "yield {n}",
+             "import os", "{n} = lambda: {m}", "{n} = pl.yield_({m})", "raise ValueError({n})",
+             "with open({n}) as {m}: pass", "{n}: pl.Tile[[16, 16], pl.FP32] = {m}",
+             "if {n}: pass", "for {n} in pl.range(4): pass", "while {n}: break",
+             "{n}, {m} = {m}, {n}", "{n} = {n}[0]", "{n}.x = {m}", "nonlocal {n}"]
+# Whole-file mutations (`mutate_file`), and what each does.
+FILE_KINDS = ("bom", "crlf", "deep_parens", "deep_blocks", "huge_number", "side_effect")
+# Module-level statements with effects; `{marker}` runs are detected by the file they create.
+SIDE_EFFECTS = ['open(__file__ + ".ran", "w").close()',
+                '__import__("os").system("touch \'" + __file__ + ".ran\'")',
+                "raise SystemExit(3)", '__import__("sys").exit(0)', 'print("side effect")',
+                'raise ValueError("boom")', "1 / 0", "import no_such_module_for_pl_fuzz"]
+_HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
+         "1_000_000_000_000_000_000", "1" * 40]
+# The invariants beyond "exit 0, or exit 2 with one located error and no traceback", each of which
+# `fuzz` can check or not: no exception class name in what pl says, no module code run while
+# compiling, and `verify`'s checks of a successful run's output.
+CHECKS = ("exception_names", "side_effects", "outputs")
+EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
+              "op_swap", "keyword_swap", "inject")
 
 
 @dataclass(frozen=True)
@@ -46,6 +84,7 @@ class Tok:
 class Mutant:
     text: str
     edits: tuple[str, ...]
+    kind: str = "edit"  # "edit" (token-level), or the whole-file kind of `FILE_KINDS`
 
 
 @dataclass(frozen=True)
@@ -73,7 +112,8 @@ class Failure:
 @dataclass
 class Report:
     cases: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, int] = field(default_factory=dict)  # outcomes by kind
+    mutations: dict[str, int] = field(default_factory=dict)  # mutants by `Mutant.kind`
     failures: dict[str, Failure] = field(default_factory=dict)
 
 
@@ -99,10 +139,13 @@ def _replace(lines: list[str], tok: Tok, new: str) -> None:
     lines[tok.line] = s[:tok.col] + new + s[tok.end:]
 
 
-def _edit(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
-    """Apply one random edit to `lines` in place; its description, or None if it did not apply."""
-    op = rng.choice(["delete", "duplicate", "swap", "name", "number", "operator", "drop_line",
-                     "indent"])
+def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
+          kinds: Sequence[str] = EDIT_KINDS) -> str | None:
+    """Apply one random edit (of `kinds`) to `lines` in place; its description, or None if it did
+    not apply."""
+    op = rng.choice(list(kinds))
+    if op == "inject":
+        return _inject(lines, toks, rng)
     if op in ("drop_line", "indent") or not toks:
         code = [i for i, ln in enumerate(lines) if ln.strip()]
         if not code:
@@ -136,42 +179,107 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
     if op == "name":
         names = [x for x in toks if x.kind == tokenize.NAME and not keyword.iskeyword(x.text)]
         vocab = sorted({x.text for x in names})
-        if not names or len(vocab) < 2:
-            return None
-        t = rng.choice(names)
-        new = rng.choice([v for v in vocab if v != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: name {t.text!r} -> {new!r}"
+        return _respell(lines, names if len(vocab) > 1 else [], rng, lambda _: vocab,
+                        "name {!r} -> {!r}")
     if op == "number":
         nums = [x for x in toks if x.kind == tokenize.NUMBER]
-        if not nums:
-            return None
-        t = rng.choice(nums)
-        new = rng.choice([n for n in _NUMBERS if n != t.text])
-        _replace(lines, t, new)
-        return f"line {t.line + 1}:{t.col + 1}: number {t.text} -> {new}"
+        return _respell(lines, nums, rng, lambda _: _NUMBERS, "number {} -> {}")
+    if op == "op_swap":
+        calls = [b for a, dot, b in zip(toks, toks[1:], toks[2:], strict=False)
+                 if a.text == "pl" and dot.text == "." and b.kind == tokenize.NAME and b.text in OPS]
+        return _respell(lines, calls, rng, lambda _: OPS, "op pl.{} -> pl.{}")
+    if op == "keyword_swap":
+        kwargs = [b for a, b, c in zip(toks, toks[1:], toks[2:], strict=False)
+                  if a.text in ("(", ",") and b.kind == tokenize.NAME and c.text == "="]
+        words = [x for x in toks if keyword.iskeyword(x.text)]
+        return _respell(lines, kwargs + words, rng,
+                        lambda t: _KWARGS if t in kwargs else _KEYWORDS, "keyword {!r} -> {!r}")
     ops = [x for x in toks if x.kind == tokenize.OP and x.text in _OPERATORS]
-    if not ops:
+    return _respell(lines, ops, rng, lambda _: _OPERATORS, "operator {!r} -> {!r}")
+
+
+def _respell(lines: list[str], candidates: list[Tok], rng: random.Random,
+             vocab: Callable[[Tok], Sequence[str]], what: str) -> str | None:
+    """Replace one of `candidates` by another word of its `vocab`; the edit's description (`what`
+    formatted with the old and the new text), or None if there is no candidate."""
+    if not candidates:
         return None
-    t = rng.choice(ops)
-    new = rng.choice([o for o in _OPERATORS if o != t.text])
+    t = rng.choice(candidates)
+    new = rng.choice([v for v in vocab(t) if v != t.text])
     _replace(lines, t, new)
-    return f"line {t.line + 1}:{t.col + 1}: operator {t.text!r} -> {new!r}"
+    return f"line {t.line + 1}:{t.col + 1}: " + what.format(t.text, new)
 
 
-def mutate(text: str, rng: random.Random, max_edits: int = 2) -> Mutant:
+def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
+    """Insert one statement before a random indented code line, at its indentation."""
+    code = [i for i, ln in enumerate(lines) if ln.strip() and ln[:1] in " \t"
+            and not ln.lstrip().startswith(("#", ")", "]", "@"))]
+    names = sorted({x.text for x in toks if x.kind == tokenize.NAME and not keyword.iskeyword(x.text)})
+    if not code or not names:
+        return None
+    i = rng.choice(code)
+    stmt = rng.choice(_INJECTED).format(n=rng.choice(names), m=rng.choice(names))
+    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" \t"))]
+    lines.insert(i, indent + stmt)
+    return f"line {i + 1}: inject {stmt!r}"
+
+
+def mutate(text: str, rng: random.Random, max_edits: int = 2,
+           kinds: Sequence[str] = EDIT_KINDS) -> Mutant:
     """A mutant of `text` with 1..max_edits random token-level edits (always different)."""
     for _ in range(100):
         lines = text.split("\n")
         edits: list[str] = []
         for _ in range(rng.randint(1, max_edits)):
-            desc = _edit(lines, tokens("\n".join(lines)), rng)
+            desc = _edit(lines, tokens("\n".join(lines)), rng, kinds)
             if desc is not None:
                 edits.append(desc)
         new = "\n".join(lines)
         if edits and new != text:
             return Mutant(new, tuple(edits))
     raise ValueError("text cannot be mutated")
+
+
+def mutate_file(text: str, rng: random.Random, kinds: Sequence[str] = FILE_KINDS) -> Mutant:
+    """One whole-file mutation of `text` (a kind of `FILE_KINDS`), always different from it."""
+    kind = rng.choice(list(kinds))
+    lines = text.split("\n")
+    code = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    if kind == "bom":
+        return Mutant("\ufeff" + text, ("BOM at the start",), kind)
+    if kind == "crlf":
+        return Mutant(text.replace("\n", "\r\n"), ("CRLF line ends",), kind)
+    if kind == "deep_parens":
+        assigns = [i for i in code if re.match(r"\s+\w+(: [^=]+)? = [^=]", lines[i])
+                   and lines[i].count("(") == lines[i].count(")")]
+        if assigns:
+            i, n = rng.choice(assigns), rng.choice([3, 60, 199, 250, 3000])
+            head, _, value = lines[i].partition(" = ")
+            lines[i] = f"{head} = {'(' * n}{value}{')' * n}"
+            return Mutant("\n".join(lines), (f"line {i + 1}: value in {n} parentheses",), kind)
+        kind = "deep_blocks"
+    if kind == "deep_blocks":
+        body = [i for i in code if lines[i].startswith("        ") and lines[i].rstrip()[-1] not in "(,[:"]
+        if body:
+            i, n = rng.choice(body), rng.choice([1, 3, 25, 101])
+            header = rng.choice(["if True:", "for _ in pl.range(1):", "with open(__file__):"])
+            indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+            nested = [indent + "    " * k + header for k in range(n)]
+            lines[i:i + 1] = nested + ["    " * n + lines[i]]
+            return Mutant("\n".join(lines), (f"line {i + 1}: in {n} x {header!r}",), kind)
+        kind = "huge_number"
+    if kind == "huge_number":
+        nums = [t for t in tokens(text) if t.kind == tokenize.NUMBER]
+        if nums:
+            t, new = rng.choice(nums), rng.choice(_HUGE)
+            _replace(lines, t, new)
+            return Mutant("\n".join(lines), (f"line {t.line + 1}:{t.col + 1}: number {t.text} -> "
+                                              f"{new[:12]}{'...' if len(new) > 12 else ''}",), kind)
+    effect = rng.choice(SIDE_EFFECTS)
+    imports = [i for i, ln in enumerate(lines) if ln.startswith(("import ", "from "))]
+    at = imports[-1] + 1 if imports else 0
+    lines.insert(at, effect)
+    return Mutant("\n".join(lines), (f"line {at + 1}: module-level {effect!r}",), "side_effect")
 
 
 # -- running and classifying ------------------------------------------------------------------
@@ -197,12 +305,13 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_cli(text: str, folder: Path, name: str, timeout: float = 20.0) -> Outcome:
+def run_cli(text: str, folder: Path, name: str, timeout: float = 20.0,
+            checks: Collection[str] = CHECKS) -> Outcome:
     """Write `text` to folder/name.py and run the CLI's main on it in-process."""
     from pl.show_inferred import main
 
     path = folder / f"{name}.py"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode("utf-8", errors="surrogatepass"))  # the text's own line ends
     out, err = io.StringIO(), io.StringIO()
     status: int | None = None
     detail = ""
@@ -211,7 +320,7 @@ def run_cli(text: str, folder: Path, name: str, timeout: float = 20.0) -> Outcom
                 contextlib.redirect_stderr(err), warnings.catch_warnings():
             # Mutants like `[0, 0,] [64]` draw CPython's SyntaxWarning; not the CLI's business.
             warnings.simplefilter("ignore", SyntaxWarning)
-            status = main([str(path), "--backend", "910B"])
+            status = main([str(path), "--backend", "910B", "--no-cache"])
     except _Timeout:
         return Outcome("timeout", None, out.getvalue(), err.getvalue(), f"over {timeout}s")
     except BaseException as e:  # noqa: BLE001 - anything escaping main is the failure we look for
@@ -219,12 +328,33 @@ def run_cli(text: str, folder: Path, name: str, timeout: float = 20.0) -> Outcom
             raise
         detail = "".join(traceback.format_exception(e))
         return Outcome("crash", None, out.getvalue(), err.getvalue(), detail)
-    return classify(status, out.getvalue(), err.getvalue())
+    finally:
+        ran = Path(f"{path}.ran")
+        effect = ran.exists()
+        ran.unlink(missing_ok=True)
+    if effect and "side_effects" in checks:
+        return Outcome("side_effect", status, out.getvalue(), err.getvalue(),
+                       "compiling the kernel ran its module-level code")
+    return classify(status, out.getvalue(), err.getvalue(), checks)
 
 
-def classify(status: int | None, out: str, err: str) -> Outcome:
+# An exception's class name (`KeyError`, `SystemExit`, ...), in what pl says rather than in the
+# user's source lines that a diagnostic quotes (`12 | raise ValueError(...)`).
+_EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b")
+_QUOTED = re.compile(r"^\s*\d*\s*\|")
+
+
+def exception_names(err: str) -> list[str]:
+    """Exception class names in pl's own words on stderr (headers, help, notes)."""
+    return [m.group(0) for ln in err.splitlines() if not _QUOTED.match(ln)
+            for m in _EXCEPTION_NAME.finditer(re.sub(r"'[^']*'", "", ln))]  # not the user's names
+
+
+def classify(status: int | None, out: str, err: str, checks: Collection[str] = CHECKS) -> Outcome:
     if "Traceback" in out or "Traceback" in err:
         return Outcome("traceback", status, out, err, err)
+    if "exception_names" in checks and exception_names(err):
+        return Outcome("exception_name", status, out, err, err)
     if status == 0:
         return Outcome("ok", status, out, err)
     if status != 2:
@@ -235,11 +365,72 @@ def classify(status: int | None, out: str, err: str) -> Outcome:
     return Outcome("diagnostic", status, out, err)
 
 
+def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> Outcome:
+    """The invariants of a successful run (`outcome.kind == "ok"`) on folder/name.py: its output
+    re-parses, regenerates to itself, compiles to the same programs, and every program computes
+    the same under `pl.interpret` before and after compilation (where the interpreter runs it).
+    The outcome itself when they hold, else a failure of kind "reparse", "not_fixed_point",
+    "compile_differs" or "results_differ" (or "timeout")."""
+    from interpret_support import compare_results
+
+    from pl.annotate import run_text
+    from pl.errors import PlError
+    from pl.printer import print_node
+    from pl.show_inferred import read_input
+    from pl.structural import structural_equal
+
+    if outcome.kind != "ok":
+        return outcome
+
+    def fail(kind: str, detail: str) -> Outcome:
+        return Outcome(kind, outcome.status, outcome.out, outcome.err, detail)
+
+    output = outcome.out
+    try:
+        compile(output, f"{name}_output.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        return fail("reparse", f"the output does not parse: {e}")
+    again = folder / f"{name}_output.py"
+    again.write_bytes(output.encode("utf-8", errors="surrogatepass"))
+    try:
+        with _time_limit(timeout), warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            source = read_input(str(folder / f"{name}.py"), io.StringIO())
+            first = run_text(source.text, source.filename)
+            try:
+                second = run_text(output, str(again))
+            except PlError as e:
+                return fail("not_fixed_point", f"the output is refused: {e.render(color=False)}")
+            if second.output != output:
+                return fail("not_fixed_point", "regenerating the output changes it:\n"
+                            + diff(output, second.output))
+            if len(first.compiled) != len(second.compiled) or not all(
+                    structural_equal(a.program, b.program, auto_mapping=True)
+                    for a, b in zip(first.compiled, second.compiled, strict=False)):
+                shown = [diff(print_node(a.program), print_node(b.program)) for a, b
+                         in zip(first.compiled, second.compiled, strict=False)]
+                return fail("compile_differs", "the output compiles to other programs:\n"
+                            + "\n".join(shown))
+            for c in first.compiled:
+                try:
+                    verdict = compare_results(c.source, c.program, seeds=1,
+                                              cannot_run=(Exception,))
+                except Exception as e:  # noqa: BLE001 - the compiled program fails to run
+                    verdict = "differs: " + "".join(traceback.format_exception(e))
+                if verdict.startswith("differs"):
+                    return fail("results_differ", f"{c.source.name}: {verdict}")
+    except _Timeout:
+        return fail("timeout", f"verifying took over {timeout}s")
+    except Exception as e:  # noqa: BLE001 - a crash while checking is a failure, shown whole
+        return fail("crash", "".join(traceback.format_exception(e)))
+    return outcome
+
+
 def signature(outcome: Outcome) -> str:
     """A short name for a failure: its kind, the exception, and the innermost pl frame."""
     text = outcome.detail or outcome.err
-    frames = [m for m in _FRAME.finditer(text) if "/tests/" not in m["file"]
-              and not m["file"].startswith("<")]
+    frames = [m for m in _FRAME.finditer(text) if m["file"].startswith(str(_ROOT))
+              and "/tests/" not in m["file"]]  # pl's own frames: not the mutant's, not ours
     where = ""
     if frames:
         last = frames[-1]
@@ -250,6 +441,11 @@ def signature(outcome: Outcome) -> str:
         if m:
             exc = " " + m.group(1)
             break
+    if outcome.kind == "exception_name":
+        exc = " " + ",".join(sorted(set(exception_names(outcome.err))))
+    elif outcome.kind in ("reparse", "not_fixed_point", "compile_differs", "results_differ"):
+        first = next((ln for ln in outcome.detail.splitlines() if ln.strip()), "")
+        exc = " " + re.sub(r"\d+|'[^']*'", "_", first)[:80]
     if outcome.kind == "unlocated":
         first = next((ln for ln in outcome.err.splitlines() if ln.startswith("Error:")), "")
         exc = " " + re.sub(r"\d+|'[^']*'", "_", first)[:80]
@@ -278,16 +474,25 @@ def shrink(text: str, still_fails: Callable[[str], bool], budget: int = 200) -> 
 
 
 def fuzz(sources: Sequence[Path], count: int, seed: int, folder: Path,
-         timeout: float = 20.0, progress: Callable[[int], None] | None = None) -> Report:
-    """Run `count` mutants spread evenly over `sources`; deterministic for a given seed."""
+         timeout: float = 20.0, progress: Callable[[int], None] | None = None, *,
+         file_kinds: Sequence[str] = FILE_KINDS, file_share: float = 0.3,
+         edit_kinds: Sequence[str] = EDIT_KINDS, checks: Collection[str] = CHECKS) -> Report:
+    """Run `count` mutants spread evenly over `sources`; deterministic for a given seed. A share
+    `file_share` of them are whole-file mutations of `file_kinds`, the rest token-level edits of
+    `edit_kinds`; `checks` (of `CHECKS`) are the invariants checked beyond the exit status."""
     report = Report()
     texts = [(p, p.read_text(encoding="utf-8")) for p in sources]
     for i in range(count):
         path, text = texts[i % len(texts)]
         rng = random.Random(f"{seed}:{i}:{path.name}")
-        mutant = mutate(text, rng)
-        outcome = run_cli(mutant.text, folder, f"m{seed}_{i}_{path.stem}", timeout)
+        whole = bool(file_kinds) and rng.random() < file_share
+        mutant = mutate_file(text, rng, file_kinds) if whole else mutate(text, rng, kinds=edit_kinds)
+        name = f"m{seed}_{i}_{path.stem}"
+        outcome = run_cli(mutant.text, folder, name, timeout, checks)
+        if "outputs" in checks:
+            outcome = verify(outcome, folder, name, timeout)
         report.cases += 1
+        report.mutations[mutant.kind] = report.mutations.get(mutant.kind, 0) + 1
         report.kinds[outcome.kind] = report.kinds.get(outcome.kind, 0) + 1
         if outcome.failed:
             sig = signature(outcome)

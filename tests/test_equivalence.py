@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from infer_cases.cases import CASES as INFER_CASES
+from interpret_support import compare_results, random_inputs, run_interpreted
 from test_residency import CASES as RESIDENCY_CASES
 from test_residency import marked
 
@@ -24,59 +24,20 @@ from infer.residency import apply_residency
 from lowering.ssa import convert_to_ssa
 from pl.compiler import default_passes
 from pl.errors import PlError
-from pl.interpreter import entry_function, interpret
-from pl.ir import DType, Program, ScalarType, TensorType, TileType, static_shape
+from pl.ir import Program
 from pl.passes import PassManager
 from pl.show_inferred import load_programs
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 
 
-def _inputs(program: Program, seed: int) -> list[Any]:
-    """Random arrays for tensor parameters, small positive numbers for scalars."""
-    rng = np.random.default_rng(seed)
-    f = entry_function(program)
-    out: list[Any] = []
-    for p in f.params:
-        t = p.type
-        if isinstance(t, TensorType | TileType):
-            shape = static_shape(t.shape)
-            assert shape is not None, f"{p.name}: dynamic shapes need explicit inputs"
-            if t.dtype.is_float():
-                arr = rng.standard_normal(shape).astype(np.float32)
-                out.append(arr.astype(np.float16) if t.dtype is DType.FP16 else arr)
-            else:
-                out.append(rng.integers(-8, 8, size=shape).astype(np.int32))
-        elif isinstance(t, ScalarType):
-            out.append(True if t.dtype is DType.BOOL else 1)
-        else:
-            out.append(None)
-    return out
-
-
-def _run(program: Program, args: list[Any]) -> list[np.ndarray[Any, Any]]:
-    """Interpret on copies of `args`; the result is the return value(s) and every argument array
-    afterwards (Out / InOut parameters are written through)."""
-    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    result = interpret(program, *copies)
-    results = result if isinstance(result, tuple) else (result,)
-    return [np.asarray(r) for r in results if r is not None] + \
-        [a for a in copies if isinstance(a, np.ndarray)]
-
-
 def assert_same_results(before: Program, after: Program, seeds: int = 2) -> None:
     """Skips (with the reason) when the SOURCE program cannot run: an op the interpreter does not
     cover, no single entry, or a scenario written only for its structure (ill-typed actuals)."""
-    for seed in range(seeds):
-        try:
-            args = _inputs(before, seed)
-            expected = _run(before, args)
-        except PlError as e:
-            pytest.skip(f"source program does not run: {e.message}")
-        got = _run(after, args)
-        assert len(got) == len(expected)
-        for g, e in zip(got, expected, strict=True):
-            assert g.shape == e.shape and np.array_equal(g, e, equal_nan=True), (g, e)
+    verdict = compare_results(before, after, seeds)
+    if verdict.startswith("skipped: "):
+        pytest.skip(verdict.removeprefix("skipped: "))
+    assert verdict == "same", verdict
 
 
 def _example_programs() -> list[tuple[str, Program]]:
@@ -120,7 +81,7 @@ def test_enough_programs_are_really_compared() -> None:
     ran = 0
     for _, program in EXAMPLE_PROGRAMS:
         try:
-            _run(program, _inputs(program, 0))
+            run_interpreted(program, random_inputs(program, 0))
             ran += 1
         except PlError:
             pass

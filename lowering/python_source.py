@@ -1,0 +1,213 @@
+"""A kernel file's text as CPython reads it, and the regenerated text stored back the same way.
+
+Guarantees:
+- `decode(data, filename)` decodes a file's bytes as the interpreter does: a UTF-8 BOM, else a
+  PEP 263 coding cookie on line 1 or 2, else UTF-8. It returns the text (without the BOM) and a
+  `Stored` saying how to store text back; undecodable bytes or a bad cookie are one `PlError`
+  located at the offending line. Line breaks are kept as they are (no newline translation).
+- `encode(text, stored, filename)` is its inverse: the same encoding, the BOM again if there was
+  one; a character the encoding cannot hold is a located `PlError`, never a partial write.
+- `python_view(text)` is the text the way CPython's tokenizer sees it, with everything the
+  frontend's parser (LibCST) would read differently made explicit: a leading BOM character is
+  dropped, a form feed in a line's indentation is dropped with the whitespace before it (CPython
+  resets the indentation count at a form feed), and every identifier is NFKC-normalised (CPython
+  normalises identifiers, so `ｔ` and `t` are one name). Line breaks and line count are unchanged,
+  strings and comments are never touched, and a text that is ASCII without form feeds or BOM is
+  returned as is (the common case costs two scans).
+- `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
+  every output line that is an unchanged line of the view is the user's original line again,
+  the BOM character comes back, and in changed lines a name the user always spells one
+  (non-NFKC) way is spelled that way again; a name spelled several ways shows its NFKC form.
+- `compile_python(text, filename)` compiles the text with CPython, `parse_python` only parses it
+  (both cheaper than LibCST's parse),
+  so that only text Python accepts reaches LibCST, whose native parser crashes the process,
+  beyond any exception handler, on nesting CPython refuses (thousands of brackets or operators);
+  what Python refuses (syntax, `return` outside a function, too deep) is one located `PlError`.
+- `python_lines` (from pl.errors) splits text into lines where Python numbers them.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import contextlib
+import difflib
+import io
+import re
+import tokenize
+import types
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pl.errors import PlError, python_lines
+from pl.ir.span import Span
+
+__all__ = ["Stored", "compile_python", "decode", "encode", "parse_python", "python_lines",
+           "python_view", "restore", "syntax_error"]
+
+_BOM = "\ufeff"
+# The part of an indentation that CPython ignores: everything up to its last form feed.
+_FF_INDENT = re.compile(r"^[ \t\f]*\f(?=[ \t]*\S)")
+_COOKIE = re.compile(r"[ \t\f]*#.*?coding[:=]")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """How a file's text is stored: its encoding's canonical name, and whether it starts with a BOM."""
+
+    encoding: str = "utf-8"
+    bom: bool = False
+
+
+def _position(before: str) -> tuple[int, int]:
+    """The 1-based line and character column of the character that follows `before`."""
+    lines = python_lines(before + "x")
+    return len(lines), len(lines[-1])
+
+
+def _located(filename: str, text: str, line: int, col: int, message: str, hint: str) -> PlError:
+    return PlError(message, Span(filename, line, col, line, col + 1), source=text, hint=hint)
+
+
+def syntax_error(e: SyntaxError, filename: str, text: str | None = None) -> PlError:
+    """CPython's syntax error about `filename` as a located `PlError`."""
+    return PlError(f"invalid Python syntax: {e.msg}", Span(filename, e.lineno or 1, e.offset or 1),
+                   source=text)
+
+
+def compile_python(text: str, filename: str) -> types.CodeType:
+    """`text` compiled by CPython, or a located `PlError` (see the module doc)."""
+    with _python_errors(text, filename):
+        return compile(text, filename, "exec", dont_inherit=True)
+
+
+def parse_python(text: str, filename: str) -> None:
+    """Raise a located `PlError` unless CPython's parser accepts `text`: its checks only (the
+    frontend words the compiler's own, like `break` outside a loop, in its terms)."""
+    with _python_errors(text, filename):
+        compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+
+
+@contextlib.contextmanager
+def _python_errors(text: str, filename: str) -> Iterator[None]:
+    try:
+        yield
+    except SyntaxError as e:
+        raise syntax_error(e, filename, text) from None
+    except (RecursionError, MemoryError):  # CPython gives up on the depth, without a location
+        lines = python_lines(text)
+        longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=0)
+        raise PlError("this code nests too deeply for Python's parser",
+                      Span(filename, longest + 1, 1), source=text,
+                      hint="split the expression into several statements") from None
+
+
+def decode(data: bytes, filename: str) -> tuple[str, Stored]:
+    """The text of a source file's bytes, decoded as CPython decodes them (see the module doc)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:  # an unknown cookie, or a cookie that contradicts the BOM
+        shown = data.decode("utf-8", errors="replace")
+        first = python_lines(shown)[:2]
+        line = next((n for n, ln in enumerate(first, 1) if _COOKIE.match(ln)), 1)
+        raise _located(filename, shown, line, 1, f"{filename}: {e.msg or e}",
+                       "name an encoding Python knows in the coding comment, or remove it") from None
+    bom = encoding == "utf-8-sig"
+    name = "utf-8" if bom else codecs.lookup(encoding).name
+    body = data[3:] if bom else data
+    try:
+        return body.decode(name), Stored(name, bom)
+    except UnicodeDecodeError as e:
+        # Point at the first byte that cannot be decoded: its line, and its column in characters.
+        line, col = _position(body[:e.start].decode(name, errors="replace"))
+        shown = body.decode(name, errors="replace")
+        raise _located(filename, shown, line, col,
+                       f"{filename} is not {name} text: byte 0x{body[e.start]:02x} cannot be decoded",
+                       "save the file as UTF-8 (Python source files are UTF-8 by default), or "
+                       "declare its encoding in a `# -*- coding: NAME -*-` comment") from None
+
+
+def encode(text: str, stored: Stored, filename: str) -> bytes:
+    """`text` as the bytes of a file stored like `stored` (see the module doc)."""
+    try:
+        data = text.encode(stored.encoding)
+    except UnicodeEncodeError as e:
+        line, col = _position(text[:e.start])
+        raise _located(filename, text, line, col,
+                       f"the regenerated {filename} cannot be stored in its encoding "
+                       f"{stored.encoding}: {text[e.start]!r} has no code there",
+                       "declare an encoding that holds every character, such as utf-8") from None
+    return codecs.BOM_UTF8 + data if stored.bom else data
+
+
+def python_view(text: str) -> str:
+    """`text` as CPython's tokenizer sees it (see the module doc)."""
+    if text.startswith(_BOM):
+        text = text[1:]
+    if text.isascii() and "\f" not in text:
+        return text
+    try:
+        toks = _tokens(text)
+    except (tokenize.TokenError, SyntaxError):
+        return text  # not Python: the parser reports it, located, on the text as written
+    lines = python_lines(text)
+    renames = [(t, norm) for t in toks if t.type == tokenize.NAME
+               and (norm := unicodedata.normalize("NFKC", t.string)) != t.string]
+    _rename(lines, renames)
+    in_string = {row for t in toks if t.type == tokenize.STRING  # 0-based rows after the first
+                 for row in range(t.start[0], t.end[0])}  # start inside a string: data
+    for row, ln in enumerate(lines):
+        if "\f" in ln and row not in in_string:
+            lines[row] = _FF_INDENT.sub("", ln, count=1)
+    return "".join(lines)
+
+
+def restore(original: str, view: str, output: str) -> str:
+    """`output`, a regeneration of `python_view(original)`, with the user's own lines back, and
+    in the changed lines the user's spelling of each name the user always spells one way."""
+    if view == original:
+        return output
+    if view == output:
+        return original
+    bom = _BOM if original.startswith(_BOM) else ""
+    original = original.removeprefix(_BOM)
+    theirs, seen, out = python_lines(original), python_lines(view), python_lines(output)
+    assert len(theirs) == len(seen), "python_view keeps every line"
+    opcodes = difflib.SequenceMatcher(None, seen, out, autojunk=False).get_opcodes()
+    changed = {row for op, _, _, j1, j2 in opcodes if op != "equal" for row in range(j1, j2)}
+    spelling = _spellings(original)
+    if spelling and changed:
+        _rename(out, [(t, spelling[t.string]) for t in _tokens(output) if t.type == tokenize.NAME
+                      and t.start[0] - 1 in changed and t.string in spelling])
+    kept: list[str] = []
+    for op, i1, i2, j1, j2 in opcodes:
+        kept.extend(theirs[i1:i2] if op == "equal" else out[j1:j2])
+    return bom + "".join(kept)
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo]:
+    # newline="": rows are counted at the same line breaks as `python_lines`.
+    return list(tokenize.generate_tokens(io.StringIO(text, newline="").readline))
+
+
+def _rename(lines: list[str], renames: list[tuple[tokenize.TokenInfo, str]]) -> None:
+    """Each token (one line each) replaced by its new text, in place."""
+    for t, new in reversed(renames):  # right to left: the columns of the rest stay valid
+        row = t.start[0] - 1
+        lines[row] = lines[row][:t.start[1]] + new + lines[row][t.end[1]:]
+
+
+def _spellings(text: str) -> dict[str, str]:
+    """Normalised name -> the user's spelling, for the names the user spells only one way, and
+    not in NFKC form (`ｔ` everywhere: `t` -> `ｔ`; `ｔ` and `t` both: no entry)."""
+    try:
+        toks = _tokens(text)
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    seen: dict[str, set[str]] = {}
+    for t in toks:
+        if t.type == tokenize.NAME:
+            seen.setdefault(unicodedata.normalize("NFKC", t.string), set()).add(t.string)
+    return {norm: spelled.pop() for norm, spelled in seen.items()
+            if len(spelled) == 1 and norm not in spelled}

@@ -1,0 +1,71 @@
+"""Running a program under `pl.interpret` on random inputs, and comparing two programs' results.
+
+Guarantees: `random_inputs(program, seed)` is a pure function of the program's entry signature and
+the seed (random arrays for tensor parameters, small positive numbers for scalars);
+`run_interpreted` interprets on copies and returns the return value(s) and every argument array
+afterwards (Out / InOut parameters are written through); `compare_results(before, after)` says
+"same", "skipped: <why>" (the BEFORE program cannot run: an op the interpreter does not cover, no
+single entry, a dynamic shape) or "differs: <what>", bit-exact (the same dtype math).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter import entry_function, interpret
+from pl.ir import DType, Program, ScalarType, TensorType, TileType, static_shape
+
+
+def random_inputs(program: Program, seed: int) -> list[Any]:
+    """Random arrays for tensor parameters, small positive numbers for scalars."""
+    rng = np.random.default_rng(seed)
+    f = entry_function(program)
+    out: list[Any] = []
+    for p in f.params:
+        t = p.type
+        if isinstance(t, TensorType | TileType):
+            shape = static_shape(t.shape)
+            if shape is None:
+                raise PlError(f"{p.name}: dynamic shapes need explicit inputs")
+            if t.dtype.is_float():
+                arr = rng.standard_normal(shape).astype(np.float32)
+                out.append(arr.astype(np.float16) if t.dtype is DType.FP16 else arr)
+            else:
+                out.append(rng.integers(-8, 8, size=shape).astype(np.int32))
+        elif isinstance(t, ScalarType):
+            out.append(True if t.dtype is DType.BOOL else 1)
+        else:
+            out.append(None)
+    return out
+
+
+def run_interpreted(program: Program, args: list[Any]) -> list[np.ndarray[Any, Any]]:
+    """Interpret on copies of `args`: the return value(s), then every argument array afterwards."""
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    result = interpret(program, *copies)
+    results = result if isinstance(result, tuple) else (result,)
+    return [np.asarray(r) for r in results if r is not None] + \
+        [a for a in copies if isinstance(a, np.ndarray)]
+
+
+def compare_results(before: Program, after: Program, seeds: int = 2,
+                    cannot_run: tuple[type[Exception], ...] = (PlError,)) -> str:
+    """"same", "skipped: ..." or "differs: ..." (see the module doc). `cannot_run`: what the
+    BEFORE program may raise to be skipped (the fuzzer's mutants also break the interpreter's
+    own assumptions, like a negative extent, without being refused by the compiler)."""
+    for seed in range(seeds):
+        try:
+            args = random_inputs(before, seed)
+            expected = run_interpreted(before, args)
+        except cannot_run as e:
+            return f"skipped: source program does not run: {e}"
+        got = run_interpreted(after, args)
+        if len(got) != len(expected):
+            return f"differs: {len(got)} results instead of {len(expected)}"
+        for i, (g, e) in enumerate(zip(got, expected, strict=True)):
+            if g.shape != e.shape or not np.array_equal(g, e, equal_nan=True):
+                return f"differs: result {i} (seed {seed}): {g!r} instead of {e!r}"
+    return "same"
