@@ -22,6 +22,20 @@ from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
 
+def _syntax_error(filename: str, text: str, e: cst.ParserSyntaxError) -> PlError:
+    """CPython's own message and position when it rejects the text too (LibCST's can point a
+    line past the culprit); LibCST's otherwise."""
+    try:
+        compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as se:
+        return PlError(f"invalid Python syntax: {se.msg}",
+                       Span(filename, se.lineno or 1, se.offset or 1), source=text)
+    except ValueError:  # e.g. a NUL byte: CPython's complaint has no position
+        pass
+    return PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
+                   source=text)
+
+
 class SourceFile:
     """A parsed file: its text, its CST, and lazily its positions."""
 
@@ -31,8 +45,7 @@ class SourceFile:
         try:
             self.module = module if module is not None else cst.parse_module(text)
         except cst.ParserSyntaxError as e:
-            raise PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
-                          source=text) from None
+            raise _syntax_error(filename, text, e) from None
         self._positions: Any = None
         self._stmt_spans: dict[int, Span] | None = None
         self._lines = text.splitlines()

@@ -1,6 +1,7 @@
 """`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
 
-Like black: prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
+Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
+their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
 a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form,
 `--write` rewrites files in place atomically. `--ir`, `--explain`, `--json` show the compiled IR,
 the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
@@ -36,11 +37,11 @@ _BACKENDS = {"910B": "910B", "950": "950", "none": None}
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 
 
-def load_programs(path: Path) -> list[Program]:
-    """Import the file as a fresh module and return its programs, in definition order (kept for
+def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
+    """The file's programs, in definition order (read statically unless `execute`; kept for
     callers of the first version of this module)."""
     text, filename = _read(str(path), sys.stdin)
-    programs = _load_text(text, filename)
+    programs = _load_text(text, filename, execute=execute)
     if not programs:
         raise PlError(f"{path}: no @pl.program found in this file", Span(filename, 1, 1))
     return programs
@@ -78,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="turn off loop-invariant Mat residency (phase 4 of inference)")
     p.add_argument("--program", metavar="NAME",
                    help="only the @pl.program class called NAME")
+    p.add_argument("--exec", action="store_true", dest="execute",
+                   help="import each kernel file as Python does, running its top-level code "
+                        "(by default files are only read: only their imports of pl and of the "
+                        "project's own modules, and their constants, are evaluated)")
     p.add_argument("--no-cache", action="store_true",
                    help="always compile; do not read or write the compile cache")
     p.add_argument("--cache-dir", metavar="DIR", type=Path,
@@ -175,7 +180,8 @@ def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
     text, filename = _read(path, stdin)
     r = run_text(text, filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
-                 program=args.program, dump_passes=dump, cache_dir=_cache_dir(args))
+                 program=args.program, dump_passes=dump, cache_dir=_cache_dir(args),
+                 execute=args.execute)
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:

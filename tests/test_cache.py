@@ -44,9 +44,9 @@ class Counter:
         self.calls = 0
         real = annotate.load_programs
 
-        def counting(text: str, filename: str) -> Any:
+        def counting(text: str, filename: str, **kwargs: Any) -> Any:
             self.calls += 1
-            return real(text, filename)
+            return real(text, filename, **kwargs)
 
         monkeypatch.setattr(annotate, "load_programs", counting)
 
@@ -61,16 +61,17 @@ def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypat
     assert warm.functions == cold.functions
     assert structural_equal(warm.compiled[0].program, cold.compiled[0].program, auto_mapping=True)
     assert print_node(warm.compiled[0].program) == print_node(cold.compiled[0].program)
-    assert len(list(tmp_path.glob("*.pickle"))) == 1
+    assert len(list(tmp_path.glob("*.json"))) == 1
 
 
-def test_a_hit_unpickles_the_compiled_programs_only_when_read(tmp_path: Path) -> None:
+def test_a_hit_compiles_again_only_when_the_programs_are_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    c = Counter(monkeypatch)
     warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    assert isinstance(warm._compiled, bytes)  # the plain regeneration never reads them
-    assert warm.output == cold.output
+    assert c.calls == 0 and warm.output == cold.output  # the plain regeneration compiles nothing
     programs = warm.compiled
-    assert not isinstance(warm._compiled, bytes) and warm.compiled is programs
+    assert c.calls == 1 and warm.compiled is programs
     assert print_node(programs[0].program) == print_node(cold.compiled[0].program)
     assert str(programs[0].decisions) == str(cold.compiled[0].decisions)
 
@@ -81,7 +82,7 @@ def test_without_cache_dir_nothing_is_stored(tmp_path: Path, monkeypatch: pytest
     annotate.run_text(KERNEL, "k.py")
     annotate.run_text(KERNEL, "k.py")
     assert c.calls == 2
-    assert not any(tmp_path.rglob("*.pickle"))
+    assert not any(tmp_path.rglob("*.json"))
 
 
 @pytest.mark.parametrize("change", [
@@ -156,7 +157,7 @@ def test_an_entry_under_another_key_is_a_miss(tmp_path: Path) -> None:
 def test_corrupt_entry_through_run_text_recompiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
     cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    (entry,) = tmp_path.glob("*.pickle")
+    (entry,) = tmp_path.glob("*.json")
     entry.write_bytes(entry.read_bytes()[:50])
     again = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     assert c.calls == 2 and again.output == cold.output
@@ -247,7 +248,7 @@ def test_cli_cache_dir_and_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     first = _cli([str(kernel), "--cache-dir", str(folder)])
     second = _cli([str(kernel), "--cache-dir", str(folder), "--check"])
     assert c.calls == 1 and first[0] == 0 and second[0] == 1
-    assert len(list(folder.glob("*.pickle"))) == 1
+    assert len(list(folder.glob("*.json"))) == 1
     third = _cli([str(kernel), "--cache-dir", str(folder), "--no-cache"])
     assert c.calls == 2 and third == first
 
@@ -260,7 +261,7 @@ def test_cli_default_is_the_user_cache_folder(tmp_path: Path, monkeypatch: pytes
     assert _cli([str(kernel)])[0] == 0
     assert _cli([str(kernel)])[0] == 0
     assert c.calls == 1
-    assert len(list((tmp_path / "xdg" / "pl").glob("*.pickle"))) == 1
+    assert len(list((tmp_path / "xdg" / "pl").glob("*.json"))) == 1
 
 
 def test_cli_cached_error_still_quotes_the_source(tmp_path: Path) -> None:

@@ -1,0 +1,448 @@
+"""Static loading: a kernel file's module namespace, computed by READING the file, never running it.
+
+This is how `show_inferred` loads a kernel by default (as black, ruff and mypy read code): the
+file is parsed with LibCST and its top-level statements are interpreted as follows.
+
+- `import pl`, `import pl as p`, `import pypto.language as pl`, `from pypto import language`,
+  `from pl import X` / `*` bind the real `pl` package (trusted: it is the compiler itself).
+- `import m`, `import pkg.m`, `from m import N`, `from . import m`, `from .m import N` of a module
+  of the user's project - a file `m.py` or package `m/__init__.py` found in the kernel's folder
+  (absolute imports) or relative to the importing module's folder (relative imports) - read that
+  file the same way, recursively; cyclic imports leave the names involved unresolved.
+- `NAME = expr`, `A, B = expr`, `NAME: T = expr` and `NAME op= expr` evaluate `expr` with the
+  static evaluator (lowering/static_eval.py lists the accepted forms).
+- `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
+  (the frontend, as the decorators would), in source order, so later names see earlier ones.
+- `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
+- Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
+  a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
+  kernel that USES such a name gets a located error naming `--exec`; one that does not is
+  unaffected. A `@pl.program` class inside a compound statement is an error at once (it would
+  otherwise be silently missed).
+
+Every file consulted is recorded in `reads` (absolute path -> sha256 of its bytes, or None for a
+probed path that does not exist), so a compile cache can tell when a result is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+import pl
+from lowering.frontend import function_decorator, is_program_decorator, lower_class_node, lower_function_node
+from lowering.frontend_ctx import ProgCtx, dotted
+from lowering.frontend_source import SourceFile, source_file
+from lowering.static_eval import (
+    EXEC_HINT,
+    FailsWhenRun,
+    NotStatic,
+    StaticNamespace,
+    Unresolved,
+    binary,
+    evaluate,
+)
+
+__all__ = ["kernel_folder", "load_static", "pl_module"]
+
+Reads = dict[str, str | None]
+_FAILS_HINT = "Python raises this too when it imports the file"
+
+
+def kernel_folder(filename: str) -> Path:
+    """The folder a kernel's absolute imports are resolved in (the cwd for `<stdin>`)."""
+    if filename.startswith("<"):
+        return Path(os.getcwd())
+    return Path(os.path.realpath(filename)).parent
+
+
+def pl_module(name: str) -> Any:
+    """The object `import name` binds when `name` is `pl` or the reference's `pypto.language`
+    (or one of their modules); None for any other module."""
+    if name == "pypto":
+        return StaticNamespace("pypto", {"language": pl})
+    if name == "pypto.language" or name == "pl":
+        return pl
+    for prefix in ("pl.", "pypto.language."):
+        if name.startswith(prefix):
+            try:
+                return importlib.import_module("pl." + name[len(prefix):])
+            except ImportError:
+                return None
+    return None
+
+
+def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
+    """The namespace of the kernel file `text` (named `filename`), read statically (module doc)."""
+    loader = _Loader(kernel_folder(filename), reads)
+    return loader.namespace(source_file(filename, text), kernel_folder(filename))
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _is_main_guard(node: cst.If) -> bool:
+    t = node.test
+    if not isinstance(t, cst.Comparison) or len(t.comparisons) != 1:
+        return False
+    cmp = t.comparisons[0]
+    sides = (t.left, cmp.comparator)
+    return isinstance(cmp.operator, cst.Equal) and \
+        any(isinstance(s, cst.Name) and s.value == "__name__" for s in sides) and \
+        any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
+
+
+class _Bound(cst.CSTVisitor):
+    """Names a compound statement may bind (not looking into nested defs and classes), and
+    whether it defines a `@...program` class."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+        self.program: cst.ClassDef | None = None
+
+    def _target(self, node: cst.BaseExpression) -> None:
+        if isinstance(node, cst.Name):
+            self.names.append(node.value)
+        elif isinstance(node, cst.Tuple | cst.List):
+            for el in node.elements:
+                self._target(el.value)
+        elif isinstance(node, cst.StarredElement):
+            self._target(node.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for a in node.names:
+            if a.asname is None:
+                self.names.append(dotted(a.name).split(".")[0])
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if not isinstance(node.names, cst.ImportStar):
+            for a in node.names:
+                if a.asname is None:
+                    self.names.append(dotted(a.name))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.append(node.name.value)
+        for d in node.decorators:
+            target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+            if isinstance(target, cst.Name | cst.Attribute) and \
+                    dotted(target).split(".")[-1] == "program" and self.program is None:
+                self.program = node
+        return False
+
+
+class _Loader:
+    """One static load: the project's modules read so far (by resolved path) and being read."""
+
+    def __init__(self, root: Path, reads: Reads) -> None:
+        self.root = root
+        self.reads = reads
+        self.modules: dict[Path, StaticNamespace | Unresolved] = {}
+
+    # -- files -----------------------------------------------------------------------------------
+    def _probe(self, path: Path) -> bytes | None:
+        key = str(path)
+        try:
+            data = path.read_bytes() if path.is_file() else None
+        except OSError:
+            data = None
+        self.reads[key] = None if data is None else _sha256(data)
+        return data
+
+    def _find(self, folder: Path, parts: list[str]) -> tuple[Path, bytes] | None:
+        """The file of module `parts` under `folder`: `a/b.py`, else `a/b/__init__.py`."""
+        base = folder.joinpath(*parts)
+        for path in (base.with_name(base.name + ".py"), base / "__init__.py"):
+            data = self._probe(path)
+            if data is not None:
+                return path, data
+        return None
+
+    def _file_module(self, name: str, path: Path, data: bytes) -> StaticNamespace | Unresolved:
+        path = Path(os.path.realpath(path))
+        hit = self.modules.get(path)
+        if hit is not None:
+            return hit
+        # While it is being read, a cyclic import of it sees an unresolved module.
+        self.modules[path] = Unresolved(name, f"module `{name}` is imported in a cycle")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            result: StaticNamespace | Unresolved = Unresolved(
+                name, f"module `{name}` ({path}) is not UTF-8 text")
+        else:
+            result = StaticNamespace(name, self.namespace(source_file(str(path), text), path.parent))
+        self.modules[path] = result
+        return result
+
+    def _module(self, name: str, folder: Path, parts: list[str]) -> Any:
+        """Module `parts` of the project under `folder`, a namespace package, or Unresolved."""
+        found = self._find(folder, parts)
+        if found is not None:
+            return self._file_module(name, *found)
+        if parts and folder.joinpath(*parts).is_dir():
+            return StaticNamespace(name, {})
+        return Unresolved(name, f"`{name}` is neither pl nor a module of the kernel's project "
+                                f"(looked in {folder})")
+
+    # -- imports ---------------------------------------------------------------------------------
+    def _import(self, ns: dict[str, Any], node: cst.Import) -> None:
+        for alias in node.names:
+            name = dotted(alias.name)
+            parts = name.split(".")
+            if alias.asname is not None:
+                target = alias.asname.name
+                assert isinstance(target, cst.Name)
+                value = pl_module(name)
+                ns[target.value] = value if value is not None else \
+                    self._module(name, self.root, parts)
+                continue
+            # `import a.b.c` binds `a`, with `b` and `b.c` reachable as attributes.
+            top = pl_module(parts[0]) if parts[0] in ("pl", "pypto") else None
+            if top is None:
+                top = self._module(parts[0], self.root, parts[:1])
+            ns[parts[0]] = top
+            parent = top
+            for i in range(1, len(parts)):
+                if not isinstance(parent, StaticNamespace):
+                    break
+                sub_name = ".".join(parts[:i + 1])
+                sub = pl_module(sub_name)
+                if sub is None:
+                    sub = self._module(sub_name, self.root, parts[:i + 1])
+                parent.names.setdefault(parts[i], sub)
+                parent = parent.names[parts[i]]
+
+    def _import_from(self, ns: dict[str, Any], node: cst.ImportFrom, folder: Path,
+                     src: SourceFile) -> None:
+        module = dotted(node.module) if node.module is not None else ""
+        if module == "__future__":
+            return
+        level = len(node.relative)
+        if level:
+            base = folder
+            for _ in range(level - 1):
+                base = base.parent
+            label = "." * level + module
+            parts = module.split(".") if module else []
+            source: Any = self._module(label, base, parts) if parts else \
+                StaticNamespace(label, {})
+        else:
+            base, label, parts = self.root, module, module.split(".")
+            source = pl_module(module)
+            if source is None:
+                source = self._module(module, base, parts)
+        if isinstance(node.names, cst.ImportStar):
+            if isinstance(source, StaticNamespace):
+                ns.update(_public(source.names))
+            elif source is pl:
+                ns.update({k: getattr(pl, k) for k in pl.__all__})
+            else:
+                raise src.error(node, f"`from {label} import *` cannot be read statically: "
+                                      f"{source.reason if isinstance(source, Unresolved) else ''}",
+                                hint=EXEC_HINT)
+            return
+        for alias in node.names:
+            name = dotted(alias.name)
+            target = alias.asname.name if alias.asname is not None else alias.name
+            assert isinstance(target, cst.Name)
+            ns[target.value] = self._member(source, label, base, parts, name)
+
+    def _member(self, source: Any, label: str, base: Path, parts: list[str], name: str) -> Any:
+        if isinstance(source, Unresolved):
+            return Unresolved(name, source.reason)
+        if isinstance(source, StaticNamespace) and name in source.names:
+            return source.names[name]
+        if source is not None and not isinstance(source, StaticNamespace):
+            value = getattr(source, name, None)  # the pl package or one of its modules
+            if value is not None:
+                return value
+            return Unresolved(name, f"`{label}` has no name `{name}`")
+        sub = self._module(f"{label}.{name}", base, [*parts, name])
+        if isinstance(sub, Unresolved):
+            return Unresolved(name, f"`{label}` defines no `{name}` that static loading can read")
+        return sub
+
+    # -- statements ------------------------------------------------------------------------------
+    def namespace(self, src: SourceFile, folder: Path) -> dict[str, Any]:
+        ns: dict[str, Any] = {}
+        prog = ProgCtx(src, ns)
+        for stmt in src.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._small(ns, small, prog, folder)
+            elif isinstance(stmt, cst.ClassDef):
+                self._class(ns, stmt, prog)
+            elif isinstance(stmt, cst.FunctionDef):
+                if function_decorator(prog, stmt) is not None:
+                    ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
+                else:
+                    self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
+                                                          "runs no function", src, stmt)
+            elif isinstance(stmt, cst.If) and _is_main_guard(stmt):
+                if stmt.orelse is not None:
+                    self._compound(ns, stmt.orelse, src, "else")
+            else:
+                self._compound(ns, stmt, src, type(stmt).__name__.lower())
+        return ns
+
+    def _unresolved(self, ns: dict[str, Any], name: str, why: str, src: SourceFile,
+                    node: cst.CSTNode) -> None:
+        span = src.stmt_span(node)
+        ns[name] = Unresolved(name, f"`{name}` {why} (line {span.line})", span)
+
+    def _compound(self, ns: dict[str, Any], stmt: cst.CSTNode, src: SourceFile, kind: str) -> None:
+        bound = _Bound()
+        stmt.visit(bound)
+        if bound.program is not None:
+            raise src.error(bound.program.name,
+                            f"the @pl.program class {bound.program.name.value} is defined inside "
+                            f"a `{kind}` statement, which static loading does not run",
+                            hint=EXEC_HINT)
+        for name in bound.names:
+            self._unresolved(ns, name, f"is bound inside a `{kind}` statement, which static "
+                                       "loading does not run", src, stmt)
+
+    def _class(self, ns: dict[str, Any], cd: cst.ClassDef, prog: ProgCtx) -> None:
+        decorators = [d for d in cd.decorators if is_program_decorator(prog, d)]
+        if not decorators:
+            self._unresolved(ns, cd.name.value, "is a class that is not a @pl.program, and static "
+                                                "loading runs no class body", prog.src, cd)
+            return
+        strict = False
+        dec = decorators[0].decorator
+        if isinstance(dec, cst.Call):
+            for a in dec.args:
+                if a.keyword is not None and a.keyword.value == "strict_ssa":
+                    strict = bool(self._value(ns, a.value, prog.src))
+        ns[cd.name.value] = lower_class_node(ProgCtx(prog.src, ns, strict_ssa=strict), cd)
+
+    def _value(self, ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
+        try:
+            return _evaluate(ns, node, src)
+        except NotStatic as e:
+            raise src.error(e.node, f"this value cannot be read statically: {e.reason}",
+                            hint=EXEC_HINT) from None
+
+    def _small(self, ns: dict[str, Any], small: cst.BaseSmallStatement, prog: ProgCtx,
+               folder: Path) -> None:
+        src = prog.src
+        if isinstance(small, cst.Import):
+            self._import(ns, small)
+        elif isinstance(small, cst.ImportFrom):
+            self._import_from(ns, small, folder, src)
+        elif isinstance(small, cst.Assign | cst.AnnAssign) and small.value is not None:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) \
+                else [small.target]
+            self._assign(ns, targets, small.value, small, src)
+        elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+            name = small.target.value
+            try:
+                value = binary(small, small.operator, _evaluate(ns, small.target, src),
+                               _evaluate(ns, small.value, src))
+            except NotStatic as e:
+                self._unresolved(ns, name, f"cannot be computed statically: {e.reason}", src, small)
+            except FailsWhenRun as e:
+                raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
+            else:
+                ns[name] = value
+        elif isinstance(small, cst.Del):
+            bound = _Bound()
+            bound._target(small.target)
+            for name in bound.names:
+                ns.pop(name, None)
+        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Expr | cst.Pass | cst.Assert |
+                        cst.Raise | cst.Return | cst.Break | cst.Continue | cst.AnnAssign):
+            return  # binds nothing (and is not run)
+        else:
+            bound = _Bound()
+            small.visit(bound)
+            for name in bound.names:
+                self._unresolved(ns, name, "is bound by a statement static loading does not run",
+                                 src, small)
+
+    def _assign(self, ns: dict[str, Any], targets: Sequence[cst.BaseExpression],
+                value_node: cst.BaseExpression, stmt: cst.CSTNode, src: SourceFile) -> None:
+        try:
+            value: Any = _evaluate(ns, value_node, src)
+            reason = ""
+        except NotStatic as e:
+            value, reason = None, e.reason
+        for target in targets:
+            if reason:
+                self._unbind(ns, target, f"cannot be computed statically: {reason}", src, stmt)
+            else:
+                self._bind(ns, target, value, src, stmt)
+
+    def _bind(self, ns: dict[str, Any], target: cst.BaseExpression, value: Any, src: SourceFile,
+              stmt: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            ns[target.value] = value
+        elif isinstance(target, cst.Tuple | cst.List):
+            items = [el.value for el in target.elements]
+            if any(isinstance(el, cst.StarredElement) for el in target.elements) or \
+                    not isinstance(value, tuple | list) or len(value) != len(items):
+                self._unbind(ns, target, "is unpacked from a value static loading cannot split",
+                             src, stmt)
+                return
+            for item, v in zip(items, value, strict=True):
+                self._bind(ns, item, v, src, stmt)
+        # `obj.attr = ...` / `seq[i] = ...` bind no module name.
+
+    def _unbind(self, ns: dict[str, Any], target: cst.BaseExpression, why: str, src: SourceFile,
+                stmt: cst.CSTNode) -> None:
+        bound = _Bound()
+        bound._target(target)
+        for name in bound.names:
+            self._unresolved(ns, name, why, src, stmt)
+
+
+def _evaluate(ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
+    """`node`'s value (NotStatic when it has none without running code); an expression Python
+    would fail on too is a located error here."""
+    def lookup(name: cst.Name) -> Any:
+        if name.value not in ns:
+            raise NotStatic(name, f"`{name.value}` is not defined before it is used")
+        return ns[name.value]
+
+    try:
+        return evaluate(node, lookup)
+    except FailsWhenRun as e:
+        raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
+
+
+def _public(names: dict[str, Any]) -> dict[str, Any]:
+    exported = names.get("__all__")
+    if isinstance(exported, list | tuple) and all(isinstance(n, str) for n in exported):
+        return {n: names[n] for n in exported if n in names}
+    return {k: v for k, v in names.items() if not k.startswith("_")}
+
