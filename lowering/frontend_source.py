@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from types import CodeType
 from typing import Any
 
 import libcst as cst
@@ -22,16 +23,25 @@ from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
 
+def python_compile(text: str, filename: str) -> CodeType:
+    """CPython's compilation of `text` (nothing runs): what Python rejects before running a file
+    (bad syntax, `continue` outside a loop, a repeated keyword argument) is a located error."""
+    try:
+        return compile(text, filename, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise PlError(f"invalid Python syntax: {e.msg}",
+                      Span(filename, e.lineno or 1, e.offset or 1), source=text) from None
+    except ValueError as e:  # a NUL byte: CPython gives no position
+        raise PlError(f"invalid Python source: {e}", Span(filename, 1, 1), source=text) from None
+
+
 def _syntax_error(filename: str, text: str, e: cst.ParserSyntaxError) -> PlError:
     """CPython's own message and position when it rejects the text too (LibCST's can point a
     line past the culprit); LibCST's otherwise."""
     try:
-        compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as se:
-        return PlError(f"invalid Python syntax: {se.msg}",
-                       Span(filename, se.lineno or 1, se.offset or 1), source=text)
-    except ValueError:  # e.g. a NUL byte: CPython's complaint has no position
-        pass
+        python_compile(text, filename)
+    except PlError as err:
+        return err
     return PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
                    source=text)
 

@@ -26,8 +26,10 @@ probed path that does not exist), so a compile cache can tell when a result is s
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import importlib
+import importlib.util
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,8 +39,8 @@ import libcst as cst
 
 import pl
 from lowering.frontend import function_decorator, is_program_decorator, lower_class_node, lower_function_node
-from lowering.frontend_ctx import ProgCtx, dotted
-from lowering.frontend_source import SourceFile, source_file
+from lowering.frontend_ctx import FnCtx, ProgCtx, dotted
+from lowering.frontend_source import SourceFile, python_compile, source_file
 from lowering.static_eval import (
     EXEC_HINT,
     FailsWhenRun,
@@ -48,8 +50,11 @@ from lowering.static_eval import (
     binary,
     evaluate,
 )
+from pl import dsl
+from pl.dsl_ops import DslOp
+from pl.errors import PlError
 
-__all__ = ["kernel_folder", "load_static", "pl_module"]
+__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module"]
 
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
@@ -81,7 +86,14 @@ def pl_module(name: str) -> Any:
 def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     """The namespace of the kernel file `text` (named `filename`), read statically (module doc)."""
     loader = _Loader(kernel_folder(filename), reads)
-    return loader.namespace(source_file(filename, text), kernel_folder(filename))
+    return loader.namespace(_parse(filename, text), kernel_folder(filename))
+
+
+def _parse(filename: str, text: str) -> SourceFile:
+    """The file parsed by LibCST, once CPython has compiled it without error (nothing runs):
+    static loading rejects what importing would reject before running anything."""
+    python_compile(text, filename)
+    return source_file(filename, text)
 
 
 def _sha256(data: bytes) -> str:
@@ -200,9 +212,24 @@ class _Loader:
             result: StaticNamespace | Unresolved = Unresolved(
                 name, f"module `{name}` ({path}) is not UTF-8 text")
         else:
-            result = StaticNamespace(name, self.namespace(source_file(str(path), text), path.parent))
+            result = StaticNamespace(name, self.namespace(_parse(str(path), text), path.parent))
         self.modules[path] = result
         return result
+
+    def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
+        """`import top` fails in Python when `top` is neither pl, a project module, nor
+        installed: the same located error here (found by the import system's finders, which
+        read no module)."""
+        if top in ("pl", "pypto") or self._find(self.root, [top]) is not None or \
+                self.root.joinpath(top).is_dir():
+            return
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            raise src.error(node, f"ModuleNotFoundError: No module named '{top}'",
+                            hint=_FAILS_HINT)
 
     def _module(self, name: str, folder: Path, parts: list[str]) -> Any:
         """Module `parts` of the project under `folder`, a namespace package, or Unresolved."""
@@ -215,10 +242,11 @@ class _Loader:
                                 f"(looked in {folder})")
 
     # -- imports ---------------------------------------------------------------------------------
-    def _import(self, ns: dict[str, Any], node: cst.Import) -> None:
+    def _import(self, ns: dict[str, Any], node: cst.Import, src: SourceFile) -> None:
         for alias in node.names:
             name = dotted(alias.name)
             parts = name.split(".")
+            self._require_installed(parts[0], src, alias)
             if alias.asname is not None:
                 target = alias.asname.name
                 assert isinstance(target, cst.Name)
@@ -258,6 +286,7 @@ class _Loader:
                 StaticNamespace(label, {})
         else:
             base, label, parts = self.root, module, module.split(".")
+            self._require_installed(parts[0], src, node.module or node)
             source = pl_module(module)
             if source is None:
                 source = self._module(module, base, parts)
@@ -303,6 +332,7 @@ class _Loader:
             elif isinstance(stmt, cst.ClassDef):
                 self._class(ns, stmt, prog)
             elif isinstance(stmt, cst.FunctionDef):
+                _check_decorators(prog, stmt)
                 if function_decorator(prog, stmt) is not None:
                     ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
                 else:
@@ -333,6 +363,7 @@ class _Loader:
                                        "loading does not run", src, stmt)
 
     def _class(self, ns: dict[str, Any], cd: cst.ClassDef, prog: ProgCtx) -> None:
+        _check_decorators(prog, cd)
         decorators = [d for d in cd.decorators if is_program_decorator(prog, d)]
         if not decorators:
             self._unresolved(ns, cd.name.value, "is a class that is not a @pl.program, and static "
@@ -348,7 +379,7 @@ class _Loader:
 
     def _value(self, ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
         try:
-            return _evaluate(ns, node, src)
+            return constant_value(ns, node, src)
         except NotStatic as e:
             raise src.error(e.node, f"this value cannot be read statically: {e.reason}",
                             hint=EXEC_HINT) from None
@@ -357,7 +388,7 @@ class _Loader:
                folder: Path) -> None:
         src = prog.src
         if isinstance(small, cst.Import):
-            self._import(ns, small)
+            self._import(ns, small, src)
         elif isinstance(small, cst.ImportFrom):
             self._import_from(ns, small, folder, src)
         elif isinstance(small, cst.Assign | cst.AnnAssign) and small.value is not None:
@@ -367,8 +398,8 @@ class _Loader:
         elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
             name = small.target.value
             try:
-                value = binary(small, small.operator, _evaluate(ns, small.target, src),
-                               _evaluate(ns, small.value, src))
+                value = binary(small, small.operator, constant_value(ns, small.target, src),
+                               constant_value(ns, small.value, src))
             except NotStatic as e:
                 self._unresolved(ns, name, f"cannot be computed statically: {e.reason}", src, small)
             except FailsWhenRun as e:
@@ -393,7 +424,7 @@ class _Loader:
     def _assign(self, ns: dict[str, Any], targets: Sequence[cst.BaseExpression],
                 value_node: cst.BaseExpression, stmt: cst.CSTNode, src: SourceFile) -> None:
         try:
-            value: Any = _evaluate(ns, value_node, src)
+            value: Any = constant_value(ns, value_node, src)
             reason = ""
         except NotStatic as e:
             value, reason = None, e.reason
@@ -426,18 +457,39 @@ class _Loader:
             self._unresolved(ns, name, why, src, stmt)
 
 
-def _evaluate(ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
-    """`node`'s value (NotStatic when it has none without running code); an expression Python
-    would fail on too is a located error here."""
+def constant_value(ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
+    """The value of a module-level expression over the names bound so far in `ns` (the static
+    evaluator: lowering/static_eval.py); NotStatic when it has none without running code. An
+    expression Python would fail on too is a located `PlError`."""
     def lookup(name: cst.Name) -> Any:
-        if name.value not in ns:
-            raise NotStatic(name, f"`{name.value}` is not defined before it is used")
-        return ns[name.value]
+        if name.value in ns:
+            return ns[name.value]
+        if hasattr(builtins, name.value):
+            raise NotStatic(name, f"`{name.value}` is a Python builtin, and static loading calls "
+                                  "no function")
+        raise FailsWhenRun(name, NameError(f"name '{name.value}' is not defined"))
 
     try:
         return evaluate(node, lookup)
     except FailsWhenRun as e:
         raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
+
+
+def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> None:
+    """The errors Python would raise applying a `pl` decorator to this definition: a kernel-only
+    DSL object (`@pl.range`, `@pl.add`) fails when called, `@pl.program` takes only a class."""
+    ctx = FnCtx(prog, "<module>", None)
+    for dec in node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        obj = ctx.try_resolve(target) if isinstance(target, cst.Name | cst.Attribute) else None
+        if isinstance(obj, dsl.KernelOnly | DslOp):
+            try:
+                obj()  # pl's own object: its call only raises the misuse error
+            except PlError as e:
+                raise prog.src.locate(e, dec) from None
+        if isinstance(node, cst.FunctionDef) and obj is dsl.program:
+            raise prog.src.locate(dsl.program_target_error(f"function '{node.name.value}'", None),
+                                  dec)
 
 
 def _public(names: dict[str, Any]) -> dict[str, Any]:

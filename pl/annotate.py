@@ -29,7 +29,7 @@ from typing import Any
 
 import libcst as cst
 
-from lowering.frontend_source import source_file
+from lowering.frontend_source import python_compile, source_file
 from lowering.static_module import kernel_folder, load_static
 from pl.annotate_edit import Unsupported, user_name
 from pl.annotate_plan import FunctionResult, rewrite_function
@@ -122,11 +122,7 @@ def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
     The project modules it imports (files under the kernel's folder, outside any site-packages)
     are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
-    try:
-        code = compile(text, filename, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        raise PlError(f"invalid Python syntax: {e.msg}",
-                      Span(filename, e.lineno or 1, e.offset or 1)) from None
+    code = python_compile(text, filename)
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename
