@@ -177,7 +177,12 @@ def _view_call(ctx: FnCtx, node: cst.BaseExpression) -> Any:
 
 
 def _is_memref_constant(ctx: FnCtx, node: cst.BaseExpression) -> bool:
-    """A module constant `X = pl.MemRef(...)` named in an annotation (as ignored as the call)."""
+    """A module constant `X = pl.MemRef(...)` named in an annotation, or one slot of it (`X[1]`
+    of `pl.MemRef(slots=2)`): ignored as the call is."""
+    if isinstance(node, cst.Subscript):
+        node = node.value
+        if _view_call(ctx, node) is dsl.MemRef:  # `pl.MemRef("buf", slots=2)[0]`
+            return True
     return isinstance(node, cst.Name | cst.Attribute) and \
         isinstance(ctx.try_resolve(node), dsl.MemRef)
 

@@ -14,7 +14,7 @@ exactly these forms, and raises `NotStatic` (with the node and the reason) for a
 - tuples and lists of accepted forms (no `*starred` elements), and `seq[i]` with an int index;
 - names: whatever `lookup` returns for them (the module's other constants, the `pl` module, a
   module namespace of the project) - a name `lookup` does not know is `NotStatic`;
-- `a.b` where `a` is the `pl` package (or one of its modules), a `pl` enum class
+- `a.b` (`b` not starting with `_`) where `a` is the `pl` package (or one of its modules), a `pl` enum class
   (`pl.MemorySpace.Vec`, `pl.FP32`) or a `StaticNamespace` (a module of the project read the same
   way);
 - calls of the DSL's value constructors only (`pl.MemRef(...)`, `pl.TileView(...)`,
@@ -208,6 +208,8 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
         return value
     if isinstance(node, cst.Attribute):
         base = evaluate(node.value, lookup)
+        if node.attr.value.startswith("_"):
+            raise NotStatic(node, "private and dunder attributes are not read statically")
         if not _attribute_readable(base):
             raise NotStatic(node, f"attributes of {type(base).__name__} values are not read "
                                   "statically")

@@ -30,7 +30,9 @@ import builtins
 import hashlib
 import importlib
 import importlib.util
+import io
 import os
+import tokenize
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -204,17 +206,19 @@ class _Loader:
         hit = self.modules.get(path)
         if hit is not None:
             return hit
-        # While it is being read, a cyclic import of it sees an unresolved module.
-        self.modules[path] = Unresolved(name, f"module `{name}` is imported in a cycle")
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            result: StaticNamespace | Unresolved = Unresolved(
-                name, f"module `{name}` ({path}) is not UTF-8 text")
-        else:
-            result = StaticNamespace(name, self.namespace(_parse(str(path), text), path.parent))
-        self.modules[path] = result
-        return result
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            text = data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError):
+            return Unresolved(name, f"module `{name}` ({path}) cannot be decoded")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        # Registered before it is read: a cyclic import of it sees the names bound so far, as
+        # Python's partially initialised module would.
+        names: dict[str, Any] = {}
+        module = self.modules[path] = StaticNamespace(name, names)
+        self.namespace(_parse(str(path), text), path.parent, names)
+        return module
 
     def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
         """`import top` fails in Python when `top` is neither pl, a project module, nor
@@ -322,8 +326,9 @@ class _Loader:
         return sub
 
     # -- statements ------------------------------------------------------------------------------
-    def namespace(self, src: SourceFile, folder: Path) -> dict[str, Any]:
-        ns: dict[str, Any] = {}
+    def namespace(self, src: SourceFile, folder: Path,
+                  ns: dict[str, Any] | None = None) -> dict[str, Any]:
+        ns = {} if ns is None else ns
         prog = ProgCtx(src, ns)
         for stmt in src.module.body:
             if isinstance(stmt, cst.SimpleStatementLine):
@@ -411,10 +416,10 @@ class _Loader:
             bound._target(small.target)
             for name in bound.names:
                 ns.pop(name, None)
-        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Expr | cst.Pass | cst.Assert |
-                        cst.Raise | cst.Return | cst.Break | cst.Continue | cst.AnnAssign):
+        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Assert | cst.Raise |
+                        cst.Return | cst.Break | cst.Continue | cst.AnnAssign):
             return  # binds nothing (and is not run)
-        else:
+        else:  # an expression (which binds only through `:=`), `exec`-like statements
             bound = _Bound()
             small.visit(bound)
             for name in bound.names:
