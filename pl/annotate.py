@@ -151,8 +151,8 @@ def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
     root = folder.rstrip(os.sep) + os.sep
     for mod_name in names:
         path = getattr(sys.modules.get(mod_name), "__file__", None)
-        if not isinstance(path, str):
-            continue
+        if not isinstance(path, str) or mod_name.split(".")[0] in ("pl", "lowering", "infer"):
+            continue  # the compiler's own modules stay (a kernel may sit beside them)
         real = os.path.realpath(path)
         parts = set(Path(real).parts)
         if real.startswith(root) and not parts & {"site-packages", "dist-packages"}:
