@@ -55,6 +55,7 @@ from lowering.static_eval import (
 from pl import dsl
 from pl.dsl_ops import DslOp
 from pl.errors import PlError
+from pl.ir.function import Program
 
 __all__ = ["constant_value", "kernel_folder", "load_static", "pl_module"]
 
@@ -88,7 +89,18 @@ def pl_module(name: str) -> Any:
 def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     """The namespace of the kernel file `text` (named `filename`), read statically (module doc)."""
     loader = _Loader(kernel_folder(filename), reads)
-    return loader.namespace(_parse(filename, text), kernel_folder(filename))
+    src = _parse(filename, text)
+    ns = loader.namespace(src, kernel_folder(filename))
+    if not any(isinstance(v, Program) for v in ns.values()):
+        # Programs only a call would make (`K = make_program(64)`): say why none is found.
+        for stmt in src.module.body:
+            nested = _program_class(stmt) if isinstance(stmt, cst.FunctionDef | cst.ClassDef) \
+                else None
+            if nested is not None and nested is not stmt:
+                raise src.error(nested.name, f"the @pl.program class {nested.name.value} is "
+                                             f"defined inside {stmt.name.value}, which static "
+                                             "loading does not run", hint=EXEC_HINT)
+    return ns
 
 
 def _parse(filename: str, text: str) -> SourceFile:
@@ -113,6 +125,36 @@ def _is_main_guard(node: cst.If) -> bool:
         any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
+_TARGET_FIELDS: dict[type, str] = {
+    cst.AssignTarget: "target", cst.AnnAssign: "target", cst.AugAssign: "target",
+    cst.For: "target", cst.AsName: "name", cst.NamedExpr: "target",
+}
+
+
+def _has_program_decorator(cd: cst.ClassDef) -> bool:
+    """Spelled `@...program` / `@...program(...)` (a guess by name: used where the names in
+    scope are unknown, to say why a program is not loaded)."""
+    for d in cd.decorators:
+        target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        if isinstance(target, cst.Name | cst.Attribute) and dotted(target).split(".")[-1] == "program":
+            return True
+    return False
+
+
+def _program_class(node: cst.CSTNode) -> cst.ClassDef | None:
+    """The first `@...program` class in `node`, at any depth (`node` itself included)."""
+    found: list[cst.ClassDef] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_ClassDef(self, cd: cst.ClassDef) -> bool:
+            if not found and _has_program_decorator(cd):
+                found.append(cd)
+            return not found
+
+    node.visit(_Find())
+    return found[0] if found else None
+
+
 class _Bound(cst.CSTVisitor):
     """Names a compound statement may bind (not looking into nested defs and classes), and
     whether it defines a `@...program` class."""
@@ -131,23 +173,11 @@ class _Bound(cst.CSTVisitor):
         elif isinstance(node, cst.StarredElement):
             self._target(node.value)
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._target(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        field = _TARGET_FIELDS.get(type(node))
+        if field is not None:  # `x = `, `x: T = `, `x += `, `for x in`, `as x`, `x :=`
+            self._target(getattr(node, field))
+        return super().on_visit(node)
 
     def visit_Import(self, node: cst.Import) -> None:
         for a in node.names:
@@ -166,11 +196,8 @@ class _Bound(cst.CSTVisitor):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.names.append(node.name.value)
-        for d in node.decorators:
-            target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
-            if isinstance(target, cst.Name | cst.Attribute) and \
-                    dotted(target).split(".")[-1] == "program" and self.program is None:
-                self.program = node
+        if self.program is None and _has_program_decorator(node):
+            self.program = node
         return False
 
 

@@ -423,3 +423,15 @@ def test_generated_constants_evaluate_as_python_does(expr: str) -> None:
     except NotStatic:
         return  # declined (a bound, or a combination it does not evaluate): never a wrong value
     assert got == expected and type(got) is type(expected)
+
+
+def test_a_program_only_a_call_makes_is_an_error_naming_exec(tmp_path: Path) -> None:
+    body = textwrap.indent(KERNEL, "    ")
+    text = f"import pl\nDT = pl.FP32\n\n\ndef make(N):\n{body}\n    return K\n\n\nK = make(64)\n"
+    path = tmp_path / "k.py"
+    with pytest.raises(PlError) as e:
+        run_text(text, str(path))
+    assert "--exec" in (e.value.hint or "") and "make" in e.value.message
+    assert e.value.span is not None and e.value.span.line == 8  # the nested `class K:`
+    executed = run_text(text, str(path), execute=True)  # --exec calls make(64)
+    assert [c.source.name for c in executed.compiled] == ["K"]
