@@ -3,14 +3,14 @@
 Guarantees: the file is READ, never run (lowering/static_module.py: its imports of `pl` and of
 the project's own modules are followed, its constants evaluated statically); only `execute=True`
 (the CLI's `--exec`) imports it the way Python does. Every `@pl.program` defined in it is
-compiled. The
-returned text equals the input byte for byte outside the changed statements of those programs'
-functions; a function whose compiled body is not the user's statements plus inserted moves
-(tensor-level code rewritten by lowering) is replaced by its canonical print, with the compiler's
-`x__ssa_v0` names shown as the user's `x`. Errors are `PlError`s located in the user's file.
+compiled. The returned text equals the input byte for byte outside the changed statements of
+those programs' functions; a function whose compiled body is not the user's statements plus
+inserted moves (tensor-level code rewritten by lowering) is replaced by its canonical print, with
+the compiler's `x__ssa_v0` names shown as the user's `x`. Errors are `PlError`s located in the user's file.
 
-Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse), and the output is the user's text with the changed statements spliced in
-(pl/annotate_splice.py) rather than a rendering of the whole rewritten module.
+Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse), and the
+output is the user's text with the changed statements spliced in (pl/annotate_splice.py) rather
+than a rendering of the whole rewritten module.
 """
 
 from __future__ import annotations

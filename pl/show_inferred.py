@@ -1,12 +1,13 @@
 """`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
 
 Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
-their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
-a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form,
-`--write` rewrites files in place atomically. `--ir`, `--explain`, `--json` show the compiled IR,
-the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
-file to change, 2 a user error (bad kernel, missing file, bad option; shown as a located
-diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please report).
+their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff
+(coloured only on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its
+inferred form, `--write` rewrites files in place atomically. `--ir`, `--explain`, `--json` show
+the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0 success, 1
+`--check` found a file to change, 2 a user error (bad kernel, missing file, bad option; shown as a
+located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please
+report).
 
 The module is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.annotate.show_inferred`.
 """
