@@ -94,8 +94,9 @@ def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     if not any(isinstance(v, Program) for v in ns.values()):
         # Programs only a call would make (`K = make_program(64)`): say why none is found.
         for stmt in src.module.body:
-            nested = _program_class(stmt) if isinstance(stmt, cst.FunctionDef | cst.ClassDef) \
-                else None
+            if not isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+                continue
+            nested = _program_class(stmt)
             if nested is not None and nested is not stmt:
                 raise src.error(nested.name, f"the @pl.program class {nested.name.value} is "
                                              f"defined inside {stmt.name.value}, which static "
