@@ -336,22 +336,26 @@ class _Loader:
             name = dotted(alias.name)
             target = alias.asname.name if alias.asname is not None else alias.name
             assert isinstance(target, cst.Name)
-            ns[target.value] = self._member(source, label, base, parts, name)
+            ns[target.value] = self._member(source, label, base, parts, name, src, alias)
 
-    def _member(self, source: Any, label: str, base: Path, parts: list[str], name: str) -> Any:
+    def _member(self, source: Any, label: str, base: Path, parts: list[str], name: str,
+                src: SourceFile, node: cst.CSTNode) -> Any:
+        """`from label import name`: the value, Unresolved when `label` is not read statically,
+        and Python's ImportError, located, when `label` was read and has no such name."""
         if isinstance(source, Unresolved):
             return Unresolved(name, source.reason)
         if isinstance(source, StaticNamespace) and name in source.names:
             return source.names[name]
-        if source is not None and not isinstance(source, StaticNamespace):
-            value = getattr(source, name, None)  # the pl package or one of its modules
-            if value is not None:
-                return value
-            return Unresolved(name, f"`{label}` has no name `{name}`")
-        sub = self._module(f"{label}.{name}", base, [*parts, name])
-        if isinstance(sub, Unresolved):
-            return Unresolved(name, f"`{label}` defines no `{name}` that static loading can read")
-        return sub
+        if isinstance(source, StaticNamespace) and "__getattr__" in source.names:
+            return Unresolved(name, f"`{label}` computes its names with a __getattr__ function")
+        if isinstance(source, StaticNamespace):
+            sub = self._module(f"{label}.{name}", base, [*parts, name])
+            if not isinstance(sub, Unresolved):
+                return sub
+        elif source is not None and hasattr(source, name):  # the pl package or one of its modules
+            return getattr(source, name)
+        raise src.error(node, f"ImportError: cannot import name '{name}' from '{label}'",
+                        hint=_FAILS_HINT)
 
     # -- statements ------------------------------------------------------------------------------
     def namespace(self, src: SourceFile, folder: Path,

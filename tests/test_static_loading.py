@@ -236,14 +236,11 @@ UNRESOLVABLE = {
     "starred_target": "N, *M = 64, 32",
     "augmented_call": "N = 60\nN += int('4')",
     "walrus": "(N := 64)",
-    "cyclic_import": "from cyc_a import N",  # cyc_a and cyc_b define N and B by each other
 }
 
 
 @pytest.mark.parametrize("form", sorted(UNRESOLVABLE))
 def test_an_unresolvable_name_is_a_located_error_naming_exec(form: str, tmp_path: Path) -> None:
-    (tmp_path / "cyc_a.py").write_text("from cyc_b import B\nN = B\n")
-    (tmp_path / "cyc_b.py").write_text("from cyc_a import N\nB = N\n")
     prefix = f"import pl\nDT = pl.FP32\n{UNRESOLVABLE[form]}"
     path = tmp_path / "k.py"
     path.write_text(kernel(prefix))
@@ -273,13 +270,40 @@ def test_a_program_inside_a_block_is_an_error_naming_exec(tmp_path: Path) -> Non
     ("N = COLS", 2, "NameError"),
     ("import no_such_module_pl_test\nN = 64", 2, "no_such_module_pl_test"),
     ("from no_such_module_pl_test import N", 2, "no_such_module_pl_test"),
+    ("from pl import NO_SUCH_NAME\nN = 64", 2, "ImportError: cannot import name 'NO_SUCH_NAME'"),
+    ("from shapes import M\nN = 64", 2, "ImportError: cannot import name 'M' from 'shapes'"),
+    ("from . import nothing_here\nN = 64", 2, "ImportError: cannot import name 'nothing_here'"),
 ])
 def test_what_python_fails_on_is_a_located_error(prefix: str, line: int, message: str,
                                                 tmp_path: Path) -> None:
     path = tmp_path / "k.py"
+    (tmp_path / "shapes.py").write_text("N = 64\n")
     path.write_text(kernel(f"import pl\n{prefix}\nDT = pl.FP32"))
     status, _, err = cli([str(path)])
     assert status == 2 and message in err and f"--> {path}:{line}:" in err, err
+    status, _, err = cli(["--exec", str(path)])  # Python fails on the same line
+    assert status == 2 and f"--> {path}:{line}:" in err, err
+
+
+def test_a_cyclic_import_fails_where_python_fails(tmp_path: Path) -> None:
+    """cyc_a imports cyc_b, which imports N from the half-read cyc_a: Python's ImportError."""
+    (tmp_path / "cyc_a.py").write_text("from cyc_b import B\nN = B\n")
+    (tmp_path / "cyc_b.py").write_text("B = 64\nfrom cyc_a import N\n")
+    path = tmp_path / "k.py"
+    path.write_text(kernel("import pl\nfrom cyc_a import N\nDT = pl.FP32"))
+    for mode in ([], ["--exec"]):
+        status, _, err = cli([*mode, str(path)])
+        assert status == 2 and "ImportError" in err and "cannot import name 'N'" in err, err
+    status, _, err = cli([str(path)])
+    assert f"--> {tmp_path / 'cyc_b.py'}:2:" in err, err
+
+
+def test_names_a_cycle_has_bound_already_are_read(tmp_path: Path) -> None:
+    (tmp_path / "cyc_a.py").write_text("N = 64\nfrom cyc_b import B\n")
+    (tmp_path / "cyc_b.py").write_text("from cyc_a import N\nB = N\n")
+    text = kernel("import pl\nfrom cyc_a import B as N\nDT = pl.FP32")
+    path = tmp_path / "k.py"
+    assert run_text(text, str(path)).output == run_text(text, str(path), execute=True).output
 
 
 # -- local imports -----------------------------------------------------------------------------
