@@ -221,9 +221,10 @@ class _Loader:
         return data
 
     def _find(self, folder: Path, parts: list[str]) -> tuple[Path, bytes] | None:
-        """The file of module `parts` under `folder`: `a/b.py`, else `a/b/__init__.py`."""
+        """The file of module `parts` under `folder`: `a/b/__init__.py`, else `a/b.py` (a
+        package wins over a module of the same name, as in Python's path finder)."""
         base = folder.joinpath(*parts)
-        for path in (base.with_name(base.name + ".py"), base / "__init__.py"):
+        for path in (base / "__init__.py", base.with_name(base.name + ".py")):
             data = self._probe(path)
             if data is not None:
                 return path, data

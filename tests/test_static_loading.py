@@ -459,3 +459,13 @@ def test_a_program_only_a_call_makes_is_an_error_naming_exec(tmp_path: Path) -> 
     assert e.value.span is not None and e.value.span.line == 8  # the nested `class K:`
     executed = run_text(text, str(path), execute=True)  # --exec calls make(64)
     assert [c.source.name for c in executed.compiled] == ["K"]
+
+
+def test_a_package_wins_over_a_module_of_the_same_name(tmp_path: Path) -> None:
+    (tmp_path / "shapes").mkdir()
+    (tmp_path / "shapes" / "__init__.py").write_text("N = 64\n")
+    (tmp_path / "shapes.py").write_text("N = 32\n")
+    text = kernel("import pl\nfrom shapes import N\nDT = pl.FP32")
+    path = tmp_path / "k.py"
+    static = run_text(text, str(path)).output
+    assert "[64, 64]" in static and static == run_text(text, str(path), execute=True).output
