@@ -45,8 +45,9 @@ __all__ = ["EXEC_HINT", "FailsWhenRun", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic
 MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
 MAX_LENGTH = 1 << 16  # longest str / tuple / list a `*` may build
 
-EXEC_HINT = ("show_inferred reads kernel files without running them; run it with --exec to import "
-             "the file as Python does (this runs the file's top-level code)")
+EXEC_HINT = ("show_inferred reads kernel files without running them; run it with --exec "
+             "(execute=True from Python) to import the file as Python does, which runs the "
+             "file's top-level code")
 
 _CONSTRUCTORS = (dsl.MemRef, dsl.TileView, dsl.TensorView, dsl.dynamic, dsl.DynVar)
 _NAMED = {"True": True, "False": False, "None": None}

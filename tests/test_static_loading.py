@@ -469,3 +469,33 @@ def test_a_package_wins_over_a_module_of_the_same_name(tmp_path: Path) -> None:
     path = tmp_path / "k.py"
     static = run_text(text, str(path)).output
     assert "[64, 64]" in static and static == run_text(text, str(path), execute=True).output
+
+
+# -- generated kernels: static loading and --exec give the same regeneration ----------------------
+@pytest.mark.parametrize("family", ["tile", "tensor"])
+def test_generated_kernels_load_alike_statically_and_executed(family: str, tmp_path: Path) -> None:
+    from hypothesis import HealthCheck, Phase
+    from kernel_strategies import GeneratedProgram, tensor_programs, tile_programs
+
+    strategy = tile_programs() if family == "tile" else tensor_programs()
+
+    @settings(max_examples=6, deadline=None, derandomize=True, database=None,
+              phases=[Phase.explicit, Phase.generate],
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.function_scoped_fixture])
+    @given(strategy)
+    def check(g: GeneratedProgram) -> None:
+        # The generated module's constants moved to the top, as a kernel file's would be.
+        text = "import pl\nSIZE_UNUSED = 2 * 8\n" + g.source.replace("import pl\n", "", 1)
+        path = tmp_path / "gen.py"
+        static = _outcome_text(text, path, False)
+        assert static[0] == "ok" and static == _outcome_text(text, path, True)
+
+    check()
+
+
+def _outcome_text(text: str, path: Path, execute: bool) -> tuple[object, ...]:
+    try:
+        return ("ok", run_text(text, str(path), execute=execute).output)
+    except PlError as e:
+        return ("error", e.span.line if e.span else None)
