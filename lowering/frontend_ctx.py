@@ -16,6 +16,7 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_source import SourceFile
+from lowering.static_eval import EXEC_HINT, Unresolved
 from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType, ParamDirection
@@ -166,12 +167,13 @@ class FnCtx:
             if var is not None:
                 return var
             obj = self.prog.lookup_py(node.value)
-            return default if obj is _MISSING else obj
+            return default if obj is _MISSING or type(obj) is Unresolved else obj
         if isinstance(node, cst.Attribute):
             base = self._try_resolve(node.value, _MISSING)
             if base is _MISSING:
                 return default
-            return getattr(base, node.attr.value, default)
+            obj = getattr(base, node.attr.value, default)
+            return default if type(obj) is Unresolved else obj
         return default
 
     def resolve(self, node: cst.BaseExpression) -> Any:
@@ -196,15 +198,25 @@ class FnCtx:
                 raise self.error(node, f"Undefined variable '{node.value}'",
                                  hint="Check if the variable is defined before using it or is "
                                       "available in the enclosing scope")
+            if type(obj) is Unresolved:
+                raise self.unresolved_error(node, obj)
             return obj
         if isinstance(node, cst.Attribute):
             base = self._resolve(node.value)
             attr = node.attr.value
             try:
-                return getattr(base, attr)
+                obj = getattr(base, attr)
             except AttributeError:
                 raise self.attr_error(node, base, attr) from None
+            if type(obj) is Unresolved:
+                raise self.unresolved_error(node, obj)
+            return obj
         raise self.error(node, f"Expected a name, got {type(node).__name__}")
+
+    def unresolved_error(self, node: cst.BaseExpression, value: Unresolved) -> PlError:
+        """A name static loading bound without a value (see lowering/static_module.py)."""
+        return self.error(node, f"'{dotted(node)}' has no value unless the file is run: "
+                                f"{value.reason}", hint=EXEC_HINT)
 
     def attr_error(self, node: cst.Attribute, base: Any, attr: str) -> PlError:
         if base is dsl.MemorySpace:

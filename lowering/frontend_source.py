@@ -18,9 +18,20 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from lowering.frontend_spans import text_statement_spans
-from lowering.python_source import parse_python, python_lines
+from lowering.python_source import compile_python, parse_python, python_lines
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
+
+
+def _syntax_error(filename: str, text: str, e: cst.ParserSyntaxError) -> PlError:
+    """CPython's own message and position when it rejects the text too (LibCST's can point a
+    line past the culprit); LibCST's otherwise."""
+    try:
+        compile_python(text, filename)
+    except PlError as err:
+        return err
+    return PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
+                   source=text)
 
 
 class SourceFile:
@@ -34,8 +45,7 @@ class SourceFile:
         try:
             self.module = module if module is not None else cst.parse_module(text)
         except cst.ParserSyntaxError as e:
-            raise PlError(f"Syntax error: {e.message}", Span(filename, e.raw_line, e.raw_column + 1),
-                          source=text) from None
+            raise _syntax_error(filename, text, e) from None
         self._positions: Any = None
         self._stmt_spans: dict[int, Span] | None = None
         self._lines = [ln.rstrip("\r\n") for ln in python_lines(text)]

@@ -1,8 +1,9 @@
 """The implementation of `pl.parse`: program text (ours or the reference printer's) to a Program or a Function.
 
 Guarantees: the text is registered in `linecache` under `filename`, so errors show its lines;
-it is never executed: top-level imports of `pl` / `pypto.language` bind the `pl` module, `X =
-pl.dynamic("X")` and number constants bind their values, and the one `@pl.program` class or
+it is never executed: top-level imports of `pl` / `pypto.language` bind the `pl` module, and
+constants (`X = pl.dynamic("X")`, `N = 128`, `M = pl.MemRef(...)`, ...) bind the values the static
+evaluator gives them (lowering/static_eval.py), and the one `@pl.program` class or
 `@pl.function` function is lowered with the same frontend as the decorators. Free names used as
 dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 """
@@ -16,42 +17,41 @@ import libcst as cst
 
 import pl
 from lowering.frontend import function_decorator, is_program_decorator, lower_class_node, lower_function_node
-from lowering.frontend_ctx import FnCtx, ProgCtx, dotted
-from lowering.frontend_exprs import lower_value
+from lowering.frontend_ctx import ProgCtx, dotted
 from lowering.frontend_source import source_file
 from lowering.python_source import decode, python_lines, python_view
-from pl import dsl
+from lowering.static_eval import NotStatic
+from lowering.static_module import constant_value, pl_module
 from pl.cache import gc_paused
 from pl.errors import PlError
-from pl.ir.expr import ConstBool, ConstFloat, ConstInt
 from pl.ir.function import Function, Program
-
-_PL_MODULES = ("pl", "pypto.language")
 
 
 def _bind_import(ns: dict[str, Any], stmt: cst.Import | cst.ImportFrom, prog: ProgCtx) -> None:
+    """Imports of `pl` / `pypto.language` only (bound as static loading binds them)."""
     if isinstance(stmt, cst.Import):
         for alias in stmt.names:
             name = dotted(alias.name)
-            if name not in _PL_MODULES:
+            if pl_module(name) is None:
                 raise prog.src.error(alias, f"Unsupported import '{name}' in parsed text",
                                      hint="Parsed text may only import pl (or pypto.language)")
             as_name = alias.asname.name if alias.asname is not None else None
-            ns[as_name.value if isinstance(as_name, cst.Name) else name.split(".")[0]] = pl
+            if isinstance(as_name, cst.Name):
+                ns[as_name.value] = pl_module(name)
+            else:  # `import pypto.language` binds `pypto`
+                ns[name.split(".")[0]] = pl_module(name.split(".")[0])
         return
     module = dotted(stmt.module) if stmt.module is not None else ""
+    source = pl_module(module) if not stmt.relative else None
     if isinstance(stmt.names, cst.ImportStar):
-        if module in _PL_MODULES:
+        if source is pl:
             ns.update({k: getattr(pl, k) for k in dir(pl) if not k.startswith("_")})
             return
         raise prog.src.error(stmt, f"Unsupported import from '{module}' in parsed text")
     for alias in stmt.names:
         name = dotted(alias.name)
-        if module == "pypto" and name == "language":
-            obj: Any = pl
-        elif module in _PL_MODULES and hasattr(pl, name):
-            obj = getattr(pl, name)
-        else:
+        obj = getattr(source, name, None) if source is not None else None
+        if obj is None:
             raise prog.src.error(alias, f"Unsupported import '{module}.{name}' in parsed text")
         target = alias.asname.name if alias.asname is not None else alias.name
         assert isinstance(target, cst.Name | cst.Attribute)
@@ -62,19 +62,15 @@ def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
     if len(stmt.targets) != 1 or not isinstance(stmt.targets[0].target, cst.Name):
         raise prog.src.error(stmt, "Only `NAME = value` assignments are allowed at top level")
     name = stmt.targets[0].target.value
-    ctx = FnCtx(prog, "<module>", None)
-    value = stmt.value
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name | cst.Attribute) \
-            and ctx.resolve(value.func) is dsl.dynamic:
-        arg = value.args[0].value if value.args else None
-        if not isinstance(arg, cst.SimpleString):
-            raise prog.src.error(value, "pl.dynamic takes a string literal")
-        ns[name] = dsl.DynVar(str(arg.evaluated_value))
-        return
-    v = lower_value(ctx, value)
-    if isinstance(v, ConstInt | ConstFloat | ConstBool):
-        v = v.value
-    ns[name] = v
+    try:
+        ns[name] = constant_value(ns, stmt.value, prog.src)
+    except NotStatic as e:
+        raise prog.src.error(e.node, f"The value of top-level constant '{name}' cannot be "
+                                     f"evaluated: {e.reason}",
+                             hint="Parsed text is never executed: constants may be numbers, "
+                                  "strings, arithmetic, lists / tuples, other constants, pl "
+                                  "enum members and pl.MemRef / pl.TileView / pl.TensorView / "
+                                  "pl.dynamic calls") from None
 
 
 def parse_text(text: str | bytes, filename: str = "<string>") -> Program | Function:

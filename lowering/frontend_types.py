@@ -180,6 +180,17 @@ def _view_call(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     return None
 
 
+def _is_memref_constant(ctx: FnCtx, node: cst.BaseExpression) -> bool:
+    """A module constant `X = pl.MemRef(...)` named in an annotation, or one slot of it (`X[1]`
+    of `pl.MemRef(slots=2)`): ignored as the call is."""
+    if isinstance(node, cst.Subscript):
+        node = node.value
+        if _view_call(ctx, node) is dsl.MemRef:  # `pl.MemRef("buf", slots=2)[0]`
+            return True
+    return isinstance(node, cst.Name | cst.Attribute) and \
+        isinstance(ctx.try_resolve(node), dsl.MemRef)
+
+
 def _kwargs(ctx: FnCtx, call: cst.Call) -> dict[str, cst.BaseExpression]:
     out: dict[str, cst.BaseExpression] = {}
     for a in call.args:
@@ -212,7 +223,7 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
                 else:
                     raise ctx.error(val, f"Unknown TensorView field '{key}'")
             view = TensorView(**fields)
-        elif head is dsl.MemRef:
+        elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
             continue
         else:
             layout = _enum_arg(ctx, extra, (TensorLayout,))
@@ -244,7 +255,7 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                     raise ctx.error(val, f"Unknown TileView field '{key}'",
                                     hint=f"TileView fields: {', '.join(sorted(_TILE_FIELDS))}")
                 view_kw[key] = _view_field(ctx, key, val, lower_expr)
-        elif head is dsl.MemRef:
+        elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
             continue
         else:
             obj = ctx.resolve(extra) if isinstance(extra, cst.Name | cst.Attribute) else None

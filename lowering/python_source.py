@@ -95,6 +95,8 @@ def _python_errors(text: str, filename: str) -> Iterator[None]:
         yield
     except SyntaxError as e:
         raise syntax_error(e, filename, text) from None
+    except ValueError as e:  # a NUL byte (Python 3.11): CPython gives no position
+        raise PlError(f"invalid Python source: {e}", Span(filename, 1, 1), source=text) from None
     except (RecursionError, MemoryError):  # CPython gives up on the depth, without a location
         lines = python_lines(text)
         longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=0)

@@ -1,28 +1,29 @@
 """`show_inferred`: a kernel file regenerated with its inferred memory spaces (source-preserving).
 
-Guarantees: the file is loaded the way Python imports it (its folder on sys.path, module-level
-names resolved as in the user's code) and every `@pl.program` defined in it is compiled. The
-returned text equals the input byte for byte outside the changed statements of those programs'
-functions (plus, for a file that only imports names *from* `pl`, an added `import pl`, see
-pl/annotate_imports.py), so no comment or docstring is ever lost. A function whose compiled body
-is not the user's statements plus inserted moves (tensor-level code rewritten by lowering) is left
-exactly as written, with a note; its compiled form is what `--ir` prints. Inserted text spells the
-DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`). `run_text` verifies its
-result before returning it (pl/annotate_verify.py: it reads back, compiles to the same programs and
-is a fixed point), else raises `InternalError`. Errors in the kernel are `PlError`s located in the
-user's file.
+Guarantees: the file is READ, never run (lowering/static_module.py: its imports of `pl` and of
+the project's own modules are followed, its constants evaluated statically); only `execute=True`
+(the CLI's `--exec`) imports it the way Python does. Every `@pl.program` defined in it is
+compiled. The returned text equals the input byte for byte outside the changed statements of
+those programs' functions (plus, for a file that only imports names *from* `pl`, an added
+`import pl`, see pl/annotate_imports.py), so no comment or docstring is ever lost. A function
+whose compiled body is not the user's statements plus inserted moves (tensor-level code rewritten
+by lowering) is left exactly as written, with a note; its compiled form is what `--ir` prints.
+Inserted text spells the DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`).
+`run_text` verifies its result before returning it (pl/annotate_verify.py: it reads back, compiles
+to the same programs and is a fixed point), else raises `InternalError`. Errors in the kernel are
+`PlError`s located in the user's file.
 
-Cost: the file is parsed by LibCST once (when it runs, by the frontend; `regenerate` reuses that
-parse), and the output is the user's text with the changed statements spliced in
-(pl/annotate_splice.py) rather than a rendering of the whole rewritten module.
+Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse), and the
+output is the user's text with the changed statements spliced in (pl/annotate_splice.py) rather
+than a rendering of the whole rewritten module.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import linecache
 import os
-import pickle
 import re
 import sys
 import types
@@ -36,12 +37,13 @@ import libcst as cst
 
 from lowering.frontend_source import source_file
 from lowering.python_source import compile_python, decode, python_lines, python_view, restore
+from lowering.static_module import kernel_folder, load_static
 from pl.annotate_edit import Unsupported
 from pl.annotate_imports import DslRoot, dsl_root
 from pl.annotate_plan import FunctionResult, rewrite_function
 from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
 from pl.annotate_verify import verify_output
-from pl.cache import gc_paused
+from pl.cache import Reads, cached_call, error_from_json, error_json, gc_paused
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError
 from pl.ir.function import Function, Program
@@ -68,32 +70,24 @@ class FunctionInfo:
 class Regenerated:
     """One file's result: the input text, the regenerated text, and what was compiled.
 
-    Pickled (the compile cache), the compiled programs travel as one nested pickle that is only
-    unpickled when `compiled` is first read: they are most of an entry, and the plain regeneration
-    an editor asks for on every save reads only `output` and `notes`."""
+    Answered from the compile cache, the compiled programs are not stored (the cache holds text
+    and JSON only): `compiled` then compiles the file again, once, when it is first read (the
+    plain regeneration an editor asks for on every save reads only `output` and `notes`)."""
 
     filename: str
     text: str
     output: str
-    _compiled: tuple[Compiled, ...] | bytes = field(compare=False)
+    _compiled: tuple[Compiled, ...] | Callable[[], tuple[Compiled, ...]] = field(compare=False)
     functions: tuple[FunctionInfo, ...] = ()
     notes: tuple[PlError, ...] = field(default=())
 
     @property
     def compiled(self) -> tuple[Compiled, ...]:
         value = self._compiled
-        if isinstance(value, bytes):
-            with gc_paused():  # a large IR: no collector passes while it is built
-                value = pickle.loads(value)
+        if callable(value):
+            value = value()
             object.__setattr__(self, "_compiled", value)
-        assert isinstance(value, tuple)
         return value
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        blob = self._compiled
-        if not isinstance(blob, bytes):
-            blob = pickle.dumps(blob, protocol=pickle.HIGHEST_PROTOCOL)
-        return (Regenerated, (self.filename, self.text, self.output, blob, self.functions, self.notes))
 
     def info(self, program: str, function: str) -> FunctionInfo | None:
         return next((i for i in self.functions if i.program == program and i.name == function), None)
@@ -108,20 +102,41 @@ def _exec_error(e: BaseException, filename: str) -> PlError:
             line = tb.tb_lineno
         tb = tb.tb_next
     return PlError(f"{type(e).__name__}: {e}", Span(filename, line, 1),
-                   hint="the kernel file raised this while it was being imported")
+                   hint="the kernel file raised this while it was being imported (--exec)")
 
 
-def load_programs(text: str, filename: str) -> list[Program]:
-    """Execute `text` as a fresh module named after no real module; return its programs."""
-    lines = python_lines(text)
-    linecache.cache[filename] = (len(text), None, lines, filename)
+def load_programs(text: str, filename: str, *, execute: bool = False,
+                  reads: Reads | None = None) -> list[Program]:
+    """The `@pl.program`s defined in (or imported by) the kernel file `text`.
+
+    By default the file is READ, never run (lowering/static_module.py): a name the kernels use
+    that only running the file could give is a located error naming `--exec`. `execute=True`
+    imports the file as a fresh module, as Python would (its top-level code runs). The files the
+    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
+    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
+    reads = {} if reads is None else reads
+    namespace = _exec_module(text, filename, reads) if execute else \
+        load_static(text, filename, reads)
+    seen: dict[int, Program] = {}
+    for v in namespace.values():
+        if isinstance(v, Program):
+            seen.setdefault(id(v), v)
+    return list(seen.values())
+
+
+def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
+    """`--exec`: run `text` as a fresh module named after no real module. Any exception it
+    raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
+    The project modules it imports (files under the kernel's folder, outside any site-packages)
+    are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
     code = compile_python(text, filename)
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename
-    folder = str(Path(filename).resolve().parent) if not filename.startswith("<") else os.getcwd()
+    folder = str(kernel_folder(filename))
     sys.path.insert(0, folder)
     sys.modules[name] = module
+    before = set(sys.modules)
     try:
         exec(code, module.__dict__)
     except PlError as e:
@@ -129,17 +144,30 @@ def load_programs(text: str, filename: str) -> list[Program]:
             located = _exec_error(e, filename)
             raise e.located(located.span) from None  # type: ignore[arg-type]
         raise
-    except Exception as e:  # the user's module failed on import: a user error, located
-        raise _exec_error(e, filename) from None
+    except BaseException as e:  # noqa: BLE001  the user's module failed on import (even exit()):
+        raise _exec_error(e, filename) from None  # a user error, located
     finally:
         if folder in sys.path:
             sys.path.remove(folder)
         sys.modules.pop(name, None)
-    seen: dict[int, Program] = {}
-    for v in vars(module).values():
-        if isinstance(v, Program):
-            seen.setdefault(id(v), v)
-    return list(seen.values())
+        _forget_project_modules(set(sys.modules) - before, folder, reads)
+    return vars(module)
+
+
+def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
+    root = folder.rstrip(os.sep) + os.sep
+    for mod_name in names:
+        path = getattr(sys.modules.get(mod_name), "__file__", None)
+        if not isinstance(path, str) or mod_name.split(".")[0] in ("pl", "lowering", "infer"):
+            continue  # the compiler's own modules stay (a kernel may sit beside them)
+        real = os.path.realpath(path)
+        parts = set(Path(real).parts)
+        if real.startswith(root) and not parts & {"site-packages", "dist-packages"}:
+            sys.modules.pop(mod_name, None)
+            try:
+                reads[real] = hashlib.sha256(Path(real).read_bytes()).hexdigest()
+            except OSError:
+                reads[real] = None
 
 
 # -- regeneration ----------------------------------------------------------------------------------
@@ -294,40 +322,58 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
-             cache_dir: str | os.PathLike[str] | None = None) -> Regenerated:
+             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False) -> Regenerated:
     """Load, compile and regenerate one file's text, and verify the result (what the CLI does
     per file; raises `InternalError` when the result fails pl/annotate_verify.py's checks).
 
-    With `cache_dir`, an unchanged file (same text, name, options and `pl`) is answered from the
-    compile cache in that folder (pl.cache; only verified results are stored); `dump_passes`
-    always compiles."""
-    if cache_dir is not None and dump_passes is None:
-        from pl.cache import cached_call
+    The file is read statically unless `execute` (see `load_programs`). With `cache_dir`, an
+    unchanged file (same text, name, folder, options, `pl`, and the same content of every module
+    the load read) is answered from the compile cache in that folder (pl.cache; only verified
+    results are stored); `dump_passes` always compiles."""
+    options = _options(filename, backend, residency, program, execute)
+    if cache_dir is None or dump_passes is not None:
+        return _run_verified(text, filename, options, dump_passes, {})
 
-        return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
-                           {"backend": backend, "residency": residency, "program": program},
-                           lambda: run_text(text, filename, backend=backend, residency=residency,
-                                            program=program))
-    view = python_view(text)
-    if view != text:  # compile what Python reads (pl/lowering/python_source.py); keep the user's lines
-        r = run_text(view, filename, backend=backend, residency=residency, program=program,
-                     dump_passes=dump_passes)
-        return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
-    r = _compile_text(text, filename, backend, residency, program, dump_passes)
-    verify_output(r, rerun(backend=backend, residency=residency, program=program))
-    return r
+    def from_json(data: Any) -> Regenerated:
+        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
+        return _from_json(data, text, filename,
+                          lambda: _run_verified(text, filename, options, None, {}).compiled)
+
+    return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
+                       options, lambda reads: _run_verified(text, filename, options, None, reads),
+                       _to_json, from_json)
 
 
-def rerun(*, backend: str | None, residency: bool, program: str | None
+def _options(filename: str, backend: str | None, residency: bool, program: str | None,
+             execute: bool) -> dict[str, Any]:
+    return {"backend": backend, "residency": residency, "program": program,
+            "execute": execute, "folder": str(kernel_folder(filename))}
+
+
+def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False
           ) -> Callable[[str, str], Regenerated]:
     """Unverified load-compile-regenerate of a text with these options (what verification
     runs on the printed text)."""
-    return lambda text, filename: _compile_text(text, filename, backend, residency, program, None)
+    return lambda text, filename: _run(
+        text, filename, _options(filename, backend, residency, program, execute), None, {})
 
 
-def _compile_text(text: str, filename: str, backend: str | None, residency: bool,
-                  program: str | None, dump_passes: Path | None) -> Regenerated:
-    programs = load_programs(text, filename)
+def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+                  reads: Reads) -> Regenerated:
+    view = python_view(text)
+    if view != text:  # compile what Python reads (lowering/python_source.py); keep the user's lines
+        r = _run_verified(view, filename, options, dump_passes, reads)
+        return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
+    r = _run(text, filename, options, dump_passes, reads)
+    verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
+                           program=options["program"], execute=options["execute"]))
+    return r
+
+
+def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+         reads: Reads) -> Regenerated:
+    program, backend = options["program"], options["backend"]
+    programs = load_programs(text, filename, execute=options["execute"], reads=reads)
     if program is not None:
         programs = [p for p in programs if p.name == program]
     if not programs:
@@ -338,18 +384,44 @@ def _compile_text(text: str, filename: str, backend: str | None, residency: bool
         dump = None
         if dump_passes is not None:
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
-        compiled.append(compile_program(p, backend, residency=residency, dump_passes=dump))
+        compiled.append(compile_program(p, backend, residency=options["residency"],
+                                        dump_passes=dump))
     with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.cache)
         return regenerate(text, filename, compiled)
+
+
+def _to_json(r: Regenerated) -> dict[str, Any]:
+    """What the cache keeps of a result: text and JSON data only (pl.cache)."""
+    return {"output": r.output,
+            "functions": [[i.program, i.name, i.move_names, i.kept_reason]
+                          for i in r.functions],
+            "notes": [error_json(n) for n in r.notes]}
+
+
+def _from_json(data: Any, text: str, filename: str,
+               compile_again: Callable[[], tuple[Compiled, ...]]) -> Regenerated:
+    functions = []
+    for program, name, moves, reason in data["functions"]:
+        if not (isinstance(program, str) and isinstance(name, str) and isinstance(reason, str)
+                and isinstance(moves, dict)
+                and all(isinstance(v, str) for kv in moves.items() for v in kv)):
+            raise ValueError("not a stored function")
+        functions.append(FunctionInfo(program, name, moves, reason))
+    if not isinstance(data["output"], str):
+        raise ValueError("not a stored output")
+    return Regenerated(filename, text, data["output"], compile_again, tuple(functions),
+                       tuple(error_from_json(n) for n in data["notes"]))
 
 
 _LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
 
 
 def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
-                  residency: bool = True, filename: str | None = None) -> str:
+                  residency: bool = True, filename: str | None = None,
+                  execute: bool = False) -> str:
     """The kernel file (a path, or source text when it contains a newline) regenerated with
-    every tile's inferred memory space, its inserted moves and hoisted loads."""
+    every tile's inferred memory space, its inserted moves and hoisted loads. The file is read,
+    not run, unless `execute=True` (see `load_programs`)."""
     if backend == "none":
         backend = None
     if isinstance(path_or_text, str) and _LOOKS_LIKE_SOURCE.search(path_or_text):
@@ -364,4 +436,4 @@ def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None =
             raise PlError(f"cannot read {path}: {e.strerror or e}") from None
         name = filename or str(path)
         text, _ = decode(data, name)
-    return run_text(text, name, backend=backend, residency=residency).output
+    return run_text(text, name, backend=backend, residency=residency, execute=execute).output

@@ -1,22 +1,27 @@
-"""A compile cache on disk: a result keyed by the source text, the package and the options;
-and `gc_paused()`, which keeps the cyclic garbage collector out of the compiler's hot phases.
+"""A compile cache on disk that stores only JSON text; and `gc_paused()`, which keeps the cyclic
+garbage collector out of the compiler's hot phases.
 
-Guarantees: `key(...)` changes whenever the text, the file name, any option, the package version
-or any source file of the installed `pl` / `lowering` / `infer` packages changes (their names,
-sizes and modification times are part of the key, so a developer's edit invalidates old entries
-without a version bump). `Cache.get` returns the stored value or `None`; a missing, truncated,
-corrupt or foreign entry is a miss, deleted, never an exception. `Cache.put` writes to a
-temporary file in the same folder, then `os.replace`s it into place, so concurrent writers (threads
-or processes) never expose a partial entry: a reader sees an old complete entry, a new complete
-entry, or none. Failing to write (read-only folder, full disk) is silent: the cache is an
-optimisation only. Entries are pickles of the caller's values; the folder is the user's own
-(`$XDG_CACHE_HOME/pl` or `~/.cache/pl` by default), so its entries are trusted like their code.
+Guarantees:
+- Nothing read from the cache folder is ever executed or unpickled: an entry is one JSON document
+  (`json.loads`, which builds only dicts, lists, strings, numbers, booleans and None), so a file
+  planted in the folder can at worst give a wrong-looking miss, never run code.
+- `key(...)` changes whenever the text, the file name, any option, the Python version, the
+  `libcst` version, the `pl` version or any source file of the installed `pl` / `lowering` /
+  `infer` packages changes (their names, sizes and modification times are part of the key, so a
+  developer's edit invalidates old entries without a version bump).
+- `cached_call` also stores the files a result was computed from (`reads`: path -> sha256, None
+  for a path that was looked for and absent) and serves a hit only when every one of them still
+  has that content: a changed imported module, or one created where the loader looked, is a miss.
+- `Cache.get` returns the stored value or `None`; a missing, truncated, corrupt or foreign entry is
+  a miss, deleted, never an exception. `Cache.put` writes to a temporary file in the same folder,
+  then `os.replace`s it into place, so concurrent writers (threads or processes) never expose a
+  partial entry. Failing to write (read-only folder, full disk) is silent: the cache is an
+  optimisation only.
 
 `gc_paused()` disables the cyclic collector for the duration of a `with` block and restores the
-previous state after it (nesting is fine): lowering, the passes, the printer and (un)pickling a
-cache entry allocate hundreds of thousands of small acyclic objects, which reference counting
-frees, and the collector would otherwise rescan the growing young heap again and again for cycles
-that are not there.
+previous state after it (nesting is fine): lowering, the passes and the printer allocate hundreds
+of thousands of small acyclic objects, which reference counting frees, and the collector would
+otherwise rescan the growing young heap again and again for cycles that are not there.
 """
 
 from __future__ import annotations
@@ -24,21 +29,24 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import linecache
 import os
-import pickle
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Cache", "cached_call", "default_cache_dir", "gc_paused", "key", "package_fingerprint", "package_version"]
+from pl.errors import PlError
+from pl.ir.span import Span
 
-_MAGIC = b"pl-cache-1\n"
+__all__ = ["Cache", "Reads", "cached_call", "default_cache_dir", "error_from_json", "error_json",
+           "gc_paused", "key", "package_fingerprint", "package_version", "reads_unchanged"]
+
+_FORMAT = "pl-cache-2"
 _PACKAGES = ("pl", "lowering", "infer")
+
+Reads = dict[str, str | None]
 
 
 @contextmanager
@@ -59,20 +67,20 @@ def default_cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "pl"
 
 
-def package_version() -> str:
+def package_version(distribution: str = "pl-tile") -> str:
     try:
         from importlib.metadata import version
 
-        return version("pl-tile")
+        return version(distribution)
     except Exception:  # not installed as a distribution: the fingerprint still tells versions apart
         return "0+unknown"
 
 
-@lru_cache(maxsize=1)
 def package_fingerprint() -> str:
-    """A digest of the version and of every source file's name, size and mtime (once a process)."""
+    """A digest of the Python, `pl` and `libcst` versions and of every `pl` source file's name,
+    size and mtime (a few hundred `stat`s: computed per key, never remembered in the process)."""
     h = hashlib.sha256(package_version().encode())
-    h.update(sys.version.encode())
+    h.update(f"\0{package_version('libcst')}\0{sys.version}\0".encode())
     for name in _PACKAGES:
         mod = sys.modules.get(name)
         if mod is None:
@@ -101,48 +109,64 @@ def key(kind: str, text: str, filename: str, options: Mapping[str, Any], *,
     return h.hexdigest()
 
 
+def _file_hash(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def reads_unchanged(reads: Mapping[str, str | None]) -> bool:
+    """Every file still has the recorded content (None: still absent)."""
+    return all(_file_hash(path) == digest for path, digest in reads.items())
+
+
 class Cache:
-    """One cache folder (created on first write)."""
+    """One cache folder (created on first write). Values are JSON-serialisable data."""
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
 
     def path(self, k: str) -> Path:
-        return self.folder / f"{k}.pickle"
+        return self.folder / f"{k}.json"
 
     def get(self, k: str) -> Any | None:
         p = self.path(k)
         try:
-            data = p.read_bytes()
-        except OSError:
+            data = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            if p.exists():
+                self._drop(p)
             return None
         try:
-            if not data.startswith(_MAGIC):
+            entry = json.loads(data)
+            if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
                 raise ValueError("not a pl cache entry")
-            with gc_paused():  # unpickling builds a large IR: no collector passes over it
-                # A view, not a slice: no copy of the whole entry.
-                stored_key, value = pickle.loads(memoryview(data)[len(_MAGIC):])
-            if stored_key != k:
+            if entry.get("key") != k:
                 raise ValueError("entry stored under another key")
-            return value
-        except Exception:  # corrupt or foreign: a miss, and the entry goes
-            try:
-                p.unlink()
-            except OSError:
-                pass
+            return entry["value"]
+        except (ValueError, KeyError, RecursionError):  # corrupt or foreign: a miss, and it goes
+            self._drop(p)
             return None
+
+    @staticmethod
+    def _drop(p: Path) -> None:
+        try:
+            p.unlink()
+        except OSError:
+            pass
 
     def put(self, k: str, value: Any) -> None:
         try:
-            with gc_paused():
-                payload = _MAGIC + pickle.dumps((k, value), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # an unpicklable value is simply not cached
+            payload = json.dumps({"format": _FORMAT, "key": k, "value": value})
+        except (TypeError, ValueError):  # a value JSON cannot hold is simply not cached
             return
         tmp = None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{k[:16]}.", suffix=".tmp", dir=self.folder)
-            with os.fdopen(fd, "wb") as f:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(payload)
             os.replace(tmp, self.path(k))
             tmp = None
@@ -155,38 +179,57 @@ class Cache:
                 except OSError:
                     pass
 
-    def get_or_run(self, k: str, run: Callable[[], Any]) -> Any:
-        """The cached value of `k`, or `run()` stored under `k` (exceptions are not stored)."""
-        hit = self.get(k)
-        if hit is not None:
-            return hit
-        value = run()
-        self.put(k, value)
-        return value
+
+def error_json(e: PlError) -> dict[str, Any]:
+    """A user error as JSON data (its message, span, help, note and source text)."""
+    span = None if e.span is None else [e.span.filename, e.span.line, e.span.col,
+                                        e.span.end_line, e.span.end_col]
+    return {"message": e.message, "span": span, "hint": e.hint, "note": e.note,
+            "source": e.source}
+
+
+def error_from_json(d: Mapping[str, Any]) -> PlError:
+    """The error `error_json` stored; ValueError when `d` is not such data."""
+    span = d.get("span")
+    texts = [d.get(f) for f in ("hint", "note", "source")]
+    if not isinstance(d.get("message"), str) or any(t is not None and not isinstance(t, str)
+                                                    for t in texts):
+        raise ValueError("not a stored error")
+    if span is not None and not (isinstance(span, list) and len(span) == 5
+                                 and isinstance(span[0], str)
+                                 and all(type(n) is int for n in span[1:])):
+        raise ValueError("not a stored span")
+    hint, note, source = texts
+    return PlError(d["message"], None if span is None else Span(*span), hint=hint, note=note,
+                   source=source)
 
 
 def cached_call(folder: str | os.PathLike[str], kind: str, text: str, filename: str,
-                options: Mapping[str, Any], run: Callable[[], Any]) -> Any:
-    """`run()`'s result for (text, filename, options), from the cache when it was computed before.
+                options: Mapping[str, Any], run: Callable[[Reads], Any],
+                encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> Any:
+    """`run(reads)`'s result for (text, filename, options), from the cache when it was computed
+    before from files that are all unchanged. `run` records the files it reads in `reads`;
+    `encode` turns its result into JSON data and `decode` turns that back.
 
-    A user error (`PlError`) is a result too: it is stored and raised again on a hit. Other
-    exceptions (bugs) are never stored. On a hit the text is put into `linecache` under
-    `filename`, as loading the file would have, so diagnostics still quote their source lines.
+    A user error (`PlError`) is a result too: it is stored (with the files read until it was
+    raised) and raised again on a hit. Other exceptions (bugs) are never stored.
     """
-    from pl.errors import PlError, python_lines
-
     cache = Cache(folder)
     k = key(kind, text, filename, options)
     hit = cache.get(k)
-    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] in ("ok", "error"):
-        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
-        if hit[0] == "error" and isinstance(hit[1], PlError):
-            raise hit[1]
-        return hit[1]
     try:
-        value = run()
+        if isinstance(hit, dict) and reads_unchanged(hit["reads"]):
+            if hit["status"] == "error":
+                raise error_from_json(hit["error"])
+            if hit["status"] == "ok":
+                return decode(hit["result"])
+    except (KeyError, TypeError, ValueError, AttributeError):  # a malformed entry: a miss
+        pass
+    reads: Reads = {}
+    try:
+        value = run(reads)
     except PlError as e:
-        cache.put(k, ("error", e))
+        cache.put(k, {"status": "error", "reads": reads, "error": error_json(e)})
         raise
-    cache.put(k, ("ok", value))
+    cache.put(k, {"status": "ok", "reads": reads, "result": encode(value)})
     return value

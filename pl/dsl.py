@@ -223,15 +223,20 @@ def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:
     def apply(c: type) -> Any:
         from lowering.frontend import lower_class
         if not isinstance(c, type):
-            raise PlError("@pl.program must decorate a class whose methods are @pl.function kernels, "
-                          f"not {type(c).__name__} {getattr(c, '__name__', '')!r}".rstrip(),
-                          _definition_span(c),
-                          hint="write `@pl.program` above `class Name:`; use `@pl.function` on a def")
+            raise program_target_error(f"{type(c).__name__} {getattr(c, '__name__', '')!r}",
+                                       _definition_span(c))
         return lower_class(c, strict_ssa=strict_ssa, scope=scope)
 
     if cls is None:
         return apply
     return apply(cls)
+
+
+def program_target_error(what: str, span: Span | None) -> PlError:
+    """`@pl.program` put on something that is not a class (`what`: "function 'f'")."""
+    return PlError("@pl.program must decorate a class whose methods are @pl.function kernels, "
+                   f"not {what}".rstrip(), span,
+                   hint="write `@pl.program` above `class Name:`; use `@pl.function` on a def")
 
 
 def _definition_span(obj: Any) -> Span | None:

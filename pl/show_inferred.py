@@ -1,14 +1,16 @@
 """`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
 
-Like black: prints the regenerated file by default; `--diff` shows a unified diff (coloured only on
-a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form,
-`--write` rewrites files in place atomically (`write_back`). `--ir`, `--explain`, `--json` show the compiled IR,
-the reasons, or a machine-readable report instead. Exit status: 0 success, 1 `--check` found a
-file to change, 2 a user error (bad kernel, missing file, bad option; shown as a located
-diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug: please report).
-Every text printed or written (the file, its diff, its `--ir`) is verified first: it reads back,
-compiles to the input's programs and is a fixed point (pl/annotate_verify.py); if not, nothing is
-printed or written for that file and the run stops with `internal error in pl <version>: ...`.
+Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
+their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff
+(coloured only on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its
+inferred form, `--write` rewrites files in place atomically (`write_back`). `--ir`, `--explain`,
+`--json` show the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0
+success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
+shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
+please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
+it reads back, compiles to the input's programs and is a fixed point (pl/annotate_verify.py); if
+not, nothing is printed or written for that file and the run stops with
+`internal error in pl <version>: ...`.
 
 The module is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.annotate.show_inferred`.
 """
@@ -43,11 +45,11 @@ _BACKENDS = {"910B": "910B", "950": "950", "none": None}
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 
 
-def load_programs(path: Path) -> list[Program]:
-    """Import the file as a fresh module and return its programs, in definition order (kept for
+def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
+    """The file's programs, in definition order (read statically unless `execute`; kept for
     callers of the first version of this module)."""
     source = read_input(str(path), sys.stdin)
-    programs = _load_text(source.text, source.filename)
+    programs = _load_text(source.text, source.filename, execute=execute)
     if not programs:
         raise PlError(f"{path}: no @pl.program found in this file", Span(source.filename, 1, 1))
     return programs
@@ -86,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="turn off loop-invariant Mat residency (phase 4 of inference)")
     p.add_argument("--program", metavar="NAME",
                    help="only the @pl.program class called NAME")
+    p.add_argument("--exec", action="store_true", dest="execute",
+                   help="import each kernel file as Python does, running its top-level code "
+                        "(by default files are only read: only their imports of pl and of the "
+                        "project's own modules, and their constants, are evaluated)")
     p.add_argument("--no-cache", action="store_true",
                    help="always compile; do not read or write the compile cache")
     p.add_argument("--cache-dir", metavar="DIR", type=Path,
@@ -228,8 +234,9 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
     source = read_input(path, stdin)
-    r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend], residency=not args.no_residency,
-                 program=args.program, dump_passes=dump, cache_dir=_cache_dir(args))
+    r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend],
+                 residency=not args.no_residency, program=args.program, dump_passes=dump,
+                 cache_dir=_cache_dir(args), execute=args.execute)
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:
@@ -249,7 +256,7 @@ def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
         verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
-                           program=args.program))
+                           program=args.program, execute=args.execute))
         for c in r.compiled:
             stdout.write(ir_text(c))
     elif args.explain:

@@ -44,11 +44,11 @@ class Counter:
         self.calls = 0
         real = annotate.load_programs
 
-        def counting(text: str, filename: str) -> Any:
+        def counting(text: str, filename: str, **kwargs: Any) -> Any:
             # (the verification of a result reads the regenerated text back under this name)
             if not filename.endswith(" (inferred)"):
                 self.calls += 1
-            return real(text, filename)
+            return real(text, filename, **kwargs)
 
         monkeypatch.setattr(annotate, "load_programs", counting)
 
@@ -63,16 +63,17 @@ def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypat
     assert warm.functions == cold.functions
     assert structural_equal(warm.compiled[0].program, cold.compiled[0].program, auto_mapping=True)
     assert print_node(warm.compiled[0].program) == print_node(cold.compiled[0].program)
-    assert len(list(tmp_path.glob("*.pickle"))) == 1
+    assert len(list(tmp_path.glob("*.json"))) == 1
 
 
-def test_a_hit_unpickles_the_compiled_programs_only_when_read(tmp_path: Path) -> None:
+def test_a_hit_compiles_again_only_when_the_programs_are_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    c = Counter(monkeypatch)
     warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    assert isinstance(warm._compiled, bytes)  # the plain regeneration never reads them
-    assert warm.output == cold.output
+    assert c.calls == 0 and warm.output == cold.output  # the plain regeneration compiles nothing
     programs = warm.compiled
-    assert not isinstance(warm._compiled, bytes) and warm.compiled is programs
+    assert c.calls == 1 and warm.compiled is programs
     assert print_node(programs[0].program) == print_node(cold.compiled[0].program)
     assert str(programs[0].decisions) == str(cold.compiled[0].decisions)
 
@@ -83,7 +84,7 @@ def test_without_cache_dir_nothing_is_stored(tmp_path: Path, monkeypatch: pytest
     annotate.run_text(KERNEL, "k.py")
     annotate.run_text(KERNEL, "k.py")
     assert c.calls == 2
-    assert not any(tmp_path.rglob("*.pickle"))
+    assert not any(tmp_path.rglob("*.json"))
 
 
 @pytest.mark.parametrize("change", [
@@ -158,7 +159,7 @@ def test_an_entry_under_another_key_is_a_miss(tmp_path: Path) -> None:
 def test_corrupt_entry_through_run_text_recompiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
     cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    (entry,) = tmp_path.glob("*.pickle")
+    (entry,) = tmp_path.glob("*.json")
     entry.write_bytes(entry.read_bytes()[:50])
     again = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     assert c.calls == 2 and again.output == cold.output
@@ -249,7 +250,7 @@ def test_cli_cache_dir_and_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     first = _cli([str(kernel), "--cache-dir", str(folder)])
     second = _cli([str(kernel), "--cache-dir", str(folder), "--check"])
     assert c.calls == 1 and first[0] == 0 and second[0] == 1
-    assert len(list(folder.glob("*.pickle"))) == 1
+    assert len(list(folder.glob("*.json"))) == 1
     third = _cli([str(kernel), "--cache-dir", str(folder), "--no-cache"])
     assert c.calls == 2 and third == first
 
@@ -262,7 +263,7 @@ def test_cli_default_is_the_user_cache_folder(tmp_path: Path, monkeypatch: pytes
     assert _cli([str(kernel)])[0] == 0
     assert _cli([str(kernel)])[0] == 0
     assert c.calls == 1
-    assert len(list((tmp_path / "xdg" / "pl").glob("*.pickle"))) == 1
+    assert len(list((tmp_path / "xdg" / "pl").glob("*.json"))) == 1
 
 
 def test_cli_cached_error_still_quotes_the_source(tmp_path: Path) -> None:
@@ -289,3 +290,128 @@ def test_compiled_programs_pickle_exactly() -> None:
             again = pickle.loads(pickle.dumps(compiled))
             pl.assert_structural_equal(again, compiled)
             assert again.as_python() == compiled.as_python()
+
+
+# -- what the cache trusts -------------------------------------------------------------------------
+class _Planted:
+    """Unpickling this creates the marker file: proof that a cache entry was unpickled."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path(self.marker).touch, ())
+
+
+def test_a_planted_file_in_the_cache_folder_is_never_executed(tmp_path: Path) -> None:
+    import pickle
+
+    folder = tmp_path / "cache"
+    marker = tmp_path / "MARKER"
+    kernel = tmp_path / "k.py"
+    kernel.write_text(KERNEL)
+    first = _cli([str(kernel), "--cache-dir", str(folder)])
+    payload = pickle.dumps(_Planted(str(marker)))
+    (entry,) = folder.glob("*.json")
+    # Every name an entry could have, old (pickle) and new (json), and the old format's header.
+    for path in (entry, entry.with_suffix(".pickle")):
+        path.write_bytes(b"pl-cache-1\n" + payload)
+    again = _cli([str(kernel), "--cache-dir", str(folder)])
+    assert not marker.exists()
+    assert again == first
+    assert not entry.read_bytes().startswith(b"pl-cache-1")  # the planted entry was replaced
+    assert entry.read_text(encoding="utf-8").startswith("{")  # what the cache wrote is JSON
+
+
+KERNEL_N = KERNEL.replace("import pl\n", "import pl\nfrom shapes import N\n").replace("64", "N")
+
+
+def _project(folder: Path, shapes: str | None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    if shapes is not None:
+        (folder / "shapes.py").write_text(shapes)
+    (folder / "kern.py").write_text(KERNEL_N)
+    return folder / "kern.py"
+
+
+def test_a_changed_imported_module_is_a_miss(tmp_path: Path) -> None:
+    path = _project(tmp_path / "p", "N = 64\n")
+    folder = tmp_path / "cache"
+    first = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    assert "[64, 64]" in first.output
+    (tmp_path / "p" / "shapes.py").write_text("N = 32\n")
+    second = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    assert "[32, 32]" in second.output
+    assert second.output == annotate.run_text(KERNEL_N, str(path)).output
+
+
+def test_two_projects_with_the_same_kernel_file_get_their_own_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    outputs = []
+    for n in (64, 32):
+        _project(tmp_path / f"p{n}", f"N = {n}\n")
+        monkeypatch.chdir(tmp_path / f"p{n}")  # the same relative name and text in both
+        status, out, err = _cli(["kern.py", "--cache-dir", str(folder)])
+        assert status == 0, err
+        outputs.append(out)
+    assert "[64, 64]" in outputs[0] and "[32, 32]" in outputs[1]
+
+
+@pytest.mark.parametrize("broken", [None, "M = 64\n", "N = 64 // 0\n"],
+                         ids=["module_missing", "name_missing", "module_fails"])
+def test_an_error_is_not_served_after_its_fix(broken: str | None, tmp_path: Path) -> None:
+    path = _project(tmp_path / "p", broken)
+    folder = tmp_path / "cache"
+    for _ in range(2):  # the second time from the cache
+        with pytest.raises(PlError):
+            annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    (tmp_path / "p" / "shapes.py").write_text("N = 64\n")
+    fixed = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    assert "[64, 64]" in fixed.output
+
+
+def test_under_exec_a_changed_imported_module_is_a_miss(tmp_path: Path) -> None:
+    path = _project(tmp_path / "p", "N = 64\n")
+    folder = tmp_path / "cache"
+    assert "[64, 64]" in annotate.run_text(KERNEL_N, str(path), cache_dir=folder,
+                                           execute=True).output
+    (tmp_path / "p" / "shapes.py").write_text("N = 32\n")
+    assert "[32, 32]" in annotate.run_text(KERNEL_N, str(path), cache_dir=folder,
+                                           execute=True).output
+
+
+def test_exec_and_static_results_are_kept_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Counter(monkeypatch)
+    annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path, execute=True)
+    assert c.calls == 2
+
+
+def test_the_libcst_and_pl_versions_are_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    real = importlib.metadata.version
+    before = cache.package_fingerprint()
+    for dist in ("libcst", "pl-tile"):
+        monkeypatch.setattr(importlib.metadata, "version",
+                            lambda name, d=dist: "999" if name == d else real(name))
+        assert cache.package_fingerprint() != before
+        monkeypatch.setattr(importlib.metadata, "version", real)
+    assert cache.package_fingerprint() == before
+
+
+def test_a_malformed_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    (entry,) = tmp_path.glob("*.json")
+    import json
+
+    data = json.loads(entry.read_text())
+    for bad in ({"status": "ok", "reads": {}, "result": {"output": 3}},
+                {"status": "error", "reads": {}, "error": {"message": "x", "span": ["f", "1"]}},
+                {"status": "ok", "reads": [], "result": None}):
+        data["value"] = bad
+        entry.write_text(json.dumps(data))
+        c = Counter(monkeypatch)
+        assert annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path).output == cold.output
+        assert c.calls == 1
