@@ -29,6 +29,7 @@ from lowering.tensor_to_tile_common import (
     zeros,
 )
 from lowering.tensor_to_tile_convert import check_convertible, converter_for
+from lowering.tensor_to_tile_writes import check_gm_writes
 from lowering.tensor_to_tile_scan import (
     consumer_spaces,
     hoist_nested_tensor_calls,
@@ -149,6 +150,7 @@ def _convert_incore(f: Function) -> tuple[Function, int]:
         body = hoist_nested_tensor_calls(f.body)
         rw = _TensorToTile(consumer_spaces(body))
         used = params_needing_entry_load(body)
+        check_gm_writes(f, body, used)
     else:
         # Straight-line tile code: hoisting, the demands and the entry loads would all come back
         # empty, and the rewrite would hand every statement back (tests/test_perf_passes.py).
