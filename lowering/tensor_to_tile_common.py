@@ -95,6 +95,9 @@ def is_op_call(e: Expr | None, *names: str) -> bool:
 class Rewriter:
     """A statement walker with variable substitution and type propagation through carries."""
 
+    # A subclass whose `expr` rewrites more than remapped variables walks every expression.
+    walks_every_expr = False
+
     def __init__(self) -> None:
         self.remap: dict[int, Expr] = {}
 
@@ -103,7 +106,7 @@ class Rewriter:
         self.remap[id(old)] = new
 
     def expr(self, e: Expr) -> Expr:
-        if not self.remap:
+        if not self.remap and not self.walks_every_expr:
             # Nothing remapped yet: every expression below is rebuilt only when a Var in it is
             # remapped, so it comes back as it is.
             return e
