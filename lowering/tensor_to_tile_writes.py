@@ -70,8 +70,9 @@ def _vars(e: object) -> list[Var]:
     return []
 
 
-def _name(v: Var) -> str:
-    return v.name.split("__", 1)[0] or v.name
+def _name(v: Expr) -> str:
+    name = v.name if isinstance(v, Var) else "the value"
+    return name.split("__", 1)[0] or name
 
 
 def _taken(g: _Gm) -> str:

@@ -1,10 +1,10 @@
-"""Writes to tensors keep their meaning through compilation (tests/gm_write_fixtures/).
+"""Writes to tensors keep their meaning through compilation (tests/gm_write_cases/programs.py).
 
-* `ok_*.py`: kernels whose writes (pl.write / pl.assemble on GM tensors, slices taken after a
+* `OK`: kernels whose writes (pl.write / pl.assemble on GM tensors, slices taken after a
   write) and calls of InCore functions that gain Out params (assigned, evaluated, nested, in a loop
   or branch, launched by pl.submit, through InCore / Group wrappers) compile, and `pl.interpret`
   gives the same results before and after `pl.compile` for every backend, residency on and off.
-* every other fixture marks one line `# error: <message part>`: compiling it (every backend,
+* every `BAD` program marks one line `# error: <message part>`: compiling it (every backend,
   residency on and off) raises one PlError located on that line, saying why the on-chip copy
   would change the meaning (a write into a copy of GM storage, or a read of a stale copy).
 """
@@ -12,65 +12,62 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from gm_write_cases.programs import BAD, OK
 from test_equivalence import assert_same_results
 
 import pl
 from pl.errors import PlError
 from pl.ir import Program
 
-FIXTURES = sorted((Path(__file__).resolve().parent / "gm_write_fixtures").glob("*.py"))
-OK = [p for p in FIXTURES if p.name.startswith("ok_")]
-BAD = [p for p in FIXTURES if not p.name.startswith("ok_")]
 CONFIGS = [(None, False), ("910B", True), ("910B", False), ("950", True), ("950", False)]
 _MARK = re.compile(r"#\s*error:\s*(?P<msg>.*?)\s*$")
 
 
-def _parse(path: Path) -> Program:
-    program = pl.parse(path.read_text(encoding="utf-8"), filename=str(path))
+def _parse(name: str, text: str) -> Program:
+    program = pl.parse(text, filename=f"<{name}>")
     assert isinstance(program, Program)
     return program
 
 
 def test_there_are_fixtures_of_both_kinds() -> None:
-    assert len(OK) >= 8 and len(BAD) >= 5
+    assert len(OK) >= 10 and len(BAD) >= 6
 
 
-@pytest.mark.parametrize("path", OK, ids=lambda p: p.stem)
+@pytest.mark.parametrize("name", sorted(OK))
 @pytest.mark.parametrize(("backend", "residency"), CONFIGS)
-def test_compiled_program_computes_what_the_source_does(path: Path, backend: str | None,
+def test_compiled_program_computes_what_the_source_does(name: str, backend: str | None,
                                                         residency: bool) -> None:
-    source = _parse(path)
+    source = _parse(name, OK[name])
     compiled = pl.compile(source, backend=backend, residency=residency).program
     assert_same_results(source, compiled)
 
 
-@pytest.mark.parametrize("path", BAD, ids=lambda p: p.stem)
+@pytest.mark.parametrize("name", sorted(BAD))
 @pytest.mark.parametrize(("backend", "residency"), CONFIGS)
-def test_changed_meaning_is_a_located_error(path: Path, backend: str | None, residency: bool) -> None:
-    text = path.read_text(encoding="utf-8")
+def test_changed_meaning_is_a_located_error(name: str, backend: str | None, residency: bool) -> None:
+    text = BAD[name]
     (line, msg), = [(n, m.group("msg")) for n, t in enumerate(text.splitlines(), start=1)
                     if (m := _MARK.search(t))]
     with pytest.raises(PlError) as info:
-        pl.compile(_parse(path), backend=backend, residency=residency)
+        pl.compile(_parse(name, text), backend=backend, residency=residency)
     assert msg in info.value.message, info.value.message
     assert info.value.span is not None and info.value.span.line == line, info.value.span
-    assert info.value.span.filename == str(path)
+    assert info.value.span.filename == f"<{name}>"
 
 
 def test_every_caller_of_a_kernel_that_gained_an_out_param_passes_it() -> None:
     """After the pass, every call of a program function has one actual per parameter."""
     from pl.ir.expr import Call, GlobalVar
 
-    for path in OK:
-        program = pl.passes.convert_tensor_to_tile_ops()(pl.passes.convert_to_ssa()(_parse(path)))
+    for name, text in OK.items():
+        program = pl.passes.convert_tensor_to_tile_ops()(pl.passes.convert_to_ssa()(_parse(name, text)))
         arity = {f.name: len(f.params) for f in program.functions}
         calls = [c for f in program.functions for c in _calls(f.body)]
         short = [(c.op.name, len(c.args)) for c in calls
                  if isinstance(c, Call) and isinstance(c.op, GlobalVar) and len(c.args) != arity[c.op.name]]
-        assert not short, (path.name, short)
+        assert not short, (name, short)
 
 
 def _calls(node: object) -> list[object]:
