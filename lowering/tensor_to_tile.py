@@ -27,6 +27,7 @@ from lowering.tensor_to_tile_common import (
     same_items,
     shape_tuple,
     tile_name,
+    widen_to_tensor_valid,
     with_attrs,
     zeros,
 )
@@ -83,6 +84,10 @@ class _TensorToTile(Rewriter):
         new_var = Var(tile_name(s.var.name), result.type, span=s.var.span)
         self.map_var(s.var, new_var)
         stmts.append(AssignStmt(new_var, result, span=s.span, comments=s.comments))
+        widened = widen_to_tensor_valid(new_var, s.var.type, s.span)
+        if widened is not None:
+            self.map_var(s.var, widened.var)
+            stmts.append(widened)
         return stmts
 
     def eval(self, s: EvalStmt) -> list[Stmt]:

@@ -88,3 +88,15 @@ def _calls(node: object) -> list[object]:
             stack.extend(getattr(x, f.name) for f in dataclasses.fields(x)
                          if f.name not in ("span", "result_type", "var_type", "comments"))
     return out
+
+
+def test_a_tensor_reduction_reads_only_the_declared_valid_region() -> None:
+    import numpy as np
+
+    program = _parse("rowsum", OK["row-sum-of-set-validshape-operand"])
+    x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    out = np.full((16, 64), -1.0, dtype=np.float32)
+    pl.interpret(program, x, out)
+    want = np.zeros(16, dtype=np.float32)
+    want[:8] = x[:8, :32].sum(axis=1)
+    assert np.array_equal(out[:, 3], want)  # padding rows and columns take no part; their sums are 0

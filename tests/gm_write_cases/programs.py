@@ -72,6 +72,16 @@ OK: dict[str, str] = {
         "    if n > 2:", "        nxt = pl.yield_(self.kernel(acc))",
         "    else:", "        nxt = pl.yield_(pl.add(self.kernel(acc), acc))",
         "    res = pl.yield_(nxt)", "return res"]),
+    # The valid region a tile op narrows (set_validshape operand) is widened back to the one the
+    # tensor type declares, so what is stored is what the tensor program computed.
+    "add-of-set-validshape-operand": incore(["av = pl.set_validshape(x, 8, 64)", "y = pl.add(av, x)",
+                                             "return y"]),
+    "matmul-of-set-validshape-operand": incore([
+        "a = pl.slice(x, [16, 16], [0, 0])", "av = pl.set_validshape(a, 8, 16)",
+        "y = pl.matmul(av, x, out_dtype=pl.FP32)", "return y"]),
+    "row-sum-of-set-validshape-operand": incore([
+        "av = pl.set_validshape(x, 8, 32)", "y = pl.row_sum(av)", "out = pl.assemble(out, y, [0, 3])",
+        "return out"]),
 }
 
 # Kernels compilation would change: each must be a located error.
