@@ -39,6 +39,7 @@ from lowering.tensor_to_tile_scan import (
     params_needing_entry_load,
 )
 from lowering.tensor_to_tile_writes import check_gm_writes
+from pl.errors import PlError
 from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
@@ -288,7 +289,9 @@ def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function,
     """Update every caller of a changed function. A forwarding caller gains Out params and so
     changes in turn: rounds repeat until one changes nothing (a call that already has all its
     actuals is left alone, so each round settles at least one level of the call chain)."""
-    while True:
+    # Each round settles one more level of an acyclic call chain; more rounds than functions
+    # means the forwarding functions call each other in a cycle.
+    for _ in range(len(funcs) + 1):
         progressed = False
         for i, f in enumerate(funcs):
             forward = f.func_type.is_incore_kind() or f.func_type in _FORWARDING
@@ -307,6 +310,10 @@ def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function,
             funcs[i] = new_f
         if not progressed:
             return funcs
+    cycle = [f.name for f in funcs if f.name in changed]
+    raise PlError(f"the functions {', '.join(cycle)} call each other in a cycle, so the Out params "
+                  "convert_tensor_to_tile_ops adds to an InCore function cannot be passed through "
+                  "them", funcs[0].span)
 
 
 def convert_tensor_to_tile_ops(program: Program) -> Program:

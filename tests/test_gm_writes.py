@@ -100,3 +100,24 @@ def test_a_tensor_reduction_reads_only_the_declared_valid_region() -> None:
     want = np.zeros(16, dtype=np.float32)
     want[:8] = x[:8, :32].sum(axis=1)
     assert np.array_equal(out[:, 3], want)  # padding rows and columns take no part; their sums are 0
+
+
+def test_a_cycle_of_forwarding_calls_is_a_located_error_not_a_hang() -> None:
+    """The frontend rejects recursion; a hand-built program with a cycle through an InCore
+    wrapper must still end in a PlError, not forward Out params forever."""
+    import dataclasses
+
+    from pl.ir import EvalStmt, GlobalVar, flatten_body
+    from pl.ir.stmt import SeqStmts
+
+    program = pl.passes.convert_to_ssa()(_parse("cycle", OK["call-through-incore-wrapper"]))
+    kernel = program.get("kernel")
+    assert kernel is not None
+    x = kernel.params[0]
+    back = EvalStmt(pl.ir.Call(GlobalVar("wrap"), (x,)))
+    body = flatten_body(kernel.body)
+    kernel = dataclasses.replace(kernel, body=SeqStmts((*body[:-1], back, body[-1])))
+    cyclic = dataclasses.replace(program, functions=tuple(
+        kernel if f.name == "kernel" else f for f in program.functions))
+    with pytest.raises(PlError, match="call each other in a cycle"):
+        pl.passes.convert_tensor_to_tile_ops()(cyclic)
