@@ -337,7 +337,7 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     # Writes inside the loop: a scalar pl.write of the GM output after the assemble, a slice of the
     # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
     # own lhs (residency must not hoist a load of storage the loop writes).
-    write = draw(st.sampled_from(("", "", "gm_write", "slice_after_write", "lhs_write")))
+    write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write")))
     rhs_t = d.t(d.k, d.n if sliced else d.nb)
     lhs_t = d.t(d.m, d.k) if lhs_dir == "In" else f"pl.InOut[{d.t(d.m, d.k)}]"
     feats.update({f"rhs:{'sliced' if sliced else 'whole'}", f"loop:{'carry' if carried else 'rebind'}",
@@ -386,6 +386,8 @@ def _fill_kernel(d: _Dims) -> list[str]:
 def _call_site(d: _Dims, draw: st.DrawFn, feats: set[str], callee: str, tag: str) -> list[str]:
     """Lines of one way to call `callee(lhs, rhs, out)` from an orchestration body with params a, b, out."""
     kinds = ["fresh_filled", "fresh_zero", "param", "slice_of_out", "two_calls", "fresh_alias_out"]
+    if "write:lhs_write" in feats:  # a fresh lhs is what lets residency hoist its load at all
+        kinds += ["fresh_filled", "fresh_zero"] * 3
     if d.k == d.n:
         kinds += ["same_in_out", "same_in_out"]
     kind = draw(st.sampled_from(kinds))
