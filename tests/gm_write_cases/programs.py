@@ -72,6 +72,9 @@ OK: dict[str, str] = {
         "    if n > 2:", "        nxt = pl.yield_(self.kernel(acc))",
         "    else:", "        nxt = pl.yield_(pl.add(self.kernel(acc), acc))",
         "    res = pl.yield_(nxt)", "return res"]),
+    "write-in-loop-then-slice": incore([
+        "for i in pl.range(0, 2, 1):", "    out = pl.write(out, [0, i], 3.0)", "    s = pl.slice(out, [16, 32], [0, 0])",
+        "    out = pl.assemble(out, pl.add(s, s), [0, 32])", "return out"]),
     # The valid region a tile op narrows (set_validshape operand) is widened back to the one the
     # tensor type declares, so what is stored is what the tensor program computed.
     "add-of-set-validshape-operand": incore(["av = pl.set_validshape(x, 8, 64)", "y = pl.add(av, x)",
@@ -101,6 +104,10 @@ BAD: dict[str, str] = {
         "s = pl.slice(out, [16, 32], [0, 0])",
         "s = pl.assemble(s, pl.slice(x, [16, 32], [0, 0]), [0, 0])  # error: writes `s`, an on-chip copy",
         "return out"]),
+    "assemble-into-param-read-whole": incore([
+        "y = pl.add(out, x)",
+        "out = pl.assemble(out, pl.add(x, x), [0, 0])  # error: writes `out`, an on-chip copy of the GM tensor `out` loaded",
+        "out = pl.assemble(out, pl.add(y, y), [0, 0])", "return out"]),
     "slice-read-after-assemble": incore([
         "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(x, x)", "out = pl.assemble(out, y, [0, 0])",
         "z = pl.add(s, s)  # error: read here after `out` was written at line 10",
