@@ -153,13 +153,13 @@ class _TensorToTile(Rewriter):
         return stmts, tuple(args)
 
 
-def _convert_incore(f: Function) -> tuple[Function, int]:
+def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
     converts = not is_plain_tile_code(f.body)
     if converts:
         body = hoist_nested_tensor_calls(f.body)
         rw = _TensorToTile(consumer_spaces(body))
         used = params_needing_entry_load(body)
-        check_gm_writes(f, body, used)
+        check_gm_writes(f, body, used, callee_writes)
     else:
         # Straight-line tile code: hoisting, the demands and the entry loads would all come back
         # empty, and the rewrite would hand every statement back (tests/test_perf_passes.py).
@@ -320,9 +320,12 @@ def convert_tensor_to_tile_ops(program: Program) -> Program:
     """Convert tensor ops of InCore/AIC/AIV functions to tile ops (pass.md section 7)."""
     converted: dict[str, tuple[Function, int]] = {}
     funcs: list[Function] = []
+    callee_writes = {f.name: tuple(i for i, d in enumerate(f.directions)
+                                   if d in (ParamDirection.Out, ParamDirection.InOut))
+                     for f in program.functions}
     for f in program.functions:
         if f.func_type.is_incore_kind():
-            new_f, added = _convert_incore(f)
+            new_f, added = _convert_incore(f, callee_writes)
             if added:
                 converted[f.name] = (new_f, added)
             funcs.append(new_f)

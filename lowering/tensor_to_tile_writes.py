@@ -8,8 +8,9 @@ source, and `pl.interpret`, read those values as views of the GM tensor. The two
 exactly when GM storage is written while a copy of it is in use, so `check_gm_writes` raises a
 PlError located at the offending statement for:
 
-* a write into such a copy (any tensor op whose effects column declares a write: `pl.write`,
-  `pl.assemble`): it would change the on-chip copy only, never the GM tensor;
+* a write into such a copy (by any op whose effects column declares a write: `pl.write`,
+  `pl.assemble`, ...; or as the Out / InOut actual of a call): it would change the on-chip copy
+  only, never the GM tensor;
 * a read of a copy after its GM tensor was written, later in program order or in a later
   iteration of an enclosing loop: the copy still holds the values from before the write.
 
@@ -20,6 +21,7 @@ the same state and their writes are merged after it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lowering.tensor_to_tile_convert import PASSTHROUGH
@@ -81,7 +83,9 @@ def _taken(g: _Gm) -> str:
 
 
 class _Checker:
-    def __init__(self, f: Function, entry_loaded: set[int]) -> None:
+    def __init__(self, f: Function, entry_loaded: set[int],
+                 callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+        self.callee_writes = callee_writes
         self.seq = 0
         self.info: dict[int, _Gm] = {}
         self.last_write: dict[int, tuple[int, Span]] = {}
@@ -147,16 +151,23 @@ class _Checker:
         if g is not None:
             self.info[id(new)] = g
 
+    def written(self, call: Call) -> tuple[int, ...]:
+        """The args a call writes: an op's from the op table, a function's Out / InOut params."""
+        if isinstance(call.op, GlobalVar):
+            return self.callee_writes.get(call.op.name, ())
+        op = get_op(call.op.name)
+        return op.written_args if op is not None else ()
+
     def define(self, var: Var, value: Expr, span: Span) -> None:
-        if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
+        if not isinstance(value, Call):
             self.alias(var, value)
             return
-        op = get_op(value.op.name)
-        if op is None or not value.args:
+        written = [i for i in self.written(value) if i < len(value.args)]
+        if written and isinstance(var.type, TensorType):
+            self.alias(var, value.args[written[0]])  # the written tensor, returned
             return
-        if op.written_args and isinstance(var.type, TensorType):
-            self.alias(var, value.args[op.written_args[0]])  # the written tensor, returned
-        elif op.level == "tensor" and op.inherits_input:
+        op = None if isinstance(value.op, GlobalVar) else get_op(value.op.name)
+        if op is not None and value.args and op.level == "tensor" and op.inherits_input:
             g = self.info.get(id(value.args[0]))
             if g is None:
                 return
@@ -165,10 +176,9 @@ class _Checker:
             self.info[id(var)] = g
 
     def effect(self, e: Expr, span: Span) -> None:
-        if not isinstance(e, Call) or isinstance(e.op, GlobalVar):
+        if not isinstance(e, Call):
             return
-        op = get_op(e.op.name)
-        for i in op.written_args if op is not None else ():
+        for i in self.written(e):
             g = self.info.get(id(e.args[i])) if i < len(e.args) else None
             if g is None:
                 continue
@@ -198,6 +208,9 @@ class _Checker:
                     "or read the values before writing", span)
 
 
-def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int]) -> None:
-    """Reject (PlError) a write or a read whose meaning the on-chip copies would change."""
-    _Checker(f, entry_loaded).body(body)
+def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int],
+                    callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+    """Reject (PlError) a write or a read whose meaning the on-chip copies would change.
+    `callee_writes`: the Out / InOut param positions of each program function (a call writes those
+    actuals)."""
+    _Checker(f, entry_loaded, callee_writes).body(body)

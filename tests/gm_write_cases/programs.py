@@ -19,8 +19,18 @@ def _program(functions: list[str]) -> str:
     return "import pl\n\n\n@pl.program\nclass P:\n" + "\n".join(functions) + "\n"
 
 
-def incore(body: list[str]) -> str:
-    return _program(["    @pl.function(type=pl.FunctionType.InCore)",
+# An InCore helper that writes its Out param `dst` (a call of it writes the actual).
+FILL = ["    @pl.function(type=pl.FunctionType.InCore)",
+        f"    def fill(self, src: {T}, dst: pl.Out[{T}]) -> {T}:",
+        "        t = pl.load(src, [0, 0], [16, 64])",
+        "        dst = pl.store(t, [0, 0], dst)",
+        "        return dst",
+        ""]
+
+
+def incore(body: list[str], helpers: list[str] = ()) -> str:  # type: ignore[assignment]
+    """The kernel is at line 7 + len(helpers), its body one line below."""
+    return _program([*helpers, "    @pl.function(type=pl.FunctionType.InCore)",
                      f"    def kernel(self, x: {T}, out: pl.InOut[{T}]) -> {T}:",
                      *("        " + line for line in body),
                      *_ROOT,
@@ -72,6 +82,9 @@ OK: dict[str, str] = {
         "    if n > 2:", "        nxt = pl.yield_(self.kernel(acc))",
         "    else:", "        nxt = pl.yield_(pl.add(self.kernel(acc), acc))",
         "    res = pl.yield_(nxt)", "return res"]),
+    "slice-taken-after-a-call-writes-its-base": incore([
+        "out = self.fill(x, out)", "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(s, s)",
+        "out = pl.assemble(out, y, [0, 32])", "return out"], FILL),
     "write-in-loop-then-slice": incore([
         "for i in pl.range(0, 2, 1):", "    out = pl.write(out, [0, i], 3.0)", "    s = pl.slice(out, [16, 32], [0, 0])",
         "    out = pl.assemble(out, pl.add(s, s), [0, 32])", "return out"]),
@@ -108,6 +121,10 @@ BAD: dict[str, str] = {
         "y = pl.add(out, x)",
         "out = pl.assemble(out, pl.add(x, x), [0, 0])  # error: writes `out`, an on-chip copy of the GM tensor `out` loaded",
         "out = pl.assemble(out, pl.add(y, y), [0, 0])", "return out"]),
+    "slice-read-after-a-call-writes-its-base": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "out = self.fill(x, out)",
+        "y = pl.add(s, s)  # error: read here after `out` was written at line 15",
+        "out = pl.assemble(out, y, [0, 0])", "return out"], FILL),
     "slice-read-after-assemble": incore([
         "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(x, x)", "out = pl.assemble(out, y, [0, 0])",
         "z = pl.add(s, s)  # error: read here after `out` was written at line 10",
