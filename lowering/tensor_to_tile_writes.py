@@ -15,8 +15,9 @@ PlError located at the offending statement for:
   iteration of an enclosing loop: the copy still holds the values from before the write.
 
 Guarantees: the check only reads the body; a function it accepts is converted as before. Loops are
-walked twice (the second walk stands for every later iteration); the branches of an `if` start from
-the same state and their writes are merged after it.
+walked twice (the second walk stands for every later iteration; loops nested in it once, so a body
+at nesting depth d is walked at most d + 1 times); the branches of an `if` start from the same
+state and their writes are merged after it.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class _Checker:
     def __init__(self, f: Function, entry_loaded: set[int],
                  callee_writes: Mapping[str, tuple[int, ...]]) -> None:
         self.callee_writes = callee_writes
+        self.repeating = False  # inside the walk that stands for a loop's later iterations
         self.seq = 0
         self.info: dict[int, _Gm] = {}
         self.last_write: dict[int, tuple[int, Span]] = {}
@@ -118,10 +120,16 @@ class _Checker:
                 if isinstance(s, ForStmt):
                     for e in (s.start, s.stop, s.step):
                         self.reads(e, s.span)
-                for _ in range(2):  # the second walk stands for every later iteration
+                # The second walk stands for every later iteration. Inside it the writes of the
+                # whole enclosing iteration are already recorded, so nested loops are walked once
+                # (keeping the walk linear in the nesting depth).
+                outer = self.repeating
+                for walk in range(1 if outer else 2):
+                    self.repeating = outer or walk == 1
                     if isinstance(s, WhileStmt):
                         self.reads(s.condition, s.span)
                     self.body(s.body)
+                self.repeating = outer
                 for ia, rv in zip(s.iter_args, s.return_vars, strict=False):
                     self.alias(rv, ia.init)
             case IfStmt():
