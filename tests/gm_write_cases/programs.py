@@ -125,6 +125,11 @@ BAD: dict[str, str] = {
         "s = pl.slice(out, [16, 32], [0, 0])", "out = self.fill(x, out)",
         "y = pl.add(s, s)  # error: read here after `out` was written at line 15",
         "out = pl.assemble(out, y, [0, 0])", "return out"], FILL),
+    "slice-read-in-nested-loops-that-write": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "for i in pl.range(0, 2, 1):", "    for j in pl.range(0, 2, 1):",
+        "        for k in pl.range(0, 2, 1):",
+        "            y = pl.add(s, s)  # error: read here after `out` was written at line 13",
+        "            out = pl.assemble(out, y, [0, 0])", "return out"]),
     "slice-read-after-assemble": incore([
         "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(x, x)", "out = pl.assemble(out, y, [0, 0])",
         "z = pl.add(s, s)  # error: read here after `out` was written at line 10",
