@@ -47,7 +47,7 @@ RULES: dict[str, str] = {
     "non-root-caller": "a call site is in an InCore wrapper or a called orchestration helper",
     "external-input": "a caller passes storage that is not a fresh tensor.create of its own",
     "write-alias": "a caller's writable (Out/InOut) actual is unknown or aliases the source",
-    "local-write": "the kernel itself writes the source's storage (store / mscatter / callee Out)",
+    "local-write": "the kernel writes the source's storage: an op the op table says writes it, or a callee Out",
     "inout-source": "the source parameter is Out or InOut, not In",
     "local-source": "the source is not a Tensor parameter of the kernel",
     # declined: loop gates (pass.md 6.3)

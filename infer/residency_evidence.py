@@ -6,8 +6,13 @@ Guarantees (pure analyses returning plain data keyed by Var identity):
   target, aliases, loop carries from their initial value, function results -> the matching Out /
   InOut actual), then refined in program order (`tensor.slice` / `tensor.view` / `tensor.assemble`
   and aliases follow arg 0 to its canonical root; `tensor.create` roots itself and is *fresh*);
-- `write_roots(program, func, roots)`: roots written by `tile.store` / `tile.mscatter` arg 2 and by
-  Out / InOut actuals of calls (or Submits) to program functions;
+- `write_roots(program, func, roots)`: roots written by every op whose effects column declares a
+  write (`OpDef.written_args`: tile.store / mscatter / mgather arg 2, tensor.write / assemble arg 0,
+  ...) and by Out / InOut actuals of calls (or Submits) to program functions; a written tensor whose
+  root is unknown may be any root (`Writes.unknown`);
+- besides the reference's buffer roots, a call's result aliases the argument its op reuses or views
+  (`aliased_arg`: tile.store's destination, a tensor reshape / view / slice source), so a write
+  through any view of a parameter is a write of the parameter;
 - `caller_evidence(program)`: for every Tensor-In param of every InCore-kind function, the number of
   call sites and the reasons (rule names) that poison it. A param is proven safe iff it has a call
   site and no reason. Reasons: `submit-site`, `non-root-caller`, `external-input` (the actual's root
@@ -26,9 +31,27 @@ from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, ForStmt, WhileStmt
 from pl.ir.types import TensorType, TupleType, Type
+from pl.ops.registry import get_op
 
 Roots = dict[Var, Var]
 _WRITABLE = (ParamDirection.Out, ParamDirection.InOut)
+
+
+def aliased_arg(name: str) -> int | None:
+    """The argument whose storage a call of op `name` returns: the one it writes in place and
+    returns (`output_reuses_input`), or arg 0 of a tensor view (slice / view / reshape / ...)."""
+    op = get_op(name)
+    if op is None:
+        return None
+    if op.output_reuses_input is not None:
+        return op.output_reuses_input
+    return 0 if op.level == "tensor" and op.inherits_input else None
+
+
+def written_args(name: str) -> tuple[int, ...]:
+    """Positional args a call of op `name` writes, from the op table's effects column."""
+    op = get_op(name)
+    return () if op is None else op.written_args
 
 
 def _var_like(e: object) -> Var | None:
@@ -145,39 +168,55 @@ def storage_roots(program: Program, func: Function) -> StorageInfo:
             continue
         if isinstance(s.value, Call):
             name = s.value.op_name
+            source = aliased_arg(name)
             if name == "tensor.create":
                 roots[s.var] = s.var
                 fresh.add(s.var)
-            elif name in ("tensor.slice", "tensor.assemble", "tensor.view") and s.value.args:
-                alias(s.var, s.value.args[0])
+            elif source is not None and source < len(s.value.args):
+                alias(s.var, s.value.args[source])
         elif _var_like(s.value) is not None:
             alias(s.var, s.value)
     return StorageInfo(roots, frozenset(fresh))
 
 
-def write_roots(program: Program, func: Function, roots: Roots) -> frozenset[Var]:
+@dataclass(frozen=True)
+class Writes:
+    """The storage roots a function writes; `unknown`: it writes a tensor whose root is not known."""
+
+    roots: frozenset[Var]
+    unknown: bool
+
+    def covers(self, root: Var) -> bool:
+        return self.unknown or root in self.roots
+
+
+def write_roots(program: Program, func: Function, roots: Roots) -> Writes:
     out: set[Var] = set()
+    unknown = False
 
     def record(arg: Expr) -> None:
+        nonlocal unknown
+        if not isinstance(arg.type, TensorType):
+            return  # an on-chip tile: never the storage of a tensor parameter
         v = _var_like(arg)
         root = canonical_root(roots, v) if v is not None else None
-        if root is not None:
+        if root is None:
+            unknown = True
+        else:
             out.add(root)
 
     for s in walk(func.body):
         for e in stmt_exprs(s):
             for call in expr_calls(e):
                 name, args = callee_name(call), call_like_args(call)
-                if name in ("tile.store", "tile.mscatter"):
-                    if len(args) >= 3:
-                        record(args[2])
-                    continue
                 callee = program.get(name)
                 if callee is not None:
-                    for i, d in enumerate(callee.directions[:len(args)]):
-                        if d in _WRITABLE:
-                            record(args[i])
-    return frozenset(out)
+                    written = [i for i, d in enumerate(callee.directions[:len(args)]) if d in _WRITABLE]
+                else:
+                    written = [i for i in written_args(name) if i < len(args)]
+                for i in written:
+                    record(args[i])
+    return Writes(frozenset(out), unknown)
 
 
 @dataclass

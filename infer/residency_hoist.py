@@ -243,8 +243,9 @@ class Hoister:
         root = self.roots.get(src)
         if root is None:
             return "local-source"
-        if root in self.writes:
-            return f"local-write: the function writes {root.name}"
+        if self.writes.covers(root):
+            what = root.name if root in self.writes.roots else "a tensor whose storage is unknown"
+            return f"local-write: the function writes {what}"
         return None
 
     def _variant(self, call: Call, loop: ForStmt, invariant: set[Var]) -> bool:

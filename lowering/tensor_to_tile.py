@@ -15,16 +15,19 @@ Other functions only see their call sites updated. The input program is never mu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lowering.tensor_to_tile_common import (
     MAT_BRIDGE_ATTR,
     Rewriter,
+    base_name,
     body_of,
     mk,
     same_items,
     shape_tuple,
     tile_name,
+    widen_to_tensor_valid,
     with_attrs,
     zeros,
 )
@@ -35,9 +38,12 @@ from lowering.tensor_to_tile_scan import (
     is_plain_tile_code,
     params_needing_entry_load,
 )
-from pl.ir.enums import MemorySpace, ParamDirection, TensorLayout
-from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var
+from lowering.tensor_to_tile_writes import check_gm_writes
+from pl.errors import PlError
+from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
+from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
+from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
 from pl.ir.types import TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
@@ -79,6 +85,10 @@ class _TensorToTile(Rewriter):
         new_var = Var(tile_name(s.var.name), result.type, span=s.var.span)
         self.map_var(s.var, new_var)
         stmts.append(AssignStmt(new_var, result, span=s.span, comments=s.comments))
+        widened = widen_to_tensor_valid(new_var, s.var.type, s.span)
+        if widened is not None:
+            self.map_var(s.var, widened.var)
+            stmts.append(widened)
         return stmts
 
     def eval(self, s: EvalStmt) -> list[Stmt]:
@@ -143,12 +153,13 @@ class _TensorToTile(Rewriter):
         return stmts, tuple(args)
 
 
-def _convert_incore(f: Function) -> tuple[Function, int]:
+def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
     converts = not is_plain_tile_code(f.body)
     if converts:
         body = hoist_nested_tensor_calls(f.body)
         rw = _TensorToTile(consumer_spaces(body))
         used = params_needing_entry_load(body)
+        check_gm_writes(f, body, used, callee_writes)
     else:
         # Straight-line tile code: hoisting, the demands and the entry loads would all come back
         # empty, and the rewrite would hand every statement back (tests/test_perf_passes.py).
@@ -216,60 +227,112 @@ def _same_types(new: list[Type], old: tuple[Type, ...]) -> bool:
 
 
 class _CallSites(Rewriter):
-    """Appends a fresh `tensor.create` actual for each Out param a callee gained."""
+    """Gives every call of a function that gained Out params (`changed`: the new function and how
+    many params it appended) an actual for each: a fresh `tensor.create` placed before the
+    statement (`forward=False`), or, in an InCore-kind / Group / Spmd function that cannot allocate
+    a GM tensor, a new Out param of its own that its callers provide in turn (`forward=True`).
+    Every call is covered: assigned, evaluated, nested in an expression, or launched by a Submit
+    (whose (*returns, TASK_ID) type is kept)."""
 
-    def __init__(self, changed: dict[str, tuple[Function, int]]) -> None:
+    walks_every_expr = True
+
+    def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool) -> None:
         super().__init__()
         self.changed = changed
+        self.forward = forward
+        self.pending: list[Stmt] = []
+        self.new_params: list[Var] = []
 
-    def assign(self, s: AssignStmt) -> list[Stmt]:
-        value = self.expr(s.value)
-        if not (isinstance(value, Call) and isinstance(value.op, GlobalVar)
-                and value.op.name in self.changed):
-            return [self.pass_through(s, value)]
-        callee, n = self.changed[value.op.name]
-        stmts: list[Stmt] = []
-        extra: list[Expr] = []
-        for i, p in enumerate(callee.params[len(callee.params) - n:]):
-            t = p.type
-            assert isinstance(t, TensorType)
-            layout = t.view.layout if t.view is not None else TensorLayout.ND
-            create = mk("tensor.create", [shape_tuple(t.shape, value.span)],
-                        [("dtype", t.dtype), ("layout", layout)], (), value.span)
-            out = Var(f"ret{i}__out", create.type, span=value.span)
-            stmts.append(AssignStmt(out, create, span=s.span))
-            extra.append(out)
-        rtypes = callee.return_types
-        rtype: Type = rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes))
-        call = Call(value.op, value.args + tuple(extra), value.kwargs, value.attrs, rtype,
-                    span=value.span)
-        new_var = Var(s.var.name, rtype, span=s.var.span)
-        self.map_var(s.var, new_var)
-        stmts.append(AssignStmt(new_var, call, span=s.span, comments=s.comments))
-        return stmts
+    def stmt(self, s: Stmt) -> list[Stmt]:
+        saved, self.pending = self.pending, []
+        out = super().stmt(s)
+        created, self.pending = self.pending, saved
+        return created + out
+
+    def actual(self, p: Var, span: Span) -> Var:
+        t = p.type
+        assert isinstance(t, TensorType)
+        if self.forward:
+            out = Var(f"{base_name(p.name)}_{len(self.new_params)}__out", t, span=span)
+            self.new_params.append(out)
+            return out
+        layout = t.view.layout if t.view is not None else TensorLayout.ND
+        create = mk("tensor.create", [shape_tuple(t.shape, span)],
+                    [("dtype", t.dtype), ("layout", layout)], (), span)
+        created = Var(p.name, create.type, span=span)
+        self.pending.append(AssignStmt(created, create, span=span))
+        return created
 
     def expr(self, e: Expr) -> Expr:
         out = super().expr(e)
         if isinstance(out, TupleGetItem) and out is not e:
             return TupleGetItem(out.tuple_expr, out.index, span=out.span)
-        return out
+        if not (isinstance(out, Call) and isinstance(out.op, GlobalVar)
+                and out.op.name in self.changed):
+            return out
+        callee, n = self.changed[out.op.name]
+        if len(out.args) >= len(callee.params):
+            return out  # already given its actuals
+        extra = tuple(self.actual(p, out.span) for p in callee.params[len(callee.params) - n:])
+        rtypes = callee.return_types
+        rtype: Type = out.result_type if is_submit(out) else (
+            rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))
+        return Call(out.op, out.args + extra, out.kwargs, out.attrs, rtype, span=out.span)
+
+
+
+_FORWARDING = (FunctionType.Group, FunctionType.Spmd)
+
+
+def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function, int]]
+                       ) -> list[Function]:
+    """Update every caller of a changed function. A forwarding caller gains Out params and so
+    changes in turn: rounds repeat until one changes nothing (a call that already has all its
+    actuals is left alone, so each round settles at least one level of the call chain)."""
+    # Each round settles one more level of an acyclic call chain; more rounds than functions
+    # means the forwarding functions call each other in a cycle.
+    for _ in range(len(funcs) + 1):
+        progressed = False
+        for i, f in enumerate(funcs):
+            forward = f.func_type.is_incore_kind() or f.func_type in _FORWARDING
+            rw = _CallSites(changed, forward)
+            new_f = rw.function(f)
+            if new_f is f:
+                continue
+            progressed = True
+            if rw.new_params:
+                new_f = replace(new_f, params=new_f.params + tuple(rw.new_params),
+                                directions=new_f.directions
+                                + (ParamDirection.Out,) * len(rw.new_params))
+            if rw.new_params or f.name in changed:
+                had = changed[f.name][1] if f.name in changed else 0
+                changed[f.name] = (new_f, had + len(rw.new_params))
+            funcs[i] = new_f
+        if not progressed:
+            return funcs
+    cycle = [f.name for f in funcs if f.name in changed]
+    raise PlError(f"the functions {', '.join(cycle)} call each other in a cycle, so the Out params "
+                  "convert_tensor_to_tile_ops adds to an InCore function cannot be passed through "
+                  "them", funcs[0].span)
 
 
 def convert_tensor_to_tile_ops(program: Program) -> Program:
     """Convert tensor ops of InCore/AIC/AIV functions to tile ops (pass.md section 7)."""
     converted: dict[str, tuple[Function, int]] = {}
     funcs: list[Function] = []
+    callee_writes = {f.name: tuple(i for i, d in enumerate(f.directions)
+                                   if d in (ParamDirection.Out, ParamDirection.InOut))
+                     for f in program.functions}
     for f in program.functions:
         if f.func_type.is_incore_kind():
-            new_f, added = _convert_incore(f)
+            new_f, added = _convert_incore(f, callee_writes)
             if added:
                 converted[f.name] = (new_f, added)
             funcs.append(new_f)
         else:
             funcs.append(f)
     if converted:
-        funcs = [f if f.name in converted or f.func_type.is_incore_kind()
-                 else _CallSites(converted).function(f) for f in funcs]
+        funcs = _update_call_sites(funcs, converted)
     if same_items(funcs, program.functions):
         return program
     return Program(program.name, tuple(funcs), span=program.span)

@@ -43,7 +43,7 @@ from pl.ir.stmt import (
     flatten_body,
     make_body,
 )
-from pl.ir.types import Type
+from pl.ir.types import TensorType, TileType, Type, effective_tile_view, static_shape
 from pl.ops.registry import get_op
 
 MAT_BRIDGE_ATTR = "__compiler_tensor_to_tile_mat_bridge"
@@ -88,12 +88,36 @@ def tile_name(name: str) -> str:
     return f"{base_name(name)}__tile"
 
 
+def tensor_valid_shape(t: TensorType) -> tuple[Expr, ...]:
+    """The region of a tensor its type declares meaningful: the view's valid shape, else all."""
+    return t.view.valid_shape if t.view is not None and t.view.valid_shape else tuple(t.shape)
+
+
+def widen_to_tensor_valid(var: Var, tensor: Type, span: Span) -> AssignStmt | None:
+    """A `tile.set_validshape` giving the converted tile `var` the valid region its tensor type
+    declares, when the tile op narrowed it (a matmul of a set_validshape operand, an elementwise op
+    of one): the tensor program reads (and stores) the whole declared region, so must the tile
+    program. None when they already agree, or when either is not a static 2D region."""
+    t = var.type
+    if not isinstance(t, TileType) or not isinstance(tensor, TensorType) or t.rank != 2:
+        return None
+    want = static_shape(tensor_valid_shape(tensor))
+    have = static_shape(effective_tile_view(t).valid_shape)
+    if want is None or have is None or want == have or static_shape(t.shape) != want:
+        return None
+    call = mk("tile.set_validshape", [var, index(want[0], span), index(want[1], span)], (), (), span)
+    return AssignStmt(Var(f"{base_name(var.name)}__valid", call.type, span=span), call, span=span)
+
+
 def is_op_call(e: Expr | None, *names: str) -> bool:
     return isinstance(e, Call) and not isinstance(e.op, GlobalVar) and e.op.name in names
 
 
 class Rewriter:
     """A statement walker with variable substitution and type propagation through carries."""
+
+    # A subclass whose `expr` rewrites more than remapped variables walks every expression.
+    walks_every_expr = False
 
     def __init__(self) -> None:
         self.remap: dict[int, Expr] = {}
@@ -103,7 +127,7 @@ class Rewriter:
         self.remap[id(old)] = new
 
     def expr(self, e: Expr) -> Expr:
-        if not self.remap:
+        if not self.remap and not self.walks_every_expr:
             # Nothing remapped yet: every expression below is rebuilt only when a Var in it is
             # remapped, so it comes back as it is.
             return e

@@ -2,7 +2,7 @@
 row/col broadcasts, cast, creation). Part 2 (`interpret_ops_mem`) has memory, views and matmul.
 
 Guarantees: every handler returns a NEW array (inputs are never modified); tile reductions read
-only the valid region of their input; the caller coerces every result to the dtype of the Call's
+only the valid region of their input (a tile's or a tensor's); the caller coerces every result to the dtype of the Call's
 result type, so handlers may compute in a wider type. `TABLE` maps op names to handlers; an op
 absent from it is rejected by the evaluator, never approximated.
 """
@@ -114,8 +114,9 @@ def _reduce(kind: str, row: bool) -> Handler:
         if x.ndim < 2:
             raise PlError(f"pl.interpret: op '{c.name}' needs an input of rank >= 2")
         is_tile = c.name.startswith("tile.")
-        valid = c.valid_shape(0) if is_tile else tuple(x.shape)
-        region = x[window([0] * x.ndim, valid)]
+        # A tensor's declared valid region bounds its reductions exactly as a tile's does (the
+        # padding of a set_validshape never takes part; the reduced rows outside it are zero).
+        region = x[window([0] * x.ndim, c.valid_shape(0))]
         # tile.col_* reduce axis 0 (ops.md); tensor.col_* reduce axis -2; row_* always the last.
         axis = -1 if row else (0 if is_tile else -2)
         acc = region.astype(np.float32) if region.dtype == np.float16 and kind in ("sum", "prod") else region

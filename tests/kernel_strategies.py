@@ -334,10 +334,14 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     carried = draw(st.booleans())
     lhs_dir = draw(st.sampled_from(("In", "In", "InOut")))
     post = draw(st.sampled_from(("", "", "pl.add(c_n, c_n)", "pl.mul(c_n, 0.5)", "pl.exp(c_n)")))
+    # Writes inside the loop: a scalar pl.write of the GM output after the assemble, a slice of the
+    # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
+    # own lhs (residency must not hoist a load of storage the loop writes).
+    write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write")))
     rhs_t = d.t(d.k, d.n if sliced else d.nb)
     lhs_t = d.t(d.m, d.k) if lhs_dir == "In" else f"pl.InOut[{d.t(d.m, d.k)}]"
     feats.update({f"rhs:{'sliced' if sliced else 'whole'}", f"loop:{'carry' if carried else 'rebind'}",
-                  f"lhs:{lhs_dir}"} | ({"post"} if post else set()))
+                  f"lhs:{lhs_dir}"} | ({"post"} if post else set()) | ({f"write:{write}"} if write else set()))
     body = ["    @pl.function(type=pl.FunctionType.InCore)",
             f"    def kernel(self, lhs: {lhs_t}, rhs: {rhs_t}, out: pl.Out[{d.t(d.m, d.n)}])"
             f" -> {d.t(d.m, d.n)}:"]
@@ -353,12 +357,19 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     body.append(f"{ind}c_n = pl.matmul(lhs, {operand}, out_dtype=pl.FP32)")
     if post:
         body.append(f"{ind}c_n = {post}")
+    if write == "lhs_write":
+        body.append(f"{ind}pl.write(lhs, [0, n % {d.k}], 0.5)")
+    target = "acc_next" if carried else "out"
+    body.append(f"{ind}{target} = pl.assemble({'acc' if carried else 'out'}, c_n, [0, n])")
+    if write in ("gm_write", "slice_after_write"):
+        body.append(f"{ind}{target} = pl.write({target}, [1, n], 0.25)")
+    if write == "slice_after_write":
+        body += [f"{ind}seen = pl.slice({target}, [{d.m}, {d.nb}], [0, n])",
+                 f"{ind}{target} = pl.assemble({target}, pl.add(seen, seen), [0, n])"]
     if carried:
-        body += [f"{ind}acc_next = pl.assemble(acc, c_n, [0, n])",
-                 f"{ind}result = pl.yield_(acc_next)",
-                 "        return result"]
+        body += [f"{ind}result = pl.yield_(acc_next)", "        return result"]
     else:
-        body += [f"{ind}out = pl.assemble(out, c_n, [0, n])", "        return out"]
+        body.append("        return out")
     return body
 
 
@@ -375,6 +386,8 @@ def _fill_kernel(d: _Dims) -> list[str]:
 def _call_site(d: _Dims, draw: st.DrawFn, feats: set[str], callee: str, tag: str) -> list[str]:
     """Lines of one way to call `callee(lhs, rhs, out)` from an orchestration body with params a, b, out."""
     kinds = ["fresh_filled", "fresh_zero", "param", "slice_of_out", "two_calls", "fresh_alias_out"]
+    if "write:lhs_write" in feats:  # a fresh lhs is what lets residency hoist its load at all
+        kinds += ["fresh_filled", "fresh_zero"] * 3
     if d.k == d.n:
         kinds += ["same_in_out", "same_in_out"]
     kind = draw(st.sampled_from(kinds))

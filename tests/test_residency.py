@@ -39,11 +39,13 @@ from lowering.text import parse
 from pl.ir import (
     AssignStmt,
     Call,
+    EvalStmt,
     Expr,
     ForStmt,
     Function,
     IfStmt,
     MemorySpace,
+    Op,
     Program,
     SeqStmts,
     Stmt,
@@ -181,6 +183,22 @@ CASES: list[tuple[str, str, list[str], dict[str, tuple[str, str]]]] = [
      program(KERNEL, orch([SAFE_CALL, "alias = fresh_lhs", "out = self.kernel(fresh_lhs, rhs, alias, 0)"])),
      [], {"lhs_mat": (D, "write-alias")}),
     ("inout-source", program(kernel(LOOP_BODY, lhs_dir="InOut"), ROOT), [], {"lhs_mat": (D, "inout-source")}),
+    ("tensor-write-in-loop", program(kernel([*LOOP_BODY, "lhs2 = pl.write(lhs, [0, 0], 1.0)"]), ROOT),
+     [], {"lhs_mat": (D, "local-write")}),
+    ("tensor-write-statement-in-loop", program(kernel([*LOOP_BODY, "pl.write(lhs, [0, n % 16], 1.0)"]), ROOT),
+     [], {"lhs_mat": (D, "local-write")}),
+    ("assemble-into-source",
+     program(kernel([*LOOP_BODY, "x = pl.tensor.slice(rhs, [16, 128], [0, 0])",
+                     "lhs2 = pl.tensor.assemble(lhs, x, [0, 0])"]), ROOT),
+     [], {"lhs_mat": (D, "local-write")}),
+    ("write-through-view-of-view",
+     program(kernel([*LOOP_BODY[:5], "v = pl.tensor.view(lhs, [128, 16])", "w = pl.tensor.view(v, [16, 128])",
+                     "o2 = pl.tile.store(c, [0, 0], w)", STORE]), ROOT),
+     [], {"lhs_mat": (D, "local-write")}),
+    ("write-through-store-result",
+     program(kernel([*LOOP_BODY[:5], "o2 = pl.tile.store(c, [0, 0], out)", "o3 = pl.tensor.write(o2, [0, 0], 1.0)",
+                     STORE]), ROOT),
+     ["lhs_mat", "lhs_left"], {"lhs_mat": (H, "chain")}),
     ("write-through-tensor-view",
      program(kernel([*LOOP_BODY[:5], "v = pl.tensor.view(lhs, [16, 128])", "o2 = pl.tile.store(c, [0, 0], v)",
                      STORE]), ROOT),
@@ -277,6 +295,52 @@ def test_residency_case(name: str, src: str, before: list[str], expected: dict[s
     for d in ds:
         assert d.rule in RULES
 
+
+
+# ---- every op the op table says writes an argument refuses the hoist of what it writes ----------
+def _writing_ops() -> list[tuple[str, int]]:
+    from pl.ops.registry import all_ops
+
+    return [(name, i) for name, op in sorted(all_ops().items()) for i in op.written_args]
+
+
+def test_the_table_declares_the_known_writers() -> None:
+    writers = {name for name, _ in _writing_ops()}
+    assert {"tile.store", "tile.mscatter", "tensor.write", "tensor.assemble", "tile.write"} <= writers
+
+
+def _append_to_loop(p: Program, stmt: Stmt) -> Program:
+    f = kernel_of(p)
+    body = flatten_body(f.body)
+    at = next(i for i, s in enumerate(body) if isinstance(s, ForStmt))
+    loop = body[at]
+    assert isinstance(loop, ForStmt)
+    grown = dataclasses.replace(loop, body=SeqStmts((*flatten_body(loop.body), stmt)))
+    f = dataclasses.replace(f, body=SeqStmts((*body[:at], grown, *body[at + 1:])))
+    return dataclasses.replace(p, functions=tuple(f if g.name == f.name else g for g in p.functions))
+
+
+def _writing_call(p: Program, name: str, index: int, target: str) -> EvalStmt:
+    """A call of op `name` whose written argument `index` is the kernel's parameter `target`; the
+    other arguments are the scalar parameter `m` (residency reads names, not values)."""
+    from pl.ops.registry import get_op
+
+    op = get_op(name)
+    assert op is not None
+    params = {v.name.split("__")[0]: v for v in kernel_of(p).params}
+    args = tuple(params[target] if i == index else params["m"] for i in range(max(len(op.args), index + 1)))
+    return EvalStmt(Call(Op(name), args))
+
+
+@pytest.mark.parametrize(("name", "index"), _writing_ops(), ids=[f"{n}-arg{i}" for n, i in _writing_ops()])
+def test_every_declared_writer_refuses_the_hoist(name: str, index: int) -> None:
+    inferred = phases_0_3(program(KERNEL, ROOT))
+    # control: the same call writing `out` leaves the stationary lhs chain hoistable
+    _, ds = apply_residency(_append_to_loop(inferred, _writing_call(inferred, name, index, "out")), "910B")
+    assert verdicts(ds)["lhs_mat"] == (H, "chain"), "\n".join(d.format() for d in ds)
+    out, ds = apply_residency(_append_to_loop(inferred, _writing_call(inferred, name, index, "lhs")), "910B")
+    assert verdicts(ds)["lhs_mat"] == (D, "local-write"), "\n".join(d.format() for d in ds)
+    assert layout(kernel_of(out))[0] == []
 
 
 # ---- capacity and reservation: a kernel with an extra `big` source -----------------------------

@@ -85,6 +85,12 @@ class OpDef:
     conversion_reqs: dict[int, tuple[MemorySpace, str | None]] = field(default_factory=dict)
 
     @property
+    def written_args(self) -> tuple[int, ...]:
+        """The positional args this op writes, read off the effects column (`writes arg0 (ReadWrite)`,
+        `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops write none)."""
+        return _written_args(self.effects)
+
+    @property
     def has_memory_spec(self) -> bool:
         return self.output_memory.kind != "no_spec" and self.level == "tile"
 
@@ -215,6 +221,13 @@ def _parse_reqs(text: str) -> dict[int, tuple[MemorySpace, str | None]]:
         for i in range(lo, hi + 1):
             out[i] = (_SPACE[m.group(3)], m.group(4))
     return out
+
+
+_WRITES = re.compile(r"\bwrites\s+(?:GM\s+)?(?:arg(\d+)|(\d+):)")
+
+
+def _written_args(effects: str) -> tuple[int, ...]:
+    return tuple(sorted({int(m.group(1) or m.group(2)) for m in _WRITES.finditer(effects)}))
 
 
 def _reuses(notes: str, effects: str) -> int | None:

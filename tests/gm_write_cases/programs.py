@@ -1,0 +1,141 @@
+"""DSL programs of the write-meaning cases (tests/test_gm_writes.py), built from two templates.
+
+`incore(body)`: an InCore `kernel(x, out)` (x In, out InOut, 16x64 FP32) around `body` and a root
+`main` calling it. `caller(main_body)`: an InCore `kernel(x)` returning a computed tensor (so
+convert_tensor_to_tile_ops gives it a `ret0__out` param), an InCore and a Group wrapper forwarding
+to it, and a root `main` whose body is `main_body`. A body line may end in `# error: <message part>`:
+compiling the program must raise a PlError on that line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+T = "pl.Tensor[[16, 64], pl.FP32]"
+_ROOT = ["", "    @pl.function(type=pl.FunctionType.Orchestration)"]
+
+
+def _program(functions: list[str]) -> str:
+    return "import pl\n\n\n@pl.program\nclass P:\n" + "\n".join(functions) + "\n"
+
+
+# An InCore helper that writes its Out param `dst` (a call of it writes the actual).
+FILL = ["    @pl.function(type=pl.FunctionType.InCore)",
+        f"    def fill(self, src: {T}, dst: pl.Out[{T}]) -> {T}:",
+        "        t = pl.load(src, [0, 0], [16, 64])",
+        "        dst = pl.store(t, [0, 0], dst)",
+        "        return dst",
+        ""]
+
+
+def incore(body: list[str], helpers: list[str] = ()) -> str:  # type: ignore[assignment]
+    """The kernel is at line 7 + len(helpers), its body one line below."""
+    return _program([*helpers, "    @pl.function(type=pl.FunctionType.InCore)",
+                     f"    def kernel(self, x: {T}, out: pl.InOut[{T}]) -> {T}:",
+                     *("        " + line for line in body),
+                     *_ROOT,
+                     f"    def main(self, x: {T}, out: pl.Out[{T}]) -> {T}:",
+                     "        r = self.kernel(x, out)",
+                     "        return r"])
+
+
+def caller(main_body: list[str]) -> str:
+    wrappers = [line for kind, name in (("InCore", "wrap"), ("Group", "grp")) for line in (
+        "", f"    @pl.function(type=pl.FunctionType.{kind})",
+        f"    def {name}(self, x: {T}) -> {T}:",
+        "        y = self.kernel(x)",
+        "        return y")]
+    return _program(["    @pl.function(type=pl.FunctionType.InCore)",
+                     f"    def kernel(self, x: {T}) -> {T}:",
+                     "        y = pl.mul(x, 2.0)",
+                     "        return y",
+                     *wrappers,
+                     *_ROOT,
+                     f"    def main(self, x: {T}, n: pl.Scalar[pl.INDEX]) -> {T}:",
+                     *("        " + line for line in main_body)])
+
+
+def _stationary_lhs_writing_lhs() -> str:
+    """examples/stationary_lhs.py with a pl.write of its stationary lhs inside the loop."""
+    text = (Path(__file__).resolve().parents[2] / "examples" / "stationary_lhs.py").read_text(encoding="utf-8")
+    matmul = "            c_n = pl.matmul(lhs, rhs_n, out_dtype=pl.FP32)\n"
+    assert matmul in text
+    return text.replace(matmul, matmul + "            pl.write(lhs, [0, n % 128], 0.5)\n")
+
+
+# Kernels whose meaning compilation keeps (the interpreter agrees before and after).
+OK: dict[str, str] = {
+    "write-gm-param-not-read-whole": incore(["out = pl.write(out, [1, 2], 7.0)", "y = pl.add(x, x)",
+                                             "out = pl.assemble(out, y, [0, 0])", "return out"]),
+    "slice-taken-after-write-in-loop": incore([
+        "for i in pl.range(0, 2, 1):", "    s = pl.slice(out, [16, 32], [0, 0])", "    y = pl.add(s, s)",
+        "    out = pl.assemble(out, y, [0, 32])", "return out"]),
+    "write-stationary-matmul-lhs-in-loop": _stationary_lhs_writing_lhs(),
+    "call-assigned": caller(["r = self.kernel(x)", "return r"]),
+    "call-evaluated": caller(["self.kernel(x)", "return x"]),
+    "call-nested": caller(["r = pl.add(self.kernel(x), x)", "return r"]),
+    "call-submitted": caller(["r, tid = pl.submit(self.kernel, x)", "return r"]),
+    "call-through-incore-wrapper": caller(["r = self.wrap(x)", "return r"]),
+    "call-through-group-wrapper": caller(["r = self.grp(x)", "return r"]),
+    "call-in-loop-and-branch": caller([
+        "for i, (acc,) in pl.range(0, 3, 1, init_values=(x,)):",
+        "    if n > 2:", "        nxt = pl.yield_(self.kernel(acc))",
+        "    else:", "        nxt = pl.yield_(pl.add(self.kernel(acc), acc))",
+        "    res = pl.yield_(nxt)", "return res"]),
+    "slice-taken-after-a-call-writes-its-base": incore([
+        "out = self.fill(x, out)", "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(s, s)",
+        "out = pl.assemble(out, y, [0, 32])", "return out"], FILL),
+    "write-in-loop-then-slice": incore([
+        "for i in pl.range(0, 2, 1):", "    out = pl.write(out, [0, i], 3.0)", "    s = pl.slice(out, [16, 32], [0, 0])",
+        "    out = pl.assemble(out, pl.add(s, s), [0, 32])", "return out"]),
+    # The valid region a tile op narrows (set_validshape operand) is widened back to the one the
+    # tensor type declares, so what is stored is what the tensor program computed.
+    "add-of-set-validshape-operand": incore(["av = pl.set_validshape(x, 8, 64)", "y = pl.add(av, x)",
+                                             "return y"]),
+    "matmul-of-set-validshape-operand": incore([
+        "a = pl.slice(x, [16, 16], [0, 0])", "av = pl.set_validshape(a, 8, 16)",
+        "y = pl.matmul(av, x, out_dtype=pl.FP32)", "return y"]),
+    "row-sum-of-set-validshape-operand": incore([
+        "av = pl.set_validshape(x, 8, 32)", "y = pl.row_sum(av)", "out = pl.assemble(out, y, [0, 3])",
+        "return out"]),
+}
+
+# Kernels compilation would change: each must be a located error.
+BAD: dict[str, str] = {
+    "write-into-slice-of-gm": incore([
+        "s = pl.slice(x, [16, 32], [0, 0])",
+        "s = pl.write(s, [0, 0], 5.0)  # error: writes `s`, an on-chip copy of the GM tensor `x` taken at line 8",
+        "y = pl.add(s, s)", "out = pl.assemble(out, y, [0, 0])", "return out"]),
+    "write-into-slice-of-param-read-whole": incore([
+        "s = pl.slice(x, [16, 32], [0, 0])",
+        "s = pl.write(s, [0, 0], 5.0)  # error: copy of the GM tensor `x` loaded at function entry",
+        "y = pl.add(x, x)", "out = pl.assemble(out, y, [0, 0])", "return out"]),
+    "write-gm-param-read-whole": incore([
+        "y = pl.add(x, x)", "x = pl.write(x, [1, 2], 7.0)  # error: `x` loaded at function entry",
+        "out = pl.assemble(out, y, [0, 0])", "return out"]),
+    "assemble-into-slice-of-gm": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])",
+        "s = pl.assemble(s, pl.slice(x, [16, 32], [0, 0]), [0, 0])  # error: writes `s`, an on-chip copy",
+        "return out"]),
+    "assemble-into-param-read-whole": incore([
+        "y = pl.add(out, x)",
+        "out = pl.assemble(out, pl.add(x, x), [0, 0])  # error: writes `out`, an on-chip copy of the GM tensor `out` loaded",
+        "out = pl.assemble(out, pl.add(y, y), [0, 0])", "return out"]),
+    "slice-read-after-a-call-writes-its-base": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "out = self.fill(x, out)",
+        "y = pl.add(s, s)  # error: read here after `out` was written at line 15",
+        "out = pl.assemble(out, y, [0, 0])", "return out"], FILL),
+    "slice-read-in-nested-loops-that-write": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "for i in pl.range(0, 2, 1):", "    for j in pl.range(0, 2, 1):",
+        "        for k in pl.range(0, 2, 1):",
+        "            y = pl.add(s, s)  # error: read here after `out` was written at line 13",
+        "            out = pl.assemble(out, y, [0, 0])", "return out"]),
+    "slice-read-after-assemble": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "y = pl.add(x, x)", "out = pl.assemble(out, y, [0, 0])",
+        "z = pl.add(s, s)  # error: read here after `out` was written at line 10",
+        "out = pl.assemble(out, z, [0, 32])", "return out"]),
+    "slice-read-in-loop-that-writes": incore([
+        "s = pl.slice(out, [16, 32], [0, 0])", "for i in pl.range(0, 2, 1):",
+        "    y = pl.add(s, s)  # error: read here after `out` was written at line 11",
+        "    out = pl.assemble(out, y, [0, 0])", "return out"]),
+}
