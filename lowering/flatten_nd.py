@@ -6,8 +6,15 @@ Guarantees, for InCore / AIC / AIV functions:
 * `tile.load` keeps its N-D tensor window arguments and gets the 2-D result type;
   `tile.create` / `tile.full` / `tile.reshape` get the merged shape argument;
   `tile.store` of a flattened tile gets the N-D partition shape as its 4th argument;
+* a `tile.col_*` op (reduction or column broadcast) whose tile arguments are all rank > 2 with the
+  same trailing dims acts along axis 0, which merging the leading dims would mix with the others:
+  each argument is viewed as [d0, d1*...*dn-1] (`tile.reshape`), the op runs on those views and its
+  result is reshaped to the merged 2-D shape, so the values stay the N-D op's;
+* `tile.batch_matmul[_acc]` with a rank > 2 operand that has more than one batch is rejected with
+  a located PlError (merging its batches would multiply across them);
 * every other call is rebuilt from its flattened arguments (its type re-deduced), and every call
-  keeps its kwargs and attrs (the private Mat bridge marker survives);
+  keeps its kwargs and attrs (the private Mat bridge marker survives). Every rewritten variable
+  gets the type its rebuilt value deduces, so the output is well-typed;
 * loop carries and phis follow their flattened values. The input program is never mutated.
 """
 
@@ -19,6 +26,7 @@ from typing import Any
 
 from lowering.tensor_to_tile_common import (
     Rewriter,
+    base_name,
     index,
     index_tuple,
     is_op_call,
@@ -27,7 +35,8 @@ from lowering.tensor_to_tile_common import (
     shape_tuple,
     with_attrs,
 )
-from pl.ir.expr import Call, ConstInt, Expr
+from pl.errors import PlError
+from pl.ir.expr import Call, ConstInt, Expr, Var
 from pl.ir.function import Program
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import TileType, static_shape
@@ -68,6 +77,11 @@ class _Flatten(Rewriter):
         return super().rebuild_call(e, args, kwargs)
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
+        if isinstance(s.value, Call):
+            _check_batch_matmul(s.value)
+            rows = _axis0_rows(s.value)
+            if rows is not None:
+                return self.axis0_op(s, s.value, rows)
         value = self.expr(s.value)
         t = value.type
         if isinstance(value, Call) and isinstance(t, TileType):
@@ -75,6 +89,31 @@ class _Flatten(Rewriter):
             if flat is not None:
                 value = self.flatten_producer(value, flat)
         return [self.pass_through(s, value)]
+
+    def axis0_op(self, s: AssignStmt, call: Call, rows: int) -> list[Stmt]:
+        """`v = tile.col_*(a, ...)` on N-D tiles: the op on [d0, rest] views of the merged
+        arguments, then its [1 or d0, rest] result reshaped to the merged result shape."""
+        out: list[Stmt] = []
+        name = base_name(s.var.name)
+        args: list[Expr] = []
+        for a in call.args:
+            flat = self.expr(a)
+            t = flat.type
+            if isinstance(t, TileType):
+                view = _assign(out, f"{name}__rows", mk("tile.reshape", [
+                    flat, index_tuple([rows, _numel(t) // rows], call.span)], (), (), call.span))
+                flat = view
+            args.append(flat)
+        op = with_attrs(mk(call.op.name, args, call.kwargs, (), call.span), call.attrs)
+        result = _assign(out, f"{name}__rows", op)
+        orig = call.type
+        assert isinstance(orig, TileType)
+        merged = flat_shape(orig.shape)
+        assert merged is not None
+        dims = [d.value for d in merged if isinstance(d, ConstInt)]
+        value = mk("tile.reshape", [result, index_tuple(dims, call.span)], (), (), call.span)
+        out.append(self.pass_through(s, value))
+        return out
 
     def flatten_producer(self, call: Call, flat: TileType) -> Call:
         if is_op_call(call, "tile.load"):
@@ -87,6 +126,47 @@ class _Flatten(Rewriter):
             new = mk(call.op.name, args, call.kwargs, (), call.span)
             return with_attrs(new, call.attrs)
         return Call(call.op, call.args, call.kwargs, call.attrs, flat, span=call.span)
+
+
+def _numel(t: TileType) -> int:
+    dims = static_shape(t.shape)
+    assert dims is not None  # only static N-D tiles are flattened
+    return math.prod(dims)
+
+
+def _assign(out: list[Stmt], name: str, value: Call) -> Var:
+    var = Var(name, value.type, span=value.span)
+    out.append(AssignStmt(var, value, span=value.span))
+    return var
+
+
+def _axis0_rows(call: Call) -> int | None:
+    """d0 when `call` is a `tile.col_*` op whose tile arguments are all static rank > 2 tiles
+    with the same trailing dims (so each is viewed as [d0, rest] alike), else None."""
+    if not call.op.name.startswith("tile.col_"):
+        return None
+    tiles = [a.type for a in call.args if isinstance(a.type, TileType)]
+    dims = [static_shape(t.shape) for t in tiles]
+    if not dims or any(d is None or len(d) <= 2 for d in dims):
+        return None
+    first = dims[0]
+    assert first is not None
+    if any(d is not None and d[1:] != first[1:] for d in dims):
+        return None
+    return first[0]
+
+
+def _check_batch_matmul(call: Call) -> None:
+    """Merging the batch dims of a batched matmul's operand would multiply across batches."""
+    if not is_op_call(call, "tile.batch_matmul", "tile.batch_matmul_acc"):
+        return
+    for a in call.args:
+        t = a.type
+        dims = static_shape(t.shape) if isinstance(t, TileType) else None
+        if dims is not None and len(dims) > 2 and math.prod(dims[:-2]) > 1:
+            raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
+                          f"{list(dims)} (more than one batch) cannot be flattened to 2-D yet; "
+                          "write one pl.matmul per batch", call.span)
 
 
 def flatten_tile_nd_to_2d(program: Program) -> Program:
