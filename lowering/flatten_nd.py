@@ -79,9 +79,8 @@ class _Flatten(Rewriter):
     def assign(self, s: AssignStmt) -> list[Stmt]:
         if isinstance(s.value, Call):
             _check_batch_matmul(s.value)
-            rows = _axis0_rows(s.value)
-            if rows is not None:
-                return self.axis0_op(s, s.value, rows)
+            if _acts_along_axis0(s.value):
+                return self.axis0_op(s, s.value)
         value = self.expr(s.value)
         t = value.type
         if isinstance(value, Call) and isinstance(t, TileType):
@@ -90,7 +89,7 @@ class _Flatten(Rewriter):
                 value = self.flatten_producer(value, flat)
         return [self.pass_through(s, value)]
 
-    def axis0_op(self, s: AssignStmt, call: Call, rows: int) -> list[Stmt]:
+    def axis0_op(self, s: AssignStmt, call: Call) -> list[Stmt]:
         """`v = tile.col_*(a, ...)` on N-D tiles: the op on [d0, rest] views of the merged
         arguments, then its [1 or d0, rest] result reshaped to the merged result shape."""
         out: list[Stmt] = []
@@ -98,11 +97,11 @@ class _Flatten(Rewriter):
         args: list[Expr] = []
         for a in call.args:
             flat = self.expr(a)
-            t = flat.type
-            if isinstance(t, TileType):
-                view = _assign(out, f"{name}__rows", mk("tile.reshape", [
-                    flat, index_tuple([rows, _numel(t) // rows], call.span)], (), (), call.span))
-                flat = view
+            t, orig = flat.type, a.type
+            if isinstance(t, TileType) and isinstance(orig, TileType):
+                d0 = _numel(orig) // _numel_after_axis0(orig)
+                flat = _assign(out, f"{name}__rows", mk("tile.reshape", [
+                    flat, index_tuple([d0, _numel(t) // d0], call.span)], (), (), call.span))
             args.append(flat)
         op = with_attrs(mk(call.op.name, args, call.kwargs, (), call.span), call.attrs)
         result = _assign(out, f"{name}__rows", op)
@@ -140,20 +139,23 @@ def _assign(out: list[Stmt], name: str, value: Call) -> Var:
     return var
 
 
-def _axis0_rows(call: Call) -> int | None:
-    """d0 when `call` is a `tile.col_*` op whose tile arguments are all static rank > 2 tiles
-    with the same trailing dims (so each is viewed as [d0, rest] alike), else None."""
+def _numel_after_axis0(t: TileType) -> int:
+    dims = static_shape(t.shape)
+    assert dims is not None
+    return math.prod(dims[1:])
+
+
+def _acts_along_axis0(call: Call) -> bool:
+    """Whether `call` is a `tile.col_*` op whose tile arguments are all static rank > 2 tiles
+    with the same trailing dims (so each is viewed as [its d0, rest] alike)."""
     if not call.op.name.startswith("tile.col_"):
-        return None
-    tiles = [a.type for a in call.args if isinstance(a.type, TileType)]
-    dims = [static_shape(t.shape) for t in tiles]
+        return False
+    dims = [static_shape(a.type.shape) for a in call.args if isinstance(a.type, TileType)]
     if not dims or any(d is None or len(d) <= 2 for d in dims):
-        return None
+        return False
     first = dims[0]
     assert first is not None
-    if any(d is not None and d[1:] != first[1:] for d in dims):
-        return None
-    return first[0]
+    return all(d is not None and d[1:] == first[1:] for d in dims)
 
 
 def _check_batch_matmul(call: Call) -> None:

@@ -103,11 +103,19 @@ def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
 
 
 def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    """The statements of one simple statement: the op calls nested in its op calls' arguments
+    first (see `FnCtx.hoisted`), then the statement itself."""
     # Dispatch on the exact node class (LibCST nodes are ABCs: class patterns are slow).
     handler = _SMALL_HANDLERS.get(type(node))
     if handler is None:
         handler = _small_handler_by_isinstance(node)
-    return handler(ctx, node)
+    outer, ctx.hoisted = ctx.hoisted, []
+    try:
+        produced = handler(ctx, node)
+        hoisted: list[Stmt] = ctx.hoisted
+    finally:
+        ctx.hoisted = outer
+    return hoisted + produced if hoisted else produced
 
 
 def _assign_stmt(ctx: FnCtx, node: cst.Assign) -> list[Stmt]:

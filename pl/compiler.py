@@ -47,18 +47,20 @@ def default_passes(backend: str | None, residency: bool = True) -> list[passes.P
 
 
 def compile_program(program: Program, backend: str | None = "910B", *, residency: bool = True,
-                    dump_passes: str | Path | None = None) -> Compiled:
+                    dump_passes: str | Path | None = None, verify: bool = False) -> Compiled:
     """Run the default pipeline. `backend` is "910B", "950" or None (no backend configured).
 
     `residency=False` turns phase 4 (loop-invariant Mat residency) off. `dump_passes` names a
     folder that receives the program after every pass as DSL source (`00_frontend.py`, ...).
+    `verify=True` checks every pass's output (`pl.passes.verify_pass_output`).
     """
     if not isinstance(program, Program):
         raise PlError(f"pl.compile expects a program made by @pl.program, got {type(program).__name__}")
     if backend not in BACKENDS:
         raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
     manager = passes.PassManager(default_passes(backend, residency),
-                                 Path(dump_passes) if dump_passes is not None else None)
+                                 Path(dump_passes) if dump_passes is not None else None,
+                                 verify=verify)
     with gc_paused():
         out = manager.run(program)
         passes.verify_tile_memory_inferred(out)

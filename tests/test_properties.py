@@ -61,7 +61,7 @@ def _parse(g: GeneratedProgram) -> Program:
 
 def _compiled(g: GeneratedProgram) -> list[tuple[str | None, Program, pl.Compiled]]:
     source = _parse(g)
-    return [(b, source, pl.compile(source, backend=b)) for b in BACKENDS]
+    return [(b, source, pl.compile(source, backend=b, verify=True)) for b in BACKENDS]
 
 
 # Properties known to fail on a program family (none at present: BUG-3, an iter arg whose type
@@ -95,7 +95,7 @@ def check_compile_raises_only_pl_error(g: GeneratedProgram) -> None:
     source = _parse(g)
     for b in BACKENDS:
         try:
-            pl.compile(source, backend=b)
+            pl.compile(source, backend=b, verify=True)
         except PlError:
             pass  # a user-facing diagnostic is an allowed outcome; any other exception is a bug
 

@@ -1,0 +1,144 @@
+"""The well-typed property: every stored type is the one the op type rules deduce.
+
+`verify_well_typed(program)` re-runs the type rule of every registered op call in every function
+(`pl.ops.deduce.make_call`, the same rules the frontend and the passes use) and returns one located
+PlError per violation, in program order, raising nothing:
+* a call the rules reject (the rule's own message);
+* a call whose stored result type differs from the deduced one;
+* an assignment whose variable's type differs from its value's type.
+A memory space the rule leaves unset (inference places tiles later) is not compared, nor is a
+memref; everything else - shape, dtype, space when deduced, view - must be equal. One stored type
+differs from its rule's by design: flatten_tile_nd_to_2d gives an N-D window's `tile.load` the
+merged 2-D tile (`lowering.flatten_nd.flat_tile_type` of the deduced one), which is accepted.
+`pl.passes.PassManager(..., verify=True)` runs it (and the SSA check once SSA form is reached)
+after every pass.
+"""
+
+from __future__ import annotations
+
+from pl.errors import PlError
+from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
+from pl.ir.types import TileType, TupleType, Type
+from lowering.flatten_nd import flat_tile_type
+from pl.ops.deduce import make_call
+from pl.printer import print_type
+from pl.ops.registry import get_op
+
+
+def _comparable(t: Type, deduced: Type) -> Type:
+    """`t` as the rules would write it: without the memory space they left unset, no memref."""
+    if isinstance(t, TileType) and isinstance(deduced, TileType):
+        space = t.memory_space if deduced.memory_space is not None else None
+        return TileType(t.shape, t.dtype, space, t.view, None)
+    if isinstance(t, TupleType) and isinstance(deduced, TupleType) \
+            and len(t.types) == len(deduced.types):
+        return TupleType(tuple(_comparable(a, b) for a, b in zip(t.types, deduced.types,
+                                                                   strict=True)))
+    return t
+
+
+def _strip(t: Type) -> Type:
+    if isinstance(t, TileType):
+        return TileType(t.shape, t.dtype, t.memory_space, t.view, None)
+    return t
+
+
+def _same(stored: Type, deduced: Type) -> bool:
+    return _comparable(stored, deduced) == _strip(deduced)
+
+
+def _stored_fits(call: Call, deduced: Type) -> bool:
+    if _same(call.type, deduced):
+        return True
+    if call.op.name == "tile.load" and isinstance(deduced, TileType):
+        flat = flat_tile_type(deduced)
+        return flat is not None and _same(call.type, flat)
+    return False
+
+
+class _Checker:
+    def __init__(self, func: Function) -> None:
+        self.func = func
+        self.errors: list[PlError] = []
+
+    def fail(self, message: str, span: Span) -> None:
+        self.errors.append(PlError(f"function '{self.func.name}': {message}", span,
+                                   note="rule WellTyped"))
+
+    def expr(self, e: Expr, span: Span) -> None:
+        """Check every op call in `e`, innermost first."""
+        if isinstance(e, Call):
+            for a in e.args:
+                self.expr(a, span)
+            for _, v in e.kwargs:
+                if isinstance(v, Expr):
+                    self.expr(v, span)
+            self.call(e, span)
+        elif isinstance(e, MakeTuple):
+            for x in e.elements:
+                self.expr(x, span)
+        elif isinstance(e, TupleGetItem):
+            self.expr(e.tuple_expr, span)
+
+    def call(self, e: Call, span: Span) -> None:
+        if isinstance(e.op, GlobalVar) or get_op(e.op.name) is None:
+            return
+        where = e.span if e.span.line > 0 else span
+        try:
+            deduced = make_call(e.op.name, e.args, e.kwargs).type
+        except PlError as err:
+            self.fail(f"{e.op.name} is ill-typed: {err.message}", where)
+            return
+        if not _stored_fits(e, deduced):
+            self.fail(f"{e.op.name} stores the result type {print_type(e.type)} but its "
+                      f"arguments give {print_type(deduced)}", where)
+
+    def stmt(self, s: Stmt) -> None:
+        for child in flatten_body(s):
+            self.one(child)
+
+    def one(self, s: Stmt) -> None:
+        match s:
+            case AssignStmt():
+                self.expr(s.value, s.span)
+                if _strip(s.var.type) != _strip(s.value.type):
+                    self.fail(f"'{s.var.name}' is declared {print_type(s.var.type)} but assigned "
+                              f"a value of type {print_type(s.value.type)}", s.span)
+            case EvalStmt():
+                self.expr(s.expr, s.span)
+            case ReturnStmt() | YieldStmt():
+                for v in s.values:
+                    self.expr(v, s.span)
+            case ForStmt() | WhileStmt() | ScopeStmt():
+                self.stmt(s.body)
+            case IfStmt():
+                self.stmt(s.then_body)
+                if s.else_body is not None:
+                    self.stmt(s.else_body)
+
+
+def verify_well_typed(program: Program) -> list[PlError]:
+    """Every violation of the well-typed property in `program` (empty: well-typed)."""
+    errors: list[PlError] = []
+    for f in program.functions:
+        checker = _Checker(f)
+        checker.stmt(f.body)
+        errors.extend(checker.errors)
+    return errors
+
+
+__all__ = ["verify_well_typed"]
