@@ -137,7 +137,7 @@ class Mutator:
         changed = False
         for i, arg in enumerate(call.args):
             new: Expr | None
-            if type(arg) is Var:
+            if type(arg) is Var or type(arg) is IterArg:
                 new = None
                 if moves and i < len(constraints) and constraints[i]:
                     new = moves.get((arg, constraints[i][0]))
@@ -309,7 +309,7 @@ class Mutator:
         out: list[Stmt] = _NO_MOVES
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
-            if not allowed or type(v) is not Var:
+            if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
                 continue
             key = (v, allowed[0])
             if key not in self.needed or key in self.moves:

@@ -10,8 +10,13 @@ Guarantees, for InCore / AIC / AIV functions:
   same trailing dims acts along axis 0, which merging the leading dims would mix with the others:
   each argument is viewed as [d0, d1*...*dn-1] (`tile.reshape`), the op runs on those views and its
   result is reshaped to the merged 2-D shape, so the values stay the N-D op's;
-* `tile.batch_matmul[_acc]` with a rank > 2 operand that has more than one batch is rejected with
-  a located PlError (merging its batches would multiply across them);
+* `tile.assemble` into a rank > 2 target folds its N-D offset into the merged (row, col) space
+  (row = ((o0*d1 + o1)*d2 + ...) + o[n-2], col = o[n-1], d the target's dims); it needs a source
+  and an offset of the target's rank and a source region that is one contiguous band of merged
+  rows (every row dim after the first one that is not 1 is full), else a located PlError;
+* `tile.batch_matmul[_acc]` / `tile.transpose_view` with a rank > 2 operand of more than one
+  batch, and `tile.read` / `write` / `slice` / `transpose` with any rank > 2 operand, are
+  rejected with a located PlError (merging the batches would compute other values);
 * every other call is rebuilt from its flattened arguments (its type re-deduced), and every call
   keeps its kwargs and attrs (the private Mat bridge marker survives). Every rewritten variable
   gets the type its rebuilt value deduces, so the output is well-typed;
@@ -28,6 +33,8 @@ from lowering.tensor_to_tile_common import (
     Rewriter,
     base_name,
     index,
+    index_add,
+    index_mul,
     index_tuple,
     is_op_call,
     mk,
@@ -36,7 +43,7 @@ from lowering.tensor_to_tile_common import (
     with_attrs,
 )
 from pl.errors import PlError
-from pl.ir.expr import Call, ConstInt, Expr, Var
+from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.function import Program
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import TileType, static_shape
@@ -70,6 +77,7 @@ def flat_tile_type(t: TileType) -> TileType | None:
 class _Flatten(Rewriter):
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
+        _check_flattenable(e)  # (an EvalStmt's or a nested call: assign checks its own first)
         if e.op.name == "tile.store" and len(args) == 3:
             orig = e.args[0].type
             if isinstance(orig, TileType) and flat_shape(orig.shape) is not None:
@@ -78,9 +86,11 @@ class _Flatten(Rewriter):
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         if isinstance(s.value, Call):
-            _check_batch_matmul(s.value)
+            _check_flattenable(s.value)
             if _acts_along_axis0(s.value):
                 return self.axis0_op(s, s.value)
+            if _is_nd_assemble(s.value):
+                return [self.pass_through(s, self.nd_assemble(s.value))]
         value = self.expr(s.value)
         t = value.type
         if isinstance(value, Call) and isinstance(t, TileType):
@@ -114,6 +124,30 @@ class _Flatten(Rewriter):
         out.append(self.pass_through(s, value))
         return out
 
+    def nd_assemble(self, call: Call) -> Call:
+        target, source, offsets = call.args
+        tt, st = target.type, source.type
+        assert isinstance(tt, TileType) and isinstance(st, TileType)
+        tdims, sdims = static_shape(tt.shape), static_shape(st.shape)
+        assert tdims is not None
+        if not isinstance(offsets, MakeTuple) or len(offsets.elements) != len(tdims) \
+                or sdims is None or len(sdims) != len(tdims):
+            raise PlError(f"flatten_tile_nd_to_2d: tile.assemble into a {list(tdims)} tile needs "
+                          f"a source and a literal offset of rank {len(tdims)}", call.span)
+        if not _row_band(sdims, tdims):
+            raise PlError(f"flatten_tile_nd_to_2d: tile.assemble writes a {list(sdims)} region "
+                          f"into a {list(tdims)} tile, which is not one contiguous band of rows "
+                          "once both are flattened to 2-D; assemble one page at a time",
+                          call.span)
+        elems = [self.expr(e) for e in offsets.elements]
+        row = elems[0]
+        for o, d in zip(elems[1:-1], tdims[1:-1], strict=True):
+            row = index_add(index_mul(row, d), o)
+        folded = MakeTuple((row, elems[-1]), span=offsets.span)
+        new = mk("tile.assemble", [self.expr(target), self.expr(source), folded], call.kwargs,
+                 (), call.span)
+        return with_attrs(new, call.attrs)
+
     def flatten_producer(self, call: Call, flat: TileType) -> Call:
         if is_op_call(call, "tile.load"):
             return Call(call.op, call.args, call.kwargs, call.attrs, flat, span=call.span)
@@ -139,6 +173,20 @@ def _assign(out: list[Stmt], name: str, value: Call) -> Var:
     return var
 
 
+def _is_nd_assemble(call: Call) -> bool:
+    t = call.args[0].type if is_op_call(call, "tile.assemble") and len(call.args) == 3 else None
+    return isinstance(t, TileType) and flat_shape(t.shape) is not None
+
+
+def _row_band(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
+    """Whether a `src`-shaped region of a `dst` tile (same rank) covers one contiguous range
+    of merged rows: over the row dims (all but the last), every dim after the first one that
+    is not 1 is full."""
+    rows = list(zip(src[:-1], dst[:-1], strict=True))
+    first = next((k for k, (s, _) in enumerate(rows) if s != 1), len(rows))
+    return all(s == d for s, d in rows[first + 1:])
+
+
 def _numel_after_axis0(t: TileType) -> int:
     dims = static_shape(t.shape)
     assert dims is not None
@@ -158,17 +206,30 @@ def _acts_along_axis0(call: Call) -> bool:
     return all(d is not None and d[1:] == first[1:] for d in dims)
 
 
-def _check_batch_matmul(call: Call) -> None:
-    """Merging the batch dims of a batched matmul's operand would multiply across batches."""
-    if not is_op_call(call, "tile.batch_matmul", "tile.batch_matmul_acc"):
+# Ops whose meaning on a rank > 2 tile needs its N-D structure, which merging the leading dims
+# loses: with more than one batch (or, for read/write/slice/transpose, at any rank > 2) they
+# are rejected rather than rewritten into something that computes other values.
+_PER_BATCH = ("tile.batch_matmul", "tile.batch_matmul_acc", "tile.transpose_view")
+_NO_ND = ("tile.read", "tile.write", "tile.slice", "tile.transpose")
+
+
+def _check_flattenable(call: Call) -> None:
+    """A located PlError for a call whose N-D operand this pass cannot flatten faithfully."""
+    if not is_op_call(call, *_PER_BATCH, *_NO_ND):
         return
     for a in call.args:
         t = a.type
         dims = static_shape(t.shape) if isinstance(t, TileType) else None
-        if dims is not None and len(dims) > 2 and math.prod(dims[:-2]) > 1:
+        if dims is None or len(dims) <= 2:
+            continue
+        if call.op.name in _NO_ND:
+            raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
+                          f"{list(dims)} (rank > 2) is not supported; reshape it to 2-D first "
+                          "(pl.tile.reshape) or work on one 2-D page at a time", call.span)
+        if math.prod(dims[:-2]) > 1:
             raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
                           f"{list(dims)} (more than one batch) cannot be flattened to 2-D yet; "
-                          "write one pl.matmul per batch", call.span)
+                          "write one 2-D op per batch", call.span)
 
 
 def flatten_tile_nd_to_2d(program: Program) -> Program:

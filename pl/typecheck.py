@@ -5,7 +5,8 @@
 PlError per violation, in program order, raising nothing:
 * a call the rules reject (the rule's own message);
 * a call whose stored result type differs from the deduced one;
-* an assignment whose variable's type differs from its value's type.
+* an assignment whose variable's type differs from its value's type (a scalar integer may go
+  into a variable of another integer dtype of the same width).
 A memory space the rule leaves unset (inference places tiles later) is not compared, nor is a
 memref; everything else - shape, dtype, space when deduced, view - must be equal. One stored type
 differs from its rule's by design: flatten_tile_nd_to_2d gives an N-D window's `tile.load` the
@@ -32,7 +33,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
-from pl.ir.types import TileType, TupleType, Type
+from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 from lowering.flatten_nd import flat_tile_type
 from pl.ops.deduce import make_call
 from pl.printer import print_type
@@ -49,6 +50,20 @@ def _comparable(t: Type, deduced: Type) -> Type:
         return TupleType(tuple(_comparable(a, b) for a, b in zip(t.types, deduced.types,
                                                                    strict=True)))
     return t
+
+
+def _text(t: Type) -> str:
+    """A type as the DSL writes it (`UnknownType`, which has no DSL form, by name)."""
+    return "Unknown" if isinstance(t, UnknownType) else print_type(t)
+
+
+def _assignable(var: Type, value: Type) -> bool:
+    """A variable's type against its value's: equal (memref aside), or two scalar integers of
+    one width (an INDEX value in an INT64 variable: the reference's INDEX is a 64-bit int)."""
+    if isinstance(var, ScalarType) and isinstance(value, ScalarType):
+        a, b = var.dtype, value.dtype
+        return a == b or (a.is_int() and b.is_int() and a.bits == b.bits)
+    return _strip(var) == _strip(value)
 
 
 def _strip(t: Type) -> Type:
@@ -104,8 +119,8 @@ class _Checker:
             self.fail(f"{e.op.name} is ill-typed: {err.message}", where)
             return
         if not _stored_fits(e, deduced):
-            self.fail(f"{e.op.name} stores the result type {print_type(e.type)} but its "
-                      f"arguments give {print_type(deduced)}", where)
+            self.fail(f"{e.op.name} stores the result type {_text(e.type)} but its "
+                      f"arguments give {_text(deduced)}", where)
 
     def stmt(self, s: Stmt) -> None:
         for child in flatten_body(s):
@@ -115,9 +130,9 @@ class _Checker:
         match s:
             case AssignStmt():
                 self.expr(s.value, s.span)
-                if _strip(s.var.type) != _strip(s.value.type):
-                    self.fail(f"'{s.var.name}' is declared {print_type(s.var.type)} but assigned "
-                              f"a value of type {print_type(s.value.type)}", s.span)
+                if not _assignable(s.var.type, s.value.type):
+                    self.fail(f"'{s.var.name}' is declared {_text(s.var.type)} but assigned "
+                              f"a value of type {_text(s.value.type)}", s.span)
             case EvalStmt():
                 self.expr(s.expr, s.span)
             case ReturnStmt() | YieldStmt():

@@ -84,6 +84,17 @@ out = pl.assemble(out, s, [0, 0, 0])""", os="1, 8, 16")),
     ("tensor_col_max_2d_keep_false", _kernel("""
 s = pl.tensor.col_max(x, keep_dim=False)
 out = pl.assemble(out, s, [0])""", xs="16, 16", os="16")),
+    ("nd_assemble_pages_in_a_loop", _kernel("""
+acc = pl.create_tile([2, 8, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+for i in pl.range(2):
+    page = pl.load(x, [1 - i, 0, 0], [1, 8, 16])
+    acc = pl.assemble(acc, pl.exp(page), [i, 0, 0])
+out = pl.store(acc, [0, 0, 0], out)""", os="2, 8, 16")),
+    ("nd_assemble_whole_band", _kernel("""
+acc = pl.create_tile([4, 8, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+t = pl.load(x, [0, 0, 0], [2, 8, 16])
+acc = pl.assemble(acc, t, [2, 0, 0])
+out = pl.store(acc, [0, 0, 0], out)""", os="4, 8, 16")),
     ("matmul_nested_in_store", _kernel("""
 a = pl.load(y, [0, 0], [16, 16])
 out = pl.store(pl.matmul(a, a), [0, 0], out)""")),
@@ -155,6 +166,23 @@ class K:
 """
     with pytest.raises(PlError, match="more than one batch"):
         pl.compile(_parse(text), backend="910B", verify=True)
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("acc = pl.create_tile([4, 8, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+     "t = pl.load(x, [0, 0, 0], [2, 4, 16])\n"
+     "acc = pl.assemble(acc, t, [0, 0, 0])\nout = pl.store(acc, [0, 0, 0], out)",
+     "not one contiguous band of rows"),
+    ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.transpose(t, axis1=0, axis2=1)\n"
+     "out = pl.store(u, [0, 0, 0], out)", "tile.transpose on a tile of shape"),
+    ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.tile.slice(t, [1, 8, 16], [1, 0, 0])\n"
+     "out = pl.store(u, [0, 0, 0], out)", "tile.slice on a tile of shape"),
+])
+def test_flattening_what_needs_the_nd_structure_is_a_clean_error(body: str, message: str) -> None:
+    text = _kernel(body, os="8, 8, 16")
+    with pytest.raises(PlError, match=message) as err:
+        pl.compile(_parse(text), backend="910B", verify=True)
+    assert err.value.span is not None and err.value.span.line > 0
 
 
 def test_tensor_col_reduction_of_a_middle_axis_is_a_clean_error() -> None:
