@@ -46,7 +46,7 @@ from pl.errors import PlError
 from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.function import Program
 from pl.ir.stmt import AssignStmt, Stmt
-from pl.ir.types import TileType, static_shape
+from pl.ir.types import TileType, Type, static_shape
 
 
 def flat_shape(shape: tuple[Expr, ...]) -> tuple[Expr, ...] | None:
@@ -72,6 +72,20 @@ def flat_tile_type(t: TileType) -> TileType | None:
             merged = (index(math.prod(valid[:-1])), index(valid[-1]))
         view = replace(view, valid_shape=merged)
     return TileType(shape, t.dtype, t.memory_space, view, t.memref)
+
+
+def as_flattened_load(value: Expr, annotated: Type) -> Expr:
+    """`value` read back from this pass's printed output: a `tile.load` of an N-D window whose
+    annotation is the merged 2-D tile gets that merged result type (as the pass gave it), so the
+    printed program parses to itself; any other value is returned as it is."""
+    t = value.type
+    if not (is_op_call(value, "tile.load") and isinstance(value, Call)
+            and isinstance(t, TileType) and isinstance(annotated, TileType)):
+        return value
+    flat = flat_tile_type(t)
+    if flat is None or static_shape(annotated.shape) != static_shape(flat.shape):
+        return value
+    return Call(value.op, value.args, value.kwargs, value.attrs, flat, span=value.span)
 
 
 class _Flatten(Rewriter):

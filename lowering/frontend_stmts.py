@@ -15,6 +15,7 @@ from typing import Any
 
 import libcst as cst
 
+from lowering.flatten_nd import as_flattened_load
 from lowering.frontend_ctx import FnCtx, YieldSite
 from lowering.frontend_exprs import lower_call, lower_expr, lower_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
@@ -290,6 +291,8 @@ def _same(a: Type, b: Type) -> bool:
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
+    if ann is not None:
+        value = as_flattened_load(value, ann.type)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.prog.src.stmt_span(node)
     existing = ctx.lookup_var(name)

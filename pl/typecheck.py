@@ -5,8 +5,8 @@
 PlError per violation, in program order, raising nothing:
 * a call the rules reject (the rule's own message);
 * a call whose stored result type differs from the deduced one;
-* an assignment whose variable's type differs from its value's type (a scalar integer may go
-  into a variable of another integer dtype of the same width).
+* an assignment whose variable's type differs from its value's type (INDEX and INT64 scalars
+  stand for each other, as in the frontend's annotation check).
 A memory space the rule leaves unset (inference places tiles later) is not compared, nor is a
 memref; everything else - shape, dtype, space when deduced, view - must be equal. One stored type
 differs from its rule's by design: flatten_tile_nd_to_2d gives an N-D window's `tile.load` the
@@ -18,6 +18,7 @@ after every pass.
 from __future__ import annotations
 
 from pl.errors import PlError
+from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
@@ -58,12 +59,14 @@ def _text(t: Type) -> str:
 
 
 def _assignable(var: Type, value: Type) -> bool:
-    """A variable's type against its value's: equal (memref aside), or two scalar integers of
-    one width (an INDEX value in an INT64 variable: the reference's INDEX is a 64-bit int)."""
+    """A variable's type against its value's: equal (memref aside), or INDEX and INT64 scalars
+    (the frontend accepts either annotation for the other: the reference's INDEX is an int64)."""
     if isinstance(var, ScalarType) and isinstance(value, ScalarType):
-        a, b = var.dtype, value.dtype
-        return a == b or (a.is_int() and b.is_int() and a.bits == b.bits)
+        return var.dtype == value.dtype or {var.dtype, value.dtype} <= _INT64_LIKE
     return _strip(var) == _strip(value)
+
+
+_INT64_LIKE = frozenset({DType.INDEX, DType.INT64})
 
 
 def _strip(t: Type) -> Type:
