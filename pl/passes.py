@@ -72,9 +72,8 @@ def infer_tile_memory_space(backend: str | None = None, *, residency: bool = Tru
     across loops (phase 4). The log is an `infer.decisions.DecisionLog`."""
     from infer.backend import check_backend
     from infer.memory_space import infer_tile_memory_space as run
-    from infer.residency_hook import strip_bridge_markers
-
     from infer.residency import apply_residency
+    from infer.residency_hook import strip_bridge_markers
 
     check_backend(backend)
     phase4 = apply_residency if residency else strip_bridge_markers

@@ -17,6 +17,7 @@ after every pass.
 
 from __future__ import annotations
 
+from lowering.flatten_nd import flat_tile_type
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem
@@ -35,10 +36,9 @@ from pl.ir.stmt import (
     flatten_body,
 )
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
-from lowering.flatten_nd import flat_tile_type
 from pl.ops.deduce import make_call
-from pl.printer import print_type
 from pl.ops.registry import get_op
+from pl.printer import print_type
 
 
 def _comparable(t: Type, deduced: Type) -> Type:
