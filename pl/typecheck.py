@@ -18,23 +18,13 @@ after every pass.
 from __future__ import annotations
 
 from lowering.flatten_nd import flat_tile_type
+from lowering.tensor_to_tile_common import walk_stmts
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import (
-    AssignStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-    flatten_body,
-)
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
@@ -126,10 +116,6 @@ class _Checker:
                       f"arguments give {_text(deduced)}", where)
 
     def stmt(self, s: Stmt) -> None:
-        for child in flatten_body(s):
-            self.one(child)
-
-    def one(self, s: Stmt) -> None:
         match s:
             case AssignStmt():
                 self.expr(s.value, s.span)
@@ -141,12 +127,6 @@ class _Checker:
             case ReturnStmt() | YieldStmt():
                 for v in s.values:
                     self.expr(v, s.span)
-            case ForStmt() | WhileStmt() | ScopeStmt():
-                self.stmt(s.body)
-            case IfStmt():
-                self.stmt(s.then_body)
-                if s.else_body is not None:
-                    self.stmt(s.else_body)
 
 
 def verify_well_typed(program: Program) -> list[PlError]:
@@ -154,7 +134,8 @@ def verify_well_typed(program: Program) -> list[PlError]:
     errors: list[PlError] = []
     for f in program.functions:
         checker = _Checker(f)
-        checker.stmt(f.body)
+        for s in walk_stmts(f.body):  # every statement, nested bodies included
+            checker.stmt(s)
         errors.extend(checker.errors)
     return errors
 

@@ -312,25 +312,19 @@ def tile_programs(draw: st.DrawFn) -> GeneratedProgram:
     k.emit(2, f"out = pl.store({final}, [0, 0], out)")
     k.emit(2, "return out")
     tensor = f"pl.Tensor[[{size}, {size * blocks}], pl.FP32]"
-    head = [
-        "import pl",
-        "",
-        "",
-        "@pl.program",
-        "class Generated:",
-        "    @pl.function(type=pl.FunctionType.InCore)",
-        f"    def kernel(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}],",
-        f"               m: pl.Scalar[pl.INDEX]) -> {tensor}:",
-    ]
-    tail = [
-        "",
-        "    @pl.function(type=pl.FunctionType.Orchestration)",
-        f"    def main(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}],",
-        f"             m: pl.Scalar[pl.INDEX]) -> {tensor}:",
-        "        out = self.kernel(x, y, out, m)",
-        "        return out",
-    ]
-    return GeneratedProgram("\n".join(head + k.lines + tail) + "\n", tuple(sorted(k.features)))
+    return GeneratedProgram(_kernel_and_main(tensor, k.lines, scalar=True), tuple(sorted(k.features)))
+
+
+def _kernel_and_main(tensor: str, body: list[str], scalar: bool) -> str:
+    """The program text: InCore `kernel(x, y, out[, m])` with `body` (lines indented for it,
+    ending in its return) and the root Orchestration `main` calling it."""
+    extra, args = (", m: pl.Scalar[pl.INDEX]", "x, y, out, m") if scalar else ("", "x, y, out")
+    sig = f"(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}]{extra}) -> {tensor}:"
+    lines = ["import pl", "", "", "@pl.program", "class Generated:",
+             "    @pl.function(type=pl.FunctionType.InCore)", f"    def kernel{sig}", *body, "",
+             "    @pl.function(type=pl.FunctionType.Orchestration)", f"    def main{sig}",
+             f"        out = self.kernel({args})", "        return out"]
+    return "\n".join(lines) + "\n"
 
 
 # ---- tensor-level orchestration programs ----------------------------------------------------------
@@ -550,20 +544,5 @@ def nd_programs(draw: st.DrawFn) -> GeneratedProgram:
             pool.append(name)
         lines.append(f"out = pl.store({pool[-1]}, [0, 0, 0], out)")
     tensor = f"pl.Tensor[{shape}, pl.FP32]"
-    text = "\n".join([
-        "import pl",
-        "",
-        "",
-        "@pl.program",
-        "class Generated:",
-        "    @pl.function(type=pl.FunctionType.InCore)",
-        f"    def kernel(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}]) -> {tensor}:",
-        *("        " + line for line in lines),
-        "        return out",
-        "",
-        "    @pl.function(type=pl.FunctionType.Orchestration)",
-        f"    def main(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}]) -> {tensor}:",
-        "        out = self.kernel(x, y, out)",
-        "        return out",
-    ])
-    return GeneratedProgram(text + "\n", tuple(sorted(feats)))
+    body = ["        " + line for line in lines] + ["        return out"]
+    return GeneratedProgram(_kernel_and_main(tensor, body, scalar=False), tuple(sorted(feats)))
