@@ -269,7 +269,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         except (TypeError, ValueError) as e:
             raise ctx.error(node, f"{spelling}: {e}") from None
     pos, kw = _split_args(ctx, node.args)
-    args = [_hoist(ctx, _op_arg(ctx, a.value)) for a in pos]
+    args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
     kwargs: dict[str, Any] = {}
     for a in kw:
@@ -278,7 +278,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
             attrs = _attrs_arg(ctx, a.value)
         else:
-            kwargs[a.keyword.value] = _hoist(ctx, _op_arg(ctx, a.value))
+            kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap)
@@ -295,14 +295,16 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
 _NO_KWARGS: dict[str, Any] = {}
 
 
-def _hoist(ctx: FnCtx, value: Any) -> Any:
-    """An op call nested as an argument of another op call, computed by its own statement
-    `<op>_tmp = ...` first (inside a simple statement only: a loop or while header keeps its
-    calls where they are evaluated), so inference sees it at top level; else `value`."""
+def hoist_nested(ctx: FnCtx, value: Any) -> Any:
+    """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
+    computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
+    told apart by identity, and the printer renames colliding ones), so inference sees it at top
+    level and places its operands; else `value`. Only inside a simple statement: a loop or while
+    header keeps its calls where they are evaluated."""
     if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
             or not isinstance(value.type, TileType | TensorType):
         return value
-    temp = Var(f"{value.op.name.rsplit('.', 1)[-1]}_tmp", value.type, span=value.span)
+    temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
     ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
     return temp
 

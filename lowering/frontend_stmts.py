@@ -17,7 +17,7 @@ import libcst as cst
 
 from lowering.flatten_nd import as_flattened_load
 from lowering.frontend_ctx import FnCtx, YieldSite
-from lowering.frontend_exprs import lower_call, lower_expr, lower_value
+from lowering.frontend_exprs import hoist_nested, lower_call, lower_expr, lower_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
@@ -151,9 +151,9 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
                              "then return it after the loop")
     vals: tuple[Expr, ...] = ()
     if isinstance(node.value, cst.Tuple):
-        vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
+        vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
     elif node.value is not None:
-        vals = (lower_expr(ctx, node.value),)
+        vals = (hoist_nested(ctx, lower_expr(ctx, node.value)),)
     return [ReturnStmt(vals, span=span)]
 
 
@@ -226,7 +226,7 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
                stmt: cst.CSTNode) -> Stmt:
     if not ctx.yields:
         raise ctx.error(call, "pl.yield_(...) is only allowed inside a loop or an if")
-    values = [lower_expr(ctx, a.value) for a in call.args]
+    values = [hoist_nested(ctx, lower_expr(ctx, a.value)) for a in call.args]
     if names is not None and len(names) != len(values):
         raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",
                         hint="yield one value per name on the left")

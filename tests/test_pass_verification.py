@@ -39,7 +39,9 @@ class K:
 
 def _kernel(body: str, xs: str = "2, 8, 16", os: str = "16, 16", od: str = "pl.FP32") -> str:
     lines = "".join(f"        {line}\n" for line in body.strip().splitlines())
-    return HEAD.format(xs=xs, os=os, od=od) + lines + "        return out\n"
+    if "return" not in body:
+        lines += "        return out\n"
+    return HEAD.format(xs=xs, os=os, od=od) + lines
 
 
 def _nd_tile(op: str, tmp: bool, out: str, od: str = "pl.FP32") -> tuple[str, str]:
@@ -102,6 +104,14 @@ out = pl.store(pl.matmul(a, a), [0, 0], out)""")),
 a = pl.load(y, [0, 0], [16, 16])
 c = pl.add(pl.matmul(a, a), a)
 out = pl.store(pl.mul(c, pl.exp(a)), [0, 0], out)""")),
+    ("nested_in_a_yield", _kernel("""
+a = pl.load(y, [0, 0], [16, 16])
+for i, (acc,) in pl.range(2, init_values=(a,)):
+    acc2 = pl.yield_(pl.add(acc, pl.matmul(a, a)))
+out = pl.store(acc2, [0, 0], out)""")),
+    ("nested_in_a_return", _kernel("""
+a = pl.load(y, [0, 0], [16, 16])
+return pl.store(pl.add(pl.matmul(a, a), a), [0, 0], out)""")),
     ("one_line_if_matmul", _kernel("""
 a = pl.load(y, [0, 0], [16, 16])
 if m > 1: u = pl.matmul(a, a)
