@@ -7,6 +7,7 @@ PlError per violation, in program order, raising nothing:
 * a call whose stored result type differs from the deduced one;
 * an assignment whose variable's type differs from its value's type (INDEX and INT64 scalars
   stand for each other, as in the frontend's annotation check).
+An op with no result rule (its result is Unknown until an annotation types it) is not compared.
 A memory space the rule leaves unset (inference places tiles later) is not compared, nor is a
 memref; everything else - shape, dtype, space when deduced, view - must be equal. One stored type
 differs from its rule's by design: flatten_tile_nd_to_2d gives an N-D window's `tile.load` the
@@ -49,8 +50,11 @@ def _text(t: Type) -> str:
 
 
 def _assignable(var: Type, value: Type) -> bool:
-    """A variable's type against its value's: equal (memref aside), or INDEX and INT64 scalars
-    (the frontend accepts either annotation for the other: the reference's INDEX is an int64)."""
+    """A variable's type against its value's: equal (memref aside), INDEX and INT64 scalars (the
+    frontend accepts either annotation for the other: the reference's INDEX is an int64), or any
+    type for an Unknown value."""
+    if isinstance(value, UnknownType):
+        return True  # an op without a result rule: the annotation types it (dsl.md 1.3)
     if isinstance(var, ScalarType) and isinstance(value, ScalarType):
         return var.dtype == value.dtype or {var.dtype, value.dtype} <= _INT64_LIKE
     return _strip(var) == _strip(value)
@@ -111,6 +115,8 @@ class _Checker:
         except PlError as err:
             self.fail(f"{e.op.name} is ill-typed: {err.message}", where)
             return
+        if isinstance(deduced, UnknownType):
+            return  # no result rule (e.g. cross-core pops): the stored type is the annotation's
         if not _stored_fits(e, deduced):
             self.fail(f"{e.op.name} stores the result type {_text(e.type)} but its "
                       f"arguments give {_text(deduced)}", where)

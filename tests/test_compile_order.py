@@ -66,3 +66,15 @@ def test_compiling_a_twin_first_changes_nothing(first: str, second: str) -> None
     b_then_a = _compile_in_fresh_process([b, a])
     assert a_then_b == alone
     assert b_then_a == alone[::-1]
+
+
+def test_typed_keys_tell_equal_values_of_other_types_apart() -> None:
+    from pl.ir.keys import typed_key
+
+    assert typed_key(0) != typed_key(False)
+    assert typed_key(1) != typed_key(1.0)
+    assert typed_key((0, 1)) != typed_key((False, True))
+    assert typed_key([("keep_dim", 0)]) != typed_key([("keep_dim", False)])
+    assert typed_key({"a": 1}) != typed_key({"a": True})
+    assert typed_key((1, "x")) == typed_key((1, "x"))
+    assert hash(typed_key(("keep_dim", False))) == hash(typed_key(("keep_dim", False)))
