@@ -208,16 +208,25 @@ def _numel_after_axis0(t: TileType) -> int:
 
 
 def _acts_along_axis0(call: Call) -> bool:
-    """Whether `call` is a `tile.col_*` op whose tile arguments are all static rank > 2 tiles
-    with the same trailing dims (so each is viewed as [its d0, rest] alike)."""
-    if not call.op.name.startswith("tile.col_"):
+    """Whether `call` is a `tile.col_*` op on a rank > 2 input whose tile arguments are all
+    static rank > 2 tiles with the same trailing dims (each viewed as [its d0, rest] alike).
+    A column broadcast of one [1, C] row over the N-D input broadcasts over the merged rows just
+    as well (False: the generic path); any other mix is a located PlError."""
+    if not call.op.name.startswith("tile.col_") or not call.args:
         return False
     dims = [static_shape(a.type.shape) for a in call.args if isinstance(a.type, TileType)]
-    if not dims or any(d is None or len(d) <= 2 for d in dims):
+    first = dims[0] if dims else None
+    if first is None or len(first) <= 2:
         return False
-    first = dims[0]
-    assert first is not None
-    return all(d is not None and d[1:] == first[1:] for d in dims)
+    if all(d is not None and len(d) > 2 and d[1:] == first[1:] for d in dims):
+        return True
+    one_row = all(d is not None and len(d) <= 2 and d[0] == 1 and d[-1] == first[-1]
+                  for d in dims[1:])
+    if call.op.name.startswith("tile.col_expand") and one_row:
+        return False
+    raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} over tiles of shapes "
+                  f"{', '.join(str(list(d)) if d else '?' for d in dims)} cannot be flattened to "
+                  "2-D: give every tile argument the input's rank and trailing dims", call.span)
 
 
 # Ops whose meaning on a rank > 2 tile needs its N-D structure, which merging the leading dims

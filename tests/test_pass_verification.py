@@ -69,6 +69,11 @@ t = pl.load(x, [0, 0, 0], [2, 8, 16])
 c = pl.col_max(t)
 e = pl.col_expand_mul(t, c)
 out = pl.store(e, [0, 0, 0], out)""", os="2, 8, 16")),
+    ("nd_col_expand_of_one_2d_row", _kernel("""
+t = pl.load(x, [0, 0, 0], [2, 8, 16])
+r = pl.load(y, [3, 0], [1, 16])
+e = pl.col_expand_sub(t, r)
+out = pl.store(e, [0, 0, 0], out)""", os="2, 8, 16")),
     ("nd_col_sum_then_add", _kernel("""
 t = pl.load(x, [0, 0, 0], [2, 8, 16])
 s = pl.col_sum(t)
@@ -183,6 +188,9 @@ class K:
      "t = pl.load(x, [0, 0, 0], [2, 4, 16])\n"
      "acc = pl.assemble(acc, t, [0, 0, 0])\nout = pl.store(acc, [0, 0, 0], out)",
      "not one contiguous band of rows"),
+    ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\n"
+     "tmp = pl.create_tile([2, 8, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+     "s = pl.col_sum(t, tmp)\nout = pl.store(s, [0, 0, 0], out)", "cannot be flattened to 2-D"),
     ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.transpose(t, axis1=0, axis2=1)\n"
      "out = pl.store(u, [0, 0, 0], out)", "tile.transpose on a tile of shape"),
     ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.tile.slice(t, [1, 8, 16], [1, 0, 0])\n"
