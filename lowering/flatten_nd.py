@@ -9,7 +9,8 @@ Guarantees, for InCore / AIC / AIV functions:
 * a `tile.col_*` op (reduction or column broadcast) whose tile arguments are all rank > 2 with the
   same trailing dims acts along axis 0, which merging the leading dims would mix with the others:
   each argument is viewed as [d0, d1*...*dn-1] (`tile.reshape`), the op runs on those views and its
-  result is reshaped to the merged 2-D shape, so the values stay the N-D op's;
+  result is reshaped to the merged 2-D shape, so the values stay the N-D op's (a column
+  broadcast of one row, [1, ..., 1, C], needs no view; other mixes are a located PlError);
 * `tile.assemble` into a rank > 2 target folds its N-D offset into the merged (row, col) space
   (row = ((o0*d1 + o1)*d2 + ...) + o[n-2], col = o[n-1], d the target's dims); it needs a source
   and an offset of the target's rank and a source region that is one contiguous band of merged
@@ -210,8 +211,8 @@ def _numel_after_axis0(t: TileType) -> int:
 def _acts_along_axis0(call: Call) -> bool:
     """Whether `call` is a `tile.col_*` op on a rank > 2 input whose tile arguments are all
     static rank > 2 tiles with the same trailing dims (each viewed as [its d0, rest] alike).
-    A column broadcast of one [1, C] row over the N-D input broadcasts over the merged rows just
-    as well (False: the generic path); any other mix is a located PlError."""
+    A column broadcast of one row (a [1, ..., 1, C] tile) over the N-D input broadcasts over the
+    merged rows just as well (False: the generic path); any other mix is a located PlError."""
     if not call.op.name.startswith("tile.col_") or not call.args:
         return False
     dims = [static_shape(a.type.shape) for a in call.args if isinstance(a.type, TileType)]
@@ -220,7 +221,7 @@ def _acts_along_axis0(call: Call) -> bool:
         return False
     if all(d is not None and len(d) > 2 and d[1:] == first[1:] for d in dims):
         return True
-    one_row = all(d is not None and len(d) <= 2 and d[0] == 1 and d[-1] == first[-1]
+    one_row = all(d is not None and math.prod(d[:-1]) == 1 and d[-1] == first[-1]
                   for d in dims[1:])
     if call.op.name.startswith("tile.col_expand") and one_row:
         return False

@@ -74,6 +74,11 @@ t = pl.load(x, [0, 0, 0], [2, 8, 16])
 r = pl.load(y, [3, 0], [1, 16])
 e = pl.col_expand_sub(t, r)
 out = pl.store(e, [0, 0, 0], out)""", os="2, 8, 16")),
+    ("nd_col_expand_of_one_nd_row", _kernel("""
+t = pl.load(x, [0, 0, 0], [1, 8, 16])
+r = pl.load(x, [1, 3, 0], [1, 1, 16])
+e = pl.col_expand(t, r)
+out = pl.store(e, [0, 0, 0], out)""", os="1, 8, 16")),
     ("nd_col_sum_then_add", _kernel("""
 t = pl.load(x, [0, 0, 0], [2, 8, 16])
 s = pl.col_sum(t)
