@@ -15,9 +15,13 @@ Guarantees, for InCore / AIC / AIV functions:
   (row = ((o0*d1 + o1)*d2 + ...) + o[n-2], col = o[n-1], d the target's dims); it needs a source
   and an offset of the target's rank and a source region that is one contiguous band of merged
   rows (every row dim after the first one that is not 1 is full), else a located PlError;
-* `tile.batch_matmul[_acc]` / `tile.transpose_view` with a rank > 2 operand of more than one
-  batch, and `tile.read` / `write` / `slice` / `transpose` with any rank > 2 operand, are
-  rejected with a located PlError (merging the batches would compute other values);
+* `tile.batch_matmul` over several batches becomes one `tile.matmul` per result batch (batch
+  dims broadcast) on row slices of the merged operands, assembled into the merged [B*M, N] Acc
+  result; an operand that is a `tile.transpose_view` of several batches is read as its source's
+  page, transposed (such a view may feed nothing else);
+* `tile.batch_matmul_acc` with a rank > 2 operand of more than one batch, and `tile.read` /
+  `write` / `slice` / `transpose` with any rank > 2 operand, are rejected with a located PlError
+  (merging the batches would compute other values);
 * every other call is rebuilt from its flattened arguments (its type re-deduced), and every call
   keeps its kwargs and attrs (the private Mat bridge marker survives). Every rewritten variable
   gets the type its rebuilt value deduces, so the output is well-typed;
@@ -26,6 +30,7 @@ Guarantees, for InCore / AIC / AIV functions:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from typing import Any
@@ -44,8 +49,10 @@ from lowering.tensor_to_tile_common import (
     with_attrs,
 )
 from pl.errors import PlError
+from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.function import Program
+from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import TileType, Type, static_shape
 
@@ -90,9 +97,16 @@ def as_flattened_load(value: Expr, annotated: Type) -> Expr:
 
 
 class _Flatten(Rewriter):
+    def __init__(self) -> None:
+        super().__init__()
+        # id of a Var bound to `tile.transpose_view` of a rank > 2 tile of several batches -> the
+        # viewed tile: only a batched matmul may read such a view (one page at a time).
+        self.batched_views: dict[int, Expr] = {}
+
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
         _check_flattenable(e)  # (an EvalStmt's or a nested call: assign checks its own first)
+        self.check_view_uses(e)
         if e.op.name == "tile.store" and len(args) == 3:
             orig = e.args[0].type
             if isinstance(orig, TileType) and flat_shape(orig.shape) is not None:
@@ -102,6 +116,12 @@ class _Flatten(Rewriter):
     def assign(self, s: AssignStmt) -> list[Stmt]:
         if isinstance(s.value, Call):
             _check_flattenable(s.value)
+            self.check_view_uses(s.value)
+            if is_op_call(s.value, "tile.transpose_view") and _batches(s.value.args[0]) > 1:
+                self.batched_views[id(s.var)] = s.value.args[0]
+            if is_op_call(s.value, "tile.batch_matmul") and \
+                    max(_batches(a) for a in s.value.args) > 1:
+                return self.batch_matmul(s, s.value)
             if _acts_along_axis0(s.value):
                 return self.axis0_op(s, s.value)
             if _is_nd_assemble(s.value):
@@ -139,6 +159,65 @@ class _Flatten(Rewriter):
         out.append(self.pass_through(s, value))
         return out
 
+    def check_view_uses(self, call: Call) -> None:
+        """A batched transpose_view flattens to its pages side by side ([K, B*N]): only a batched
+        matmul, which reads it page by page, may use it."""
+        if is_op_call(call, "tile.batch_matmul"):
+            return
+        for a in call.args:
+            if id(a) in self.batched_views:
+                raise PlError(f"flatten_tile_nd_to_2d: the transposed view '{a.name}' "  # type: ignore[attr-defined]
+                              f"of several batches can only feed a batched matmul here, not "
+                              f"{call.op.name}", call.span)
+
+    def batch_matmul(self, s: AssignStmt, call: Call) -> list[Stmt]:
+        """`c = tile.batch_matmul(a, b)` over several batches: one 2-D `tile.matmul` per batch of
+        the (broadcast) result, on row slices of the merged operands (an operand that is a
+        batched transpose_view: its source's page, transposed), assembled into the merged
+        [batches*M, N] Acc result."""
+        out: list[Stmt] = []
+        name = base_name(s.var.name)
+        result = call.type
+        assert isinstance(result, TileType)
+        rdims = static_shape(result.shape)
+        assert rdims is not None
+        m, n = rdims[-2], rdims[-1]
+        batches = rdims[:-2]
+        acc: Expr = _assign(out, f"{name}__acc", mk("tile.create", [
+            index_tuple([math.prod(batches) * m, n], call.span)],
+            [("dtype", result.dtype), ("target_memory", MemorySpace.Acc)], (), call.span))
+        for b, where in enumerate(itertools.product(*(range(d) for d in batches))):
+            pages = [self.page(out, name, a, where, call.span) for a in call.args]
+            mm = _assign(out, f"{name}__mm", mk("tile.matmul", pages, (), (), call.span))
+            placed = mk("tile.assemble", [acc, mm, index_tuple([b * m, 0], call.span)], (), (),
+                        call.span)
+            if b == math.prod(batches) - 1:
+                out.append(self.pass_through(s, with_attrs(placed, call.attrs)))
+            else:
+                acc = _assign(out, f"{name}__acc", placed)
+        return out
+
+    def page(self, out: list[Stmt], name: str, operand: Expr, where: tuple[int, ...],
+             span: Span) -> Expr:
+        """The 2-D page of a batched matmul operand for the result batch `where` (broadcast)."""
+        viewed = self.batched_views.get(id(operand))
+        source = viewed if viewed is not None else operand
+        t = source.type
+        assert isinstance(t, TileType)
+        dims = static_shape(t.shape)
+        assert dims is not None
+        if len(dims) <= 2:
+            page: Expr = self.expr(source)
+        else:
+            rows, cols = dims[-2], dims[-1]
+            index = _page_index(dims[:-2], where)
+            page = _assign(out, f"{name}__page", mk("tile.slice", [
+                self.expr(source), index_tuple([rows, cols], span),
+                index_tuple([index * rows, 0], span)], (), (), span))
+        if viewed is not None:
+            page = _assign(out, f"{name}__page", mk("tile.transpose_view", [page], (), (), span))
+        return page
+
     def nd_assemble(self, call: Call) -> Call:
         target, source, offsets = call.args
         tt, st = target.type, source.type
@@ -174,6 +253,23 @@ class _Flatten(Rewriter):
             new = mk(call.op.name, args, call.kwargs, (), call.span)
             return with_attrs(new, call.attrs)
         return Call(call.op, call.args, call.kwargs, call.attrs, flat, span=call.span)
+
+
+def _batches(e: Expr) -> int:
+    """How many 2-D pages a static tile of rank > 2 holds (1 for any other value)."""
+    t = e.type
+    dims = static_shape(t.shape) if isinstance(t, TileType) else None
+    return math.prod(dims[:-2]) if dims is not None and len(dims) > 2 else 1
+
+
+def _page_index(batch: tuple[int, ...], where: tuple[int, ...]) -> int:
+    """The row-major page of an operand with batch dims `batch` that the result batch `where`
+    reads under broadcasting (trailing dims aligned; a dim of 1 is read at 0)."""
+    index = 0
+    for k, d in enumerate(batch):
+        at = where[len(where) - len(batch) + k]
+        index = index * d + (0 if d == 1 else at)
+    return index
 
 
 def _numel(t: TileType) -> int:
@@ -233,7 +329,7 @@ def _acts_along_axis0(call: Call) -> bool:
 # Ops whose meaning on a rank > 2 tile needs its N-D structure, which merging the leading dims
 # loses: with more than one batch (or, for read/write/slice/transpose, at any rank > 2) they
 # are rejected rather than rewritten into something that computes other values.
-_PER_BATCH = ("tile.batch_matmul", "tile.batch_matmul_acc", "tile.transpose_view")
+_PER_BATCH = ("tile.batch_matmul_acc",)
 _NO_ND = ("tile.read", "tile.write", "tile.slice", "tile.transpose")
 
 

@@ -171,21 +171,59 @@ def test_nd_col_sum_keeps_its_axis_0_meaning() -> None:
     np.testing.assert_array_equal(out[0], x[0] + x[1])
 
 
-def test_batched_matmul_over_several_batches_is_a_clean_error() -> None:
-    text = """import pl
+BATCHED = """import pl
 
 
 @pl.program
 class K:
     @pl.function(type=pl.FunctionType.InCore)
-    def main(self, a: pl.Tensor[[2, 16, 16], pl.FP32], b: pl.Tensor[[2, 16, 16], pl.FP32],
-             out: pl.Out[pl.Tensor[[2, 16, 16], pl.FP32]]) -> pl.Tensor[[2, 16, 16], pl.FP32]:
-        c = pl.matmul(a, b)
-        out = pl.assemble(out, c, [0, 0, 0])
+    def main(self, a: pl.Tensor[[{ash}], pl.FP32], b: pl.Tensor[[{bsh}], pl.FP32],
+             out: pl.Out[pl.Tensor[[{osh}], pl.FP32]]) -> pl.Tensor[[{osh}], pl.FP32]:
+{body}
         return out
 """
-    with pytest.raises(PlError, match="more than one batch"):
-        pl.compile(_parse(text), backend="910B", verify=True)
+
+BATCHED_CASES = [
+    ("tensor_batched_matmul", "2, 16, 32", "2, 32, 16", "2, 16, 16", """
+        c = pl.matmul(a, b)
+        out = pl.assemble(out, c, [0, 0, 0])"""),
+    ("tensor_batched_matmul_broadcast_lhs", "16, 32", "3, 32, 16", "3, 16, 16", """
+        c = pl.matmul(a, b)
+        out = pl.assemble(out, c, [0, 0, 0])"""),
+    ("tile_batched_matmul_of_transposed_views", "2, 32, 16", "2, 32, 16", "2, 16, 16", """
+        lt = pl.load(a, [0, 0, 0], [2, 32, 16], target_memory=pl.MemorySpace.Mat)
+        lv = pl.tile.transpose_view(lt)
+        rt = pl.load(b, [0, 0, 0], [2, 32, 16], target_memory=pl.MemorySpace.Mat)
+        c = pl.tile.batch_matmul(lv, rt)
+        out = pl.store(c, [0, 0, 0], out)"""),
+]
+
+
+@pytest.mark.parametrize("residency", [True, False])
+@pytest.mark.parametrize("backend", [None, "910B", "950"])
+@pytest.mark.parametrize(("name", "ash", "bsh", "osh", "body"), BATCHED_CASES,
+                         ids=[c[0] for c in BATCHED_CASES])
+def test_batched_matmuls_become_one_matmul_per_batch(name: str, ash: str, bsh: str, osh: str,
+                                                     body: str, backend: str | None,
+                                                     residency: bool) -> None:
+    source = _parse(BATCHED.format(ash=ash, bsh=bsh, osh=osh, body=body.strip("\n")))
+    compiled = pl.compile(source, backend=backend, residency=residency, verify=True).program
+    assert verify_tile_memory_inferred(compiled) == []
+    text = compiled.as_python()
+    assert "batch_matmul" not in text and text.count("pl.tile.matmul(") == int(osh[0])
+    _run(source, _inputs(source, 0))  # the source runs (no skip below)
+    assert_same_results(source, compiled)
+
+
+def test_a_batched_transposed_view_feeding_another_op_is_a_clean_error() -> None:
+    body = """
+        lt = pl.load(a, [0, 0, 0], [2, 32, 16], target_memory=pl.MemorySpace.Mat)
+        lv = pl.tile.transpose_view(lt)
+        out = pl.store(lv, [0, 0, 0], out)"""
+    source = _parse(BATCHED.format(ash="2, 32, 16", bsh="2, 32, 16", osh="2, 16, 32",
+                                   body=body.strip("\n")))
+    with pytest.raises(PlError, match="can only feed a batched matmul"):
+        pl.compile(source, backend="910B", verify=True)
 
 
 @pytest.mark.parametrize(("body", "message"), [
