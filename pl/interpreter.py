@@ -63,17 +63,22 @@ def supported_ops() -> frozenset[str]:
     return frozenset(OPS)
 
 
-def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None) -> Any:
+def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None,
+              function: str | Function | None = None) -> Any:
     """Run `program`'s entry function on `args` (arrays for tensors/tiles, numbers for scalars).
 
-    `entry` names the function to run; without it the entry is chosen by `entry_function`.
+    `entry` names the function to run (`function` is its older name, still accepted); without
+    it the entry is chosen by `entry_function`.
 
     Returns the entry's return value (a tuple when it returns several, None when it returns none).
     Returned tensors that are the caller's own arrays come back as those very arrays.
     """
     if isinstance(program, Function):
         program = Program(program.name, (program,))
-    func = entry_function(program, entry)
+    if entry is not None and function is not None and entry is not function:
+        raise PlError("pl.interpret: give the entry once, as entry=... (function=... is its "
+                      "older name)")
+    func = entry_function(program, entry if entry is not None else function)
     if len(args) != len(func.params):
         raise PlError(f"pl.interpret: '{func.name}' takes {len(func.params)} arguments "
                       f"({', '.join(p.name for p in func.params)}), got {len(args)}", func.span)

@@ -428,6 +428,15 @@ def test_the_caller_names_the_entry_among_uncalled_functions(entry: str, expecte
         np.testing.assert_array_equal(out, expected(x))
 
 
+def test_function_is_the_older_name_of_entry() -> None:
+    program = _program(TWO_KERNELS)
+    x, out = _rand(8, 16), np.zeros((8, 16), np.float32)
+    interpret(program, x, out, function="negate")
+    np.testing.assert_array_equal(out, -x)
+    with pytest.raises(PlError, match="give the entry once"):
+        interpret(program, x, out, entry="double", function="negate")
+
+
 def test_several_uncalled_functions_without_a_name_list_the_candidates() -> None:
     with pytest.raises(PlError, match="'double', 'negate'"):
         interpret(_program(TWO_KERNELS), _rand(8, 16), np.zeros((8, 16), np.float32))
