@@ -5,6 +5,12 @@ keyed by a user's raw value would answer for `keep_dim=0` what it computed for `
 (or the reverse, depending on what was compiled first). `typed_key(v)` pairs every scalar with its
 exact type, through tuples, lists and dicts, so two keys are equal only when the values are equal
 AND of the same types all the way down. Every memo keyed by values a user wrote goes through it.
+
+The memos of pl/, lowering/ and infer/ and why each is safe: `pl.ops.deduce.make_call` (kwarg
+values and constant arguments: typed_key; tile/tensor arguments by type token); the printer's
+`int_node` (an lru_cache with typed=True). The others are keyed by op or keyword names, source
+text, object identity, or IR types, whose leaves are IR constants and enums that compare by class
+(ConstInt(1) != ConstFloat(1.0), dataclass equality checks the class) - never by raw user values.
 """
 
 from __future__ import annotations
