@@ -63,5 +63,17 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
                                  verify=verify)
     with gc_paused():
         out = manager.run(program)
-        passes.verify_tile_memory_inferred(out)
+        _check_placed(out)
     return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend)
+
+
+def _check_placed(program: Program) -> None:
+    """Every tile placed and every constrained operand in an allowed space: inference inserts
+    the moves, so a violation here is a bug in pl (PassOutputInvalid), never the kernel's."""
+    from infer.verifier import verify_tile_memory_inferred
+
+    errors = verify_tile_memory_inferred(program)
+    if errors:
+        raise passes.PassOutputInvalid(
+            f"the compiled program violates TileMemoryInferred ({len(errors)} violation(s)); "
+            f"first, at {errors[0].span}: {errors[0].message}")
