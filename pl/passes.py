@@ -100,15 +100,16 @@ class PassManager:
 
     def run(self, program: Program) -> Program:
         self._dump(0, "frontend", program)
-        ssa = False
+        ssa = placed = False
         for index, p in enumerate(self.passes, start=1):
             program, log = p.run_logged(program)
             if log is not None:
                 self.logs[p.name] = log
             self._dump(index, f"after_{p.name}", program)
             ssa = ssa or p.name == "convert_to_ssa"
+            placed = placed or p.name == "infer_tile_memory_space"
             if self.verify:
-                verify_pass_output(p.name, program, ssa=ssa)
+                verify_pass_output(p.name, program, ssa=ssa, placed=placed)
         return program
 
     def _dump(self, index: int, label: str, program: Program) -> None:
@@ -124,13 +125,14 @@ class PassOutputInvalid(AssertionError):
     no PlError, and `show_inferred` exits 123 on it)."""
 
 
-def verify_pass_output(name: str, program: Program, *, ssa: bool) -> None:
+def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None:
     """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed or (with
-    `ssa`) not in SSA form: a pass must never hand on such a program."""
+    `ssa`) not in SSA form: a pass must never hand on such a program. `placed`: memory-space
+    inference has run (see `pl.typecheck.verify_well_typed`)."""
     from lowering.ssa_verify import verify_ssa
     from pl.typecheck import verify_well_typed
 
-    errors = verify_well_typed(program)
+    errors = verify_well_typed(program, placed=placed)
     if errors:
         first = errors[0]
         raise PassOutputInvalid(f"the output of pass {name} is ill-typed ({len(errors)} "

@@ -6,7 +6,10 @@ PlError per violation, in program order, raising nothing:
 * a call the rules reject (the rule's own message);
 * a call whose stored result type differs from the deduced one;
 * an assignment whose variable's type differs from its value's type (INDEX and INT64 scalars
-  stand for each other, as in the frontend's annotation check).
+  stand for each other, as in the frontend's annotation check); likewise an iter arg against
+  its initial value and a loop's or if's return var against what its body's closing yield gives
+  (shape and dtype; memory spaces too for loops once inference has placed the tiles, `placed`,
+  while an if's branches may end in different spaces, the reference's divergent phi).
 An op with no result rule (its result is Unknown until an annotation types it) is not compared.
 A memory space the rule leaves unset (inference places tiles later) is not compared, nor is a
 memref; everything else - shape, dtype, space when deduced, view - must be equal. One stored type
@@ -22,10 +25,20 @@ from lowering.flatten_nd import flat_tile_type
 from lowering.tensor_to_tile_common import walk_stmts
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem
+from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
@@ -63,6 +76,14 @@ def _assignable(var: Type, value: Type) -> bool:
 _INT64_LIKE = frozenset({DType.INDEX, DType.INT64})
 
 
+def _carried(t: Type, spaces: bool) -> Type:
+    """What a loop carry or phi must agree on: shape, dtype and (`spaces`) memory space. Views
+    are not compared: inference refreshes a carried tile's view per use."""
+    if isinstance(t, TileType):
+        return TileType(t.shape, t.dtype, t.memory_space if spaces else None, None, None)
+    return t
+
+
 def _strip(t: Type) -> Type:
     if isinstance(t, TileType):
         return TileType(t.shape, t.dtype, t.memory_space, t.view, None)
@@ -83,8 +104,9 @@ def _stored_fits(call: Call, deduced: Type) -> bool:
 
 
 class _Checker:
-    def __init__(self, func: Function) -> None:
+    def __init__(self, func: Function, placed: bool) -> None:
         self.func = func
+        self.placed = placed
         self.errors: list[PlError] = []
 
     def fail(self, message: str, span: Span) -> None:
@@ -133,13 +155,41 @@ class _Checker:
             case ReturnStmt() | YieldStmt():
                 for v in s.values:
                     self.expr(v, s.span)
+            case ForStmt() | WhileStmt():
+                for ia in s.iter_args:
+                    self.carried(f"iter arg '{ia.name}'", ia.type, ia.init.type, s.span,
+                                 self.placed)
+                self.joined(s.return_vars, s.body, self.placed)
+            case IfStmt():
+                # An if whose branches end in different spaces is left so by inference (pass.md
+                # 8, the reference's divergent-branch behaviour): phis compare without spaces.
+                self.joined(s.return_vars, s.then_body, False)
+                if s.else_body is not None:
+                    self.joined(s.return_vars, s.else_body, False)
+
+    def joined(self, return_vars: tuple[Var, ...], body: Stmt, spaces: bool) -> None:
+        """Each return var against the value the body's closing yield gives it."""
+        last = flatten_body(body)[-1:] if return_vars else []
+        if last and isinstance(last[0], YieldStmt):
+            for rv, v in zip(return_vars, last[0].values, strict=False):
+                self.carried(f"return var '{rv.name}'", rv.type, v.type, last[0].span, spaces)
+
+    def carried(self, what: str, declared: Type, given: Type, span: Span, spaces: bool) -> None:
+        """`spaces`: compare memory spaces too (before inference a carry may still change space,
+        so they are compared only once the tiles are placed)."""
+        declared, given = _carried(declared, spaces), _carried(given, spaces)
+        if not _assignable(declared, given):
+            self.fail(f"{what} is {_text(declared)} but receives a value of type "
+                      f"{_text(given)}", span)
 
 
-def verify_well_typed(program: Program) -> list[PlError]:
-    """Every violation of the well-typed property in `program` (empty: well-typed)."""
+def verify_well_typed(program: Program, *, placed: bool = False) -> list[PlError]:
+    """Every violation of the well-typed property in `program` (empty: well-typed). `placed`:
+    memory-space inference has run, so loop carries and phis must also agree on their tiles'
+    memory spaces and views (before it, inference may still move a carried value)."""
     errors: list[PlError] = []
     for f in program.functions:
-        checker = _Checker(f)
+        checker = _Checker(f, placed)
         for s in walk_stmts(f.body):  # every statement, nested bodies included
             checker.stmt(s)
         errors.extend(checker.errors)

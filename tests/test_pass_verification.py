@@ -22,7 +22,7 @@ from pl.errors import PlError
 from pl.interpreter import interpret
 from pl.ir import Program
 from pl.ir.expr import ConstInt, Var
-from pl.ir.stmt import AssignStmt, SeqStmts
+from pl.ir.stmt import AssignStmt, ForStmt, SeqStmts
 from pl.passes import Pass, PassManager, PassOutputInvalid
 from pl.typecheck import verify_well_typed
 
@@ -322,3 +322,28 @@ def test_pass_manager_reports_a_pass_that_breaks_ssa() -> None:
     passes = [*default_passes(None)[:1], Pass("duplicate", lambda p: (duplicate_first(p), None))]
     with pytest.raises(PassOutputInvalid, match="output of pass duplicate is not in SSA form"):
         PassManager(passes, verify=True).run(_parse(MATMUL))
+
+
+def test_a_loop_carry_of_another_type_is_reported() -> None:
+    """A return var that does not take the type its loop yields is ill-typed (the shape here)."""
+    text = _kernel("""
+a = pl.load(y, [0, 0], [16, 16])
+for i, (acc,) in pl.range(2, init_values=(a,)):
+    nxt = pl.add(acc, a)
+    r = pl.yield_(nxt)
+out = pl.store(r, [0, 0], out)""")
+    program = pl.passes.convert_to_ssa()(_parse(text))
+    assert verify_well_typed(program) == []
+    func = program.functions[0]
+    body = func.body
+    assert isinstance(body, SeqStmts)
+    loop = next(s for s in body.stmts if isinstance(s, ForStmt))
+    rv = loop.return_vars[0]
+    t = rv.type
+    assert isinstance(t, pl.ir.TileType)
+    wrong = Var(rv.name, dataclasses.replace(t, shape=(ConstInt(16), ConstInt(8))))
+    stmts = tuple(dataclasses.replace(s, return_vars=(wrong,)) if s is loop else s
+                  for s in body.stmts)
+    broken = Program(program.name, (dataclasses.replace(func, body=SeqStmts(stmts)),))
+    messages = [e.message for e in verify_well_typed(broken)]
+    assert any("return var" in m and "receives a value of type" in m for m in messages), messages
