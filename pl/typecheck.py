@@ -189,7 +189,7 @@ def verify_well_typed(program: Program, *, placed: bool = False) -> list[PlError
     memory spaces and views (before it, inference may still move a carried value)."""
     errors: list[PlError] = []
     for f in program.functions:
-        checker = _Checker(f, placed)
+        checker = _Checker(f, placed and f.func_type.is_incore_kind())  # inference's scope
         for s in walk_stmts(f.body):  # every statement, nested bodies included
             checker.stmt(s)
         errors.extend(checker.errors)
