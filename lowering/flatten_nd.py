@@ -15,13 +15,13 @@ Guarantees, for InCore / AIC / AIV functions:
   (row = ((o0*d1 + o1)*d2 + ...) + o[n-2], col = o[n-1], d the target's dims); it needs a source
   and an offset of the target's rank and a source region that is one contiguous band of merged
   rows (every row dim after the first one that is not 1 is full), else a located PlError;
-* `tile.batch_matmul` over several batches becomes one `tile.matmul` per result batch (batch
-  dims broadcast) on row slices of the merged operands, assembled into the merged [B*M, N] Acc
-  result; an operand that is a `tile.transpose_view` of several batches is read as its source's
-  page, transposed (such a view may feed nothing else);
-* `tile.batch_matmul_acc` with a rank > 2 operand of more than one batch, and `tile.read` /
-  `write` / `slice` / `transpose` with any rank > 2 operand, are rejected with a located PlError
-  (merging the batches would compute other values);
+* `tile.batch_matmul` / `tile.batch_matmul_acc` over several batches becomes one `tile.matmul`
+  / `tile.matmul_acc` per result batch (batch dims broadcast) on row slices of the merged
+  operands and accumulator, assembled into the merged [B*M, N] Acc result; an operand that is a
+  `tile.transpose_view` of several batches is read as its source's page, transposed (such a
+  view may feed nothing else);
+* `tile.read` / `write` / `slice` / `transpose` with a rank > 2 operand are rejected with a
+  located PlError (merging the leading dims would compute other values);
 * every other call is rebuilt from its flattened arguments (its type re-deduced), and every call
   keeps its kwargs and attrs (the private Mat bridge marker survives). Every rewritten variable
   gets the type its rebuilt value deduces, so the output is well-typed;
@@ -119,8 +119,7 @@ class _Flatten(Rewriter):
             self.check_view_uses(s.value)
             if is_op_call(s.value, "tile.transpose_view") and _batches(s.value.args[0]) > 1:
                 self.batched_views[id(s.var)] = s.value.args[0]
-            if is_op_call(s.value, "tile.batch_matmul") and \
-                    max(_batches(a) for a in s.value.args) > 1:
+            if is_op_call(s.value, *_BATCHED) and max(_batches(a) for a in s.value.args) > 1:
                 return self.batch_matmul(s, s.value)
             if _acts_along_axis0(s.value):
                 return self.axis0_op(s, s.value)
@@ -162,7 +161,7 @@ class _Flatten(Rewriter):
     def check_view_uses(self, call: Call) -> None:
         """A batched transpose_view flattens to its pages side by side ([K, B*N]): only a batched
         matmul, which reads it page by page, may use it."""
-        if is_op_call(call, "tile.batch_matmul"):
+        if is_op_call(call, *_BATCHED):
             return
         for a in call.args:
             if id(a) in self.batched_views:
@@ -171,9 +170,10 @@ class _Flatten(Rewriter):
                               f"{call.op.name}", call.span)
 
     def batch_matmul(self, s: AssignStmt, call: Call) -> list[Stmt]:
-        """`c = tile.batch_matmul(a, b)` over several batches: one 2-D `tile.matmul` per batch of
-        the (broadcast) result, on row slices of the merged operands (an operand that is a
-        batched transpose_view: its source's page, transposed), assembled into the merged
+        """`c = tile.batch_matmul(a, b)` (or `_acc(acc, a, b)`) over several batches: one 2-D
+        `tile.matmul` (`tile.matmul_acc` on the accumulator's page) per batch of the (broadcast)
+        result, on row slices of the merged operands (an operand that is a batched
+        transpose_view: its source's page, transposed), assembled into the merged
         [batches*M, N] Acc result."""
         out: list[Stmt] = []
         name = base_name(s.var.name)
@@ -188,7 +188,7 @@ class _Flatten(Rewriter):
             [("dtype", result.dtype), ("target_memory", MemorySpace.Acc)], (), call.span))
         for b, where in enumerate(itertools.product(*(range(d) for d in batches))):
             pages = [self.page(out, name, a, where, call.span) for a in call.args]
-            mm = _assign(out, f"{name}__mm", mk("tile.matmul", pages, (), (), call.span))
+            mm = _assign(out, f"{name}__mm", mk(_BATCHED[call.op.name], pages, (), (), call.span))
             placed = mk("tile.assemble", [acc, mm, index_tuple([b * m, 0], call.span)], (), (),
                         call.span)
             if b == math.prod(batches) - 1:
@@ -327,29 +327,23 @@ def _acts_along_axis0(call: Call) -> bool:
 
 
 # Ops whose meaning on a rank > 2 tile needs its N-D structure, which merging the leading dims
-# loses: with more than one batch (or, for read/write/slice/transpose, at any rank > 2) they
-# are rejected rather than rewritten into something that computes other values.
-_PER_BATCH = ("tile.batch_matmul_acc",)
+# loses: they are rejected rather than rewritten into something that computes other values.
 _NO_ND = ("tile.read", "tile.write", "tile.slice", "tile.transpose")
+# batched matmul -> the 2-D op of each batch
+_BATCHED = {"tile.batch_matmul": "tile.matmul", "tile.batch_matmul_acc": "tile.matmul_acc"}
 
 
 def _check_flattenable(call: Call) -> None:
     """A located PlError for a call whose N-D operand this pass cannot flatten faithfully."""
-    if not is_op_call(call, *_PER_BATCH, *_NO_ND):
+    if not is_op_call(call, *_NO_ND):
         return
     for a in call.args:
         t = a.type
         dims = static_shape(t.shape) if isinstance(t, TileType) else None
-        if dims is None or len(dims) <= 2:
-            continue
-        if call.op.name in _NO_ND:
+        if dims is not None and len(dims) > 2:
             raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
                           f"{list(dims)} (rank > 2) is not supported; reshape it to 2-D first "
                           "(pl.tile.reshape) or work on one 2-D page at a time", call.span)
-        if math.prod(dims[:-2]) > 1:
-            raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
-                          f"{list(dims)} (more than one batch) cannot be flattened to 2-D yet; "
-                          "write one 2-D op per batch", call.span)
 
 
 def flatten_tile_nd_to_2d(program: Program) -> Program:
