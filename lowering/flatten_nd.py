@@ -20,8 +20,11 @@ Guarantees, for InCore / AIC / AIV functions:
   operands and accumulator, assembled into the merged [B*M, N] Acc result; an operand that is a
   `tile.transpose_view` of several batches is read as its source's page, transposed (such a
   view may feed nothing else);
-* `tile.read` / `write` / `slice` / `transpose` with a rank > 2 operand are rejected with a
-  located PlError (merging the leading dims would compute other values);
+* `tile.transpose` of the last two axes of a rank > 2 tile transposes each [R, C] page and
+  assembles the pages into the merged [B*C, R] result;
+* `tile.read` / `write` / `slice`, and a `tile.transpose` that moves a batch axis, with a rank > 2
+  operand are rejected with a located PlError (merging the leading dims would compute other
+  values);
 * every other call is rebuilt from its flattened arguments (its type re-deduced), and every call
   keeps its kwargs and attrs (the private Mat bridge marker survives). Every rewritten variable
   gets the type its rebuilt value deduces, so the output is well-typed;
@@ -121,6 +124,8 @@ class _Flatten(Rewriter):
                 self.batched_views[id(s.var)] = s.value.args[0]
             if is_op_call(s.value, *_BATCHED) and max(_batches(a) for a in s.value.args) > 1:
                 return self.batch_matmul(s, s.value)
+            if _swaps_last_two(s.value):
+                return self.nd_transpose(s, s.value)
             if _acts_along_axis0(s.value):
                 return self.axis0_op(s, s.value)
             if _is_nd_assemble(s.value):
@@ -197,6 +202,36 @@ class _Flatten(Rewriter):
                 acc = _assign(out, f"{name}__acc", placed)
         return out
 
+    def nd_transpose(self, s: AssignStmt, call: Call) -> list[Stmt]:
+        """`t = tile.transpose(x, -2, -1)` on a rank > 2 tile: each [R, C] page of the merged x
+        transposed on its own and assembled into the merged [B*C, R] result."""
+        out: list[Stmt] = []
+        name = base_name(s.var.name)
+        source = call.args[0]
+        t = source.type
+        assert isinstance(t, TileType)
+        dims = static_shape(t.shape)
+        assert dims is not None
+        rows, cols = dims[-2], dims[-1]
+        batches = math.prod(dims[:-2])
+        flat = self.expr(source)
+        result: Expr = _assign(out, f"{name}__all", mk("tile.create", [
+            index_tuple([batches * cols, rows], call.span)],
+            [("dtype", t.dtype), ("target_memory", MemorySpace.Vec)], (), call.span))
+        for b in range(batches):
+            page = _assign(out, f"{name}__page", mk("tile.slice", [
+                flat, index_tuple([rows, cols], call.span), index_tuple([b * rows, 0], call.span)],
+                (), (), call.span))
+            turned = _assign(out, f"{name}__page", mk("tile.transpose", [
+                page, index(0, call.span), index(1, call.span)], call.kwargs, (), call.span))
+            placed = mk("tile.assemble", [result, turned, index_tuple([b * cols, 0], call.span)],
+                        (), (), call.span)
+            if b == batches - 1:
+                out.append(self.pass_through(s, with_attrs(placed, call.attrs)))
+            else:
+                result = _assign(out, f"{name}__all", placed)
+        return out
+
     def page(self, out: list[Stmt], name: str, operand: Expr, where: tuple[int, ...],
              span: Span) -> Expr:
         """The 2-D page of a batched matmul operand for the result batch `where` (broadcast)."""
@@ -253,6 +288,19 @@ class _Flatten(Rewriter):
             new = mk(call.op.name, args, call.kwargs, (), call.span)
             return with_attrs(new, call.attrs)
         return Call(call.op, call.args, call.kwargs, call.attrs, flat, span=call.span)
+
+
+def _swaps_last_two(call: Call) -> bool:
+    """A `tile.transpose` of a static rank > 2 tile that swaps its last two axes."""
+    if not is_op_call(call, "tile.transpose") or len(call.args) != 3:
+        return False
+    t = call.args[0].type
+    dims = static_shape(t.shape) if isinstance(t, TileType) else None
+    axes = [a.value for a in call.args[1:] if isinstance(a, ConstInt)]
+    if dims is None or len(dims) <= 2 or len(axes) != 2:
+        return False
+    rank = len(dims)
+    return sorted(a % rank for a in axes) == [rank - 2, rank - 1]
 
 
 def _batches(e: Expr) -> int:
@@ -335,13 +383,14 @@ _BATCHED = {"tile.batch_matmul": "tile.matmul", "tile.batch_matmul_acc": "tile.m
 
 def _check_flattenable(call: Call) -> None:
     """A located PlError for a call whose N-D operand this pass cannot flatten faithfully."""
-    if not is_op_call(call, *_NO_ND):
+    if not is_op_call(call, *_NO_ND) or _swaps_last_two(call):
         return
     for a in call.args:
         t = a.type
         dims = static_shape(t.shape) if isinstance(t, TileType) else None
         if dims is not None and len(dims) > 2:
-            raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} on a tile of shape "
+            what = "moving a batch axis " if call.op.name == "tile.transpose" else ""
+            raise PlError(f"flatten_tile_nd_to_2d: {call.op.name} {what}on a tile of shape "
                           f"{list(dims)} (rank > 2) is not supported; reshape it to 2-D first "
                           "(pl.tile.reshape) or work on one 2-D page at a time", call.span)
 

@@ -85,6 +85,10 @@ t = pl.load(x, [0, 0, 0], [2, 8, 16])
 s = pl.col_sum(t)
 s = pl.add(s, s)
 out = pl.store(s, [0, 0, 0], out)""", os="1, 8, 16")),
+    ("nd_transpose_of_the_last_two_axes", _kernel("""
+t = pl.load(x, [0, 0, 0], [2, 8, 16])
+u = pl.transpose(t, axis1=1, axis2=2)
+out = pl.store(pl.add(u, u), [0, 0, 0], out)""", os="2, 16, 8")),
     ("tensor_row_sum_keep_false", _kernel("""
 s = pl.tensor.row_sum(x, keep_dim=False)
 out = pl.assemble(out, s, [0, 0])""", os="2, 8")),
@@ -242,7 +246,7 @@ def test_a_batched_transposed_view_feeding_another_op_is_a_clean_error() -> None
      "tmp = pl.create_tile([2, 8, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
      "s = pl.col_sum(t, tmp)\nout = pl.store(s, [0, 0, 0], out)", "cannot be flattened to 2-D"),
     ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.transpose(t, axis1=0, axis2=1)\n"
-     "out = pl.store(u, [0, 0, 0], out)", "tile.transpose on a tile of shape"),
+     "out = pl.store(u, [0, 0, 0], out)", "tile.transpose moving a batch axis on a tile of shape"),
     ("t = pl.load(x, [0, 0, 0], [2, 8, 16])\nu = pl.tile.slice(t, [1, 8, 16], [1, 0, 0])\n"
      "out = pl.store(u, [0, 0, 0], out)", "tile.slice on a tile of shape"),
 ])
