@@ -230,13 +230,14 @@ def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:
 
 def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[CallSite] | None = None,
                   ) -> dict[tuple[Var, MemorySpace], None]:
-    """Phase 2: keys (var, allowed[0]) for every constrained Var-only arg in a disallowed space
-    (`sites`: the body's `call_sites`, when the caller has them already)."""
+    """Phase 2: keys (var, allowed[0]) for every constrained Var or IterArg arg in a disallowed
+    space (`sites`: the body's `call_sites`, when the caller has them already). The reference
+    skips IterArgs, leaving e.g. a Vec loop carry read by a matmul unmoved; here they move too."""
     keys: dict[tuple[Var, MemorySpace], None] = {}
     for _, call, _, constraints in call_sites(body) if sites is None else sites:
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
-            if not allowed or type(v) is not Var:
+            if not allowed or not isinstance(v, Var):
                 continue
             space = var_memory.get(v)
             if space is not None and space not in allowed:

@@ -3,8 +3,10 @@
 Guarantees: every value recorded by phase 1 is replaced by one Var/IterArg (memoised, so all
 uses share it; the value itself when its type already holds its space) typed with its space, the
 view refreshed for that space; a `tile.move` is inserted right before the first consumer of every
-needed (producer, space) key, once per SeqStmts scope (a move made in one scope never leaks to
-siblings or later outer statements; a single bare statement body gets no insertion); calls whose
+needed (producer, space) key, once per body (a SeqStmts, or a loop / branch / scope body that is
+one bare statement: a move made in one body never leaks to siblings or later outer statements;
+the reference inserts none into a bare body, which would leave its call reading the wrong
+space); calls whose
 arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
 call; `dump_vars`-style attrs follow the rewrite. The input IR is never mutated.
@@ -135,7 +137,7 @@ class Mutator:
         changed = False
         for i, arg in enumerate(call.args):
             new: Expr | None
-            if type(arg) is Var:
+            if type(arg) is Var or type(arg) is IterArg:
                 new = None
                 if moves and i < len(constraints) and constraints[i]:
                     new = moves.get((arg, constraints[i][0]))
@@ -239,25 +241,31 @@ class Mutator:
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
                 loop_var, start = self.var(s.loop_var), self.expr(s.start)
                 stop, step = self.expr(s.stop), self.expr(s.step)
-                body = self.stmt(s.body)
+                body = self.block(s.body)
                 self._pin_return_types(s.return_vars, body)
                 return replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
-                cond, then_body = self.expr(s.condition), self.stmt(s.then_body)
-                else_body = None if s.else_body is None else self.stmt(s.else_body)
+                cond, then_body = self.expr(s.condition), self.block(s.then_body)
+                else_body = None if s.else_body is None else self.block(s.else_body)
                 self._pin_return_types(s.return_vars, then_body)
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case WhileStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
                 return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                               condition=self.expr(s.condition), body=self.stmt(s.body),
+                               condition=self.expr(s.condition), body=self.block(s.body),
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case ScopeStmt(body=body):
-                return replace(s, body=self.stmt(body))
+                return replace(s, body=self.block(body))
         return s
+
+    def block(self, body: Stmt) -> Stmt:
+        """A nested body: its own move scope, whether a SeqStmts or one bare statement."""
+        if type(body) is SeqStmts:
+            return self.stmt(body)
+        return self.seq((body,), body.span)
 
     def _pin_return_types(self, rvs: tuple[Var, ...], body: Stmt) -> None:
         """Return vars printed as `a, b = pl.yield_(x, y)` carry no annotation: they read back
@@ -301,7 +309,7 @@ class Mutator:
         out: list[Stmt] = _NO_MOVES
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
-            if not allowed or type(v) is not Var:
+            if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
                 continue
             key = (v, allowed[0])
             if key not in self.needed or key in self.moves:

@@ -2,17 +2,22 @@
 
 Guarantees: `verify_tile_memory_inferred(program)` returns one located PlError per violation in
 InCore/AIC/AIV functions, in program order, and raises nothing: (1) an AssignStmt whose LHS is a
-TileType without a memory space (located at the var), (2) a constrained Var-only argument of a
-top-level Call whose TileType has a space outside the allowed list (located at the call). Values
-without a space and IterArgs are not checked by rule 2, as in the reference.
+TileType without a memory space (located at the var), (2) a constrained argument of ANY op call
+(top level or nested in another call's arguments; a Var, an IterArg or a call) whose TileType has a
+space outside the allowed list (located at the call). The reference checks only the plain Vars of
+top-level calls; checking every one makes a move inference missed an error, never silent. Values
+without a space are not checked by rule 2.
 """
 
 from __future__ import annotations
 
-from infer.common import input_constraints, top_level_call, var_only, walk_stmts
+from collections.abc import Iterator
+
+from infer.common import input_constraints, walk_stmts
 from pl.errors import PlError
+from pl.ir.expr import Call, Expr, MakeTuple
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
 from pl.ir.types import TileType
 
 RULE = "TileMemoryInferred"
@@ -28,21 +33,40 @@ def _verify_function(f: Function) -> list[PlError]:
                 errors.append(PlError(
                     f"InCore function '{f.name}': TileType variable '{stmt.var.name}' has no "
                     f"memory_space set", span, note=f"rule {RULE}"))
-        call = top_level_call(stmt)
-        if call is None:
-            continue
-        for i, allowed in enumerate(input_constraints(call)[: len(call.args)]):
-            v = var_only(call.args[i])
-            if not allowed or v is None or not isinstance(v.type, TileType):
-                continue
-            space = v.type.memory_space
-            if space is not None and space not in allowed:
-                span = call.span if call.span.line > 0 else stmt.span
-                errors.append(PlError(
-                    f"InCore function '{f.name}': Op '{call.op_name}' input {i} ('{v.name}') requires "
-                    f"{'/'.join(s.name for s in allowed)} but is in {space.name}", span,
-                    note=f"rule {RULE}"))
+        for call in _calls(stmt):
+            for i, allowed in enumerate(input_constraints(call)[: len(call.args)]):
+                arg = call.args[i]
+                if not allowed or not isinstance(arg.type, TileType):
+                    continue
+                space = arg.type.memory_space
+                if space is not None and space not in allowed:
+                    span = call.span if call.span.line > 0 else stmt.span
+                    what = getattr(arg, "name", None) or getattr(arg, "op_name", "a value")
+                    errors.append(PlError(
+                        f"InCore function '{f.name}': Op '{call.op_name}' input {i} ('{what}') "
+                        f"requires {'/'.join(s.name for s in allowed)} but is in {space.name}",
+                        span, note=f"rule {RULE}"))
     return errors
+
+
+def _calls(stmt: Stmt) -> Iterator[Call]:
+    """Every call a simple statement evaluates, nested ones included (outermost first)."""
+    if isinstance(stmt, AssignStmt):
+        roots: tuple[Expr, ...] = (stmt.value,)
+    elif isinstance(stmt, EvalStmt):
+        roots = (stmt.expr,)
+    elif isinstance(stmt, ReturnStmt | YieldStmt):
+        roots = stmt.values
+    else:
+        return
+    stack = list(roots)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Call):
+            yield e
+            stack.extend(e.args)
+        elif isinstance(e, MakeTuple):
+            stack.extend(e.elements)
 
 
 def verify_tile_memory_inferred(program: Program) -> list[PlError]:

@@ -92,6 +92,10 @@ class FnCtx:
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)
     emitted: int = 0
+    # Statements computing the op calls nested in the arguments of another op call of the simple
+    # statement being lowered (None outside one): each becomes its own statement before it, so
+    # every constrained call stands at top level where memory-space inference places its moves.
+    hoisted: list[Any] | None = None
     # Span of the statement being lowered: the cheap location of the calls inside it, so an
     # error a later pass raises about a call still points at the user's line.
     cur_span: Span = UNKNOWN_SPAN

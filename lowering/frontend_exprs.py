@@ -27,12 +27,14 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    GlobalVar,
     MakeTuple,
     TupleGetItem,
     UnaryExpr,
     Var,
 )
-from pl.ir.types import ScalarType, TupleType, Type, UnknownType
+from pl.ir.stmt import AssignStmt
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 
 _BIN = {cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
         cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
@@ -267,7 +269,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         except (TypeError, ValueError) as e:
             raise ctx.error(node, f"{spelling}: {e}") from None
     pos, kw = _split_args(ctx, node.args)
-    args = [_op_arg(ctx, a.value) for a in pos]
+    args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
     kwargs: dict[str, Any] = {}
     for a in kw:
@@ -276,7 +278,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
             attrs = _attrs_arg(ctx, a.value)
         else:
-            kwargs[a.keyword.value] = _op_arg(ctx, a.value)
+            kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap)
@@ -291,6 +293,20 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
 
 
 _NO_KWARGS: dict[str, Any] = {}
+
+
+def hoist_nested(ctx: FnCtx, value: Any) -> Any:
+    """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
+    computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
+    told apart by identity, and the printer renames colliding ones), so inference sees it at top
+    level and places its operands; else `value`. Only inside a simple statement: a loop or while
+    header keeps its calls where they are evaluated."""
+    if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
+            or not isinstance(value.type, TileType | TensorType):
+        return value
+    temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
+    ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
+    return temp
 
 
 def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:

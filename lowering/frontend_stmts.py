@@ -15,8 +15,9 @@ from typing import Any
 
 import libcst as cst
 
+from lowering.flatten_nd import as_flattened_load
 from lowering.frontend_ctx import FnCtx, YieldSite
-from lowering.frontend_exprs import lower_call, lower_expr, lower_value
+from lowering.frontend_exprs import hoist_nested, lower_call, lower_expr, lower_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
@@ -103,11 +104,19 @@ def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
 
 
 def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    """The statements of one simple statement: the op calls nested in its op calls' arguments
+    first (see `FnCtx.hoisted`), then the statement itself."""
     # Dispatch on the exact node class (LibCST nodes are ABCs: class patterns are slow).
     handler = _SMALL_HANDLERS.get(type(node))
     if handler is None:
         handler = _small_handler_by_isinstance(node)
-    return handler(ctx, node)
+    outer, ctx.hoisted = ctx.hoisted, []
+    try:
+        produced = handler(ctx, node)
+        hoisted: list[Stmt] = ctx.hoisted
+    finally:
+        ctx.hoisted = outer
+    return hoisted + produced if hoisted else produced
 
 
 def _assign_stmt(ctx: FnCtx, node: cst.Assign) -> list[Stmt]:
@@ -142,9 +151,9 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
                              "then return it after the loop")
     vals: tuple[Expr, ...] = ()
     if isinstance(node.value, cst.Tuple):
-        vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
+        vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
     elif node.value is not None:
-        vals = (lower_expr(ctx, node.value),)
+        vals = (hoist_nested(ctx, lower_expr(ctx, node.value)),)
     return [ReturnStmt(vals, span=span)]
 
 
@@ -217,7 +226,7 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
                stmt: cst.CSTNode) -> Stmt:
     if not ctx.yields:
         raise ctx.error(call, "pl.yield_(...) is only allowed inside a loop or an if")
-    values = [lower_expr(ctx, a.value) for a in call.args]
+    values = [hoist_nested(ctx, lower_expr(ctx, a.value)) for a in call.args]
     if names is not None and len(names) != len(values):
         raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",
                         hint="yield one value per name on the left")
@@ -282,6 +291,8 @@ def _same(a: Type, b: Type) -> bool:
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
+    if ann is not None:
+        value = as_flattened_load(value, ann.type)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.prog.src.stmt_span(node)
     existing = ctx.lookup_var(name)

@@ -71,6 +71,26 @@ def index_tuple(values: Sequence[int], span: Span = UNKNOWN_SPAN) -> MakeTuple:
     return MakeTuple(tuple(index(v, span) for v in values), span=span)
 
 
+def index_add(a: Expr, b: Expr) -> Expr:
+    """`a + b` as an index expression, folded when both are constants or one is 0."""
+    if isinstance(a, ConstInt) and isinstance(b, ConstInt):
+        return index(a.value + b.value)
+    if isinstance(a, ConstInt) and a.value == 0:
+        return b
+    if isinstance(b, ConstInt) and b.value == 0:
+        return a
+    return BinaryExpr("Add", a, b, DType.INDEX)
+
+
+def index_mul(a: Expr, factor: int) -> Expr:
+    """`a * factor` as an index expression, folded when `a` is a constant or factor is 1."""
+    if isinstance(a, ConstInt):
+        return index(a.value * factor)
+    if factor == 1:
+        return a
+    return BinaryExpr("Mul", a, index(factor), DType.INDEX)
+
+
 def zeros(rank: int, span: Span = UNKNOWN_SPAN) -> MakeTuple:
     return index_tuple([0] * rank, span)
 

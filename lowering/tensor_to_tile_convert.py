@@ -155,20 +155,46 @@ def _scratch(name: str, like: TileType, shape: tuple[Expr, ...], span: Span) -> 
     return AssignStmt(var, call, span=span), var
 
 
-def _reduction(tile_op: str, pad_to_128: bool) -> Converter:
-    """Row reductions need a scratch tile: the reference pads its last dim up to 128 (row_*),
-    or sizes it exactly like the source (arg reductions, whose kernels read the extent)."""
+def _reduction(tile_op: str, scratch: str | None) -> Converter:
+    """`tensor.row_*` / `tensor.col_*`: the tile op reduces the last axis (row) or axis 0 (col) and
+    keeps it as 1. Row sum/max/min/prod need a scratch tile whose last dim the reference pads up
+    to 128 (`scratch="pad"`); arg reductions size it exactly like the source (`"exact"`, their
+    kernels read the extent); other col reductions take none. The tensor op reduces `axis`
+    (default last / -2) and drops it under `keep_dim=False`: any axis the tile op does not reduce
+    is a located error, and a dropped axis is reshaped away so the result has the tensor's shape."""
+    row = tile_op.startswith("tile.row_")
+
     def convert(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
         src = args[0].type
         if not isinstance(src, TileType):
             raise PlError(f"{tile_op}: the input must be a tile after conversion", span)
         shape = src.shape
-        if pad_to_128 and len(shape) >= 2:
-            last = shape[-1]
-            if not isinstance(last, ConstInt) or last.value < 128:
-                shape = (*shape[:-1], ConstInt(128, span=span))
-        stmt, tmp = _scratch("tmp_tile", src, shape, span)
-        return [stmt], mk(tile_op, [args[0], tmp], (), (), span)
+        rank = len(shape)
+        axis = kwargs.get("axis")
+        axis = (-1 if row else -2) if axis is None else axis
+        axis = axis.value if isinstance(axis, ConstInt) else axis
+        reduced = rank - 1 if row else 0
+        if not isinstance(axis, int) or rank < 2 or axis % rank != reduced:
+            which = "the last axis" if row else "axis 0"
+            raise PlError(f"{tile_op.replace('tile.', 'tensor.')} on a rank-{rank} input with "
+                          f"axis={axis!r} has no tile form: {tile_op} reduces {which}", span)
+        prologue: list[Stmt] = []
+        tile_args: list[Expr] = [args[0]]
+        if scratch is not None:
+            if scratch == "pad":
+                last = shape[-1]
+                if not isinstance(last, ConstInt) or last.value < 128:
+                    shape = (*shape[:-1], ConstInt(128, span=span))
+            stmt, tmp = _scratch("tmp_tile", src, shape, span)
+            prologue.append(stmt)
+            tile_args.append(tmp)
+        result = mk(tile_op, tile_args, (), (), span)
+        if kwargs.get("keep_dim", True) is not False:
+            return prologue, result
+        kept = tuple(d for k, d in enumerate(src.shape) if k != reduced)
+        tmp_var = Var("reduced", result.type, span=span)
+        prologue.append(AssignStmt(tmp_var, result, span=span))
+        return prologue, mk("tile.reshape", [tmp_var, MakeTuple(kept, span=span)], (), (), span)
     return convert
 
 
@@ -181,14 +207,18 @@ def _rsqrt(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result
 
 
 CUSTOM: dict[str, Converter] = {
-    "tensor.row_max": _reduction("tile.row_max", True),
-    "tensor.row_sum": _reduction("tile.row_sum", True),
-    "tensor.row_min": _reduction("tile.row_min", True),
-    "tensor.row_prod": _reduction("tile.row_prod", True),
-    "tensor.row_argmax": _reduction("tile.row_argmax", False),
-    "tensor.row_argmin": _reduction("tile.row_argmin", False),
-    "tensor.col_argmax": _reduction("tile.col_argmax", False),
-    "tensor.col_argmin": _reduction("tile.col_argmin", False),
+    "tensor.row_max": _reduction("tile.row_max", "pad"),
+    "tensor.row_sum": _reduction("tile.row_sum", "pad"),
+    "tensor.row_min": _reduction("tile.row_min", "pad"),
+    "tensor.row_prod": _reduction("tile.row_prod", "pad"),
+    "tensor.row_argmax": _reduction("tile.row_argmax", "exact"),
+    "tensor.row_argmin": _reduction("tile.row_argmin", "exact"),
+    "tensor.col_sum": _reduction("tile.col_sum", None),
+    "tensor.col_max": _reduction("tile.col_max", None),
+    "tensor.col_min": _reduction("tile.col_min", None),
+    "tensor.col_prod": _reduction("tile.col_prod", None),
+    "tensor.col_argmax": _reduction("tile.col_argmax", "exact"),
+    "tensor.col_argmin": _reduction("tile.col_argmin", "exact"),
     "tensor.rsqrt": _rsqrt,
     "tensor.matmul": _matmul,
     "tensor.matmul_acc": _matmul_acc,

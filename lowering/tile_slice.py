@@ -15,15 +15,15 @@ from collections import defaultdict
 
 from lowering.tensor_to_tile_common import (
     Rewriter,
-    index,
+    index_add,
     is_op_call,
     mk,
     same_items,
     walk_stmts,
     with_attrs,
 )
-from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.enums import MemorySpace
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
 from pl.ir.function import Program
 from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, Stmt, WhileStmt, YieldStmt
 from pl.ir.types import TileType
@@ -81,16 +81,6 @@ def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:
     return uses
 
 
-def _add(a: Expr, b: Expr) -> Expr:
-    if isinstance(a, ConstInt) and isinstance(b, ConstInt):
-        return index(a.value + b.value)
-    if isinstance(a, ConstInt) and a.value == 0:
-        return b
-    if isinstance(b, ConstInt) and b.value == 0:
-        return a
-    return BinaryExpr("Add", a, b, DType.INDEX)
-
-
 class _Canon(Rewriter):
     def __init__(self, body: Stmt) -> None:
         super().__init__()
@@ -109,7 +99,7 @@ class _Canon(Rewriter):
         if is_op_call(value, "tile.extract") and isinstance(value, Call) \
                 and isinstance(value.args[0], Var) and id(value.args[0]) in self.folded:
             base, r, c = self.folded[id(value.args[0])]
-            args = (base, _add(r, value.args[1]), _add(c, value.args[2]), *value.args[3:])
+            args = (base, index_add(r, value.args[1]), index_add(c, value.args[2]), *value.args[3:])
             new = with_attrs(mk("tile.extract", args, value.kwargs, (), value.span), value.attrs)
             return [self.pass_through(s, new)]
         if not (is_op_call(value, "tile.slice") and isinstance(value, Call)):

@@ -47,19 +47,33 @@ def default_passes(backend: str | None, residency: bool = True) -> list[passes.P
 
 
 def compile_program(program: Program, backend: str | None = "910B", *, residency: bool = True,
-                    dump_passes: str | Path | None = None) -> Compiled:
+                    dump_passes: str | Path | None = None, verify: bool = False) -> Compiled:
     """Run the default pipeline. `backend` is "910B", "950" or None (no backend configured).
 
     `residency=False` turns phase 4 (loop-invariant Mat residency) off. `dump_passes` names a
     folder that receives the program after every pass as DSL source (`00_frontend.py`, ...).
+    `verify=True` checks every pass's output (`pl.passes.verify_pass_output`).
     """
     if not isinstance(program, Program):
         raise PlError(f"pl.compile expects a program made by @pl.program, got {type(program).__name__}")
     if backend not in BACKENDS:
         raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
     manager = passes.PassManager(default_passes(backend, residency),
-                                 Path(dump_passes) if dump_passes is not None else None)
+                                 Path(dump_passes) if dump_passes is not None else None,
+                                 verify=verify)
     with gc_paused():
         out = manager.run(program)
-        passes.verify_tile_memory_inferred(out)
+        _check_placed(out)
     return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend)
+
+
+def _check_placed(program: Program) -> None:
+    """Every tile placed and every constrained operand in an allowed space: inference inserts
+    the moves, so a violation here is a bug in pl (PassOutputInvalid), never the kernel's."""
+    from infer.verifier import verify_tile_memory_inferred
+
+    errors = verify_tile_memory_inferred(program)
+    if errors:
+        raise passes.PassOutputInvalid(
+            f"the compiled program violates TileMemoryInferred ({len(errors)} violation(s)); "
+            f"first, at {errors[0].span}: {errors[0].message}")

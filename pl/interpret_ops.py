@@ -117,8 +117,12 @@ def _reduce(kind: str, row: bool) -> Handler:
         # A tensor's declared valid region bounds its reductions exactly as a tile's does (the
         # padding of a set_validshape never takes part; the reduced rows outside it are zero).
         region = x[window([0] * x.ndim, c.valid_shape(0))]
-        # tile.col_* reduce axis 0 (ops.md); tensor.col_* reduce axis -2; row_* always the last.
+        # tile.col_* reduce axis 0 (ops.md); tile.row_* the last; tensor ops their `axis`
+        # kwarg (default: the last for row_*, -2 for col_*).
         axis = -1 if row else (0 if is_tile else -2)
+        if not is_tile and c.kwargs.get("axis") is not None:
+            given = c.kwargs["axis"]
+            axis = int(getattr(given, "value", given))
         acc = region.astype(np.float32) if region.dtype == np.float16 and kind in ("sum", "prod") else region
         red = fn(acc, axis=axis, keepdims=True) if kind in ("sum", "max", "min", "prod") \
             else np.expand_dims(fn(acc, axis=axis), axis)

@@ -63,15 +63,22 @@ def supported_ops() -> frozenset[str]:
     return frozenset(OPS)
 
 
-def interpret(program: Program | Function, *args: Any, function: str | Function | None = None) -> Any:
+def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None,
+              function: str | Function | None = None) -> Any:
     """Run `program`'s entry function on `args` (arrays for tensors/tiles, numbers for scalars).
+
+    `entry` names the function to run (`function` is its older name, still accepted); without
+    it the entry is chosen by `entry_function`.
 
     Returns the entry's return value (a tuple when it returns several, None when it returns none).
     Returned tensors that are the caller's own arrays come back as those very arrays.
     """
     if isinstance(program, Function):
         program = Program(program.name, (program,))
-    func = entry_function(program, function)
+    if entry is not None and function is not None and entry is not function:
+        raise PlError("pl.interpret: give the entry once, as entry=... (function=... is its "
+                      "older name)")
+    func = entry_function(program, entry if entry is not None else function)
     if len(args) != len(func.params):
         raise PlError(f"pl.interpret: '{func.name}' takes {len(func.params)} arguments "
                       f"({', '.join(p.name for p in func.params)}), got {len(args)}", func.span)
@@ -93,28 +100,32 @@ def interpret(program: Program | Function, *args: Any, function: str | Function 
     return out[0] if len(out) == 1 else out
 
 
-def entry_function(program: Program, function: str | Function | None = None) -> Function:
-    """The function `interpret` runs: the named one, else the single Orchestration function that no
-    other function calls, else the program's only function."""
-    if isinstance(function, Function):
-        return function
-    if isinstance(function, str):
-        found = program.get(function)
+def entry_function(program: Program, entry: str | Function | None = None) -> Function:
+    """The function `interpret` runs: the one named by `entry`; else, among the functions no
+    other function calls (the roots), the single Orchestration root, else the single root, else
+    the program's only function. Any other case is a PlError listing the candidates."""
+    if isinstance(entry, Function):
+        return entry
+    if isinstance(entry, str):
+        found = program.get(entry)
         if found is None:
             names = ", ".join(f.name for f in program.functions)
-            raise PlError(f"pl.interpret: program '{program.name}' has no function '{function}' "
+            raise PlError(f"pl.interpret: program '{program.name}' has no function '{entry}' "
                           f"(it has {names})")
         return found
-    called = {name for f in program.functions for name in _callees(f.body)}
-    roots = [f for f in program.functions
-             if f.func_type is FunctionType.Orchestration and f.name not in called]
-    if len(roots) == 1:
-        return roots[0]
     if len(program.functions) == 1:
         return program.functions[0]
-    names = ", ".join(f.name for f in program.functions)
-    raise PlError(f"pl.interpret: cannot choose the entry of program '{program.name}' ({names})",
-                  hint="pass function='<name>'")
+    called = {name for f in program.functions for name in _callees(f.body)}
+    roots = [f for f in program.functions if f.name not in called]
+    orchestration = [f for f in roots if f.func_type is FunctionType.Orchestration]
+    for chosen in (orchestration, roots):
+        if len(chosen) == 1:
+            return chosen[0]
+    candidates = orchestration or roots or list(program.functions)
+    names = ", ".join(f"'{f.name}'" for f in candidates)
+    raise PlError(f"pl.interpret: cannot choose the entry of program '{program.name}': "
+                  f"{len(candidates)} functions could be it ({names})",
+                  hint="name the one to run: pl.interpret(program, *args, entry='<name>')")
 
 
 def _convert_arg(name: str, t: Any, arg: Any) -> tuple[Any, bool]:

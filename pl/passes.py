@@ -3,6 +3,8 @@
 
 A `Pass` is pure: it never mutates its input. `PassManager` runs a list of them and can write the
 program after each one to a numbered file (`00_frontend.py`, `01_after_convert_to_ssa.py`, ...).
+With `verify=True` it checks every pass's output: well-typed (`pl.typecheck.verify_well_typed`)
+and, from convert_to_ssa on, in SSA form; a violation is an internal error naming the pass.
 """
 
 from __future__ import annotations
@@ -70,21 +72,12 @@ def infer_tile_memory_space(backend: str | None = None, *, residency: bool = Tru
     across loops (phase 4). The log is an `infer.decisions.DecisionLog`."""
     from infer.backend import check_backend
     from infer.memory_space import infer_tile_memory_space as run
+    from infer.residency import apply_residency
     from infer.residency_hook import strip_bridge_markers
 
     check_backend(backend)
-    phase4 = _residency_phase() if residency else strip_bridge_markers
+    phase4 = apply_residency if residency else strip_bridge_markers
     return Pass("infer_tile_memory_space", lambda p: run(p, backend, residency=phase4))
-
-
-def _residency_phase() -> Any:
-    try:
-        from infer.residency import apply_residency
-    except ImportError:  # phase 4 not built yet: strip the private marker only
-        from infer.residency_hook import strip_bridge_markers
-
-        return strip_bridge_markers
-    return apply_residency
 
 
 def verify_tile_memory_inferred(program: Program) -> None:
@@ -103,14 +96,20 @@ class PassManager:
     passes: Sequence[Pass]
     dump_dir: Path | None = None
     logs: dict[str, Any] = field(default_factory=dict)
+    verify: bool = False
 
     def run(self, program: Program) -> Program:
         self._dump(0, "frontend", program)
+        ssa = placed = False
         for index, p in enumerate(self.passes, start=1):
             program, log = p.run_logged(program)
             if log is not None:
                 self.logs[p.name] = log
             self._dump(index, f"after_{p.name}", program)
+            ssa = ssa or p.name == "convert_to_ssa"
+            placed = placed or p.name == "infer_tile_memory_space"
+            if self.verify:
+                verify_pass_output(p.name, program, ssa=ssa, placed=placed)
         return program
 
     def _dump(self, index: int, label: str, program: Program) -> None:
@@ -121,6 +120,29 @@ class PassManager:
                                                                encoding="utf-8")
 
 
-__all__ = ["Pass", "PassManager", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+class PassOutputInvalid(AssertionError):
+    """A pass handed on an ill-typed or non-SSA program: a bug in pl, not in the kernel (so it is
+    no PlError, and `show_inferred` exits 123 on it)."""
+
+
+def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None:
+    """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed or (with
+    `ssa`) not in SSA form: a pass must never hand on such a program. `placed`: memory-space
+    inference has run (see `pl.typecheck.verify_well_typed`)."""
+    from lowering.ssa_verify import verify_ssa
+    from pl.typecheck import verify_well_typed
+
+    errors = verify_well_typed(program, placed=placed)
+    if errors:
+        first = errors[0]
+        raise PassOutputInvalid(f"the output of pass {name} is ill-typed ({len(errors)} "
+                                f"violation(s)); first, at {first.span}: {first.message}")
+    ssa_errors = verify_ssa(program) if ssa else []
+    if ssa_errors:
+        raise PassOutputInvalid(f"the output of pass {name} is not in SSA form "
+                                f"({len(ssa_errors)} violation(s)); first: {ssa_errors[0]}")
+
+
+__all__ = ["Pass", "PassManager", "PassOutputInvalid", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
-           "infer_tile_memory_space", "verify_tile_memory_inferred"]
+           "infer_tile_memory_space", "verify_pass_output", "verify_tile_memory_inferred"]

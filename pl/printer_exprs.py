@@ -83,7 +83,7 @@ def call(func: str | cst.BaseExpression, args: Sequence[cst.BaseExpression] = ()
     return call_node_of(f, arg_nodes)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)  # typed: True must never come back as 1
 def int_node(v: int) -> cst.BaseExpression:
     """An integer literal; shared per value (nodes are immutable and only ever rendered)."""
     if v < 0:

@@ -2,12 +2,15 @@
 
 Guarantees: every drawn value is a `GeneratedProgram` whose `source` is the text of one `@pl.program`
 class that the reference DSL accepts (so `pl.parse(source)` must succeed) and whose root
-Orchestration function `main` is the program's entry for `pl.interpret`. Two families:
+Orchestration function `main` is the program's entry for `pl.interpret`. Three families:
 
 * `tile_programs()`: a tile-level InCore `kernel` (loads with Vec / Mat / no target, elementwise,
   scalar and unary chains, matmul / matmul_acc with `create_tile` accumulators, moves, stores,
   `pl.range` loops carried by `init_values` + `pl.yield_` or by plain rebinding, if/else phis on a
-  scalar condition) called by `main`.
+  scalar condition, matmuls and unary ops nested in stores and binary ops, one-line `for` / `if`
+  suites) called by `main`.
+* `nd_programs()`: rank-3 kernels (tile or tensor level): reductions broadcast back, pages
+  assembled, calls nested in calls, one-line loops (see its docstring).
 * `tensor_programs()`: a tensor-level InCore `kernel(lhs, rhs, out)` in the shape of the seed's
   residency example (`pl.slice` + `pl.matmul` + `pl.assemble` inside a `pl.range` loop) and a root
   `main` whose call sites alias inputs with outputs in the ways pass.md section 6 names (fresh
@@ -20,12 +23,11 @@ must agree bit for bit (compilation only adds moves, which copy values).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-__all__ = ["GeneratedProgram", "tile_programs", "tensor_programs", "TILE_SPACES"]
+__all__ = ["GeneratedProgram", "nd_programs", "tile_programs", "tensor_programs", "TILE_SPACES"]
 
 TILE_SPACES = ("Vec", "Mat", "Acc", "Left", "Right")
 BINARY = ("add", "sub", "mul", "maximum", "minimum")
@@ -33,13 +35,10 @@ SCALAR = ("add", "sub", "mul")
 UNARY = ("neg", "abs", "relu", "exp")
 MOVE_TARGETS = ("Vec", "Mat", "Left", "Right")
 
-# Corners the generators steer around (set PL_PROPERTIES_KNOWN_BUGS=1 to walk into them):
-# a For/If/While body that is a single statement (not a SeqStmts) gets no inserted moves, exactly
-#   as in the reference (pass.md 4: "Bodies that are a single bare statement get NO move
-#   insertion"), so such a program can end with a constraint violation the verifier reports.
-# (BUG-1, an if whose branches end in a user `pl.yield_` AND rebind an outer name, is fixed in
-#   lowering/ssa.py and no longer avoided.)
-AVOID_KNOWN_BUGS = os.environ.get("PL_PROPERTIES_KNOWN_BUGS", "") != "1"
+# Corners the generators steer around: none at present. (A loop / branch body of one bare
+# statement, which the reference leaves without moves, gets them here (infer/mutate.py) and is
+# generated, one-line suites included; BUG-1, an if whose branches end in a user `pl.yield_` AND
+# rebind an outer name, is fixed in lowering/ssa.py.)
 
 
 @dataclass(frozen=True)
@@ -127,9 +126,9 @@ def _value_like(k: _Kernel, indent: int, pool: dict[str, str], name: str) -> str
 
 def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
           depth: int) -> None:
-    kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind"]
+    kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind", "nested"]
     if depth < 2:
-        kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind"]
+        kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind", "one_line"]
     if not pool:
         kinds = ["load"]
     kind = k.draw(st.sampled_from(kinds))
@@ -178,18 +177,45 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
             return
         k.emit(indent, f"{rebound} = {_value_like(k, indent, pool, rebound)}")
         k.features.add("rebind")
+    elif kind == "nested":
+        _nested(k, indent, pool, loop_vars)
+    elif kind == "one_line":
+        _one_line(k, indent, pool, loop_vars)
     elif kind in ("for_carry", "for_rebind"):
         _for(k, indent, pool, loop_vars, depth, carried=kind == "for_carry")
     else:
         _if(k, indent, pool, loop_vars, depth, phi=kind == "if_phi")
 
 
-def _pad_single(k: _Kernel, start: int, indent: int) -> None:
-    """Under BUG-2 avoidance: give a nested body that has one statement a second one (a load)."""
-    prefix = "    " * indent
-    count = sum(1 for line in k.lines[start:] if line.startswith(prefix) and not line[len(prefix)].isspace())
-    if AVOID_KNOWN_BUGS and count == 1:
-        k.emit(indent, f"{k.fresh('pad')} = pl.load(x, [0, 0], [{k.size}, {k.size}])")
+def _nested(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]]) -> None:
+    """A matmul (or another op) nested in the arguments of a store or an elementwise op: lowering
+    must give it its own statement so inference places its operands."""
+    a, b = _pick(k, pool), _pick(k, pool)
+    inner = f"pl.matmul({a}, {b})" if k.draw(st.booleans()) else f"pl.exp({a})"
+    if "out" not in k.frozen and k.draw(st.booleans()):
+        k.emit(indent, f"out = pl.store({inner}, [0, {_offset(k, loop_vars)}], out)")
+        k.features.add("nested:store")
+        return
+    name = k.fresh("nv")
+    other = _pick(k, pool) or a
+    k.emit(indent, f"{name} = pl.{k.draw(st.sampled_from(BINARY))}({inner}, {other})")
+    pool[name] = "Vec"
+    k.features.add("nested:binary")
+
+
+def _one_line(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]]) -> None:
+    """`for i in pl.range(n): x = ...` / `if m < c: x = ...` on one line: a bare one-statement
+    body, which must get its moves like any other. The value defined there is not reused."""
+    a, b = _pick(k, pool), _pick(k, pool)
+    value = k.draw(st.sampled_from((f"pl.matmul({a}, {b})", f"pl.add({a}, {b})",
+                                    f"pl.move({a}, target_memory=pl.Mem.Mat)")))
+    if k.draw(st.booleans()):
+        head = f"for {k.fresh('i')} in pl.range({k.draw(st.integers(1, 2))}):"
+        k.features.add("one_line:for")
+    else:
+        head = f"if m {k.draw(st.sampled_from(('<', '>=')))} {k.draw(st.integers(0, 4))}:"
+        k.features.add("one_line:if")
+    k.emit(indent, f"{head} {k.fresh('o')} = {value}")
 
 
 def _body(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
@@ -223,7 +249,6 @@ def _for(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[st
     else:
         target = _pick(k, pool, ("Vec", "Acc"), rebind=True)
         k.emit(indent, f"for {ivar} in {rng}:")
-        start = len(k.lines)
         _body(k, indent + 1, inner, [*loop_vars, (ivar, trips)], depth + 1, 0, 3)
         if target is not None:
             # plain rebinding of an outer name: SSA conversion must turn it into a carry
@@ -232,7 +257,6 @@ def _for(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[st
             k.emit(indent + 1, "pass")
         else:
             k.emit(indent + 1, f"out = pl.store({_pick(k, inner)}, [0, 0], out)")
-        _pad_single(k, start, indent + 1)
         k.features.add("for:rebind")
 
 
@@ -270,11 +294,9 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
                     break
                 k.emit(indent, "else:")
             inner = dict(pool)
-            start = len(k.lines)
             _body(k, indent + 1, inner, loop_vars, depth + 1, 0, 2)
             k.emit(indent + 1, f"{target} = {_value_like(k, indent + 1, inner, target)}")
-            _pad_single(k, start, indent + 1)
-        k.features.add("if:rebind")
+            k.features.add("if:rebind")
 
 
 @st.composite
@@ -290,25 +312,19 @@ def tile_programs(draw: st.DrawFn) -> GeneratedProgram:
     k.emit(2, f"out = pl.store({final}, [0, 0], out)")
     k.emit(2, "return out")
     tensor = f"pl.Tensor[[{size}, {size * blocks}], pl.FP32]"
-    head = [
-        "import pl",
-        "",
-        "",
-        "@pl.program",
-        "class Generated:",
-        "    @pl.function(type=pl.FunctionType.InCore)",
-        f"    def kernel(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}],",
-        f"               m: pl.Scalar[pl.INDEX]) -> {tensor}:",
-    ]
-    tail = [
-        "",
-        "    @pl.function(type=pl.FunctionType.Orchestration)",
-        f"    def main(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}],",
-        f"             m: pl.Scalar[pl.INDEX]) -> {tensor}:",
-        "        out = self.kernel(x, y, out, m)",
-        "        return out",
-    ]
-    return GeneratedProgram("\n".join(head + k.lines + tail) + "\n", tuple(sorted(k.features)))
+    return GeneratedProgram(_kernel_and_main(tensor, k.lines, scalar=True), tuple(sorted(k.features)))
+
+
+def _kernel_and_main(tensor: str, body: list[str], scalar: bool) -> str:
+    """The program text: InCore `kernel(x, y, out[, m])` with `body` (lines indented for it,
+    ending in its return) and the root Orchestration `main` calling it."""
+    extra, args = (", m: pl.Scalar[pl.INDEX]", "x, y, out, m") if scalar else ("", "x, y, out")
+    sig = f"(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}]{extra}) -> {tensor}:"
+    lines = ["import pl", "", "", "@pl.program", "class Generated:",
+             "    @pl.function(type=pl.FunctionType.InCore)", f"    def kernel{sig}", *body, "",
+             "    @pl.function(type=pl.FunctionType.Orchestration)", f"    def main{sig}",
+             f"        out = self.kernel({args})", "        return out"]
+    return "\n".join(lines) + "\n"
 
 
 # ---- tensor-level orchestration programs ----------------------------------------------------------
@@ -454,3 +470,92 @@ def tensor_programs(draw: st.DrawFn) -> GeneratedProgram:
                   "        return out"])
     text = "import pl\n\n\n@pl.program\nclass Generated:\n" + "\n\n".join("\n".join(f) for f in funcs)
     return GeneratedProgram(text + "\n", tuple(sorted(feats)))
+
+
+# ---- N-D (rank-3) kernels -------------------------------------------------------------------------
+
+ROW_REDUCE = ("row_sum", "row_max", "row_min")
+COL_REDUCE = ("col_sum", "col_max", "col_min")
+EXPAND = ("mul", "sub", "add", "max", "min")
+
+
+@st.composite
+def nd_programs(draw: st.DrawFn) -> GeneratedProgram:
+    """An InCore kernel on [2, R, C] tensors: rank-3 tile loads, elementwise ops, row and column
+    reductions (with and without scratch tiles) broadcast back with row/col_expand_*, pages
+    assembled into a rank-3 tile, ops nested in other calls, one-line loops; or the same at tensor
+    level (`pl.tensor.row_*` with keep_dim, `pl.tensor.col_*` with axis=0). Every result that
+    reaches `out` has the full [2, R, C] shape."""
+    rows, cols = draw(st.sampled_from((4, 8))), draw(st.sampled_from((16, 32)))
+    shape = f"[2, {rows}, {cols}]"
+    feats: set[str] = set()
+    lines: list[str] = []
+    if draw(st.booleans()):
+        feats.add("level:tensor")
+        pool = ["x", "y"]
+        for n in range(draw(st.integers(1, 4))):
+            src = draw(st.sampled_from(pool))
+            kind = draw(st.sampled_from(("row", "col", "binary")))
+            name = f"e{n}"
+            if kind == "row":
+                op = draw(st.sampled_from(ROW_REDUCE))
+                keep = draw(st.sampled_from(("", ", keep_dim=True", ", keep_dim=1")))
+                lines.append(f"r{n} = pl.tensor.{op}({src}{keep})")
+                lines.append(f"{name} = pl.tensor.row_expand_{draw(st.sampled_from(EXPAND[:3]))}"
+                             f"({src}, r{n})")
+                feats.add(f"tensor:{op}")
+            elif kind == "col":
+                op = draw(st.sampled_from(COL_REDUCE))
+                lines.append(f"r{n} = pl.tensor.{op}({src}, axis=0)")
+                lines.append(f"{name} = pl.tensor.col_expand_{draw(st.sampled_from(EXPAND))}"
+                             f"({src}, r{n})")
+                feats.add(f"tensor:{op}")
+            else:
+                lines.append(f"{name} = pl.tensor.{draw(st.sampled_from(BINARY))}({src}, "
+                             f"{draw(st.sampled_from(pool))})")
+            pool.append(name)
+        lines.append(f"out = pl.assemble(out, {pool[-1]}, [0, 0, 0])")
+    else:
+        feats.add("level:tile")
+        pool = ["t0"]
+        lines.append(f"t0 = pl.load(x, [0, 0, 0], {shape})")
+        for n in range(1, draw(st.integers(2, 6))):
+            src = draw(st.sampled_from(pool))
+            kind = draw(st.sampled_from(("load", "binary", "row", "col", "assemble", "nested",
+                                         "one_line")))
+            name = f"t{n}"
+            feats.add(kind)
+            if kind == "load":
+                lines.append(f"{name} = pl.load(y, [0, 0, 0], {shape})")
+            elif kind == "binary":
+                lines.append(f"{name} = pl.{draw(st.sampled_from(BINARY))}({src}, "
+                             f"{draw(st.sampled_from(pool))})")
+            elif kind == "row":
+                op = draw(st.sampled_from(ROW_REDUCE))
+                lines.append(f"s{n} = pl.create_tile({shape}, dtype=pl.FP32, target_memory=pl.Mem.Vec)")
+                lines.append(f"r{n} = pl.{op}({src}, s{n})")
+                lines.append(f"{name} = pl.row_expand_{draw(st.sampled_from(EXPAND[:3]))}({src}, r{n})")
+                feats.add(op)
+            elif kind == "col":
+                op = draw(st.sampled_from(COL_REDUCE))
+                tmp = ""
+                if op == "col_sum" and draw(st.booleans()):
+                    lines.append(f"s{n} = pl.create_tile({shape}, dtype=pl.FP32, target_memory=pl.Mem.Vec)")
+                    tmp = f", s{n}"
+                lines.append(f"r{n} = pl.{op}({src}{tmp})")
+                lines.append(f"{name} = pl.col_expand_{draw(st.sampled_from(EXPAND))}({src}, r{n})")
+                feats.add(op)
+            elif kind == "assemble":
+                page = draw(st.integers(0, 1))
+                lines.append(f"p{n} = pl.load(y, [{page}, 0, 0], [1, {rows}, {cols}])")
+                lines.append(f"{name} = pl.assemble({src}, pl.exp(p{n}), [{1 - page}, 0, 0])")
+            elif kind == "nested":
+                lines.append(f"{name} = pl.add(pl.mul({src}, 0.5), pl.neg({draw(st.sampled_from(pool))}))")
+            else:
+                lines.append(f"for i{n} in pl.range(2): u{n} = pl.exp({src})")
+                lines.append(f"{name} = pl.relu({src})")
+            pool.append(name)
+        lines.append(f"out = pl.store({pool[-1]}, [0, 0, 0], out)")
+    tensor = f"pl.Tensor[{shape}, pl.FP32]"
+    body = ["        " + line for line in lines] + ["        return out"]
+    return GeneratedProgram(_kernel_and_main(tensor, body, scalar=False), tuple(sorted(feats)))

@@ -51,7 +51,7 @@ EXAMPLE_PROGRAMS = _example_programs()
 @pytest.mark.parametrize(("label", "program"), EXAMPLE_PROGRAMS, ids=[x[0] for x in EXAMPLE_PROGRAMS])
 def test_examples_compute_the_same_after_compilation(label: str, program: Program,
                                                      backend: str | None) -> None:
-    assert_same_results(program, pl.compile(program, backend=backend).program)
+    assert_same_results(program, pl.compile(program, backend=backend, verify=True).program)
 
 
 @pytest.mark.parametrize("case", INFER_CASES, ids=[c.name for c in INFER_CASES])
@@ -60,7 +60,7 @@ def test_inference_scenarios_compute_the_same(case: Any) -> None:
     assert isinstance(before, Program)
     # The pipeline without the final verification: some scenarios reproduce reference quirks that
     # leave a constraint violation on purpose (case.verifier_errors).
-    after = PassManager(default_passes(case.backend)).run(before)
+    after = PassManager(default_passes(case.backend), verify=True).run(before)
     assert_same_results(before, after)
 
 

@@ -40,7 +40,7 @@ def test_round_trip(label: str, program: Program) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=[p[0] for p in PROGRAMS])
 def test_compiles_verifies_and_is_idempotent(label: str, program: Program, backend: str | None) -> None:
-    compiled = pl.compile(program, backend=backend)
+    compiled = pl.compile(program, backend=backend, verify=True)
     pl.passes.verify_tile_memory_inferred(compiled.program)
     infer = pl.passes.infer_tile_memory_space(backend)
     pl.assert_structural_equal(infer(compiled.program), compiled.program)

@@ -19,6 +19,7 @@ from lowering import text
 from pl.ir import AssignStmt, Call, Program, flatten_body, make_body
 from pl.ir.stmt import ForStmt, IfStmt, Stmt
 from pl.structural import assert_structural_equal
+from pl.typecheck import verify_well_typed
 
 
 def parse_program(src: str) -> Program:
@@ -84,6 +85,8 @@ def test_case(case: Case) -> None:
     assert log2.moves == ()
     # A divergent phi keeps no space, but the verifier only checks AssignStmt LHS (pass.md 5).
     assert len(verify_tile_memory_inferred(after)) == case.verifier_errors
+    # the pass output re-type-checks (pl.typecheck), whatever the case's Before looked like
+    assert [e.message for e in verify_well_typed(after)] == []
 
 
 def test_move_decisions_name_consumer_and_span() -> None:

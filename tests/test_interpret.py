@@ -333,7 +333,7 @@ def _collatz(n: int) -> int:
 ])
 def test_scalar_functions(fn: str, args: tuple[int, ...], want: Any) -> None:
     for program in _both(SCALAR_LOOPS):
-        assert interpret(program, *args, function=fn) == want
+        assert interpret(program, *args, entry=fn) == want
 
 
 SCALAR_OPS: list[tuple[str, Any, Any, DType, Any]] = [
@@ -390,8 +390,68 @@ def test_wrong_argument_shape_is_rejected() -> None:
 
 
 def test_ambiguous_entry_needs_a_name() -> None:
-    with pytest.raises(PlError, match="cannot choose the entry"):
+    with pytest.raises(PlError, match="cannot choose the entry") as err:
         interpret(_program(SCALAR_LOOPS), 3)
+    # the error names the candidates (functions nothing calls) and how to choose one
+    assert "'collatz'" in err.value.message and "'use_pair'" in err.value.message
+    assert "'pair'" not in err.value.message  # use_pair calls it: not a candidate
+    assert "entry=" in (err.value.hint or "")
+
+
+TWO_KERNELS = """
+import pl
+
+@pl.program
+class Two:
+    @pl.function(type=pl.FunctionType.InCore)
+    def double(self, x: pl.Tensor[[8, 16], pl.FP32],
+               out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [8, 16])
+        out = pl.store(pl.add(t, t), [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def negate(self, x: pl.Tensor[[8, 16], pl.FP32],
+               out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [8, 16])
+        out = pl.store(pl.neg(t), [0, 0], out)
+        return out
+"""
+
+
+@pytest.mark.parametrize(("entry", "expected"), [("double", lambda x: x + x), ("negate", np.negative)])
+def test_the_caller_names_the_entry_among_uncalled_functions(entry: str, expected: Any) -> None:
+    for program in _both(TWO_KERNELS):
+        x = _rand(8, 16)
+        out = np.zeros((8, 16), np.float32)
+        interpret(program, x, out, entry=entry)
+        np.testing.assert_array_equal(out, expected(x))
+
+
+def test_function_is_the_older_name_of_entry() -> None:
+    program = _program(TWO_KERNELS)
+    x, out = _rand(8, 16), np.zeros((8, 16), np.float32)
+    interpret(program, x, out, function="negate")
+    np.testing.assert_array_equal(out, -x)
+    with pytest.raises(PlError, match="give the entry once"):
+        interpret(program, x, out, entry="double", function="negate")
+
+
+def test_several_uncalled_functions_without_a_name_list_the_candidates() -> None:
+    with pytest.raises(PlError, match="'double', 'negate'"):
+        interpret(_program(TWO_KERNELS), _rand(8, 16), np.zeros((8, 16), np.float32))
+
+
+def test_an_unknown_entry_lists_the_functions() -> None:
+    with pytest.raises(PlError, match="no function 'main' \\(it has double, negate\\)"):
+        interpret(_program(TWO_KERNELS), _rand(8, 16), np.zeros((8, 16), np.float32), entry="main")
+
+
+def test_a_single_uncalled_function_is_the_entry_whatever_its_type() -> None:
+    text = TWO_KERNELS.replace("        out = pl.store(pl.neg(t), [0, 0], out)",
+                               "        out = self.double(x, out)")
+    program = _program(text)
+    assert entry_function(program).name == "negate"
 
 
 def test_docstring_lists_exactly_the_supported_ops() -> None:

@@ -2,13 +2,15 @@
 
 For every generated program and every backend (None, "910B", "950"):
 * `pl.compile` raises nothing but `PlError` (and, as the generators only make well-formed programs,
-  the other properties require it to succeed);
+  the other properties require it to succeed), with every pass's output verified well-typed and
+  in SSA form (`verify=True`);
 * the output satisfies TileMemoryInferred (`pl.passes.verify_tile_memory_inferred`);
 * the output round-trips: `pl.parse(compiled.as_python())` is structurally equal to it and prints to
   the same text;
 * running memory-space inference again on the output changes nothing;
 * `pl.interpret` gives identical results on the source and the compiled program for the same random
-  inputs (so no move or residency hoist changes what the program computes, aliasing included).
+  inputs, with residency on and off (so no move or residency hoist changes what the program
+  computes, aliasing included).
 
 Profiles: CI runs `HYPOTHESIS_PROFILE=ci` (the default here: fixed seed, few examples); the long run is
 `HYPOTHESIS_PROFILE=long /work/venv/bin/pytest tests/test_properties.py` (see bench/properties_long.py).
@@ -24,7 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedProgram, tensor_programs, tile_programs
+from kernel_strategies import GeneratedProgram, nd_programs, tensor_programs, tile_programs
 
 import pl
 from pl.errors import PlError
@@ -50,7 +52,7 @@ if PROFILE not in ("ci", "long"):  # another profile of the suite: keep this fil
     PROFILE = "ci"
 SETTINGS = settings.get_profile(PROFILE)
 
-FAMILIES = {"tile": tile_programs(), "tensor": tensor_programs()}
+FAMILIES = {"tile": tile_programs(), "tensor": tensor_programs(), "nd": nd_programs()}
 
 
 def _parse(g: GeneratedProgram) -> Program:
@@ -59,11 +61,13 @@ def _parse(g: GeneratedProgram) -> Program:
     return program
 
 
-def _compiled(g: GeneratedProgram, residency: tuple[bool, ...] = (True,)
+def _compiled(g: GeneratedProgram, residency: tuple[bool, ...] = (True,),
               ) -> list[tuple[str | None, Program, pl.Compiled]]:
+    """The program compiled for every backend (and each `residency` setting that means something
+    for it), every pass's output verified (well-typed, SSA)."""
     source = _parse(g)
-    return [(b, source, pl.compile(source, backend=b, residency=r)) for b in BACKENDS for r in residency
-            if b is not None or r]
+    return [(b, source, pl.compile(source, backend=b, residency=r, verify=True))
+            for b in BACKENDS for r in residency if b is not None or r]
 
 
 # Properties known to fail on a program family (none at present: BUG-3, an iter arg whose type
@@ -97,7 +101,7 @@ def check_compile_raises_only_pl_error(g: GeneratedProgram) -> None:
     source = _parse(g)
     for b in BACKENDS:
         try:
-            pl.compile(source, backend=b)
+            pl.compile(source, backend=b, verify=True)
         except PlError:
             pass  # a user-facing diagnostic is an allowed outcome; any other exception is a bug
 

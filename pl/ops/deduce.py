@@ -19,6 +19,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.keys import typed_key
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.ops import (
@@ -104,7 +105,9 @@ def _stamp(op: OpDef, result: Type, args: Sequence[Expr], kwargs: dict[str, Any]
 # keyed by its type alone: a rule reads such an argument only through its type, so two calls whose
 # arguments have equal types and whose other arguments are equal get equal results. Passes that
 # rebuild a call after renaming its arguments (SSA, inference) thus skip the deduction. Scalars,
-# tuples and constants key by value, other Vars by identity. Bounded; unhashable keys skip it.
+# tuples, constants and kwarg values key by value AND type (`pl.ir.keys.typed_key`: a rule may
+# treat `keep_dim=0` and `keep_dim=False` differently), other Vars by identity. Bounded;
+# unhashable keys skip it.
 _RESULTS: dict[Any, Type] = {}
 _RESULTS_LIMIT = 8192
 
@@ -146,7 +149,7 @@ def _arg_key(a: Expr) -> Any:
         t = a.type
         if isinstance(t, TileType | TensorType):
             return type_token(t)
-    return a
+    return typed_key(a)
 
 
 _type_token = type_token  # the name the tests and older callers use
@@ -188,7 +191,7 @@ def make_call(name: str, args: Sequence[Expr],
                 continue
         arg_keys.append(_arg_key(a))
     try:
-        key = (name, tuple(arg_keys), pairs)
+        key = (name, tuple(arg_keys), typed_key(pairs))
         result = _RESULTS.get(key)
     except TypeError:  # an unhashable kwarg value (a list): deduce every time
         key, result = None, None

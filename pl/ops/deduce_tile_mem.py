@@ -27,6 +27,7 @@ from pl.ops.deduce_util import (
     dtype_in,
     flat_view,
     idx,
+    numel,
     shape_str,
     static,
     tile,
@@ -164,6 +165,14 @@ def store(ctx: Ctx) -> Type:
         dtype_in(ctx, out.dtype, (DType.FP32, DType.BF16, DType.FP16, DType.INT32, DType.INT16,
                                   DType.INT8), "atomic add dtype")
     if ctx.has(3):
+        # the N-D partition a flattened (2-D) tile is written as: the tensor's rank, the tile's size
+        parts = ctx.tuple_arg(3)
+        n_parts, n_tile = numel(parts), numel(t.shape)
+        if len(parts) != out.rank or (n_parts is not None and n_tile is not None
+                                      and n_parts != n_tile):
+            raise ctx.fail(f"The operator {ctx.name} cannot write a {shape_str(t.shape)} tile as "
+                           f"a {shape_str(parts)} partition of a rank-{out.rank} tensor")
+        _bounds(ctx, "writes", offsets, parts, out.shape, "destination")
         return out
     _bounds(ctx, "writes", offsets, t.shape[-len(offsets):] if offsets else (), out.shape,
             "destination")

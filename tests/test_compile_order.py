@@ -1,0 +1,80 @@
+"""A result never depends on what was compiled before in the same process.
+
+Memos keyed by the values a user wrote must tell `0` from `False` and `1` from `True` (Python
+hashes them alike): each kernel below is compiled in a fresh interpreter alone and after its twin,
+in both orders, and must print the same program every time.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _kernel(call: str) -> str:
+    return f'''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[8, 16], pl.FP32], y: pl.Tensor[[8, 16], pl.FP32],
+             out: pl.Out[pl.Tensor[[8, 16], pl.FP32]]) -> pl.Tensor[[8, 16], pl.FP32]:
+        s = {call}
+        out = pl.assemble(out, pl.add(y, 1.0), [0, 0])
+        return out
+'''
+
+
+TWINS = [
+    ("pl.tensor.row_sum(x, keep_dim=False)", "pl.tensor.row_sum(x, keep_dim=0)"),
+    ("pl.tensor.row_max(x, keep_dim=True)", "pl.tensor.row_max(x, keep_dim=1)"),
+    ("pl.tensor.col_sum(x, keep_dim=False)", "pl.tensor.col_sum(x, keep_dim=0)"),
+]
+
+_SCRIPT = """
+import json, sys
+import pl
+out = []
+for text in json.loads(sys.argv[1]):
+    try:
+        out.append(pl.parse(text).as_python() + "\\n" + pl.compile(pl.parse(text)).as_python())
+    except pl.PlError as e:
+        out.append("error: " + e.message)
+print(json.dumps(out))
+"""
+
+
+def _compile_in_fresh_process(texts: list[str]) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps(texts)], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    result: list[str] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.parametrize(("first", "second"), TWINS, ids=[t[1] for t in TWINS])
+def test_compiling_a_twin_first_changes_nothing(first: str, second: str) -> None:
+    a, b = _kernel(first), _kernel(second)
+    alone = _compile_in_fresh_process([a]) + _compile_in_fresh_process([b])
+    a_then_b = _compile_in_fresh_process([a, b])
+    b_then_a = _compile_in_fresh_process([b, a])
+    assert a_then_b == alone
+    assert b_then_a == alone[::-1]
+
+
+def test_typed_keys_tell_equal_values_of_other_types_apart() -> None:
+    from pl.ir.keys import typed_key
+
+    assert typed_key(0) != typed_key(False)
+    assert typed_key(1) != typed_key(1.0)
+    assert typed_key((0, 1)) != typed_key((False, True))
+    assert typed_key([("keep_dim", 0)]) != typed_key([("keep_dim", False)])
+    assert typed_key({"a": 1}) != typed_key({"a": True})
+    assert typed_key((1, "x")) == typed_key((1, "x"))
+    assert hash(typed_key(("keep_dim", False))) == hash(typed_key(("keep_dim", False)))
