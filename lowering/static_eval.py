@@ -39,7 +39,7 @@ import libcst as cst
 from pl import dsl
 from pl.ir.span import Span
 
-__all__ = ["EXEC_HINT", "FailsWhenRun", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
+__all__ = ["EXEC_HINT", "FailsWhenRun", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
            "evaluate"]
 
 MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
@@ -58,9 +58,21 @@ class FailsWhenRun(Exception):
     whatever the loading mode."""
 
     def __init__(self, node: cst.CSTNode, error: Exception) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
+        super().__init__(python_failure(error))
         self.node = node
         self.error = error
+
+
+def python_failure(error: BaseException) -> str:
+    """What Python's own failure says, in words: its message without the exception's class name
+    (user-facing messages never name an exception class), or, for a message-less exit or
+    interrupt, what happened."""
+    if isinstance(error, SystemExit):
+        return f"the file exits (status {error.code!r}) when it runs"
+    if isinstance(error, KeyboardInterrupt):
+        return "the file interrupts itself (a keyboard interrupt) when it runs"
+    text = str(error).strip()
+    return text[:1].lower() + text[1:] if text else "the file fails when it runs (no message)"
 
 
 class NotStatic(Exception):

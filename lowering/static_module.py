@@ -262,7 +262,7 @@ class _Loader:
         except (ImportError, ValueError):
             spec = None
         if spec is None:
-            raise src.error(node, f"ModuleNotFoundError: No module named '{top}'",
+            raise src.error(node, f"no module named '{top}'",
                             hint=_FAILS_HINT)
 
     def _module(self, name: str, folder: Path, parts: list[str]) -> Any:
@@ -356,7 +356,7 @@ class _Loader:
                 return sub
         elif source is not None and hasattr(source, name):  # the pl package or one of its modules
             return getattr(source, name)
-        raise src.error(node, f"ImportError: cannot import name '{name}' from '{label}'",
+        raise src.error(node, f"cannot import name '{name}' from '{label}'",
                         hint=_FAILS_HINT)
 
     # -- statements ------------------------------------------------------------------------------

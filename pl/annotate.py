@@ -37,6 +37,7 @@ import libcst as cst
 
 from lowering.frontend_source import source_file
 from lowering.python_source import compile_python, decode, python_lines, python_view, restore
+from lowering.static_eval import python_failure
 from lowering.static_module import kernel_folder, load_static
 from pl.annotate_edit import Unsupported
 from pl.annotate_imports import DslRoot, dsl_root
@@ -101,8 +102,8 @@ def _exec_error(e: BaseException, filename: str) -> PlError:
         if tb.tb_frame.f_code.co_filename == filename:
             line = tb.tb_lineno
         tb = tb.tb_next
-    return PlError(f"{type(e).__name__}: {e}", Span(filename, line, 1),
-                   hint="the kernel file raised this while it was being imported (--exec)")
+    return PlError(python_failure(e), Span(filename, line, 1),
+                   hint="the kernel file fails this way while it is being imported (--exec)")
 
 
 def load_programs(text: str, filename: str, *, execute: bool = False,
