@@ -4,8 +4,8 @@ Guarantees: the kernel's whole file is parsed once with LibCST and the class / f
 by its qualified name, so spans are the file's own lines and columns; methods count when one of
 their decorators evaluates to `pl.function` (identity, any spelling); a program is lowered in two
 passes (headers and GlobalVars first, then bodies in source order); every user mistake is a
-located `PlError`, and an internal failure while lowering a function becomes
-`PlError("Failed to parse function 'f': ...")` at its name.
+located `PlError`, checked before it can raise anything else; any other exception is a bug of pl
+and propagates as itself (the CLI reports it as an internal error).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from lowering.frontend_stmts import lower_block, suite
 from lowering.frontend_types import lower_annotation, type_text
 from pl import dsl
 from pl.cache import gc_paused
-from pl.errors import PlError
+from pl.errors import PlError, suggest
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
@@ -69,6 +69,10 @@ def _literal(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     if isinstance(v, ConstInt | ConstFloat | ConstBool):
         return v.value
     return v
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
@@ -117,8 +121,16 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
                     raise ctx.error(a.value, "auto_scope= must be True or False")
             elif key in ("strict_ssa", "external_source"):
                 continue
+            elif key is None:
+                raise ctx.error(a.value, "@pl.function takes its options as keywords",
+                                hint=f"write @pl.function(type={_code(a.value)})"
+                                if isinstance(val, FunctionType) else
+                                "e.g. @pl.function(type=pl.FunctionType.InCore)")
             else:
-                raise ctx.error(a, f"Unknown @pl.function argument '{key}'")
+                accepted = "type, level, role, attrs, auto_scope, strict_ssa, external_source"
+                raise ctx.error(a, f"Unknown @pl.function argument '{key}'",
+                                hint=suggest(key, accepted.split(", "))
+                                or f"Accepted arguments: {accepted}")
     dl, dr = default_level_role(ft)
     if level is not None and dl is not None and level != dl:
         raise ctx.error(dec, f"Function type {ft.name} runs at level {dl.name}, not {level.name}")
@@ -155,14 +167,7 @@ def _body(h: _Header) -> Function:
     ctx = h.ctx
     ctx.func_type = h.ft
     name = h.node.name.value
-    try:
-        body = lower_block(ctx, suite(h.node.body))
-    except PlError:
-        raise
-    except Exception as e:  # an internal failure must still point at the user's function
-        msg = str(e).split("\n")[0]
-        raise ctx.error(h.node.name, f"Failed to parse function '{name}': {type(e).__name__}: {msg}",
-                        hint="Check your function definition for errors") from e
+    body = lower_block(ctx, suite(h.node.body))
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
 

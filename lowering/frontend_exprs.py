@@ -226,9 +226,9 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
     if obj is None:
         try:
             obj = ctx.resolve(func)
-        except PlError:
+        except PlError as e:
             if isinstance(func, cst.Attribute):
-                raise ctx.error(func, f"Unknown operation '{dotted(func)}'") from None
+                raise ctx.error(func, f"Unknown operation '{dotted(func)}'", hint=e.hint) from None
             raise
     spelling = getattr(obj, "__pl_op__", None)
     if isinstance(spelling, str):
@@ -263,9 +263,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         try:
             return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
         except PlError as e:
-            raise ctx.src.locate(e, node, cheap) from None
-        except (TypeError, ValueError) as e:
-            raise ctx.error(node, f"{spelling}: {e}") from None
+            raise ctx.src.locate(e, _culprit(e, node, node.args), cheap) from None
     pos, kw = _split_args(ctx, node.args)
     args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -281,9 +279,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap)
     except PlError as e:
-        raise ctx.src.locate(e, node, cheap) from None
-    except (TypeError, ValueError) as e:
-        raise ctx.error(node, f"{spelling}: {e}") from None
+        raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     if attrs and isinstance(built, Call):
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
@@ -291,6 +287,18 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
 
 
 _NO_KWARGS: dict[str, Any] = {}
+
+
+def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst.CSTNode:
+    """The node an op-call error points at: the argument it names (positional slot or keyword),
+    else the call."""
+    i = err.argument
+    if isinstance(i, int) and 0 <= i < len(positional):
+        return positional[i].value
+    for a in call.args:
+        if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
+            return a
+    return call
 
 
 def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:

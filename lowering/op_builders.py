@@ -186,12 +186,7 @@ def _deduce_module() -> Any:
 
 
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
-    try:
-        call = _deduce_module().make_call(name, args, kwargs, span=span)
-    except PlError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise PlError(f"{name}: {exc}", span) from None
+    call = _deduce_module().make_call(name, args, kwargs, span=span)
     if not isinstance(call, Expr):  # pragma: no cover - contract of make_call
         raise TypeError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
     return call

@@ -28,13 +28,15 @@ from typing import Any
 
 import libcst as cst
 
+import infer
+import lowering
 from lowering.frontend_source import source_file
 from pl.annotate_edit import Unsupported, user_name
 from pl.annotate_plan import FunctionResult, rewrite_function
 from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
 from pl.cache import gc_paused
 from pl.compiler import Compiled, compile_program
-from pl.errors import PlError
+from pl.errors import PlError, frame_span
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.printer import print_node
@@ -93,14 +95,41 @@ class Regenerated:
 
 # -- loading ---------------------------------------------------------------------------------------
 def _exec_error(e: BaseException, filename: str) -> PlError:
-    line = 1
+    """The user's module failed while it was imported: a located error worded without Python's
+    exception class names (the expression that raised, by CPython's position table)."""
+    span = Span(filename, 1, 1)
     tb = e.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
+            span = frame_span(tb.tb_frame, tb.tb_lasti)
         tb = tb.tb_next
-    return PlError(f"{type(e).__name__}: {e}", Span(filename, line, 1),
+    return PlError(_exec_message(e), span,
                    hint="the kernel file raised this while it was being imported")
+
+
+_PACKAGES = tuple(str(Path(m.__file__ or "").resolve().parent) + os.sep
+                  for m in (sys.modules["pl"], infer, lowering))
+
+
+def _raised_inside_pl(e: BaseException) -> bool:
+    """Whether the innermost frame of `e`'s traceback is code of pl's own packages."""
+    tb = e.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return str(Path(tb.tb_frame.f_code.co_filename).resolve()).startswith(_PACKAGES)
+
+
+def _exec_message(e: BaseException) -> str:
+    if isinstance(e, ModuleNotFoundError):
+        return f"cannot import module '{e.name}'"
+    if isinstance(e, ImportError):
+        return f"cannot import: {e}"
+    if isinstance(e, RecursionError):
+        return "the kernel file nests too deeply to import"
+    text = str(e) or "raised an error"
+    return re.sub(r"\b[A-Z]\w*(?:Error|Exception)\b:?\s*", "", text) or "raised an error"
 
 
 def load_programs(text: str, filename: str) -> list[Program]:
@@ -125,8 +154,10 @@ def load_programs(text: str, filename: str) -> list[Program]:
             located = _exec_error(e, filename)
             raise e.located(located.span) from None  # type: ignore[arg-type]
         raise
-    except Exception as e:  # the user's module failed on import: a user error, located
-        raise _exec_error(e, filename) from None
+    except Exception as e:
+        if _raised_inside_pl(e):  # a bug of pl met while the module ran: an internal error
+            raise
+        raise _exec_error(e, filename) from None  # the user's own code failed: located
     finally:
         if folder in sys.path:
             sys.path.remove(folder)

@@ -16,7 +16,7 @@ from enum import Enum
 from types import TracebackType
 from typing import Any
 
-from pl.errors import PlError
+from pl.errors import PlError, frame_span
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -203,7 +203,13 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     module-level function the decorated function is lowered to an `ir.Function` right away.
     """
     # Annotations see the caller's locals, which a function's closure may not hold.
-    scope = dict(sys._getframe(1).f_locals)
+    caller = sys._getframe(1)
+    scope = dict(caller.f_locals)
+    if fn is not None and not callable(fn):  # `@pl.function(pl.FunctionType.InCore)`
+        raise PlError("@pl.function takes its options as keywords",
+                      frame_span(caller),
+                      hint=f"write @pl.function(type=pl.{fn})" if isinstance(fn, FunctionType)
+                      else "e.g. @pl.function(type=pl.FunctionType.InCore)")
 
     def apply(f: Callable[..., Any]) -> Any:
         if _is_method(f):
