@@ -94,6 +94,8 @@ class FnCtx:
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)
     emitted: int = 0
+    # How many expressions enclose the one being lowered (see MAX_EXPRESSION_DEPTH).
+    depth: int = 0
     # Span of the statement being lowered: the cheap location of the calls inside it, so an
     # error a later pass raises about a call still points at the user's line.
     cur_span: Span = UNKNOWN_SPAN

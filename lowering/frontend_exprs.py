@@ -44,6 +44,25 @@ _FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, 
          "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b}
 
 
+# Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
+# constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
+# and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
+INT_MIN, UINT_MAX = -(1 << 63), (1 << 64) - 1
+_LITERAL_DIGITS = 40
+
+
+def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
+    """`value` as an INDEX constant, or a PlError at `node` when it does not fit in 64 bits."""
+    if not INT_MIN <= value <= UINT_MAX:
+        raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
+                        hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return ConstInt(value, DType.INDEX)
+
+
+def _int_text(value: int) -> str:
+    return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
+
+
 def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     """A static Python value used where an IR expression is needed."""
     if isinstance(value, Expr):
@@ -51,7 +70,7 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     if isinstance(value, bool):
         return ConstBool(value)
     if isinstance(value, int):
-        return ConstInt(value, DType.INDEX)
+        return int_const(ctx, value, node)
     if isinstance(value, float):
         return ConstFloat(value, DType.FP32)
     if isinstance(value, dsl.DynVar):
@@ -69,6 +88,11 @@ def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
     return py_to_expr(ctx, lower_value(ctx, node), node)
 
 
+# Lowering, the passes and the printer walk expressions recursively: nesting deeper than this (a
+# 400-term sum is 400 deep) is refused where it exceeds the limit, not met as a stack overflow.
+MAX_EXPRESSION_DEPTH = 100
+
+
 def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     """An IR Expr, or a static Python value (enum member, str) for op attributes."""
     # Dispatch on the exact node class: LibCST nodes are ABCs, so an isinstance chain (or a
@@ -76,11 +100,23 @@ def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     handler = _VALUE_HANDLERS.get(type(node))
     if handler is None:
         handler = _handler_by_isinstance(node)
-    return handler(ctx, node)
+    ctx.depth += 1
+    if ctx.depth > MAX_EXPRESSION_DEPTH:
+        # Located at the statement: precise node positions would walk the deep tree recursively.
+        raise PlError(f"Expression nests too deeply for pl (more than {MAX_EXPRESSION_DEPTH} "
+                      "levels)", ctx.cur_span, source=ctx.src.text,
+                      hint="split it into several statements (a long sum: add partial sums)")
+    try:
+        return handler(ctx, node)
+    finally:
+        ctx.depth -= 1
 
 
 def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
-    return ConstInt(int(node.evaluated_value), DType.INDEX)
+    if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
+        raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
+                              "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return int_const(ctx, int(node.evaluated_value), node)
 
 
 def _float(ctx: FnCtx, node: cst.Float) -> Any:
@@ -163,7 +199,13 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
     dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
     if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in _FOLD \
             and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
-        return ConstInt(_FOLD[op](left.value, right.value), left.dtype)
+        if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
+            raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
+                            hint="kernel integers are 64-bit; shift by 0 to 63")
+        if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
+            raise ctx.error(node.right, f"Negative shift count {right.value}")
+        folded = int_const(ctx, _FOLD[op](left.value, min(right.value, 64)), node)
+        return ConstInt(folded.value, left.dtype)
     dt = _promote(left, right, dl, dr)
     return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
 
@@ -186,7 +228,7 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
     operand = lower_expr(ctx, node.expression)
     if isinstance(node.operator, cst.Minus):
         if isinstance(operand, ConstInt):
-            return ConstInt(-operand.value, operand.dtype)
+            return ConstInt(int_const(ctx, -operand.value, node).value, operand.dtype)
         if isinstance(operand, ConstFloat):
             return ConstFloat(-operand.value, operand.dtype)
         return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))

@@ -30,7 +30,7 @@ import libcst as cst
 
 import infer
 import lowering
-from lowering.frontend_source import source_file
+from lowering.frontend_source import check_expression_size, source_file
 from pl.annotate_edit import Unsupported, user_name
 from pl.annotate_plan import FunctionResult, rewrite_function
 from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
@@ -136,6 +136,7 @@ def load_programs(text: str, filename: str) -> list[Program]:
     """Execute `text` as a fresh module named after no real module; return its programs."""
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)
+    check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
     try:
         code = compile(text, filename, "exec", dont_inherit=True)
     except SyntaxError as e:
