@@ -22,13 +22,12 @@ from lowering.frontend_spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
 
-
 # LibCST parses a long expression in superlinear time (and its native parser, like CPython's
 # compiler, recurses on nesting until the stack runs out), so a line with more operators than this
 # is refused, located, before either parses it. Only lines of at least as many characters can
 # exceed it, and those are found by one regular-expression search.
 MAX_LINE_OPERATORS = 200
-_LONG_LINE = re.compile(r"[^\n]{%d,}" % MAX_LINE_OPERATORS)
+_LONG_LINE = re.compile(rf"[^\n]{{{MAX_LINE_OPERATORS},}}")
 _LINE_TOKEN = re.compile(r"""#.*|[rRbBuUfF]{0,2}(?:'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")"""
                          r"""|\*\*|//|<<|>>|[-+*/%@&|^~<>.\[(]|\b(?:not|and|or|if)\b""")
 
