@@ -63,6 +63,33 @@ def _int_text(value: int) -> str:
     return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
 
 
+_STATIC_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    **_FOLD, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
+    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min}
+_STATIC_UNARY: dict[str, Callable[[Any], Any]] = {
+    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a}
+
+
+def static_value(e: Expr) -> int | float | bool | None:
+    """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
+    a module constant), or None when it depends on a kernel value or cannot be computed here
+    (a division by zero, a shift past 64 bits)."""
+    if isinstance(e, ConstInt | ConstFloat | ConstBool):
+        return e.value
+    if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
+        a, b = static_value(e.left), static_value(e.right)
+        if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
+                or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
+            return None
+        return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
+    if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
+        a = static_value(e.operand)
+        return None if a is None else _STATIC_UNARY[e.op](a)  # type: ignore[no-any-return]
+    return None
+
+
 def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     """A static Python value used where an IR expression is needed."""
     if isinstance(value, Expr):

@@ -40,6 +40,7 @@ from pl.errors import PlError, frame_span
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.printer import print_node
+from pl.written_spaces import space_changes
 
 __all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "run_text",
            "show_inferred"]
@@ -313,6 +314,11 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
                                           source)
             infos.append(info)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
+    lines = text.splitlines()
+    for c in compiled:  # a space the user wrote is never changed silently
+        if c.decisions is not None:
+            notes.extend(PlError(ch.message(), ch.span, source=text)
+                         for ch in space_changes(lines, c.decisions.spaces))
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.
