@@ -30,7 +30,7 @@ from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import make_body
-from pl.ir.types import TileType, Type
+from pl.ir.types import TileType, TupleType, Type
 
 
 class _Header:
@@ -145,6 +145,9 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
             raise ctx.error(p.name, f"Parameter '{pname}' missing type annotation",
                             hint=f"Add a type annotation like: {pname}: pl.Tensor[[64], pl.FP32]")
         ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
+        if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
+            raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
+                            hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
         if ft.is_incore_kind() and isinstance(ann.type, TileType):
             raise ctx.error(p.annotation.annotation,
                             f"InCore functions take tensors; parameter '{pname}' is "
@@ -158,7 +161,6 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     returns: tuple[Type, ...] = ()
     if fd.returns is not None:
         rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
-        from pl.ir.types import TupleType
         returns = rt.types if isinstance(rt, TupleType) else (rt,)
     return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)
 

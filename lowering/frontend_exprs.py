@@ -86,7 +86,7 @@ def static_value(e: Expr) -> int | float | bool | None:
         return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
     if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
         a = static_value(e.operand)
-        return None if a is None else _STATIC_UNARY[e.op](a)  # type: ignore[no-any-return]
+        return None if a is None else _STATIC_UNARY[e.op](a)
     return None
 
 

@@ -110,6 +110,9 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         if len(items) != 1:
             raise ctx.error(node, f"{head.__name__}[...] takes exactly one type")
         inner = lower_annotation(ctx, items[0], lower_expr)
+        if not isinstance(inner.type, TensorType | TileType | ScalarType):
+            raise ctx.error(items[0], f"pl.{head.__name__}[...] takes a pl.Tensor, pl.Tile or "
+                                      "pl.Scalar type")
         if head is dsl.InOut and isinstance(inner.type, ScalarType):
             raise ctx.error(node, "InOut is not allowed on a Scalar parameter")
         direction = ParamDirection.Out if head is dsl.Out else ParamDirection.InOut
@@ -123,7 +126,13 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
     if head is dsl.Tile:
         return _tile(ctx, node, items, lower_expr)
     if head is dsl.Tuple or head is builtins.tuple or head is tuple:
-        return Annot(TupleType(tuple(lower_annotation(ctx, i, lower_expr).type for i in items)))
+        types = []
+        for i in items:
+            t = lower_annotation(ctx, i, lower_expr).type
+            if isinstance(t, TupleType) and not t.types:  # `None` has no value to hold
+                raise ctx.error(i, "pl.Tuple[...] elements cannot be None")
+            types.append(t)
+        return Annot(TupleType(tuple(types)))
     if head is dsl.Array:
         raise ctx.error(node, "pl.Array is not supported yet")
     if isinstance(head, DType):

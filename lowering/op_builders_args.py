@@ -191,8 +191,10 @@ def describe(value: Any) -> str:
 
 def _check_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> None:
     spec = op.kwarg_spec(key)
-    allowed = _KWARG_VALUES.get(spec.type_name) if spec is not None else None
-    if allowed is None or value is None:
+    if spec is None or value is None:
+        return
+    allowed = _KWARG_VALUES.get(spec.type_name)
+    if allowed is None:
         return
     if not isinstance(value, allowed):
         raise PlError(f"{spelling}: {key} must be {_KWARG_WORDS[spec.type_name]}, got "

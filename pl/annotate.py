@@ -112,14 +112,19 @@ _PACKAGES = tuple(str(Path(m.__file__ or "").resolve().parent) + os.sep
                   for m in (sys.modules["pl"], infer, lowering))
 
 
-def _raised_inside_pl(e: BaseException) -> bool:
-    """Whether the innermost frame of `e`'s traceback is code of pl's own packages."""
+def _raised_inside_pl(e: BaseException, filename: str) -> bool:
+    """Whether pl's own code ran between the user's last line and the exception: then it is a
+    bug of pl (a failure in a library pl called included), not of the user's module."""
     tb = e.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
+    inside = False
+    while tb is not None:
+        frame_file = tb.tb_frame.f_code.co_filename
+        if frame_file == filename:
+            inside = False
+        elif str(Path(frame_file).resolve()).startswith(_PACKAGES):
+            inside = True
         tb = tb.tb_next
-    return str(Path(tb.tb_frame.f_code.co_filename).resolve()).startswith(_PACKAGES)
+    return inside
 
 
 def _exec_message(e: BaseException) -> str:
@@ -157,7 +162,7 @@ def load_programs(text: str, filename: str) -> list[Program]:
             raise e.located(located.span) from None  # type: ignore[arg-type]
         raise
     except Exception as e:
-        if _raised_inside_pl(e):  # a bug of pl met while the module ran: an internal error
+        if _raised_inside_pl(e, filename):  # a bug of pl met while the module ran: an internal error
             raise
         raise _exec_error(e, filename) from None  # the user's own code failed: located
     finally:

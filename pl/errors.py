@@ -124,7 +124,8 @@ def frame_span(frame: FrameType, lasti: int | None = None) -> Span:
     code = frame.f_code
     line, col, end_line, end_col = frame.f_lineno, 0, 0, 0
     index = (frame.f_lasti if lasti is None else lasti) // 2
-    positions = list(code.co_positions())
+    table = getattr(code, "co_positions", None)  # Python 3.11+; before it, the line only
+    positions = list(table()) if table is not None else []
     if 0 <= index < len(positions):
         p_line, p_end, p_col, p_end_col = positions[index]
         if p_line is not None and p_col is not None:
