@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_ctx import FnCtx, ProgCtx, Signature
-from lowering.frontend_exprs import lower_expr, lower_value
+from lowering.frontend_exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend_source import SourceFile, source_file
 from lowering.frontend_stmts import lower_block, suite
 from lowering.frontend_types import lower_annotation, type_text
@@ -95,6 +95,9 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     if dec is not None and isinstance(dec.decorator, cst.Call):
         for a in dec.decorator.args:
             key = a.keyword.value if a.keyword is not None else None
+            if key == "attrs":
+                attrs.extend(attrs_arg(ctx, a.value, "@pl.function(attrs=...)"))
+                continue
             val = _literal(ctx, a.value)
             if key == "type":
                 if not isinstance(val, FunctionType):
@@ -110,12 +113,6 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
                 if not isinstance(val, Role):
                     raise ctx.error(a.value, "role= must be a pl.Role member")
                 role = val
-            elif key == "attrs":
-                if not isinstance(a.value, cst.Dict):
-                    raise ctx.error(a.value, "attrs= takes a dict literal")
-                for el in a.value.elements:
-                    assert isinstance(el, cst.DictElement)
-                    attrs.append((str(_literal(ctx, el.key)), _literal(ctx, el.value)))
             elif key == "auto_scope":
                 if not isinstance(val, bool):
                     raise ctx.error(a.value, "auto_scope= must be True or False")

@@ -341,7 +341,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword is None:
             continue
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
-            attrs = _attrs_arg(ctx, a.value)
+            attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = _op_arg(ctx, a.value)
     cheap = ctx.cur_span
@@ -386,17 +386,18 @@ def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
     return out
 
 
-def _attrs_arg(ctx: FnCtx, node: cst.BaseExpression) -> tuple[tuple[str, Any], ...]:
-    """`attrs={"key": value, ...}`: string keys; values are constants, names or lists of them."""
+def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tuple[tuple[str, Any], ...]:
+    """`attrs={"key": value, ...}` (of an op call, `@pl.function` or `pl.func_attr`): string
+    keys; values are constants, strings, dtypes, enum members, kernel values or lists of them."""
     if not isinstance(node, cst.Dict):
-        raise ctx.error(node, "attrs= takes a dict literal with string keys, e.g. attrs={\"k\": 1}")
+        raise ctx.error(node, f"{what} takes a dict literal with string keys, e.g. {{\"k\": 1}}")
     out: list[tuple[str, Any]] = []
     for el in node.elements:
         if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
-            raise ctx.error(el, "attrs= keys must be string literals")
+            raise ctx.error(el, f"{what} keys must be string literals")
         key = el.key.evaluated_value
         if not isinstance(key, str):
-            raise ctx.error(el.key, "attrs= keys must be string literals")
+            raise ctx.error(el.key, f"{what} keys must be string literals")
         out.append((key, _attr_value(ctx, el.value)))
     return tuple(out)
 

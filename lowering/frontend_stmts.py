@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_ctx import FnCtx, YieldSite
-from lowering.frontend_exprs import lower_call, lower_expr, lower_value, static_value
+from lowering.frontend_exprs import attrs_arg, lower_call, lower_expr, lower_value, static_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
@@ -193,13 +193,7 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         if ctx.emitted:
             raise ctx.error(value, "pl.func_attr(...) must be the first statement of the function")
         for arg in value.args:
-            if not isinstance(arg.value, cst.Dict):
-                raise ctx.error(arg, "pl.func_attr takes a dict literal")
-            for el in arg.value.elements:
-                if not isinstance(el, cst.DictElement):
-                    raise ctx.error(el, "pl.func_attr takes a dict literal")
-                key = lower_value(ctx, el.key)
-                ctx.attrs.append((str(key), _attr_value(ctx, el.value)))
+            ctx.attrs.extend(attrs_arg(ctx, arg.value, "pl.func_attr"))
         return []
     if obj is dsl.cond:
         raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
@@ -234,10 +228,6 @@ def _static_assert(ctx: FnCtx, call: cst.Call) -> None:
                         else "static_assert failed",
                         hint=f"Condition `{source}` evaluated to {result!r}")
 
-
-def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
-    v = lower_value(ctx, node)
-    return getattr(v, "value", v) if type(v).__name__ in ("ConstInt", "ConstFloat", "ConstBool") else v
 
 
 def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], call: cst.Call,

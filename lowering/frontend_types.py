@@ -53,11 +53,18 @@ class Annot:
 
 
 def type_text(t: Type) -> str:
-    try:
-        from pl.printer import print_type
-        return print_type(t)
-    except Exception:  # the printer is optional here: messages fall back to a local spelling
+    """How messages spell a type: as the printer does, and locally for what it has no form for
+    (an unknown type, an empty tuple)."""
+    if not _printable(t):
         return _fallback_text(t)
+    from pl.printer import print_type  # at call time: the printer imports the frontend
+    return print_type(t)
+
+
+def _printable(t: Type) -> bool:
+    if isinstance(t, TupleType):
+        return bool(t.types) and all(_printable(x) for x in t.types)
+    return not isinstance(t, UnknownType)
 
 
 def _dim_text(d: Expr) -> str:
@@ -83,11 +90,12 @@ def _fallback_text(t: Type) -> str:
             return "Unknown"
 
 
-def _items(node: cst.Subscript) -> list[cst.BaseExpression]:
+def _items(ctx: FnCtx, node: cst.Subscript) -> list[cst.BaseExpression]:
     out: list[cst.BaseExpression] = []
     for el in node.slice:
         if not isinstance(el.slice, cst.Index):
-            raise TypeError("slice in annotation")
+            raise ctx.error(el, "A slice cannot be part of a type annotation",
+                            hint="e.g. pl.Tensor[[64, 128], pl.FP32]")
         out.append(el.slice.value)
     return out
 
@@ -95,7 +103,7 @@ def _items(node: cst.Subscript) -> list[cst.BaseExpression]:
 def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -> Annot:
     if isinstance(node, cst.Subscript):
         head = ctx.resolve(node.value)
-        items = _items(node)
+        items = _items(ctx, node)
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name | cst.Attribute):
         head = ctx.resolve(node.func)
         items = [a.value for a in node.args]

@@ -400,3 +400,11 @@ def test_a_kept_or_unwritten_space_is_not_reported(tmp_path: Path) -> None:
     for example in sorted((ROOT / "examples").glob("*.py")):
         status, _, err = _cli(["--no-cache", str(example)])
         assert status == 0 and "is written as" not in err, (example, err)
+
+
+def test_function_attrs_take_the_values_func_attr_takes() -> None:
+    text = ('import pl\n\n\n@pl.function(attrs={"k": pl.FP32, "v": [1, [2, pl.MemorySpace.Vec]]})\n'
+            'def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n'
+            '    pl.func_attr({"a": 1, "s": "x"})\n    return n\n')
+    fn = parse(text)
+    assert dict(fn.attrs) == {"k": DType.FP32, "v": (1, (2, MemorySpace.Vec)), "a": 1, "s": "x"}
