@@ -248,11 +248,28 @@ def _definition_span(obj: Any) -> Span | None:
     return Span(code.co_filename, code.co_firstlineno, 1)
 
 
+# pl's own packages (pl/, lowering/, infer/ side by side): frames there are not the user's.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_HOME = tuple(os.path.join(_ROOT, p) + os.sep for p in ("pl", "lowering", "infer"))
+
+
+def _frames(tb: TracebackType | None) -> list[TracebackType]:
+    out = []
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
+
+
 def _excepthook(previous: Callable[..., Any]) -> Callable[..., Any]:
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if isinstance(exc, PlError):
             if os.environ.get("PL_BACKTRACE") == "1":
                 previous(exc_type, exc, tb)
+            if exc.span is None or exc.span.line <= 0:  # `pl.float32` at module level: the line
+                user = [t for t in _frames(tb) if not t.tb_frame.f_code.co_filename.startswith(_HOME)]
+                if user:
+                    exc.span = frame_span(user[-1].tb_frame, user[-1].tb_lasti)
             print(exc.render(), file=sys.stderr)
             return
         previous(exc_type, exc, tb)

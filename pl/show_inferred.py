@@ -224,7 +224,11 @@ def _one(args: argparse.Namespace, path: str, text: str, filename: str, dump: Pa
         stdout.write(_diff(r, path, _color(stdout)))
     elif args.write and path != "-":
         if changed:
-            _write_atomic(Path(path), r.output)
+            try:
+                _write_atomic(Path(path), r.output)
+            except OSError as e:  # named by the file the user asked to write, not a temp name
+                e.filename = path
+                raise _file_error(e) from None
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
         for c in r.compiled:

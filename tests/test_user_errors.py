@@ -323,16 +323,19 @@ def test_dump_passes_creates_a_missing_folder(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES, errno.EROFS])
-def test_write_failures_are_clean_errors(code: int, tmp_path: Path,
+@pytest.mark.parametrize("where", ["replace", "mkstemp"])
+def test_write_failures_are_clean_errors(code: int, where: str, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
     kernel = tmp_path / "k.py"
     kernel.write_text((ROOT / "examples" / "matmul_k_loop.py").read_text(encoding="utf-8"),
                       encoding="utf-8")
 
-    def full(src: object, dst: object) -> None:
-        raise OSError(code, os.strerror(code), str(dst))
+    def full(*_: object, **__: object) -> None:
+        raise OSError(code, os.strerror(code), str(tmp_path / ".k.py.x1y2.tmp"))
 
-    monkeypatch.setattr(os, "replace", full)
+    monkeypatch.setattr(*((os, "replace") if where == "replace" else (tempfile, "mkstemp")), full)
     status, out, err = _cli(["--no-cache", "--write", str(kernel)])
     _assert_user_error(status, out, err)
     assert f"cannot write {kernel}: {os.strerror(code).lower()}" in err
