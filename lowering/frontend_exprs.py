@@ -231,7 +231,7 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
                             hint="kernel integers are 64-bit; shift by 0 to 63")
         if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
             raise ctx.error(node.right, f"Negative shift count {right.value}")
-        folded = int_const(ctx, _FOLD[op](left.value, min(right.value, 64)), node)
+        folded = int_const(ctx, _FOLD[op](left.value, right.value), node)
         return ConstInt(folded.value, left.dtype)
     dt = _promote(left, right, dl, dr)
     return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)

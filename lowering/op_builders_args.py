@@ -37,7 +37,11 @@ _STRING_ENUMS: dict[str, dict[str, int]] = {
     "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
     "coalesce": {"row": 0, "elem": 1},
     "atomic": {"none": 0, "none_": 0, "add": 1},
+    "gather_oob": {"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3},
 }
+
+# Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
+_DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
 
 _ENUM_KWARG_TYPES: dict[str, type[Enum]] = {
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
@@ -228,6 +232,11 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
 def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
                             ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """`shape_arguments` without its fast path for plain positional Exprs."""
+    if op.name in _DIM_FIRST and len(args) >= 2 and isinstance(args[1], ConstInt | int) \
+            and not isinstance(args[1], bool):
+        if "dim" in kwargs:
+            raise PlError(f"{spelling}: got multiple values for argument 'dim'")
+        args, kwargs = [args[0], *args[2:]], {**kwargs, "dim": args[1]}
     required, maximum = _arg_bounds(op)
     arg_names = [a.name for a in op.args]
     kw_names = [k.name for k in op.kwargs]

@@ -411,3 +411,31 @@ def test_function_attrs_take_the_values_func_attr_takes() -> None:
             '    pl.func_attr({"a": 1, "s": "x"})\n    return n\n')
     fn = parse(text)
     assert dict(fn.attrs) == {"k": DType.FP32, "v": (1, (2, MemorySpace.Vec)), "a": 1, "s": "x"}
+
+
+@settings(max_examples=80, deadline=None)
+@given(a=st.integers(-(1 << 31), 1 << 31), b=st.integers(0, 1 << 20),
+       op=st.sampled_from(["+", "-", "*", "//", "%", "<<", ">>"]))
+def test_folded_constants_are_exact(a: int, b: int, op: str) -> None:
+    """The limits on constants never change a value that fits: `x = a op b` folds to Python's."""
+    if op in ("//", "%") and b == 0:
+        return
+    if op == "<<" and b >= 64:
+        b %= 64
+    value = eval(f"({a}) {op} ({b})")  # noqa: S307 - two integers and an operator
+    if not -(1 << 63) <= value < (1 << 64):
+        return
+    text = ("import pl\n\n\n@pl.function\ndef f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+            f"    x: pl.Scalar[pl.INDEX] = ({a}) {op} ({b})\n    return x\n")
+    fn = parse(text)
+    assign = fn.body.stmts[0] if hasattr(fn.body, "stmts") else fn.body
+    assert isinstance(assign.value, ConstInt) and assign.value.value == value, (assign, value)
+
+
+def test_scatter_update_takes_dim_first_as_the_reference_does() -> None:
+    idx = Var("i", TensorType((_i(4), _i(8)), DType.INT32))
+    src = Var("s", TensorType((_i(32), _i(128)), DType.FP32))
+    span = Span("k.py", 1, 1)
+    first = build_call("pl.scatter_update", [_VALUES["tensor"], -2, idx, src], {}, span)
+    keyword = build_call("pl.scatter_update", [_VALUES["tensor"], idx, src], {"dim": -2}, span)
+    assert first == keyword or (first.args, first.kwargs) == (keyword.args, keyword.kwargs)
