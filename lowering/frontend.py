@@ -4,8 +4,8 @@ Guarantees: the kernel's whole file is parsed once with LibCST and the class / f
 by its qualified name, so spans are the file's own lines and columns; methods count when one of
 their decorators evaluates to `pl.function` (identity, any spelling); a program is lowered in two
 passes (headers and GlobalVars first, then bodies in source order); every user mistake is a
-located `PlError`, and an internal failure while lowering a function becomes
-`PlError("Failed to parse function 'f': ...")` at its name.
+located `PlError`, checked before it can raise anything else; any other exception is a bug of pl
+and propagates as itself (the CLI reports it as an internal error).
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend_ctx import FnCtx, ProgCtx, Signature
-from lowering.frontend_exprs import lower_expr, lower_value
+from lowering.frontend_exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend_source import SourceFile, source_file
 from lowering.frontend_stmts import lower_block, suite
 from lowering.frontend_types import lower_annotation, type_text
 from lowering.python_source import python_view
 from pl import dsl
 from pl.cache import gc_paused
-from pl.errors import PlError
+from pl.errors import PlError, suggest
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import make_body
-from pl.ir.types import TileType, Type
+from pl.ir.types import TileType, TupleType, Type
 
 
 class _Header:
@@ -72,6 +72,10 @@ def _literal(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     return v
 
 
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
 def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
             in_class: bool) -> _Header:
     name = fd.name.value
@@ -92,6 +96,9 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     if dec is not None and isinstance(dec.decorator, cst.Call):
         for a in dec.decorator.args:
             key = a.keyword.value if a.keyword is not None else None
+            if key == "attrs":
+                attrs.extend(attrs_arg(ctx, a.value, "@pl.function(attrs=...)"))
+                continue
             val = _literal(ctx, a.value)
             if key == "type":
                 if not isinstance(val, FunctionType):
@@ -107,19 +114,21 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
                 if not isinstance(val, Role):
                     raise ctx.error(a.value, "role= must be a pl.Role member")
                 role = val
-            elif key == "attrs":
-                if not isinstance(a.value, cst.Dict):
-                    raise ctx.error(a.value, "attrs= takes a dict literal")
-                for el in a.value.elements:
-                    assert isinstance(el, cst.DictElement)
-                    attrs.append((str(_literal(ctx, el.key)), _literal(ctx, el.value)))
             elif key == "auto_scope":
                 if not isinstance(val, bool):
                     raise ctx.error(a.value, "auto_scope= must be True or False")
             elif key in ("strict_ssa", "external_source"):
                 continue
+            elif key is None:
+                raise ctx.error(a.value, "@pl.function takes its options as keywords",
+                                hint=f"write @pl.function(type={_code(a.value)})"
+                                if isinstance(val, FunctionType) else
+                                "e.g. @pl.function(type=pl.FunctionType.InCore)")
             else:
-                raise ctx.error(a, f"Unknown @pl.function argument '{key}'")
+                accepted = "type, level, role, attrs, auto_scope, strict_ssa, external_source"
+                raise ctx.error(a, f"Unknown @pl.function argument '{key}'",
+                                hint=suggest(key, accepted.split(", "))
+                                or f"Accepted arguments: {accepted}")
     dl, dr = default_level_role(ft)
     if level is not None and dl is not None and level != dl:
         raise ctx.error(dec, f"Function type {ft.name} runs at level {dl.name}, not {level.name}")
@@ -134,6 +143,9 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
             raise ctx.error(p.name, f"Parameter '{pname}' missing type annotation",
                             hint=f"Add a type annotation like: {pname}: pl.Tensor[[64], pl.FP32]")
         ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
+        if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
+            raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
+                            hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
         if ft.is_incore_kind() and isinstance(ann.type, TileType):
             raise ctx.error(p.annotation.annotation,
                             f"InCore functions take tensors; parameter '{pname}' is "
@@ -147,7 +159,6 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     returns: tuple[Type, ...] = ()
     if fd.returns is not None:
         rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
-        from pl.ir.types import TupleType
         returns = rt.types if isinstance(rt, TupleType) else (rt,)
     return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)
 
@@ -156,14 +167,7 @@ def _body(h: _Header) -> Function:
     ctx = h.ctx
     ctx.func_type = h.ft
     name = h.node.name.value
-    try:
-        body = lower_block(ctx, suite(h.node.body))
-    except PlError:
-        raise
-    except Exception as e:  # an internal failure must still point at the user's function
-        msg = str(e).split("\n")[0]
-        raise ctx.error(h.node.name, f"Failed to parse function '{name}': {type(e).__name__}: {msg}",
-                        hint="Check your function definition for errors") from e
+    body = lower_block(ctx, suite(h.node.body))
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
 

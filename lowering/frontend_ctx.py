@@ -10,7 +10,9 @@ only names and attribute chains are evaluated (`root.attr` once per function, se
 from __future__ import annotations
 
 import builtins
+import sys
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 import libcst as cst
@@ -18,7 +20,8 @@ import libcst as cst
 from lowering.frontend_source import SourceFile
 from lowering.static_eval import EXEC_HINT, Unresolved
 from pl import dsl
-from pl.errors import PlError
+from pl.dsl_ops import OpNamespace, suggest_op
+from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection
 from pl.ir.expr import GlobalVar, IterArg, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -96,6 +99,8 @@ class FnCtx:
     # statement being lowered (None outside one): each becomes its own statement before it, so
     # every constrained call stands at top level where memory-space inference places its moves.
     hoisted: list[Any] | None = None
+    # How many expressions enclose the one being lowered (see MAX_EXPRESSION_DEPTH).
+    depth: int = 0
     # Span of the statement being lowered: the cheap location of the calls inside it, so an
     # error a later pass raises about a call still points at the user's line.
     cur_span: Span = UNKNOWN_SPAN
@@ -223,20 +228,27 @@ class FnCtx:
                                 f"{value.reason}", hint=EXEC_HINT)
 
     def attr_error(self, node: cst.Attribute, base: Any, attr: str) -> PlError:
-        if base is dsl.MemorySpace:
-            names = ", ".join(m.name for m in dsl.MemorySpace)
-            return self.error(node.attr, f"Unknown memory space '{attr}'",
-                              hint=f"Valid memory spaces: {names}")
-        if isinstance(base, type) and issubclass(base, _enum_base()):
-            names = ", ".join(m.name for m in base)  # type: ignore[attr-defined]
-            return self.error(node.attr, f"Unknown {base.__name__} '{attr}'",
-                              hint=f"Valid names: {names}")
+        """An unknown `base.attr`, worded by what `base` is, with a "did you mean" among its
+        names (dtypes, enum members, ops of a namespace, names of `pl`)."""
+        head = dotted(node.value) + "."
+        if isinstance(base, type) and issubclass(base, Enum):
+            members = [m.name for m in base]
+            what = "memory space" if base is dsl.MemorySpace else base.__name__
+            return self.error(node.attr, f"Unknown {what} '{attr}'",
+                              hint=suggest(attr, members, head)
+                              or f"Valid names: {', '.join(members)}")
+        if isinstance(base, OpNamespace):
+            return self.error(node, f"Unknown operation '{dotted(node)}'",
+                              hint=suggest_op(f"{base.__pl_namespace__}.{attr}"))
+        if base is _pl_module():
+            return self.error(node, f"Unknown name '{dotted(node)}'",
+                              hint=suggest(attr, [n for n in dir(base) if not n.startswith("_")],
+                                           head))
         return self.error(node, f"Unknown attribute '{dotted(node)}'")
 
 
-def _enum_base() -> type:
-    from enum import Enum
-    return Enum
+def _pl_module() -> Any:
+    return sys.modules.get("pl")
 
 
 def dotted(node: cst.BaseExpression) -> str:

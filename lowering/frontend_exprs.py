@@ -46,6 +46,52 @@ _FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, 
          "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b}
 
 
+# Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
+# constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
+# and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
+INT_MIN, UINT_MAX = -(1 << 63), (1 << 64) - 1
+_LITERAL_DIGITS = 40
+
+
+def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
+    """`value` as an INDEX constant, or a PlError at `node` when it does not fit in 64 bits."""
+    if not INT_MIN <= value <= UINT_MAX:
+        raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
+                        hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return ConstInt(value, DType.INDEX)
+
+
+def _int_text(value: int) -> str:
+    return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
+
+
+_STATIC_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    **_FOLD, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
+    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min}
+_STATIC_UNARY: dict[str, Callable[[Any], Any]] = {
+    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a}
+
+
+def static_value(e: Expr) -> int | float | bool | None:
+    """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
+    a module constant), or None when it depends on a kernel value or cannot be computed here
+    (a division by zero, a shift past 64 bits)."""
+    if isinstance(e, ConstInt | ConstFloat | ConstBool):
+        return e.value
+    if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
+        a, b = static_value(e.left), static_value(e.right)
+        if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
+                or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
+            return None
+        return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
+    if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
+        a = static_value(e.operand)
+        return None if a is None else _STATIC_UNARY[e.op](a)
+    return None
+
+
 def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     """A static Python value used where an IR expression is needed."""
     if isinstance(value, Expr):
@@ -53,7 +99,7 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     if isinstance(value, bool):
         return ConstBool(value)
     if isinstance(value, int):
-        return ConstInt(value, DType.INDEX)
+        return int_const(ctx, value, node)
     if isinstance(value, float):
         return ConstFloat(value, DType.FP32)
     if isinstance(value, dsl.DynVar):
@@ -71,6 +117,11 @@ def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
     return py_to_expr(ctx, lower_value(ctx, node), node)
 
 
+# Lowering, the passes and the printer walk expressions recursively: nesting deeper than this (a
+# 400-term sum is 400 deep) is refused where it exceeds the limit, not met as a stack overflow.
+MAX_EXPRESSION_DEPTH = 100
+
+
 def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     """An IR Expr, or a static Python value (enum member, str) for op attributes."""
     # Dispatch on the exact node class: LibCST nodes are ABCs, so an isinstance chain (or a
@@ -78,11 +129,23 @@ def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     handler = _VALUE_HANDLERS.get(type(node))
     if handler is None:
         handler = _handler_by_isinstance(node)
-    return handler(ctx, node)
+    ctx.depth += 1
+    if ctx.depth > MAX_EXPRESSION_DEPTH:
+        # Located at the statement: precise node positions would walk the deep tree recursively.
+        raise PlError(f"Expression nests too deeply for pl (more than {MAX_EXPRESSION_DEPTH} "
+                      "levels)", ctx.cur_span, source=ctx.src.text,
+                      hint="split it into several statements (a long sum: add partial sums)")
+    try:
+        return handler(ctx, node)
+    finally:
+        ctx.depth -= 1
 
 
 def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
-    return ConstInt(int(node.evaluated_value), DType.INDEX)
+    if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
+        raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
+                              "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return int_const(ctx, int(node.evaluated_value), node)
 
 
 def _float(ctx: FnCtx, node: cst.Float) -> Any:
@@ -165,7 +228,13 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
     dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
     if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in _FOLD \
             and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
-        return ConstInt(_FOLD[op](left.value, right.value), left.dtype)
+        if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
+            raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
+                            hint="kernel integers are 64-bit; shift by 0 to 63")
+        if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
+            raise ctx.error(node.right, f"Negative shift count {right.value}")
+        folded = int_const(ctx, _FOLD[op](left.value, right.value), node)
+        return ConstInt(folded.value, left.dtype)
     dt = _promote(left, right, dl, dr)
     return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
 
@@ -188,7 +257,7 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
     operand = lower_expr(ctx, node.expression)
     if isinstance(node.operator, cst.Minus):
         if isinstance(operand, ConstInt):
-            return ConstInt(-operand.value, operand.dtype)
+            return ConstInt(int_const(ctx, -operand.value, node).value, operand.dtype)
         if isinstance(operand, ConstFloat):
             return ConstFloat(-operand.value, operand.dtype)
         return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
@@ -228,9 +297,9 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
     if obj is None:
         try:
             obj = ctx.resolve(func)
-        except PlError:
+        except PlError as e:
             if isinstance(func, cst.Attribute):
-                raise ctx.error(func, f"Unknown operation '{dotted(func)}'") from None
+                raise ctx.error(func, f"Unknown operation '{dotted(func)}'", hint=e.hint) from None
             raise
     spelling = getattr(obj, "__pl_op__", None)
     if isinstance(spelling, str):
@@ -265,9 +334,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         try:
             return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
         except PlError as e:
-            raise ctx.src.locate(e, node, cheap) from None
-        except (TypeError, ValueError) as e:
-            raise ctx.error(node, f"{spelling}: {e}") from None
+            raise ctx.src.locate(e, _culprit(e, node, node.args), cheap) from None
     pos, kw = _split_args(ctx, node.args)
     args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -276,16 +343,14 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword is None:
             continue
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
-            attrs = _attrs_arg(ctx, a.value)
+            attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap)
     except PlError as e:
-        raise ctx.src.locate(e, node, cheap) from None
-    except (TypeError, ValueError) as e:
-        raise ctx.error(node, f"{spelling}: {e}") from None
+        raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     if attrs and isinstance(built, Call):
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
@@ -307,6 +372,16 @@ def hoist_nested(ctx: FnCtx, value: Any) -> Any:
     temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
     ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
     return temp
+def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst.CSTNode:
+    """The node an op-call error points at: the argument it names (positional slot or keyword),
+    else the call."""
+    i = err.argument
+    if isinstance(i, int) and 0 <= i < len(positional):
+        return positional[i].value
+    for a in call.args:
+        if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
+            return a
+    return call
 
 
 def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
@@ -325,17 +400,18 @@ def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
     return out
 
 
-def _attrs_arg(ctx: FnCtx, node: cst.BaseExpression) -> tuple[tuple[str, Any], ...]:
-    """`attrs={"key": value, ...}`: string keys; values are constants, names or lists of them."""
+def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tuple[tuple[str, Any], ...]:
+    """`attrs={"key": value, ...}` (of an op call, `@pl.function` or `pl.func_attr`): string
+    keys; values are constants, strings, dtypes, enum members, kernel values or lists of them."""
     if not isinstance(node, cst.Dict):
-        raise ctx.error(node, "attrs= takes a dict literal with string keys, e.g. attrs={\"k\": 1}")
+        raise ctx.error(node, f"{what} takes a dict literal with string keys, e.g. {{\"k\": 1}}")
     out: list[tuple[str, Any]] = []
     for el in node.elements:
         if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
-            raise ctx.error(el, "attrs= keys must be string literals")
+            raise ctx.error(el, f"{what} keys must be string literals")
         key = el.key.evaluated_value
         if not isinstance(key, str):
-            raise ctx.error(el.key, "attrs= keys must be string literals")
+            raise ctx.error(el.key, f"{what} keys must be string literals")
         out.append((key, _attr_value(ctx, el.value)))
     return tuple(out)
 

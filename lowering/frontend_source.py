@@ -11,6 +11,7 @@ character column).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,30 @@ from lowering.frontend_spans import text_statement_spans
 from lowering.python_source import compile_python, parse_python, python_lines
 from pl.errors import PlError
 from pl.ir.span import UNKNOWN_SPAN, Span
+
+# LibCST parses a long expression in superlinear time (and its native parser, like CPython's
+# compiler, recurses on nesting until the stack runs out), so a line with more operators than this
+# is refused, located, before either parses it. Only lines of at least as many characters can
+# exceed it, and those are found by one regular-expression search.
+MAX_LINE_OPERATORS = 200
+_LONG_LINE = re.compile(rf"[^\n]{{{MAX_LINE_OPERATORS},}}")
+_LINE_TOKEN = re.compile(r"""#.*|[rRbBuUfF]{0,2}(?:'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")"""
+                         r"""|\*\*|//|<<|>>|[-+*/%@&|^~<>.\[(]|\b(?:not|and|or|if)\b""")
+
+
+def check_expression_size(filename: str, text: str) -> None:
+    """Refuse (PlError at the line) a line with more than MAX_LINE_OPERATORS operators, brackets
+    and attribute dots outside strings and comments."""
+    for m in _LONG_LINE.finditer(text):
+        line = m.group(0)
+        count = sum(1 for t in _LINE_TOKEN.finditer(line) if t.group(0)[0] not in "#'\"rRbBuUfF")
+        if count > MAX_LINE_OPERATORS:
+            number = text.count("\n", 0, m.start()) + 1
+            col = len(line) - len(line.lstrip()) + 1
+            raise PlError(f"This line is too long an expression for pl: {count} operators "
+                          f"(at most {MAX_LINE_OPERATORS})", Span(filename, number, col, number,
+                                                                  len(line.rstrip()) + 1),
+                          source=text, hint="split it into several statements")
 
 
 def _syntax_error(filename: str, text: str, e: cst.ParserSyntaxError) -> PlError:
@@ -41,6 +66,7 @@ class SourceFile:
         self.filename = filename
         self.text = text
         if module is None:
+            check_expression_size(filename, text)
             parse_python(text, filename)  # LibCST must never see what CPython refuses
         try:
             self.module = module if module is not None else cst.parse_module(text)

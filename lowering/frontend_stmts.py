@@ -17,7 +17,7 @@ import libcst as cst
 
 from lowering.flatten_nd import as_flattened_load
 from lowering.frontend_ctx import FnCtx, YieldSite
-from lowering.frontend_exprs import hoist_nested, lower_call, lower_expr, lower_value
+from lowering.frontend_exprs import attrs_arg, hoist_nested, lower_call, lower_expr, lower_value, static_value
 from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
@@ -195,31 +195,48 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         return []
     if obj is dsl.static_assert:
         assert isinstance(value, cst.Call)
-        cond = lower_expr(ctx, value.args[0].value) if value.args else None
-        if cond is not None and getattr(cond, "value", True) is False:
-            raise ctx.error(value, "static_assert failed")
+        _static_assert(ctx, value)
         return []
     if obj is dsl.func_attr:
         assert isinstance(value, cst.Call)
         if ctx.emitted:
             raise ctx.error(value, "pl.func_attr(...) must be the first statement of the function")
         for arg in value.args:
-            if not isinstance(arg.value, cst.Dict):
-                raise ctx.error(arg, "pl.func_attr takes a dict literal")
-            for el in arg.value.elements:
-                if not isinstance(el, cst.DictElement):
-                    raise ctx.error(el, "pl.func_attr takes a dict literal")
-                key = lower_value(ctx, el.key)
-                ctx.attrs.append((str(key), _attr_value(ctx, el.value)))
+            ctx.attrs.extend(attrs_arg(ctx, arg.value, "pl.func_attr"))
         return []
     if obj is dsl.cond:
         raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
 
 
-def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
-    v = lower_value(ctx, node)
-    return getattr(v, "value", v) if type(v).__name__ in ("ConstInt", "ConstFloat", "ConstBool") else v
+def _static_assert(ctx: FnCtx, call: cst.Call) -> None:
+    """`pl.static_assert(cond[, "message"])`: `cond` must be computable while compiling (constants
+    and module-level numbers), and fails the compile at this line when false (the reference's
+    semantics)."""
+    args = list(call.args)
+    if not 1 <= len(args) <= 2 or any(a.keyword is not None or a.star for a in args):
+        raise ctx.error(call, "static_assert() requires 1 or 2 arguments",
+                        hint="Use: pl.static_assert(condition) or "
+                             "pl.static_assert(condition, 'message')")
+    message = ""
+    if len(args) == 2:
+        text = args[1].value
+        literal = text.evaluated_value if isinstance(text, cst.SimpleString) else None
+        if not isinstance(literal, str):
+            raise ctx.error(text, "static_assert() message must be a string literal")
+        message = literal
+    cond = args[0].value
+    result = static_value(lower_expr(ctx, cond))
+    source = cst.Module([]).code_for_node(cond)
+    if result is None:
+        raise ctx.error(cond, "static_assert condition must be compile-time evaluable",
+                        hint=f"Condition `{source}` cannot be computed while compiling (it "
+                             "reads a kernel value, or divides by zero)")
+    if not result:
+        raise ctx.error(call, f"static_assert failed: {message}" if message
+                        else "static_assert failed",
+                        hint=f"Condition `{source}` evaluated to {result!r}")
+
 
 
 def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], call: cst.Call,

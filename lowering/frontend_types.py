@@ -53,11 +53,18 @@ class Annot:
 
 
 def type_text(t: Type) -> str:
-    try:
-        from pl.printer import print_type
-        return print_type(t)
-    except Exception:  # the printer is optional here: messages fall back to a local spelling
+    """How messages spell a type: as the printer does, and locally for what it has no form for
+    (an unknown type, an empty tuple)."""
+    if not _printable(t):
         return _fallback_text(t)
+    from pl.printer import print_type  # at call time: the printer imports the frontend
+    return print_type(t)
+
+
+def _printable(t: Type) -> bool:
+    if isinstance(t, TupleType):
+        return bool(t.types) and all(_printable(x) for x in t.types)
+    return not isinstance(t, UnknownType)
 
 
 def _dim_text(d: Expr) -> str:
@@ -83,11 +90,12 @@ def _fallback_text(t: Type) -> str:
             return "Unknown"
 
 
-def _items(node: cst.Subscript) -> list[cst.BaseExpression]:
+def _items(ctx: FnCtx, node: cst.Subscript) -> list[cst.BaseExpression]:
     out: list[cst.BaseExpression] = []
     for el in node.slice:
         if not isinstance(el.slice, cst.Index):
-            raise TypeError("slice in annotation")
+            raise ctx.error(el, "A slice cannot be part of a type annotation",
+                            hint="e.g. pl.Tensor[[64, 128], pl.FP32]")
         out.append(el.slice.value)
     return out
 
@@ -95,7 +103,7 @@ def _items(node: cst.Subscript) -> list[cst.BaseExpression]:
 def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -> Annot:
     if isinstance(node, cst.Subscript):
         head = ctx.resolve(node.value)
-        items = _items(node)
+        items = _items(ctx, node)
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name | cst.Attribute):
         head = ctx.resolve(node.func)
         items = [a.value for a in node.args]
@@ -110,6 +118,9 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         if len(items) != 1:
             raise ctx.error(node, f"{head.__name__}[...] takes exactly one type")
         inner = lower_annotation(ctx, items[0], lower_expr)
+        if not isinstance(inner.type, TensorType | TileType | ScalarType):
+            raise ctx.error(items[0], f"pl.{head.__name__}[...] takes a pl.Tensor, pl.Tile or "
+                                      "pl.Scalar type")
         if head is dsl.InOut and isinstance(inner.type, ScalarType):
             raise ctx.error(node, "InOut is not allowed on a Scalar parameter")
         direction = ParamDirection.Out if head is dsl.Out else ParamDirection.InOut
@@ -123,7 +134,13 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
     if head is dsl.Tile:
         return _tile(ctx, node, items, lower_expr)
     if head is dsl.Tuple or head is builtins.tuple or head is tuple:
-        return Annot(TupleType(tuple(lower_annotation(ctx, i, lower_expr).type for i in items)))
+        types = []
+        for i in items:
+            t = lower_annotation(ctx, i, lower_expr).type
+            if isinstance(t, TupleType) and not t.types:  # `None` has no value to hold
+                raise ctx.error(i, "pl.Tuple[...] elements cannot be None")
+            types.append(t)
+        return Annot(TupleType(tuple(types)))
     if head is dsl.Array:
         raise ctx.error(node, "pl.Array is not supported yet")
     if isinstance(head, DType):

@@ -23,7 +23,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lowering.op_builders_args import shape_arguments, to_expr
+from lowering.op_builders_args import describe, shape_arguments, to_expr
 from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
@@ -186,12 +186,7 @@ def _deduce_module() -> Any:
 
 
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
-    try:
-        call = _deduce_module().make_call(name, args, kwargs, span=span)
-    except PlError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise PlError(f"{name}: {exc}", span) from None
+    call = _deduce_module().make_call(name, args, kwargs, span=span)
     if not isinstance(call, Expr):  # pragma: no cover - contract of make_call
         raise TypeError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
     return call
@@ -247,7 +242,17 @@ def _choose_level(spelling: str, base: str, candidates: Sequence[str], args: lis
     if args and _all_scalar(args[:1] if base == "cast" else args[:2]) and (
             base in _SCALAR_BINARY or base == "cast"):
         return None
-    raise PlError(f"{spelling}: expected Tensor or Tile operands, got ({', '.join(kinds)})")
+    culprit = next((i for i, k in enumerate(kinds) if k != "Scalar"), 0)
+    raise PlError(f"{spelling}: expected Tensor or Tile operands, got "
+                  f"({', '.join(_operand_word(a) for a in args)})", argument=culprit)
+
+
+def _operand_word(arg: Arg) -> str:
+    """An operand as messages name it: its kind, or the value the user wrote."""
+    kind = _kind(arg)
+    if kind in ("Tensor", "Tile", "Scalar"):
+        return kind
+    return "a list" if isinstance(arg, MakeTuple) else describe(arg)
 
 
 def _all_scalar(args: Sequence[Arg]) -> bool:

@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any
 
 from pl.errors import PlError
-from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
 from pl.ops.registry import OpDef
 
@@ -37,7 +37,11 @@ _STRING_ENUMS: dict[str, dict[str, int]] = {
     "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
     "coalesce": {"row": 0, "elem": 1},
     "atomic": {"none": 0, "none_": 0, "add": 1},
+    "gather_oob": {"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3},
 }
+
+# Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
+_DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
 
 _ENUM_KWARG_TYPES: dict[str, type[Enum]] = {
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
@@ -88,7 +92,11 @@ def to_expr(value: Any) -> Any:
     if isinstance(value, float):
         return ConstFloat(value)
     if isinstance(value, list | tuple):
-        return MakeTuple(tuple(to_expr(v) for v in value))
+        elements = tuple(to_expr(v) for v in value)
+        for e in elements:
+            if not isinstance(e, Expr):  # `["a"]`: left as the list, for the caller to reject
+                return value
+        return MakeTuple(elements)
     return value
 
 
@@ -133,7 +141,11 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
         return _pad_value(spelling, value)
     enum_type = _ENUM_KWARG_TYPES.get(type_name)
     if enum_type is not None and isinstance(value, int) and not isinstance(value, bool):
-        return enum_type(value)
+        for member in enum_type:
+            if member.value == value:
+                return member
+        raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
+                      + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
     if isinstance(value, str) and key in _STRING_ENUMS:
         table = _STRING_ENUMS[key]
         if value.lower() not in table:
@@ -141,6 +153,57 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                           + ", ".join(repr(k) for k in table))
         return table[value.lower()]
     return value
+
+
+# What a positional argument of each registry kind is, in messages.
+_KIND_WORDS = {"tile": "a tile", "tensor": "a tensor", "scalar": "a scalar",
+               "tuple": "a list such as [0, 0]"}
+
+# The Python values a keyword of each registry type takes (after `_convert_kwarg`); None keeps
+# the op's default.
+_KWARG_VALUES: dict[str, tuple[type, ...]] = {
+    "int": (int,), "bool": (bool, int), "double": (int, float), "str": (str,),
+    "DataType": (DType,), "PadValue": (PadValue,), "MemorySpace": (MemorySpace,),
+    "TileLayout": (TileLayout,), "TensorLayout": (TensorLayout,),
+}
+
+_KWARG_WORDS = {"int": "an integer constant", "bool": "True or False", "double": "a number",
+                "str": "a string", "DataType": "a dtype such as pl.FP32",
+                "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
+                "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"}
+
+
+def describe(value: Any) -> str:
+    """A value as the user wrote it, for messages (`the string '2'`, `pl.MemorySpace.Vec`)."""
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, DType):
+        return f"the dtype pl.{value.name}"
+    if isinstance(value, Enum):
+        return f"pl.{type(value).__name__}.{value.name}"
+    if isinstance(value, bool | int | float):
+        return f"the constant {value!r}"
+    if value is None:
+        return "None"
+    if isinstance(value, Expr):
+        kind = type(value.type).__name__.removesuffix("Type").lower()
+        return f"a {kind} value"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(describe(v) for v in value) + "]"
+    return f"a {type(value).__name__} value"
+
+
+def _check_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> None:
+    spec = op.kwarg_spec(key)
+    if spec is None or value is None:
+        return
+    allowed = _KWARG_VALUES.get(spec.type_name)
+    if allowed is None:
+        return
+    if not isinstance(value, allowed):
+        raise PlError(f"{spelling}: {key} must be {_KWARG_WORDS[spec.type_name]}, got "
+                      f"{describe(value)}", hint=f"Signature: {signature(spelling, op)}",
+                      argument=key)
 
 
 def _pad_value(spelling: str, value: Any) -> PadValue:
@@ -169,6 +232,11 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
 def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
                             ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """`shape_arguments` without its fast path for plain positional Exprs."""
+    if op.name in _DIM_FIRST and len(args) >= 2 and isinstance(args[1], ConstInt | int) \
+            and not isinstance(args[1], bool):
+        if "dim" in kwargs:
+            raise PlError(f"{spelling}: got multiple values for argument 'dim'")
+        args, kwargs = [args[0], *args[2:]], {**kwargs, "dim": args[1]}
     required, maximum = _arg_bounds(op)
     arg_names = [a.name for a in op.args]
     kw_names = [k.name for k in op.kwargs]
@@ -204,6 +272,12 @@ def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwarg
     if not required <= len(slots) <= maximum:
         raise _arity_error(spelling, op, len(slots))
     exprs = [to_expr(a) for a in slots]
+    for i, e in enumerate(exprs):
+        if not isinstance(e, Expr):
+            raise PlError(f"{spelling}: argument '{op.args[i].name}' must be "
+                          f"{_KIND_WORDS.get(op.args[i].kind, 'a kernel value')}, got "
+                          f"{describe(e)}", hint=f"Signature: {signature(spelling, op)}",
+                          argument=i)
     out_kwargs = _finish_kwargs(spelling, op, exprs, given)
     return exprs, out_kwargs
 
@@ -252,6 +326,8 @@ def _fill_gaps(spelling: str, op: OpDef, slots: list[Any]) -> list[Any]:
 def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str, Any]
                    ) -> list[tuple[str, Any]]:
     values = {k: _convert_kwarg(spelling, op, k, v) for k, v in given.items()}
+    for key, value in values.items():
+        _check_kwarg(spelling, op, key, value)
     for key in _REQUIRED.get(op.name, ()):
         if key not in values:
             raise PlError(f"{spelling}: missing required keyword argument '{key}'",

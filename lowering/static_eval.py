@@ -28,6 +28,7 @@ given wrong arguments) raises `FailsWhenRun` instead: a user error in any loadin
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -71,7 +72,10 @@ def python_failure(error: BaseException) -> str:
         return f"the file exits (status {error.code!r}) when it runs"
     if isinstance(error, KeyboardInterrupt):
         return "the file interrupts itself (a keyboard interrupt) when it runs"
-    text = str(error).strip()
+    if isinstance(error, RecursionError):
+        return "the file nests too deeply to run"
+    # (a message may quote another exception: "... raised NameError: x" keeps only "x")
+    text = re.sub(r"\b[A-Z]\w*(?:Error|Exception)\b:?\s*", "", str(error)).strip()
     return text[:1].lower() + text[1:] if text else "the file fails when it runs (no message)"
 
 

@@ -48,7 +48,12 @@ def __getattr__(name: str) -> object:
             if e.name != "numpy":
                 raise
             raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
-    raise AttributeError(f"module 'pl' has no attribute {name!r}")
+    if name.startswith("__"):  # Python's own protocol probes (`__path__`, ...): the plain answer
+        raise AttributeError(f"module 'pl' has no attribute {name!r}")
+    from pl.errors import UnknownNameError, suggest
+
+    raise UnknownNameError(f"Unknown name 'pl.{name}'",
+                           hint=suggest(name, __all__, "pl.") or "see `dir(pl)` for the DSL's names")
 
 
 __all__ = [*_dsl.__all__, *_dsl_ops.__all__, "Compiled", "CompactMode", "DType", "ForKind",

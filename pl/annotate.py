@@ -35,7 +35,9 @@ from typing import Any
 
 import libcst as cst
 
-from lowering.frontend_source import source_file
+import infer
+import lowering
+from lowering.frontend_source import check_expression_size, source_file
 from lowering.python_source import compile_python, decode, python_lines, python_view, restore
 from lowering.static_eval import python_failure
 from lowering.static_module import kernel_folder, load_static
@@ -46,9 +48,10 @@ from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
 from pl.annotate_verify import verify_output
 from pl.cache import Reads, cached_call, error_from_json, error_json, gc_paused
 from pl.compiler import Compiled, compile_program
-from pl.errors import PlError
+from pl.errors import PlError, frame_span
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
+from pl.written_spaces import space_changes
 
 __all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
            "show_inferred"]
@@ -96,14 +99,35 @@ class Regenerated:
 
 # -- loading ---------------------------------------------------------------------------------------
 def _exec_error(e: BaseException, filename: str) -> PlError:
-    line = 1
+    """The user's module failed while it was imported: a located error worded without Python's
+    exception class names (the expression that raised, by CPython's position table)."""
+    span = Span(filename, 1, 1)
     tb = e.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
+            span = frame_span(tb.tb_frame, tb.tb_lasti)
         tb = tb.tb_next
-    return PlError(python_failure(e), Span(filename, line, 1),
+    return PlError(python_failure(e), span,
                    hint="the kernel file fails this way while it is being imported (--exec)")
+
+
+_PACKAGES = tuple(str(Path(m.__file__ or "").resolve().parent) + os.sep
+                  for m in (sys.modules["pl"], infer, lowering))
+
+
+def _raised_inside_pl(e: BaseException, filename: str) -> bool:
+    """Whether pl's own code ran between the user's last line and the exception: then it is a
+    bug of pl (a failure in a library pl called included), not of the user's module."""
+    tb = e.__traceback__
+    inside = False
+    while tb is not None:
+        frame_file = tb.tb_frame.f_code.co_filename
+        if frame_file == filename:
+            inside = False
+        elif str(Path(frame_file).resolve()).startswith(_PACKAGES):
+            inside = True
+        tb = tb.tb_next
+    return inside
 
 
 def load_programs(text: str, filename: str, *, execute: bool = False,
@@ -115,6 +139,7 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     imports the file as a fresh module, as Python would (its top-level code runs). The files the
     load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
     linecache.cache[filename] = (len(text), None, python_lines(text), filename)
+    check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
     reads = {} if reads is None else reads
     namespace = _exec_module(text, filename, reads) if execute else \
         load_static(text, filename, reads)
@@ -146,7 +171,9 @@ def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
             raise e.located(located.span) from None  # type: ignore[arg-type]
         raise
     except BaseException as e:  # noqa: BLE001  the user's module failed on import (even exit()):
-        raise _exec_error(e, filename) from None  # a user error, located
+        if isinstance(e, Exception) and _raised_inside_pl(e, filename):
+            raise  # a bug of pl met while the module ran: an internal error
+        raise _exec_error(e, filename) from None  # the user's own code failed: located
     finally:
         if folder in sys.path:
             sys.path.remove(folder)
@@ -271,6 +298,11 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
         edits = _with_import(edits, source, root)
+    lines = text.splitlines()
+    for c in compiled:  # a space the user wrote is never changed silently
+        if c.decisions is not None:
+            notes.extend(PlError(ch.message(), ch.span, source=text)
+                         for ch in space_changes(lines, c.decisions.spaces))
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.

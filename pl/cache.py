@@ -37,11 +37,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pl.errors import PlError
+from pl.errors import PlError, package_version
 from pl.ir.span import Span
 
 __all__ = ["Cache", "Reads", "cached_call", "default_cache_dir", "error_from_json", "error_json",
-           "gc_paused", "key", "package_fingerprint", "package_version", "reads_unchanged"]
+           "gc_paused", "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
 _PACKAGES = ("pl", "lowering", "infer")
@@ -65,15 +65,6 @@ def default_cache_dir() -> Path:
     """`$XDG_CACHE_HOME/pl`, else `~/.cache/pl`."""
     base = os.environ.get("XDG_CACHE_HOME")
     return (Path(base) if base else Path.home() / ".cache") / "pl"
-
-
-def package_version(distribution: str = "pl-tile") -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(distribution)
-    except Exception:  # not installed as a distribution: the fingerprint still tells versions apart
-        return "0+unknown"
 
 
 def package_fingerprint() -> str:

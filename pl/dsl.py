@@ -16,7 +16,7 @@ from enum import Enum
 from types import TracebackType
 from typing import Any
 
-from pl.errors import PlError
+from pl.errors import PlError, frame_span
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -203,7 +203,13 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     module-level function the decorated function is lowered to an `ir.Function` right away.
     """
     # Annotations see the caller's locals, which a function's closure may not hold.
-    scope = dict(sys._getframe(1).f_locals)
+    caller = sys._getframe(1)
+    scope = dict(caller.f_locals)
+    if fn is not None and not callable(fn):  # `@pl.function(pl.FunctionType.InCore)`
+        raise PlError("@pl.function takes its options as keywords",
+                      frame_span(caller),
+                      hint=f"write @pl.function(type=pl.{fn})" if isinstance(fn, FunctionType)
+                      else "e.g. @pl.function(type=pl.FunctionType.InCore)")
 
     def apply(f: Callable[..., Any]) -> Any:
         if _is_method(f):
@@ -247,11 +253,28 @@ def _definition_span(obj: Any) -> Span | None:
     return Span(code.co_filename, code.co_firstlineno, 1)
 
 
+# pl's own packages (pl/, lowering/, infer/ side by side): frames there are not the user's.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_HOME = tuple(os.path.join(_ROOT, p) + os.sep for p in ("pl", "lowering", "infer"))
+
+
+def _frames(tb: TracebackType | None) -> list[TracebackType]:
+    out = []
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
+
+
 def _excepthook(previous: Callable[..., Any]) -> Callable[..., Any]:
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if isinstance(exc, PlError):
             if os.environ.get("PL_BACKTRACE") == "1":
                 previous(exc_type, exc, tb)
+            if exc.span is None or exc.span.line <= 0:  # `pl.float32` at module level: the line
+                user = [t for t in _frames(tb) if not t.tb_frame.f_code.co_filename.startswith(_HOME)]
+                if user:
+                    exc.span = frame_span(user[-1].tb_frame, user[-1].tb_lasti)
             print(exc.render(), file=sys.stderr)
             return
         previous(exc_type, exc, tb)

@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from typing import Any, NoReturn
 
-from pl.errors import PlError
+from pl.errors import PlError, UnknownNameError, suggest
 from pl.ops.registry import all_ops
 
 # Spellings that build scalar expressions (BinaryExpr Min/Max), not registered ops (ops.md 11).
@@ -66,6 +66,14 @@ def spelling_index() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in index.items()}
 
 
+def suggest_op(spelling: str) -> str | None:
+    """The "did you mean" hint of an unknown op spelling (`pl.tile.ad` -> `pl.tile.add`), among
+    the spellings of the same namespace."""
+    head, _, name = spelling.rpartition(".")
+    names = [s.rpartition(".")[2] for s in _all_spellings() if s.rpartition(".")[0] == head]
+    return suggest(name, names, head + ".")
+
+
 class DslOp:
     """A DSL op spelling. Meaningful only inside a kernel, where the frontend lowers it."""
 
@@ -94,7 +102,10 @@ class OpNamespace:
         return f"<pl namespace {self.__pl_namespace__}>"
 
     def __getattr__(self, name: str) -> Any:
-        raise AttributeError(f"Unknown operation '{self.__pl_namespace__}.{name}'")
+        if name.startswith("__"):  # Python's own protocol probes (`__wrapped__`, ...)
+            raise AttributeError(name)
+        raise UnknownNameError(f"Unknown operation '{self.__pl_namespace__}.{name}'",
+                               hint=suggest_op(f"{self.__pl_namespace__}.{name}"))
 
 
 tile = OpNamespace("pl.tile")

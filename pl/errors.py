@@ -2,15 +2,20 @@
 
 Every mistake in a kernel becomes a `PlError` carrying a `Span`; `render()` prints it the way the
 reference does (rustc style): `Error: msg`, `--> file:line:col`, two lines of context, a caret under
-the culprit, then `= help:` / `= note:` lines. This module imports only the IR span.
+the culprit, then `= help:` / `= note:` lines. `str(error)` is `file:line:col: msg`, so an error
+that escapes uncaught still says where it is. `suggest` words the "did you mean" hint of an unknown
+name. This module imports only the IR span.
 """
 
 from __future__ import annotations
 
+import difflib
 import linecache
 import os
 import re
 import sys
+from collections.abc import Iterable
+from types import FrameType
 
 from pl.ir.span import Span
 
@@ -27,7 +32,8 @@ class PlError(Exception):
     """A located, user-facing error (bad kernel source, bad op use, unsatisfiable request)."""
 
     def __init__(self, message: str, span: Span | None = None, *, hint: str | None = None,
-                 note: str | None = None, source: str | None = None) -> None:
+                 note: str | None = None, source: str | None = None,
+                 argument: int | str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
@@ -35,8 +41,14 @@ class PlError(Exception):
         self.note = note
         # Full text of the file the span points into, when it is not readable through linecache.
         self.source = source
+        # Raised without a span about one argument of an op call (a 0-based positional slot, or a
+        # keyword's name): the frontend then points at that argument rather than at the call.
+        self.argument = argument
 
     def __str__(self) -> str:
+        span = self.span
+        if span is not None and span.line > 0:
+            return f"{span.filename}:{span.line}:{span.col}: {self.message}"
         return self.message
 
     def located(self, span: Span) -> PlError:
@@ -87,6 +99,56 @@ class PlError(Exception):
         return "\n".join(out)
 
 
+class UnknownNameError(PlError, AttributeError):
+    """An unknown `pl.X` / `pl.tile.X` name looked up at run time (a kernel file's module level).
+
+    A PlError (rendered, with a "did you mean"), and an AttributeError too, because that is what
+    Python's attribute protocol expects: `hasattr`, `getattr(obj, name, default)` keep working."""
+
+
+def _spelling_key(name: str) -> str:
+    """What a name is compared by: case folded, and the numpy/torch dtype words in the DSL's own
+    spelling (`float32` -> `fp32`, `bfloat16` -> `bf16`), so `pl.float32` finds `pl.FP32`."""
+    key = name.lower().replace("bfloat", "bf").replace("float", "fp")
+    return {"half": "fp16", "double": "fp64", "int": "int32", "bool_": "bool"}.get(key, key)
+
+
+def suggest(name: str, candidates: Iterable[str], prefix: str = "") -> str | None:
+    """`did you mean `pl.FP32`?` for an unknown `name` among `candidates`, or None when nothing
+    is close (difflib's ratio over the spelling keys above)."""
+    by_key: dict[str, str] = {}
+    for c in candidates:
+        by_key.setdefault(_spelling_key(c), c)
+    key = _spelling_key(name)
+    close = [by_key[key]] if key in by_key else [
+        by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.6)]
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"`{prefix}{c}`" for c in close) + "?"
+
+
+def frame_span(frame: FrameType, lasti: int | None = None) -> Span:
+    """Where `frame` is executing (or was, at instruction offset `lasti`): the expression
+    CPython's position table gives for that instruction, in 1-based character columns."""
+    code = frame.f_code
+    line, col, end_line, end_col = frame.f_lineno, 0, 0, 0
+    index = (frame.f_lasti if lasti is None else lasti) // 2
+    table = getattr(code, "co_positions", None)  # Python 3.11+; before it, the line only
+    positions = list(table()) if table is not None else []
+    if 0 <= index < len(positions):
+        p_line, p_end, p_col, p_end_col = positions[index]
+        if p_line is not None and p_col is not None:
+            line, end_line, col, end_col = p_line, p_end or p_line, p_col, p_end_col or 0
+    text = linecache.getline(code.co_filename, line).encode("utf-8")
+    end_text = linecache.getline(code.co_filename, end_line or line).encode("utf-8")
+
+    def chars(data: bytes, offset: int) -> int:  # a UTF-8 byte offset -> 1-based column
+        return len(data[:offset].decode("utf-8", errors="replace")) + 1
+
+    return Span(code.co_filename, line, chars(text, col),
+                end_line, chars(end_text, end_col) if end_line else 0)
+
+
 def _word_end(text: str, col: int) -> int:
     """End column (exclusive, 1-based) of the identifier or dotted name starting at `col`."""
     i = col - 1
@@ -110,14 +172,15 @@ class InternalError(Exception):
     command prints before it exits 123."""
 
     def report(self) -> str:
-        return f"internal error in pl {pl_version()}: {self}"
+        return f"internal error in pl {package_version()}: {self}"
 
 
-def pl_version() -> str:
-    """The installed distribution's version (the package metadata of `pl-tile`)."""
+def package_version(distribution: str = "pl-tile") -> str:
+    """An installed distribution's version (by default pl's own, `pl-tile`), from its package
+    metadata; "0+unknown" when it is not installed as a distribution."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("pl-tile")
+        return version(distribution)
     except PackageNotFoundError:
-        return "(version unknown: not installed)"
+        return "0+unknown"

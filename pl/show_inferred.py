@@ -37,7 +37,7 @@ from pl.annotate import Regenerated, rerun, run_text, show_inferred
 from pl.annotate import load_programs as _load_text
 from pl.annotate_report import JSON_VERSION, diagnostic_json, explain, file_json
 from pl.annotate_verify import ir_text, verify_ir
-from pl.errors import InternalError, PlError, pl_version
+from pl.errors import InternalError, PlError, package_version
 from pl.ir.function import Program
 from pl.ir.span import Span
 
@@ -216,6 +216,39 @@ def _unchanged(source: Input, target: Path) -> None:
                       "rewritten", hint="run the command again on the new contents")
 
 
+def _file_error(e: OSError) -> PlError:
+    """A file-system failure (an unwritable folder, a full disk, a file where a folder is
+    needed), named by its file."""
+    reason = (e.strerror or str(e)).lower()
+    if isinstance(e, FileExistsError | NotADirectoryError):
+        reason = "a file is in the way where a folder is needed"
+    return PlError(f"cannot write {e.filename}: {reason}",
+                   hint="check the path exists (as a folder where one is needed), is writable, "
+                        "and that its disk has space")
+
+
+def _internal_error(e: Exception, path: str, argv: Sequence[str] | None, text: str | None) -> str:
+    """The report of a bug in pl: the exception, and a reproducer file (command line, input text
+    and traceback) saved in the temp folder for the bug report."""
+
+    version = package_version()
+    summary = (str(e).splitlines() or [""])[0]
+    body = (f"pl {version}, Python {sys.version.split()[0]}\n"
+            f"command: python -m pl.show_inferred {' '.join(argv or sys.argv[1:])}\n"
+            f"input: {path}\n\n{''.join(traceback.format_exception(e))}\n"
+            f"--- input text ---\n{text if text is not None else '(not read)'}")
+    try:
+        fd, saved = tempfile.mkstemp(prefix="pl-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+            f.write(body)
+        where = f"a reproducer (the input and the traceback) was saved to {saved}"
+    except OSError as oe:
+        where = f"no reproducer could be saved ({oe.strerror or oe})"
+    return (f"internal error in pl {version}: {type(e).__name__}: {summary}\n"
+            f"  while processing {path}; this is a bug in pl, not in your kernel.\n"
+            f"  {where}; please attach it to a bug report.")
+
+
 def _note_text(e: PlError) -> str:
     where = f"{e.span.filename}:{e.span.line}:{e.span.col}: " if e.span and e.span.line > 0 else ""
     return f"{where}note: {e.message}"
@@ -231,9 +264,8 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
     return default_cache_dir()
 
 
-def _one(args: argparse.Namespace, path: str, dump: Path | None, stdin: TextIO,
+def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
-    source = read_input(path, stdin)
     r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend],
                  residency=not args.no_residency, program=args.program, dump_passes=dump,
                  cache_dir=_cache_dir(args), execute=args.execute)
@@ -282,8 +314,16 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         dump = args.dump_passes
         if dump is not None and several:
             dump = dump / (Path(path).stem if path != "-" else "stdin")
+        text = None
         try:
-            status = max(status, _one(args, path, dump, stdin, stdout, stderr, report))
+            try:
+                source = read_input(path, stdin)
+                text = source.text
+                status = max(status, _one(args, path, source, dump, stdout, stderr, report))
+            except OSError as e:
+                if e.filename is None:  # not about a file: nothing the user can act on
+                    raise
+                raise _file_error(e) from None
         except PlError as e:
             report["diagnostics"].append(diagnostic_json(e, path, "error"))
             print(e.render(color=_color(stderr)), file=stderr)
@@ -291,10 +331,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         except InternalError as e:  # pl's check of its own output failed: nothing was written
             print(f"{e.report()}; please report it", file=stderr)
             return EXIT_INTERNAL
-        except Exception as e:  # a bug in pl, not in the kernel
-            traceback.print_exc(file=stderr)
-            print(f"internal error in pl {pl_version()}: {type(e).__name__} while processing "
-                  f"{path}; please report it", file=stderr)
+        except Exception as e:  # a bug in pl, not in the kernel: said so, with a reproducer
+            print(_internal_error(e, path, argv, text), file=stderr)
             return EXIT_INTERNAL
     if args.json:
         stdout.write(json.dumps(report, indent=2) + "\n")

@@ -71,7 +71,8 @@ def test_uncaught_error_is_rendered_without_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
-def test_internal_failure_is_wrapped_at_the_function(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_internal_failure_is_not_dressed_as_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug of pl met while lowering propagates as itself: never a PlError blaming the kernel."""
     import lowering.frontend as frontend
 
     def boom(*_: object) -> list[object]:
@@ -80,11 +81,8 @@ def test_internal_failure_is_wrapped_at_the_function(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(frontend, "lower_block", boom)
     text = ("import pl\n\n@pl.function\ndef kern(a: pl.Tensor[[4], pl.FP32]) -> "
             "pl.Tensor[[4], pl.FP32]:\n    return a\n")
-    with pytest.raises(PlError) as info:
+    with pytest.raises(RuntimeError, match="internal"):
         parse(text, filename="<wrap>")
-    assert info.value.message == "Failed to parse function 'kern': RuntimeError: internal"
-    assert info.value.span is not None and (info.value.span.line, info.value.span.col) == (4, 5)
-    assert info.value.hint == "Check your function definition for errors"
 
 
 @pytest.mark.parametrize(("text", "message"), [

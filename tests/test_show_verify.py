@@ -30,7 +30,7 @@ from lowering.text import parse
 from pl.annotate import Regenerated, rerun, run_text
 from pl.annotate_imports import dsl_root
 from pl.annotate_verify import verify_output
-from pl.errors import InternalError, pl_version
+from pl.errors import InternalError, package_version
 from pl.structural import structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,7 +204,7 @@ def test_generated_programs_are_verified_or_refused_on_every_backend(
     for mode in ([], ["--diff"], ["--ir"], ["--write"]):
         code, out, err = run(["--backend", backend, *mode, str(path)])
         if code == 123:
-            assert out == "" and f"internal error in pl {pl_version()}: " in err
+            assert out == "" and f"internal error in pl {package_version()}: " in err
             assert path.read_text(encoding="utf-8") == text
             continue
         assert code == 0, err
@@ -380,7 +380,7 @@ def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
     monkeypatch.setattr(cli, "run_text", failing)
     code, out, err = run(["--write", str(path)])
     assert (code, out) == (123, "")
-    assert f"internal error in pl {pl_version()}: k.py: the regenerated file" in err
+    assert f"internal error in pl {package_version()}: k.py: the regenerated file" in err
     assert "Traceback" not in err
     assert path.read_text(encoding="utf-8") == text
 

@@ -40,6 +40,9 @@ def slice_(ctx: Ctx) -> Type:
             if so is not None and se is not None and sd is not None and so + se > sd:
                 raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
                                f"extent {se} exceeds the source extent {sd}")
+    if valid is not None and len(valid) != len(shape):
+        raise ctx.fail(f"{ctx.name}: valid_shape has {len(valid)} dims but the slice shape has "
+                       f"{len(shape)}", argument=3)
     keep = [k for k in range(len(shape)) if k not in drops]
     new = tuple(shape[k] for k in keep)
     view = None

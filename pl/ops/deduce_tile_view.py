@@ -175,6 +175,9 @@ def assemble(ctx: Ctx) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.tile(0), ctx.tile(1)
     off = ctx.tuple_arg(2)
+    if len(off) > min(len(src.shape), len(tgt.shape)):
+        raise ctx.fail(f"The operator {ctx.name} takes at most {min(len(src.shape), len(tgt.shape))} "
+                       f"offsets (the rank of its tiles), but got {len(off)}", argument=2)
     for k, (o, s, d) in enumerate(zip(off, src.shape[-len(off):], tgt.shape[-len(off):], strict=False)):
         so, ss, sd = static(o), static(s), static(d)
         if so is not None and ss is not None and sd is not None and so + ss > sd:
@@ -197,6 +200,9 @@ def set_validshape(ctx: Ctx) -> Type:
     a = ctx.tile(0)
     ctx.scalar(1)
     ctx.scalar(2)
+    if len(a.shape) < 2:
+        raise ctx.fail(f"The operator {ctx.name} requires a tile of rank 2 or more, but got rank "
+                       f"{len(a.shape)}", argument=0)
     rows, cols = ctx.args[1], ctx.args[2]
     for v, d in ((rows, a.shape[-2]), (cols, a.shape[-1])):
         sv, sd = static(v), static(d)

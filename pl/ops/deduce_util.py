@@ -41,8 +41,10 @@ class Ctx:
     def short(self) -> str:
         return self.name.split(".", 1)[1]
 
-    def fail(self, message: str) -> PlError:
-        return PlError(message)
+    def fail(self, message: str, argument: int | None = None) -> PlError:
+        """A misuse of this op; `argument`: the positional slot at fault (the frontend points at
+        it)."""
+        return PlError(message, argument=argument)
 
     def nargs(self, lo: int, hi: int | None = None) -> None:
         hi = lo if hi is None else hi
@@ -58,28 +60,28 @@ class Ctx:
         t = self._arg(i).type
         if not isinstance(t, TileType):
             raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a TileType, "
-                            f"but got {type_name(t)}")
+                            f"but got {type_name(t)}", argument=i)
         return t
 
     def tensor(self, i: int) -> TensorType:
         t = self._arg(i).type
         if not isinstance(t, TensorType):
             raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a TensorType, "
-                            f"but got {type_name(t)}")
+                            f"but got {type_name(t)}", argument=i)
         return t
 
     def shaped(self, i: int) -> TileType | TensorType:
         t = self._arg(i).type
         if not isinstance(t, (TileType, TensorType)):
             raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a Tile or "
-                            f"Tensor, but got {type_name(t)}")
+                            f"Tensor, but got {type_name(t)}", argument=i)
         return t
 
     def scalar(self, i: int) -> DType:
         t = self._arg(i).type
         if not isinstance(t, ScalarType):
             raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a ScalarType, "
-                            f"but got {type_name(t)}")
+                            f"but got {type_name(t)}", argument=i)
         return t.dtype
 
     def tuple_arg(self, i: int) -> Shape:
@@ -94,7 +96,7 @@ class Ctx:
                                     f"tuple of integers, but got {shape_str(e.elements)}")
             return tuple(norm_dim(x) for x in e.elements)
         raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a tuple, "
-                        f"but got {type_name(e.type)}")
+                        f"but got {type_name(e.type)}", argument=i)
 
     def opt_tuple(self, i: int) -> Shape | None:
         return self.tuple_arg(i) if self.has(i) else None

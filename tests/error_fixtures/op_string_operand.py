@@ -1,0 +1,13 @@
+import pl
+
+N = 64
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 128], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 128])
+        x = pl.mul(t, "2")  # error: argument 'rhs' must be a tile, got the string '2'  # error-col: 23
+        out = pl.store(t, [0, 0], out)
+        return out

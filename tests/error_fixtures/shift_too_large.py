@@ -1,0 +1,11 @@
+import pl
+
+N = 64
+
+
+@pl.program
+class K:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        x = 1 << 20000  # error: Shift by 20000 does not fit in 64 bits  # error-col: 13
+        return n
