@@ -4,7 +4,9 @@ Given the chosen IR op and the user's positional / keyword arguments, `shape_arg
 positional Exprs and the keyword values exactly as the IR Call stores them:
 - keyword spellings of positional parameters (`valid_shape=`, `tmp_tile=`) move to their slot, extra
   positionals fill the op's keyword parameters in declared order (`pl.cast(t, pl.FP16)`);
-- arity and keyword names are checked (PlError naming the expected signature / accepted kwargs);
+- arity and keyword names are checked (PlError naming the expected signature / accepted kwargs); no
+  call takes more positional arguments than the reference's wrapper of its spelling does
+  (`positional_limit`), so a surplus argument is never taken for a keyword parameter it is not;
 - the reference's always-emitted defaults are filled (`tile.load` valid_shape and target_memory,
   `tile.create` target_memory, `tensor.create` layout, cast mode, fillpad pad_value, tensor.matmul
   flags, cmp_type); literal kwarg values become Python values, string enums their ints;
@@ -19,10 +21,11 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
+from pl.dsl_ops import canonical_spelling
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
-from pl.ops.registry import OpDef
+from pl.ops.registry import OpDef, dsl_positional
 
 # Tensor-section rows carry no `?` markers; these positional names are optional there.
 _TENSOR_OPTIONAL_ARGS = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
@@ -111,6 +114,20 @@ def _compute_arg_bounds(op: OpDef) -> tuple[int, int]:
     return _DSL_MIN_ARGS.get(op.name, required), len(op.args)
 
 
+def positional_limit(spelling: str, op: OpDef) -> int:
+    """The most positional arguments a call of `op` spelled `spelling` takes: the op's positional
+    slots plus its keyword parameters (filled in declared order, `pl.cast(t, pl.FP16)`), capped by
+    the reference wrapper of the spelling and by that of the op's own level spelling (`pl.row_sum`
+    on a tensor takes `input` only: the reference refuses a scratch tile there, and a surplus
+    argument must not become `tensor.row_sum`'s `axis`)."""
+    limit = len(op.args) + len(op.kwargs)
+    for name in (spelling, canonical_spelling(op.name)):
+        params = dsl_positional(name)
+        if params is not None:
+            limit = min(limit, len(params))
+    return limit
+
+
 def signature(spelling: str, op: OpDef) -> str:
     """`pl.tile.load(tensor, offsets, shapes[, valid_shape], target_memory=, clamp=)`."""
     required, _ = _arg_bounds(op)
@@ -158,6 +175,9 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
                     ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """Positional Exprs and ordered kwargs of the Call of `op` (see the module docstring)."""
     required, maximum = _arg_bounds(op)
+    limit = positional_limit(spelling, op)
+    if len(args) > limit:
+        raise _arity_error(spelling, op, len(args), max(limit, required))
     if not kwargs and required <= len(args) <= maximum and _plain_exprs(args) \
             and op.name not in _REQUIRED and op.name != "tile.load":
         # Every argument is an Expr in its own slot and no keyword is given: the general path
@@ -228,8 +248,9 @@ def _default_kwargs(spelling: str, op: OpDef) -> tuple[tuple[str, Any], ...]:
     return defaults
 
 
-def _arity_error(spelling: str, op: OpDef, got: int) -> PlError:
-    required, maximum = _arg_bounds(op)
+def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:
+    required, slots = _arg_bounds(op)
+    maximum = slots if maximum is None else maximum
     expected = str(required) if required == maximum else f"{required} to {maximum}"
     return PlError(f"{spelling} expects {expected} positional argument(s), got {got}",
                    hint=f"Signature: {signature(spelling, op)}")

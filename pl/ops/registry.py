@@ -4,7 +4,8 @@ and `data/system_ops.tsv` (the reference's system.* sync / cross-core / task ops
 One `OpDef` per op: positional and keyword signature, ordered input-memory constraints, the
 output-memory rule, inheritance / retargetable flags, category and effects. Nothing here is written
 per op by hand except what the TSV cannot say (a few flags parsed out of its notes). The table is
-parsed lazily on first use and then cached for the life of the process.
+parsed lazily on first use and then cached for the life of the process. `data/dsl_positional.tsv` adds
+how many positional arguments each DSL spelling's reference wrapper takes (its signature, measured).
 """
 
 from __future__ import annotations
@@ -296,14 +297,35 @@ def _rows(filename: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Registry:
+    ops: dict[str, OpDef]
+    # DSL spelling -> the positional parameters its reference wrapper takes (dsl_positional.tsv).
+    positional: dict[str, tuple[str, ...]]
+
+
 @lru_cache(maxsize=1)
-def _table() -> dict[str, OpDef]:
+def _registry() -> _Registry:
     table: dict[str, OpDef] = {}
     for section, cols in _rows("ops.tsv"):
         table[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
         table[cols[0]] = _tile_row(cols, "system")
-    return table
+    positional: dict[str, tuple[str, ...]] = {}
+    for _, cols in _rows("dsl_positional.tsv"):
+        if cols[0] != "spelling":
+            positional[cols[0]] = tuple(_split_top(cols[1], ",")) if cols[1] != "-" else ()
+    return _Registry(table, positional)
+
+
+def _table() -> dict[str, OpDef]:
+    return _registry().ops
+
+
+def dsl_positional(spelling: str) -> tuple[str, ...] | None:
+    """The positional parameters the reference's wrapper of this DSL spelling takes (`pl.row_sum`
+    -> (input, tmp_tile)), or None when it has no such wrapper or takes any number (*args)."""
+    return _registry().positional.get(spelling)
 
 
 def get_op(name: str) -> OpDef | None:
