@@ -155,6 +155,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
 def _body(h: _Header) -> Function:
     ctx = h.ctx
     ctx.func_type = h.ft
+    ctx.return_types = h.returns
     name = h.node.name.value
     try:
         body = lower_block(ctx, suite(h.node.body))

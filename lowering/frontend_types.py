@@ -3,7 +3,9 @@
 Guarantees: heads are recognised by identity; a Tile takes up to three trailing items in any order
 (one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`); omitted TileView fields come from
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
-objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`.
+objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
+`type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
+parameter, a function's return annotation).
 """
 
 from __future__ import annotations
@@ -298,6 +300,28 @@ def _view_field(ctx: FnCtx, key: str, val: cst.BaseExpression, lower_expr: Lower
 def _kind(t: Type) -> str:
     return {ScalarType: "pl.Scalar", TensorType: "pl.Tensor", TileType: "pl.Tile",
             TupleType: "pl.Tuple"}.get(type(t), "Unknown")
+
+
+def type_mismatch(declared: Type, actual: Type) -> str | None:
+    """Why a value of type `actual` cannot stand where `declared` is written, or None when it can.
+
+    Only tensor and tile declarations are compared: the kind, the dtype, the rank, and each dim
+    where both sides are static (a dynamic dim on either side matches; the reference binds it)."""
+    if not isinstance(declared, TensorType | TileType) or isinstance(actual, UnknownType):
+        return None
+    if type(actual) is not type(declared):
+        return f"is {_kind(actual)} but {_kind(declared)} is declared"
+    assert isinstance(actual, TensorType | TileType)
+    if actual.dtype != declared.dtype:
+        return f"has dtype {actual.dtype.short} but {declared.dtype.short} is declared"
+    dshape, ashape = declared.shape, actual.shape
+    if len(dshape) != len(ashape):
+        return f"has rank {len(ashape)} but rank {len(dshape)} is declared"
+    for d, a in zip(dshape, ashape, strict=True):
+        if isinstance(d, ConstInt) and isinstance(a, ConstInt) and d.value != a.value:
+            return (f"has shape [{', '.join(map(_dim_text, ashape))}] but "
+                    f"[{', '.join(map(_dim_text, dshape))}] is declared")
+    return None
 
 
 def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CSTNode) -> Type:
