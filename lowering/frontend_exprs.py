@@ -15,8 +15,8 @@ from typing import Any
 import libcst as cst
 
 from lowering import op_builders
-from lowering.frontend_ctx import FnCtx, dotted
 from lowering.frontend_call_checks import check_op_call
+from lowering.frontend_ctx import FnCtx, dotted
 from lowering.frontend_types import type_mismatch, type_text
 from pl import dsl
 from pl.errors import PlError
