@@ -421,7 +421,9 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                               f"{len(pos)}", hint=f"Parameters: {params}")
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
-        why = type_mismatch(ptype, value.type)
+        # The reference binds a callee's shape to its argument's, rank included: only the kind and
+        # dtype must agree (a value of another dtype is not what the callee computes on).
+        why = type_mismatch(ptype, value.type, rank=False)
         if why is not None:
             raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
                             hint=f"'{name}' declares {pname}: {type_text(ptype)}")

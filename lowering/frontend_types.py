@@ -5,7 +5,7 @@ Guarantees: heads are recognised by identity; a Tile takes up to three trailing 
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
 objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
 `type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
-parameter, a function's return annotation).
+parameter, a function's return annotation): another kind, dtype or rank.
 """
 
 from __future__ import annotations
@@ -302,25 +302,23 @@ def _kind(t: Type) -> str:
             TupleType: "pl.Tuple"}.get(type(t), "Unknown")
 
 
-def type_mismatch(declared: Type, actual: Type) -> str | None:
+def type_mismatch(declared: Type, actual: Type, *, rank: bool = True) -> str | None:
     """Why a value of type `actual` cannot stand where `declared` is written, or None when it can.
 
-    Only tensor and tile declarations are compared: the kind, the dtype, the rank, and each dim
-    where both sides are static (a dynamic dim on either side matches; the reference binds it)."""
+    Only tensor and tile declarations are compared, by kind, dtype and (with `rank`) rank. An
+    integer literal's INDEX dtype matches any integer dtype. Dims are not compared: the reference
+    binds a callee's dims to its arguments' and keeps a `->` annotation as written, and its own
+    kernels pass and return values whose static dims differ from the declaration."""
     if not isinstance(declared, TensorType | TileType) or isinstance(actual, UnknownType):
         return None
     if type(actual) is not type(declared):
         return f"is {_kind(actual)} but {_kind(declared)} is declared"
     assert isinstance(actual, TensorType | TileType)
-    if actual.dtype != declared.dtype:
-        return f"has dtype {actual.dtype.short} but {declared.dtype.short} is declared"
-    dshape, ashape = declared.shape, actual.shape
-    if len(dshape) != len(ashape):
-        return f"has rank {len(ashape)} but rank {len(dshape)} is declared"
-    for d, a in zip(dshape, ashape, strict=True):
-        if isinstance(d, ConstInt) and isinstance(a, ConstInt) and d.value != a.value:
-            return (f"has shape [{', '.join(map(_dim_text, ashape))}] but "
-                    f"[{', '.join(map(_dim_text, dshape))}] is declared")
+    a, d = actual.dtype, declared.dtype
+    if a != d and not (DType.INDEX in (a, d) and a.is_int() and d.is_int()):
+        return f"has dtype {a.short} but {d.short} is declared"
+    if rank and len(declared.shape) != len(actual.shape):
+        return f"has rank {len(actual.shape)} but rank {len(declared.shape)} is declared"
     return None
 
 

@@ -322,6 +322,32 @@ def _table() -> dict[str, OpDef]:
     return _registry().ops
 
 
+def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str, ...] = ()
+                   ) -> int | None:
+    """The first of `nargs` positional arguments of a call of `op` spelled `spelling` that the
+    reference's wrapper binds to another parameter than the IR's order (`op.args`, then
+    `op.kwargs`, then `extra_names`) does, or None when the two agree: the wrapper's parameter at
+    that index names another IR parameter (`pl.tensor.matmul_acc`'s 4th is `a_trans`, the IR's
+    `init_cond`), or lies past the IR's positional slots with no IR name (`tmp_tile` of
+    `pl.row_sum` on a tensor). A wrapper name the IR does not know within the IR's positional
+    slots is that slot under another name (`input` for `tile`). System ops bind by position: their
+    wrappers' `event_id` is the IR's static-or-dynamic id slot, not the keyword of that name."""
+    if op.level == "system":
+        return None
+    params = dsl_positional(spelling)
+    if params is None:
+        return None
+    names = [a.name for a in op.args] + [k.name for k in op.kwargs] + list(extra_names)
+    for i in range(min(nargs, len(params))):
+        p = params[i]
+        if p in names:
+            if i >= len(names) or names[i] != p:
+                return i
+        elif i >= len(op.args):
+            return i
+    return None
+
+
 def dsl_positional(spelling: str) -> tuple[str, ...] | None:
     """The positional parameters the reference's wrapper of this DSL spelling takes (`pl.row_sum`
     -> (input, tmp_tile)), or None when it has no such wrapper or takes any number (*args)."""
