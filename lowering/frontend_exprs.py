@@ -423,7 +423,7 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
         # dtype must agree (a value of another dtype is not what the callee computes on).
-        why = type_mismatch(ptype, value.type, rank=False)
+        why = type_mismatch(ptype, value.type)
         if why is not None:
             raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
                             hint=f"'{name}' declares {pname}: {type_text(ptype)}")

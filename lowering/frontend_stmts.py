@@ -159,8 +159,8 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
 
 
 def _check_returned(ctx: FnCtx, node: cst.Return, vals: tuple[Expr, ...]) -> None:
-    """The returned values against the `->` annotation: the declaration is the user's word, so a
-    value of another kind, dtype, rank or static shape is an error, never a silent rewrite of it."""
+    """The returned values against the `->` annotation: as many as declared, each of the declared
+    kind and dtype (`type_mismatch`; other dims are kept as declared, as the reference does)."""
     declared = ctx.return_types
     if not declared:
         return

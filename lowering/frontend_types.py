@@ -5,7 +5,7 @@ Guarantees: heads are recognised by identity; a Tile takes up to three trailing 
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
 objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
 `type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
-parameter, a function's return annotation): another kind, dtype or rank.
+parameter, a function's return annotation): another kind or dtype.
 """
 
 from __future__ import annotations
@@ -302,13 +302,13 @@ def _kind(t: Type) -> str:
             TupleType: "pl.Tuple"}.get(type(t), "Unknown")
 
 
-def type_mismatch(declared: Type, actual: Type, *, rank: bool = True) -> str | None:
+def type_mismatch(declared: Type, actual: Type) -> str | None:
     """Why a value of type `actual` cannot stand where `declared` is written, or None when it can.
 
-    Only tensor and tile declarations are compared, by kind, dtype and (with `rank`) rank. An
-    integer literal's INDEX dtype matches any integer dtype. Dims are not compared: the reference
-    binds a callee's dims to its arguments' and keeps a `->` annotation as written, and its own
-    kernels pass and return values whose static dims differ from the declaration."""
+    Only tensor and tile declarations are compared, by kind and dtype (an integer literal's INDEX
+    dtype matches any integer dtype). Shapes are not compared: the reference binds a callee's dims
+    and rank to its arguments' and keeps a `->` annotation as written, and its own kernels pass
+    and return values of other shapes and ranks than declared."""
     if not isinstance(declared, TensorType | TileType) or isinstance(actual, UnknownType):
         return None
     if type(actual) is not type(declared):
@@ -317,8 +317,6 @@ def type_mismatch(declared: Type, actual: Type, *, rank: bool = True) -> str | N
     a, d = actual.dtype, declared.dtype
     if a != d and not (DType.INDEX in (a, d) and a.is_int() and d.is_int()):
         return f"has dtype {a.short} but {d.short} is declared"
-    if rank and len(declared.shape) != len(actual.shape):
-        return f"has rank {len(actual.shape)} but rank {len(declared.shape)} is declared"
     return None
 
 

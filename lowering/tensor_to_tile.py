@@ -221,12 +221,12 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
 
 def _declared_or(declared: Type | None, value: Type) -> Type:
     """The return type to keep for a returned tensor: the user's `->` declaration when it gives
-    other static dims than the value has (the reference keeps an annotation as written, and callers
-    were typed by it), else the value's own type (which may carry a view)."""
-    if isinstance(declared, TensorType) and isinstance(value, TensorType) \
-            and len(declared.shape) == len(value.shape) and any(
+    another rank or other static dims than the value has (the reference keeps an annotation as
+    written, and callers were typed by it), else the value's own type (which may carry a view)."""
+    if isinstance(declared, TensorType) and isinstance(value, TensorType) and (
+            len(declared.shape) != len(value.shape) or any(
                 isinstance(d, ConstInt) and isinstance(v, ConstInt) and d.value != v.value
-                for d, v in zip(declared.shape, value.shape, strict=True)):
+                for d, v in zip(declared.shape, value.shape, strict=True))):
         return declared
     return value
 
