@@ -166,6 +166,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
 def _body(h: _Header) -> Function:
     ctx = h.ctx
     ctx.func_type = h.ft
+    ctx.return_types = h.returns
     name = h.node.name.value
     body = lower_block(ctx, suite(h.node.body))
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,

@@ -89,6 +89,8 @@ class FnCtx:
     name: str
     self_name: str | None
     func_type: FunctionType = FunctionType.Opaque
+    # The `->` annotation's types (empty without one): each return statement is checked against it.
+    return_types: tuple[Type, ...] = ()
     scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
     loops: list[tuple[str, Any]] = field(default_factory=list)
     yields: list[list[YieldSite]] = field(default_factory=list)

@@ -15,7 +15,9 @@ from typing import Any
 import libcst as cst
 
 from lowering import op_builders
+from lowering.frontend_call_checks import check_op_call
 from lowering.frontend_ctx import FnCtx, dotted
+from lowering.frontend_types import type_mismatch, type_text
 from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import DType
@@ -351,6 +353,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = op_builders.build_call(spelling, args, kwargs, cheap)
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
+    check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
     if attrs and isinstance(built, Call):
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
@@ -493,6 +496,13 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
         raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
                               f"{len(pos)}", hint=f"Parameters: {params}")
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
+        # The reference binds a callee's shape to its argument's, rank included: only the kind and
+        # dtype must agree (a value of another dtype is not what the callee computes on).
+        why = type_mismatch(ptype, value.type)
+        if why is not None:
+            raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
+                            hint=f"'{name}' declares {pname}: {type_text(ptype)}")
     return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
                 span=ctx.cur_span)
 

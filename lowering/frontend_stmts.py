@@ -18,7 +18,7 @@ import libcst as cst
 from lowering.flatten_nd import as_flattened_load
 from lowering.frontend_ctx import FnCtx, YieldSite
 from lowering.frontend_exprs import attrs_arg, hoist_nested, lower_call, lower_expr, lower_value, static_value
-from lowering.frontend_types import Annot, check_local, lower_annotation, type_text
+from lowering.frontend_types import Annot, check_local, lower_annotation, type_mismatch, type_text
 from pl import dsl
 from pl.ir.enums import DType, Level, ScopeKind
 from pl.ir.expr import Expr, IterArg, TupleGetItem, Var
@@ -154,7 +154,29 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
         vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
     elif node.value is not None:
         vals = (hoist_nested(ctx, lower_expr(ctx, node.value)),)
+    _check_returned(ctx, node, vals)
     return [ReturnStmt(vals, span=span)]
+
+
+def _check_returned(ctx: FnCtx, node: cst.Return, vals: tuple[Expr, ...]) -> None:
+    """The returned values against the `->` annotation: as many as declared, each of the declared
+    kind and dtype (`type_mismatch`; other dims are kept as declared, as the reference does)."""
+    declared = ctx.return_types
+    if not declared:
+        return
+    actual: tuple[Type, ...] = tuple(v.type for v in vals)
+    if len(actual) == 1 and isinstance(actual[0], TupleType) and len(declared) != 1:
+        actual = actual[0].types
+    if len(actual) != len(declared):
+        raise ctx.error(node, f"Function '{ctx.name}' declares {len(declared)} return value(s) but "
+                              f"returns {len(actual)}")
+    for i, (d, a) in enumerate(zip(declared, actual, strict=True)):
+        why = type_mismatch(d, a)
+        if why is not None:
+            where = node.value if len(vals) == 1 or not isinstance(node.value, cst.Tuple) \
+                else node.value.elements[i].value
+            raise ctx.error(where or node, f"Returned value {why} ({type_text(d)})",
+                            hint=f"Change the return annotation to: {type_text(a)}")
 
 
 def _pass_stmt(ctx: FnCtx, node: cst.Pass) -> list[Stmt]:

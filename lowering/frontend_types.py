@@ -3,7 +3,9 @@
 Guarantees: heads are recognised by identity; a Tile takes up to three trailing items in any order
 (one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`); omitted TileView fields come from
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
-objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`.
+objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
+`type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
+parameter, a function's return annotation): another kind or dtype.
 """
 
 from __future__ import annotations
@@ -315,6 +317,24 @@ def _view_field(ctx: FnCtx, key: str, val: cst.BaseExpression, lower_expr: Lower
 def _kind(t: Type) -> str:
     return {ScalarType: "pl.Scalar", TensorType: "pl.Tensor", TileType: "pl.Tile",
             TupleType: "pl.Tuple"}.get(type(t), "Unknown")
+
+
+def type_mismatch(declared: Type, actual: Type) -> str | None:
+    """Why a value of type `actual` cannot stand where `declared` is written, or None when it can.
+
+    Only tensor and tile declarations are compared, by kind and dtype (an integer literal's INDEX
+    dtype matches any integer dtype). Shapes are not compared: the reference binds a callee's dims
+    and rank to its arguments' and keeps a `->` annotation as written, and its own kernels pass
+    and return values of other shapes and ranks than declared."""
+    if not isinstance(declared, TensorType | TileType) or isinstance(actual, UnknownType):
+        return None
+    if type(actual) is not type(declared):
+        return f"is {_kind(actual)} but {_kind(declared)} is declared"
+    assert isinstance(actual, TensorType | TileType)
+    a, d = actual.dtype, declared.dtype
+    if a != d and not (DType.INDEX in (a, d) and a.is_int() and d.is_int()):
+        return f"has dtype {a.short} but {d.short} is declared"
+    return None
 
 
 def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CSTNode) -> Type:

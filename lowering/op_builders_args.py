@@ -4,7 +4,10 @@ Given the chosen IR op and the user's positional / keyword arguments, `shape_arg
 positional Exprs and the keyword values exactly as the IR Call stores them:
 - keyword spellings of positional parameters (`valid_shape=`, `tmp_tile=`) move to their slot, extra
   positionals fill the op's keyword parameters in declared order (`pl.cast(t, pl.FP16)`);
-- arity and keyword names are checked (PlError naming the expected signature / accepted kwargs);
+- arity and keyword names are checked (PlError naming the expected signature / accepted kwargs); no
+  call takes more positional arguments than the reference's wrapper of its spelling does
+  (`positional_limit`), and positionals bind as that wrapper binds them (`bind_by_reference`), so
+  an argument is never taken for a parameter it is not;
 - the reference's always-emitted defaults are filled (`tile.load` valid_shape and target_memory,
   `tile.create` target_memory, `tensor.create` layout, cast mode, fillpad pad_value, tensor.matmul
   flags, cmp_type); literal kwarg values become Python values, string enums their ints;
@@ -19,10 +22,11 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
+from pl.dsl_ops import canonical_spelling
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
-from pl.ops.registry import OpDef
+from pl.ops.registry import OpDef, dsl_positional, rebinding_slot
 
 # Tensor-section rows carry no `?` markers; these positional names are optional there.
 _TENSOR_OPTIONAL_ARGS = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
@@ -113,10 +117,62 @@ def _arg_bounds(op: OpDef) -> tuple[int, int]:
 
 def _compute_arg_bounds(op: OpDef) -> tuple[int, int]:
     if op.level == "tensor":
-        required = sum(1 for a in op.args if a.name not in _TENSOR_OPTIONAL_ARGS)
+        required = sum(1 for a in op.args if not a.optional and a.name not in _TENSOR_OPTIONAL_ARGS)
     else:
         required = op.min_args
     return _DSL_MIN_ARGS.get(op.name, required), len(op.args)
+
+
+def positional_limit(spelling: str, op: OpDef) -> int:
+    """The most positional arguments a call of `op` spelled `spelling` takes: the op's positional
+    slots plus its keyword parameters, capped by the reference wrapper of the spelling (a surplus
+    argument must never become a keyword parameter the wrapper does not take positionally:
+    `pl.row_sum(t, a, b)` is not `tensor.row_sum(t, axis=a, keep_dim=b)`)."""
+    limit = len(op.args) + len(op.kwargs) + len(_DROPPABLE_DEFAULTS.get(op.name, {}))
+    params = _reference_params(spelling, op)
+    return limit if params is None else min(limit, len(params))
+
+
+def bind_by_reference(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
+                      ) -> tuple[Sequence[Any], Mapping[str, Any]]:
+    """Positional arguments bound the way the reference's wrapper binds them.
+
+    The wrapper's parameter order can differ from the IR op's (`pl.matmul_acc(acc, lhs, rhs,
+    a_trans, b_trans, init_cond)` against `tensor.matmul_acc(acc, lhs, rhs, init_cond; a_trans,
+    b_trans)`): from the first positional the two bind differently (`rebinding_slot`), every
+    positional is passed by the wrapper's parameter name (a name the IR does not know stands for
+    the IR slot at its index). A wrapper parameter the op has no place for (`tmp_tile` of
+    `pl.row_sum` on a tensor) is an error, never another parameter. A call that also names a
+    parameter so bound is refused by the reference; it is the printer's IR-order form and is read
+    in IR order."""
+    droppable = tuple(_DROPPABLE_DEFAULTS.get(op.name, {}))
+    params = _reference_params(spelling, op)
+    first = None if params is None else rebinding_slot(
+        spelling if dsl_positional(spelling) is not None else canonical_spelling(op.name),
+        op, len(args), droppable)
+    if params is None or first is None:
+        return args, kwargs
+    names = {a.name for a in op.args} | {k.name for k in op.kwargs} | set(droppable)
+    bound = dict(kwargs)
+    for i in range(first, len(args)):
+        p = params[i]
+        if p not in names and i >= len(op.args):
+            raise PlError(f"{spelling}: argument {i + 1} ('{p}') has no meaning for {op.name}",
+                          hint=f"Signature: {signature(spelling, op)}")
+        name = p if p in names else op.args[i].name
+        if name in bound:
+            return args, kwargs
+        bound[name] = args[i]
+    return args[:first], bound
+
+
+def _reference_params(spelling: str, op: OpDef) -> tuple[str, ...] | None:
+    """The positional parameters of the reference wrapper the call goes through: the spelling's
+    own, else that of the op's canonical spelling; None for system ops (see `rebinding_slot`)."""
+    if op.level == "system":
+        return None
+    params = dsl_positional(spelling)
+    return params if params is not None else dsl_positional(canonical_spelling(op.name))
 
 
 def signature(spelling: str, op: OpDef) -> str:
@@ -221,6 +277,10 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
                     ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """Positional Exprs and ordered kwargs of the Call of `op` (see the module docstring)."""
     required, maximum = _arg_bounds(op)
+    limit = positional_limit(spelling, op)
+    if len(args) > limit:
+        raise _arity_error(spelling, op, len(args), max(limit, required))
+    args, kwargs = bind_by_reference(spelling, op, args, kwargs)
     if not kwargs and required <= len(args) <= maximum and _plain_exprs(args) \
             and op.name not in _REQUIRED and op.name != "tile.load":
         # Every argument is an Expr in its own slot and no keyword is given: the general path
@@ -302,8 +362,9 @@ def _default_kwargs(spelling: str, op: OpDef) -> tuple[tuple[str, Any], ...]:
     return defaults
 
 
-def _arity_error(spelling: str, op: OpDef, got: int) -> PlError:
-    required, maximum = _arg_bounds(op)
+def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:
+    required, slots = _arg_bounds(op)
+    maximum = slots if maximum is None else maximum
     expected = str(required) if required == maximum else f"{required} to {maximum}"
     return PlError(f"{spelling} expects {expected} positional argument(s), got {got}",
                    hint=f"Signature: {signature(spelling, op)}")

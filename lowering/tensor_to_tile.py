@@ -41,7 +41,7 @@ from lowering.tensor_to_tile_scan import (
 from lowering.tensor_to_tile_writes import check_gm_writes
 from pl.errors import PlError
 from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
-from pl.ir.expr import Call, Expr, GlobalVar, TupleGetItem, Var, is_submit
+from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
@@ -206,7 +206,8 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
                 added += 1
             else:
                 values.append(e)
-                return_types.append(e.type)
+                return_types.append(_declared_or(f.return_types[i] if i < len(f.return_types)
+                                                 else None, e.type))
         new_stmts.append(ret if same_items(values, ret.values)
                          else ReturnStmt(tuple(values), span=ret.span, comments=ret.comments))
     body = body_of(f.body, new_stmts)
@@ -216,6 +217,18 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
     new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
                      f.role, f.attrs, span=f.span, comments=f.comments)
     return new_f, added
+
+
+def _declared_or(declared: Type | None, value: Type) -> Type:
+    """The return type to keep for a returned tensor: the user's `->` declaration when it gives
+    another rank or other static dims than the value has (the reference keeps an annotation as
+    written, and callers were typed by it), else the value's own type (which may carry a view)."""
+    if isinstance(declared, TensorType) and isinstance(value, TensorType) and (
+            len(declared.shape) != len(value.shape) or any(
+                isinstance(d, ConstInt) and isinstance(v, ConstInt) and d.value != v.value
+                for d, v in zip(declared.shape, value.shape, strict=True))):
+        return declared
+    return value
 
 
 def _same_types(new: list[Type], old: tuple[Type, ...]) -> bool:

@@ -44,6 +44,7 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
+from pl.ops.registry import OpDef, get_op, rebinding_slot
 from pl.printer_nodes import arg, call_node_of, keyword_arg, list_of, name_node, replace_unchecked
 
 
@@ -320,11 +321,30 @@ def op_call_parts(e: Call, ctx: Ctx) -> tuple[cst.BaseExpression, list[cst.Arg]]
         return None
     func = op_callee(op.name)
     args = [positional_arg(a, ctx) for a in e.args]
+    cut = _keyword_from(op.name, len(e.args))
+    if cut is not None:
+        # The reference's wrapper binds these positions to other parameters: spell them by name.
+        names = [a.name for a in _op_def(op.name).args]
+        args = args[:cut] + [keyword_arg(names[i], expr_node(a, ctx))
+                             for i, a in enumerate(e.args) if i >= cut]
     if e.kwargs:
         args += [_keyword_arg(k, v, ctx) for k, v in e.kwargs]
     if e.attrs:  # as `_with_attrs` adds them
         args.append(keyword_arg("attrs", dict_node(list(e.attrs), ctx)))
     return func, args
+
+
+def _op_def(name: str) -> OpDef:
+    op = get_op(name)
+    assert op is not None, name
+    return op
+
+
+def _keyword_from(name: str, nargs: int) -> int | None:
+    """The first positional argument of a call of op `name` that must be printed by keyword so the
+    reference's wrapper of `pl.<name>` reads it as the same parameter (`rebinding_slot`)."""
+    op = get_op(name)
+    return None if op is None else rebinding_slot("pl." + name, op, nargs)
 
 
 def op_callee(name: str) -> cst.BaseExpression:

@@ -124,6 +124,11 @@ def kernel_of(p: Program, name: str = "kernel") -> Function:
 # ---- the scenario table -------------------------------------------------------------------------
 KERNEL = kernel(LOOP_BODY)
 H, D = "hoisted", "declined"
+# A read lhs and a written out on one fresh buffer, each of its declared type: the FP32 out's first
+# 64 columns reinterpreted as the BF16 [16, 128] lhs.
+ALIASED_LHS = ["alias_out = pl.create_tensor([16, 256], dtype=pl.FP32)",
+               "alias_half = pl.tensor.slice(alias_out, [16, 64], [0, 0])",
+               "alias_lhs = pl.tensor.reinterpret_view(alias_half, [16, 128], dtype=pl.BF16)"]
 
 CASES: list[tuple[str, str, list[str], dict[str, tuple[str, str]]]] = [
     # positive controls
@@ -138,7 +143,7 @@ CASES: list[tuple[str, str, list[str], dict[str, tuple[str, str]]]] = [
      program(kernel([f"t_mat = pl.tile.load(rhs, [0, 0], [128, 16], {MAT})",
                      "t_view = pl.tile.transpose_view(t_mat)", f"lhs_left = pl.tile.move(t_view, {LEFT})",
                      RHS_LOAD, RHS_MOVE, MATMUL, STORE]),
-             orch(["out = self.kernel(fresh_rhs, fresh_rhs, out, 0)"], creates=("fresh_rhs",))),
+             orch(["out = self.kernel(fresh_lhs, fresh_rhs, out, 0)"], creates=("fresh_lhs", "fresh_rhs"))),
      ["t_mat", "t_view", "lhs_left"], {"t_mat": (H, "chain"), "rhs_mat": (D, "loop-variant-offset")}),
     ("multiple-proven-safe-call-sites",
      program(KERNEL, orch([SAFE_CALL, "out = self.kernel(other_lhs, rhs, out, 1)"],
@@ -180,7 +185,7 @@ CASES: list[tuple[str, str, list[str], dict[str, tuple[str, str]]]] = [
                           params="big: pl.Tensor[[32, 128], pl.BF16]", creates=())),
      [], {"lhs_mat": (D, "external-input")}),
     ("one-aliasing-call-site",
-     program(KERNEL, orch([SAFE_CALL, "alias = fresh_lhs", "out = self.kernel(fresh_lhs, rhs, alias, 0)"])),
+     program(KERNEL, orch([SAFE_CALL, *ALIASED_LHS, "out = self.kernel(alias_lhs, rhs, alias_out, 0)"])),
      [], {"lhs_mat": (D, "write-alias")}),
     ("inout-source", program(kernel(LOOP_BODY, lhs_dir="InOut"), ROOT), [], {"lhs_mat": (D, "inout-source")}),
     ("tensor-write-in-loop", program(kernel([*LOOP_BODY, "lhs2 = pl.write(lhs, [0, 0], 1.0)"]), ROOT),
@@ -519,8 +524,8 @@ SUBMIT_CASES = [
     ("submit-only", program(KERNEL, orch([SUBMIT]))),
     ("direct-plus-submit", program(KERNEL, orch([SAFE_CALL, SUBMIT]))),
     ("safe-call-plus-aliasing-submit",
-     program(KERNEL, orch([SAFE_CALL, "out, tid = pl.submit(self.kernel, fresh_lhs, rhs, fresh_lhs2, 1)"],
-                          creates=("fresh_lhs", "fresh_lhs2")))),
+     program(KERNEL, orch([SAFE_CALL, *ALIASED_LHS,
+                           "out, tid = pl.submit(self.kernel, alias_lhs, rhs, alias_out, 1)"]))),
 ]
 
 

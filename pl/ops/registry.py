@@ -4,7 +4,8 @@ and `data/system_ops.tsv` (the reference's system.* sync / cross-core / task ops
 One `OpDef` per op: positional and keyword signature, ordered input-memory constraints, the
 output-memory rule, inheritance / retargetable flags, category and effects. Nothing here is written
 per op by hand except what the TSV cannot say (a few flags parsed out of its notes). The table is
-parsed lazily on first use and then cached for the life of the process.
+parsed lazily on first use and then cached for the life of the process. `data/dsl_positional.tsv` adds
+how many positional arguments each DSL spelling's reference wrapper takes (its signature, measured).
 """
 
 from __future__ import annotations
@@ -296,14 +297,61 @@ def _rows(filename: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Registry:
+    ops: dict[str, OpDef]
+    # DSL spelling -> the positional parameters its reference wrapper takes (dsl_positional.tsv).
+    positional: dict[str, tuple[str, ...]]
+
+
 @lru_cache(maxsize=1)
-def _table() -> dict[str, OpDef]:
+def _registry() -> _Registry:
     table: dict[str, OpDef] = {}
     for section, cols in _rows("ops.tsv"):
         table[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
         table[cols[0]] = _tile_row(cols, "system")
-    return table
+    positional: dict[str, tuple[str, ...]] = {}
+    for _, cols in _rows("dsl_positional.tsv"):
+        if cols[0] != "spelling":
+            positional[cols[0]] = tuple(_split_top(cols[1], ",")) if cols[1] != "-" else ()
+    return _Registry(table, positional)
+
+
+def _table() -> dict[str, OpDef]:
+    return _registry().ops
+
+
+def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str, ...] = ()
+                   ) -> int | None:
+    """The first of `nargs` positional arguments of a call of `op` spelled `spelling` that the
+    reference's wrapper binds to another parameter than the IR's order (`op.args`, then
+    `op.kwargs`, then `extra_names`) does, or None when the two agree: the wrapper's parameter at
+    that index names another IR parameter (`pl.tensor.matmul_acc`'s 4th is `a_trans`, the IR's
+    `init_cond`), or lies past the IR's positional slots with no IR name (`tmp_tile` of
+    `pl.row_sum` on a tensor). A wrapper name the IR does not know within the IR's positional
+    slots is that slot under another name (`input` for `tile`). System ops bind by position: their
+    wrappers' `event_id` is the IR's static-or-dynamic id slot, not the keyword of that name."""
+    if op.level == "system":
+        return None
+    params = dsl_positional(spelling)
+    if params is None:
+        return None
+    names = [a.name for a in op.args] + [k.name for k in op.kwargs] + list(extra_names)
+    for i in range(min(nargs, len(params))):
+        p = params[i]
+        if p in names:
+            if i >= len(names) or names[i] != p:
+                return i
+        elif i >= len(op.args):
+            return i
+    return None
+
+
+def dsl_positional(spelling: str) -> tuple[str, ...] | None:
+    """The positional parameters the reference's wrapper of this DSL spelling takes (`pl.row_sum`
+    -> (input, tmp_tile)), or None when it has no such wrapper or takes any number (*args)."""
+    return _registry().positional.get(spelling)
 
 
 def get_op(name: str) -> OpDef | None:

@@ -1,0 +1,10 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 128], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        x = pl.load(a, [0, 0], [16, 128])
+        out = pl.store(x, [0, 0, 0], out)  # error: offsets has 3 entries but output_tensor has rank 2
+        return out
