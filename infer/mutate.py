@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from infer.analysis import last_yield
 from infer.backend import input_layouts
 from infer.common import Constraints, op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
@@ -35,10 +36,9 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
-    flatten_body,
     make_body,
 )
-from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
+from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]
@@ -242,20 +242,23 @@ class Mutator:
                 loop_var, start = self.var(s.loop_var), self.expr(s.start)
                 stop, step = self.expr(s.stop), self.expr(s.step)
                 body = self.block(s.body)
-                self._pin_return_types(s.return_vars, body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
                 return replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
                 cond, then_body = self.expr(s.condition), self.block(s.then_body)
                 else_body = None if s.else_body is None else self.block(s.else_body)
-                self._pin_return_types(s.return_vars, then_body)
+                self._pin_return_types(s.return_vars, _yield_types(then_body) or
+                                       _yield_types(else_body))
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case WhileStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                cond, body = self.expr(s.condition), self.block(s.body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
                 return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                               condition=self.expr(s.condition), body=self.block(s.body),
+                               condition=cond, body=body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case ScopeStmt(body=body):
                 return replace(s, body=self.block(body))
@@ -267,21 +270,18 @@ class Mutator:
             return self.stmt(body)
         return self.seq((body,), body.span)
 
-    def _pin_return_types(self, rvs: tuple[Var, ...], body: Stmt) -> None:
-        """Return vars printed as `a, b = pl.yield_(x, y)` carry no annotation: they read back
-        with the yielded values' types, so a placed return var takes that type whenever the two
-        agree on the space (as iter args take their initial value's)."""
-        if len(rvs) < 2:  # one return var prints with its own annotation: nothing is lost
-            return
-        last = flatten_body(body)[-1:] if body is not None else []
-        if not last or not isinstance(last[0], YieldStmt):
-            return
-        for rv, value in zip(rvs, last[0].values, strict=False):
+    def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
+        """A return var takes the placed type of the value it is read back from whenever the two
+        agree on space, shape and dtype: a loop's (or while's) iter arg, an if's then-branch
+        yield (else-branch without one). The frontend and tensor-to-tile type return vars that
+        way, so a view the return var had before placement (e.g. the col_major view of an
+        elementwise op on a Mat tile, gone once a move feeds the op Vec) must not outlive it:
+        the printed program would compile to other types (not idempotent)."""
+        for rv, got in zip(rvs, sources, strict=False):
             if rv in self.cache or not isinstance(rv.type, TileType):
                 continue
             space = self.var_memory.get(rv)
             want = retype(rv.type, space) if space is not None else rv.type
-            got = value.type
             if isinstance(got, TileType) and got.memory_space == want.memory_space \
                     and got.shape == want.shape and got.dtype == want.dtype and got != want:
                 self.cache[rv] = Var(rv.name, got, span=rv.span)
@@ -340,6 +340,12 @@ class Mutator:
             self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
                                          call.op_name, consumer.span, i))
         return out
+
+
+def _yield_types(body: Stmt | None) -> list[Type]:
+    """The types of the values a (placed) body's final yield gives, [] without one."""
+    y = last_yield(body)
+    return [v.type for v in y.values] if y is not None else []
 
 
 def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:

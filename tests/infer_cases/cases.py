@@ -643,16 +643,18 @@ CASES: list[Case] = [
          if n == 0:
              t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
              s1: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.add(t_Vec, t_Vec)
-             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s1)
+             p: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.yield_(s1)
          else:
              t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
              s2: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.exp(t_Vec)
-             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s2)
+             p: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.yield_(s2)
          t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
-         s3: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.mul(p, t_Vec)
+         s3: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.mul(p, t_Vec)
          r: {T16} = pl.tile.store(s3, [0, 0], out)
          return r
          """, moves=("t_Vec", "t_Vec", "t_Vec")),
+    # (The phi takes its then-branch yield's placed type, view included, as the frontend and
+    # tensor-to-tile type a phi: the program reads back as placed, so compiling is idempotent.)
     # The reference inserts no move into a body that is one bare statement (pass.md 4), leaving
     # the call reading the wrong space; here a bare body is a move scope like any other.
     Case("single_statement_body_gets_its_move", P_VEC, T16,
