@@ -188,7 +188,16 @@ class _Analyzer:
                     sides.append((None, None))
             (ts, tv), (es, ev) = sides
             if ts is not None and es is not None and ts is not es:
-                continue  # divergent branches: the phi stays unrecorded
+                # Divergent branches. The reference leaves the phi unrecorded and its branches
+                # disagreeing; here the phi takes the space its consumers demand, else the
+                # then-branch's, and phase 3 moves each diverging yield there (`Mutator.stmt`).
+                dem = self.demands.get(rv)
+                if dem is not None:
+                    self.out.record(rv, dem.space, d.Reason(d.DEMAND, op=dem.op,
+                                                            arg_index=dem.arg_index))
+                elif isinstance(tv, Var):
+                    self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
+                continue
             if ts is not None and isinstance(tv, Var):
                 self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
             elif es is not None and isinstance(ev, Var):

@@ -9,7 +9,10 @@ the reference inserts none into a bare body, which would leave its call reading 
 space); calls whose
 arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
-call; `dump_vars`-style attrs follow the rewrite. The input IR is never mutated.
+call; `dump_vars`-style attrs follow the rewrite. A branch whose closing yield hands an if-phi a
+tile in another space than the phi's (divergent branches) moves it to the phi's space before the
+yield; a return var takes the placed type of what it reads back from (iter arg, then-yield), so
+the printed program compiles to itself. The input IR is never mutated.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    flatten_body,
     make_body,
 )
 from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
@@ -247,8 +251,10 @@ class Mutator:
                                iter_args=iter_args,  # type: ignore[arg-type]
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
-                cond, then_body = self.expr(s.condition), self.block(s.then_body)
-                else_body = None if s.else_body is None else self.block(s.else_body)
+                cond = self.expr(s.condition)
+                then_body = self._reconcile(self.block(s.then_body), s.return_vars)
+                else_body = None if s.else_body is None else \
+                    self._reconcile(self.block(s.else_body), s.return_vars)
                 self._pin_return_types(s.return_vars, _yield_types(then_body) or
                                        _yield_types(else_body))
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
@@ -269,6 +275,52 @@ class Mutator:
         if type(body) is SeqStmts:
             return self.stmt(body)
         return self.seq((body,), body.span)
+
+    def _reconcile(self, body: Stmt, phis: tuple[Var, ...]) -> Stmt:
+        """A branch body whose closing yield gives a phi a tile in another space than the phi's
+        (divergent branches, see `analyze`) moves that tile to the phi's space right before the
+        yield: both branches then hand the phi the same space, so the program is consistent and
+        computes what it did (a move copies)."""
+        stmts = flatten_body(body)
+        y = stmts[-1] if stmts else None
+        if not isinstance(y, YieldStmt):
+            return body
+        moves: list[Stmt] = []
+        values = list(y.values)
+        for i, (phi, value) in enumerate(zip(phis, y.values, strict=False)):
+            space = self.var_memory.get(phi)
+            t = value.type
+            if space is None or not isinstance(value, Var) or not isinstance(t, TileType) \
+                    or t.memory_space in (None, space):
+                continue
+            move = self._move(value, space, (), "pl.yield_", i, y.span)
+            moves.append(move)
+            values[i] = move.var
+        if not moves:
+            return body
+        new = make_body([*stmts[:-1], *moves, replace(y, values=tuple(values))])
+        return replace(new, span=body.span) if isinstance(new, SeqStmts) else new
+
+    def _move(self, producer: Var, target: MemorySpace, kwargs: tuple[tuple[str, Any], ...],
+              consumer_op: str, arg_index: int, span: Span) -> AssignStmt:
+        """`<producer>_<target> = tile.move(producer, target_memory=target, **kwargs)`, logged.
+        `producer` is the placed value; an Acc tile moved to Vec is always row_major/none_box."""
+        args: dict[str, Any] = {"target_memory": target, **dict(kwargs)}
+        t = producer.type
+        if isinstance(t, TileType) and t.memory_space is MemorySpace.Acc \
+                and target is MemorySpace.Vec:
+            args["blayout"] = TileLayout.row_major
+            args["slayout"] = TileLayout.none_box
+        move = self.make_call("tile.move", [producer], list(args.items()), span=span)
+        mt = move.type
+        assert isinstance(mt, TileType)
+        if mt.memory_space is not target:
+            mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
+        moved = Var(f"{producer.name}_{target.name}", mt, span=span)
+        self.cache[moved] = moved
+        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+                                     consumer_op, span, arg_index))
+        return AssignStmt(moved, move, span=span, comments=())
 
     def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
         """A return var takes the placed type of the value it is read back from whenever the two
@@ -318,27 +370,15 @@ class Mutator:
                 out = []
             target = allowed[0]
             layouts = input_layouts(self.backend, call.op_name)
-            kwargs: dict[str, Any] = {"target_memory": target}
+            kwargs: tuple[tuple[str, Any], ...] = ()
             if i in layouts:
-                kwargs["blayout"] = layouts[i]
+                kwargs = (("blayout", layouts[i]),)
                 if target is MemorySpace.Vec:
-                    kwargs["slayout"] = TileLayout.none_box
-            if self.var_memory.get(v) is MemorySpace.Acc and target is MemorySpace.Vec:
-                kwargs["blayout"] = TileLayout.row_major
-                kwargs["slayout"] = TileLayout.none_box
-            producer = self.var(v)
-            move = self.make_call("tile.move", [producer], list(kwargs.items()), span=consumer.span)
-            mt = move.type
-            assert isinstance(mt, TileType)
-            if mt.memory_space is not target:
-                mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
-            moved = Var(f"{producer.name}_{target.name}", mt, span=consumer.span)
-            self.moves[key] = moved
+                    kwargs += (("slayout", TileLayout.none_box),)
+            move = self._move(self.var(v), target, kwargs, call.op_name, i, consumer.span)
+            self.moves[key] = move.var
             opened.append(key)
-            self.cache[moved] = moved
-            out.append(AssignStmt(moved, move, span=consumer.span, comments=()))
-            self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
-                                         call.op_name, consumer.span, i))
+            out.append(move)
         return out
 
 
