@@ -443,3 +443,33 @@ def test_return_vars_take_the_placed_type_of_what_they_read_back_from(
     compiled = pl.compile(pl.parse(text), backend=b, verify=True)
     again = pl.compile(pl.parse(compiled.as_python()), backend=b, verify=True)
     assert_structural_equal(again.program, compiled.program)
+
+
+# -- one-line suites show their moves -----------------------------------------------------------
+ONE_LINE = {
+    "for": "        for i in pl.range(2): t = pl.matmul(a, b)  # one line",
+    "two_statements": "        for i in pl.range(2): u = pl.exp(m); t = pl.matmul(a, b)  # two",
+    "moved_value_made_on_the_line": "        for i in pl.range(2): u = pl.load(y, [0, 0], [128, 128]); "
+                                    "t = pl.matmul(a, u)",
+    "if_else": "        if k > 1: t = pl.matmul(a, b)  # then\n"
+               "        else: w = pl.exp(m)  # else",
+    "with_scope": "        with pl.scope(): t = pl.matmul(a, b)",
+}
+
+
+@pytest.mark.parametrize("backend", ["910B", "950", "none"])
+@pytest.mark.parametrize("shape", sorted(ONE_LINE))
+def test_one_line_suites_show_every_inserted_move(shape: str, backend: str,
+                                                  tmp_path: Path) -> None:
+    body = ("        a = pl.load(x, [0, 0], [16, 128])\n"
+            "        b = pl.load(y, [0, 0], [128, 128])\n"
+            "        m = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)\n"
+            f"{ONE_LINE[shape]}\n"
+            "        return out")
+    text = _kernel("import pl", body).replace(
+        "out: pl.Out[", "k: pl.Scalar[pl.INDEX], out: pl.Out[")
+    check_every_mode(text, tmp_path, backend=backend)
+    shown = run_text(text, "<one line>", backend=None if backend == "none" else backend)
+    moves = shown.compiled[0].decisions.moves
+    assert moves and shown.output.count("pl.move(") == len(moves)
+    assert_keeps_the_users_text(text, shown.output)
