@@ -253,7 +253,7 @@ class _Planner:
             case EvalStmt(expr=e):
                 self._record(entry, self._call_edit(e, s))
             case YieldStmt(values=vals):
-                edit = _Edit()
+                edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
                 if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
                     edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
                 self._record(entry, edit)
@@ -292,11 +292,13 @@ class _Planner:
         old_tm = dict(src_value.kwargs).get("target_memory") if isinstance(src_value, Call) else None
         if new_tm is not None and new_tm != old_tm:
             edit.target_memory = new_tm
-        for i, a in enumerate(value.args):
-            if isinstance(a, Var) and a.name in self.move_names:
-                producer = self.producers[a.name]
-                edit.renames.append((i, user_name(producer), self.move_names[a.name]))
+        edit.renames = self._renames(value.args)
         return edit
+
+    def _renames(self, args: Sequence[Expr]) -> list[tuple[int, str, str]]:
+        """(position, the user's name, the shown move's name) of every argument that is a move."""
+        return [(i, user_name(self.producers[a.name]), self.move_names[a.name])
+                for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names]
 
     def _record(self, entry: _Entry, edit: _Edit) -> None:
         if edit.annotate is None and edit.target_memory is None and not edit.renames:

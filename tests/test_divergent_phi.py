@@ -21,6 +21,7 @@ from test_show_verify import check_every_mode
 import pl
 from infer.analysis import last_yield
 from lowering.tensor_to_tile_common import walk_stmts
+from pl.annotate import run_text
 from pl.ir.stmt import IfStmt
 from pl.ir.types import TileType
 
@@ -52,6 +53,17 @@ KERNELS = {
             c = pl.matmul(a, b)
         d = pl.mul(c, c)
         out = pl.store(d, [0, 0], out)
+        return out
+''',
+    # explicit yields: show_inferred annotates in place, the move before the then-yield, whose
+    # value is renamed to it
+    "explicit_yields": HEAD + '''        if m < 2:
+            s = pl.matmul(a, b)
+            p = pl.yield_(s)
+        else:
+            t = pl.sub(c, c)
+            p = pl.yield_(t)
+        out = pl.store(p, [0, 0], out)
         return out
 ''',
     # the phi accumulates: matmul_acc wants it in Acc, so the Vec branch moves
@@ -97,3 +109,6 @@ def test_divergent_phi_is_reconciled_by_a_move(name: str, backend: str | None,
     again = pl.compile(pl.parse(compiled.as_python()), backend=backend, verify=True)
     pl.assert_structural_equal(again.program, compiled.program)
     check_every_mode(text, tmp_path, backend=backend or "none")
+    if name == "explicit_yields":  # annotated in place: the move and the renamed yield shown
+        shown = run_text(text, "<phi>", backend=backend).output
+        assert "p: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.yield_(s_Vec)" in shown
