@@ -101,8 +101,10 @@ def _is_view(node: cst.BaseExpression) -> bool:
 @lru_cache(maxsize=4096)
 def type_annotation(t: Type, root: str = "pl") -> cst.BaseExpression:
     """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
-    nodes are immutable, so one node may stand in many places)."""
-    return rooted(type_node(t, Ctx(name_of=lambda v: v.name)), root)
+    nodes are immutable, so one node may stand in many places). A variable in the type (a
+    dynamic valid shape) is spelled as the user names it at that point, never its SSA name:
+    the line must read back in the user's file."""
+    return rooted(type_node(t, Ctx(name_of=lambda v: user_name(v.name))), root)
 
 
 def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> cst.BaseExpression:

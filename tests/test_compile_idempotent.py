@@ -31,6 +31,23 @@ class K:
         e: pl.Tile[[64], pl.FP32] = pl.exp(t)
         return e
 ''',
+    # A valid shape given by a scalar parameter: the shown annotations (and the inserted move's)
+    # spell the parameter as the user names it, not its SSA name.
+    "dynamic_valid_shape_in_an_annotation": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],
+               n: pl.Scalar[pl.INDEX],
+               out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 128], valid_shape=[16, n])
+        b = pl.load(y, [0, 0], [128, 128], valid_shape=[n, 128])
+        c = pl.matmul(a, b)
+        out = pl.store(c, [0, 0], out)
+        return out
+''',
 }
 
 
