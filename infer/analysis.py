@@ -28,7 +28,7 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from pl.ir.types import TileType
+from pl.ir.types import TileType, UnknownType
 
 
 @dataclass
@@ -86,7 +86,9 @@ class _Analyzer:
             return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
         out = op.output_memory
         if not op.has_memory_spec or not out.has_resolver:
-            t = call.type
+            # An op without a result rule (a cross-core pop) is typed by its annotation: the
+            # reference's parser stores that type on the call, ours on the variable.
+            t = call.type if not isinstance(call.type, UnknownType) else lhs.type
             if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
                 assert t.memory_space is not None
                 return t.memory_space, _op_reason(d.CALL_RESULT, op.name)

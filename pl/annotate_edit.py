@@ -89,6 +89,19 @@ def _is_tile_subscript(node: cst.BaseExpression) -> bool:
             return False
 
 
+def _has_comment(node: cst.CSTNode) -> bool:
+    """Whether a comment is written inside `node` (it must not be dropped with the node)."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Comment(self, _: cst.Comment) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(_Find())
+    return found
+
+
 def _is_view(node: cst.BaseExpression) -> bool:
     match node:
         case cst.Call(func=cst.Attribute(attr=cst.Name("TileView"))) | \
@@ -119,6 +132,15 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
         return type_annotation(t, root)
     assert isinstance(annotation, cst.Subscript)
     elements = list(annotation.slice)
+    spaces = [found[1] for el in elements if isinstance(el.slice, cst.Index)
+              and (found := space_of_expr(el.slice.value)) is not None]
+    if space.name in spaces:
+        return annotation
+    if spaces and not _has_comment(annotation) and \
+            any(isinstance(el.slice, cst.Index) and _is_view(el.slice.value) for el in elements):
+        # The user's view was written for another space: a new space brings its own layout
+        # (infer/mutate.retype), so the whole placed type is shown, or it would read back wrong.
+        return type_annotation(t, root)
     for i, el in enumerate(elements):
         if not isinstance(el.slice, cst.Index):
             continue
@@ -126,8 +148,6 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
         if found is None:
             continue
         prefix, member = found
-        if member == space.name:
-            return annotation
         elements[i] = el.with_changes(slice=el.slice.with_changes(value=space_expr(space, prefix, root)))
         return annotation.with_changes(slice=elements)
     at = next((i for i, el in enumerate(elements)

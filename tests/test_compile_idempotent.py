@@ -48,7 +48,26 @@ class K:
         out = pl.store(c, [0, 0], out)
         return out
 ''',
+    # A cross-core pop has no result rule: its annotation types it, space and view. Inference
+    # keeps that space (the reference stores the annotation on the call and reads it there), and
+    # the shown annotation keeps the view written for it.
+    "cross_core_pop_keeps_its_annotated_space": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.AIC)
+    def cube(self, y: pl.Tensor[[128, 128], pl.BF16]):
+        p: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Left,
+                   pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major),
+                   ] = pl.tpop_from_aiv(split=0)  # popped straight into Left
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(p, b)
+        pl.tpush_to_aiv(c, split=0)
+''',
 }
+
+SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}
 
 
 @pytest.mark.parametrize("backend", [None, "910B", "950"])
@@ -59,4 +78,8 @@ def test_compiling_the_printed_program_gives_it_back(name: str, backend: str | N
     compiled = pl.compile(pl.parse(text), backend=backend, verify=True)
     again = pl.compile(pl.parse(compiled.as_python()), backend=backend, verify=True)
     pl.assert_structural_equal(again.program, compiled.program)
+    if name in SPACES:
+        var, space = SPACES[name]
+        placed = [d.space.name for d in compiled.decisions.spaces if d.name.startswith(var + "__")]
+        assert placed == [space]
     check_every_mode(text, tmp_path, backend=backend or "none")
