@@ -28,7 +28,7 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from pl.ir.types import TileType
+from pl.ir.types import TileType, UnknownType
 
 
 @dataclass
@@ -86,7 +86,9 @@ class _Analyzer:
             return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
         out = op.output_memory
         if not op.has_memory_spec or not out.has_resolver:
-            t = call.type
+            # An op without a result rule (a cross-core pop) is typed by its annotation: the
+            # reference's parser stores that type on the call, ours on the variable.
+            t = call.type if not isinstance(call.type, UnknownType) else lhs.type
             if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
                 assert t.memory_space is not None
                 return t.memory_space, _op_reason(d.CALL_RESULT, op.name)
@@ -188,7 +190,16 @@ class _Analyzer:
                     sides.append((None, None))
             (ts, tv), (es, ev) = sides
             if ts is not None and es is not None and ts is not es:
-                continue  # divergent branches: the phi stays unrecorded
+                # Divergent branches. The reference leaves the phi unrecorded and its branches
+                # disagreeing; here the phi takes the space its consumers demand, else the
+                # then-branch's, and phase 3 moves each diverging yield there (`Mutator.stmt`).
+                dem = self.demands.get(rv)
+                if dem is not None:
+                    self.out.record(rv, dem.space, d.Reason(d.DEMAND, op=dem.op,
+                                                            arg_index=dem.arg_index))
+                elif isinstance(tv, Var):
+                    self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
+                continue
             if ts is not None and isinstance(tv, Var):
                 self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
             elif es is not None and isinstance(ev, Var):

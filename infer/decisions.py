@@ -17,8 +17,8 @@ from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
 # Reason kinds. `annotation` (the space came from a type annotation, e.g. a loop init or an if-phi
-# without recorded yields) and `unresolved` (left as annotated: divergent if-phis, while carries,
-# tuple items) complete the list for values the reference leaves unrecorded.
+# without recorded yields) and `unresolved` (left as annotated: while carries, tuple items)
+# complete the list for values the reference leaves unrecorded.
 EXPLICIT_KWARG = "explicit_kwarg"
 DEMAND = "demand"
 INHERITED = "inherited"

@@ -21,7 +21,8 @@ from infer.mutate import MakeCall, Mutator
 from infer.residency_hook import Residency, strip_bridge_markers
 from pl.errors import PlError
 from pl.ir.function import Function, Program
-from pl.ir.types import TileType
+from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
+from pl.ir.types import TileType, Type
 
 
 def _check_params(f: Function) -> None:
@@ -57,7 +58,27 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
         space = t.memory_space if isinstance(t, TileType) else None
         spaces.append(d.SpaceDecision(f.name, v.name, space, reasons.get(v, unresolved), spans[v]))
     log = d.DecisionLog(tuple(spaces), tuple(mutator.log) if mutator is not None else ())
-    return (f if body is f.body else replace(f, body=body)), log
+    if body is f.body:
+        return f, log
+    return replace(f, body=body, return_types=_returned_types(f.return_types, body)), log
+
+
+def _returned_types(declared: tuple[Type, ...], body: Stmt) -> tuple[Type, ...]:
+    """The function's result types after placement: a tile result takes its returned value's
+    placed type when they agree on shape and dtype. Tensor-to-tile types a result that way, so
+    a result left unplaced would read back placed: compiling the printed program must give the
+    same program."""
+    stmts = flatten_body(body)
+    ret = stmts[-1] if stmts and isinstance(stmts[-1], ReturnStmt) else None
+    if ret is None:
+        return declared
+    out = list(declared)
+    for i, (t, v) in enumerate(zip(declared, ret.values, strict=False)):
+        vt = v.type
+        if isinstance(t, TileType) and isinstance(vt, TileType) and vt != t \
+                and vt.shape == t.shape and vt.dtype == t.dtype:
+            out[i] = vt
+    return declared if all(a is b for a, b in zip(out, declared, strict=True)) else tuple(out)
 
 
 def infer_tile_memory_space(program: Program, backend: str | None = None,

@@ -9,7 +9,10 @@ the reference inserts none into a bare body, which would leave its call reading 
 space); calls whose
 arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
-call; `dump_vars`-style attrs follow the rewrite. The input IR is never mutated.
+call; `dump_vars`-style attrs follow the rewrite. A branch whose closing yield hands an if-phi a
+tile in another space than the phi's (divergent branches) moves it to the phi's space before the
+yield; a return var takes the placed type of what it reads back from (iter arg, then-yield), so
+the printed program compiles to itself. The input IR is never mutated.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from infer.analysis import last_yield
 from infer.backend import input_layouts
 from infer.common import Constraints, op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
@@ -38,7 +42,7 @@ from pl.ir.stmt import (
     flatten_body,
     make_body,
 )
-from pl.ir.types import TileType, effective_tile_view, implicit_tile_view
+from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]
@@ -242,20 +246,25 @@ class Mutator:
                 loop_var, start = self.var(s.loop_var), self.expr(s.start)
                 stop, step = self.expr(s.stop), self.expr(s.step)
                 body = self.block(s.body)
-                self._pin_return_types(s.return_vars, body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
                 return replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
-                cond, then_body = self.expr(s.condition), self.block(s.then_body)
-                else_body = None if s.else_body is None else self.block(s.else_body)
-                self._pin_return_types(s.return_vars, then_body)
+                cond = self.expr(s.condition)
+                then_body = self._reconcile(self.block(s.then_body), s.return_vars)
+                else_body = None if s.else_body is None else \
+                    self._reconcile(self.block(s.else_body), s.return_vars)
+                self._pin_return_types(s.return_vars, _yield_types(then_body) or
+                                       _yield_types(else_body))
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case WhileStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                cond, body = self.expr(s.condition), self.block(s.body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
                 return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                               condition=self.expr(s.condition), body=self.block(s.body),
+                               condition=cond, body=body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case ScopeStmt(body=body):
                 return replace(s, body=self.block(body))
@@ -267,21 +276,64 @@ class Mutator:
             return self.stmt(body)
         return self.seq((body,), body.span)
 
-    def _pin_return_types(self, rvs: tuple[Var, ...], body: Stmt) -> None:
-        """Return vars printed as `a, b = pl.yield_(x, y)` carry no annotation: they read back
-        with the yielded values' types, so a placed return var takes that type whenever the two
-        agree on the space (as iter args take their initial value's)."""
-        if len(rvs) < 2:  # one return var prints with its own annotation: nothing is lost
-            return
-        last = flatten_body(body)[-1:] if body is not None else []
-        if not last or not isinstance(last[0], YieldStmt):
-            return
-        for rv, value in zip(rvs, last[0].values, strict=False):
+    def _reconcile(self, body: Stmt, phis: tuple[Var, ...]) -> Stmt:
+        """A branch body whose closing yield gives a phi a tile in another space than the phi's
+        (divergent branches, see `analyze`) moves that tile to the phi's space right before the
+        yield: both branches then hand the phi the same space, so the program is consistent and
+        computes what it did (a move copies)."""
+        stmts = flatten_body(body)
+        y = stmts[-1] if stmts else None
+        if not isinstance(y, YieldStmt):
+            return body
+        moves: list[Stmt] = []
+        values = list(y.values)
+        for i, (phi, value) in enumerate(zip(phis, y.values, strict=False)):
+            space = self.var_memory.get(phi)
+            t = value.type
+            if space is None or not isinstance(value, Var) or not isinstance(t, TileType) \
+                    or t.memory_space in (None, space):
+                continue
+            move = self._move(value, space, (), "pl.yield_", i, y.span)
+            moves.append(move)
+            values[i] = move.var
+        if not moves:
+            return body
+        new = make_body([*stmts[:-1], *moves, replace(y, values=tuple(values))])
+        return replace(new, span=body.span) if isinstance(new, SeqStmts) else new
+
+    def _move(self, producer: Var, target: MemorySpace, kwargs: tuple[tuple[str, Any], ...],
+              consumer_op: str, arg_index: int, span: Span) -> AssignStmt:
+        """`<producer>_<target> = tile.move(producer, target_memory=target, **kwargs)`, logged.
+        `producer` is the placed value; an Acc tile moved to Vec is always row_major/none_box."""
+        args: dict[str, Any] = {"target_memory": target, **dict(kwargs)}
+        t = producer.type
+        if isinstance(t, TileType) and t.memory_space is MemorySpace.Acc \
+                and target is MemorySpace.Vec:
+            args["blayout"] = TileLayout.row_major
+            args["slayout"] = TileLayout.none_box
+        move = self.make_call("tile.move", [producer], list(args.items()), span=span)
+        mt = move.type
+        assert isinstance(mt, TileType)
+        if mt.memory_space is not target:
+            mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
+        moved = Var(f"{producer.name}_{target.name}", mt, span=span)
+        self.cache[moved] = moved
+        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+                                     consumer_op, span, arg_index))
+        return AssignStmt(moved, move, span=span, comments=())
+
+    def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
+        """A return var takes the placed type of the value it is read back from whenever the two
+        agree on space, shape and dtype: a loop's (or while's) iter arg, an if's then-branch
+        yield (else-branch without one). The frontend and tensor-to-tile type return vars that
+        way, so a view the return var had before placement (e.g. the col_major view of an
+        elementwise op on a Mat tile, gone once a move feeds the op Vec) must not outlive it:
+        the printed program would compile to other types (not idempotent)."""
+        for rv, got in zip(rvs, sources, strict=False):
             if rv in self.cache or not isinstance(rv.type, TileType):
                 continue
             space = self.var_memory.get(rv)
             want = retype(rv.type, space) if space is not None else rv.type
-            got = value.type
             if isinstance(got, TileType) and got.memory_space == want.memory_space \
                     and got.shape == want.shape and got.dtype == want.dtype and got != want:
                 self.cache[rv] = Var(rv.name, got, span=rv.span)
@@ -318,28 +370,22 @@ class Mutator:
                 out = []
             target = allowed[0]
             layouts = input_layouts(self.backend, call.op_name)
-            kwargs: dict[str, Any] = {"target_memory": target}
+            kwargs: tuple[tuple[str, Any], ...] = ()
             if i in layouts:
-                kwargs["blayout"] = layouts[i]
+                kwargs = (("blayout", layouts[i]),)
                 if target is MemorySpace.Vec:
-                    kwargs["slayout"] = TileLayout.none_box
-            if self.var_memory.get(v) is MemorySpace.Acc and target is MemorySpace.Vec:
-                kwargs["blayout"] = TileLayout.row_major
-                kwargs["slayout"] = TileLayout.none_box
-            producer = self.var(v)
-            move = self.make_call("tile.move", [producer], list(kwargs.items()), span=consumer.span)
-            mt = move.type
-            assert isinstance(mt, TileType)
-            if mt.memory_space is not target:
-                mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
-            moved = Var(f"{producer.name}_{target.name}", mt, span=consumer.span)
-            self.moves[key] = moved
+                    kwargs += (("slayout", TileLayout.none_box),)
+            move = self._move(self.var(v), target, kwargs, call.op_name, i, consumer.span)
+            self.moves[key] = move.var
             opened.append(key)
-            self.cache[moved] = moved
-            out.append(AssignStmt(moved, move, span=consumer.span, comments=()))
-            self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
-                                         call.op_name, consumer.span, i))
+            out.append(move)
         return out
+
+
+def _yield_types(body: Stmt | None) -> list[Type]:
+    """The types of the values a (placed) body's final yield gives, [] without one."""
+    y = last_yield(body)
+    return [v.type for v in y.values] if y is not None else []
 
 
 def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:

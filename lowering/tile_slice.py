@@ -5,7 +5,7 @@ Guarantees, for InCore / AIC / AIV functions:
   matmul (arg 0 of matmul/matmul_bias/gemv, arg 1 of the _acc forms) becomes
   `s = tile.extract(base, r, c, shape, target_memory=Left)`; likewise Right slots give Right;
 * a Mat slice used only as the source of `tile.extract` disappears: each extract reads `base` at
-  the summed offsets;
+  the summed offsets (a chain of such slices peels to its root; the pass is a fixed point);
 * slices with a narrower valid shape, mixed uses or other spaces are left alone; attrs survive.
 """
 
@@ -24,7 +24,7 @@ from lowering.tensor_to_tile_common import (
 )
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
-from pl.ir.function import Program
+from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, Stmt, WhileStmt, YieldStmt
 from pl.ir.types import TileType
 
@@ -128,10 +128,21 @@ class _Canon(Rewriter):
         return [self.pass_through(s, with_attrs(ext, value.attrs))]
 
 
+def _canonical(f: Function) -> Function:
+    """`f` rewritten until nothing changes: a slice of a slice folds one level per rewrite (the
+    outer slice's uses are extracts only once the inner one has folded), and the pass must be a
+    fixed point, or compiling the printed program would fold again (not idempotent)."""
+    while True:
+        new = _Canon(f.body).function(f)
+        if new is f:
+            return f
+        f = new
+
+
 def canonicalize_tile_slice(program: Program) -> Program:
-    """Turn Mat slices feeding L0 consumers into extracts (InCore/AIC/AIV functions)."""
-    funcs = tuple(_Canon(f.body).function(f) if f.func_type.is_incore_kind() else f
-                  for f in program.functions)
+    """Turn Mat slices feeding L0 consumers into extracts (InCore/AIC/AIV functions); chains of
+    slices peel to their root tile, the offsets summed."""
+    funcs = tuple(_canonical(f) if f.func_type.is_incore_kind() else f for f in program.functions)
     if same_items(funcs, program.functions):
         return program  # no function changed
     return Program(program.name, funcs, span=program.span)

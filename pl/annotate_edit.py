@@ -89,6 +89,19 @@ def _is_tile_subscript(node: cst.BaseExpression) -> bool:
             return False
 
 
+def _has_comment(node: cst.CSTNode) -> bool:
+    """Whether a comment is written inside `node` (it must not be dropped with the node)."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Comment(self, _: cst.Comment) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(_Find())
+    return found
+
+
 def _is_view(node: cst.BaseExpression) -> bool:
     match node:
         case cst.Call(func=cst.Attribute(attr=cst.Name("TileView"))) | \
@@ -101,8 +114,10 @@ def _is_view(node: cst.BaseExpression) -> bool:
 @lru_cache(maxsize=4096)
 def type_annotation(t: Type, root: str = "pl") -> cst.BaseExpression:
     """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
-    nodes are immutable, so one node may stand in many places)."""
-    return rooted(type_node(t, Ctx(name_of=lambda v: v.name)), root)
+    nodes are immutable, so one node may stand in many places). A variable in the type (a
+    dynamic valid shape) is spelled as the user names it at that point, never its SSA name:
+    the line must read back in the user's file."""
+    return rooted(type_node(t, Ctx(name_of=lambda v: user_name(v.name))), root)
 
 
 def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> cst.BaseExpression:
@@ -117,6 +132,15 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
         return type_annotation(t, root)
     assert isinstance(annotation, cst.Subscript)
     elements = list(annotation.slice)
+    spaces = [found[1] for el in elements if isinstance(el.slice, cst.Index)
+              and (found := space_of_expr(el.slice.value)) is not None]
+    if space.name in spaces:
+        return annotation
+    if spaces and not _has_comment(annotation) and \
+            any(isinstance(el.slice, cst.Index) and _is_view(el.slice.value) for el in elements):
+        # The user's view was written for another space: a new space brings its own layout
+        # (infer/mutate.retype), so the whole placed type is shown, or it would read back wrong.
+        return type_annotation(t, root)
     for i, el in enumerate(elements):
         if not isinstance(el.slice, cst.Index):
             continue
@@ -124,8 +148,6 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
         if found is None:
             continue
         prefix, member = found
-        if member == space.name:
-            return annotation
         elements[i] = el.with_changes(slice=el.slice.with_changes(value=space_expr(space, prefix, root)))
         return annotation.with_changes(slice=elements)
     at = next((i for i, el in enumerate(elements)

@@ -210,7 +210,10 @@ class _Planner:
             self._check_same_kind(s, k)
             if entry.block is block:
                 if pending:
-                    self.inserts.setdefault(id(entry.stmt), []).extend(pending)
+                    # In a one-line suite the moves go right before their own statement.
+                    at = entry.small if isinstance(entry.stmt, cst.SimpleStatementSuite) \
+                        else entry.stmt
+                    self.inserts.setdefault(id(at), []).extend(pending)
                     pending = []
             else:
                 if not isinstance(entry.stmt, cst.SimpleStatementLine) or len(entry.stmt.body) != 1:
@@ -250,7 +253,7 @@ class _Planner:
             case EvalStmt(expr=e):
                 self._record(entry, self._call_edit(e, s))
             case YieldStmt(values=vals):
-                edit = _Edit()
+                edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
                 if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
                     edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
                 self._record(entry, edit)
@@ -289,11 +292,13 @@ class _Planner:
         old_tm = dict(src_value.kwargs).get("target_memory") if isinstance(src_value, Call) else None
         if new_tm is not None and new_tm != old_tm:
             edit.target_memory = new_tm
-        for i, a in enumerate(value.args):
-            if isinstance(a, Var) and a.name in self.move_names:
-                producer = self.producers[a.name]
-                edit.renames.append((i, user_name(producer), self.move_names[a.name]))
+        edit.renames = self._renames(value.args)
         return edit
+
+    def _renames(self, args: Sequence[Expr]) -> list[tuple[int, str, str]]:
+        """(position, the user's name, the shown move's name) of every argument that is a move."""
+        return [(i, user_name(self.producers[a.name]), self.move_names[a.name])
+                for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names]
 
     def _record(self, entry: _Entry, edit: _Edit) -> None:
         if edit.annotate is None and edit.target_memory is None and not edit.renames:
@@ -383,6 +388,8 @@ class _Apply:
         return s.with_changes(**changes) if changes else s
 
     def suite(self, block: cst.BaseSuite) -> cst.BaseSuite:
+        if isinstance(block, cst.SimpleStatementSuite):
+            return self._one_line(block)
         if not isinstance(block, cst.IndentedBlock):
             return block
         plan = self.plan
@@ -403,11 +410,32 @@ class _Apply:
             changed = True
         return block.with_changes(body=body) if changed else block
 
+    def _one_line(self, suite: cst.SimpleStatementSuite) -> cst.BaseSuite:
+        """A one-line suite (`for i in pl.range(2): t = pl.matmul(a, b)`) that gains a move or
+        an annotation becomes an indented block, one line per statement, its moves before it
+        and its comment after the colon: every change is shown, and the text reads back."""
+        if not _one_line_changes(self.plan, suite):
+            return suite
+        lines: list[cst.BaseStatement] = []
+        for small in suite.body:
+            lines.extend(self._insert(ins) for ins in self.plan.inserts.get(id(small), []))
+            edit = self.plan.edits.get(id(small))
+            new = small if edit is None else _edited(small, edit, self.plan.root)
+            lines.append(cst.SimpleStatementLine(
+                body=[new.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]))
+        return cst.IndentedBlock(body=lines, header=suite.trailing_whitespace)
+
     def _insert(self, ins: _Insert) -> cst.BaseStatement:
         if ins.new is not None:
             return ins.new
         assert ins.hoisted is not None
         return self.updated.get(id(ins.hoisted), ins.hoisted)
+
+
+def _one_line_changes(plan: _Planner, suite: cst.SimpleStatementSuite) -> bool:
+    """Whether a statement of the one-line `suite` is edited or gains a move before it."""
+    return any(id(small) in plan.edits or id(small) in plan.inserts for small in suite.body) \
+        or id(suite) in plan.appends
 
 
 def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], root: str
@@ -453,6 +481,8 @@ class _Record:
             self.suite(orelse.body, depth + 1)
 
     def suite(self, block: cst.BaseSuite, depth: int) -> None:
+        if isinstance(block, cst.SimpleStatementSuite) and _one_line_changes(self.plan, block):
+            raise NotSpliceable("a one-line suite becomes an indented block")
         if not isinstance(block, cst.IndentedBlock):
             return
         plan, src = self.plan, self.source

@@ -130,6 +130,14 @@ def check_inference_is_idempotent(g: GeneratedProgram) -> None:
         pl.assert_structural_equal(rerun, compiled.program)
 
 
+def check_compiling_is_idempotent(g: GeneratedProgram) -> None:
+    """Compiling the printed compiled program again gives that program back (what show_inferred's
+    verification relies on: every non-idempotence is an exit 123 on a valid kernel)."""
+    for b, _, compiled in _compiled(g):
+        again = pl.compile(pl.parse(compiled.as_python()), backend=b, verify=True)
+        pl.assert_structural_equal(again.program, compiled.program)
+
+
 def _inputs(program: Program, seed: int) -> list[Any]:
     """Random arguments for the entry function: arrays for tensors, small ints for scalars."""
     rng = np.random.default_rng(seed)
@@ -178,6 +186,7 @@ test_compile_raises_only_pl_error = _for_each_family(check_compile_raises_only_p
 test_output_is_tile_memory_inferred = _for_each_family(check_output_is_tile_memory_inferred)
 test_output_round_trips = _for_each_family(check_output_round_trips)
 test_inference_is_idempotent = _for_each_family(check_inference_is_idempotent)
+test_compiling_is_idempotent = _for_each_family(check_compiling_is_idempotent)
 test_interpretation_is_preserved = _for_each_family(check_interpretation_is_preserved)
 
 

@@ -425,6 +425,12 @@ def _tile(space: MemorySpace) -> TileType:
     ("pl.Tile[[R, C], pl.FP32, pl.TileView(valid_shape=[R, 8])]", MemorySpace.Vec,
      "pl.Tile[[R, C], pl.FP32, pl.MemorySpace.Vec, pl.TileView(valid_shape=[R, 8])]"),
     ("T", MemorySpace.Left, "pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Left]"),
+    # a view written for another space: the placed type is shown whole
+    ("pl.Tile[[R, C], pl.FP32, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.col_major)]",
+     MemorySpace.Acc, "pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Acc]"),
+    # ... unless a comment is written inside it (never dropped)
+    ("pl.Tile[[R, C], pl.FP32, pl.MemorySpace.Left,  # why\n pl.TileView(valid_shape=[R, 8])]",
+     MemorySpace.Acc, "pl.Tile[[R, C], pl.FP32, pl.MemorySpace.Acc,  # why\n pl.TileView(valid_shape=[R, 8])]"),
 ])
 def test_annotate_type(before: str, space: MemorySpace, after: str) -> None:
     got = annotate_type(cst.parse_expression(before), _tile(space))

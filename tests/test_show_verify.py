@@ -25,13 +25,14 @@ from hypothesis import strategies as st
 from kernel_strategies import GeneratedProgram
 from test_properties import FAMILIES, SETTINGS
 
+import pl
 import pl.show_inferred as cli
 from lowering.text import parse
 from pl.annotate import Regenerated, rerun, run_text
 from pl.annotate_imports import dsl_root
 from pl.annotate_verify import verify_output
 from pl.errors import InternalError, package_version
-from pl.structural import structural_equal
+from pl.structural import assert_structural_equal, structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -185,7 +186,7 @@ def commented(source: str) -> str:
 def test_generated_programs_keep_comments_and_verify_in_every_mode(
         family: str, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
     g: GeneratedProgram = data.draw(FAMILIES[family], label=family)
-    backend = data.draw(st.sampled_from(["910B", "none"]), label="backend")
+    backend = data.draw(st.sampled_from(["910B", "950", "none"]), label="backend")
     check_every_mode(commented(g.source), tmp_path_factory.mktemp("gen"), backend=backend)
 
 
@@ -392,3 +393,83 @@ def test_ir_output_parses_back_to_the_compiled_program(tmp_path: Path) -> None:
         compiled = run_text(example.read_text(encoding="utf-8"), str(example)).compiled
         if len(compiled) == 1:
             assert structural_equal(parse(ir), compiled[0].program)
+
+
+# -- return vars and phis keep no view their value lost (compiling is idempotent) ---------------
+# An elementwise op on a Mat load is typed with the Mat tile's col_major view by the frontend;
+# inference feeds it a Vec move, so the op's result loses that view. A loop's return var, a
+# while's and an if's phi must lose it too: the printed program reads back with the new types.
+VIEW_KERNEL = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, y: pl.Tensor[[16, 128], pl.FP32], m: pl.Scalar[pl.INDEX],
+               out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        t1 = pl.load(y, [0, 0], [16, 128], target_memory=pl.Mem.Mat)
+        v2 = pl.exp(t1)
+{body}
+        out = pl.store(r6, [0, 0], out)
+        return out
+'''
+
+VIEW_BODIES = {
+    "for_one_result": '''        for i, (n4,) in pl.range(2, init_values=(v2,)):
+            n5 = pl.add(n4, n4)
+            r6 = pl.yield_(n5)''',
+    "for_two_results": '''        for i, (n4, k4) in pl.range(2, init_values=(v2, v2)):
+            n5 = pl.add(n4, k4)
+            r6, k6 = pl.yield_(n5, k4)''',
+    "while": '''        for (n4,) in pl.while_(init_values=(v2,)):
+            pl.cond(m > 3)
+            n5 = pl.add(n4, n4)
+            r6 = pl.yield_(n5)''',
+    "if_phi": '''        if m > 1:
+            n5 = pl.add(v2, v2)
+            r6 = pl.yield_(n5)
+        else:
+            r6 = pl.yield_(v2)''',
+}
+
+
+@pytest.mark.parametrize("backend", ["910B", "950", "none"])
+@pytest.mark.parametrize("shape", sorted(VIEW_BODIES))
+def test_return_vars_take_the_placed_type_of_what_they_read_back_from(
+        shape: str, backend: str, tmp_path: Path) -> None:
+    text = VIEW_KERNEL.format(body=VIEW_BODIES[shape])
+    check_every_mode(text, tmp_path, backend=backend)
+    b = None if backend == "none" else backend
+    compiled = pl.compile(pl.parse(text), backend=b, verify=True)
+    again = pl.compile(pl.parse(compiled.as_python()), backend=b, verify=True)
+    assert_structural_equal(again.program, compiled.program)
+
+
+# -- one-line suites show their moves -----------------------------------------------------------
+ONE_LINE = {
+    "for": "        for i in pl.range(2): t = pl.matmul(a, b)  # one line",
+    "two_statements": "        for i in pl.range(2): u = pl.exp(m); t = pl.matmul(a, b)  # two",
+    "moved_value_made_on_the_line": "        for i in pl.range(2): u = pl.load(y, [0, 0], [128, 128]); "
+                                    "t = pl.matmul(a, u)",
+    "if_else": "        if k > 1: t = pl.matmul(a, b)  # then\n"
+               "        else: w = pl.exp(m)  # else",
+    "with_scope": "        with pl.scope(): t = pl.matmul(a, b)",
+}
+
+
+@pytest.mark.parametrize("backend", ["910B", "950", "none"])
+@pytest.mark.parametrize("shape", sorted(ONE_LINE))
+def test_one_line_suites_show_every_inserted_move(shape: str, backend: str,
+                                                  tmp_path: Path) -> None:
+    body = ("        a = pl.load(x, [0, 0], [16, 128])\n"
+            "        b = pl.load(y, [0, 0], [128, 128])\n"
+            "        m = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)\n"
+            f"{ONE_LINE[shape]}\n"
+            "        return out")
+    text = _kernel("import pl", body).replace(
+        "out: pl.Out[", "k: pl.Scalar[pl.INDEX], out: pl.Out[")
+    check_every_mode(text, tmp_path, backend=backend)
+    shown = run_text(text, "<one line>", backend=None if backend == "none" else backend)
+    moves = shown.compiled[0].decisions.moves
+    assert moves and shown.output.count("pl.move(") == len(moves)
+    assert_keeps_the_users_text(text, shown.output)

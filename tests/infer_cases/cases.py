@@ -433,7 +433,9 @@ CASES: list[Case] = [
          return r
          """, moves=("x_tile_Left", "y_tile_Right", "acc_Vec"),
          decisions=(("acc", "Acc", "alias"),)),
-    Case("divergent_branch_spaces_leave_the_phi_unrecorded", P_MM_N + f", x2: {T16}", T16,
+    # The reference leaves this phi unrecorded and its branches disagreeing (Acc vs Vec); here the
+    # phi goes where its consumer (the store, Vec first) wants it and the Acc branch moves there.
+    Case("divergent_branch_spaces_move_to_the_phi_space", P_MM_N + f", x2: {T16}", T16,
          MM_OPERANDS_BEFORE + """
          if n == 0:
              a2: pl.Tile[[16, 128], pl.FP32] = pl.matmul(a_l, b_r)
@@ -447,13 +449,15 @@ CASES: list[Case] = [
          MM_OPERANDS_EXPECTED + f"""
          if n == 0:
              a2: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(a_l, b_r)
-             p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(a2)
+             a2_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(a2, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(a2_Vec)
          else:
              b2: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
-             p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(b2)
+             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(b2)
          r: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(p, [0, 0], out)
          return r
-         """, decisions=(("p", "None", "unresolved"), ("a2", "Acc", "fixed_output"))),
+         """, moves=("a2_Vec",),
+         decisions=(("p", "Vec", "demand"), ("a2", "Acc", "fixed_output"))),
     # -- TestInferTileMemorySpaceSSAAlias --------------------------------------------------------
     Case("ssa_alias_inherits_memory_space_from_source", P_MM, T16,
          f"""
@@ -531,16 +535,19 @@ CASES: list[Case] = [
          MM_OPERANDS_EXPECTED + f"""
          if n == 0:
              m1: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={M})
-             p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(m1)
+             m1_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(m1, target_memory={A})
+             p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(m1_Acc)
          else:
              m2: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={M})
-             p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(m2)
+             m2_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(m2, target_memory={A})
+             p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(m2_Acc)
          for i, (acc,) in pl.range(4, init_values=(p,)):
              c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
              acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
          r: {T16} = pl.tile.store(acc_out, [0, 0], out)
          return r
-         """, decisions=(("p", "Acc", "loop_backprop"), ("m1", "Mat", "explicit_kwarg"))),
+         """, moves=("m1_Acc", "m2_Acc"),
+         decisions=(("p", "Acc", "loop_backprop"), ("m1", "Mat", "explicit_kwarg"))),
     # -- TestInferTileMemorySpaceDemandBackprop --------------------------------------------------
     Case("load_slice_matmul_demand_clamps_to_vec_then_moves",
          "x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[64, 128], pl.BF16], "
@@ -643,16 +650,18 @@ CASES: list[Case] = [
          if n == 0:
              t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
              s1: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.add(t_Vec, t_Vec)
-             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s1)
+             p: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.yield_(s1)
          else:
              t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
              s2: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.exp(t_Vec)
-             p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s2)
+             p: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.yield_(s2)
          t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
-         s3: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.mul(p, t_Vec)
+         s3: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.mul(p, t_Vec)
          r: {T16} = pl.tile.store(s3, [0, 0], out)
          return r
          """, moves=("t_Vec", "t_Vec", "t_Vec")),
+    # (The phi takes its then-branch yield's placed type, view included, as the frontend and
+    # tensor-to-tile type a phi: the program reads back as placed, so compiling is idempotent.)
     # The reference inserts no move into a body that is one bare statement (pass.md 4), leaving
     # the call reading the wrong space; here a bare body is a move scope like any other.
     Case("single_statement_body_gets_its_move", P_VEC, T16,

@@ -1,0 +1,114 @@
+"""If-phis whose branches yield tiles in different spaces (data tests, interpreted).
+
+The reference leaves such a phi unrecorded: its branches keep disagreeing and its type checker
+reports the divergence. Here (infer/analysis.py, infer/mutate.py `_reconcile`) the phi takes the
+space its consumers demand, else the then-branch's, and each diverging branch moves its yielded
+tile there right before the yield. Every kernel below must: compile with every pass checked, on
+every backend; compute what its source computes (interpreted, both branches taken); give a phi
+whose branches yield its own space; compile again from its printed form to the same program; and
+go through show_inferred verified.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from interpret_support import random_inputs, run_interpreted
+from test_show_verify import check_every_mode
+
+import pl
+from infer.analysis import last_yield
+from lowering.tensor_to_tile_common import walk_stmts
+from pl.annotate import run_text
+from pl.ir.stmt import IfStmt
+from pl.ir.types import TileType
+
+HEAD = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],
+               z: pl.Tensor[[16, 128], pl.FP32], m: pl.Scalar[pl.INDEX],
+               out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 128])
+        b = pl.load(y, [0, 0], [128, 128])
+        c = pl.load(z, [0, 0], [16, 128])
+'''
+
+KERNELS = {
+    # a Vec tile rebound to a matmul's Acc result in one branch; the store reads the phi
+    "matmul_in_then": HEAD + '''        if m > 1:
+            c = pl.matmul(a, b)
+        out = pl.store(c, [0, 0], out)
+        return out
+''',
+    # the same in the else branch, the phi read by an elementwise op (Vec)
+    "matmul_in_else": HEAD + '''        if m > 1:
+            c = pl.add(c, c)
+        else:
+            c = pl.matmul(a, b)
+        d = pl.mul(c, c)
+        out = pl.store(d, [0, 0], out)
+        return out
+''',
+    # explicit yields: show_inferred annotates in place, the move before the then-yield, whose
+    # value is renamed to it
+    "explicit_yields": HEAD + '''        if m < 2:
+            s = pl.matmul(a, b)
+            p = pl.yield_(s)
+        else:
+            t = pl.sub(c, c)
+            p = pl.yield_(t)
+        out = pl.store(p, [0, 0], out)
+        return out
+''',
+    # the phi accumulates: matmul_acc wants it in Acc, so the Vec branch moves
+    "phi_read_by_matmul_acc": HEAD + '''        if m > 1:
+            c = pl.matmul(a, b)
+        e = pl.matmul_acc(c, a, b)
+        out = pl.store(e, [0, 0], out)
+        return out
+''',
+}
+
+
+def _phis_agree(program: pl.ir.Program) -> None:
+    for f in program.functions:
+        for s in walk_stmts(f.body):
+            if not isinstance(s, IfStmt):
+                continue
+            for body in (s.then_body, s.else_body):
+                y = last_yield(body)
+                assert y is not None
+                for rv, value in zip(s.return_vars, y.values, strict=True):
+                    if isinstance(rv.type, TileType):
+                        assert isinstance(value.type, TileType)
+                        assert value.type.memory_space is rv.type.memory_space, rv.name
+
+
+@pytest.mark.parametrize("backend", [None, "910B", "950"])
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_divergent_phi_is_reconciled_by_a_move(name: str, backend: str | None,
+                                               tmp_path: Path) -> None:
+    text = KERNELS[name]
+    source = pl.parse(text)
+    compiled = pl.compile(source, backend=backend, verify=True)
+    _phis_agree(compiled.program)
+    assert "pl.tile.move(" in compiled.as_python()
+    args = random_inputs(source, seed=3)
+    for m in (0, 3):  # the else branch, then the then branch
+        args[3] = m
+        want = run_interpreted(pl.passes.convert_to_ssa()(source), args)
+        got = run_interpreted(compiled.program, args)
+        for w, g in zip(want, got, strict=True):
+            assert np.array_equal(w, g, equal_nan=True), f"m={m}: results differ"
+    again = pl.compile(pl.parse(compiled.as_python()), backend=backend, verify=True)
+    pl.assert_structural_equal(again.program, compiled.program)
+    check_every_mode(text, tmp_path, backend=backend or "none")
+    if name == "explicit_yields":  # annotated in place: the move and the renamed yield shown
+        shown = run_text(text, "<phi>", backend=backend).output
+        assert "p: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.yield_(s_Vec)" in shown
