@@ -1,0 +1,226 @@
+"""Break and continue become structured control flow (the reference's CtrlFlowTransform), the first
+step of SSA conversion.
+
+Why: SSA form has no way to say "leave this iteration with these values". A loop that carries a
+value (a name rebound in its body, or an explicit `init_values` carry) must yield the value that is
+current where the iteration ends, and a `continue` or `break` in the middle of the body ends it
+early. So before versioning, every `pl.range`/`while` loop whose own body (not a nested loop's)
+holds a `break` or `continue` is rewritten so that its body always runs to its end:
+
+* `continue` sets a flag `continue_flag = True`, `break` sets `break_flag = True`; the statements
+  after a statement that may have escaped run under `if not continue_flag:` (or `not break_flag`,
+  or both). Statements after the escape in the same block are unreachable and dropped.
+* An `if` one of whose branches ends in the escape takes the rest of its block into its other
+  branch instead (`if c: continue` + rest -> `if c: ... else: rest`), with no guard.
+* `break_flag` starts False before the loop; a `while` loop's condition becomes
+  `cond and not break_flag`, and a `pl.range` loop's body runs under `if not break_flag:` (the
+  remaining trips do nothing, so the loop stays a `pl.range` with its kind and attributes).
+* An explicit carry keeps the pl semantics of an early exit: `continue` and `break` hand the
+  iter args on unchanged. The body's trailing `pl.yield_(v, ...)` becomes `t = iter_arg` at the
+  start of the body, `t = v` at the end of the path that reaches the yield, and `pl.yield_(t, ...)`.
+* A flag no guard reads is not emitted.
+
+Guarantees: the input is never mutated; a program without break/continue comes back as the same
+object; the result computes what the input computed (tests/test_equivalence.py and the property
+tests generate loops with break and continue in branches).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from pl.ir import (
+    AssignStmt,
+    BinaryExpr,
+    BreakStmt,
+    ConstBool,
+    ContinueStmt,
+    DType,
+    Expr,
+    ForStmt,
+    IfStmt,
+    ScalarType,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    UnaryExpr,
+    Var,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+)
+from pl.ir.span import Span
+
+__all__ = ["lower_break_continue"]
+
+_BOOL = ScalarType(DType.BOOL)
+
+
+def lower_break_continue(body: Stmt) -> Stmt:
+    """`body` with every loop's break/continue made structured (see the module docstring)."""
+    match body:
+        case SeqStmts():
+            stmts = tuple(lower_break_continue(c) for c in body.stmts)
+            if all(a is b for a, b in zip(stmts, body.stmts, strict=True)):
+                return body
+            return dataclasses.replace(body, stmts=stmts)
+        case IfStmt():
+            then_body = lower_break_continue(body.then_body)
+            else_body = None if body.else_body is None else lower_break_continue(body.else_body)
+            if then_body is body.then_body and else_body is body.else_body:
+                return body
+            return dataclasses.replace(body, then_body=then_body, else_body=else_body)
+        case ScopeStmt():
+            inner = lower_break_continue(body.body)
+            return body if inner is body.body else dataclasses.replace(body, body=inner)
+        case ForStmt() | WhileStmt():
+            inner = lower_break_continue(body.body)  # inner loops first
+            if not _escapes(inner):
+                return body if inner is body.body else dataclasses.replace(body, body=inner)
+            return _restructure(body, inner)
+        case _:
+            return body
+
+
+def _escapes(s: Stmt) -> bool:
+    """`s` holds a break or continue of the loop around it (nested loops' own are not counted)."""
+    match s:
+        case BreakStmt() | ContinueStmt():
+            return True
+        case SeqStmts():
+            return any(_escapes(c) for c in s.stmts)
+        case IfStmt():
+            return _escapes(s.then_body) or (s.else_body is not None and _escapes(s.else_body))
+        case ScopeStmt():
+            return _escapes(s.body)
+        case _:
+            return False
+
+
+@dataclass
+class _Flags:
+    """The flags of one loop being restructured, and which of them a guard reads."""
+
+    span: Span
+    brk: Var | None = None
+    cont: Var | None = None
+    read: set[str] = field(default_factory=set)
+
+    def set_flag(self, s: BreakStmt | ContinueStmt) -> AssignStmt:
+        if isinstance(s, BreakStmt):
+            if self.brk is None:
+                self.brk = Var("break_flag", _BOOL, span=self.span)
+            var = self.brk
+        else:
+            if self.cont is None:
+                self.cont = Var("continue_flag", _BOOL, span=self.span)
+            var = self.cont
+        return AssignStmt(var, ConstBool(True), span=s.span, comments=s.comments)
+
+    def guard(self) -> Expr:
+        """`not (continue_flag or break_flag)` over the flags set so far."""
+        flags = [v for v in (self.cont, self.brk) if v is not None]
+        self.read.update(v.name for v in flags)
+        cond: Expr = flags[0]
+        for v in flags[1:]:
+            cond = BinaryExpr("Or", cond, v, DType.BOOL, span=self.span)
+        return UnaryExpr("Not", cond, DType.BOOL, span=self.span)
+
+
+def _ends_in_escape(stmts: list[Stmt]) -> bool:
+    return bool(stmts) and isinstance(stmts[-1], BreakStmt | ContinueStmt)
+
+
+def _elim(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
+    """`stmts` without break/continue: escapes set flags, what follows a possible escape is
+    guarded or taken into the non-escaping branch, what follows a certain escape is dropped."""
+    out: list[Stmt] = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, BreakStmt | ContinueStmt):
+            out.append(f.set_flag(s))
+            return out  # the rest of the block is unreachable
+        if not _escapes(s):
+            out.append(s)
+            continue
+        rest = stmts[i + 1:]
+        if isinstance(s, IfStmt):
+            tb, eb = flatten_body(s.then_body), flatten_body(s.else_body)
+            if _ends_in_escape(tb) or _ends_in_escape(eb):
+                # One branch leaves the iteration: the rest of the block belongs to the other.
+                then_out = _elim(tb if _ends_in_escape(tb) else tb + rest, f)
+                else_out = _elim(eb if _ends_in_escape(eb) else eb + rest, f)
+                out.append(dataclasses.replace(s, then_body=make_body(then_out),
+                                               else_body=make_body(else_out) if else_out else None))
+                return out
+            new_if = dataclasses.replace(s, then_body=make_body(_elim(tb, f)),
+                                         else_body=make_body(_elim(eb, f)) if eb else None)
+            out.append(new_if)
+        else:
+            assert isinstance(s, ScopeStmt)
+            out.append(dataclasses.replace(s, body=make_body(_elim(flatten_body(s.body), f))))
+        tail = _elim(rest, f)
+        if tail:
+            out.append(IfStmt(f.guard(), make_body(tail), span=s.span))
+        return out
+    return out
+
+
+def _drop_unread(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
+    """The flag assignments of flags no guard reads, removed (they would be dead code)."""
+    dead = {v for v in (f.brk, f.cont) if v is not None and v.name not in f.read}
+    if not dead:
+        return stmts
+    out: list[Stmt] = []
+    for s in stmts:
+        match s:
+            case AssignStmt() if s.var in dead:
+                continue
+            case IfStmt():
+                then_body = make_body(_drop_unread(flatten_body(s.then_body), f))
+                else_body = (make_body(_drop_unread(flatten_body(s.else_body), f))
+                             if s.else_body is not None else None)
+                s = dataclasses.replace(s, then_body=then_body, else_body=else_body)
+            case ScopeStmt():
+                s = dataclasses.replace(s, body=make_body(_drop_unread(flatten_body(s.body), f)))
+        out.append(s)
+    return out
+
+
+def _restructure(loop: ForStmt | WhileStmt, body: Stmt) -> Stmt:
+    f = _Flags(loop.span)
+    stmts = flatten_body(body)
+    trailing = stmts.pop() if stmts and isinstance(stmts[-1], YieldStmt) else None
+    pre: list[Stmt] = []
+    post: list[Stmt] = []
+    if trailing is not None:
+        # An early exit hands the iter args on unchanged; the path reaching the yield hands on
+        # its values.
+        temps = [Var(ia.name, ia.type, span=loop.span) for ia in loop.iter_args]
+        if len(temps) != len(trailing.values):  # not a loop carry: keep the yield as it is
+            temps = []
+        pre = [AssignStmt(t, ia, span=loop.span) for t, ia in zip(temps, loop.iter_args, strict=True)]
+        stmts += [AssignStmt(t, v, span=trailing.span) for t, v in zip(temps, trailing.values,
+                                                                       strict=True)]
+        post = [dataclasses.replace(trailing, values=tuple(temps))] if temps else [trailing]
+    core = _elim(stmts, f)
+    if f.brk is not None:
+        f.read.add(f.brk.name)  # the loop itself reads it
+    core = _drop_unread(core, f)
+    if f.cont is not None and f.cont.name in f.read:
+        core.insert(0, AssignStmt(f.cont, ConstBool(False), span=loop.span))
+    before: list[Stmt] = []
+    if f.brk is not None:
+        before.append(AssignStmt(f.brk, ConstBool(False), span=loop.span))
+        not_broken = UnaryExpr("Not", f.brk, DType.BOOL, span=loop.span)
+        if isinstance(loop, WhileStmt):
+            cond = BinaryExpr("And", loop.condition, not_broken, DType.BOOL, span=loop.span)
+            new_loop: Stmt = dataclasses.replace(loop, condition=cond,
+                                                 body=make_body(pre + core + post))
+        else:
+            guarded = IfStmt(not_broken, make_body(core), span=loop.span)
+            new_loop = dataclasses.replace(loop, body=make_body([*pre, guarded, *post]))
+    else:
+        new_loop = dataclasses.replace(loop, body=make_body(pre + core + post))
+    return make_body([*before, new_loop]) if before else new_loop
