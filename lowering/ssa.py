@@ -12,8 +12,8 @@ never mutated; running the pass on its own output gives a structurally equal pro
 Control flow: `break`/`continue` are first made structured (lowering/ssa_flow.py), so every
 loop body runs to its trailing yield. A `return` stays where it is: a branch that returns does not
 flow into the code after its `if` (no phi takes a value from it), and statements after a `return`,
-or after an `if` all of whose branches return, are unreachable and dropped (the frontend drops
-those after a `return` in the same block already). A use of a name that no path defines (bound only
+or after an `if` all of whose branches return, are unreachable and dropped here (as the reference,
+pl accepts such dead code and never runs it; show_inferred keeps its text). A use of a name that no path defines (bound only
 inside a loop it is not carried out of, or in one branch of an if) is a located PlError at the use,
 never a placeholder name; an escaping loop value with no value of its type to start from starts as
 a zero of its scalar type, and a non-scalar one is that error at the loop.
