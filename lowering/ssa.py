@@ -111,7 +111,8 @@ class _Converter:
         # binding in each branch of an if), and their versions must not collide.
         self.ver: dict[str, int] = {}
         self.future: set[Var] = set()
-        self.misses = Misses()
+        self.misses = Misses(self.by_name)
+        self.defined: set[Var] | None = None  # _source_definitions(func), once a use misses
         self.substituter = Substituter(self.cur, self.misses)
 
     # ── versions ──
@@ -152,14 +153,26 @@ class _Converter:
         self.check_unbound()
         return dataclasses.replace(f, params=params, body=body, attrs=attrs)
 
+    def by_name(self, var: Var) -> Var | None:
+        """The version a use of `var` reads where `var` itself is not bound: the visible binding
+        of its name. The frontend gives a name a fresh Var when a branch rebinds it (an iter arg,
+        say) and later code names that Var; on a path where the branch did not run (its code was
+        taken into the other branch of an `if ...: continue`), the name is still the outer one."""
+        if self.defined is None:
+            self.defined = _source_definitions(self.func)
+        if var not in self.defined:
+            return None  # a free Var (a dynamic dim): it has no versions
+        found = None
+        for key, version in self.cur.items():
+            if key.name == var.name:
+                found = version  # the latest binding of the name wins
+        return found
+
     def check_unbound(self) -> None:
         """A use of a name the function defines but no path to the use binds is the user's error
         (printing it would need a placeholder name that does not parse back)."""
-        if not self.misses.found:
-            return
-        defined = _source_definitions(self.func)
         for var, span in self.misses.found.items():
-            if var in defined:
+            if self.defined is not None and var in self.defined:
                 raise PlError(f"'{var.name}' is not defined on every path to this use: it is bound "
                               "only inside a loop it is not carried out of, or in one branch of an if",
                               span, hint=f"assign '{var.name}' before the loop or if, or carry it "

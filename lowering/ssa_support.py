@@ -189,16 +189,22 @@ def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
 
 
 class Misses:
-    """The Vars a Substituter found no version for, each with the span of the statement being
+    """What a Substituter does with a Var it has no version for: `resolve` may name the version
+    to use instead; otherwise the Var is recorded in `found` with the span of the statement being
     converted when it was first met (`where`, kept up to date by the SSA converter)."""
 
-    def __init__(self) -> None:
+    def __init__(self, resolve: Callable[[Var], Var | None]) -> None:
+        self.resolve = resolve
         self.where: Span = UNKNOWN_SPAN
         self.found: dict[Var, Span] = {}
 
-    def add(self, v: Var) -> None:
+    def miss(self, v: Var) -> Var:
+        got = self.resolve(v)
+        if got is not None:
+            return got
         if v not in self.found:
             self.found[v] = self.where
+        return v
 
 
 class Substituter:
@@ -239,9 +245,7 @@ class Substituter:
                 # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
                 v = self.versions.get(e)
                 if v is None:
-                    if self.misses is not None:
-                        self.misses.add(e)
-                    return e
+                    return e if self.misses is None else self.misses.miss(e)
                 return v
             case Call():
                 return self.call(e)
