@@ -225,9 +225,11 @@ class _Converter:
                 self.future = set()  # what the last child would have been given
             return _with_span(make_body(out), s)
         needs = suffix_needs(stmts)
+        # What follows this sequence (after the if whose branch it is, say) follows each child too.
+        after = self.future
         out = []
         for i, child in enumerate(stmts):
-            self.future = set(needs[i + 1])
+            self.future = needs[i + 1] | after
             out.append(self.stmt(child))
         return _with_span(make_body(out), s)
 
@@ -257,7 +259,11 @@ class _Converter:
         skip = set(s.iter_args) | ({s.loop_var} if isinstance(s, ForStmt) else set())
         assigned = [v for v in assigned_vars(s.body) if v not in skip]
         carried = sorted((v for v in assigned if v in before), key=_name_key)
-        escaping = sorted((v for v in assigned if v not in before and v in needs), key=_name_key)
+        # A use after the loop may name a twin of `v` (the frontend's Var for the same name bound
+        # in the other branch of an if): the name is what is live there.
+        need_names = {v.name for v in needs}
+        escaping = sorted((v for v in assigned if v not in before and v.name in need_names),
+                          key=_name_key)
         types = assignment_types(s.body)
 
         ias: list[IterArg] = list(existing)

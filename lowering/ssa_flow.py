@@ -62,10 +62,11 @@ def lower_break_continue(body: Stmt) -> Stmt:
     """`body` with every loop's break/continue made structured (see the module docstring)."""
     match body:
         case SeqStmts():
-            stmts = tuple(lower_break_continue(c) for c in body.stmts)
+            stmts = [lower_break_continue(c) for c in body.stmts]
             if all(a is b for a, b in zip(stmts, body.stmts, strict=True)):
                 return body
-            return dataclasses.replace(body, stmts=stmts)
+            # A restructured loop may come back as `break_flag = False` + the loop: spliced in.
+            return dataclasses.replace(body, stmts=tuple(flatten_body(SeqStmts(tuple(stmts)))))
         case IfStmt():
             then_body = lower_break_continue(body.then_body)
             else_body = None if body.else_body is None else lower_break_continue(body.else_body)

@@ -7,7 +7,8 @@ Orchestration function `main` is the program's entry for `pl.interpret`. Two fam
 * `tile_programs()`: a tile-level InCore `kernel` (loads with Vec / Mat / no target, elementwise,
   scalar and unary chains, matmul / matmul_acc with `create_tile` accumulators, moves, stores,
   `pl.range` loops carried by `init_values` + `pl.yield_` or by plain rebinding, if/else phis on a
-  scalar condition) called by `main`.
+  scalar condition, `break` / `continue` under an if in loops, early `return`s under an if outside
+  loops, and a value yielded by an inner loop used after its outer loop) called by `main`.
 * `tensor_programs()`: a tensor-level InCore `kernel(lhs, rhs, out)` in the shape of the seed's
   residency example (`pl.slice` + `pl.matmul` + `pl.assemble` inside a `pl.range` loop) and a root
   `main` whose call sites alias inputs with outputs in the ways pass.md section 6 names (fresh
@@ -130,6 +131,12 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
     kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind"]
     if depth < 2:
         kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind"]
+    if depth < 1:
+        kinds += ["nested_yield"]
+    if loop_vars:
+        kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
+    elif "out" not in k.frozen:
+        kinds += ["early_return"]
     if not pool:
         kinds = ["load"]
     kind = k.draw(st.sampled_from(kinds))
@@ -180,8 +187,53 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
         k.features.add("rebind")
     elif kind in ("for_carry", "for_rebind"):
         _for(k, indent, pool, loop_vars, depth, carried=kind == "for_carry")
+    elif kind in ("exit", "early_return"):
+        _early_exit(k, indent, pool, loop_vars, depth, kind)
+    elif kind == "nested_yield":
+        _nested_yield(k, indent, pool, loop_vars, depth)
     else:
         _if(k, indent, pool, loop_vars, depth, phi=kind == "if_phi")
+
+
+def _early_exit(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
+                depth: int, kind: str) -> None:
+    """`if m <op> b:` with a few statements, then `break`/`continue` (inside a loop) or a store and
+    `return out` (outside loops); maybe an else branch. Code after it runs only on the other path."""
+    op = k.draw(st.sampled_from(("<", ">", "==", "!=")))
+    k.emit(indent, f"if m {op} {k.draw(st.integers(0, 4))}:")
+    inner = dict(pool)
+    _body(k, indent + 1, inner, loop_vars, depth + 1, 0, 2)
+    if kind == "exit":
+        word = k.draw(st.sampled_from(("break", "continue")))
+        k.emit(indent + 1, word)
+        k.features.add(f"exit:{word}")
+    else:
+        k.emit(indent + 1, f"out = pl.store({_pick(k, inner)}, [0, 0], out)")
+        k.emit(indent + 1, "return out")
+        k.features.add("early_return")
+    if k.draw(st.booleans()):
+        k.emit(indent, "else:")
+        start = len(k.lines)
+        _body(k, indent + 1, dict(pool), loop_vars, depth + 1, 1, 2)
+        _pad_single(k, start, indent + 1)
+
+
+def _nested_yield(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
+                  depth: int) -> None:
+    """A value yielded by an inner loop and used after an outer loop that carries nothing."""
+    init = _pick(k, pool, ("Vec", "Acc"))
+    if init is None:
+        return
+    outer, inner_var, carry, result = k.fresh("i"), k.fresh("j"), k.fresh("c"), k.fresh("r")
+    k.emit(indent, f"for {outer} in pl.range({k.draw(st.integers(1, 2))}):")
+    k.emit(indent + 1, f"for {inner_var}, ({carry},) in pl.range({k.draw(st.integers(1, 2))}, "
+                       f"init_values=({init},)):")
+    inner = {**pool, carry: pool[init]}
+    nxt = k.fresh("n")
+    k.emit(indent + 2, f"{nxt} = {_value_like(k, indent + 2, inner, carry)}")
+    k.emit(indent + 2, f"{result} = pl.yield_({nxt})")
+    pool[result] = pool[init]
+    k.features.add("nested_yield")
 
 
 def _pad_single(k: _Kernel, start: int, indent: int) -> None:

@@ -8,7 +8,8 @@ For every generated program and every backend (None, "910B", "950"):
   the same text;
 * running memory-space inference again on the output changes nothing;
 * `pl.interpret` gives identical results on the source and the compiled program for the same random
-  inputs (so no move or residency hoist changes what the program computes, aliasing included).
+  inputs, with residency on and off (so no move or residency hoist changes what the program
+  computes, aliasing included, and control flow - early returns, break, continue - survives).
 
 Profiles: CI runs `HYPOTHESIS_PROFILE=ci` (the default here: fixed seed, few examples); the long run is
 `HYPOTHESIS_PROFILE=long /work/venv/bin/pytest tests/test_properties.py` (see bench/properties_long.py).
@@ -149,8 +150,15 @@ def _run(program: Program, args: list[Any]) -> list[Any]:
     return results + mine
 
 
+# (backend, residency): residency only acts with a backend.
+CONFIGS: tuple[tuple[str | None, bool], ...] = (
+    (None, True), ("910B", True), ("910B", False), ("950", True), ("950", False))
+
+
 def check_interpretation_is_preserved(g: GeneratedProgram) -> None:
-    for b, source, compiled in _compiled(g):
+    source = _parse(g)
+    for b, residency in CONFIGS:
+        compiled = pl.compile(source, backend=b, residency=residency)
         args = _inputs(source, seed=len(g.source))
         try:
             expected = _run(source, args)
@@ -164,7 +172,8 @@ def check_interpretation_is_preserved(g: GeneratedProgram) -> None:
         assert len(expected) == len(got)
         for index, (want, have) in enumerate(zip(expected, got, strict=True)):
             assert np.array_equal(np.asarray(want), np.asarray(have), equal_nan=True), (
-                f"backend {b}: output {index} differs between the source and the compiled program")
+                f"backend {b}, residency {residency}: output {index} differs between the source "
+                "and the compiled program")
 
 
 test_compile_raises_only_pl_error = _for_each_family(check_compile_raises_only_pl_error)
