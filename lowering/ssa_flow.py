@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from lowering.ssa_support import walk_stmts
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -60,29 +61,51 @@ _BOOL = ScalarType(DType.BOOL)
 
 def lower_break_continue(body: Stmt) -> Stmt:
     """`body` with every loop's break/continue made structured (see the module docstring)."""
-    match body:
-        case SeqStmts():
-            stmts = [lower_break_continue(c) for c in body.stmts]
-            if all(a is b for a, b in zip(stmts, body.stmts, strict=True)):
-                return body
-            # A restructured loop may come back as `break_flag = False` + the loop: spliced in.
-            return dataclasses.replace(body, stmts=tuple(flatten_body(SeqStmts(tuple(stmts)))))
-        case IfStmt():
-            then_body = lower_break_continue(body.then_body)
-            else_body = None if body.else_body is None else lower_break_continue(body.else_body)
-            if then_body is body.then_body and else_body is body.else_body:
-                return body
-            return dataclasses.replace(body, then_body=then_body, else_body=else_body)
-        case ScopeStmt():
-            inner = lower_break_continue(body.body)
-            return body if inner is body.body else dataclasses.replace(body, body=inner)
-        case ForStmt() | WhileStmt():
-            inner = lower_break_continue(body.body)  # inner loops first
-            if not _escapes(inner):
+    if not any(isinstance(s, BreakStmt | ContinueStmt) for s in walk_stmts(body)):
+        return body
+    return _Lowering(body).stmt(body)
+
+
+class _Lowering:
+    """One function body's lowering: the names it has used, so every flag and carry temp it makes
+    has a name of its own (SSA matches a use after a loop to a definition in it by name)."""
+
+    def __init__(self, body: Stmt) -> None:
+        self.names = {v.name for s in walk_stmts(body) for v in _bound(s)}
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 0
+        while name in self.names:
+            n += 1
+            name = f"{base}_{n}"
+        self.names.add(name)
+        return name
+
+    def stmt(self, body: Stmt) -> Stmt:
+        """`body` with its loops restructured, inner loops first."""
+        match body:
+            case SeqStmts():
+                stmts = [self.stmt(c) for c in body.stmts]
+                if all(a is b for a, b in zip(stmts, body.stmts, strict=True)):
+                    return body
+                # A restructured loop may come back as `break_flag = False` + the loop: spliced in.
+                return dataclasses.replace(body, stmts=tuple(flatten_body(SeqStmts(tuple(stmts)))))
+            case IfStmt():
+                then_body = self.stmt(body.then_body)
+                else_body = None if body.else_body is None else self.stmt(body.else_body)
+                if then_body is body.then_body and else_body is body.else_body:
+                    return body
+                return dataclasses.replace(body, then_body=then_body, else_body=else_body)
+            case ScopeStmt():
+                inner = self.stmt(body.body)
                 return body if inner is body.body else dataclasses.replace(body, body=inner)
-            return _restructure(body, inner)
-        case _:
-            return body
+            case ForStmt() | WhileStmt():
+                inner = self.stmt(body.body)  # inner loops first
+                if not _escapes(inner):
+                    return body if inner is body.body else dataclasses.replace(body, body=inner)
+                return _restructure(body, inner, self)
+            case _:
+                return body
 
 
 def _escapes(s: Stmt) -> bool:
@@ -100,11 +123,26 @@ def _escapes(s: Stmt) -> bool:
             return False
 
 
+def _bound(s: Stmt) -> tuple[Var, ...]:
+    match s:
+        case AssignStmt():
+            return (s.var,)
+        case ForStmt():
+            return (s.loop_var, *s.iter_args, *s.return_vars)
+        case WhileStmt():
+            return (*s.iter_args, *s.return_vars)
+        case IfStmt():
+            return s.return_vars
+        case _:
+            return ()
+
+
 @dataclass
 class _Flags:
     """The flags of one loop being restructured, and which of them a guard reads."""
 
     span: Span
+    names: _Lowering
     brk: Var | None = None
     cont: Var | None = None
     read: set[str] = field(default_factory=set)
@@ -112,11 +150,11 @@ class _Flags:
     def set_flag(self, s: BreakStmt | ContinueStmt) -> AssignStmt:
         if isinstance(s, BreakStmt):
             if self.brk is None:
-                self.brk = Var("break_flag", _BOOL, span=self.span)
+                self.brk = Var(self.names.fresh("break_flag"), _BOOL, span=self.span)
             var = self.brk
         else:
             if self.cont is None:
-                self.cont = Var("continue_flag", _BOOL, span=self.span)
+                self.cont = Var(self.names.fresh("continue_flag"), _BOOL, span=self.span)
             var = self.cont
         return AssignStmt(var, ConstBool(True), span=s.span, comments=s.comments)
 
@@ -189,8 +227,8 @@ def _drop_unread(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
     return out
 
 
-def _restructure(loop: ForStmt | WhileStmt, body: Stmt) -> Stmt:
-    f = _Flags(loop.span)
+def _restructure(loop: ForStmt | WhileStmt, body: Stmt, names: _Lowering) -> Stmt:
+    f = _Flags(loop.span, names)
     stmts = flatten_body(body)
     trailing = stmts.pop() if stmts and isinstance(stmts[-1], YieldStmt) else None
     pre: list[Stmt] = []
@@ -198,7 +236,8 @@ def _restructure(loop: ForStmt | WhileStmt, body: Stmt) -> Stmt:
     if trailing is not None:
         # An early exit hands the iter args on unchanged; the path reaching the yield hands on
         # its values.
-        temps = [Var(ia.name, ia.type, span=loop.span) for ia in loop.iter_args]
+        temps = [Var(names.fresh(f"{ia.name}_next"), ia.type, span=loop.span)
+                 for ia in loop.iter_args]
         if len(temps) != len(trailing.values):  # not a loop carry: keep the yield as it is
             temps = []
         pre = [AssignStmt(t, ia, span=loop.span) for t, ia in zip(temps, loop.iter_args, strict=True)]

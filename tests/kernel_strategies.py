@@ -215,6 +215,8 @@ def _early_exit(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[t
         k.emit(indent, "else:")
         start = len(k.lines)
         _body(k, indent + 1, dict(pool), loop_vars, depth + 1, 1, 2)
+        if len(k.lines) == start:  # every drawn statement declined (nothing to rebind, say)
+            k.emit(indent + 1, "pass")
         _pad_single(k, start, indent + 1)
 
 

@@ -210,6 +210,38 @@ class K:
         return out
 """
 
+# Before: explicit carries in two nested loops, each left by `break` (the inner one every trip).
+# Expected: each loop's break reaches only its own loop (flags of nested loops used to share a
+# name, so the inner break also ended the outer loop).
+NESTED_BREAKS = """
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t0 = pl.load(x, [0, 0], [16, 16])
+        for i, (outer,) in pl.range(4, init_values=(t0,)):
+            for j, (inner,) in pl.range(6, init_values=(outer,)):
+                if j > m:
+                    break
+                doubled = pl.add(inner, inner)
+                inner = pl.yield_(doubled)
+            if i > 2:
+                break
+            outer = pl.yield_(inner)
+        out = pl.store(outer, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.kernel(x, out, m)
+        return out
+"""
+
 # Before: a tensor first bound inside a loop with `break` (so the loop is restructured) and used
 # after it, once at the top and once from inside an if-branch.
 # Expected: it escapes both loops (the restructured loop used to lose what follows it).
@@ -277,8 +309,9 @@ class S:
 
 
 @pytest.mark.parametrize("source", [SET_THEN_CONTINUE_ELSE, REBIND_BEFORE_EXIT,
-                                    INNER_YIELD_AFTER_OUTER],
-                         ids=["set_then_continue_else", "rebind_before_exit", "inner_yield"])
+                                    INNER_YIELD_AFTER_OUTER, NESTED_BREAKS],
+                         ids=["set_then_continue_else", "rebind_before_exit", "inner_yield",
+                              "nested_breaks"])
 def test_loops_with_early_exits_compute_the_same(source: str) -> None:
     assert_compiles_the_same(source, _tensor_args(1, 2, 7))
 
