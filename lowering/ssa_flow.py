@@ -19,6 +19,8 @@ holds a `break` or `continue` is rewritten so that its body always runs to its e
   iter args on unchanged. The body's trailing `pl.yield_(v, ...)` becomes `t = iter_arg` at the
   start of the body, `t = v` at the end of the path that reaches the yield, and `pl.yield_(t, ...)`.
 * A flag no guard reads is not emitted.
+* A break/continue inside an `if` whose branches yield values (`x = pl.yield_(...)` in both) is a
+  located PlError: the path that leaves early would give that if no values.
 
 Guarantees: the input is never mutated; a program without break/continue comes back as the same
 object; the result computes what the input computed (tests/test_equivalence.py and the property
@@ -31,6 +33,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from lowering.ssa_support import walk_stmts
+from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -184,6 +187,15 @@ def _elim(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
             out.append(s)
             continue
         rest = stmts[i + 1:]
+        if isinstance(s, IfStmt) and s.return_vars:
+            # Its branches end in the yield of its results: a path that leaves the iteration
+            # before that yield has no value to give them.
+            first = next(x for x in walk_stmts(s) if isinstance(x, BreakStmt | ContinueStmt))
+            word = "break" if isinstance(first, BreakStmt) else "continue"
+            raise PlError(f"'{word}' inside an if whose branches yield values (pl.yield_) is not "
+                          "supported", first.span,
+                          hint=f"move the '{word}' out of that if, or compute the values with plain "
+                               "assignments in the branches instead of pl.yield_")
         if isinstance(s, IfStmt):
             tb, eb = flatten_body(s.then_body), flatten_body(s.else_body)
             if _ends_in_escape(tb) or _ends_in_escape(eb):

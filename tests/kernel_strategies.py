@@ -68,6 +68,7 @@ class _Kernel:
     features: set[str] = field(default_factory=set)
     counter: int = 0
     frozen: frozenset[str] = frozenset()  # names that must not be rebound here (BUG-1)
+    yielding_if: bool = False  # inside an if whose branches yield: no break/continue here
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -133,7 +134,7 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
         kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind"]
     if depth < 1:
         kinds += ["nested_yield"]
-    if loop_vars:
+    if loop_vars and not k.yielding_if:
         kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
     elif "out" not in k.frozen:
         kinds += ["early_return"]
@@ -186,7 +187,9 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
         k.emit(indent, f"{rebound} = {_value_like(k, indent, pool, rebound)}")
         k.features.add("rebind")
     elif kind in ("for_carry", "for_rebind"):
+        outer_yielding, k.yielding_if = k.yielding_if, False  # a loop's own exits are allowed
         _for(k, indent, pool, loop_vars, depth, carried=kind == "for_carry")
+        k.yielding_if = outer_yielding
     elif kind in ("exit", "early_return"):
         _early_exit(k, indent, pool, loop_vars, depth, kind)
     elif kind == "nested_yield":
@@ -302,6 +305,7 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
             return
         result = k.fresh("p")
         saved = k.frozen
+        outer_yielding, k.yielding_if = k.yielding_if, True
         for branch in ("then", "else"):
             if branch == "else":
                 k.emit(indent, "else:")
@@ -311,6 +315,7 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
             k.emit(indent + 1, f"{val} = {_value_like(k, indent + 1, inner, seed)}")
             k.emit(indent + 1, f"{result} = pl.yield_({val})")
         k.frozen = saved
+        k.yielding_if = outer_yielding
         pool[result] = pool[seed]
         k.features.add("if:phi")
     else:
