@@ -134,10 +134,11 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
         kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind"]
     if depth < 1:
         kinds += ["nested_yield"]
-    if loop_vars and not k.yielding_if:
-        kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
+    if loop_vars:
+        if not k.yielding_if:
+            kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
     elif "out" not in k.frozen:
-        kinds += ["early_return"]
+        kinds += ["early_return"]  # `return` is not allowed inside a loop
     if not pool:
         kinds = ["load"]
     kind = k.draw(st.sampled_from(kinds))
