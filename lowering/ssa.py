@@ -277,9 +277,10 @@ class _Converter:
                                span=s.span))
         for key in escaping:
             t = self.subst_type(types[key])
-            init = self.find_init(t, before) or _zero_of(t, key, s.span)
+            found = self.find_init(t, before)
+            start_value = found if found is not None else _zero_of(t, key, s.span)
             ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), t,
-                               init=init, span=s.span))
+                               init=start_value, span=s.span))
             sources.append(key)
             new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), t, span=s.span))
 

@@ -242,7 +242,10 @@ def _drop_unread(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
 def _restructure(loop: ForStmt | WhileStmt, body: Stmt, names: _Lowering) -> Stmt:
     f = _Flags(loop.span, names)
     stmts = flatten_body(body)
-    trailing = stmts.pop() if stmts and isinstance(stmts[-1], YieldStmt) else None
+    last = stmts[-1] if stmts else None
+    trailing = last if isinstance(last, YieldStmt) else None
+    if trailing is not None:
+        stmts.pop()
     pre: list[Stmt] = []
     post: list[Stmt] = []
     if trailing is not None:
