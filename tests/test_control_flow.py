@@ -47,6 +47,22 @@ def assert_compiles_the_same(source: str, inputs: list[list[Any]]) -> None:
                 assert np.array_equal(g, e), (backend, residency, args, g, e, text)
 
 
+def _kernel(body: str) -> str:
+    """A program whose InCore `kernel(x, out, m)` has `body` (indented 8), called by `main`."""
+    return ("import pl\n\n\n@pl.program\nclass K:\n"
+            "    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], "
+            "out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],\n"
+            "               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:"
+            f"{body}\n"
+            "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+            "    def main(self, x: pl.Tensor[[16, 16], pl.FP32], "
+            "out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],\n"
+            "             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+            "        out = self.kernel(x, out, m)\n"
+            "        return out\n")
+
+
 def _tensor_args(*scalars: int) -> list[list[Any]]:
     rng = np.random.default_rng(0)
     x = rng.standard_normal((16, 16)).astype(np.float32)
@@ -57,15 +73,7 @@ def _tensor_args(*scalars: int) -> list[list[Any]]:
 
 # Before: a return in the middle of an InCore kernel without any tensor op, dead code after it.
 # Expected: the kernel stops at the first return (convert_tensor_to_tile_ops used to move it last).
-MID_RETURN = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+MID_RETURN = _kernel("""
         t = pl.load(x, [0, 0], [16, 16])
         if m > 2:
             u = pl.add(t, 5.0)
@@ -77,13 +85,7 @@ class K:
         w = pl.mul(t, 3.0)
         out = pl.store(w, [0, 0], out)
         return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Before: tensor ops and an early return of a tensor-op result inside a branch.
 # Expected: each return stores its tile into the new Out param where it stands.
@@ -128,15 +130,7 @@ def test_a_return_stays_in_its_branch_after_tensor_to_tile() -> None:
 # Before: a value set in a then-branch whose else-branch does `continue`, used after the if, with
 # an explicit carry (the reference's control-flow test shape, written anew).
 # Expected: the yield reads the then-branch's value; a `continue` hands the carry on unchanged.
-SET_THEN_CONTINUE_ELSE = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+SET_THEN_CONTINUE_ELSE = _kernel("""
         t0 = pl.load(x, [0, 0], [16, 16])
         for i, (acc,) in pl.range(5, init_values=(t0,)):
             if i > m:
@@ -146,25 +140,11 @@ class K:
             r = pl.yield_(y)
         out = pl.store(r, [0, 0], out)
         return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Before: a plainly rebound tile updated before a `continue` and a `break` in the same iteration.
 # Expected: the update before the early exit is carried (SSA used to lose it).
-REBIND_BEFORE_EXIT = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+REBIND_BEFORE_EXIT = _kernel("""
         acc = pl.load(x, [0, 0], [16, 16])
         for i in pl.range(6):
             acc = pl.add(acc, 1.0)
@@ -176,25 +156,11 @@ class K:
             acc = pl.mul(acc, 2.0)
         out = pl.store(acc, [0, 0], out)
         return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Before: a value yielded from an inner loop and used after an outer loop that carries nothing.
 # Expected: the outer loop carries it out (it used to print as `r__FREE_VAR`).
-INNER_YIELD_AFTER_OUTER = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+INNER_YIELD_AFTER_OUTER = _kernel("""
         t0 = pl.load(x, [0, 0], [16, 16])
         for i in pl.range(2):
             for j, (acc,) in pl.range(3, init_values=(t0,)):
@@ -202,26 +168,12 @@ class K:
                 r = pl.yield_(nxt)
         out = pl.store(r, [0, 0], out)
         return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Before: explicit carries in two nested loops, each left by `break` (the inner one every trip).
 # Expected: each loop's break reaches only its own loop (flags of nested loops used to share a
 # name, so the inner break also ended the outer loop).
-NESTED_BREAKS = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+NESTED_BREAKS = _kernel("""
         t0 = pl.load(x, [0, 0], [16, 16])
         for i, (outer,) in pl.range(4, init_values=(t0,)):
             for j, (inner,) in pl.range(6, init_values=(outer,)):
@@ -234,26 +186,12 @@ class K:
             outer = pl.yield_(inner)
         out = pl.store(outer, [0, 0], out)
         return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Before: a tensor first bound inside a loop with `break` (so the loop is restructured) and used
 # after it, once at the top and once from inside an if-branch.
 # Expected: it escapes both loops (the restructured loop used to lose what follows it).
-ESCAPE_FROM_BREAK_LOOP = """
-import pl
-
-
-@pl.program
-class K:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+ESCAPE_FROM_BREAK_LOOP = _kernel("""
         for i in pl.range(4):
             if i >= m:
                 break
@@ -269,13 +207,7 @@ class K:
         else:
             res = out
         return res
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
-             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
-        out = self.kernel(x, out, m)
-        return out
-"""
+""")
 
 # Scalars: continue / break in nested branches of a while loop and of a pl.range loop.
 SCALAR_FLOW = """
