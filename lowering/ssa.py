@@ -260,9 +260,12 @@ class _Converter:
         assigned = [v for v in assigned_vars(s.body) if v not in skip]
         carried = sorted((v for v in assigned if v in before), key=_name_key)
         # A use after the loop may name a twin of `v` (the frontend's Var for the same name bound
-        # in the other branch of an if): the name is what is live there.
-        need_names = {v.name for v in needs}
-        escaping = sorted((v for v in assigned if v not in before and v.name in need_names),
+        # in the other branch of an if): the name is what is live there, unless the loop's own
+        # results bind it (`acc = pl.yield_(nxt)` with `nxt` also spelled `acc`).
+        own = set(s.return_vars)
+        need_names = {v.name for v in needs if v not in own}
+        escaping = sorted((v for v in assigned
+                           if v not in before and (v in needs or v.name in need_names)),
                           key=_name_key)
         types = assignment_types(s.body)
 
