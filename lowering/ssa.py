@@ -9,6 +9,17 @@ values rebound in a branch get phi return_vars with yields in both branches (a m
 created). Explicit init_values/yield forms keep their iter arg and return var names. The input is
 never mutated; running the pass on its own output gives a structurally equal program.
 
+Control flow: `break`/`continue` are first made structured (lowering/ssa_flow.py), so every
+loop body runs to its trailing yield. A `return` stays where it is, and the statements after an
+`if` that may return are copied into each of its paths that falls through (ssa_flow's
+`fold_early_returns`): no phi takes a value from a path that returns; a `return` inside an `if`
+whose branches yield values is a located PlError, and statements after a `return`,
+or after an `if` all of whose branches return, are unreachable and dropped here (as the reference,
+pl accepts such dead code and never runs it; show_inferred keeps its text). A use of a name that no path defines (bound only
+inside a loop it is not carried out of, or in one branch of an if) is a located PlError at the use,
+never a placeholder name; an escaping loop value with no value of its type to start from starts as
+a zero of its scalar type, and a non-scalar one is that error at the loop.
+
 The use-after analysis of a sequence (`suffix_needs`) feeds only the loops, ifs and scopes in it,
 so a sequence without any is converted without it (tests/test_perf_passes.py checks both ways).
 """
@@ -18,7 +29,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from lowering.ssa_flow import fold_early_returns, lower_break_continue, never_falls_through
 from lowering.ssa_support import (
+    Misses,
     Substituter,
     assigned_vars,
     assignment_type,
@@ -26,10 +39,16 @@ from lowering.ssa_support import (
     is_transparent_scope,
     suffix_needs,
     versioned_name,
+    walk_stmts,
 )
 from lowering.ssa_verify import verify_ssa
+from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    DType,
     EvalStmt,
     Expr,
     ForStmt,
@@ -39,6 +58,7 @@ from pl.ir import (
     ParamDirection,
     Program,
     ReturnStmt,
+    ScalarType,
     ScopeStmt,
     SeqStmts,
     Stmt,
@@ -60,6 +80,9 @@ def convert_to_ssa(program: Program) -> Program:
 
 
 def convert_function(func: Function) -> Function:
+    body = fold_early_returns(lower_break_continue(func.body))
+    if body is not func.body:
+        func = dataclasses.replace(func, body=body)
     return _Converter(func).run()
 
 
@@ -90,7 +113,9 @@ class _Converter:
         # binding in each branch of an if), and their versions must not collide.
         self.ver: dict[str, int] = {}
         self.future: set[Var] = set()
-        self.substituter = Substituter(self.cur)
+        self.misses = Misses(self.by_name)
+        self.defined: set[Var] | None = None  # _source_definitions(func), once a use misses
+        self.substituter = Substituter(self.cur, self.misses)
 
     # ── versions ──
 
@@ -108,7 +133,7 @@ class _Converter:
     def sub(self) -> Substituter:
         """A Substituter over the current versions (`self.cur` is replaced at loops and ifs)."""
         if self.substituter.versions is not self.cur:
-            self.substituter = Substituter(self.cur)
+            self.substituter = Substituter(self.cur, self.misses)
         return self.substituter
 
     def subst(self, e: Expr) -> Expr:
@@ -127,13 +152,40 @@ class _Converter:
         params = tuple(self.alloc(p, p.type, p.span) for p in f.params)
         body = self.stmt(f.body)
         attrs = self.subst_value(f.attrs)
+        self.check_unbound()
         return dataclasses.replace(f, params=params, body=body, attrs=attrs)
+
+    def by_name(self, var: Var) -> Var | None:
+        """The version a use of `var` reads where `var` itself is not bound: the visible binding
+        of its name. The frontend gives a name a fresh Var when a branch rebinds it (an iter arg,
+        say) and later code names that Var; on a path where the branch did not run (its code was
+        taken into the other branch of an `if ...: continue`), the name is still the outer one."""
+        if self.defined is None:
+            self.defined = _source_definitions(self.func)
+        if var not in self.defined:
+            return None  # a free Var (a dynamic dim): it has no versions
+        found = None
+        for key, version in self.cur.items():
+            if key.name == var.name:
+                found = version  # the latest binding of the name wins
+        return found
+
+    def check_unbound(self) -> None:
+        """A use of a name the function defines but no path to the use binds is the user's error
+        (printing it would need a placeholder name that does not parse back)."""
+        for var, span in self.misses.found.items():
+            if self.defined is not None and var in self.defined:
+                raise PlError(f"'{var.name}' is not defined on every path to this use: it is bound "
+                              "only inside a loop it is not carried out of, or in one branch of an if",
+                              span, hint=f"assign '{var.name}' before the loop or if, or carry it "
+                                         "out of the loop with init_values and pl.yield_")
 
     # ── statements ──
 
     def stmt(self, s: Stmt) -> Stmt:
         if type(s) is AssignStmt:  # the most frequent statement, first
             return self.assign(s)
+        self.misses.where = s.span
         match s:
             case AssignStmt():
                 return self.assign(s)
@@ -155,6 +207,7 @@ class _Converter:
                 return s
 
     def assign(self, s: AssignStmt) -> Stmt:
+        self.misses.where = s.span
         sub = self.sub()
         value = sub.expr(s.value)
         key = s.var
@@ -165,17 +218,20 @@ class _Converter:
 
     def seq(self, s: SeqStmts) -> Stmt:
         _check_no_mid_yield(s)
-        if not _reads_future(s.stmts):
+        stmts = _reachable(s.stmts)
+        if not _reads_future(stmts):
             # No child looks at what the rest of the sequence needs: skip that analysis.
             assign, stmt = self.assign, self.stmt
-            out = [assign(c) if type(c) is AssignStmt else stmt(c) for c in s.stmts]
+            out = [assign(c) if type(c) is AssignStmt else stmt(c) for c in stmts]
             if out:
                 self.future = set()  # what the last child would have been given
             return _with_span(make_body(out), s)
-        needs = suffix_needs(s.stmts)
+        needs = suffix_needs(stmts)
+        # What follows this sequence (after the if whose branch it is, say) follows each child too.
+        after = self.future
         out = []
-        for i, child in enumerate(s.stmts):
-            self.future = set(needs[i + 1])
+        for i, child in enumerate(stmts):
+            self.future = needs[i + 1] | after
             out.append(self.stmt(child))
         return _with_span(make_body(out), s)
 
@@ -205,7 +261,14 @@ class _Converter:
         skip = set(s.iter_args) | ({s.loop_var} if isinstance(s, ForStmt) else set())
         assigned = [v for v in assigned_vars(s.body) if v not in skip]
         carried = sorted((v for v in assigned if v in before), key=_name_key)
-        escaping = sorted((v for v in assigned if v not in before and v in needs), key=_name_key)
+        # A use after the loop may name a twin of `v` (the frontend's Var for the same name bound
+        # in the other branch of an if): the name is what is live there, unless the loop's own
+        # results bind it (`acc = pl.yield_(nxt)` with `nxt` also spelled `acc`).
+        own = set(s.return_vars)
+        need_names = {v.name for v in needs if v not in own}
+        escaping = sorted((v for v in assigned
+                           if v not in before and (v in needs or v.name in need_names)),
+                          key=_name_key)
         types = assignment_types(s.body)
 
         ias: list[IterArg] = list(existing)
@@ -219,9 +282,10 @@ class _Converter:
                                span=s.span))
         for key in escaping:
             t = self.subst_type(types[key])
-            init = self.find_init(t, before) or Var(key.name, t, span=s.span)
+            found = self.find_init(t, before)
+            start_value = found if found is not None else _zero_of(t, key, s.span)
             ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), t,
-                               init=init, span=s.span))
+                               init=start_value, span=s.span))
             sources.append(key)
             new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), t, span=s.span))
 
@@ -282,6 +346,13 @@ class _Converter:
         self.cur = dict(before)
         else_body = self.stmt(s.else_body) if s.else_body is not None else None
         else_ver = self.cur if s.else_body is not None else before
+        then_returns, else_returns = never_falls_through(s.then_body), never_falls_through(s.else_body)
+        if (then_returns or else_returns) and not s.return_vars:
+            # Only a branch that falls through reaches the code after the if: no merge.
+            self.cur = dict(before if then_returns and else_returns
+                            else else_ver if then_returns else then_ver)
+            return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                       return_vars=())
 
         # The frontend binds a fresh Var when a branch assigns a name that names an IterArg;
         # that is a rebinding of the visible value of that name, so it joins that name's phi.
@@ -349,6 +420,49 @@ class _Converter:
                          if else_body is not None else YieldStmt(tuple(else_y), span=s.span, comments=()))
         return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                    return_vars=tuple(rvs))
+
+
+# ── control flow ─────────────────────────────────────────────────────────────────────────────────
+
+
+def _reachable(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+    """`stmts` up to and including the first one that never falls through."""
+    for i, c in enumerate(stmts):
+        if type(c) is not AssignStmt and never_falls_through(c):
+            return stmts[:i + 1]
+    return stmts
+
+
+def _source_definitions(func: Function) -> set[Var]:
+    """Every Var the (pre-SSA) function binds: params, assignments, loop vars, carries, results."""
+    out: set[Var] = set(func.params)
+    for s in walk_stmts(func.body):
+        match s:
+            case AssignStmt():
+                out.add(s.var)
+            case ForStmt():
+                out.update((s.loop_var, *s.iter_args, *s.return_vars))
+            case WhileStmt():
+                out.update((*s.iter_args, *s.return_vars))
+            case IfStmt():
+                out.update(s.return_vars)
+    return out
+
+
+def _zero_of(t: Type, key: Var, span: Span) -> Expr:
+    """The start value of a scalar first bound inside a loop and used after it, when no value of
+    its type exists before the loop (only read if the loop runs no trip, where the source would
+    have no value at all)."""
+    if not isinstance(t, ScalarType):
+        raise PlError(f"'{key.name}' is first bound inside this loop and used after it, and no "
+                      "value of its type exists before the loop to start it from", span,
+                      hint=f"assign '{key.name}' before the loop, or carry it out with "
+                           "init_values and pl.yield_")
+    if t.dtype is DType.BOOL:
+        return ConstBool(False, span=span)
+    if t.dtype.is_float():
+        return ConstFloat(0.0, t.dtype, span=span)
+    return ConstInt(0, t.dtype, span=span)
 
 
 # ── yields ───────────────────────────────────────────────────────────────────────────────────────

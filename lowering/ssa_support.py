@@ -37,6 +37,7 @@ from pl.ir import (
     WhileStmt,
     YieldStmt,
 )
+from pl.ir.span import UNKNOWN_SPAN, Span
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -187,11 +188,33 @@ def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
 
 
-class Substituter:
-    """Rewrites uses of Vars through a version map, inside expressions and the types they carry."""
+class Misses:
+    """What a Substituter does with a Var it has no version for: `resolve` may name the version
+    to use instead; otherwise the Var is recorded in `found` with the span of the statement being
+    converted when it was first met (`where`, kept up to date by the SSA converter)."""
 
-    def __init__(self, versions: Mapping[Var, Var]) -> None:
+    def __init__(self, resolve: Callable[[Var], Var | None]) -> None:
+        self.resolve = resolve
+        self.where: Span = UNKNOWN_SPAN
+        self.found: dict[Var, Span] = {}
+
+    def miss(self, v: Var) -> Var:
+        got = self.resolve(v)
+        if got is not None:
+            return got
+        if v not in self.found:
+            self.found[v] = self.where
+        return v
+
+
+class Substituter:
+    """Rewrites uses of Vars through a version map, inside expressions and the types they carry.
+
+    A Var without a version is left as it is and, when `misses` is given, recorded there."""
+
+    def __init__(self, versions: Mapping[Var, Var], misses: Misses | None = None) -> None:
         self.versions = versions
+        self.misses = misses
         # Type objects found to mention no Var, by id (the object is kept, so its id is not
         # reused while it is here): the frontend and deduction share one type object among all
         # values of equal type, so most types are checked once per function, not once per use.
@@ -220,7 +243,10 @@ class Substituter:
         match e:
             case Var():
                 # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
-                return self.versions.get(e, e)
+                v = self.versions.get(e)
+                if v is None:
+                    return e if self.misses is None else self.misses.miss(e)
+                return v
             case Call():
                 return self.call(e)
             case ConstInt() | ConstFloat() | ConstBool():
@@ -246,11 +272,10 @@ class Substituter:
 
     def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
         """`value` of a tuple: the same tuple when no item changed."""
-        versions = self.versions
         out = []
         changed = False
         for x in v:
-            y = versions.get(x, x) if type(x) is Var or isinstance(x, Var) else self.value(x)
+            y = self.expr(x) if type(x) is Var or isinstance(x, Var) else self.value(x)
             if y is not x:
                 changed = True
             out.append(y)
@@ -301,8 +326,17 @@ def walk_stmts(s: Stmt) -> Iterator[Stmt]:
 
 
 def assigned_vars(s: Stmt) -> dict[Var, None]:
-    """Vars assigned by an AssignStmt anywhere in `s`, in first-assignment order."""
-    return {x.var: None for x in walk_stmts(s) if isinstance(x, AssignStmt)}
+    """Vars `s` binds for the statements after it, in first-binding order: AssignStmt targets and
+    the return vars of the loops and ifs in it (a value yielded out of an inner loop is a
+    definition of the loop around that loop too)."""
+    out: dict[Var, None] = {}
+    for x in walk_stmts(s):
+        if type(x) is AssignStmt:
+            out[x.var] = None
+        elif isinstance(x, ForStmt | WhileStmt | IfStmt):
+            for rv in x.return_vars:
+                out[rv] = None
+    return out
 
 
 def expr_uses(e: Any, out: set[Var]) -> None:
@@ -413,6 +447,12 @@ def assignment_type_general(lhs_type: Type, value: Expr) -> Type:
 
 
 def assignment_types(s: Stmt) -> dict[Var, Type]:
-    """For each assigned Var in `s`, the type of its last assignment (in tree order)."""
-    return {x.var: assignment_type(x.var.type, x.value)
-            for x in walk_stmts(s) if isinstance(x, AssignStmt)}
+    """For each Var `assigned_vars(s)` names, the type of its last binding (in tree order)."""
+    out: dict[Var, Type] = {}
+    for x in walk_stmts(s):
+        if type(x) is AssignStmt:
+            out[x.var] = assignment_type(x.var.type, x.value)
+        elif isinstance(x, ForStmt | WhileStmt | IfStmt):
+            for rv in x.return_vars:
+                out[rv] = rv.type
+    return out

@@ -8,8 +8,9 @@ Guarantees (pass.md 7, ops.md 10), for InCore / AIC / AIV functions only:
 * a `tensor.slice` of a GM tensor whose (back-propagated) consumer needs a space becomes a load
   into that space (marked when Mat); otherwise a Vec load;
 * tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`;
-* returned tiles are stored into new `Out` params `ret<i>__out`, and every call site in the other
-  functions passes a fresh `tensor.create` for them.
+* returned tiles are stored into new `Out` params `ret<i>__out` right before each return, which
+  stays where it is (an early return still ends the function there), and every call site in the
+  other functions passes a fresh `tensor.create` for them.
 Other functions only see their call sites updated. The input program is never mutated.
 """
 
@@ -44,7 +45,7 @@ from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body, make_body
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, ScopeStmt, Stmt, flatten_body
 from pl.ir.types import TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
 
@@ -54,9 +55,43 @@ def _marker(space: MemorySpace) -> tuple[tuple[str, Any], ...]:
 
 
 class _TensorToTile(Rewriter):
-    def __init__(self, demands: dict[int, MemorySpace]) -> None:
+    def __init__(self, demands: dict[int, MemorySpace], func: Function) -> None:
         super().__init__()
         self.demands = demands
+        self.func = func
+        self.outs: dict[int, Var] = {}  # return position -> the Out param its tiles are stored in
+        self.return_types: list[Type] | None = None  # those of the first return rewritten
+
+    def ret(self, s: ReturnStmt) -> list[Stmt]:
+        """A returned tile is stored into the Out param of its position right before the return,
+        which stays where it is (every return of the function shares the Out params)."""
+        f = self.func
+        stmts: list[Stmt] = []
+        values: list[Expr] = []
+        types: list[Type] = []
+        for i, v in enumerate(s.values):
+            e = self.expr(v)
+            t = e.type
+            if isinstance(t, TileType) and i < len(f.return_types) \
+                    and isinstance(f.return_types[i], TensorType):
+                out = self.outs.get(i)
+                if out is None:
+                    out = self.outs[i] = Var(f"ret{len(self.outs)}__out", f.return_types[i],
+                                             span=f.span)
+                store = mk("tile.store", [e, zeros(t.rank, f.span), out], (), (), f.span)
+                store_var = Var(out.name.replace("__out", "__store"), store.type, span=f.span)
+                stmts.append(AssignStmt(store_var, store, span=f.span))
+                e = store_var
+                types.append(e.type)
+            else:
+                types.append(_declared_or(f.return_types[i] if i < len(f.return_types) else None,
+                                          e.type))
+            values.append(e)
+        if self.return_types is None:
+            self.return_types = types
+        stmts.append(s if same_items(values, s.values)
+                     else ReturnStmt(tuple(values), span=s.span, comments=s.comments))
+        return stmts
 
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
@@ -157,13 +192,14 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
     converts = not is_plain_tile_code(f.body)
     if converts:
         body = hoist_nested_tensor_calls(f.body)
-        rw = _TensorToTile(consumer_spaces(body))
+        rw = _TensorToTile(consumer_spaces(body), f)
         used = params_needing_entry_load(body)
         check_gm_writes(f, body, used, callee_writes)
     else:
         # Straight-line tile code: hoisting, the demands and the entry loads would all come back
-        # empty, and the rewrite would hand every statement back (tests/test_perf_passes.py).
-        body, rw, used = f.body, _TensorToTile({}), set()
+        # empty, and the rewrite would hand every statement but the returns back
+        # (tests/test_perf_passes.py).
+        body, rw, used = f.body, _TensorToTile({}, f), set()
     entry: list[Stmt] = []
     for p in f.params:
         t = p.type
@@ -176,40 +212,18 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
         entry.append(AssignStmt(tile_var, load, span=f.span))
         rw.map_var(p, tile_var)
 
-    stmts = flatten_body(body)
-    ret = next((s for s in stmts if isinstance(s, ReturnStmt)), None)
-    rest = [s for s in stmts if s is not ret]
-    if converts and rest:
-        rest = flatten_body(rw.body(make_body(rest)))
-    new_stmts = entry + rest
+    if converts:
+        new_stmts = entry + flatten_body(rw.body(body))
+    else:
+        # Only a return (at the top, or in a scope) can change in plain code.
+        new_stmts = entry
+        for s in flatten_body(body):
+            new_stmts.extend(rw.stmt(s) if isinstance(s, ReturnStmt | ScopeStmt) else (s,))
 
-    params = list(f.params)
-    directions = list(f.directions)
-    return_types: list[Type] = list(f.return_types)
-    added = 0
-    if ret is not None:
-        values: list[Expr] = []
-        return_types = []
-        for i, v in enumerate(ret.values):
-            e = rw.expr(v)
-            t = e.type
-            if isinstance(t, TileType) and i < len(f.return_types) \
-                    and isinstance(f.return_types[i], TensorType):
-                out = Var(f"ret{added}__out", f.return_types[i], span=f.span)
-                params.append(out)
-                directions.append(ParamDirection.Out)
-                store = mk("tile.store", [e, zeros(t.rank, f.span), out], (), (), f.span)
-                store_var = Var(f"ret{added}__store", store.type, span=f.span)
-                new_stmts.append(AssignStmt(store_var, store, span=f.span))
-                values.append(store_var)
-                return_types.append(store.type)
-                added += 1
-            else:
-                values.append(e)
-                return_types.append(_declared_or(f.return_types[i] if i < len(f.return_types)
-                                                 else None, e.type))
-        new_stmts.append(ret if same_items(values, ret.values)
-                         else ReturnStmt(tuple(values), span=ret.span, comments=ret.comments))
+    params = list(f.params) + list(rw.outs.values())
+    directions = list(f.directions) + [ParamDirection.Out] * len(rw.outs)
+    added = len(rw.outs)
+    return_types = rw.return_types if rw.return_types is not None else list(f.return_types)
     body = body_of(f.body, new_stmts)
     rtypes = f.return_types if _same_types(return_types, f.return_types) else tuple(return_types)
     if body is f.body and not added and rtypes is f.return_types:

@@ -210,9 +210,7 @@ class Rewriter:
                 return [s if values is s.values
                         else YieldStmt(values, span=s.span, comments=s.comments)]
             case ReturnStmt():
-                values = self.exprs(s.values)
-                return [s if values is s.values
-                        else ReturnStmt(values, span=s.span, comments=s.comments)]
+                return self.ret(s)
             case ForStmt():
                 return [self.for_stmt(s)]
             case WhileStmt():
@@ -224,6 +222,12 @@ class Rewriter:
                 return [s if body is s.body
                         else ScopeStmt(s.kind, body, s.args, span=s.span, comments=s.comments)]
         return [s]
+
+    def ret(self, s: ReturnStmt) -> list[Stmt]:
+        """A return, rewritten where it stands (a return is never moved: the code after an early
+        return must not run)."""
+        values = self.exprs(s.values)
+        return [s if values is s.values else ReturnStmt(values, span=s.span, comments=s.comments)]
 
     def exprs(self, values: tuple[Expr, ...]) -> tuple[Expr, ...]:
         """`expr` of each value: the same tuple when none changed."""

@@ -8,7 +8,8 @@ Orchestration function `main` is the program's entry for `pl.interpret`. Three f
   scalar and unary chains, matmul / matmul_acc with `create_tile` accumulators, moves, stores,
   `pl.range` loops carried by `init_values` + `pl.yield_` or by plain rebinding, if/else phis on a
   scalar condition, matmuls and unary ops nested in stores and binary ops, one-line `for` / `if`
-  suites) called by `main`.
+  suites, `break` / `continue` under an if in loops, early `return`s under an if outside loops,
+  and a value yielded by an inner loop used after its outer loop) called by `main`.
 * `nd_programs()`: rank-3 kernels (tile or tensor level): reductions broadcast back, pages
   assembled, calls nested in calls, one-line loops (see its docstring).
 * `tensor_programs()`: a tensor-level InCore `kernel(lhs, rhs, out)` in the shape of the seed's
@@ -66,6 +67,7 @@ class _Kernel:
     features: set[str] = field(default_factory=set)
     counter: int = 0
     frozen: frozenset[str] = frozenset()  # names that must not be rebound here (BUG-1)
+    yielding_if: bool = False  # inside an if whose branches yield: no break/continue/return here
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -129,6 +131,13 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
     kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind", "nested"]
     if depth < 2:
         kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind", "one_line"]
+    if depth < 1:
+        kinds += ["nested_yield"]
+    if loop_vars:
+        if not k.yielding_if:
+            kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
+    elif "out" not in k.frozen and not k.yielding_if:
+        kinds += ["early_return"]  # `return` is not allowed inside a loop, nor in a yielding if
     if not pool:
         kinds = ["load"]
     kind = k.draw(st.sampled_from(kinds))
@@ -182,7 +191,13 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
     elif kind == "one_line":
         _one_line(k, indent, pool, loop_vars)
     elif kind in ("for_carry", "for_rebind"):
+        outer_yielding, k.yielding_if = k.yielding_if, False  # a loop's own exits are allowed
         _for(k, indent, pool, loop_vars, depth, carried=kind == "for_carry")
+        k.yielding_if = outer_yielding
+    elif kind in ("exit", "early_return"):
+        _early_exit(k, indent, pool, loop_vars, depth, kind)
+    elif kind == "nested_yield":
+        _nested_yield(k, indent, pool, loop_vars, depth)
     else:
         _if(k, indent, pool, loop_vars, depth, phi=kind == "if_phi")
 
@@ -216,6 +231,48 @@ def _one_line(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tup
         head = f"if m {k.draw(st.sampled_from(('<', '>=')))} {k.draw(st.integers(0, 4))}:"
         k.features.add("one_line:if")
     k.emit(indent, f"{head} {k.fresh('o')} = {value}")
+
+
+def _early_exit(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
+                depth: int, kind: str) -> None:
+    """`if m <op> b:` with a few statements, then `break`/`continue` (inside a loop) or a store and
+    `return out` (outside loops); maybe an else branch. Code after it runs only on the other path."""
+    op = k.draw(st.sampled_from(("<", ">", "==", "!=")))
+    k.emit(indent, f"if m {op} {k.draw(st.integers(0, 4))}:")
+    inner = dict(pool)
+    _body(k, indent + 1, inner, loop_vars, depth + 1, 0, 2)
+    if kind == "exit":
+        word = k.draw(st.sampled_from(("break", "continue")))
+        k.emit(indent + 1, word)
+        k.features.add(f"exit:{word}")
+    else:
+        k.emit(indent + 1, f"out = pl.store({_pick(k, inner)}, [0, 0], out)")
+        k.emit(indent + 1, "return out")
+        k.features.add("early_return")
+    if k.draw(st.booleans()):
+        k.emit(indent, "else:")
+        start = len(k.lines)
+        _body(k, indent + 1, dict(pool), loop_vars, depth + 1, 1, 2)
+        if len(k.lines) == start:  # every drawn statement declined (nothing to rebind, say)
+            k.emit(indent + 1, "pass")
+
+
+def _nested_yield(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
+                  depth: int) -> None:
+    """A value yielded by an inner loop and used after an outer loop that carries nothing."""
+    init = _pick(k, pool, ("Vec", "Acc"))
+    if init is None:
+        return
+    outer, inner_var, carry, result = k.fresh("i"), k.fresh("j"), k.fresh("c"), k.fresh("r")
+    k.emit(indent, f"for {outer} in pl.range({k.draw(st.integers(1, 2))}):")
+    k.emit(indent + 1, f"for {inner_var}, ({carry},) in pl.range({k.draw(st.integers(1, 2))}, "
+                       f"init_values=({init},)):")
+    inner = {**pool, carry: pool[init]}
+    nxt = k.fresh("n")
+    k.emit(indent + 2, f"{nxt} = {_value_like(k, indent + 2, inner, carry)}")
+    k.emit(indent + 2, f"{result} = pl.yield_({nxt})")
+    pool[result] = pool[init]
+    k.features.add("nested_yield")
 
 
 def _body(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
@@ -272,6 +329,7 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
             return
         result = k.fresh("p")
         saved = k.frozen
+        outer_yielding, k.yielding_if = k.yielding_if, True
         for branch in ("then", "else"):
             if branch == "else":
                 k.emit(indent, "else:")
@@ -281,6 +339,7 @@ def _if(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str
             k.emit(indent + 1, f"{val} = {_value_like(k, indent + 1, inner, seed)}")
             k.emit(indent + 1, f"{result} = pl.yield_({val})")
         k.frozen = saved
+        k.yielding_if = outer_yielding
         pool[result] = pool[seed]
         k.features.add("if:phi")
     else:

@@ -10,7 +10,7 @@ For every generated program and every backend (None, "910B", "950"):
 * running memory-space inference again on the output changes nothing;
 * `pl.interpret` gives identical results on the source and the compiled program for the same random
   inputs, with residency on and off (so no move or residency hoist changes what the program
-  computes, aliasing included).
+  computes, aliasing included, and control flow - early returns, break, continue - survives).
 
 Profiles: CI runs `HYPOTHESIS_PROFILE=ci` (the default here: fixed seed, few examples); the long run is
 `HYPOTHESIS_PROFILE=long /work/venv/bin/pytest tests/test_properties.py` (see bench/properties_long.py).
@@ -165,7 +165,9 @@ def _run(program: Program, args: list[Any]) -> list[Any]:
 
 def check_interpretation_is_preserved(g: GeneratedProgram) -> None:
     # Residency on and off: a hoist across a write in the loop shows up as a difference.
-    for b, source, compiled in _compiled(g, residency=(True, False)):
+    source = _parse(g)
+    for b, residency in ((b, r) for b in BACKENDS for r in (True, False) if b is not None or r):
+        compiled = pl.compile(source, backend=b, residency=residency, verify=True)
         args = _inputs(source, seed=len(g.source))
         try:
             expected = _run(source, args)
@@ -179,7 +181,8 @@ def check_interpretation_is_preserved(g: GeneratedProgram) -> None:
         assert len(expected) == len(got)
         for index, (want, have) in enumerate(zip(expected, got, strict=True)):
             assert np.array_equal(np.asarray(want), np.asarray(have), equal_nan=True), (
-                f"backend {b}: output {index} differs between the source and the compiled program")
+                f"backend {b}, residency {residency}: output {index} differs between the source "
+                "and the compiled program")
 
 
 test_compile_raises_only_pl_error = _for_each_family(check_compile_raises_only_pl_error)
