@@ -9,11 +9,8 @@ code that ran while compiling, or a successful run whose output does not re-pars
 point, compiles to other programs, or computes other results under `pl.interpret` than the
 source. The test prints each distinct failure's reproduction.
 
-`CI_FILE_KINDS` and `CI_CHECKS` are the whole-file mutations and checks this branch passes; the
-others find bugs of classes fixed on other branches (module code executed on load, exception names
-in messages, constant conditions, unchecked dims: see the branch's findings), and are meant to be
-switched on (`FILE_KINDS`, `CHECKS`) once those are merged. `python bench/fuzz.py --count 5000
---seed N` is the long run, with every kind and check by default.
+The CI run uses every whole-file mutation (`CI_FILE_KINDS`) and every check (`CI_CHECKS`).
+`python bench/fuzz.py --count 5000 --seed N` is the long run, with every kind and check by default.
 """
 
 from __future__ import annotations
@@ -51,8 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 CI_COUNT = 150
 CI_SEED = 20240607
-CI_FILE_KINDS = ("bom", "crlf", "deep_parens")
-CI_CHECKS = ("outputs",)
+CI_FILE_KINDS = FILE_KINDS
+CI_CHECKS = CHECKS
 
 SMALL = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function\n"
          "    def f(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
