@@ -16,6 +16,7 @@ Other functions only see their call sites updated. The input program is never mu
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 from typing import Any
 
@@ -276,9 +277,13 @@ class _CallSites(Rewriter):
         created, self.pending = self.pending, saved
         return created + out
 
-    def actual(self, p: Var, span: Span) -> Var:
+    def actual(self, p: Var, span: Span, dims: dict[Var, Expr]) -> Var:
         t = p.type
         assert isinstance(t, TensorType)
+        if any(isinstance(d, Var) and d in dims for d in t.shape):
+            # The callee's dynamic dims (`pl.dynamic`) are bound by this call's arguments.
+            t = dataclasses.replace(t, shape=tuple(dims.get(d, d) if isinstance(d, Var) else d
+                                                   for d in t.shape))
         if self.forward:
             out = Var(f"{base_name(p.name)}_{len(self.new_params)}__out", t, span=span)
             self.new_params.append(out)
@@ -300,12 +305,28 @@ class _CallSites(Rewriter):
         callee, n = self.changed[out.op.name]
         if len(out.args) >= len(callee.params):
             return out  # already given its actuals
-        extra = tuple(self.actual(p, out.span) for p in callee.params[len(callee.params) - n:])
+        dims = _dim_bindings(callee.params, out.args)
+        extra = tuple(self.actual(p, out.span, dims)
+                      for p in callee.params[len(callee.params) - n:])
         rtypes = callee.return_types
         rtype: Type = out.result_type if is_submit(out) else (
             rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))
         return Call(out.op, out.args + extra, out.kwargs, out.attrs, rtype, span=out.span)
 
+
+
+def _dim_bindings(params: tuple[Var, ...], args: tuple[Expr, ...]) -> dict[Var, Expr]:
+    """Each dynamic dim of a callee's tensor params, bound to the extent the call's actual argument
+    has in that position (`a: pl.Tensor[[M, N], ...]` called with a [128, 64] tensor: M -> 128)."""
+    out: dict[Var, Expr] = {}
+    for p, a in zip(params, args, strict=False):
+        pt, at = p.type, getattr(a, "type", None)
+        if isinstance(pt, TensorType) and isinstance(at, TensorType) \
+                and len(pt.shape) == len(at.shape):
+            for d, actual in zip(pt.shape, at.shape, strict=True):
+                if isinstance(d, Var) and d not in out:
+                    out[d] = actual
+    return out
 
 
 _FORWARDING = (FunctionType.Group, FunctionType.Spmd)

@@ -74,6 +74,19 @@ class Flow:
 Env = dict[Var, Any]
 
 
+def _bind_dynamic_dims(func: Function, args: Sequence[Any], env: Env) -> None:
+    """A dynamic dim of a tensor or tile parameter (`pl.dynamic("M")` in `[M, N]`) takes the extent
+    the argument array has in that position, as a caller's call binds it."""
+    for p, a in zip(func.params, args, strict=True):
+        shape = getattr(p.type, "shape", None)
+        extents = getattr(a, "shape", None)
+        if shape is None or extents is None or len(shape) != len(extents):
+            continue
+        for d, n in zip(shape, extents, strict=True):
+            if isinstance(d, Var) and d not in env:
+                env[d] = int(n)
+
+
 class Machine:
     """Runs the functions of one program."""
 
@@ -93,6 +106,7 @@ class Machine:
                           f"'{func.name}'?)", func.span)
         try:
             env: Env = dict(zip(func.params, args, strict=True))
+            _bind_dynamic_dims(func, args, env)
             flow = self.exec(func.body, env)
         finally:
             self.depth -= 1

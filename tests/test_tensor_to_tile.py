@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
+import pl
 from pl.ir import (
     AssignStmt,
     Call,
@@ -361,3 +364,46 @@ def test_seed_nested_dsl_form_compiles_to_the_same_program() -> None:
 
     assert_structural_equal(run(_parse(_seed_source(nested=True))),
                             run(_parse(_seed_source(nested=False))))
+
+
+DYNAMIC_CALLEE = '''
+import pl
+
+M = pl.dynamic("M")
+N = pl.dynamic("N")
+
+
+@pl.program
+class DynShape:
+    @pl.function(type=pl.FunctionType.InCore)
+    def add_kernel(self, a: pl.Tensor[[M, N], pl.FP32],
+                   b: pl.Tensor[[M, N], pl.FP32]) -> pl.Tensor[[M, N], pl.FP32]:
+        result: pl.Tensor[[M, N], pl.FP32] = pl.add(a, b)
+        return result
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orchestrator(self, a: pl.Tensor[[128, 64], pl.FP32],
+                     b: pl.Tensor[[128, 64], pl.FP32]) -> pl.Tensor[[128, 64], pl.FP32]:
+        c: pl.Tensor[[128, 64], pl.FP32] = self.add_kernel(a, b)
+        return c
+'''
+
+
+@pytest.mark.parametrize(("backend", "residency"), [(None, True), ("910B", True), ("910B", False),
+                                                     ("950", True)])
+def test_an_out_param_of_a_dynamic_callee_is_created_with_the_callers_extents(
+        backend: str | None, residency: bool) -> None:
+    """The caller's fresh tensor for a callee's new Out param binds the callee's dynamic dims from
+    the call's arguments ([M, N] called with [128, 64] tensors: a [128, 64] tensor), and the
+    interpreter binds a parameter's dynamic dims from its argument's shape."""
+    import numpy as np
+
+    program = pl.parse(DYNAMIC_CALLEE)
+    compiled = pl.compile(program, backend=backend, residency=residency, verify=True)
+    assert "pl.tensor.create(\n            [128, 64]" in compiled.as_python() or \
+        "pl.tensor.create([128, 64]" in compiled.as_python()
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((128, 64)).astype(np.float32) for _ in range(2))
+    want = pl.interpret(program, a, b, entry="orchestrator")
+    got = pl.interpret(compiled.program, a, b, entry="orchestrator")
+    assert np.array_equal(np.asarray(want), a + b) and np.array_equal(np.asarray(got), a + b)
