@@ -29,6 +29,7 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import TileType, UnknownType
+from pl.ops.registry import get_op
 
 
 @dataclass
@@ -190,15 +191,15 @@ class _Analyzer:
                     sides.append((None, None))
             (ts, tv), (es, ev) = sides
             if ts is not None and es is not None and ts is not es:
-                # Divergent branches. The reference leaves the phi unrecorded and its branches
-                # disagreeing; here the phi takes the space its consumers demand, else the
-                # then-branch's, and phase 3 moves each diverging yield there (`Mutator.stmt`).
+                # Divergent branches: the phi stays unrecorded, its branches disagreeing, as in
+                # the reference (pass.md, IfStmt) - unless its consumer cannot read one of the
+                # two spaces. Then the phi takes the space that consumer demands, and phase 3
+                # moves each diverging yield there (`Mutator.stmt`), instead of leaving the
+                # consumer reading a space its op refuses.
                 dem = self.demands.get(rv)
-                if dem is not None:
+                if dem is not None and not _accepts(dem, ts, es):
                     self.out.record(rv, dem.space, d.Reason(d.DEMAND, op=dem.op,
                                                             arg_index=dem.arg_index))
-                elif isinstance(tv, Var):
-                    self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
                 continue
             if ts is not None and isinstance(tv, Var):
                 self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
@@ -237,6 +238,14 @@ def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:
     a = _Analyzer(demands)
     a.visit(body)
     return a.out
+
+
+def _accepts(dem: Demand, *spaces: MemorySpace) -> bool:
+    """Whether the op slot behind demand `dem` accepts every one of `spaces`."""
+    opdef = get_op(dem.op)
+    constraints = opdef.input_constraints if opdef is not None and opdef.has_memory_spec else ()
+    allowed = constraints[dem.arg_index] if dem.arg_index < len(constraints) else ()
+    return not allowed or all(sp in allowed for sp in spaces)
 
 
 def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[CallSite] | None = None,

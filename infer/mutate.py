@@ -252,9 +252,14 @@ class Mutator:
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case IfStmt():
                 cond = self.expr(s.condition)
-                then_body = self._reconcile(self.block(s.then_body), s.return_vars)
-                else_body = None if s.else_body is None else \
-                    self._reconcile(self.block(s.else_body), s.return_vars)
+                then_body = self.block(s.then_body)
+                else_body = None if s.else_body is None else self.block(s.else_body)
+                # Only the phis whose branches yield different spaces are reconciled: a phi
+                # retyped by a loop's back-propagation keeps its branches as they are (pass.md).
+                divergent = _divergent(then_body, else_body)
+                then_body = self._reconcile(then_body, s.return_vars, divergent)
+                else_body = None if else_body is None else \
+                    self._reconcile(else_body, s.return_vars, divergent)
                 self._pin_return_types(s.return_vars, _yield_types(then_body) or
                                        _yield_types(else_body))
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
@@ -276,7 +281,7 @@ class Mutator:
             return self.stmt(body)
         return self.seq((body,), body.span)
 
-    def _reconcile(self, body: Stmt, phis: tuple[Var, ...]) -> Stmt:
+    def _reconcile(self, body: Stmt, phis: tuple[Var, ...], divergent: set[int]) -> Stmt:
         """A branch body whose closing yield gives a phi a tile in another space than the phi's
         (divergent branches, see `analyze`) moves that tile to the phi's space right before the
         yield: both branches then hand the phi the same space, so the program is consistent and
@@ -288,6 +293,8 @@ class Mutator:
         moves: list[Stmt] = []
         values = list(y.values)
         for i, (phi, value) in enumerate(zip(phis, y.values, strict=False)):
+            if i not in divergent:
+                continue
             space = self.var_memory.get(phi)
             t = value.type
             if space is None or not isinstance(value, Var) or not isinstance(t, TileType) \
@@ -401,3 +408,21 @@ def _retarget(call: Call, space: MemorySpace) -> Call:
     t = call.type
     new_type = TileType(t.shape, t.dtype, space, None, t.memref) if isinstance(t, TileType) else t
     return replace(call, kwargs=kwargs, result_type=new_type)
+
+
+def _divergent(then_body: Stmt, else_body: Stmt | None) -> set[int]:
+    """The positions at which the two branches' closing yields hand an if's phis tiles in
+    different memory spaces."""
+    if else_body is None:
+        return set()
+    ends = [flatten_body(b) for b in (then_body, else_body)]
+    ys = [e[-1] if e and isinstance(e[-1], YieldStmt) else None for e in ends]
+    if ys[0] is None or ys[1] is None:
+        return set()
+    out: set[int] = set()
+    for i, (a, b) in enumerate(zip(ys[0].values, ys[1].values, strict=False)):
+        ta, tb = a.type, b.type
+        if isinstance(ta, TileType) and isinstance(tb, TileType) and ta.memory_space is not None \
+                and tb.memory_space is not None and ta.memory_space is not tb.memory_space:
+            out.add(i)
+    return out
