@@ -51,9 +51,13 @@ def _check_extents(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
     if not bad:
         return
     where: cst.CSTNode = node
-    # Deduction keeps the user's dim objects, so the list holding the very ConstInt is the culprit.
+    # The culprit is the list the result's shape came from: the argument that spells that shape
+    # (by value: a result type may be shared with an earlier, equal call).
+    dims = [d.value if isinstance(d, ConstInt) else None for d in t.shape]
     for a, v in zip(arg_nodes, values, strict=False):
-        if isinstance(v, MakeTuple) and any(e is bad[0] for e in v.elements):
+        if isinstance(v, MakeTuple) and len(v.elements) == len(dims) and all(
+                want is None or (isinstance(e, ConstInt) and e.value == want)
+                for e, want in zip(v.elements, dims, strict=True)):
             where = a.value
             break
     raise ctx.error(where, f"{spelling}: every extent must be positive, got {bad[0].value} "

@@ -35,8 +35,6 @@ from typing import Any
 
 import libcst as cst
 
-import infer
-import lowering
 from lowering.frontend_source import check_expression_size, source_file
 from lowering.python_source import compile_python, decode, python_lines, python_view, restore
 from lowering.static_eval import python_failure
@@ -48,7 +46,7 @@ from pl.annotate_splice import Edit, NotSpliceable, SourceText, splice
 from pl.annotate_verify import verify_output
 from pl.cache import Reads, cached_call, error_from_json, error_json, gc_paused
 from pl.compiler import Compiled, compile_program
-from pl.errors import PlError, frame_span
+from pl.errors import PlError, frame_span, is_pl_source
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.written_spaces import space_changes
@@ -111,10 +109,6 @@ def _exec_error(e: BaseException, filename: str) -> PlError:
                    hint="the kernel file fails this way while it is being imported (--exec)")
 
 
-_PACKAGES = tuple(str(Path(m.__file__ or "").resolve().parent) + os.sep
-                  for m in (sys.modules["pl"], infer, lowering))
-
-
 def _raised_inside_pl(e: BaseException, filename: str) -> bool:
     """Whether pl's own code ran between the user's last line and the exception: then it is a
     bug of pl (a failure in a library pl called included), not of the user's module."""
@@ -124,7 +118,7 @@ def _raised_inside_pl(e: BaseException, filename: str) -> bool:
         frame_file = tb.tb_frame.f_code.co_filename
         if frame_file == filename:
             inside = False
-        elif str(Path(frame_file).resolve()).startswith(_PACKAGES):
+        elif is_pl_source(frame_file):
             inside = True
         tb = tb.tb_next
     return inside
@@ -186,7 +180,7 @@ def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
     root = folder.rstrip(os.sep) + os.sep
     for mod_name in names:
         path = getattr(sys.modules.get(mod_name), "__file__", None)
-        if not isinstance(path, str) or mod_name.split(".")[0] in ("pl", "lowering", "infer"):
+        if not isinstance(path, str) or is_pl_source(path):
             continue  # the compiler's own modules stay (a kernel may sit beside them)
         real = os.path.realpath(path)
         parts = set(Path(real).parts)

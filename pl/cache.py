@@ -37,14 +37,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pl.errors import PlError, package_version
+from pl.errors import PL_SOURCE_FOLDERS, PlError, package_version
 from pl.ir.span import Span
 
 __all__ = ["Cache", "Reads", "cached_call", "default_cache_dir", "error_from_json", "error_json",
            "gc_paused", "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
-_PACKAGES = ("pl", "lowering", "infer")
 
 Reads = dict[str, str | None]
 
@@ -72,19 +71,14 @@ def package_fingerprint() -> str:
     size and mtime (a few hundred `stat`s: computed per key, never remembered in the process)."""
     h = hashlib.sha256(package_version().encode())
     h.update(f"\0{package_version('libcst')}\0{sys.version}\0".encode())
-    for name in _PACKAGES:
-        mod = sys.modules.get(name)
-        if mod is None:
-            __import__(name)
-            mod = sys.modules[name]
-        for folder in getattr(mod, "__path__", []):
-            for root, dirs, files in os.walk(folder):
-                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-                for f in sorted(files):
-                    if f.endswith((".py", ".tsv")):
-                        st = os.stat(os.path.join(root, f))
-                        h.update(f"{os.path.relpath(os.path.join(root, f), folder)}:{st.st_size}:"
-                                 f"{st.st_mtime_ns}\n".encode())
+    for folder in PL_SOURCE_FOLDERS:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for f in sorted(files):
+                if f.endswith((".py", ".tsv")):
+                    st = os.stat(os.path.join(root, f))
+                    h.update(f"{os.path.relpath(os.path.join(root, f), folder)}:{st.st_size}:"
+                             f"{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

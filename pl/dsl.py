@@ -16,7 +16,7 @@ from enum import Enum
 from types import TracebackType
 from typing import Any
 
-from pl.errors import PlError, frame_span
+from pl.errors import PlError, frame_span, is_pl_source
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -253,11 +253,6 @@ def _definition_span(obj: Any) -> Span | None:
     return Span(code.co_filename, code.co_firstlineno, 1)
 
 
-# pl's own packages (pl/, lowering/, infer/ side by side): frames there are not the user's.
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_HOME = tuple(os.path.join(_ROOT, p) + os.sep for p in ("pl", "lowering", "infer"))
-
-
 def _frames(tb: TracebackType | None) -> list[TracebackType]:
     out = []
     while tb is not None:
@@ -272,7 +267,7 @@ def _excepthook(previous: Callable[..., Any]) -> Callable[..., Any]:
             if os.environ.get("PL_BACKTRACE") == "1":
                 previous(exc_type, exc, tb)
             if exc.span is None or exc.span.line <= 0:  # `pl.float32` at module level: the line
-                user = [t for t in _frames(tb) if not t.tb_frame.f_code.co_filename.startswith(_HOME)]
+                user = [t for t in _frames(tb) if not is_pl_source(t.tb_frame.f_code.co_filename)]
                 if user:
                     exc.span = frame_span(user[-1].tb_frame, user[-1].tb_lasti)
             print(exc.render(), file=sys.stderr)

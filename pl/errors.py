@@ -19,6 +19,16 @@ from types import FrameType
 
 from pl.ir.span import Span
 
+# pl's own packages (pl/, lowering/, infer/ side by side, in a checkout and when installed): a
+# frame whose file lies in one of them is pl's, not the user's.
+_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+PL_SOURCE_FOLDERS = tuple(os.path.join(_ROOT, p) + os.sep for p in ("pl", "lowering", "infer"))
+
+
+def is_pl_source(filename: str) -> bool:
+    """Whether `filename` (a code object's file) is one of pl's own source files."""
+    return os.path.realpath(filename).startswith(PL_SOURCE_FOLDERS)
+
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
