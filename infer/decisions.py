@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
@@ -36,7 +35,7 @@ REASON_KINDS = (EXPLICIT_KWARG, DEMAND, INHERITED, LOOP_BACKPROP, ALIAS, FIXED_O
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Reason(FastPickle):
+class Reason:
     """Why a space was chosen. `op`/`arg_index` name a consumer (demand) or the producer op;
     `var` names the value the space came from (inherited, loop back-propagation, alias)."""
 
@@ -89,7 +88,7 @@ def _space(space: MemorySpace | None) -> str:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class SpaceDecision(FastPickle):
+class SpaceDecision:
     function: str
     name: str
     space: MemorySpace | None
@@ -106,7 +105,7 @@ class SpaceDecision(FastPickle):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class MoveDecision(FastPickle):
+class MoveDecision:
     """An inserted `name = tile.move(producer, target_memory=target)` before a consumer."""
 
     function: str
@@ -129,7 +128,7 @@ class MoveDecision(FastPickle):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class ResidencyDecision(FastPickle):
+class ResidencyDecision:
     """Phase 4 (not implemented yet): a candidate load, its loop, `hoisted` or the declining rule."""
 
     load: str
@@ -148,7 +147,7 @@ class ResidencyDecision(FastPickle):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class DecisionLog(FastPickle):
+class DecisionLog:
     spaces: tuple[SpaceDecision, ...] = ()
     moves: tuple[MoveDecision, ...] = ()
     # ResidencyDecision records (or phase 4's own, anything with format() / to_json()).

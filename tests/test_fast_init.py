@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from infer import decisions
-from pl.ir import _pickle, expr, function, span, stmt, types
+from pl.ir import expr, function, span, stmt, types
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 
 
 def _sample(decorate: bool) -> Any:
@@ -93,18 +92,3 @@ def test_every_ir_node_and_decision_has_the_fast_init(cls: type) -> None:
     fields = dataclasses.fields(cls)
     expected = [f.name for f in fields if not f.kw_only] + [f.name for f in fields if f.kw_only]
     assert [name for name, _, _ in _params(cls)][1:] == expected
-
-
-@pytest.mark.parametrize("cls", _NODE_CLASSES, ids=lambda c: c.__qualname__)
-def test_every_ir_node_and_decision_pickles_by_its_field_values(cls: type) -> None:
-    """The compile cache pickles about one node, span and decision record per statement."""
-    assert issubclass(cls, FastPickle)
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    assert _pickle._names(cls) == names
-    sample = object.__new__(cls)
-    for i, name in enumerate(names):
-        object.__setattr__(sample, name, i)
-    rebuild, (same_cls, values) = sample.__reduce__()
-    assert same_cls is cls and values == tuple(range(len(names)))
-    again = rebuild(cls, values)
-    assert type(again) is cls and all(getattr(again, n) == i for i, n in enumerate(names))

@@ -28,7 +28,7 @@ SMALL, LARGE = 300, 1200
 
 def _regenerated(n: int) -> Regenerated:
     r = run_text(kernel_source(n), f"<explain{next(_NAMES)}>", backend="910B")
-    assert r.compiled  # unpickled before anything is measured
+    assert r.compiled  # compiled before anything is measured
     return r
 
 

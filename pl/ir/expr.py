@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TupleType, Type, UnknownType
 
 
-class Expr(FastPickle):
+class Expr:
     """Base of all expressions. Every expression has a `type`."""
 
     __slots__ = ()
@@ -154,7 +153,7 @@ class TupleGetItem(Expr):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Op(FastPickle):
+class Op:
     """A registered operator used as a callee, e.g. `Op("tile.add")`."""
 
     name: str
@@ -162,7 +161,7 @@ class Op(FastPickle):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class GlobalVar(FastPickle):
+class GlobalVar:
     """A program function used as a callee (`self.fn(...)`)."""
 
     name: str

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role
 from pl.ir.expr import Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -16,7 +15,7 @@ from pl.ir.types import Type
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Function(FastPickle):
+class Function:
     name: str
     params: tuple[Var, ...]
     directions: tuple[ParamDirection, ...]
@@ -40,7 +39,7 @@ class Function(FastPickle):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Program(FastPickle):
+class Program:
     """A set of functions, kept in source order (printing orders callees first)."""
 
     name: str

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Span(FastPickle):
+class Span:
     """A region of a source file: `line:col` up to `end_line:end_col` (end exclusive)."""
 
     filename: str

@@ -10,13 +10,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 from pl.ir.enums import ForKind, ScopeKind
 from pl.ir.expr import Expr, IterArg, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 
 
-class Stmt(FastPickle):
+class Stmt:
     __slots__ = ()
 
     span: Span

@@ -11,14 +11,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pl.ir._fast_init import fast_init
-from pl.ir._pickle import FastPickle
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
 if TYPE_CHECKING:
     from pl.ir.expr import Expr
 
 
-class Type(FastPickle):
+class Type:
     """Base of all IR types."""
 
     __slots__ = ()
@@ -44,7 +43,7 @@ class TupleType(Type):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class TensorView(FastPickle):
+class TensorView:
     stride: tuple[Expr, ...] = ()
     layout: TensorLayout = TensorLayout.ND
     valid_shape: tuple[Expr, ...] = ()
@@ -68,7 +67,7 @@ class TensorType(Type):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class TileView(FastPickle):
+class TileView:
     """Layout of a tile in its buffer. An empty `valid_shape` means "the whole shape"."""
 
     valid_shape: tuple[Expr, ...] = ()
