@@ -28,8 +28,8 @@ _CHILD = """
 import gc, sys
 sys.path.insert(0, {root!r})
 from bench.generate import kernel_source
-from lowering import frontend_source
-from lowering.text import parse
+from lowering.frontend import source as frontend_source
+from lowering.frontend.parse import parse
 from pl.compiler import default_passes
 def compile_text(text, name):
     program = parse(text, filename=name)

@@ -50,11 +50,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
-from lowering import frontend_source  # noqa: E402
-from lowering.text import parse  # noqa: E402
-from pl.annotate import run_text  # noqa: E402
-from pl.cache import gc_paused  # noqa: E402
+from lowering.frontend import source as frontend_source  # noqa: E402
+from lowering.frontend.parse import parse  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
+from pl.gc_pause import gc_paused  # noqa: E402
+from pl.show_inferred.annotate import run_text  # noqa: E402
 
 _NAMES = count()
 # Every timing of every row, per size, in the order taken: the i-th timings of a row at two sizes

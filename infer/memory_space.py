@@ -18,7 +18,7 @@ from infer.backend import check_backend
 from infer.common import call_sites
 from infer.demand import collect_demands
 from infer.mutate import MakeCall, Mutator
-from infer.residency_hook import Residency, strip_bridge_markers
+from infer.residency.hook import Residency, strip_bridge_markers
 from pl.errors import PlError
 from pl.ir.function import Function, Program
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body

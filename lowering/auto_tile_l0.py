@@ -14,7 +14,7 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
 
 from __future__ import annotations
 
-from lowering.tensor_to_tile_common import (
+from lowering.tensor_to_tile.common import (
     Rewriter,
     index,
     index_tuple,

@@ -38,7 +38,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from lowering.tensor_to_tile_common import (
+from lowering.tensor_to_tile.common import (
     Rewriter,
     base_name,
     index,

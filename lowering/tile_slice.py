@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lowering.tensor_to_tile_common import (
+from lowering.tensor_to_tile.common import (
     Rewriter,
     index_add,
     is_op_call,

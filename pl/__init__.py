@@ -4,7 +4,7 @@ This module is only a face: it re-exports the DSL surface (types, decorators, lo
 tools (`parse`, `structural_equal`, `compile`, `interpret`, `passes`). Nothing is defined here.
 """
 
-from lowering.text import parse as parse  # pl.parse: program text -> Program | Function
+from lowering.frontend.parse import parse as parse  # pl.parse: program text -> Program | Function
 from pl import dsl as _dsl
 from pl import dsl_ops as _dsl_ops
 from pl import passes as passes

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pl import passes
-from pl.cache import gc_paused
 from pl.errors import PlError
+from pl.gc_pause import gc_paused
 from pl.ir.function import Program
 
 BACKENDS = (None, "910B", "950")

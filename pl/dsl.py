@@ -214,7 +214,7 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     def apply(f: Callable[..., Any]) -> Any:
         if _is_method(f):
             return _mark(f, options)
-        from lowering.frontend import lower_function
+        from lowering.frontend.lower import lower_function
         return lower_function(f, scope=scope)
 
     if fn is None:
@@ -227,7 +227,7 @@ def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:
     scope = dict(sys._getframe(1).f_locals)
 
     def apply(c: type) -> Any:
-        from lowering.frontend import lower_class
+        from lowering.frontend.lower import lower_class
         if not isinstance(c, type):
             raise program_target_error(f"{type(c).__name__} {getattr(c, '__name__', '')!r}",
                                        _definition_span(c))

@@ -178,7 +178,7 @@ def _want_color(stream: object) -> bool:
 
 class InternalError(Exception):
     """A bug in `pl` that its own checks caught (show_inferred verifies what it prints, see
-    pl/annotate_verify.py); never the kernel author's mistake. `report()` is the one line the
+    pl/show_inferred/verify.py); never the kernel author's mistake. `report()` is the one line the
     command prints before it exits 123."""
 
     def report(self) -> str:

@@ -31,14 +31,14 @@ class Pass:
 
 def convert_to_ssa() -> Pass:
     """Version every definition (`x__ssa_v0`, `i__idx_v0`, ...) and add loop carries and phis."""
-    from lowering.ssa import convert_to_ssa as run
+    from lowering.ssa.convert import convert_to_ssa as run
 
     return Pass("convert_to_ssa", lambda p: (run(p), None))
 
 
 def convert_tensor_to_tile_ops() -> Pass:
     """Turn the tensor ops of InCore functions into tile ops (matmul operands -> marked Mat loads)."""
-    from lowering.tensor_to_tile import convert_tensor_to_tile_ops as run
+    from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run
 
     return Pass("convert_tensor_to_tile_ops", lambda p: (run(p), None))
 
@@ -72,8 +72,8 @@ def infer_tile_memory_space(backend: str | None = None, *, residency: bool = Tru
     across loops (phase 4). The log is an `infer.decisions.DecisionLog`."""
     from infer.backend import check_backend
     from infer.memory_space import infer_tile_memory_space as run
-    from infer.residency import apply_residency
-    from infer.residency_hook import strip_bridge_markers
+    from infer.residency.apply import apply_residency
+    from infer.residency.hook import strip_bridge_markers
 
     check_backend(backend)
     phase4 = apply_residency if residency else strip_bridge_markers
@@ -129,7 +129,7 @@ def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool =
     """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed or (with
     `ssa`) not in SSA form: a pass must never hand on such a program. `placed`: memory-space
     inference has run (see `pl.typecheck.verify_well_typed`)."""
-    from lowering.ssa_verify import verify_ssa
+    from lowering.ssa.verify import verify_ssa
     from pl.typecheck import verify_well_typed
 
     errors = verify_well_typed(program, placed=placed)

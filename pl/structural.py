@@ -320,7 +320,7 @@ def _as_node(v: Any) -> Any:
 
 
 def _describe(x: Any) -> str:
-    from pl.printer import print_expr, print_type
+    from pl.printer.program import print_expr, print_type
 
     try:
         if isinstance(x, Expr):

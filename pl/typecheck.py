@@ -22,7 +22,7 @@ after every pass.
 from __future__ import annotations
 
 from lowering.flatten_nd import flat_tile_type
-from lowering.tensor_to_tile_common import walk_stmts
+from lowering.tensor_to_tile.common import walk_stmts
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem, Var
@@ -42,7 +42,7 @@ from pl.ir.stmt import (
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
-from pl.printer import print_type
+from pl.printer.program import print_type
 
 
 def _comparable(t: Type, deduced: Type) -> Type:

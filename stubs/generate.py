@@ -38,7 +38,7 @@ _DIM_NAMES = frozenset({"shape", "shapes", "offset", "offsets", "valid_shape", "
 _SCALAR_NAMES = frozenset({"axis", "axis1", "axis2", "block_len", "counter0", "counter1", "counter2",
                            "counter3", "key0", "key1", "scalar", "size", "start", "value", "valid_rows",
                            "valid_cols", "init_cond", "memory_space", "kvalue"})
-# Positional names the DSL treats as optional in the tensor section (lowering/op_builders_args.py).
+# Positional names the DSL treats as optional in the tensor section (lowering/frontend/op_args.py).
 _TENSOR_OPTIONAL = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
 _DSL_MIN_ARGS = {"tile.load": 3}
 

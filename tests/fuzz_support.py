@@ -308,7 +308,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
 def run_cli(text: str, folder: Path, name: str, timeout: float = 20.0,
             checks: Collection[str] = CHECKS) -> Outcome:
     """Write `text` to folder/name.py and run the CLI's main on it in-process."""
-    from pl.show_inferred import main
+    from pl.show_inferred.cli import main
 
     path = folder / f"{name}.py"
     path.write_bytes(text.encode("utf-8", errors="surrogatepass"))  # the text's own line ends
@@ -373,10 +373,10 @@ def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> 
     "compile_differs" or "results_differ" (or "timeout")."""
     from interpret_support import compare_results
 
-    from pl.annotate import run_text
     from pl.errors import PlError
-    from pl.printer import print_node
-    from pl.show_inferred import read_input
+    from pl.printer.program import print_node
+    from pl.show_inferred.annotate import run_text
+    from pl.show_inferred.cli import read_input
     from pl.structural import structural_equal
 
     if outcome.kind != "ok":

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter import entry_function, interpret
+from pl.interpreter.run import entry_function, interpret
 from pl.ir import DType, Program, ScalarType, TensorType, TileType, static_shape
 
 

@@ -39,7 +39,7 @@ MOVE_TARGETS = ("Vec", "Mat", "Left", "Right")
 # Corners the generators steer around: none at present. (A loop / branch body of one bare
 # statement, which the reference leaves without moves, gets them here (infer/mutate.py) and is
 # generated, one-line suites included; BUG-1, an if whose branches end in a user `pl.yield_` AND
-# rebind an outer name, is fixed in lowering/ssa.py.)
+# rebind an outer name, is fixed in lowering/ssa/convert.py.)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pl.show_inferred import main
+from pl.show_inferred.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "bad_inputs"

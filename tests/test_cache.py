@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-import pl.annotate as annotate
-from pl import cache
+import pl.show_inferred.annotate as annotate
 from pl.errors import PlError
-from pl.printer import print_node
-from pl.show_inferred import main
+from pl.printer.program import print_node
+from pl.show_inferred import cache
+from pl.show_inferred.cli import main
 from pl.structural import structural_equal
 
 KERNEL = """import pl

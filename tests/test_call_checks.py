@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from lowering.frontend_types import type_mismatch
-from lowering.text import parse
+from lowering.frontend.parse import parse
+from lowering.frontend.types import type_mismatch
 from pl.errors import PlError
 from pl.ir import Program
 from pl.ir.enums import DType, MemorySpace

@@ -1,7 +1,7 @@
 """Compiling is idempotent: the printed compiled program compiles to itself (data tests).
 
 show_inferred verifies its output by reading it back and compiling it again
-(pl/annotate_verify.py), so every compiler non-idempotence is an exit 123 on a valid kernel.
+(pl/show_inferred/verify.py), so every compiler non-idempotence is an exit 123 on a valid kernel.
 Each kernel below is one class the reference corpus showed; each must compile with every pass
 checked, and compile again from its printed form to the same program, on every backend, and go
 through show_inferred verified.

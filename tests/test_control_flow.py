@@ -446,7 +446,7 @@ class K:
 @pytest.mark.parametrize("backend", [None, "910B", "950"])
 def test_a_return_nested_in_a_branch_keeps_every_path_and_ssa_form(m: int, backend: str | None) -> None:
     """The tail after an if that may return is copied into each path that falls through
-    (lowering/ssa_flow.py fold_early_returns), so every pass output is in SSA form (verify=True)
+    (lowering/ssa/flow.py fold_early_returns), so every pass output is in SSA form (verify=True)
     and each path computes what the source computes."""
     import numpy as np
 

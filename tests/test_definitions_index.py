@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from lowering.frontend import _definitions
+from lowering.frontend.lower import _definitions
 
 ROOT = Path(__file__).resolve().parent.parent
 

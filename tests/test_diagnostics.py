@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lowering.text import parse
+from lowering.frontend.parse import parse
 from pl.errors import PlError
 
 FIXTURES = sorted((Path(__file__).resolve().parent / "error_fixtures").glob("*.py"))
@@ -73,7 +73,7 @@ def test_uncaught_error_is_rendered_without_traceback(tmp_path: Path) -> None:
 
 def test_internal_failure_is_not_dressed_as_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug of pl met while lowering propagates as itself: never a PlError blaming the kernel."""
-    import lowering.frontend as frontend
+    import lowering.frontend.lower as frontend
 
     def boom(*_: object) -> list[object]:
         raise RuntimeError("internal\ndetail")

@@ -21,10 +21,10 @@ from test_show_verify import check_every_mode
 
 import pl
 from infer.analysis import last_yield
-from lowering.tensor_to_tile_common import walk_stmts
-from pl.annotate import run_text
+from lowering.tensor_to_tile.common import walk_stmts
 from pl.ir.stmt import IfStmt
 from pl.ir.types import TileType
+from pl.show_inferred.annotate import run_text
 
 HEAD = '''import pl
 

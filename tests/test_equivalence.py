@@ -20,13 +20,13 @@ from test_residency import marked
 
 import pl
 from infer.memory_space import infer_tile_memory_space
-from infer.residency import apply_residency
-from lowering.ssa import convert_to_ssa
+from infer.residency.apply import apply_residency
+from lowering.ssa.convert import convert_to_ssa
 from pl.compiler import default_passes
 from pl.errors import PlError
 from pl.ir import Program
 from pl.passes import PassManager
-from pl.show_inferred import load_programs
+from pl.show_inferred.cli import load_programs
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 

@@ -8,7 +8,7 @@ import pytest
 
 import pl
 from pl.ir.function import Program
-from pl.show_inferred import load_programs
+from pl.show_inferred.cli import load_programs
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 BACKENDS = [None, "910B", "950"]

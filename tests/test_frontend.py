@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from lowering.text import parse
+from lowering.frontend.parse import parse
 from pl.ir import (
     AssignStmt,
     BinaryExpr,

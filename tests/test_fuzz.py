@@ -41,8 +41,8 @@ from fuzz_support import (
 from interpret_support import compare_results
 
 import pl
-from pl.annotate import show_inferred
 from pl.ir.function import Program
+from pl.show_inferred.annotate import show_inferred
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))

@@ -15,7 +15,7 @@ from infer_cases.cases import CASES, Case
 import pl  # noqa: F401  (initialises the package before lowering.text, which imports it)
 from infer.memory_space import infer_tile_memory_space
 from infer.verifier import verify_tile_memory_inferred
-from lowering import text
+from lowering.frontend import parse as text
 from pl.ir import AssignStmt, Call, Program, flatten_body, make_body
 from pl.ir.stmt import ForStmt, IfStmt, Stmt
 from pl.structural import assert_structural_equal

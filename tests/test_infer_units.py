@@ -11,7 +11,7 @@ import pytest
 from infer.backend import capacity, check_backend, input_layouts
 from infer.decisions import DecisionLog, MoveDecision, Reason, SpaceDecision
 from infer.memory_space import infer_tile_memory_space
-from infer.residency_hook import BRIDGE_MARKER
+from infer.residency.hook import BRIDGE_MARKER
 from infer.verifier import verify_tile_memory_inferred
 from pl.errors import PlError
 from pl.ir import (

@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import pl.interpreter as interp_mod
-from lowering.ssa import convert_to_ssa
-from lowering.text import parse
+import pl.interpreter.run as interp_mod
+from lowering.frontend.parse import parse
+from lowering.ssa.convert import convert_to_ssa
 from pl.errors import PlError
-from pl.interpret_values import round_bf16, scalar_binary, scalar_unary
-from pl.interpreter import entry_function, interpret, supported_ops
+from pl.interpreter.run import entry_function, interpret, supported_ops
+from pl.interpreter.values import round_bf16, scalar_binary, scalar_unary
 from pl.ir.enums import DType
 from pl.ir.function import Program
 

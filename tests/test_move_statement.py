@@ -10,13 +10,13 @@ from typing import Any
 import libcst as cst
 import pytest
 
-from pl.annotate_edit import move_statement, type_annotation
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import ConstInt
 from pl.ir.types import TileType
-from pl.printer_codegen import libcst_code, line_code
-from pl.printer_exprs import Ctx, value_node
-from pl.printer_wrap import wrap_statement
+from pl.printer.codegen import libcst_code, line_code
+from pl.printer.exprs import Ctx, value_node
+from pl.printer.wrap import wrap_statement
+from pl.show_inferred.edit import move_statement, type_annotation
 
 _CTX = Ctx(name_of=lambda v: v.name)
 

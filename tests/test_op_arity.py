@@ -18,8 +18,8 @@ import re
 
 import pytest
 
-from lowering.op_builders import build_call
-from lowering.op_builders_args import positional_limit
+from lowering.frontend.op_args import positional_limit
+from lowering.frontend.op_builders import build_call
 from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import pl
-from lowering.op_builders import build_call
+from lowering.frontend.op_builders import build_call
 from pl.dsl_ops import canonical_spelling, op_object, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout

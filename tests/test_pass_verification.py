@@ -21,7 +21,7 @@ import pl
 from infer.verifier import verify_tile_memory_inferred
 from pl.compiler import default_passes
 from pl.errors import PlError
-from pl.interpreter import interpret
+from pl.interpreter.run import interpret
 from pl.ir import Program
 from pl.ir.expr import ConstInt, Var
 from pl.ir.stmt import AssignStmt, ForStmt, SeqStmts

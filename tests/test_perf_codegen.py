@@ -14,12 +14,12 @@ import libcst as cst
 import pytest
 
 from bench.generate import kernel_source
-from lowering.text import parse
-from pl.annotate import load_programs
+from lowering.frontend.parse import parse
 from pl.compiler import compile_program
 from pl.ir.function import Program
-from pl.printer import print_node
-from pl.printer_codegen import code, line_code, module_code
+from pl.printer.codegen import code, line_code, module_code
+from pl.printer.program import print_node
+from pl.show_inferred.annotate import load_programs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bench.generate import kernel_source
-from pl.annotate import Regenerated, run_text
-from pl.annotate_report import explain, file_json
+from pl.show_inferred.annotate import Regenerated, run_text
+from pl.show_inferred.report import explain, file_json
 
 _NAMES = count()
 SMALL, LARGE = 300, 1200

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from bench.generate import kernel_source
-from lowering import frontend_source
-from lowering.text import parse
-from pl.annotate import run_text
+from lowering.frontend import source as frontend_source
+from lowering.frontend.parse import parse
 from pl.compiler import default_passes
+from pl.show_inferred.annotate import run_text
 
 _NAMES = count()
 SMALL, LARGE = 250, 1000

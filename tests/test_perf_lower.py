@@ -1,6 +1,6 @@
 """The frontend's fast paths give exactly what the general paths give.
 
-- statement spans read off the text (lowering/frontend_spans.py) equal the ones paired from
+- statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
   CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
   text walk does not follow make it decline (None), never guess;
 - op dispatch memoised by operand kinds, the plain-Expr shortcut of `shape_arguments`, and the
@@ -26,17 +26,21 @@ from infer_cases.cases import CASES
 
 import pl
 from bench.generate import kernel_source
-from lowering import frontend_exprs, frontend_source, frontend_spans, op_builders, op_builders_args
-from lowering.frontend_ctx import FnCtx, ProgCtx
-from lowering.frontend_source import SourceFile
-from lowering.frontend_spans import text_statement_spans
+from lowering.frontend import exprs as frontend_exprs
+from lowering.frontend import op_args as op_builders_args
+from lowering.frontend import op_builders
+from lowering.frontend import source as frontend_source
+from lowering.frontend import spans as frontend_spans
+from lowering.frontend.context import FnCtx, ProgCtx
+from lowering.frontend.source import SourceFile
+from lowering.frontend.spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Var
 from pl.ir.types import ScalarType
 from pl.ops import deduce
 from pl.ops.registry import get_op
-from pl.show_inferred import load_programs
+from pl.show_inferred.cli import load_programs
 from pl.structural import assert_structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent

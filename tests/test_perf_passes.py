@@ -20,14 +20,12 @@ from infer_cases.cases import CASES
 
 import pl  # noqa: F401  (initialises the package before lowering.text, which imports it)
 from bench.generate import kernel_source
-from lowering import (
-    ssa,
-    ssa_support,
-    tensor_to_tile_common,
-    tensor_to_tile_convert,
-    tensor_to_tile_scan,
-)
-from lowering.text import parse
+from lowering.frontend.parse import parse
+from lowering.ssa import convert as ssa
+from lowering.ssa import support as ssa_support
+from lowering.tensor_to_tile import common as tensor_to_tile_common
+from lowering.tensor_to_tile import convert as tensor_to_tile_convert
+from lowering.tensor_to_tile import scan as tensor_to_tile_scan
 from pl.compiler import default_passes
 from pl.ir import (
     AssignStmt,
@@ -48,7 +46,7 @@ from pl.ir import (
 from pl.ir.enums import DType, ScopeKind
 from pl.ir.stmt import flatten_body, make_body
 from pl.ir.types import ScalarType, TileType
-from pl.show_inferred import load_programs
+from pl.show_inferred.cli import load_programs
 from pl.structural import assert_structural_equal
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
@@ -81,9 +79,9 @@ def _slow_paths(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(ssa_support, "_is_static_plain", lambda t: False)
     mp.setattr(ssa_support.Substituter, "type", ssa_support.Substituter.type_walk)
     mp.setattr(ssa, "assignment_type", ssa_support.assignment_type_general)
-    mp.setattr("lowering.tensor_to_tile.is_plain_tile_code", lambda body: False)
-    for module in ("tensor_to_tile_convert", "tensor_to_tile", "tensor_to_tile_scan"):
-        mp.setattr(f"lowering.{module}.converter_for", tensor_to_tile_convert._find_converter)
+    mp.setattr("lowering.tensor_to_tile.rewrite.is_plain_tile_code", lambda body: False)
+    for module in ("convert", "rewrite", "scan"):
+        mp.setattr(f"lowering.tensor_to_tile.{module}.converter_for", tensor_to_tile_convert._find_converter)
     init = tensor_to_tile_common.Rewriter.__init__
 
     def seeded(self: tensor_to_tile_common.Rewriter) -> None:

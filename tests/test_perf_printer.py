@@ -23,14 +23,12 @@ import pytest
 from infer_cases.cases import CASES as INFER_CASES
 
 from bench.generate import kernel_source
-from lowering.text import parse
-from pl.annotate import load_programs
+from lowering.frontend.parse import parse
 from pl.compiler import compile_program
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, Stmt
-from pl.printer import _stmt_exprs, _sub_bodies, callees, print_node, printed_module
-from pl.printer_names import (
+from pl.printer.names import (
     Names,
     children_of,
     collect,
@@ -40,6 +38,8 @@ from pl.printer_names import (
     unique_names,
     vars_in_exprs,
 )
+from pl.printer.program import _stmt_exprs, _sub_bodies, callees, print_node, printed_module
+from pl.show_inferred.annotate import load_programs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -89,7 +89,7 @@ def test_printed_tree_renders_to_the_printed_text(label: str, program: Program, 
 def test_composed_lines_equal_the_general_path(label: str, program: Program, monkeypatch: pytest.MonkeyPatch) -> None:
     """`v: T = pl.op(...)` lines built in their final form from their parts' texts print exactly
     as the general path (build the flat line, render it, wrap it) prints them."""
-    from pl.printer_stmts import StmtPrinter
+    from pl.printer.stmts import StmtPrinter
 
     fast = print_node(program), print_node(program, mem_alias=True)
     monkeypatch.setattr(StmtPrinter, "_assign_call", lambda self, s, value, depth: None)
@@ -98,7 +98,7 @@ def test_composed_lines_equal_the_general_path(label: str, program: Program, mon
 
 def test_composed_lines_are_the_common_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The benchmark kernel's assignments take the composed path (it is not silently bypassed)."""
-    from pl.printer_stmts import StmtPrinter
+    from pl.printer.stmts import StmtPrinter
 
     composed = StmtPrinter._assign_call
     results: list[bool] = []
@@ -188,8 +188,7 @@ def test_name_analysis_shortcuts(label: str, program: Program) -> None:
 
 
 def test_unvalidated_builders_equal_libcst_constructors() -> None:
-    from pl import printer_nodes as n
-
+    from pl.printer import nodes as n
     x, t = cst.Name("x"), cst.Name("T")
     built_and_expected = [
         (n.name_node("x"), cst.Name("x")),
@@ -219,8 +218,8 @@ def test_unvalidated_builders_equal_libcst_constructors() -> None:
 def test_remembered_texts_only_accelerate(label: str, program: Program, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a memo that is emptied every few entries (texts forgotten between the wrapper and the
     module's rendering), the printed text is the same."""
-    from pl import printer_codegen_exprs, printer_wrap
-
+    from pl.printer import codegen_exprs as printer_codegen_exprs
+    from pl.printer import wrap as printer_wrap
     text = print_node(program)
     monkeypatch.setattr(printer_codegen_exprs, "_MEMO_LIMIT", 5)
     monkeypatch.setattr(printer_wrap, "_CLOSING", {})

@@ -1,4 +1,4 @@
-"""The spliced regeneration (pl/annotate_splice.py) equals rendering the whole rewritten module.
+"""The spliced regeneration (pl/show_inferred/splice.py) equals rendering the whole rewritten module.
 
 `regenerate` builds its output by splicing the changed statements into the user's text; with
 `splice_text=False` it renders the rewritten LibCST module instead (the reference). Both must give
@@ -18,12 +18,12 @@ import pytest
 from residency_cases.programs import LOOP_BODY, kernel, program
 from residency_cases.programs import ROOT as ROOT_CALLER
 
-import pl.annotate as annotate
+import pl.show_inferred.annotate as annotate
 from bench.generate import kernel_source
-from lowering.frontend_source import source_file
-from pl.annotate import regenerate, run_text
-from pl.annotate_splice import Edit, SourceText, splice
+from lowering.frontend.source import source_file
 from pl.errors import PlError
+from pl.show_inferred.annotate import regenerate, run_text
+from pl.show_inferred.splice import Edit, SourceText, splice
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.py"))}

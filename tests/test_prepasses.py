@@ -12,7 +12,7 @@ import pytest
 
 from lowering.auto_tile_l0 import auto_tile_matmul_l0, choose_k
 from lowering.flatten_nd import flatten_tile_nd_to_2d
-from lowering.tensor_to_tile_common import walk_stmts
+from lowering.tensor_to_tile.common import walk_stmts
 from lowering.tile_slice import canonicalize_tile_slice
 from pl.errors import PlError
 from pl.ir import (

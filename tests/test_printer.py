@@ -1,4 +1,4 @@
-"""The printer (pl/printer.py): IR built by hand -> expected text written from dsl.md 4 and section 0.
+"""The printer (pl/printer/program.py): IR built by hand -> expected text written from dsl.md 4 and section 0.
 
 Expected texts follow the spec (and the reference's printed seeds in shared/spec/reference-output),
 with our overrides: `import pl` + two blank lines, `self` on every method, `pl.MemorySpace.X`,
@@ -60,7 +60,7 @@ from pl.ir import (
     implicit_tile_view,
     make_body,
 )
-from pl.printer import callees, print_expr, print_node, print_type
+from pl.printer.program import callees, print_expr, print_node, print_type
 
 BF16, FP32, INDEX = DType.BF16, DType.FP32, DType.INDEX
 VEC, MAT, LEFT, RIGHT, ACC = (MemorySpace.Vec, MemorySpace.Mat, MemorySpace.Left, MemorySpace.Right,
@@ -520,7 +520,7 @@ def test_large_body_prints_without_recursion() -> None:
 
 @pytest.mark.parametrize("build", [seed_after, loop_program, if_program, while_program])
 def test_round_trip_through_frontend(build: Any) -> None:
-    text_mod = pytest.importorskip("lowering.text")
+    text_mod = pytest.importorskip("lowering.frontend.parse")
     from pl.structural import assert_structural_equal
 
     p = build()

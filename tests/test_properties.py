@@ -30,8 +30,8 @@ from kernel_strategies import GeneratedProgram, nd_programs, tensor_programs, ti
 
 import pl
 from pl.errors import PlError
-from pl.interpret_values import np_dtype
-from pl.interpreter import entry_function, interpret
+from pl.interpreter.run import entry_function, interpret
+from pl.interpreter.values import np_dtype
 from pl.ir.enums import DType
 from pl.ir.function import Program
 from pl.ir.types import ScalarType, TensorType, static_shape

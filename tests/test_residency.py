@@ -32,10 +32,10 @@ from residency_cases.programs import (
 
 import pl  # noqa: F401  (initialises the package before lowering.text)
 from infer.memory_space import infer_tile_memory_space
-from infer.residency import RULES, ResidencyDecision, apply_residency
-from infer.residency_ir import BRIDGE_MARKER
-from lowering.ssa import convert_to_ssa
-from lowering.text import parse
+from infer.residency.apply import RULES, ResidencyDecision, apply_residency
+from infer.residency.ir import BRIDGE_MARKER
+from lowering.frontend.parse import parse
+from lowering.ssa.convert import convert_to_ssa
 from pl.ir import (
     AssignStmt,
     Call,
@@ -441,7 +441,7 @@ def test_manual_transpose_view_chain_is_not_hoisted() -> None:
 
 
 def _all_calls(p: Program) -> list[Call]:
-    from infer.residency_ir import expr_calls, stmt_exprs, walk
+    from infer.residency.ir import expr_calls, stmt_exprs, walk
 
     return [c for f in p.functions for s in walk(f.body) for e in stmt_exprs(s)
             for c in expr_calls(e) if isinstance(c, Call)]
@@ -501,7 +501,7 @@ def test_loop_variant_offset_from_in_loop_if_phi() -> None:
     assert verdicts(ds)["lhs_mat"] == ("declined", "prefix-closed")
     assert layout(kernel_of(out))[0] == []
     # ... and the phi it returns is tracked as defined inside the loop
-    from infer.residency_inventory import Inventory
+    from infer.residency.inventory import Inventory
 
     f = kernel_of(inferred)
     loop = next(s for s in flatten_body(f.body) if isinstance(s, ForStmt))

@@ -1,4 +1,4 @@
-"""show_inferred never loses the user's text and verifies what it prints (pl/annotate_verify.py).
+"""show_inferred never loses the user's text and verifies what it prints (pl/show_inferred/verify.py).
 
 For every example, the kernels below and generated programs (tests/kernel_strategies.py, with a
 comment on and before every line and a docstring in every function):
@@ -27,11 +27,11 @@ from test_properties import FAMILIES, SETTINGS
 
 import pl
 import pl.show_inferred as cli
-from lowering.text import parse
-from pl.annotate import Regenerated, rerun, run_text
-from pl.annotate_imports import dsl_root
-from pl.annotate_verify import verify_output
+from lowering.frontend.parse import parse
 from pl.errors import InternalError, package_version
+from pl.show_inferred.annotate import Regenerated, rerun, run_text
+from pl.show_inferred.imports import dsl_root
+from pl.show_inferred.verify import verify_output
 from pl.structural import assert_structural_equal, structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -378,7 +378,7 @@ def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
     def failing(*args: object, **kwargs: object) -> Regenerated:
         raise InternalError("k.py: the regenerated file does not read back")
 
-    monkeypatch.setattr(cli, "run_text", failing)
+    monkeypatch.setattr("pl.show_inferred.cli.run_text", failing)
     code, out, err = run(["--write", str(path)])
     assert (code, out) == (123, "")
     assert f"internal error in pl {package_version()}: k.py: the regenerated file" in err

@@ -1,4 +1,4 @@
-"""SSA conversion (lowering/ssa.py) against the reference's ConvertToSSA.
+"""SSA conversion (lowering/ssa/convert.py) against the reference's ConvertToSSA.
 
 Non-SSA IR is built by hand the way the frontend emits it (dsl.md 2: a rebound name re-uses its
 Var object; loops and ifs rebind outer names without init_values/yields). Expected names follow
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from lowering.ssa import convert_to_ssa, verify_ssa
-from lowering.ssa_support import parse_auto_name, versioned_name
+from lowering.ssa.convert import convert_to_ssa, verify_ssa
+from lowering.ssa.support import parse_auto_name, versioned_name
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -464,7 +464,7 @@ def test_parse_auto_name(name: str, parsed: tuple[str, str, str | None, int | No
 
 def test_a_name_first_bound_in_both_branches_gets_one_phi() -> None:
     """`off` is a new name in each branch (two source Vars); its use after the if reads a phi."""
-    from lowering.text import parse
+    from lowering.frontend.parse import parse
 
     src = '''
 import pl

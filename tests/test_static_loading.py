@@ -1,4 +1,4 @@
-"""show_inferred never runs what the user did not ask to run (lowering/static_module.py).
+"""show_inferred never runs what the user did not ask to run (lowering/source/static_module.py).
 
 - A kernel file (or a module it imports) with top-level side effects is read, never executed, in
   every CLI mode; `--exec` runs it, and whatever it raises (SystemExit, KeyboardInterrupt) is a
@@ -24,10 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pl
-from lowering.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
-from pl.annotate import load_programs, run_text
+from lowering.source.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
 from pl.errors import PlError
-from pl.show_inferred import main
+from pl.show_inferred.annotate import load_programs, run_text
+from pl.show_inferred.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -435,7 +435,7 @@ def _expressions() -> st.SearchStrategy[str]:
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(_expressions())
 def test_generated_constants_evaluate_as_python_does(expr: str) -> None:
-    from lowering.static_eval import FailsWhenRun
+    from lowering.source.static_eval import FailsWhenRun
 
     names = {"M": 64, "SEQ": (16, 32)}
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pl
 from pl.ir import AssignStmt, Call, ForStmt, Function, IfStmt, Program, flatten_body
-from pl.show_inferred import load_programs
+from pl.show_inferred.cli import load_programs
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

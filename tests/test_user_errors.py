@@ -24,15 +24,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pl
-from lowering.op_builders import build_call
-from lowering.text import parse
+from lowering.frontend.op_builders import build_call
+from lowering.frontend.parse import parse
 from pl.dsl_ops import spelling_index
 from pl.errors import PlError, UnknownNameError, suggest
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
-from pl.show_inferred import main
+from pl.show_inferred.cli import main
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -190,7 +190,7 @@ def test_str_of_an_error_says_where() -> None:
 
 def test_internal_error_says_so_and_saves_a_reproducer(monkeypatch: pytest.MonkeyPatch,
                                                        tmp_path: Path) -> None:
-    import lowering.frontend as frontend
+    import lowering.frontend.lower as frontend
     from pl.errors import package_version
 
     def boom(*_: object) -> list[object]:
@@ -217,12 +217,11 @@ def test_internal_error_from_stdin_keeps_the_input(monkeypatch: pytest.MonkeyPat
                                                    tmp_path: Path) -> None:
     import tempfile
 
-    import pl.show_inferred as cli
 
     def boom(*_: object, **__: object) -> object:
         raise KeyError("oops")
 
-    monkeypatch.setattr(cli, "run_text", boom)
+    monkeypatch.setattr("pl.show_inferred.cli.run_text", boom)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     text = (ROOT / "examples" / "vector_rowsum.py").read_text(encoding="utf-8")
     status, _, err = _cli(["-"], stdin=text)

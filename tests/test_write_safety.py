@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 import pl.show_inferred as cli
-from lowering.python_source import Stored, encode
-from pl.annotate import show_inferred
+from lowering.source.python import Stored, encode
 from pl.errors import PlError
+from pl.show_inferred.annotate import show_inferred
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = (ROOT / "examples" / "vector_rowsum.py").read_text(encoding="utf-8")

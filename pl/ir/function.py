@@ -29,7 +29,7 @@ class Function:
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
     def as_python(self, **options: Any) -> str:
-        from pl.printer import print_node
+        from pl.printer.program import print_node
 
         return print_node(self, **options)
 
@@ -53,7 +53,7 @@ class Program:
         return None
 
     def as_python(self, **options: Any) -> str:
-        from pl.printer import print_node
+        from pl.printer.program import print_node
 
         return print_node(self, **options)
 

@@ -1,0 +1,541 @@
+"""Expressions: literals, names, scalar arithmetic, list literals, op calls and `self.fn(...)`.
+
+Guarantees: int literals become ConstInt(INDEX), floats ConstFloat(FP32), bools ConstBool; closure
+numbers fold to constants; scalar operators become BinaryExpr/UnaryExpr with dtype promotion (a
+literal adopts the other operand's dtype); op calls go through `lowering.op_builders.build_call`
+and any error it raises without a place gets the call's span; program calls check arity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Any
+
+import libcst as cst
+
+from lowering.frontend import op_builders
+from lowering.frontend.call_checks import check_op_call
+from lowering.frontend.context import FnCtx, dotted
+from lowering.frontend.types import type_mismatch, type_text
+from pl import dsl
+from pl.errors import PlError
+from pl.ir.enums import DType
+from pl.ir.expr import (
+    SUBMIT_ATTR,
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+)
+from pl.ir.stmt import AssignStmt
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+
+_BIN = {cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
+        cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
+        cst.RightShift: "BitShiftRight"}
+_CMP = {cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
+        cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"}
+_FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
+         "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
+         "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b}
+
+
+# Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
+# constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
+# and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
+INT_MIN, UINT_MAX = -(1 << 63), (1 << 64) - 1
+_LITERAL_DIGITS = 40
+
+
+def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
+    """`value` as an INDEX constant, or a PlError at `node` when it does not fit in 64 bits."""
+    if not INT_MIN <= value <= UINT_MAX:
+        raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
+                        hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return ConstInt(value, DType.INDEX)
+
+
+def _int_text(value: int) -> str:
+    return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
+
+
+_STATIC_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    **_FOLD, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
+    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min}
+_STATIC_UNARY: dict[str, Callable[[Any], Any]] = {
+    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a}
+
+
+def static_value(e: Expr) -> int | float | bool | None:
+    """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
+    a module constant), or None when it depends on a kernel value or cannot be computed here
+    (a division by zero, a shift past 64 bits)."""
+    if isinstance(e, ConstInt | ConstFloat | ConstBool):
+        return e.value
+    if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
+        a, b = static_value(e.left), static_value(e.right)
+        if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
+                or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
+            return None
+        return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
+    if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
+        a = static_value(e.operand)
+        return None if a is None else _STATIC_UNARY[e.op](a)
+    return None
+
+
+def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
+    """A static Python value used where an IR expression is needed."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return ConstBool(value)
+    if isinstance(value, int):
+        return int_const(ctx, value, node)
+    if isinstance(value, float):
+        return ConstFloat(value, DType.FP32)
+    if isinstance(value, dsl.DynVar):
+        return ctx.prog.dyn_var(value)
+    if isinstance(value, list | tuple):
+        return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+    raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    return py_to_expr(ctx, lower_value(ctx, node), node)
+
+
+# Lowering, the passes and the printer walk expressions recursively: nesting deeper than this (a
+# 400-term sum is 400 deep) is refused where it exceeds the limit, not met as a stack overflow.
+MAX_EXPRESSION_DEPTH = 100
+
+
+def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    """An IR Expr, or a static Python value (enum member, str) for op attributes."""
+    # Dispatch on the exact node class: LibCST nodes are ABCs, so an isinstance chain (or a
+    # `match` on classes) costs an ABC check per case on every expression.
+    handler = _VALUE_HANDLERS.get(type(node))
+    if handler is None:
+        handler = _handler_by_isinstance(node)
+    ctx.depth += 1
+    if ctx.depth > MAX_EXPRESSION_DEPTH:
+        # Located at the statement: precise node positions would walk the deep tree recursively.
+        raise PlError(f"Expression nests too deeply for pl (more than {MAX_EXPRESSION_DEPTH} "
+                      "levels)", ctx.cur_span, source=ctx.src.text,
+                      hint="split it into several statements (a long sum: add partial sums)")
+    try:
+        return handler(ctx, node)
+    finally:
+        ctx.depth -= 1
+
+
+def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
+    if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
+        raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
+                              "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return int_const(ctx, int(node.evaluated_value), node)
+
+
+def _float(ctx: FnCtx, node: cst.Float) -> Any:
+    return ConstFloat(float(node.evaluated_value), DType.FP32)
+
+
+def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:
+    return node.evaluated_value
+
+
+def _name(ctx: FnCtx, node: cst.Name | cst.Attribute) -> Any:
+    return ctx.resolve(node)
+
+
+def _sequence(ctx: FnCtx, node: cst.List | cst.Tuple) -> Any:
+    elems = []
+    for el in node.elements:
+        if isinstance(el, cst.StarredElement):
+            raise ctx.error(el, "Starred elements are not supported in kernels")
+        elems.append(lower_expr(ctx, el.value))
+    return MakeTuple(tuple(elems))
+
+
+def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
+    op = "And" if isinstance(node.operator, cst.And) else "Or"
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    for side, n in ((left, node.left), (right, node.right)):
+        _require_scalar(ctx, side, n)
+    return BinaryExpr(op, left, right, DType.BOOL)
+
+
+def _unsupported(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+
+
+def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], Any]:
+    """The handler of a node whose class is not in the table (a subclass), or the error."""
+    for cls, handler in _VALUE_HANDLERS.items():
+        if isinstance(node, cls):
+            return handler
+    return _unsupported
+
+
+def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
+    t = e.type
+    if not isinstance(t, ScalarType):
+        raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
+                              f"{type(t).__name__}",
+                        hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
+    return t.dtype
+
+
+def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
+    if da == db:
+        return da
+    # A literal takes the other side's dtype (x: INT32 + 1 stays INT32).
+    if isinstance(b, ConstInt | ConstFloat) and not isinstance(a, ConstInt | ConstFloat):
+        return da if (da.is_float() or not db.is_float()) else db
+    if isinstance(a, ConstInt | ConstFloat) and not isinstance(b, ConstInt | ConstFloat):
+        return db if (db.is_float() or not da.is_float()) else da
+    if da.is_float() != db.is_float():
+        return da if da.is_float() else db
+    return da if da.bits >= db.bits else db
+
+
+def _retype(e: Expr, dt: DType) -> Expr:
+    if isinstance(e, ConstInt) and dt.is_int():
+        return ConstInt(e.value, dt)
+    if isinstance(e, ConstFloat | ConstInt) and dt.is_float():
+        return ConstFloat(float(e.value), dt)
+    return e
+
+
+def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
+    op = _BIN.get(type(node.operator))
+    if op is None:
+        token = cst.Module([]).code_for_node(node.operator).strip()
+        raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
+    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in _FOLD \
+            and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
+        if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
+            raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
+                            hint="kernel integers are 64-bit; shift by 0 to 63")
+        if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
+            raise ctx.error(node.right, f"Negative shift count {right.value}")
+        folded = int_const(ctx, _FOLD[op](left.value, right.value), node)
+        return ConstInt(folded.value, left.dtype)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
+
+
+def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
+    if len(node.comparisons) != 1:
+        raise ctx.error(node, "Chained comparisons are not supported")
+    target = node.comparisons[0]
+    op = _CMP.get(type(target.operator))
+    if op is None:
+        raise ctx.error(target.operator, "Unsupported comparison operator")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, target.comparator)
+    dl = _require_scalar(ctx, left, node.left)
+    dr = _require_scalar(ctx, right, target.comparator)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), DType.BOOL)
+
+
+def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
+    operand = lower_expr(ctx, node.expression)
+    if isinstance(node.operator, cst.Minus):
+        if isinstance(operand, ConstInt):
+            return ConstInt(int_const(ctx, -operand.value, node).value, operand.dtype)
+        if isinstance(operand, ConstFloat):
+            return ConstFloat(-operand.value, operand.dtype)
+        return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
+    if isinstance(node.operator, cst.Plus):
+        _require_scalar(ctx, operand, node.expression)
+        return operand
+    if isinstance(node.operator, cst.Not):
+        _require_scalar(ctx, operand, node.expression)
+        return UnaryExpr("Not", operand, DType.BOOL)
+    return UnaryExpr("BitNot", operand, _require_scalar(ctx, operand, node.expression))
+
+
+def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
+    base = lower_expr(ctx, node.value)
+    if isinstance(base.type, TupleType) and len(node.slice) == 1 \
+            and isinstance(node.slice[0].slice, cst.Index):
+        idx = lower_expr(ctx, node.slice[0].slice.value)
+        if isinstance(idx, ConstInt):
+            return TupleGetItem(base, idx.value)
+    raise ctx.error(node, "Subscripts are only supported on tuple values with a constant index",
+                    hint="Use pl.slice / pl.read for Tensor and Tile regions")
+
+
+# -- calls ------------------------------------------------------------------------------------
+
+
+def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
+    """A call in a kernel. `callee`: what `node.func` resolves to, when the caller has already
+    resolved it (None: resolve it here)."""
+    func = node.func
+    if ctx.self_name and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+            and func.value.value == ctx.self_name:
+        return program_call(ctx, node, func.attr.value, node.args)
+    if type(func) is not cst.Attribute and not isinstance(func, cst.Attribute | cst.Name):
+        raise ctx.error(func, "Unsupported call target")
+    obj = callee
+    if obj is None:
+        try:
+            obj = ctx.resolve(func)
+        except PlError as e:
+            if isinstance(func, cst.Attribute):
+                raise ctx.error(func, f"Unknown operation '{dotted(func)}'", hint=e.hint) from None
+            raise
+    spelling = getattr(obj, "__pl_op__", None)
+    if isinstance(spelling, str):
+        return op_call(ctx, node, spelling)
+    if obj is dsl.const:
+        return _const(ctx, node)
+    if obj is dsl.submit:
+        return _submit(ctx, node)
+    if obj is dsl.yield_:
+        raise ctx.error(node, "pl.yield_(...) must be a statement or the right-hand side of an "
+                              "assignment")
+    if isinstance(obj, dsl.KernelOnly):
+        raise ctx.error(func, f"{obj.spelling}(...) cannot be used as an expression here")
+    raise ctx.error(func, f"Unknown operation '{dotted(func)}'"
+                    if isinstance(func, cst.Attribute) else f"Cannot call '{dotted(func)}' in a kernel")
+
+
+def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
+    pos: list[cst.Arg] = []
+    kw: list[cst.Arg] = []
+    for a in args:
+        if a.star:
+            raise ctx.error(a, "Star arguments are not supported in kernels")
+        (kw if a.keyword is not None else pos).append(a)
+    return pos, kw
+
+
+def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    values = _plain_var_args(ctx, node.args)
+    if values is not None:  # `pl.op(a, b)` over kernel values: nothing to sort or convert
+        cheap = ctx.cur_span
+        try:
+            return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
+        except PlError as e:
+            raise ctx.src.locate(e, _culprit(e, node, node.args), cheap) from None
+    pos, kw = _split_args(ctx, node.args)
+    args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
+    attrs: tuple[tuple[str, Any], ...] = ()
+    kwargs: dict[str, Any] = {}
+    for a in kw:
+        if a.keyword is None:
+            continue
+        if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
+            attrs = attrs_arg(ctx, a.value)
+        else:
+            kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
+    cheap = ctx.cur_span
+    try:
+        built = op_builders.build_call(spelling, args, kwargs, cheap)
+    except PlError as e:
+        raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
+    check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
+    if attrs and isinstance(built, Call):
+        built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
+                     span=built.span)
+    return built
+
+
+_NO_KWARGS: dict[str, Any] = {}
+
+
+def hoist_nested(ctx: FnCtx, value: Any) -> Any:
+    """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
+    computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
+    told apart by identity, and the printer renames colliding ones), so inference sees it at top
+    level and places its operands; else `value`. Only inside a simple statement: a loop or while
+    header keeps its calls where they are evaluated."""
+    if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
+            or not isinstance(value.type, TileType | TensorType):
+        return value
+    temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
+    ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
+    return temp
+def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst.CSTNode:
+    """The node an op-call error points at: the argument it names (positional slot or keyword),
+    else the call."""
+    i = err.argument
+    if isinstance(i, int) and 0 <= i < len(positional):
+        return positional[i].value
+    for a in call.args:
+        if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
+            return a
+    return call
+
+
+def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
+    """The kernel Vars of a call whose arguments are all positional plain names bound to kernel
+    values (what `_split_args` and `_op_arg` would give), else None."""
+    out: list[Var] = []
+    lookup = ctx.lookup_var
+    for a in args:
+        value = a.value
+        if a.keyword is not None or a.star or type(value) is not cst.Name:
+            return None
+        var = lookup(value.value)
+        if var is None:
+            return None
+        out.append(var)
+    return out
+
+
+def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tuple[tuple[str, Any], ...]:
+    """`attrs={"key": value, ...}` (of an op call, `@pl.function` or `pl.func_attr`): string
+    keys; values are constants, strings, dtypes, enum members, kernel values or lists of them."""
+    if not isinstance(node, cst.Dict):
+        raise ctx.error(node, f"{what} takes a dict literal with string keys, e.g. {{\"k\": 1}}")
+    out: list[tuple[str, Any]] = []
+    for el in node.elements:
+        if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
+            raise ctx.error(el, f"{what} keys must be string literals")
+        key = el.key.evaluated_value
+        if not isinstance(key, str):
+            raise ctx.error(el.key, f"{what} keys must be string literals")
+        out.append((key, _attr_value(ctx, el.value)))
+    return tuple(out)
+
+
+def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if isinstance(node, cst.List | cst.Tuple):
+        return tuple(_attr_value(ctx, el.value) for el in node.elements)
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    val = _op_arg(ctx, node)
+    match val:
+        case ConstBool(value=b):
+            return b
+        case ConstInt(value=i, dtype=DType.INDEX):
+            return i
+        case ConstFloat(value=f, dtype=DType.FP32):
+            return f
+    return val
+
+
+def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if type(node) is cst.Name:  # the common operand, a kernel value: skip the generic dispatch
+        var = ctx.lookup_var(node.value)
+        if var is not None:
+            return var
+    val = lower_value(ctx, node)
+    if isinstance(val, Expr | str) or _is_enum(val):
+        return val
+    return py_to_expr(ctx, val, node)
+
+
+def _is_enum(val: Any) -> bool:
+    return isinstance(val, Enum)
+
+
+def _const(ctx: FnCtx, node: cst.Call) -> Expr:
+    args = [a for a in node.args]
+    if len(args) != 2:
+        raise ctx.error(node, "pl.const takes a value and a dtype: pl.const(42, pl.INT32)")
+    value = lower_expr(ctx, args[0].value)
+    dt = lower_value(ctx, args[1].value)
+    if not isinstance(dt, DType):
+        raise ctx.error(args[1].value, "Expected a dtype such as pl.INT32")
+    if isinstance(value, ConstInt | ConstFloat | ConstBool):
+        if dt.is_float():
+            return ConstFloat(float(value.value), dt)
+        if dt is DType.BOOL:
+            return ConstBool(bool(value.value))
+        return ConstInt(int(value.value), dt)
+    raise ctx.error(args[0].value, "pl.const needs a literal value")
+
+
+def _callee_result(types: tuple[Type, ...]) -> Type:
+    if len(types) == 1:
+        return types[0]
+    if types:
+        return TupleType(types)
+    return UnknownType()
+
+
+def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
+                 attrs: tuple[tuple[str, Any], ...] = ()) -> Expr:
+    sig = ctx.prog.signatures.get(name)
+    func = node.func
+    if sig is None:
+        raise ctx.error(func, f"Function '{name}' not defined in program",
+                        hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
+    if name == ctx.name:
+        raise ctx.error(func, f"Recursive call of function '{name}' is not supported",
+                        hint="Kernels cannot call themselves; write the repetition as a loop")
+    ctx.prog.calls.append((ctx.name, name, func))
+    pos, kw = _split_args(ctx, args)
+    for a in kw:
+        if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
+            raise ctx.error(a, f"Function '{name}' does not take keyword argument "
+                               f"'{a.keyword.value}'")
+    if len(pos) != len(sig.params):
+        params = [f"{p}: {d.name}" for p, _, d in sig.params]
+        raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
+                              f"{len(pos)}", hint=f"Parameters: {params}")
+    lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
+        # The reference binds a callee's shape to its argument's, rank included: only the kind and
+        # dtype must agree (a value of another dtype is not what the callee computes on).
+        why = type_mismatch(ptype, value.type)
+        if why is not None:
+            raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
+                            hint=f"'{name}' declares {pname}: {type_text(ptype)}")
+    return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
+                span=ctx.cur_span)
+
+
+def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
+    # A program call marked with SUBMIT_ATTR (pl.ir.expr), typed (*returns, TASK_ID).
+    args = list(node.args)
+    if not args or not (isinstance(args[0].value, cst.Attribute)
+                        and isinstance(args[0].value.value, cst.Name)
+                        and args[0].value.value.value == ctx.self_name):
+        raise ctx.error(node, "pl.submit takes a program function first: pl.submit(self.fn, ...)")
+    name = args[0].value.attr.value
+    rest = [a for a in args[1:] if a.keyword is None]
+    deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
+    attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
+    if deps:
+        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
+    call = program_call(ctx, node, name, rest, attrs)
+    assert isinstance(call, Call)
+    sig = ctx.prog.signatures[name]
+    rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
+    return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+
+
+def is_var(e: Any) -> bool:
+    return isinstance(e, Var)
+
+
+# The expression forms lower_value accepts, by exact LibCST class.
+_VALUE_HANDLERS: dict[type, Callable[[FnCtx, Any], Any]] = {
+    cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,
+    cst.ConcatenatedString: _string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
+    cst.Tuple: _sequence, cst.UnaryOperation: _unary, cst.BinaryOperation: _binary,
+    cst.Comparison: _compare, cst.BooleanOperation: _boolean, cst.Call: lower_call,
+    cst.Subscript: _subscript,
+}

@@ -1,0 +1,340 @@
+"""The frontend entry points: `@pl.program` classes and `@pl.function` functions to IR.
+
+Guarantees: the kernel's whole file is parsed once with LibCST and the class / function is found
+by its qualified name, so spans are the file's own lines and columns; methods count when one of
+their decorators evaluates to `pl.function` (identity, any spelling); a program is lowered in two
+passes (headers and GlobalVars first, then bodies in source order); every user mistake is a
+located `PlError`, checked before it can raise anything else; any other exception is a bug of pl
+and propagates as itself (the CLI reports it as an internal error).
+"""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import libcst as cst
+
+from lowering.frontend.context import FnCtx, ProgCtx, Signature
+from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
+from lowering.frontend.source import SourceFile, source_file
+from lowering.frontend.stmts import lower_block, suite
+from lowering.frontend.types import lower_annotation, type_text
+from lowering.source.python import python_view
+from pl import dsl
+from pl.errors import PlError, suggest
+from pl.gc_pause import gc_paused
+from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
+from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
+from pl.ir.function import Function, Program
+from pl.ir.stmt import make_body
+from pl.ir.types import TileType, TupleType, Type
+
+
+class _Header:
+    def __init__(self, node: cst.FunctionDef, ctx: FnCtx, params: list[Var],
+                 directions: list[ParamDirection], returns: tuple[Type, ...], ft: FunctionType,
+                 level: Level | None, role: Role | None, attrs: list[tuple[str, Any]]) -> None:
+        self.node, self.ctx, self.params, self.directions = node, ctx, params, directions
+        self.returns, self.ft, self.level, self.role, self.attrs = returns, ft, level, role, attrs
+
+
+def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | None:
+    probe = FnCtx(prog, fd.name.value, None)
+    for dec in fd.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if isinstance(target, cst.Name | cst.Attribute):
+            try:
+                if probe.resolve(target) is dsl.function:
+                    return dec
+            except PlError:
+                continue
+    return None
+
+
+def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:
+    target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+    if not isinstance(target, cst.Name | cst.Attribute):
+        return False
+    try:
+        return FnCtx(prog, "", None).resolve(target) is dsl.program
+    except PlError:
+        return False
+
+
+def _literal(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    v = lower_value(ctx, node)
+    if isinstance(v, ConstInt | ConstFloat | ConstBool):
+        return v.value
+    return v
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
+            in_class: bool) -> _Header:
+    name = fd.name.value
+    if fd.asynchronous is not None:
+        raise prog.src.error(fd.asynchronous, f"Kernel '{name}' cannot be an async def",
+                             hint="Write `def`: kernels are compiled, not awaited")
+    params_cst = list(fd.params.params)
+    if fd.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fd.params.star_kwarg \
+            or fd.params.kwonly_params or fd.params.posonly_params:
+        raise prog.src.error(fd.params, f"Function '{name}' may only have plain parameters")
+    self_name = None
+    if in_class and params_cst and params_cst[0].annotation is None:
+        self_name = params_cst[0].name.value
+        params_cst = params_cst[1:]
+    ctx = FnCtx(prog, name, self_name)
+    ft, level, role = FunctionType.Opaque, None, None
+    attrs: list[tuple[str, Any]] = []
+    if dec is not None and isinstance(dec.decorator, cst.Call):
+        for a in dec.decorator.args:
+            key = a.keyword.value if a.keyword is not None else None
+            if key == "attrs":
+                attrs.extend(attrs_arg(ctx, a.value, "@pl.function(attrs=...)"))
+                continue
+            val = _literal(ctx, a.value)
+            if key == "type":
+                if not isinstance(val, FunctionType):
+                    names = ", ".join(m.name for m in FunctionType)
+                    raise ctx.error(a.value, "type= must be a pl.FunctionType member",
+                                    hint=f"Valid function types: {names}")
+                ft = val
+            elif key == "level":
+                if not isinstance(val, Level):
+                    raise ctx.error(a.value, "level= must be a pl.Level member")
+                level = val
+            elif key == "role":
+                if not isinstance(val, Role):
+                    raise ctx.error(a.value, "role= must be a pl.Role member")
+                role = val
+            elif key == "auto_scope":
+                if not isinstance(val, bool):
+                    raise ctx.error(a.value, "auto_scope= must be True or False")
+            elif key in ("strict_ssa", "external_source"):
+                continue
+            elif key is None:
+                raise ctx.error(a.value, "@pl.function takes its options as keywords",
+                                hint=f"write @pl.function(type={_code(a.value)})"
+                                if isinstance(val, FunctionType) else
+                                "e.g. @pl.function(type=pl.FunctionType.InCore)")
+            else:
+                accepted = "type, level, role, attrs, auto_scope, strict_ssa, external_source"
+                raise ctx.error(a, f"Unknown @pl.function argument '{key}'",
+                                hint=suggest(key, accepted.split(", "))
+                                or f"Accepted arguments: {accepted}")
+    dl, dr = default_level_role(ft)
+    if level is not None and dl is not None and level != dl:
+        raise ctx.error(dec, f"Function type {ft.name} runs at level {dl.name}, not {level.name}")
+    if role is not None and dr is not None and role != dr:
+        raise ctx.error(dec, f"Function type {ft.name} has role {dr.name}, not {role.name}")
+    level, role = level or dl, role or dr
+    params: list[Var] = []
+    directions: list[ParamDirection] = []
+    for p in params_cst:
+        pname = p.name.value
+        if p.annotation is None:
+            raise ctx.error(p.name, f"Parameter '{pname}' missing type annotation",
+                            hint=f"Add a type annotation like: {pname}: pl.Tensor[[64], pl.FP32]")
+        ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
+        if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
+            raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
+                            hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
+        if ft.is_incore_kind() and isinstance(ann.type, TileType):
+            raise ctx.error(p.annotation.annotation,
+                            f"InCore functions take tensors; parameter '{pname}' is "
+                            f"{type_text(ann.type)}",
+                            hint="Pass a pl.Tensor and load it with pl.load(...) in the function")
+        var = Var(pname, ann.type, span=prog.src.stmt_span(fd))
+        params.append(var)
+        directions.append(ann.direction)
+        ctx.bind(pname, var)
+        ctx.params.add(id(var))
+    returns: tuple[Type, ...] = ()
+    if fd.returns is not None:
+        rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
+        returns = rt.types if isinstance(rt, TupleType) else (rt,)
+    return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)
+
+
+def _body(h: _Header) -> Function:
+    ctx = h.ctx
+    ctx.func_type = h.ft
+    ctx.return_types = h.returns
+    name = h.node.name.value
+    body = lower_block(ctx, suite(h.node.body))
+    return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
+                    h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
+
+
+def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
+    methods: list[tuple[cst.FunctionDef, cst.Decorator]] = []
+    for s in suite(cd.body):
+        if isinstance(s, cst.FunctionDef):
+            dec = function_decorator(prog, s)
+            if dec is not None:
+                methods.append((s, dec))
+    if not methods:
+        raise prog.src.error(cd.name, f"Class '{cd.name.value}' contains no @pl.function "
+                                      "decorated methods",
+                             hint="Decorate the kernel methods with @pl.function")
+    headers = []
+    for fd, dec in methods:
+        name = fd.name.value
+        if name in prog.signatures:
+            raise prog.src.error(fd.name, f"Function '{name}' is defined twice in the program")
+        h = _header(prog, fd, dec, in_class=True)
+        prog.signatures[name] = Signature(
+            name, [(p.name, p.type, d) for p, d in zip(h.params, h.directions, strict=True)],
+            h.returns, h.ft, GlobalVar(name))
+        headers.append(h)
+    funcs = tuple(_body(h) for h in headers)
+    _reject_call_cycles(prog)
+    return Program(cd.name.value, funcs, span=prog.src.stmt_span(cd))
+
+
+def _reject_call_cycles(prog: ProgCtx) -> None:
+    """Functions calling each other in a cycle (f -> g -> f) are recursion too."""
+    edges: dict[str, list[tuple[str, cst.CSTNode]]] = {}
+    for caller, callee, node in prog.calls:
+        edges.setdefault(caller, []).append((callee, node))
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        for callee, node in edges.get(name, []):
+            if callee in path:
+                cycle = " -> ".join([*path[path.index(callee):], callee])
+                raise prog.src.error(node, f"Recursive calls are not supported: {cycle}",
+                                     hint="Kernels cannot call themselves, directly or through "
+                                          "other functions")
+            if callee not in done:
+                visit(callee, [*path, callee])
+        done.add(name)
+
+    for caller, _, _ in prog.calls:
+        if caller not in done:
+            visit(caller, [caller])
+
+
+def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:
+    return _body(_header(prog, fd, function_decorator(prog, fd), in_class=False))
+
+
+# -- locating the kernel's source -------------------------------------------------------------
+
+
+# Compound-statement parts that can hold statements (and so definitions).
+_CLAUSES = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+            cst.ExceptStarHandler, cst.Finally, cst.MatchCase, cst.If)
+
+
+def _definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
+    """qualname -> class/def nodes in source order, as Python computes `__qualname__`.
+
+    Definitions are statements, so only statements and the clauses holding statements are walked
+    (a full CST visit costs about as much as the parse itself on a large kernel). Recursion is per
+    nesting level, never per statement."""
+    found: dict[str, list[cst.CSTNode]] = {}
+
+    def walk(node: cst.CSTNode, prefix: str) -> None:
+        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
+            qual = prefix + node.name.value
+            found.setdefault(qual, []).append(node)
+            walk(node.body, qual + (".<locals>." if isinstance(node, cst.FunctionDef) else "."))
+        elif isinstance(node, cst.IndentedBlock):
+            for s in node.body:
+                if not isinstance(s, cst.SimpleStatementLine):
+                    walk(s, prefix)
+        elif not isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for child in node.children:
+                if isinstance(child, _CLAUSES):
+                    walk(child, prefix)
+
+    for s in module.body:
+        walk(s, "")
+    return found
+
+
+_INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
+
+
+def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:
+    hit = _INDEX.get(id(src))
+    if hit is None or hit[0] is not src:
+        hit = (src, _definitions(src.module))
+        _INDEX[id(src)] = hit
+    cands = hit[1].get(qualname.replace(".<locals>", ".<locals>"), [])
+    if not cands:
+        raise PlError(f"Cannot find the source of {what} '{qualname}' in {src.filename}")
+    if len(cands) == 1 or line is None:
+        return cands[-1]
+    # Several definitions share the qualname: the one starting closest after `line`.
+    best = min(cands, key=lambda c: abs(src.stmt_span(c).line - line))
+    return best
+
+
+def _source_of(obj: Any, what: str) -> tuple[SourceFile, dict[str, Any]]:
+    module = sys.modules.get(getattr(obj, "__module__", ""), None)
+    try:
+        filename = inspect.getsourcefile(obj) or inspect.getfile(obj)
+    except (TypeError, OSError):
+        filename = getattr(module, "__file__", None) or "<unknown>"
+    lines = linecache.getlines(filename, module.__dict__ if module else None)
+    if not lines:
+        raise PlError(f"Cannot read the source of {what} '{obj.__qualname__}' ({filename})",
+                      hint="Kernels must be defined in a file (or passed to pl.parse as text)")
+    glb = getattr(obj, "__globals__", None) or (module.__dict__ if module else {})
+    return source_file(filename, python_view("".join(lines))), glb
+
+
+def _closure(fn: Callable[..., Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    code = getattr(fn, "__code__", None)
+    cells = getattr(fn, "__closure__", None) or ()
+    if code is None:
+        return out
+    for name, cell in zip(code.co_freevars, cells, strict=False):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:  # an empty cell: the name is assigned after the class body ran
+            continue
+    return out
+
+
+def lower_class(cls: type, strict_ssa: bool = False, scope: dict[str, Any] | None = None) -> Program:
+    """What `@pl.program` calls: the class's `@pl.function` methods as an `ir.Program`.
+
+    `scope` is the decorating frame's locals (names annotations may use beyond the closures).
+    """
+    with gc_paused():
+        return _lower_class(cls, strict_ssa, scope)
+
+
+def _lower_class(cls: type, strict_ssa: bool, scope: dict[str, Any] | None) -> Program:
+    methods = [f for f in vars(cls).values() if callable(f) and hasattr(f, "__code__")]
+    src, glb = _source_of(cls, "class") if not methods else _source_of(methods[0], "class")
+    closure: dict[str, Any] = dict(scope) if scope and scope is not glb else {}
+    for m in methods:
+        closure.update(_closure(m))
+    line = min((m.__code__.co_firstlineno for m in methods), default=None)
+    node = _find(src, cls.__qualname__, None if line is None else line - 1, "class")
+    assert isinstance(node, cst.ClassDef)
+    prog = ProgCtx(src, glb, closure, strict_ssa=strict_ssa)
+    return lower_class_node(prog, node)
+
+
+def lower_function(fn: Callable[..., Any], scope: dict[str, Any] | None = None) -> Function:
+    """What `@pl.function` calls on a function that is not a method."""
+    src, glb = _source_of(fn, "function")
+    closure = dict(scope) if scope and scope is not glb else {}
+    closure.update(_closure(fn))
+    node = _find(src, fn.__qualname__, fn.__code__.co_firstlineno, "function")
+    assert isinstance(node, cst.FunctionDef)
+    prog = ProgCtx(src, glb, closure)
+    return lower_function_node(prog, node)

@@ -1,0 +1,290 @@
+"""The static evaluator: the value of a module-level constant, computed from its LibCST expression
+without running any of the user's code.
+
+It is what `show_inferred` (lowering/source/static_module.py) and `pl.parse` use to bind the names a
+kernel reads from its module (`N = 128`, `SHAPE = [N, 2 * N]`, `X = pl.MemRef(...)`). It accepts
+exactly these forms, and raises `NotStatic` (with the node and the reason) for anything else:
+
+- literals: int, float, str (plain or concatenated; not f-strings), `True`, `False`, `None`;
+- unary `-`, `+`, `~`, `not` on numbers and bools;
+- binary `+ - * / // % ** << >> & | ^` on ints / floats (bools count as ints), `+` on two strs,
+  tuples or lists and `*` of a str / tuple / list by an int; every int result, shift count,
+  power and repetition is bounded (`MAX_INT_BITS`, `MAX_LENGTH`) so no expression can make the
+  compiler spend unbounded time or memory;
+- tuples and lists of accepted forms (no `*starred` elements), and `seq[i]` with an int index;
+- names: whatever `lookup` returns for them (the module's other constants, the `pl` module, a
+  module namespace of the project) - a name `lookup` does not know is `NotStatic`;
+- `a.b` (`b` not starting with `_`) where `a` is the `pl` package (or one of its modules), a `pl` enum class
+  (`pl.MemorySpace.Vec`, `pl.FP32`) or a `StaticNamespace` (a module of the project read the same
+  way);
+- calls of the DSL's value constructors only (`pl.MemRef(...)`, `pl.TileView(...)`,
+  `pl.TensorView(...)`, `pl.dynamic("M")`) with accepted arguments (positional and keyword).
+
+Nothing else is ever called, and attributes are read only off the objects listed above. An
+accepted form that Python itself would fail on (`1 // 0`, an index out of range, a constructor
+given wrong arguments) raises `FailsWhenRun` instead: a user error in any loading mode.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from types import ModuleType
+from typing import Any
+
+import libcst as cst
+
+from pl import dsl
+from pl.ir.span import Span
+
+__all__ = ["EXEC_HINT", "FailsWhenRun", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
+           "evaluate"]
+
+MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
+MAX_LENGTH = 1 << 16  # longest str / tuple / list a `*` may build
+
+EXEC_HINT = ("show_inferred reads kernel files without running them; run it with --exec "
+             "(execute=True from Python) to import the file as Python does, which runs the "
+             "file's top-level code")
+
+_CONSTRUCTORS = (dsl.MemRef, dsl.TileView, dsl.TensorView, dsl.dynamic, dsl.DynVar)
+_NAMED = {"True": True, "False": False, "None": None}
+
+
+class FailsWhenRun(Exception):
+    """`node` would raise `error` when Python runs it too (`1 // 0`, `(1, 2)[5]`): a user error
+    whatever the loading mode."""
+
+    def __init__(self, node: cst.CSTNode, error: Exception) -> None:
+        super().__init__(python_failure(error))
+        self.node = node
+        self.error = error
+
+
+def python_failure(error: BaseException) -> str:
+    """What Python's own failure says, in words: its message without the exception's class name
+    (user-facing messages never name an exception class), or, for a message-less exit or
+    interrupt, what happened."""
+    if isinstance(error, SystemExit):
+        return f"the file exits (status {error.code!r}) when it runs"
+    if isinstance(error, KeyboardInterrupt):
+        return "the file interrupts itself (a keyboard interrupt) when it runs"
+    if isinstance(error, RecursionError):
+        return "the file nests too deeply to run"
+    # (a message may quote another exception: "... raised NameError: x" keeps only "x")
+    text = re.sub(r"\b[A-Z]\w*(?:Error|Exception)\b:?\s*", "", str(error)).strip()
+    return text[:1].lower() + text[1:] if text else "the file fails when it runs (no message)"
+
+
+class NotStatic(Exception):
+    """`node` has no value without running code; `reason` says what it is."""
+
+    def __init__(self, node: cst.CSTNode, reason: str) -> None:
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """What a module-level name is bound to when static loading cannot tell its value (it comes
+    from a def, a loop, a third-party import, ...). Using it in a kernel is a located error."""
+
+    name: str
+    reason: str
+    span: Span | None = None
+
+
+class StaticNamespace:
+    """A module of the user's project (or a package prefix such as `pypto`) read statically: its
+    names are attributes, as `import shapes` + `shapes.N` expects."""
+
+    def __init__(self, name: str, names: dict[str, Any]) -> None:
+        self.__name = name
+        self.__names = names
+
+    @property
+    def names(self) -> dict[str, Any]:
+        return self.__names
+
+    def __getattr__(self, attr: str) -> Any:
+        try:
+            return self.__names[attr]
+        except KeyError:
+            raise AttributeError(f"module {self.__name!r} has no attribute {attr!r}") from None
+
+    def __repr__(self) -> str:
+        return f"<module {self.__name!r} (read statically)>"
+
+
+def _is_pl_module(obj: Any) -> bool:
+    return isinstance(obj, ModuleType) and (obj.__name__ == "pl" or obj.__name__.startswith("pl."))
+
+
+def _attribute_readable(obj: Any) -> bool:
+    return _is_pl_module(obj) or isinstance(obj, StaticNamespace) or (
+        isinstance(obj, type) and issubclass(obj, Enum) and obj.__module__.startswith("pl."))
+
+
+def _check_int(node: cst.CSTNode, value: Any) -> Any:
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise NotStatic(node, f"the value has more than {MAX_INT_BITS} bits")
+    return value
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, Enum)
+
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
+    cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
+    cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
+}
+
+
+def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, right: Any) -> Any:
+    """`left op right` for the accepted operand kinds (`op` may be an augmented `+=` too)."""
+    kind = _AUG.get(type(op), type(op))
+    fn = _BINARY.get(kind)
+    if fn is None:
+        raise NotStatic(node, f"the operator {type(op).__name__} is not evaluated statically")
+    seq = (str, tuple, list)
+    if _number(left) and _number(right):
+        ints = isinstance(left, int) and isinstance(right, int)
+        if ints and kind is cst.LeftShift and right > 0 and left.bit_length() + right > MAX_INT_BITS:
+            raise NotStatic(node, f"the shift makes a value of more than {MAX_INT_BITS} bits")
+        if ints and kind is cst.Power and right > 0 and \
+                max(1, abs(left).bit_length() - 1) * right > MAX_INT_BITS:
+            raise NotStatic(node, f"the power makes a value of more than {MAX_INT_BITS} bits")
+        if kind in (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor) and not ints:
+            raise NotStatic(node, "bit operations take ints")
+    elif kind is cst.Add and type(left) is type(right) and isinstance(left, seq):
+        if len(left) + len(right) > MAX_LENGTH:
+            raise NotStatic(node, f"the result is longer than {MAX_LENGTH}")
+    elif kind is cst.Multiply and (isinstance(left, seq) and isinstance(right, int)
+                                   or isinstance(right, seq) and isinstance(left, int)):
+        items, times = (left, right) if isinstance(left, seq) else (right, left)
+        assert isinstance(items, str | tuple | list) and isinstance(times, int)
+        if len(items) * max(times, 0) > MAX_LENGTH:
+            raise NotStatic(node, f"the result is longer than {MAX_LENGTH}")
+    else:
+        raise NotStatic(node, f"{type(op).__name__} of {type(left).__name__} and "
+                              f"{type(right).__name__} is not evaluated statically")
+    try:
+        return _check_int(node, fn(left, right))
+    except (ArithmeticError, ValueError) as e:
+        raise FailsWhenRun(node, e) from None
+
+
+_AUG: dict[type, type] = {
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift, cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
+}
+
+
+def _unary(node: cst.UnaryOperation, value: Any) -> Any:
+    op = node.operator
+    if isinstance(op, cst.Not) and (_number(value) or value is None):
+        return not value
+    if not _number(value):
+        raise NotStatic(node, f"unary {type(op).__name__} of {type(value).__name__} is not "
+                              "evaluated statically")
+    if isinstance(op, cst.Minus):
+        return -value
+    if isinstance(op, cst.Plus):
+        return +value
+    if isinstance(op, cst.BitInvert) and isinstance(value, int):
+        return ~value
+    raise NotStatic(node, f"unary {type(op).__name__} is not evaluated statically")
+
+
+def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any:
+    """The value of `node` (see the module doc for the accepted forms). `lookup(name_node)` gives
+    a name's value or raises `NotStatic`; an `Unresolved` value is `NotStatic` with its reason."""
+    if isinstance(node, cst.Integer | cst.Float):
+        return _check_int(node, node.evaluated_value)
+    if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+        value = node.evaluated_value
+        if not isinstance(value, str):
+            raise NotStatic(node, "a bytes literal is not a kernel constant")
+        return value
+    if isinstance(node, cst.Name):
+        if node.value in _NAMED:
+            return _NAMED[node.value]
+        value = lookup(node)
+        if isinstance(value, Unresolved):
+            raise NotStatic(node, value.reason)
+        return value
+    if isinstance(node, cst.Attribute):
+        base = evaluate(node.value, lookup)
+        if node.attr.value.startswith("_"):
+            raise NotStatic(node, "private and dunder attributes are not read statically")
+        if not _attribute_readable(base):
+            raise NotStatic(node, f"attributes of {type(base).__name__} values are not read "
+                                  "statically")
+        try:
+            value = getattr(base, node.attr.value)
+        except AttributeError:
+            raise NotStatic(node, f"{cst.Module([]).code_for_node(node)} does not exist") from None
+        if isinstance(value, Unresolved):
+            raise NotStatic(node, value.reason)
+        return value
+    if isinstance(node, cst.UnaryOperation):
+        return _unary(node, evaluate(node.expression, lookup))
+    if isinstance(node, cst.BinaryOperation):
+        return binary(node, node.operator, evaluate(node.left, lookup),
+                      evaluate(node.right, lookup))
+    if isinstance(node, cst.Tuple | cst.List):
+        items = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                raise NotStatic(el, "a *starred element is not evaluated statically")
+            items.append(evaluate(el.value, lookup))
+        return tuple(items) if isinstance(node, cst.Tuple) else items
+    if isinstance(node, cst.Subscript):
+        return _subscript(node, lookup)
+    if isinstance(node, cst.Call):
+        return _call(node, lookup)
+    raise NotStatic(node, f"a {type(node).__name__} expression is not evaluated statically")
+
+
+def _subscript(node: cst.Subscript, lookup: Callable[[cst.Name], Any]) -> Any:
+    base = evaluate(node.value, lookup)
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        raise NotStatic(node, "only seq[i] with one int index is evaluated statically")
+    index = evaluate(node.slice[0].slice.value, lookup)
+    if not isinstance(base, tuple | list | str) or not isinstance(index, int):
+        raise NotStatic(node, "only seq[i] with one int index is evaluated statically")
+    try:
+        return base[index]
+    except IndexError as e:
+        raise FailsWhenRun(node, e) from None
+
+
+def _call(node: cst.Call, lookup: Callable[[cst.Name], Any]) -> Any:
+    func = evaluate(node.func, lookup)
+    if not any(func is c for c in _CONSTRUCTORS):
+        raise NotStatic(node, "a call is evaluated statically only for the DSL's value "
+                              "constructors (pl.MemRef, pl.TileView, pl.TensorView, pl.dynamic)")
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for a in node.args:
+        if a.star:
+            raise NotStatic(a, "*args / **kwargs are not evaluated statically")
+        value = evaluate(a.value, lookup)
+        if a.keyword is None:
+            args.append(value)
+        else:
+            kwargs[a.keyword.value] = value
+    try:
+        return func(*args, **kwargs)
+    except TypeError as e:  # wrong arguments to a constructor: the user's error
+        raise FailsWhenRun(node, e) from None

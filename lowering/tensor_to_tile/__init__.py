@@ -1,0 +1,1 @@
+"""ConvertTensorToTileOps: entry point `rewrite.convert_tensor_to_tile_ops`."""

@@ -1,0 +1,96 @@
+"""The calling convention of the interpreter's op-semantics tables.
+
+Guarantees: a handler receives an `OpCtx` whose `args` are already evaluated (arrays for tiles and
+tensors, Python numbers for scalars, tuples of numbers for `MakeTuple`s, None for an omitted
+optional argument) and whose `kwargs` hold Python values or enum members; `valid_shape(i)` gives the
+valid region of tile argument `i` from its IR type, evaluated in the current environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter.values import Array
+from pl.ir.expr import Call, Expr
+from pl.ir.types import TensorType, TileType, Type, effective_tile_view
+
+
+@dataclass(frozen=True, slots=True)
+class OpCtx:
+    call: Call
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    eval_dims: Callable[[Sequence[Expr]], tuple[int, ...]]
+
+    @property
+    def name(self) -> str:
+        return self.call.op_name
+
+    @property
+    def result_type(self) -> Type:
+        return self.call.result_type
+
+    def arg(self, i: int, default: Any = None) -> Any:
+        return self.args[i] if i < len(self.args) and self.args[i] is not None else default
+
+    def array(self, i: int) -> Array:
+        v = self.arg(i)
+        if not isinstance(v, np.ndarray):
+            raise PlError(f"pl.interpret: op '{self.name}' expects a tile or tensor as argument {i}")
+        return v
+
+    def ints(self, i: int) -> tuple[int, ...]:
+        v = self.arg(i)
+        if isinstance(v, (tuple, list)):
+            return tuple(int(x) for x in v)
+        if isinstance(v, (int, np.integer)):
+            return (int(v),)
+        raise PlError(f"pl.interpret: op '{self.name}' expects a tuple of integers as argument {i}")
+
+    def valid_shape(self, i: int) -> tuple[int, ...]:
+        """The valid region of argument `i` (its whole shape unless its tile type says less)."""
+        arr = self.array(i)
+        t = self.call.args[i].type
+        if isinstance(t, TileType):
+            dims = self.eval_dims(effective_tile_view(t).valid_shape)
+            if len(dims) == arr.ndim:
+                return tuple(min(d, s) for d, s in zip(dims, arr.shape, strict=True))
+        if isinstance(t, TensorType) and t.view is not None and t.view.valid_shape:
+            dims = self.eval_dims(t.view.valid_shape)
+            if len(dims) == arr.ndim:
+                return tuple(min(d, s) for d, s in zip(dims, arr.shape, strict=True))
+        return tuple(arr.shape)
+
+    def result_dtype(self) -> Any:
+        """The NumPy dtype of a tile/tensor result, or None when the result is not one."""
+        from pl.interpreter.values import np_dtype
+
+        t = self.call.result_type
+        if isinstance(t, (TileType, TensorType)):
+            return np_dtype(t.dtype)
+        return None
+
+    def result_shape(self) -> tuple[int, ...] | None:
+        t = self.call.result_type
+        if isinstance(t, (TileType, TensorType)):
+            try:
+                return self.eval_dims(t.shape)
+            except PlError:
+                return None
+        return None
+
+
+Handler = Callable[[OpCtx], Any]
+
+
+def window(offsets: Sequence[int], shape: Sequence[int]) -> tuple[slice, ...]:
+    return tuple(slice(o, o + s) for o, s in zip(offsets, shape, strict=True))
+
+
+def unsupported(name: str) -> PlError:
+    return PlError(f"pl.interpret: op '{name}' is not supported by the interpreter")

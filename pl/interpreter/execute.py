@@ -1,0 +1,316 @@
+"""The statement and expression evaluator of `pl.interpret`.
+
+Guarantees: the IR is only read, never changed. Every loop kind runs sequentially in index order;
+a loop's iter_args start at their `init` values and take each iteration's yielded values; return
+vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
+Scopes are transparent. A call of a program function (`GlobalVar`) binds its parameters to the
+argument values themselves, so tensors are shared by reference and writes reach the caller. Each
+op call is dispatched through the op-semantics tables; its result is coerced to the dtype of the
+Call's result type and checked against the type's static shape. An op outside the tables raises
+`PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter.context import Handler, OpCtx, unsupported
+from pl.interpreter.ops import TABLE as _ARITH
+from pl.interpreter.ops_mem import TABLE as _MEM
+from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    is_submit,
+)
+from pl.ir.function import Function, Program
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+)
+from pl.ir.types import ScalarType, TensorType, TileType, static_shape
+
+# Ordering-only ops: the interpreter runs one statement at a time on one core, so a fence or a
+# barrier orders nothing that is not already ordered; they compute nothing.
+_SYNC_NO_OPS = ("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m",
+                "system.bar_all", "system.fence", "system.syncall")
+OPS: dict[str, Handler] = {**_ARITH, **_MEM, **{name: (lambda c: None) for name in _SYNC_NO_OPS}}
+
+_MAX_CALL_DEPTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """How a statement ended when it did not simply fall through."""
+
+    kind: str                              # "yield" | "break" | "continue" | "return"
+    values: tuple[Any, ...] | None = None
+
+
+Env = dict[Var, Any]
+
+
+def _bind_dynamic_dims(func: Function, args: Sequence[Any], env: Env) -> None:
+    """A dynamic dim of a tensor or tile parameter (`pl.dynamic("M")` in `[M, N]`) takes the extent
+    the argument array has in that position, as a caller's call binds it."""
+    for p, a in zip(func.params, args, strict=True):
+        shape = getattr(p.type, "shape", None)
+        extents = getattr(a, "shape", None)
+        if shape is None or extents is None or len(shape) != len(extents):
+            continue
+        for d, n in zip(shape, extents, strict=True):
+            if isinstance(d, Var) and d not in env:
+                env[d] = int(n)
+
+
+class Machine:
+    """Runs the functions of one program."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.depth = 0
+
+    # ---- functions ------------------------------------------------------------------------------
+
+    def run_function(self, func: Function, args: Sequence[Any]) -> tuple[Any, ...]:
+        if len(args) != len(func.params):
+            raise PlError(f"pl.interpret: function '{func.name}' takes {len(func.params)} arguments, "
+                          f"got {len(args)}", func.span)
+        self.depth += 1
+        if self.depth > _MAX_CALL_DEPTH:
+            raise PlError(f"pl.interpret: call depth exceeds {_MAX_CALL_DEPTH} (recursive call of "
+                          f"'{func.name}'?)", func.span)
+        try:
+            env: Env = dict(zip(func.params, args, strict=True))
+            _bind_dynamic_dims(func, args, env)
+            flow = self.exec(func.body, env)
+        finally:
+            self.depth -= 1
+        values = flow.values if flow is not None and flow.kind == "return" else ()
+        if flow is not None and flow.kind != "return":
+            raise PlError(f"pl.interpret: '{flow.kind}' escaped the body of '{func.name}'", func.span)
+        return values or ()
+
+    # ---- statements -----------------------------------------------------------------------------
+
+    def exec(self, stmt: Stmt, env: Env) -> Flow | None:
+        try:
+            return self._exec(stmt, env)
+        except PlError as err:
+            # Calls built by the frontend may lack spans; the statement's span still points home.
+            raise err.located(stmt.span) from None
+
+    def _exec(self, stmt: Stmt, env: Env) -> Flow | None:
+        match stmt:
+            case AssignStmt(var=var, value=value):
+                env[var] = self.eval(value, env)
+            case EvalStmt(expr=expr):
+                self.eval(expr, env)
+            case ReturnStmt(values=values):
+                return Flow("return", tuple(self.eval(v, env) for v in values))
+            case YieldStmt(values=values):
+                return Flow("yield", tuple(self.eval(v, env) for v in values))
+            case BreakStmt():
+                return Flow("break")
+            case ContinueStmt():
+                return Flow("continue")
+            case SeqStmts(stmts=stmts):
+                return self._seq(stmts, env)
+            case ScopeStmt(body=body):
+                return self.exec(body, env)
+            case IfStmt():
+                return self._if(stmt, env)
+            case ForStmt():
+                return self._for(stmt, env)
+            case WhileStmt():
+                return self._while(stmt, env)
+            case _:
+                raise PlError(f"pl.interpret: statement {type(stmt).__name__} is not supported",
+                              stmt.span)
+        return None
+
+    def _seq(self, stmts: Sequence[Stmt], env: Env) -> Flow | None:
+        pending: Flow | None = None
+        for s in stmts:
+            flow = self.exec(s, env)
+            if flow is None:
+                continue
+            if flow.kind == "yield":
+                pending = flow  # a yield normally ends a body; a trailing break/continue keeps it
+                continue
+            if flow.kind in ("break", "continue") and flow.values is None and pending is not None:
+                return Flow(flow.kind, pending.values)
+            return flow
+        return pending
+
+    def _if(self, stmt: IfStmt, env: Env) -> Flow | None:
+        cond = self.eval(stmt.condition, env)
+        branch = stmt.then_body if _truth(cond) else stmt.else_body
+        flow = self.exec(branch, env) if branch is not None else None
+        if flow is not None and flow.kind == "yield":
+            self._bind(stmt.return_vars, flow.values or (), stmt, env)
+            return None
+        if flow is None and stmt.return_vars:
+            raise PlError("pl.interpret: an if with results ran a branch that yields nothing", stmt.span)
+        return flow
+
+    def _bind(self, targets: Sequence[Var], values: Sequence[Any], stmt: Stmt, env: Env) -> None:
+        if len(targets) != len(values):
+            raise PlError(f"pl.interpret: if expects {len(targets)} yielded values, got {len(values)}",
+                          stmt.span)
+        for var, value in zip(targets, values, strict=True):
+            env[var] = value
+
+    def _for(self, stmt: ForStmt, env: Env) -> Flow | None:
+        start, stop, step = (int(self.eval(e, env)) for e in (stmt.start, stmt.stop, stmt.step))
+        if step == 0:
+            raise PlError("pl.interpret: for loop with step 0", stmt.span)
+        values = tuple(self.eval(a.init, env) for a in stmt.iter_args)
+        for i in range(start, stop, step):
+            env[stmt.loop_var] = i
+            values, stop_loop, ret = self._iteration(stmt, stmt.body, env, values)
+            if ret is not None:
+                return ret
+            if stop_loop:
+                break
+        self._finish(stmt, stmt.return_vars, values, env)
+        return None
+
+    def _while(self, stmt: WhileStmt, env: Env) -> Flow | None:
+        values = tuple(self.eval(a.init, env) for a in stmt.iter_args)
+        while True:
+            for arg, v in zip(stmt.iter_args, values, strict=True):
+                env[arg] = v
+            if not _truth(self.eval(stmt.condition, env)):
+                break
+            values, stop_loop, ret = self._iteration(stmt, stmt.body, env, values)
+            if ret is not None:
+                return ret
+            if stop_loop:
+                break
+        self._finish(stmt, stmt.return_vars, values, env)
+        return None
+
+    def _iteration(self, stmt: ForStmt | WhileStmt, body: Stmt, env: Env,
+                   values: tuple[Any, ...]) -> tuple[tuple[Any, ...], bool, Flow | None]:
+        """One trip through a loop body: (next iter values, leave the loop?, a return to pass up)."""
+        for arg, v in zip(stmt.iter_args, values, strict=True):
+            env[arg] = v
+        flow = self.exec(body, env)
+        if flow is None:
+            if stmt.iter_args:
+                raise PlError("pl.interpret: a loop with iter_args finished an iteration without a yield",
+                              stmt.span)
+            return values, False, None
+        if flow.kind == "return":
+            return values, True, flow
+        nxt = flow.values if flow.values is not None and len(flow.values) == len(values) else values
+        if flow.kind == "yield" and len(flow.values or ()) != len(values):
+            raise PlError(f"pl.interpret: loop expects {len(values)} yielded values, "
+                          f"got {len(flow.values or ())}", stmt.span)
+        return tuple(nxt), flow.kind == "break", None
+
+    def _finish(self, stmt: Stmt, targets: Sequence[Var], values: tuple[Any, ...], env: Env) -> None:
+        if targets and len(targets) != len(values):
+            raise PlError(f"pl.interpret: loop has {len(targets)} return vars for {len(values)} iter_args",
+                          stmt.span)
+        for var, v in zip(targets, values, strict=False):
+            env[var] = v
+
+    # ---- expressions ----------------------------------------------------------------------------
+
+    def eval(self, expr: Expr, env: Env) -> Any:
+        match expr:
+            case Var():
+                try:
+                    return env[expr]
+                except KeyError:
+                    raise PlError(f"pl.interpret: '{expr.name}' is used before it has a value",
+                                  expr.span) from None
+            case ConstBool(value=v):
+                return bool(v)
+            case ConstInt(value=v):
+                return int(v)
+            case ConstFloat(value=v):
+                return float(v)
+            case BinaryExpr(op=op, left=left, right=right, dtype=dtype):
+                return scalar_binary(op, self.eval(left, env), self.eval(right, env), dtype)
+            case UnaryExpr(op=op, operand=operand, dtype=dtype):
+                return scalar_unary(op, self.eval(operand, env), dtype)
+            case MakeTuple(elements=elements):
+                return tuple(self.eval(e, env) for e in elements)
+            case TupleGetItem(tuple_expr=inner, index=index):
+                value = self.eval(inner, env)
+                if not isinstance(value, tuple) or not 0 <= index < len(value):
+                    raise PlError(f"pl.interpret: tuple index {index} out of range", expr.span)
+                return value[index]
+            case Call():
+                return self._call(expr, env)
+        raise PlError(f"pl.interpret: expression {type(expr).__name__} is not supported",
+                      getattr(expr, "span", None))
+
+    def _call(self, call: Call, env: Env) -> Any:
+        args = tuple(self.eval(a, env) for a in call.args)
+        if isinstance(call.op, GlobalVar):
+            callee = self.program.get(call.op.name)
+            if callee is None:
+                raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
+            values = self.run_function(callee, args)
+            if is_submit(call):
+                # The task runs to completion right here (one core, in order); its id is 0.
+                return (*values, 0)
+            return values[0] if len(values) == 1 else (None if not values else values)
+        handler = OPS.get(call.op_name)
+        if handler is None:
+            raise unsupported(call.op_name).located(call.span)
+        kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
+        ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims))
+        try:
+            result = handler(ctx)
+        except PlError as err:
+            raise err.located(call.span) from None
+        return _conform(call, result)
+
+
+def _truth(value: Any) -> bool:
+    if isinstance(value, np.ndarray):
+        raise PlError("pl.interpret: a condition must be a scalar, not a tile or tensor")
+    return bool(value)
+
+
+def _conform(call: Call, value: Any) -> Any:
+    t = call.result_type
+    if isinstance(t, (TileType, TensorType)) and isinstance(value, np.ndarray):
+        value = coerce_array(value, t.dtype)
+        want = static_shape(t.shape)
+        if want is not None and tuple(value.shape) != want:
+            raise PlError(f"pl.interpret: op '{call.op_name}' produced shape {list(value.shape)} but its "
+                          f"type says {list(want)}", call.span)
+        return value
+    if isinstance(t, ScalarType) and not isinstance(value, np.ndarray):
+        return coerce_scalar(value, t.dtype)
+    return value

@@ -1,0 +1,271 @@
+"""Op semantics of the interpreter, part 2: memory (load/store/move/extract), views, assemble,
+scalar access, padding and matmul.
+
+Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"):
+* tile.load / move / extract / transpose / fillpad / concat and every matmul return fresh arrays;
+  a load reads only the valid window (clipped to the tensor) and zero-fills the rest.
+* tile.store, tensor.assemble, tile.assemble, tile.write, tensor.write and tile.fillpad_inplace
+  write into their target array and return that same array, so writes reach the caller's tensor.
+* tile.slice / reshape / transpose_view / set_validshape and tensor.slice / view / reshape /
+  transpose return NumPy views of their input: writing through them changes the root. (A tile
+  reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
+* matmuls accumulate in float32 for float inputs and in int64 (then the result dtype) for ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter.context import Handler, OpCtx, window
+from pl.interpreter.values import Array
+from pl.ir.enums import PadValue
+
+
+def _clipped(offsets: Sequence[int], extent: Sequence[int], bound: Sequence[int]) -> tuple[int, ...]:
+    """How much of an `extent` window at `offsets` lies inside an array of shape `bound`."""
+    return tuple(max(0, min(e, b - o)) for o, e, b in zip(offsets, extent, bound, strict=True))
+
+
+def _load(c: OpCtx) -> Any:
+    src = c.array(0)
+    offsets, shapes = c.ints(1), c.ints(2)
+    valid = c.ints(3) if c.arg(3) is not None else shapes
+    if not len(offsets) == len(shapes) == len(valid) == src.ndim:
+        raise PlError(f"pl.interpret: op '{c.name}' needs offsets/shapes of the tensor's rank {src.ndim}")
+    got = _clipped(offsets, valid, src.shape)
+    out = np.zeros(shapes, dtype=src.dtype)
+    out[window([0] * len(got), got)] = src[window(offsets, got)]
+    want = c.result_shape()
+    if want is not None and want != tuple(out.shape) and int(np.prod(want)) == out.size:
+        out = out.reshape(want)
+    return out
+
+
+def _atomic_add(c: OpCtx) -> bool:
+    atomic = c.kwargs.get("atomic", 0)
+    name = getattr(atomic, "name", atomic)
+    return name in (1, "Add", "add")
+
+
+def _store(c: OpCtx) -> Any:
+    tile, dst = c.array(0), c.array(2)
+    offsets = c.ints(1)
+    valid = c.valid_shape(0)
+    region = tile[window([0] * tile.ndim, valid)]
+    if region.ndim != dst.ndim:
+        shapes = c.ints(3) if c.arg(3) is not None else (1,) * (dst.ndim - region.ndim) + region.shape
+        if int(np.prod(shapes)) != region.size:
+            raise PlError(f"pl.interpret: op '{c.name}' cannot place a rank-{tile.ndim} tile into a "
+                          f"rank-{dst.ndim} tensor")
+        region = region.reshape(shapes)
+    _write_window(dst, offsets, region, add=_atomic_add(c))
+    return dst
+
+
+def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = False) -> None:
+    got = _clipped(offsets, src.shape, dst.shape)
+    part = src[window([0] * len(got), got)]
+    if add:
+        dst[window(offsets, got)] += part.astype(dst.dtype)
+    else:
+        dst[window(offsets, got)] = part
+
+
+def _assemble(c: OpCtx) -> Any:
+    target, source = c.array(0), c.array(1)
+    _write_window(target, c.ints(2), source, add=_atomic_add(c))
+    return target
+
+
+def _copy(c: OpCtx) -> Any:
+    return c.array(0).copy()
+
+
+def _extract(c: OpCtx) -> Any:
+    src = c.array(0)
+    r, col = int(c.arg(1)), int(c.arg(2))
+    h, w = c.ints(3)
+    if r + h > src.shape[-2] or col + w > src.shape[-1]:
+        raise PlError(f"pl.interpret: op '{c.name}' window ({r}, {col}) + [{h}, {w}] leaves the source tile")
+    return src[..., r:r + h, col:col + w].copy()
+
+
+def _slice(c: OpCtx) -> Any:
+    x = c.array(0)
+    shape, offsets = c.ints(1), c.ints(2)
+    view = x[window(offsets, shape)]
+    drop = c.ints(4) if c.arg(4) is not None else ()
+    if drop:
+        view = view.squeeze(axis=tuple(d % x.ndim for d in drop))
+    return view
+
+
+def _alias_reshape(x: Array, shape: tuple[int, ...], name: str) -> Array:
+    view: Array = x.view()
+    try:
+        view.shape = shape
+    except (AttributeError, ValueError) as err:
+        raise PlError(f"pl.interpret: op '{name}' cannot view shape {list(x.shape)} as {list(shape)} "
+                      "without copying") from err
+    return view
+
+
+def _reshape(c: OpCtx) -> Any:
+    x = c.array(0)
+    shape = tuple(c.result_shape() or (c.ints(1) if c.arg(1) is not None else tuple(x.shape)))
+    if c.name.startswith("tile.") and not x.flags.c_contiguous:
+        # A reshaped strided tile window: its values are well defined, only the aliasing is lost.
+        return x.reshape(shape)
+    return _alias_reshape(x, shape, c.name)
+
+
+def _transpose_view(c: OpCtx) -> Any:
+    return np.swapaxes(c.array(0), -1, -2)
+
+
+def _transpose_axes(c: OpCtx) -> Array:
+    x = c.array(0)
+    return np.swapaxes(x, int(c.arg(1)), int(c.arg(2)))
+
+
+def _same(c: OpCtx) -> Any:
+    return c.array(0)
+
+
+def _index(c: OpCtx, i: int) -> tuple[int, ...]:
+    idx = c.ints(i)
+    if len(idx) != c.array(0).ndim:
+        raise PlError(f"pl.interpret: op '{c.name}' needs {c.array(0).ndim} indices, got {len(idx)}")
+    return idx
+
+
+def _read(c: OpCtx) -> Any:
+    return c.array(0)[_index(c, 1)].item()
+
+
+def _write(c: OpCtx) -> Any:
+    x = c.array(0)
+    x[_index(c, 1)] = c.arg(2)
+    return x
+
+
+def _pad_scalar(x: Array, pad: Any) -> Any:
+    name = getattr(pad, "name", pad)
+    if name in ("max", "min"):
+        if np.issubdtype(x.dtype, np.floating):
+            return np.inf if name == "max" else -np.inf
+        info = np.iinfo(x.dtype)
+        return info.max if name == "max" else info.min
+    return 0
+
+
+def _fill_outside(out: Array, valid: Sequence[int], value: Any) -> Array:
+    keep = out[window([0] * out.ndim, valid)].copy()
+    out[...] = value
+    out[window([0] * out.ndim, valid)] = keep
+    return out
+
+
+def _fillpad(inplace: bool) -> Handler:
+    def run(c: OpCtx) -> Any:
+        x = c.array(0)
+        out = x if inplace else x.copy()
+        return _fill_outside(out, c.valid_shape(0), _pad_scalar(x, c.kwargs.get("pad_value", PadValue.zero)))
+    return run
+
+
+def _fillpad_expand(c: OpCtx) -> Any:
+    x = c.array(0)
+    shape = c.ints(1)
+    valid = c.valid_shape(0)
+    out = np.full(shape, _pad_scalar(x, c.kwargs.get("pad_value", PadValue.zero)), dtype=x.dtype)
+    out[window([0] * x.ndim, valid)] = x[window([0] * x.ndim, valid)]
+    return out
+
+
+def _concat(c: OpCtx) -> Any:
+    return np.concatenate([c.array(0), c.array(1)], axis=-1)
+
+
+def _dim(c: OpCtx) -> Any:
+    return int(c.array(0).shape[int(c.arg(1))])
+
+
+# ---- matmul -------------------------------------------------------------------------------------
+
+def _mm(a: Array, b: Array) -> Array:
+    floats = np.issubdtype(a.dtype, np.floating) or np.issubdtype(b.dtype, np.floating)
+    acc = np.float32 if floats else np.int64
+    # inf * 0 gives NaN as IEEE arithmetic does on the device; that is a value, not a warning.
+    with np.errstate(invalid="ignore", over="ignore"):
+        out: Array = np.matmul(a.astype(acc), b.astype(acc))
+    return out
+
+
+def _operands(c: OpCtx, first: int) -> tuple[Array, Array]:
+    a, b = c.array(first), c.array(first + 1)
+    if c.kwargs.get("a_trans"):
+        a = np.swapaxes(a, -1, -2)
+    if c.kwargs.get("b_trans"):
+        b = np.swapaxes(b, -1, -2)
+    return a, b
+
+
+def _matmul(c: OpCtx) -> Any:
+    return _mm(*_operands(c, 0))
+
+
+def _matmul_acc(c: OpCtx) -> Any:
+    prod = _mm(*_operands(c, 1))
+    init = c.arg(3)
+    if init is not None and bool(init):
+        return prod
+    return c.array(0).astype(prod.dtype) + prod
+
+
+def _matmul_bias(c: OpCtx) -> Any:
+    prod = _mm(*_operands(c, 0))
+    return prod + c.array(2).astype(prod.dtype)
+
+
+TABLE: dict[str, Handler] = {
+    "tile.load": _load,
+    "tile.store": _store,
+    "tile.move": _copy,
+    "tile.extract": _extract,
+    "tile.slice": _slice,
+    "tile.reshape": _reshape,
+    "tile.assemble": _assemble,
+    "tile.transpose_view": _transpose_view,
+    "tile.transpose": lambda c: _transpose_axes(c).copy(),
+    "tile.set_validshape": _same,
+    "tile.read": _read,
+    "tile.write": _write,
+    "tile.fillpad": _fillpad(inplace=False),
+    "tile.fillpad_inplace": _fillpad(inplace=True),
+    "tile.fillpad_expand": _fillpad_expand,
+    "tile.concat": _concat,
+    "tile.matmul": _matmul,
+    "tile.matmul_acc": _matmul_acc,
+    "tile.matmul_bias": _matmul_bias,
+    "tile.batch_matmul": _matmul,
+    "tile.batch_matmul_acc": _matmul_acc,
+    "tensor.slice": _slice,
+    "tensor.view": _reshape,
+    "tensor.reshape": _reshape,
+    "tensor.assemble": _assemble,
+    "tensor.transpose": _transpose_axes,
+    "tensor.set_validshape": _same,
+    "tensor.read": _read,
+    "tensor.write": _write,
+    "tensor.fillpad": _fillpad(inplace=False),
+    "tensor.fillpad_expand": _fillpad_expand,
+    "tensor.concat": _concat,
+    "tensor.dim": _dim,
+    "tensor.matmul": _matmul,
+    "tensor.matmul_acc": _matmul_acc,
+}

@@ -1,0 +1,174 @@
+"""`pl.interpret(program, *args)` (this module is `pl.interpreter`): a NumPy reference interpreter for the IR.
+
+Guarantees:
+* Tensors are NumPy arrays with real aliasing: tensor.slice / view / reshape / transpose are views
+  of their root, tile.store / tensor.assemble / tensor.write write into the target array, and
+  tensor.create allocates zeros. An argument array whose dtype already is the parameter's storage
+  dtype is used in place, so Out / InOut parameters are written straight into the caller's array;
+  any other array is converted to a copy and, for Out / InOut parameters, copied back at the end.
+* Tiles are arrays owned by the kernel: loads, moves and extracts copy; memory spaces never change
+  values. tile.slice / reshape / transpose_view are views; tile.assemble / write / fillpad_inplace
+  write their target (as the hardware buffers do).
+* dtypes: FP16 -> float16, FP32 -> float32, BF16 -> float32 rounded to bfloat16 precision after
+  every op producing BF16, INT*/UINT* -> int*/uint*, INDEX -> int64, BOOL -> bool. Matmuls
+  accumulate in float32 (float inputs) or int64 (integers) before taking the result dtype.
+* Control flow: every loop kind runs sequentially; ifs bind their phis; break/continue; scopes are
+  transparent; calls between functions follow the callee's return values.
+* Ordering-only system ops (fences, barriers) are no-ops: statements already run in order.
+* An op outside the list below raises `PlError("pl.interpret: op 'x' is not supported by the
+  interpreter")`; nothing is approximated silently.
+
+Covered ops (kept equal to the op tables by a test):
+  tile: abs add addc adds and ands assemble batch_matmul batch_matmul_acc cast col_argmax col_argmin
+    col_expand col_expand_add col_expand_div col_expand_expdif col_expand_max col_expand_min
+    col_expand_mul col_expand_sub col_max col_min col_prod col_sum concat cos create div divs exp
+    expands extract fillpad fillpad_expand fillpad_inplace fmod fmods full load log lrelu matmul
+    matmul_acc matmul_bias maximum maximums minimum minimums move mul muls neg not or ors read recip
+    relu rem rems reshape row_argmax row_argmin row_expand row_expand_add row_expand_div
+    row_expand_expdif row_expand_max row_expand_min row_expand_mul row_expand_sub row_max row_min
+    row_prod row_sum rsqrt set_validshape shl shls shr shrs sin slice sqrt store sub subc subs
+    transpose transpose_view write xor xors
+  tensor: abs add adds and ands assemble cast col_argmax col_argmin col_expand col_expand_add
+    col_expand_div col_expand_expdif col_expand_max col_expand_min col_expand_mul col_expand_sub
+    col_max col_min col_prod col_sum concat cos create dim div divs exp expands fillpad
+    fillpad_expand fmod fmods full log matmul matmul_acc maximum minimum mul muls neg not or ors
+    read recip reshape row_argmax row_argmin row_expand row_expand_add row_expand_div
+    row_expand_expdif row_expand_max row_expand_min row_expand_mul row_expand_sub row_max row_min
+    row_prod row_sum rsqrt set_validshape shl shls shr shrs sin slice sqrt sub subs transpose view
+    write xor xors
+  system: bar_all bar_m bar_v fence sync_dst sync_src syncall
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter.execute import OPS, Machine
+from pl.interpreter.values import coerce_array, coerce_scalar, np_dtype
+from pl.ir.enums import FunctionType, ParamDirection
+from pl.ir.expr import Call, Expr, GlobalVar
+from pl.ir.function import Function, Program
+from pl.ir.stmt import Stmt
+from pl.ir.types import ScalarType, TensorType, TileType, static_shape
+
+__all__ = ["interpret", "supported_ops", "entry_function"]
+
+
+def supported_ops() -> frozenset[str]:
+    """Names of the ops the interpreter executes."""
+    return frozenset(OPS)
+
+
+def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None,
+              function: str | Function | None = None) -> Any:
+    """Run `program`'s entry function on `args` (arrays for tensors/tiles, numbers for scalars).
+
+    `entry` names the function to run (`function` is its older name, still accepted); without
+    it the entry is chosen by `entry_function`.
+
+    Returns the entry's return value (a tuple when it returns several, None when it returns none).
+    Returned tensors that are the caller's own arrays come back as those very arrays.
+    """
+    if isinstance(program, Function):
+        program = Program(program.name, (program,))
+    if entry is not None and function is not None and entry is not function:
+        raise PlError("pl.interpret: give the entry once, as entry=... (function=... is its "
+                      "older name)")
+    func = entry_function(program, entry if entry is not None else function)
+    if len(args) != len(func.params):
+        raise PlError(f"pl.interpret: '{func.name}' takes {len(func.params)} arguments "
+                      f"({', '.join(p.name for p in func.params)}), got {len(args)}", func.span)
+    values: list[Any] = []
+    write_back: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
+    for param, direction, arg in zip(func.params, func.directions, args, strict=True):
+        value, copied = _convert_arg(param.name, param.type, arg)
+        values.append(value)
+        if copied and direction is not ParamDirection.In and isinstance(arg, np.ndarray):
+            write_back.append((arg, value))
+    results = Machine(program).run_function(func, values)
+    originals: dict[int, Any] = {}
+    for user, inner in write_back:
+        user[...] = inner.astype(user.dtype)
+        originals[id(inner)] = user
+    out = tuple(originals.get(id(r), r) for r in results)
+    if not out:
+        return None
+    return out[0] if len(out) == 1 else out
+
+
+def entry_function(program: Program, entry: str | Function | None = None) -> Function:
+    """The function `interpret` runs: the one named by `entry`; else, among the functions no
+    other function calls (the roots), the single Orchestration root, else the single root, else
+    the program's only function. Any other case is a PlError listing the candidates."""
+    if isinstance(entry, Function):
+        return entry
+    if isinstance(entry, str):
+        found = program.get(entry)
+        if found is None:
+            names = ", ".join(f.name for f in program.functions)
+            raise PlError(f"pl.interpret: program '{program.name}' has no function '{entry}' "
+                          f"(it has {names})")
+        return found
+    if len(program.functions) == 1:
+        return program.functions[0]
+    called = {name for f in program.functions for name in _callees(f.body)}
+    roots = [f for f in program.functions if f.name not in called]
+    orchestration = [f for f in roots if f.func_type is FunctionType.Orchestration]
+    for chosen in (orchestration, roots):
+        if len(chosen) == 1:
+            return chosen[0]
+    candidates = orchestration or roots or list(program.functions)
+    names = ", ".join(f"'{f.name}'" for f in candidates)
+    raise PlError(f"pl.interpret: cannot choose the entry of program '{program.name}': "
+                  f"{len(candidates)} functions could be it ({names})",
+                  hint="name the one to run: pl.interpret(program, *args, entry='<name>')")
+
+
+def _convert_arg(name: str, t: Any, arg: Any) -> tuple[Any, bool]:
+    """The interpreter value of one argument, and whether it is a copy of the caller's object."""
+    if isinstance(t, (TensorType, TileType)):
+        if not isinstance(arg, np.ndarray) and not isinstance(arg, (list, tuple)):
+            raise PlError(f"pl.interpret: argument '{name}' must be an array, got {type(arg).__name__}")
+        want = static_shape(t.shape)
+        shape = tuple(np.shape(arg))
+        if want is not None and shape != want:
+            raise PlError(f"pl.interpret: argument '{name}' has shape {list(shape)}, its parameter "
+                          f"type needs {list(want)}")
+        alias = isinstance(arg, np.ndarray) and arg.dtype == np_dtype(t.dtype) \
+            and isinstance(t, TensorType) and t.dtype.name != "BF16"
+        if alias:
+            return arg, False
+        return coerce_array(np.array(arg), t.dtype), True
+    if isinstance(t, ScalarType):
+        if isinstance(arg, np.ndarray) and arg.ndim > 0:
+            raise PlError(f"pl.interpret: argument '{name}' is a scalar parameter, got an array")
+        return coerce_scalar(arg, t.dtype), False
+    return arg, False
+
+
+def _callees(stmt: Stmt | None) -> set[str]:
+    """Names of program functions called anywhere in a body (a textual scan of Call nodes)."""
+    found: set[str] = set()
+    _scan(stmt, found)
+    return found
+
+
+def _scan(node: Any, found: set[str]) -> None:
+    if isinstance(node, Call):
+        if isinstance(node.op, GlobalVar):
+            found.add(node.op.name)
+        for a in node.args:
+            _scan(a, found)
+        return
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _scan(x, found)
+        return
+    if isinstance(node, (Stmt, Expr)) and dataclasses.is_dataclass(node):
+        for f in dataclasses.fields(node):
+            if f.name not in ("span", "comments", "var_type", "result_type"):
+                _scan(getattr(node, f.name), found)

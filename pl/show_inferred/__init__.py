@@ -1,0 +1,30 @@
+"""`show_inferred`: kernel files regenerated with their inferred memory spaces.
+
+Entry points: `python -m pl.show_inferred` (`cli.main`) and the library call
+`pl.show_inferred(path_or_text, ...)` (`annotate.show_inferred`; this package is callable).
+Modules: `annotate` (load, compile, regenerate), `plan` / `edit` / `splice` (which lines change and
+how), `imports` (the `pl` spelling), `verify` (the output reads back to the same programs),
+`report` (`--explain` / `--json`), `written_spaces` (spaces the user wrote that inference changed),
+`cache` (the JSON-only compile cache), `cli` (the command line).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from pl.show_inferred.annotate import show_inferred
+from pl.show_inferred.cli import main, read_input, write_back
+
+__all__ = ["main", "read_input", "show_inferred", "write_back"]
+
+
+class _CallableModule(types.ModuleType):
+    """Lets `pl.show_inferred(...)` call the library function although it names this package."""
+
+    def __call__(self, path_or_text: Any, **kwargs: Any) -> str:
+        return show_inferred(path_or_text, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,467 @@
+"""`show_inferred`: a kernel file regenerated with its inferred memory spaces (source-preserving).
+
+Guarantees: the file is READ, never run (lowering/source/static_module.py: its imports of `pl` and of
+the project's own modules are followed, its constants evaluated statically); only `execute=True`
+(the CLI's `--exec`) imports it the way Python does. Every `@pl.program` defined in it is
+compiled. The returned text equals the input byte for byte outside the changed statements of
+those programs' functions (plus, for a file that only imports names *from* `pl`, an added
+`import pl`, see pl/show_inferred/imports.py), so no comment or docstring is ever lost. A function
+whose compiled body is not the user's statements plus inserted moves (tensor-level code rewritten
+by lowering) is left exactly as written, with a note; its compiled form is what `--ir` prints.
+Inserted text spells the DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`).
+`run_text` verifies its result before returning it (pl/show_inferred/verify.py: it reads back, compiles
+to the same programs and is a fixed point), else raises `InternalError`. Errors in the kernel are
+`PlError`s located in the user's file.
+
+Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse), and the
+output is the user's text with the changed statements spliced in (pl/show_inferred/splice.py) rather
+than a rendering of the whole rewritten module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import linecache
+import os
+import re
+import sys
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from lowering.frontend.source import check_expression_size, source_file
+from lowering.source.python import compile_python, decode, python_lines, python_view, restore
+from lowering.source.static_eval import python_failure
+from lowering.source.static_module import kernel_folder, load_static
+from pl.compiler import Compiled, compile_program
+from pl.errors import PlError, frame_span, is_pl_source
+from pl.gc_pause import gc_paused
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
+from pl.show_inferred.cache import Reads, cached_call, error_from_json, error_json
+from pl.show_inferred.edit import Unsupported
+from pl.show_inferred.imports import DslRoot, dsl_root
+from pl.show_inferred.plan import FunctionResult, rewrite_function
+from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
+from pl.show_inferred.verify import verify_output
+from pl.show_inferred.written_spaces import space_changes
+
+__all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
+           "show_inferred"]
+
+_MODULE_IDS = count()
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """How one function was regenerated: the output names of the inserted moves, and whether it
+    was left as written (`kept_reason` then says why)."""
+
+    program: str
+    name: str
+    move_names: dict[str, str]
+    kept_reason: str = ""
+
+
+@dataclass(frozen=True)
+class Regenerated:
+    """One file's result: the input text, the regenerated text, and what was compiled.
+
+    Answered from the compile cache, the compiled programs are not stored (the cache holds text
+    and JSON only): `compiled` then compiles the file again, once, when it is first read (the
+    plain regeneration an editor asks for on every save reads only `output` and `notes`)."""
+
+    filename: str
+    text: str
+    output: str
+    _compiled: tuple[Compiled, ...] | Callable[[], tuple[Compiled, ...]] = field(compare=False)
+    functions: tuple[FunctionInfo, ...] = ()
+    notes: tuple[PlError, ...] = field(default=())
+
+    @property
+    def compiled(self) -> tuple[Compiled, ...]:
+        value = self._compiled
+        if callable(value):
+            value = value()
+            object.__setattr__(self, "_compiled", value)
+        return value
+
+    def info(self, program: str, function: str) -> FunctionInfo | None:
+        return next((i for i in self.functions if i.program == program and i.name == function), None)
+
+
+# -- loading ---------------------------------------------------------------------------------------
+def _exec_error(e: BaseException, filename: str) -> PlError:
+    """The user's module failed while it was imported: a located error worded without Python's
+    exception class names (the expression that raised, by CPython's position table)."""
+    span = Span(filename, 1, 1)
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            span = frame_span(tb.tb_frame, tb.tb_lasti)
+        tb = tb.tb_next
+    return PlError(python_failure(e), span,
+                   hint="the kernel file fails this way while it is being imported (--exec)")
+
+
+def _raised_inside_pl(e: BaseException, filename: str) -> bool:
+    """Whether pl's own code ran between the user's last line and the exception: then it is a
+    bug of pl (a failure in a library pl called included), not of the user's module."""
+    tb = e.__traceback__
+    inside = False
+    while tb is not None:
+        frame_file = tb.tb_frame.f_code.co_filename
+        if frame_file == filename:
+            inside = False
+        elif is_pl_source(frame_file):
+            inside = True
+        tb = tb.tb_next
+    return inside
+
+
+def load_programs(text: str, filename: str, *, execute: bool = False,
+                  reads: Reads | None = None) -> list[Program]:
+    """The `@pl.program`s defined in (or imported by) the kernel file `text`.
+
+    By default the file is READ, never run (lowering/source/static_module.py): a name the kernels use
+    that only running the file could give is a located error naming `--exec`. `execute=True`
+    imports the file as a fresh module, as Python would (its top-level code runs). The files the
+    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
+    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
+    check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
+    reads = {} if reads is None else reads
+    namespace = _exec_module(text, filename, reads) if execute else \
+        load_static(text, filename, reads)
+    seen: dict[int, Program] = {}
+    for v in namespace.values():
+        if isinstance(v, Program):
+            seen.setdefault(id(v), v)
+    return list(seen.values())
+
+
+def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
+    """`--exec`: run `text` as a fresh module named after no real module. Any exception it
+    raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
+    The project modules it imports (files under the kernel's folder, outside any site-packages)
+    are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
+    code = compile_python(text, filename)
+    name = f"_pl_kernel_{next(_MODULE_IDS)}"
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    folder = str(kernel_folder(filename))
+    sys.path.insert(0, folder)
+    sys.modules[name] = module
+    before = set(sys.modules)
+    try:
+        exec(code, module.__dict__)
+    except PlError as e:
+        if e.span is None or e.span.line <= 0:  # raised by a DSL object misused at module level
+            located = _exec_error(e, filename)
+            raise e.located(located.span) from None  # type: ignore[arg-type]
+        raise
+    except BaseException as e:  # noqa: BLE001  the user's module failed on import (even exit()):
+        if isinstance(e, Exception) and _raised_inside_pl(e, filename):
+            raise  # a bug of pl met while the module ran: an internal error
+        raise _exec_error(e, filename) from None  # the user's own code failed: located
+    finally:
+        if folder in sys.path:
+            sys.path.remove(folder)
+        sys.modules.pop(name, None)
+        _forget_project_modules(set(sys.modules) - before, folder, reads)
+    return vars(module)
+
+
+def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
+    root = folder.rstrip(os.sep) + os.sep
+    for mod_name in names:
+        path = getattr(sys.modules.get(mod_name), "__file__", None)
+        if not isinstance(path, str) or is_pl_source(path):
+            continue  # the compiler's own modules stay (a kernel may sit beside them)
+        real = os.path.realpath(path)
+        parts = set(Path(real).parts)
+        if real.startswith(root) and not parts & {"site-packages", "dist-packages"}:
+            sys.modules.pop(mod_name, None)
+            try:
+                reads[real] = hashlib.sha256(Path(real).read_bytes()).hexdigest()
+            except OSError:
+                reads[real] = None
+
+
+# -- regeneration ----------------------------------------------------------------------------------
+def _is_program_class(cd: cst.ClassDef) -> bool:
+    for d in cd.decorators:
+        match d.decorator:
+            case cst.Attribute(attr=cst.Name("program")) | cst.Name("program"):
+                return True
+            case cst.Call(func=cst.Attribute(attr=cst.Name("program")) | cst.Name("program")):
+                return True
+            case _:
+                pass
+    return False
+
+
+def _same_file(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a.startswith("<") or b.startswith("<"):
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _find_class(tree: cst.Module, positions: Any, filename: str, program: Program) -> cst.ClassDef | None:
+    lines = [f.span.line for f in program.functions if _same_file(f.span.filename, filename)]
+    if not lines:
+        return None
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == program.name and _is_program_class(stmt):
+            rng = positions[stmt]
+            if all(rng.start.line <= ln <= rng.end.line for ln in lines):
+                return stmt
+    return None
+
+
+def _moves_of(c: Compiled, function: str) -> set[str]:
+    log = c.decisions
+    if log is None:
+        return set()
+    return {m.name for m in log.moves if m.function == function}
+
+
+def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult],
+                       root: DslRoot) -> cst.Module:
+    """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)
+    and the import `root` asks for added."""
+    body: list[cst.BaseStatement] = []
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
+                id(fd) in replacements for fd in stmt.body.body):
+            members = [replacements[id(fd)].node if id(fd) in replacements else fd
+                       for fd in stmt.body.body]
+            stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
+        body.append(stmt)
+        if stmt is root.after:
+            body.append(cst.parse_statement(root.import_line))
+    return tree.with_changes(body=body)
+
+
+def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
+               splice_text: bool = True) -> Regenerated:
+    """`text` with each compiled program's functions rewritten in place (see the module doc).
+
+    The output is the rewritten module's text. It is built by splicing the changed statements
+    into `text` (pl/show_inferred/splice.py) unless a change cannot be placed that way, or
+    `splice_text=False` (the reference the tests compare with): then LibCST renders the module."""
+    # The frontend parsed this very text when the file ran: reuse its tree, and locate statements
+    # by their cheap spans (only statements are ever looked up here).
+    parsed = source_file(filename, text)
+    positions = parsed.statement_positions()
+    tree = parsed.module
+    source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
+    edits: list[Edit] | None = []
+    replacements: dict[int, FunctionResult] = {}
+    infos: list[FunctionInfo] = []
+    notes: list[PlError] = []
+    root = dsl_root(tree)
+    if root is None:
+        notes.append(PlError("this file binds `pl` to something else and imports no name for "
+                             "the pl module, so inferred types cannot be spelled in it; it is "
+                             "left as written", Span(filename, 1, 1),
+                             hint="import the DSL module, e.g. `import pl as p`"))
+    for c in compiled if root is not None else ():
+        cd = _find_class(tree, positions, filename, c.source)
+        if cd is None:
+            notes.append(PlError(f"program {c.source.name} is not defined in this file; "
+                                 "it is left as written"))
+            continue
+        for fd in cd.body.body:
+            if not isinstance(fd, cst.FunctionDef):
+                continue
+            fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
+            if fn is None or src is None:
+                continue
+            assert root is not None
+            info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
+                                          source, root.name)
+            infos.append(info)
+            edits = None if edits is None or fn_edits is None else edits + fn_edits
+    if replacements and edits is not None and source is not None and root is not None \
+            and root.after is not None:
+        edits = _with_import(edits, source, root)
+    lines = text.splitlines()
+    for c in compiled:  # a space the user wrote is never changed silently
+        if c.decisions is not None:
+            notes.extend(PlError(ch.message(), ch.span, source=text)
+                         for ch in space_changes(lines, c.decisions.spaces))
+    output: str | None = None
+    if source is not None:
+        # LibCST renders an unchanged parse to the very text it was parsed from.
+        output = _spliced(text, edits) if replacements else text
+    if output is None:
+        output = _replace_functions(tree, replacements, root).code if replacements and \
+            root is not None else tree.code
+    return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes))
+
+
+def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[Edit] | None:
+    """`edits` plus the `import pl` line `root` asks for, after its statement (None: the text
+    position is not certain; the module is rendered instead)."""
+    assert root.after is not None
+    try:
+        _, end = source.range_of(root.after)
+    except NotSpliceable:
+        return None
+    return [*edits, Edit(end, end, 0, root.import_line)]
+
+
+def _spliced(text: str, edits: list[Edit] | None) -> str | None:
+    if edits is None:
+        return None
+    try:
+        return splice(text, edits)
+    except NotSpliceable:
+        return None
+
+
+def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
+                 replacements: dict[int, FunctionResult], notes: list[PlError],
+                 text: str, source: SourceText | None, root: str
+                 ) -> tuple[FunctionInfo, list[Edit] | None]:
+    """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
+    try:
+        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
+                               source_text=source, root=root)
+    except Unsupported as e:
+        # Printing the compiled form instead would drop the function's comments and docstring:
+        # the user's text stays; `--ir` and `--explain` show what it compiles to.
+        notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}); "
+                             "--ir shows its compiled form",
+                             Span(src.span.filename, src.span.line, src.span.col)))
+        return FunctionInfo(c.source.name, fn.name, {}, str(e)), []
+    if res.changed:  # only changed statement lists are rebuilt
+        replacements[id(fd)] = res  # its def is built only if the module is rendered
+    return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
+
+
+def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
+             program: str | None = None, dump_passes: Path | None = None,
+             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False) -> Regenerated:
+    """Load, compile and regenerate one file's text, and verify the result (what the CLI does
+    per file; raises `InternalError` when the result fails pl/show_inferred/verify.py's checks).
+
+    The file is read statically unless `execute` (see `load_programs`). With `cache_dir`, an
+    unchanged file (same text, name, folder, options, `pl`, and the same content of every module
+    the load read) is answered from the compile cache in that folder (pl.cache; only verified
+    results are stored); `dump_passes` always compiles."""
+    options = _options(filename, backend, residency, program, execute)
+    if cache_dir is None or dump_passes is not None:
+        return _run_verified(text, filename, options, dump_passes, {})
+
+    def from_json(data: Any) -> Regenerated:
+        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
+        return _from_json(data, text, filename,
+                          lambda: _run_verified(text, filename, options, None, {}).compiled)
+
+    return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
+                       options, lambda reads: _run_verified(text, filename, options, None, reads),
+                       _to_json, from_json)
+
+
+def _options(filename: str, backend: str | None, residency: bool, program: str | None,
+             execute: bool) -> dict[str, Any]:
+    return {"backend": backend, "residency": residency, "program": program,
+            "execute": execute, "folder": str(kernel_folder(filename))}
+
+
+def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False
+          ) -> Callable[[str, str], Regenerated]:
+    """Unverified load-compile-regenerate of a text with these options (what verification
+    runs on the printed text)."""
+    return lambda text, filename: _run(
+        text, filename, _options(filename, backend, residency, program, execute), None, {})
+
+
+def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+                  reads: Reads) -> Regenerated:
+    view = python_view(text)
+    if view != text:  # compile what Python reads (lowering/source/python.py); keep the user's lines
+        r = _run_verified(view, filename, options, dump_passes, reads)
+        return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
+    r = _run(text, filename, options, dump_passes, reads)
+    verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
+                           program=options["program"], execute=options["execute"]))
+    return r
+
+
+def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+         reads: Reads) -> Regenerated:
+    program, backend = options["program"], options["backend"]
+    programs = load_programs(text, filename, execute=options["execute"], reads=reads)
+    if program is not None:
+        programs = [p for p in programs if p.name == program]
+    if not programs:
+        what = f"no @pl.program named {program!r}" if program else "no @pl.program"
+        raise PlError(f"{what} found in {filename}", Span(filename, 1, 1))
+    compiled = []
+    for p in programs:
+        dump = None
+        if dump_passes is not None:
+            dump = dump_passes if len(programs) == 1 else dump_passes / p.name
+        compiled.append(compile_program(p, backend, residency=options["residency"],
+                                        dump_passes=dump))
+    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.cache)
+        return regenerate(text, filename, compiled)
+
+
+def _to_json(r: Regenerated) -> dict[str, Any]:
+    """What the cache keeps of a result: text and JSON data only (pl.cache)."""
+    return {"output": r.output,
+            "functions": [[i.program, i.name, i.move_names, i.kept_reason]
+                          for i in r.functions],
+            "notes": [error_json(n) for n in r.notes]}
+
+
+def _from_json(data: Any, text: str, filename: str,
+               compile_again: Callable[[], tuple[Compiled, ...]]) -> Regenerated:
+    functions = []
+    for program, name, moves, reason in data["functions"]:
+        if not (isinstance(program, str) and isinstance(name, str) and isinstance(reason, str)
+                and isinstance(moves, dict)
+                and all(isinstance(v, str) for kv in moves.items() for v in kv)):
+            raise ValueError("not a stored function")
+        functions.append(FunctionInfo(program, name, moves, reason))
+    if not isinstance(data["output"], str):
+        raise ValueError("not a stored output")
+    return Regenerated(filename, text, data["output"], compile_again, tuple(functions),
+                       tuple(error_from_json(n) for n in data["notes"]))
+
+
+_LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
+
+
+def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
+                  residency: bool = True, filename: str | None = None,
+                  execute: bool = False) -> str:
+    """The kernel file (a path, or source text when it contains a newline) regenerated with
+    every tile's inferred memory space, its inserted moves and hoisted loads. The file is read,
+    not run, unless `execute=True` (see `load_programs`)."""
+    if backend == "none":
+        backend = None
+    if isinstance(path_or_text, str) and _LOOKS_LIKE_SOURCE.search(path_or_text):
+        text, name = path_or_text, filename or "<string>"
+    else:
+        path = Path(path_or_text)
+        if not path.is_file():
+            raise PlError(f"no such file: {path}")
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+        name = filename or str(path)
+        text, _ = decode(data, name)
+    return run_text(text, name, backend=backend, residency=residency, execute=execute).output

@@ -1,0 +1,200 @@
+"""A compile cache on disk that stores only JSON text.
+
+Guarantees:
+- Nothing read from the cache folder is ever executed or unpickled: an entry is one JSON document
+  (`json.loads`, which builds only dicts, lists, strings, numbers, booleans and None), so a file
+  planted in the folder can at worst give a wrong-looking miss, never run code.
+- `key(...)` changes whenever the text, the file name, any option, the Python version, the
+  `libcst` version, the `pl` version or any source file of the installed `pl` / `lowering` /
+  `infer` packages changes (their names, sizes and modification times are part of the key, so a
+  developer's edit invalidates old entries without a version bump).
+- `cached_call` also stores the files a result was computed from (`reads`: path -> sha256, None
+  for a path that was looked for and absent) and serves a hit only when every one of them still
+  has that content: a changed imported module, or one created where the loader looked, is a miss.
+- `Cache.get` returns the stored value or `None`; a missing, truncated, corrupt or foreign entry is
+  a miss, deleted, never an exception. `Cache.put` writes to a temporary file in the same folder,
+  then `os.replace`s it into place, so concurrent writers (threads or processes) never expose a
+  partial entry. Failing to write (read-only folder, full disk) is silent: the cache is an
+  optimisation only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pl.errors import PL_SOURCE_FOLDERS, PlError, package_version
+from pl.ir.span import Span
+
+__all__ = ["Cache", "Reads", "cached_call", "default_cache_dir", "error_from_json", "error_json",
+           "key", "package_fingerprint", "reads_unchanged"]
+
+_FORMAT = "pl-cache-2"
+
+Reads = dict[str, str | None]
+
+
+def default_cache_dir() -> Path:
+    """`$XDG_CACHE_HOME/pl`, else `~/.cache/pl`."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "pl"
+
+
+def package_fingerprint() -> str:
+    """A digest of the Python, `pl` and `libcst` versions and of every `pl` source file's name,
+    size and mtime (a few hundred `stat`s: computed per key, never remembered in the process)."""
+    h = hashlib.sha256(package_version().encode())
+    h.update(f"\0{package_version('libcst')}\0{sys.version}\0".encode())
+    for folder in PL_SOURCE_FOLDERS:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for f in sorted(files):
+                if f.endswith((".py", ".tsv")):
+                    st = os.stat(os.path.join(root, f))
+                    h.update(f"{os.path.relpath(os.path.join(root, f), folder)}:{st.st_size}:"
+                             f"{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def key(kind: str, text: str, filename: str, options: Mapping[str, Any], *,
+        version: str | None = None) -> str:
+    """The cache key of one unit of work; `version` defaults to `package_fingerprint()`."""
+    meta = json.dumps({"kind": kind, "filename": filename, "options": dict(options),
+                       "version": package_fingerprint() if version is None else version},
+                      sort_keys=True, default=repr)
+    h = hashlib.sha256(meta.encode())
+    h.update(b"\0")
+    h.update(text.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _file_hash(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def reads_unchanged(reads: Mapping[str, str | None]) -> bool:
+    """Every file still has the recorded content (None: still absent)."""
+    return all(_file_hash(path) == digest for path, digest in reads.items())
+
+
+class Cache:
+    """One cache folder (created on first write). Values are JSON-serialisable data."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+
+    def path(self, k: str) -> Path:
+        return self.folder / f"{k}.json"
+
+    def get(self, k: str) -> Any | None:
+        p = self.path(k)
+        try:
+            data = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            if p.exists():
+                self._drop(p)
+            return None
+        try:
+            entry = json.loads(data)
+            if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
+                raise ValueError("not a pl cache entry")
+            if entry.get("key") != k:
+                raise ValueError("entry stored under another key")
+            return entry["value"]
+        except (ValueError, KeyError, RecursionError):  # corrupt or foreign: a miss, and it goes
+            self._drop(p)
+            return None
+
+    @staticmethod
+    def _drop(p: Path) -> None:
+        try:
+            p.unlink()
+        except OSError:
+            pass
+
+    def put(self, k: str, value: Any) -> None:
+        try:
+            payload = json.dumps({"format": _FORMAT, "key": k, "value": value})
+        except (TypeError, ValueError):  # a value JSON cannot hold is simply not cached
+            return
+        tmp = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{k[:16]}.", suffix=".tmp", dir=self.folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(payload)
+            os.replace(tmp, self.path(k))
+            tmp = None
+        except OSError:
+            pass
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+
+def error_json(e: PlError) -> dict[str, Any]:
+    """A user error as JSON data (its message, span, help, note and source text)."""
+    span = None if e.span is None else [e.span.filename, e.span.line, e.span.col,
+                                        e.span.end_line, e.span.end_col]
+    return {"message": e.message, "span": span, "hint": e.hint, "note": e.note,
+            "source": e.source}
+
+
+def error_from_json(d: Mapping[str, Any]) -> PlError:
+    """The error `error_json` stored; ValueError when `d` is not such data."""
+    span = d.get("span")
+    texts = [d.get(f) for f in ("hint", "note", "source")]
+    if not isinstance(d.get("message"), str) or any(t is not None and not isinstance(t, str)
+                                                    for t in texts):
+        raise ValueError("not a stored error")
+    if span is not None and not (isinstance(span, list) and len(span) == 5
+                                 and isinstance(span[0], str)
+                                 and all(type(n) is int for n in span[1:])):
+        raise ValueError("not a stored span")
+    hint, note, source = texts
+    return PlError(d["message"], None if span is None else Span(*span), hint=hint, note=note,
+                   source=source)
+
+
+def cached_call(folder: str | os.PathLike[str], kind: str, text: str, filename: str,
+                options: Mapping[str, Any], run: Callable[[Reads], Any],
+                encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> Any:
+    """`run(reads)`'s result for (text, filename, options), from the cache when it was computed
+    before from files that are all unchanged. `run` records the files it reads in `reads`;
+    `encode` turns its result into JSON data and `decode` turns that back.
+
+    A user error (`PlError`) is a result too: it is stored (with the files read until it was
+    raised) and raised again on a hit. Other exceptions (bugs) are never stored.
+    """
+    cache = Cache(folder)
+    k = key(kind, text, filename, options)
+    hit = cache.get(k)
+    try:
+        if isinstance(hit, dict) and reads_unchanged(hit["reads"]):
+            if hit["status"] == "error":
+                raise error_from_json(hit["error"])
+            if hit["status"] == "ok":
+                return decode(hit["result"])
+    except (KeyError, TypeError, ValueError, AttributeError):  # a malformed entry: a miss
+        pass
+    reads: Reads = {}
+    try:
+        value = run(reads)
+    except PlError as e:
+        cache.put(k, {"status": "error", "reads": reads, "error": error_json(e)})
+        raise
+    cache.put(k, {"status": "ok", "reads": reads, "result": encode(value)})
+    return value

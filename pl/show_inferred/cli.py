@@ -1,0 +1,338 @@
+"""`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
+
+Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
+their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff
+(coloured only on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its
+inferred form, `--write` rewrites files in place atomically (`write_back`). `--ir`, `--explain`,
+`--json` show the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0
+success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
+shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
+please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
+it reads back, compiles to the input's programs and is a fixed point (pl/show_inferred/verify.py); if
+not, nothing is printed or written for that file and the run stops with
+`internal error in pl <version>: ...`.
+
+The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.annotate.show_inferred`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import json
+import os
+import stat
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from lowering.source.python import Stored, decode, encode
+from pl.errors import InternalError, PlError, package_version
+from pl.ir.function import Program
+from pl.ir.span import Span
+from pl.show_inferred.annotate import Regenerated, rerun, run_text
+from pl.show_inferred.annotate import load_programs as _load_text
+from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
+from pl.show_inferred.verify import ir_text, verify_ir
+
+_BACKENDS = {"910B": "910B", "950": "950", "none": None}
+EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
+
+
+def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
+    """The file's programs, in definition order (read statically unless `execute`; kept for
+    callers of the first version of this module)."""
+    source = read_input(str(path), sys.stdin)
+    programs = _load_text(source.text, source.filename, execute=execute)
+    if not programs:
+        raise PlError(f"{path}: no @pl.program found in this file", Span(source.filename, 1, 1))
+    return programs
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m pl.show_inferred",
+        description="Print kernel files regenerated with every tile's inferred memory space: "
+                    "annotations gain pl.MemorySpace.X, inserted moves and hoisted loads appear "
+                    "in the source; everything else is kept byte for byte.",
+        epilog="Exit status: 0 success; 1 --check found a file to change; 2 a user error "
+               "(bad kernel, missing file, bad option); 123 an internal error in pl.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="kernel files (Python source); '-' reads standard input")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--diff", action="store_true",
+                      help="print a unified diff against each file instead of the file "
+                           "(coloured on a terminal unless NO_COLOR is set)")
+    mode.add_argument("--check", action="store_true",
+                      help="print nothing; exit 1 if some file is not in its inferred form")
+    mode.add_argument("--write", action="store_true",
+                      help="rewrite each file in place (atomically, in its own encoding; a read-only "
+                           "file or one edited meanwhile is refused); '-' is printed instead")
+    mode.add_argument("--ir", action="store_true",
+                      help="print the canonical compiled IR of each program instead")
+    mode.add_argument("--explain", action="store_true",
+                      help="print every tile's memory space, every inserted move and every "
+                           "residency candidate with its reason and source line")
+    mode.add_argument("--json", action="store_true",
+                      help="print one JSON report (version 1): files, programs, functions with "
+                           "tiles / moves / residency, and diagnostics")
+    p.add_argument("--backend", choices=list(_BACKENDS), default="910B",
+                   help="target backend (default 910B); 'none' configures no backend")
+    p.add_argument("--no-residency", action="store_true",
+                   help="turn off loop-invariant Mat residency (phase 4 of inference)")
+    p.add_argument("--program", metavar="NAME",
+                   help="only the @pl.program class called NAME")
+    p.add_argument("--exec", action="store_true", dest="execute",
+                   help="import each kernel file as Python does, running its top-level code "
+                        "(by default files are only read: only their imports of pl and of the "
+                        "project's own modules, and their constants, are evaluated)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="always compile; do not read or write the compile cache")
+    p.add_argument("--cache-dir", metavar="DIR", type=Path,
+                   help="compile cache folder (default $XDG_CACHE_HOME/pl or ~/.cache/pl)")
+    p.add_argument("--dump-passes", metavar="DIR", type=Path,
+                   help="also write the program after every pass to DIR as numbered DSL files "
+                        "(DIR/<file stem>/<program>/ when several files or programs)")
+    return p
+
+
+def _color(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _colored_diff(lines: list[str]) -> str:
+    out = []
+    for ln in lines:
+        if ln.startswith(("+++", "---")):
+            out.append(f"\x1b[1m{ln}\x1b[0m")
+        elif ln.startswith("@@"):
+            out.append(f"\x1b[36m{ln}\x1b[0m")
+        elif ln.startswith("+"):
+            out.append(f"\x1b[32m{ln}\x1b[0m")
+        elif ln.startswith("-"):
+            out.append(f"\x1b[31m{ln}\x1b[0m")
+        else:
+            out.append(ln)
+    return "".join(out)
+
+
+def _diff(r: Regenerated, path: str, color: bool) -> str:
+    lines = list(difflib.unified_diff(r.text.splitlines(keepends=True),
+                                      r.output.splitlines(keepends=True),
+                                      fromfile=path, tofile=f"{path} (inferred)"))
+    lines = [ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines]
+    return _colored_diff(lines) if color else "".join(lines)
+
+
+@dataclass(frozen=True)
+class Input:
+    """One file as read: its text (decoded as Python decodes it), the name errors show, how it is
+    stored (to write it back the same way) and its bytes (None for standard input)."""
+
+    text: str
+    filename: str
+    stored: Stored = Stored()
+    data: bytes | None = None
+
+
+def read_input(path: str, stdin: TextIO) -> Input:
+    """A kernel file ('-': standard input) as Python reads it; a `PlError` naming it if it cannot be."""
+    if path == "-":
+        return Input(stdin.read(), "<stdin>")
+    p = Path(path)
+    if p.is_dir():
+        raise PlError(f"{path}: is a directory", hint="give the path of a kernel file, or '-'")
+    if not p.is_file():
+        raise PlError(f"no such file: {path}", hint="give the path of a kernel file, or '-'")
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+    text, stored = decode(data, path)
+    return Input(text, path, stored, data)
+
+
+def write_back(source: Input, text: str) -> None:
+    """Replace the file `source` was read from by `text`, stored the way it was (encoding, BOM).
+
+    Atomic: the new bytes go to a temporary file beside the target, which then replaces it, so
+    the file is either intact or complete. A symbolic link is written through (its target is
+    replaced; the link stays a link), the mode bits are kept, and the owner where allowed. Refused with a `PlError` naming the
+    file, the original left untouched: a read-only file, a file that changed since `source` was
+    read, and any failure to write (read-only folder, full disk)."""
+    path = source.filename
+    new = encode(text, source.stored, path)
+    target = Path(os.path.realpath(path))
+    try:
+        info = target.stat()
+        mode = stat.S_IMODE(info.st_mode)
+        # os.replace would succeed over a read-only file (only the folder is checked), and root
+        # passes os.access: the mode bits say whether the user meant the file to be written.
+        if not mode & 0o222:
+            raise PlError(f"{path} is read-only; it was not rewritten",
+                          hint="make it writable (chmod u+w) to let --write change it")
+        if not os.access(target, os.W_OK):
+            raise PlError(f"cannot write {path}: permission denied or a read-only file system; "
+                          "it was not rewritten")
+        _unchanged(source, target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise PlError(f"cannot write {path}: {e.strerror or e}; it was not rewritten",
+                      hint="--write replaces the file through a new file beside it: its folder "
+                           "must be writable") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(new)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(PermissionError):  # only root may give a file away
+                os.chown(tmp, info.st_uid, info.st_gid)
+        _unchanged(source, target)  # last look before the file is replaced
+        os.replace(tmp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise PlError(f"cannot write {path}: {e.strerror or e}; it was not "
+                          "rewritten") from None
+        raise
+
+
+def _unchanged(source: Input, target: Path) -> None:
+    if target.read_bytes() != source.data:
+        raise PlError(f"{source.filename} changed while pl was regenerating it; it was not "
+                      "rewritten", hint="run the command again on the new contents")
+
+
+def _file_error(e: OSError) -> PlError:
+    """A file-system failure (an unwritable folder, a full disk, a file where a folder is
+    needed), named by its file."""
+    reason = (e.strerror or str(e)).lower()
+    if isinstance(e, FileExistsError | NotADirectoryError):
+        reason = "a file is in the way where a folder is needed"
+    return PlError(f"cannot write {e.filename}: {reason}",
+                   hint="check the path exists (as a folder where one is needed), is writable, "
+                        "and that its disk has space")
+
+
+def _internal_error(e: Exception, path: str, argv: Sequence[str] | None, text: str | None) -> str:
+    """The report of a bug in pl: the exception, and a reproducer file (command line, input text
+    and traceback) saved in the temp folder for the bug report."""
+
+    version = package_version()
+    summary = (str(e).splitlines() or [""])[0]
+    body = (f"pl {version}, Python {sys.version.split()[0]}\n"
+            f"command: python -m pl.show_inferred {' '.join(argv or sys.argv[1:])}\n"
+            f"input: {path}\n\n{''.join(traceback.format_exception(e))}\n"
+            f"--- input text ---\n{text if text is not None else '(not read)'}")
+    try:
+        fd, saved = tempfile.mkstemp(prefix="pl-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+            f.write(body)
+        where = f"a reproducer (the input and the traceback) was saved to {saved}"
+    except OSError as oe:
+        where = f"no reproducer could be saved ({oe.strerror or oe})"
+    return (f"internal error in pl {version}: {type(e).__name__}: {summary}\n"
+            f"  while processing {path}; this is a bug in pl, not in your kernel.\n"
+            f"  {where}; please attach it to a bug report.")
+
+
+def _note_text(e: PlError) -> str:
+    where = f"{e.span.filename}:{e.span.line}:{e.span.col}: " if e.span and e.span.line > 0 else ""
+    return f"{where}note: {e.message}"
+
+
+def _cache_dir(args: argparse.Namespace) -> Path | None:
+    if args.no_cache:
+        return None
+    if args.cache_dir is not None:
+        return Path(args.cache_dir)
+    from pl.show_inferred.cache import default_cache_dir
+
+    return default_cache_dir()
+
+
+def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
+         stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
+    r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend],
+                 residency=not args.no_residency, program=args.program, dump_passes=dump,
+                 cache_dir=_cache_dir(args), execute=args.execute)
+    for note in r.notes:
+        report["diagnostics"].append(diagnostic_json(note, path, "note"))
+        if not args.json:
+            print(_note_text(note), file=stderr)
+    changed = r.output != r.text
+    if args.json:
+        report["files"].append(file_json(r, path))
+    elif args.check:
+        if changed:
+            print(f"would regenerate {path}", file=stderr)
+        return EXIT_CHANGED if changed else EXIT_OK
+    elif args.diff:
+        stdout.write(_diff(r, path, _color(stdout)))
+    elif args.write and path != "-":
+        if changed:
+            write_back(source, r.output)
+            print(f"regenerated {path}", file=stderr)
+    elif args.ir:
+        verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
+                           program=args.program, execute=args.execute))
+        for c in r.compiled:
+            stdout.write(ir_text(c))
+    elif args.explain:
+        stdout.write(explain(r, path))
+    else:
+        stdout.write(r.output)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """The command line; returns the exit status (see the module doc)."""
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
+        return int(e.code) if isinstance(e.code, int) else EXIT_USER
+    several = len(args.files) > 1
+    report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": []}
+    status = EXIT_OK
+    for path in args.files:
+        dump = args.dump_passes
+        if dump is not None and several:
+            dump = dump / (Path(path).stem if path != "-" else "stdin")
+        text = None
+        try:
+            try:
+                source = read_input(path, stdin)
+                text = source.text
+                status = max(status, _one(args, path, source, dump, stdout, stderr, report))
+            except OSError as e:
+                if e.filename is None:  # not about a file: nothing the user can act on
+                    raise
+                raise _file_error(e) from None
+        except PlError as e:
+            report["diagnostics"].append(diagnostic_json(e, path, "error"))
+            print(e.render(color=_color(stderr)), file=stderr)
+            status = max(status, EXIT_USER)
+        except InternalError as e:  # pl's check of its own output failed: nothing was written
+            print(f"{e.report()}; please report it", file=stderr)
+            return EXIT_INTERNAL
+        except Exception as e:  # a bug in pl, not in the kernel: said so, with a reproducer
+            print(_internal_error(e, path, argv, text), file=stderr)
+            return EXIT_INTERNAL
+    if args.json:
+        stdout.write(json.dumps(report, indent=2) + "\n")
+    return status

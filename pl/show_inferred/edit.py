@@ -1,0 +1,308 @@
+"""LibCST edits of single user statements for `pl.show_inferred` (no IR walking here).
+
+Guarantees: every helper returns a new node that differs from its input only where the docstring
+says (an annotation's memory-space element, one keyword argument, one argument name); all other
+tokens, whitespace and comments of the statement are kept. Memory spaces are written
+`pl.MemorySpace.X`, except that an existing `pl.Mem.X` element keeps its `pl.Mem` spelling. Every
+text they add reaches the DSL through `root`, the name the user's file imports `pl` as (`import pl
+as p` gives `p.MemorySpace.X`; the printer's own `pl.` is rewritten, see `rooted`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+
+import libcst as cst
+
+from pl.ir.enums import MemorySpace
+from pl.ir.types import TileType, Type
+from pl.printer import codegen as printer_codegen
+from pl.printer.exprs import Ctx, dotted, type_node
+from pl.printer.nodes import arg, keyword_arg, name_node, replace_unchecked
+from pl.printer.wrap import annotated_call_line
+
+_SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
+_SPACE_PREFIXES = ("MemorySpace", "Mem")
+
+
+class Unsupported(Exception):
+    """The statement cannot be edited in place; the caller prints the function canonically."""
+
+
+def user_name(compiled_name: str) -> str:
+    """`x__ssa_v0` -> `x`, `a_k__ssa_v0_Left` -> `a_k_Left`: the name the user would write."""
+    return _SSA_SUFFIX.sub("", compiled_name) or compiled_name
+
+
+def user_text(text: str) -> str:
+    """A message with every compiler name in it shown as the user's name."""
+    return _SSA_SUFFIX.sub("", text)
+
+
+def space_expr(space: MemorySpace, prefix: str = "MemorySpace", root: str = "pl") -> cst.BaseExpression:
+    return cst.Attribute(cst.Attribute(dotted(root), cst.Name(prefix)), cst.Name(space.name))
+
+
+class _Reroot(cst.CSTTransformer):
+    def __init__(self, root: str) -> None:
+        super().__init__()
+        self.root = root
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
+                        ) -> cst.Attribute:
+        value = updated_node.value
+        if isinstance(value, cst.Name) and value.value == "pl":
+            return updated_node.with_changes(value=dotted(self.root))
+        return updated_node
+
+
+def rooted(node: cst.CSTNodeT, root: str) -> cst.CSTNodeT:
+    """`node` (built by the printer, which spells the DSL `pl.X`) with every `pl.` attribute root
+    spelled `root.` instead; only an attribute's root is renamed, never a bare name."""
+    if root == "pl":
+        return node
+    out = node.visit(_Reroot(root))
+    assert isinstance(out, type(node))
+    return out
+
+
+def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:
+    """(`MemorySpace` | `Mem`, member name) for `pl.MemorySpace.X` / `pl.Mem.X` / `MemorySpace.X`."""
+    match node:
+        case cst.Attribute(value=cst.Attribute(attr=cst.Name(prefix)), attr=cst.Name(member)) \
+                if prefix in _SPACE_PREFIXES:
+            return prefix, member
+        case cst.Attribute(value=cst.Name(prefix), attr=cst.Name(member)) if prefix in _SPACE_PREFIXES:
+            return prefix, member
+        case _:
+            return None
+
+
+def _is_tile_subscript(node: cst.BaseExpression) -> bool:
+    match node:
+        case cst.Subscript(value=cst.Attribute(attr=cst.Name("Tile"))) | \
+                cst.Subscript(value=cst.Name("Tile")):
+            return True
+        case _:
+            return False
+
+
+def _has_comment(node: cst.CSTNode) -> bool:
+    """Whether a comment is written inside `node` (it must not be dropped with the node)."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Comment(self, _: cst.Comment) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(_Find())
+    return found
+
+
+def _is_view(node: cst.BaseExpression) -> bool:
+    match node:
+        case cst.Call(func=cst.Attribute(attr=cst.Name("TileView"))) | \
+                cst.Call(func=cst.Name("TileView")):
+            return True
+        case _:
+            return False
+
+
+@lru_cache(maxsize=4096)
+def type_annotation(t: Type, root: str = "pl") -> cst.BaseExpression:
+    """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
+    nodes are immutable, so one node may stand in many places). A variable in the type (a
+    dynamic valid shape) is spelled as the user names it at that point, never its SSA name:
+    the line must read back in the user's file."""
+    return rooted(type_node(t, Ctx(name_of=lambda v: user_name(v.name))), root)
+
+
+def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> cst.BaseExpression:
+    """The user's `pl.Tile[...]` annotation with its memory space set to `t`'s (added or fixed).
+
+    An annotation that is not a `pl.Tile[...]` subscript is replaced by the full printed type.
+    """
+    if not isinstance(t, TileType) or t.memory_space is None:
+        return annotation
+    space = t.memory_space
+    if not _is_tile_subscript(annotation):
+        return type_annotation(t, root)
+    assert isinstance(annotation, cst.Subscript)
+    elements = list(annotation.slice)
+    spaces = [found[1] for el in elements if isinstance(el.slice, cst.Index)
+              and (found := space_of_expr(el.slice.value)) is not None]
+    if space.name in spaces:
+        return annotation
+    if spaces and not _has_comment(annotation) and \
+            any(isinstance(el.slice, cst.Index) and _is_view(el.slice.value) for el in elements):
+        # The user's view was written for another space: a new space brings its own layout
+        # (infer/mutate.retype), so the whole placed type is shown, or it would read back wrong.
+        return type_annotation(t, root)
+    for i, el in enumerate(elements):
+        if not isinstance(el.slice, cst.Index):
+            continue
+        found = space_of_expr(el.slice.value)
+        if found is None:
+            continue
+        prefix, member = found
+        elements[i] = el.with_changes(slice=el.slice.with_changes(value=space_expr(space, prefix, root)))
+        return annotation.with_changes(slice=elements)
+    at = next((i for i, el in enumerate(elements)
+               if isinstance(el.slice, cst.Index) and _is_view(el.slice.value)), len(elements))
+    new = cst.SubscriptElement(cst.Index(space_expr(space, root=root)))
+    if at < len(elements):
+        # Take the place (and comma) of the view, which moves one slot right.
+        new = new.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    elif elements and elements[-1].comma is not cst.MaybeSentinel.DEFAULT:
+        new = new.with_changes(comma=elements[-1].comma)
+        elements[-1] = elements[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    elif elements:
+        elements[-1] = elements[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    elements.insert(at, new)
+    return annotation.with_changes(slice=elements)
+
+
+def annotate_small(small: cst.BaseSmallStatement, t: Type, root: str = "pl") -> cst.BaseSmallStatement:
+    """Give `name = v` a full annotation, or fix the memory space of `name: T = v`."""
+    match small:
+        case cst.AnnAssign(annotation=ann):
+            new = annotate_type(ann.annotation, t, root)
+            if new is ann.annotation:
+                return small
+            return small.with_changes(annotation=ann.with_changes(annotation=new))
+        case cst.Assign(targets=[cst.AssignTarget(target=cst.Name() as name) as target], value=value):
+            return cst.AnnAssign(
+                target=name,
+                annotation=annotation_node(t, root)[0],
+                value=value,
+                equal=cst.AssignEqual(whitespace_before=target.whitespace_before_equal,
+                                      whitespace_after=target.whitespace_after_equal),
+                semicolon=small.semicolon)
+        case _:
+            return small  # tuple targets cannot carry an annotation
+
+
+def value_call(small: cst.BaseSmallStatement) -> cst.Call | None:
+    match small:
+        case cst.Assign(value=cst.Call() as c) | cst.AnnAssign(value=cst.Call() as c) | \
+                cst.Expr(value=cst.Call() as c):
+            return c
+        case _:
+            return None
+
+
+def with_value_call(small: cst.BaseSmallStatement, call: cst.Call) -> cst.BaseSmallStatement:
+    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)):
+        return small.with_changes(value=call)
+    raise Unsupported("statement has no call to edit")
+
+
+def set_target_memory(call: cst.Call, space: MemorySpace, root: str = "pl") -> cst.Call:
+    """`call` with its `target_memory` argument (keyword, or a positional memory space) set to
+    `space`; appended as a keyword when absent."""
+    args = list(call.args)
+    for i, a in enumerate(args):
+        is_kw = a.keyword is not None and a.keyword.value == "target_memory"
+        if is_kw or (a.keyword is None and space_of_expr(a.value) is not None):
+            found = space_of_expr(a.value)
+            if found is not None and found[1] == space.name:
+                return call
+            prefix = found[0] if found is not None else "MemorySpace"
+            args[i] = a.with_changes(value=space_expr(space, prefix, root))
+            return call.with_changes(args=args)
+    new = cst.Arg(space_expr(space, root=root), keyword=cst.Name("target_memory"),
+                  equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                        whitespace_after=cst.SimpleWhitespace("")))
+    if not args:
+        return call.with_changes(args=[new])
+    last = args[-1]
+    if last.comma is not cst.MaybeSentinel.DEFAULT:
+        # Exploded call with a trailing comma: the new argument copies the previous separator.
+        sep = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else \
+            cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        args[-1] = last.with_changes(comma=sep)
+        new = new.with_changes(comma=last.comma)
+    else:
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return call.with_changes(args=[*args, new])
+
+
+def rename_arg(call: cst.Call, index: int, old: str, new: str) -> cst.Call:
+    """Replace the argument `old` that feeds IR argument `index` by the name `new`."""
+    args = list(call.args)
+    # `new` is an identifier (a user name plus a suffix), so the copies below stay valid.
+    positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
+    if index < len(positional):
+        a = args[positional[index]]
+        if isinstance(a.value, cst.Name) and a.value.value == old:
+            args[positional[index]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
+            return replace_unchecked(call, args=args)
+    hits = [i for i, a in enumerate(args) if isinstance(a.value, cst.Name) and a.value.value == old]
+    if len(hits) != 1:
+        raise Unsupported(f"cannot tell which argument '{old}' of the call is moved")
+    a = args[hits[0]]
+    assert isinstance(a.value, cst.Name)
+    args[hits[0]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
+    return replace_unchecked(call, args=args)
+
+
+def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.BaseExpression],
+                   indent: int, root: str = "pl") -> cst.SimpleStatementLine:
+    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent` (`pl`
+    spelled `root`).
+
+    Built as the printer builds its op-call lines (a kernel with many moves has as many of
+    these): from unvalidated copies of validated nodes, the line's text composed from its parts'
+    texts and remembered, so rendering it at `indent` costs nothing more."""
+    target, args = name_node(name), [arg(name_node(source))]
+    arg_texts = [source]
+    for k, v in kwargs.items():
+        v = rooted(v, root)
+        args.append(keyword_arg(k, v))
+        arg_texts.append(f"{k}={printer_codegen.code(v)}")
+    ann, ann_text = annotation_node(t, root)
+    func = _MOVE_FUNC if root == "pl" else dotted(f"{root}.move")
+    return annotated_call_line(target, ann, ann_text, func, f"{root}.move", args, arg_texts,
+                               " " * indent)
+
+
+_MOVE_FUNC = dotted("pl.move")
+
+
+@lru_cache(maxsize=256)
+def annotation_node(t: Type, root: str = "pl") -> tuple[cst.Annotation, str]:
+    """`: T` as an annotation node (no space before the colon, one after; shared by every
+    statement of an equal type: nodes are immutable) and its text."""
+    node = cst.Annotation(type_annotation(t, root), whitespace_before_indicator=cst.SimpleWhitespace(""),
+                          whitespace_after_indicator=cst.SimpleWhitespace(" "))
+    return node, printer_codegen.annotation_code(node, "")
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every identifier spelled in `node` (to keep new names from shadowing the user's)."""
+    found: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+    node.visit(_Names())
+    return found
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    name, n = base, 0
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
+
+
+def code_of(node: cst.CSTNode) -> str:
+    return printer_codegen.code(node)

@@ -1,0 +1,570 @@
+"""Map one compiled function back onto the user's `def` and rewrite only what compilation changed.
+
+Guarantees: `rewrite_function` returns the user's FunctionDef with (a) each tile assignment /
+yield annotated with its inferred memory space, (b) each inserted `tile.move` written as
+`name: pl.Tile[...] = pl.move(src, ...)` right before its consumer, whose argument is renamed,
+(c) statements the compiler moved out of a loop moved before it, (d) changed `target_memory`
+kwargs rewritten or appended. Nothing else changes, byte for byte. Statements are matched by the
+`(line, column)` of the span every IR statement carries. When the compiled body holds a statement
+the user did not write (tensor-level code lowered to tile ops) or an edit cannot be placed, it
+raises `Unsupported` and the caller prints the function canonically instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from pl.ir.expr import Call, Expr, Var
+from pl.ir.function import Function
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
+from pl.ir.types import TileType, Type, effective_tile_view
+from pl.printer.exprs import Ctx, value_node
+from pl.printer.nodes import replace_unchecked
+from pl.show_inferred.edit import (
+    Unsupported,
+    annotate_small,
+    fresh_name,
+    move_statement,
+    names_in,
+    rename_arg,
+    set_target_memory,
+    user_name,
+    value_call,
+    with_value_call,
+)
+from pl.show_inferred.splice import Edit, NotSpliceable, SourceText
+
+Key = tuple[int, int]
+Block = cst.IndentedBlock
+
+
+@dataclass
+class _Entry:
+    stmt: cst.BaseStatement          # the line (or compound statement) inside `block`
+    small: cst.BaseSmallStatement | None
+    block: cst.BaseSuite
+
+
+@dataclass
+class _Edit:
+    annotate: Any = None              # the compiled Type to show in the annotation
+    target_memory: Any = None         # a MemorySpace to write into target_memory=
+    renames: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class _Insert:
+    new: cst.SimpleStatementLine | None = None
+    hoisted: cst.BaseStatement | None = None
+
+
+class FunctionResult:
+    """The rewritten def and the names the output gives to the compiler's inserted moves; with
+    the user's text at hand, also the rewrite as text edits (`edits`; None: not placeable), and
+    then the def itself is built only if asked for (`node`)."""
+
+    def __init__(self, planner: _Planner, edits: list[Edit] | None) -> None:
+        self._planner = planner
+        self.move_names = planner.move_names
+        self.move_lines = planner.move_lines
+        self.edits = edits
+        self.changed = bool(edits) if edits is not None else self.node is not planner.fd
+
+    @cached_property
+    def node(self) -> cst.FunctionDef:
+        return self._planner.apply()
+
+
+def _key(line: int, col: int) -> Key:
+    return (line, col)
+
+
+def _call_op(e: Expr) -> str | None:
+    return e.op.name if isinstance(e, Call) else None
+
+
+def _source_index(f: Function) -> dict[Key, Stmt]:
+    out: dict[Key, Stmt] = {}
+
+    def walk(s: Stmt | None) -> None:
+        for x in flatten_body(s):
+            out.setdefault(_key(x.span.line, x.span.col), x)
+            match x:
+                case ForStmt(body=b) | WhileStmt(body=b) | ScopeStmt(body=b):
+                    walk(b)
+                case IfStmt(then_body=t, else_body=e):
+                    walk(t)
+                    walk(e)
+                case _:
+                    pass
+
+    walk(f.body)
+    return out
+
+
+class _Planner:
+    def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
+                 moves: set[str], indent: int, text: str | None = None, root: str = "pl") -> None:
+        self.fd = fd
+        self.root = root
+        self.positions = positions
+        self.compiled = compiled
+        self.source = _source_index(source)
+        self.moves = moves
+        self.indent = indent
+        self.index: dict[Key, _Entry] = {}
+        self.edits: dict[int, _Edit] = {}
+        self.inserts: dict[int, list[_Insert]] = {}
+        self.appends: dict[int, list[_Insert]] = {}
+        self.removed: set[int] = set()
+        self.seen: set[Key] = set()
+        self.taken = _identifiers(fd, positions, text)
+        self.move_names: dict[str, str] = {}
+        self.move_lines: dict[str, int] = {}
+        self.producers: dict[str, str] = {}
+        # Compiled var name -> the type the file shows for it (see `_shown`).
+        self.user_types: dict[str, Type] = {
+            p.name: sp.type for p, sp in zip(compiled.params, source.params, strict=False)}
+        self._index_suite(fd.body, 1)
+
+    # -- the user's statements, by position ------------------------------------------------------
+    def _pos(self, node: cst.CSTNode) -> Key | None:
+        rng: CodeRange | None = self.positions.get(node)
+        return None if rng is None else _key(rng.start.line, rng.start.column + 1)
+
+    def _index_suite(self, suite: cst.BaseSuite, depth: int) -> None:
+        body = suite.body
+        if isinstance(suite, cst.SimpleStatementSuite):
+            for small in suite.body:
+                k = self._pos(small)
+                if k is not None:
+                    self.index[k] = _Entry(suite, small, suite)  # type: ignore[arg-type]
+            return
+        for stmt in body:
+            assert isinstance(stmt, cst.BaseStatement)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    k = self._pos(small)
+                    if k is not None:
+                        self.index[k] = _Entry(stmt, small, suite)
+                continue
+            k = self._pos(stmt)
+            if k is not None:
+                self.index[k] = _Entry(stmt, None, suite)
+            for sub in _sub_suites(stmt):
+                self._index_suite(sub, depth + 1)
+
+    # -- walking the compiled body ---------------------------------------------------------------
+    def plan(self) -> None:
+        self._walk(flatten_body(self.compiled.body), self.fd.body, (), 1)
+
+    def _shown(self, var: Var, source_type: Type | None) -> Type:
+        """The type an annotation of `var` shows: the compiled one, but with the user's shape
+        where lowering flattened an N-D tile to 2-D (`flatten_tile_nd_to_2d`): the file keeps
+        the shape its own statements produce, so it reads back to the same program."""
+        t = var.type
+        if isinstance(t, TileType) and isinstance(source_type, TileType) \
+                and len(source_type.shape) != len(t.shape):
+            # The user's shape and valid shape; the space and layout inference chose.
+            placed = effective_tile_view(t)
+            view = replace(effective_tile_view(source_type), blayout=placed.blayout,
+                           slayout=placed.slayout, fractal=placed.fractal)
+            t = TileType(source_type.shape, source_type.dtype, t.memory_space, view)
+        self.user_types[var.name] = t
+        return t
+
+    def _walk(self, stmts: Sequence[Stmt], block: cst.BaseSuite, ret_vars: tuple[Var, ...],
+              depth: int) -> None:
+        pending: list[_Insert] = []
+        for s in stmts:
+            if isinstance(s, AssignStmt) and s.var.name in self.moves:
+                pending.append(_Insert(new=self._move(s, depth)))
+                continue
+            k = _key(s.span.line, s.span.col)
+            entry = self.index.get(k)
+            if entry is None:
+                if isinstance(s, YieldStmt):
+                    continue  # a carry SSA conversion adds; re-derived on every compile
+                raise Unsupported(f"the compiled body has a statement the source does not "
+                                  f"(line {s.span.line})")
+            if k in self.seen:
+                raise Unsupported(f"lowering split the statement at line {k[0]}")
+            self.seen.add(k)
+            self._check_same_kind(s, k)
+            if entry.block is block:
+                if pending:
+                    # In a one-line suite the moves go right before their own statement.
+                    at = entry.small if isinstance(entry.stmt, cst.SimpleStatementSuite) \
+                        else entry.stmt
+                    self.inserts.setdefault(id(at), []).extend(pending)
+                    pending = []
+            else:
+                if not isinstance(entry.stmt, cst.SimpleStatementLine) or len(entry.stmt.body) != 1:
+                    raise Unsupported(f"the statement at line {k[0]} moved and cannot follow")
+                pending.append(_Insert(hoisted=entry.stmt))
+                self.removed.add(id(entry.stmt))
+            self._plan_stmt(s, entry, ret_vars, depth)
+        if pending:
+            if not isinstance(block, cst.IndentedBlock):
+                raise Unsupported("a move must go into a one-line block")
+            self.appends.setdefault(id(block), []).extend(pending)
+
+    def _check_same_kind(self, s: Stmt, k: Key) -> None:
+        src = self.source.get(k)
+        if src is None or type(src) is not type(s):
+            raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+        match s, src:
+            case (AssignStmt(var=v, value=val), AssignStmt(var=sv, value=sval)):
+                if _call_op(val) != _call_op(sval) or \
+                        isinstance(v.type, TileType) != isinstance(sv.type, TileType):
+                    raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+            case (EvalStmt(expr=e), EvalStmt(expr=se)):
+                if _call_op(e) != _call_op(se):
+                    raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+            case _:
+                pass
+
+    def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
+        src = self.source.get(_key(s.span.line, s.span.col))
+        match s:
+            case AssignStmt(var=v, value=value):
+                edit = self._call_edit(value, s)
+                shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
+                if isinstance(v.type, TileType) and v.type.memory_space is not None:
+                    edit.annotate = shown
+                self._record(entry, edit)
+            case EvalStmt(expr=e):
+                self._record(entry, self._call_edit(e, s))
+            case YieldStmt(values=vals):
+                edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
+                if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
+                    edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
+                self._record(entry, edit)
+            case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
+                self._record_types(s, src)
+                self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
+            case ScopeStmt(body=body):
+                self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
+            case IfStmt(then_body=then, else_body=other, return_vars=rv):
+                self._record_types(s, src)
+                self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
+                if other is not None:
+                    self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
+            case _:
+                pass
+
+    def _record_types(self, s: ForStmt | WhileStmt | IfStmt, src: Stmt | None) -> None:
+        """Records the shown types of a compound statement's iter args and results (their
+        source counterparts are the same statement's, by position)."""
+        if type(src) is not type(s):
+            return
+        for v, sv in zip(s.return_vars, getattr(src, "return_vars", ()), strict=False):
+            self._shown(v, sv.type)
+        if not isinstance(s, IfStmt):
+            for a, sa in zip(s.iter_args, getattr(src, "iter_args", ()), strict=False):
+                self._shown(a, sa.type)
+
+    def _call_edit(self, value: Expr, s: Stmt) -> _Edit:
+        edit = _Edit()
+        if not isinstance(value, Call):
+            return edit
+        src = self.source.get(_key(s.span.line, s.span.col))
+        src_value = src.value if isinstance(src, AssignStmt) else \
+            src.expr if isinstance(src, EvalStmt) else None
+        new_tm = dict(value.kwargs).get("target_memory")
+        old_tm = dict(src_value.kwargs).get("target_memory") if isinstance(src_value, Call) else None
+        if new_tm is not None and new_tm != old_tm:
+            edit.target_memory = new_tm
+        edit.renames = self._renames(value.args)
+        return edit
+
+    def _renames(self, args: Sequence[Expr]) -> list[tuple[int, str, str]]:
+        """(position, the user's name, the shown move's name) of every argument that is a move."""
+        return [(i, user_name(self.producers[a.name]), self.move_names[a.name])
+                for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names]
+
+    def _record(self, entry: _Entry, edit: _Edit) -> None:
+        if edit.annotate is None and edit.target_memory is None and not edit.renames:
+            return
+        if entry.small is None:
+            raise Unsupported("cannot edit a compound statement")
+        self.edits[id(entry.small)] = edit
+
+    def _move(self, s: AssignStmt, depth: int) -> cst.SimpleStatementLine:
+        value = s.value
+        if not isinstance(value, Call) or len(value.args) != 1 or not isinstance(value.args[0], Var):
+            raise Unsupported("an inserted move is not a plain tile.move of a value")
+        producer = value.args[0]
+        name = fresh_name(user_name(s.var.name), self.taken)
+        produced = self.user_types.get(producer.name)
+        shown = self._shown(s.var, produced)
+        self.move_names[s.var.name] = name
+        self.move_lines[s.var.name] = s.span.line
+        self.producers[s.var.name] = producer.name
+        ctx = Ctx(name_of=lambda v: user_name(v.name))
+        kwargs = {k: value_node(v, ctx, k) for k, v in value.kwargs}
+        return move_statement(name, shown, user_name(producer.name), kwargs,
+                              (self.indent + depth) * 4, self.root)
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self) -> cst.FunctionDef:
+        body = _Apply(self).suite(self.fd.body)
+        return self.fd if body is self.fd.body else self.fd.with_changes(body=body)
+
+    def text_edits(self, source: SourceText) -> list[Edit] | None:
+        """The changes `apply` makes, as text edits of `source` (None: not placeable)."""
+        try:
+            recorder = _Record(self, source)
+            recorder.suite(self.fd.body, 1)
+            return recorder.edits
+        except NotSpliceable:
+            return None
+
+
+def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
+    match stmt:
+        case cst.For(body=b, orelse=None) | cst.While(body=b, orelse=None) | cst.With(body=b):
+            return [b]
+        case cst.If(body=b, orelse=cst.Else(body=e)):
+            return [b, e]
+        case cst.If(body=b, orelse=None):
+            return [b]
+        case _:
+            return []
+
+
+def _suite(stmt: cst.BaseStatement, i: int) -> cst.BaseSuite:
+    subs = _sub_suites(stmt)
+    if i >= len(subs):
+        raise Unsupported("the compiled control flow does not match the source")
+    return subs[i]
+
+
+class _Apply:
+    """Rebuilds only the statement lists that change (a full CSTTransformer visit of a large
+    kernel costs more than everything else the regeneration does)."""
+
+    def __init__(self, plan: _Planner) -> None:
+        self.plan = plan
+        self.updated: dict[int, cst.BaseStatement] = {}
+
+    def stmt(self, s: cst.BaseStatement) -> cst.BaseStatement:
+        if isinstance(s, cst.SimpleStatementLine):
+            out = _updated_line(s, self.plan.edits, self.plan.root)
+            self.updated[id(s)] = out
+            return out
+        changes: dict[str, Any] = {}
+        body = getattr(s, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            new = self.suite(body)
+            if new is not body:
+                changes["body"] = new
+        orelse = getattr(s, "orelse", None)
+        if isinstance(orelse, cst.If):
+            new_if = self.stmt(orelse)
+            if new_if is not orelse:
+                changes["orelse"] = new_if
+        elif isinstance(orelse, cst.Else):
+            new_else = self.suite(orelse.body)
+            if new_else is not orelse.body:
+                changes["orelse"] = orelse.with_changes(body=new_else)
+        return s.with_changes(**changes) if changes else s
+
+    def suite(self, block: cst.BaseSuite) -> cst.BaseSuite:
+        if isinstance(block, cst.SimpleStatementSuite):
+            return self._one_line(block)
+        if not isinstance(block, cst.IndentedBlock):
+            return block
+        plan = self.plan
+        done = [self.stmt(orig) for orig in block.body]  # inner statements first: hoists read them
+        body: list[cst.BaseStatement] = []
+        changed = False
+        for orig, upd in zip(block.body, done, strict=True):
+            for ins in plan.inserts.get(id(orig), []):
+                body.append(self._insert(ins))
+                changed = True
+            if id(orig) in plan.removed:
+                changed = True
+            else:
+                body.append(upd)
+                changed = changed or upd is not orig
+        for ins in plan.appends.get(id(block), []):
+            body.append(self._insert(ins))
+            changed = True
+        return block.with_changes(body=body) if changed else block
+
+    def _one_line(self, suite: cst.SimpleStatementSuite) -> cst.BaseSuite:
+        """A one-line suite (`for i in pl.range(2): t = pl.matmul(a, b)`) that gains a move or
+        an annotation becomes an indented block, one line per statement, its moves before it
+        and its comment after the colon: every change is shown, and the text reads back."""
+        if not _one_line_changes(self.plan, suite):
+            return suite
+        lines: list[cst.BaseStatement] = []
+        for small in suite.body:
+            lines.extend(self._insert(ins) for ins in self.plan.inserts.get(id(small), []))
+            edit = self.plan.edits.get(id(small))
+            new = small if edit is None else _edited(small, edit, self.plan.root)
+            lines.append(cst.SimpleStatementLine(
+                body=[new.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]))
+        return cst.IndentedBlock(body=lines, header=suite.trailing_whitespace)
+
+    def _insert(self, ins: _Insert) -> cst.BaseStatement:
+        if ins.new is not None:
+            return ins.new
+        assert ins.hoisted is not None
+        return self.updated.get(id(ins.hoisted), ins.hoisted)
+
+
+def _one_line_changes(plan: _Planner, suite: cst.SimpleStatementSuite) -> bool:
+    """Whether a statement of the one-line `suite` is edited or gains a move before it."""
+    return any(id(small) in plan.edits or id(small) in plan.inserts for small in suite.body) \
+        or id(suite) in plan.appends
+
+
+def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], root: str
+                  ) -> cst.SimpleStatementLine:
+    if not any(id(small) in edits for small in s.body):
+        return s
+    # The edited statements are valid by construction (pl/show_inferred/edit.py): no re-validation.
+    return replace_unchecked(s, body=[small if id(small) not in edits else
+                                      _edited(small, edits[id(small)], root) for small in s.body])
+
+
+# Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
+# its depth: the deepest block ends first), inserts before a statement, then its replacement.
+_INSERT, _REPLACE = 1, 2
+
+
+class _Record:
+    """The changes `_Apply` makes, as text edits of the user's file (pl/show_inferred/splice.py):
+    the same walk, but no tree is built, and a line that only gains an annotation is not even
+    rendered. Raises `NotSpliceable` when a change cannot be placed as text."""
+
+    def __init__(self, plan: _Planner, source: SourceText) -> None:
+        self.plan = plan
+        self.source = source
+        self.edits: list[Edit] = []
+        self.lines: dict[int, cst.SimpleStatementLine] = {}
+
+    def line(self, s: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """The rewritten line, built once, when it must be rendered."""
+        out = self.lines.get(id(s))
+        if out is None:
+            out = self.lines[id(s)] = _updated_line(s, self.plan.edits, self.plan.root)
+        return out
+
+    def stmt(self, s: cst.BaseStatement, depth: int) -> None:
+        body = getattr(s, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            self.suite(body, depth + 1)
+        orelse = getattr(s, "orelse", None)
+        if isinstance(orelse, cst.If):
+            self.stmt(orelse, depth)
+        elif isinstance(orelse, cst.Else):
+            self.suite(orelse.body, depth + 1)
+
+    def suite(self, block: cst.BaseSuite, depth: int) -> None:
+        if isinstance(block, cst.SimpleStatementSuite) and _one_line_changes(self.plan, block):
+            raise NotSpliceable("a one-line suite becomes an indented block")
+        if not isinstance(block, cst.IndentedBlock):
+            return
+        plan, src = self.plan, self.source
+        for orig in block.body:
+            if not isinstance(orig, cst.SimpleStatementLine):
+                self.stmt(orig, depth)
+        for orig in block.body:
+            inserts = plan.inserts.get(id(orig))
+            if inserts:
+                start = src.start_of(orig)  # before its leading lines, which stay with it
+                self._add(start, start, _INSERT, self._rendered(inserts, src.indent_of(orig)))
+            if id(orig) in plan.removed:
+                self._add(*src.range_of(orig), _REPLACE, "")
+            elif isinstance(orig, cst.SimpleStatementLine) and \
+                    any(id(small) in plan.edits for small in orig.body):
+                start, end = src.range_of(orig)
+                self._add(start, end, _REPLACE, self._line_text(orig, start, end))
+        appends = plan.appends.get(id(block))
+        if appends:
+            last = block.body[-1]  # after its last line, before the block's closing comments
+            _, end = src.range_of(last)
+            self._add(end, end, -depth, self._rendered(appends, src.indent_of(last)))
+
+    def _add(self, start: int, end: int, order: int, text: str) -> None:
+        self.edits.append(Edit(start, end, order, text))
+
+    def _line_text(self, orig: cst.SimpleStatementLine, start: int, end: int) -> str:
+        """An annotation inserted into the user's text, or the rewritten line rendered (`start`,
+        `end`: the line's `range_of`)."""
+        edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
+        if edit is not None and edit.annotate is not None and edit.target_memory is None \
+                and not edit.renames:
+            text = self.source.annotated(orig, edit.annotate, start, end, self.plan.root)
+            if text is not None:
+                return text
+        return self.source.render(self.line(orig), self.source.indent_of(orig))
+
+    def _rendered(self, inserts: list[_Insert], indent: str) -> str:
+        out = []
+        for ins in inserts:
+            if ins.new is not None:
+                out.append(self.source.render(ins.new, indent))
+            else:
+                assert isinstance(ins.hoisted, cst.SimpleStatementLine)
+                out.append(self.source.render(self.line(ins.hoisted), indent))
+        return "".join(out)
+
+
+def _edited(small: cst.BaseSmallStatement, edit: _Edit, root: str) -> cst.BaseSmallStatement:
+    call = value_call(small)
+    if edit.target_memory is not None or edit.renames:
+        if call is None:
+            raise Unsupported("the changed call is nested in an expression")
+        if edit.target_memory is not None:
+            call = set_target_memory(call, edit.target_memory, root)
+        for i, old, new in edit.renames:
+            call = rename_arg(call, i, old, new)
+        small = with_value_call(small, call)
+    if edit.annotate is not None:
+        small = annotate_small(small, edit.annotate, root)
+    return small
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[str]:
+    """Every identifier spelled in the function (a superset is fine: new names only avoid them).
+    Read off the file's text when it is at hand: a CST visit of a large kernel is slow."""
+    rng = positions.get(fd) if text is not None else None
+    if text is None or rng is None:
+        return names_in(fd)
+    lines = text.splitlines()[rng.start.line - 1:rng.end.line]
+    return set(_IDENT.findall("\n".join(lines)))
+
+
+def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
+                     moves: set[str], indent: int, text: str | None = None,
+                     source_text: SourceText | None = None, root: str = "pl") -> FunctionResult:
+    """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
+    With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
+    `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root)
+    planner.plan()
+    return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

@@ -1,0 +1,171 @@
+"""Reports of a regenerated file for `python -m pl.show_inferred`: `--explain` text and `--json`.
+
+Guarantees: names are the user's (`x_tile`, not `x_tile__ssa_v0`; moves as the regenerated file
+spells them), lines are 1-based lines of the user's file, and a JSON field that does not apply is
+omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnostics": [...]}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from infer.residency.apply import RULES
+from pl.compiler import Compiled
+from pl.errors import PlError
+from pl.ir.function import Function
+from pl.show_inferred.annotate import FunctionInfo, Regenerated
+from pl.show_inferred.edit import user_name, user_text
+from pl.show_inferred.written_spaces import space_changes
+
+JSON_VERSION = 1
+
+
+class _Log:
+    """One compiled program's decision log grouped by function, read in one pass (a per-function
+    filter of the whole log would make the reports quadratic in the number of functions)."""
+
+    def __init__(self, c: Compiled) -> None:
+        self.items: dict[tuple[str, str], list[Any]] = {}
+        log = c.decisions
+        if log is None:
+            return
+        for kind in ("spaces", "moves", "residency"):
+            for d in getattr(log, kind):
+                self.items.setdefault((kind, getattr(d, "function", "")), []).append(d)
+
+    def get(self, kind: str, function: str) -> list[Any]:
+        return self.items.get((kind, function), [])
+
+
+def _infos(r: Regenerated) -> dict[tuple[str, str], FunctionInfo]:
+    """(program, function) -> how it was regenerated, looked up once per file."""
+    return {(i.program, i.name): i for i in r.functions}
+
+
+def _line(span: Any) -> int | None:
+    line = getattr(span, "line", 0)
+    return line if isinstance(line, int) and line > 0 else None
+
+
+def _put(d: dict[str, Any], key: str, value: Any) -> None:
+    if value is not None and value != "":
+        d[key] = value
+
+
+def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Log,
+                   lines: list[str]) -> dict[str, Any]:
+    move_names = info.move_names if info is not None else {}
+    tiles = []
+    spaces = log.get("spaces", f.name)
+    changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, spaces)}
+    for d in spaces:
+        t: dict[str, Any] = {"name": user_name(d.name)}
+        _put(t, "line", _line(d.span))
+        _put(t, "memory_space", d.space.name if d.space is not None else None)
+        if d.space is not None:
+            _put(t, "written_memory_space", changed.get((t["name"], d.space.name)))
+        _put(t, "reason", user_text(d.reason.describe()))
+        tiles.append(t)
+    moves = []
+    for m in log.get("moves", f.name):
+        mv: dict[str, Any] = {"name": move_names.get(m.name, user_name(m.name)),
+                              "source": user_name(m.producer), "target": m.target.name}
+        _put(mv, "line", _line(m.span))
+        _put(mv, "consumer", m.consumer_op)
+        moves.append(mv)
+    residency = []
+    for rd in log.get("residency", f.name):
+        item: dict[str, Any] = {"load": user_name(rd.load)}
+        _put(item, "loop_line", _line(rd.loop_span))
+        _put(item, "decision", rd.decision)
+        _put(item, "rule", rd.rule)
+        residency.append(item)
+    out: dict[str, Any] = {"name": f.name, "type": f.func_type.name, "tiles": tiles,
+                           "moves": moves, "residency": residency}
+    if info is not None and info.kept_reason:
+        out["left_as_written"] = info.kept_reason
+    return out
+
+
+def file_json(r: Regenerated, path: str) -> dict[str, Any]:
+    lines = r.text.splitlines()
+    infos = _infos(r)
+    programs = []
+    for c in r.compiled:
+        log = _Log(c)
+        programs.append({"name": c.source.name,
+                         "functions": [_function_json(c, f, infos.get((c.source.name, f.name)),
+                                                      log, lines)
+                                       for f in c.program.functions]})
+    return {"path": path, "programs": programs}
+
+
+def diagnostic_json(e: PlError, path: str, severity: str) -> dict[str, Any]:
+    d: dict[str, Any] = {"path": path}
+    if e.span is not None and e.span.line > 0:
+        d["line"] = e.span.line
+        if e.span.col > 0:
+            d["column"] = e.span.col
+    d["severity"] = severity
+    d["message"] = e.message if hasattr(e, "message") else str(e)
+    return d
+
+
+def _residency_reason(rd: Any) -> str:
+    rule, detail = getattr(rd, "rule", ""), getattr(rd, "detail", "")
+    text = f"{rule}: {RULES.get(rule, rule)}" if rule else "no rule recorded"
+    # The detail only adds what the rule's one-line description does not already say.
+    said = set(text.lower().replace("(", " ").replace(")", " ").split())
+    if detail and not set(detail.lower().split()) <= said:
+        text += f"; {detail}"
+    return user_text(text)
+
+
+def _source_line(lines: list[str], line: int | None) -> str:
+    if line is None or not 0 < line <= len(lines):
+        return ""
+    return f"\n    | {lines[line - 1].strip()}"
+
+
+def explain(r: Regenerated, path: str) -> str:
+    """One entry per tile value, inserted move and residency candidate, each with its reason and
+    the source line it is about; a tile whose written space inference changed says so. Linear in
+    the size of the program and of the file: the file is split into lines once, the log grouped
+    by function once."""
+    out: list[str] = []
+    lines = r.text.splitlines()
+    infos = _infos(r)
+    for c in r.compiled:
+        log = _Log(c)
+        for f in c.program.functions:
+            tiles = log.get("spaces", f.name)
+            moves = log.get("moves", f.name)
+            res = log.get("residency", f.name)
+            if not (tiles or moves or res):
+                continue
+            out.append(f"{path}: {c.source.name}.{f.name} ({f.func_type.name})")
+            info = infos.get((c.source.name, f.name))
+            if info is not None and info.kept_reason:
+                out.append(f"  left as written (--ir shows the compiled form): {info.kept_reason}")
+            changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, tiles)}
+            for d in tiles:
+                space = d.space.name if d.space is not None else "unplaced"
+                ln = _line(d.span)
+                name = user_name(d.name)
+                written = changed.get((name, space))
+                note = f" (written {written}, changed by inference)" if written else ""
+                out.append(f"  {path}:{ln}: {name} -> {space}{note}: "
+                           f"{user_text(d.reason.describe())}" + _source_line(lines, ln))
+            for m in moves:
+                name = info.move_names.get(m.name, user_name(m.name)) if info else user_name(m.name)
+                ln = _line(m.span)
+                out.append(f"  {path}:{ln}: {name} -> {m.target.name}: inserted move of "
+                           f"{user_name(m.producer)}, because {m.consumer_op} argument "
+                           f"{m.arg_index} must be in {m.target.name}" + _source_line(lines, ln))
+            for rd in res:
+                ln = _line(getattr(rd, "load_span", None))
+                verb = "hoisted before" if rd.decision == "hoisted" else "kept inside"
+                why = _residency_reason(rd)
+                out.append(f"  {path}:{ln}: {user_name(rd.load)} {verb} the loop at line "
+                           f"{_line(rd.loop_span)}: {why}" + _source_line(lines, ln))
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,104 @@
+"""The last step of show_inferred: every text it prints or writes is checked before it leaves.
+
+Guarantees: `verify_output(r, rerun)` returns only when the regenerated file `r.output`
+(1) reads back: it loads and its programs are found again, one per compiled program, by name,
+(2) compiles, program by program, to a program structurally equal (pl/structural.py: up to names
+and spans) to the input's compiled program, and
+(3) is a fixed point: regenerating it gives it back byte for byte (so `--check` on it exits 0).
+`verify_ir(r, rerun)` checks the same of the canonical IR text `--ir` prints for each program,
+and that it parses back to that very compiled program. `rerun(text, filename)` is the unverified
+load-compile-regenerate of pl/show_inferred/annotate.py with the options of the first run.
+
+Anything else is a bug in `pl`, never the kernel author's mistake: an `InternalError` saying which
+check failed and where, so that the command writes nothing and exits 123.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from lowering.frontend.parse import parse
+from pl.compiler import Compiled
+from pl.errors import InternalError, PlError
+from pl.printer.program import print_node
+from pl.structural import assert_structural_equal
+
+if TYPE_CHECKING:
+    from pl.show_inferred.annotate import Regenerated
+
+    Rerun = Callable[[str, str], Regenerated]
+
+__all__ = ["ir_text", "verify_ir", "verify_output"]
+
+
+def _shadow(filename: str) -> str:
+    """The name the checked text is loaded under, so it never stands in for the user's file in
+    the line cache or the frontend's parse of it."""
+    return f"{filename} (inferred)"
+
+
+def _first_difference(a: str, b: str) -> str:
+    for n, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False), 1):
+        if x != y:
+            return f"line {n}: {x.strip()!r} became {y.strip()!r}"
+    return "they differ in length"
+
+
+def _reread(text: str, filename: str, what: str, rerun: Rerun) -> Regenerated:
+    try:
+        return rerun(text, _shadow(filename))
+    except PlError as e:
+        line = text.splitlines()[e.span.line - 1].strip() \
+            if e.span is not None and 0 < e.span.line <= text.count("\n") + 1 else ""
+        where = f" at line {e.span.line} ({line!r})" if e.span is not None and e.span.line > 0 else ""
+        raise InternalError(f"{filename}: {what} does not read back{where}: {e.message}") from None
+
+
+def _same_programs(first: Sequence[Compiled], again: Sequence[Compiled], filename: str,
+                   what: str) -> None:
+    names, names_again = [c.source.name for c in first], [c.source.name for c in again]
+    if names != names_again:
+        raise InternalError(f"{filename}: {what} holds the programs {names_again}, "
+                            f"not {names}")
+    for a, b in zip(first, again, strict=True):
+        try:
+            assert_structural_equal(a.program, b.program)
+        except AssertionError as e:
+            raise InternalError(f"{filename}: {what} compiles to another program than the "
+                                f"input ({a.source.name}): {e}") from None
+
+
+def _check(text: str, expected: Sequence[Compiled], filename: str, what: str,
+           rerun: Rerun) -> None:
+    again = _reread(text, filename, what, rerun)
+    _same_programs(expected, again.compiled, filename, what)
+    if again.output != text:
+        raise InternalError(f"{filename}: {what} is not a fixed point (regenerating it changes "
+                            f"{_first_difference(text, again.output)})")
+
+
+def verify_output(r: Regenerated, rerun: Rerun) -> None:
+    """Checks the regenerated file (see the module doc); raises `InternalError`."""
+    if r.output == r.text:
+        return  # the input itself: it loaded, compiled to these programs and regenerated to itself
+    _check(r.output, r.compiled, r.filename, "the regenerated file", rerun)
+
+
+def ir_text(c: Compiled) -> str:
+    """The canonical IR text `--ir` prints for one compiled program."""
+    return print_node(c.program)
+
+
+def verify_ir(r: Regenerated, rerun: Rerun) -> None:
+    """Checks the canonical IR text of every compiled program (see the module doc)."""
+    for c in r.compiled:
+        text, what = ir_text(c), f"the IR of {c.source.name}"
+        try:
+            assert_structural_equal(parse(text), c.program)
+        except PlError as e:
+            raise InternalError(f"{r.filename}: {what} does not parse back: {e.message}") from None
+        except AssertionError as e:
+            raise InternalError(f"{r.filename}: {what} parses back to another program: {e}") \
+                from None
+        _check(text, [c], r.filename, what, rerun)

@@ -1,0 +1,79 @@
+"""Memory spaces the user wrote that inference changed: never a silent rewrite.
+
+`space_changes(lines, log)` pairs each tile's inferred space (a `SpaceDecision` of the decision
+log) with the space written in the statement that defines it: the first `MemorySpace.X` /
+`Mem.X` of that statement (the annotation comes before the value, else a `target_memory=`
+keyword). Where they differ the result says so, with the reason inference gave; show_inferred
+turns each into a note (stderr and `--json` diagnostics) and `--explain` marks the tile. Only
+the user's own text is read, so a space that came from an op's default is never reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pl.ir.span import Span
+from pl.show_inferred.edit import user_name, user_text
+
+_SPACE = re.compile(r"\b(?:MemorySpace|Mem)\.(\w+)")
+
+
+@dataclass(frozen=True)
+class SpaceChange:
+    """`name` was written in `written` at `span` but inference placed it in `inferred`."""
+
+    function: str
+    name: str
+    written: str
+    inferred: str
+    reason: str
+    span: Span
+
+    def message(self) -> str:
+        return (f"{self.name} is written as pl.MemorySpace.{self.written} but inference places it "
+                f"in {self.inferred} ({self.reason}); the regenerated file says "
+                f"pl.MemorySpace.{self.inferred}")
+
+
+def written_space(lines: Sequence[str], name: str, span: Span) -> tuple[str, Span] | None:
+    """The space written in the statement at `span` that assigns `name`, and where, or None."""
+    if span.line <= 0 or span.line > len(lines):
+        return None
+    last = min(max(span.end_line, span.line), len(lines))
+    for n in range(span.line, last + 1):
+        text = lines[n - 1]
+        if n == span.line and not _assigns(text, name):
+            return None
+        m = _SPACE.search(text)
+        if m:
+            return m.group(1), Span(span.filename, n, m.start() + 1, n, m.end() + 1)
+    return None
+
+
+def _assigns(text: str, name: str) -> bool:
+    """Whether the line starts `name:` or `name =` (no pattern compiled per name: a file has
+    thousands)."""
+    stripped = text.lstrip()
+    if not stripped.startswith(name):
+        return False
+    rest = stripped[len(name):].lstrip()
+    return rest[:1] == ":" or (rest[:1] == "=" and rest[:2] != "==")
+
+
+def space_changes(lines: Sequence[str], decisions: Iterable[object]) -> list[SpaceChange]:
+    """Every decision whose tile the user wrote in another space than the one inferred."""
+    out: list[SpaceChange] = []
+    for d in decisions:
+        space = getattr(d, "space", None)
+        span = getattr(d, "span", None)
+        if space is None or not isinstance(span, Span):
+            continue
+        name = user_name(getattr(d, "name", ""))
+        found = written_space(lines, name, span)
+        if found is not None and found[0] != space.name:
+            reason = user_text(d.reason.describe())  # type: ignore[attr-defined]
+            out.append(SpaceChange(getattr(d, "function", ""), name, found[0], space.name,
+                                   reason, found[1]))
+    return out
