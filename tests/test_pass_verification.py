@@ -220,7 +220,7 @@ def test_batched_matmuls_become_one_matmul_per_batch(name: str, ash: str, bsh: s
     source = _parse(BATCHED.format(ash=ash, bsh=bsh, osh=osh, body=body.strip("\n")))
     compiled = pl.compile(source, backend=backend, residency=residency, verify=True).program
     assert verify_tile_memory_inferred(compiled) == []
-    text = compiled.as_python()
+    text = pl.python_print(compiled)
     assert "batch_matmul" not in text
     assert len(re.findall(r"pl\.tile\.matmul(_acc)?\(", text)) == int(osh[0])  # one per batch
     run_interpreted(source, random_inputs(source, 0))  # the source runs (no skip below)

@@ -1,22 +1,19 @@
-"""The DSL surface: decorators, type annotations, loops, scopes and constants of `pl`.
+"""The DSL surface: type annotations, loops, scopes and constants of `pl`.
 
 Guarantees: every object here can be evaluated at runtime where Python evaluates it in a kernel
-file (decorators, annotations in class bodies, `pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Vec]`)
-without error; the frontend recognises them by identity, never by spelling. Calling a DSL statement
-object (`pl.range`, `pl.yield_`, ...) outside a kernel raises a `PlError` that says so. Importing this
-module installs a `sys.excepthook` that renders an uncaught `PlError` without a traceback.
+file (annotations in class bodies, `pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Vec]`) without
+error; the frontend recognises them by identity, never by spelling. Calling a DSL statement
+object (`pl.range`, `pl.yield_`, ...) outside a kernel raises a `PlError` that says so. Importing
+this module changes nothing outside pl. The decorators `@pl.function` / `@pl.program` lower
+what they decorate, so they live with the frontend (`lowering.frontend.lower`).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
 from enum import Enum
-from types import TracebackType
 from typing import Any
 
-from pl.errors import PlError, frame_span, is_pl_source
+from pl.errors import PlError
 from pl.ir.enums import (
     LEVEL_ALIASES,
     CompactMode,
@@ -29,7 +26,6 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
-from pl.ir.span import Span
 
 Mem = MemorySpace
 
@@ -182,112 +178,13 @@ static_print = KernelOnly("pl.static_print")
 static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
 
-FUNCTION_MARK = "__pl_function__"
-
-
-def _mark(fn: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
-    setattr(fn, FUNCTION_MARK, options)
-    return fn
-
-
-def _is_method(fn: Callable[..., Any]) -> bool:
-    """A function defined directly in a class body (its qualname's parent is not `<locals>`)."""
-    parts = getattr(fn, "__qualname__", "").split(".")
-    return len(parts) >= 2 and parts[-2] != "<locals>"
-
-
-def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
-    """`@pl.function` / `@pl.function(type=..., level=..., role=..., ...)`.
-
-    On a method the raw function is returned (`@pl.program` lowers it from the source); on a
-    module-level function the decorated function is lowered to an `ir.Function` right away.
-    """
-    # Annotations see the caller's locals, which a function's closure may not hold.
-    caller = sys._getframe(1)
-    scope = dict(caller.f_locals)
-    if fn is not None and not callable(fn):  # `@pl.function(pl.FunctionType.InCore)`
-        raise PlError("@pl.function takes its options as keywords",
-                      frame_span(caller),
-                      hint=f"write @pl.function(type=pl.{fn})" if isinstance(fn, FunctionType)
-                      else "e.g. @pl.function(type=pl.FunctionType.InCore)")
-
-    def apply(f: Callable[..., Any]) -> Any:
-        if _is_method(f):
-            return _mark(f, options)
-        from lowering.frontend.lower import lower_function
-        return lower_function(f, scope=scope)
-
-    if fn is None:
-        return apply
-    return apply(fn)
-
-
-def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:
-    """`@pl.program` / `@pl.program(strict_ssa=...)` on a class: lowered to an `ir.Program`."""
-    scope = dict(sys._getframe(1).f_locals)
-
-    def apply(c: type) -> Any:
-        from lowering.frontend.lower import lower_class
-        if not isinstance(c, type):
-            raise program_target_error(f"{type(c).__name__} {getattr(c, '__name__', '')!r}",
-                                       _definition_span(c))
-        return lower_class(c, strict_ssa=strict_ssa, scope=scope)
-
-    if cls is None:
-        return apply
-    return apply(cls)
-
-
-def program_target_error(what: str, span: Span | None) -> PlError:
-    """`@pl.program` put on something that is not a class (`what`: "function 'f'")."""
-    return PlError("@pl.program must decorate a class whose methods are @pl.function kernels, "
-                   f"not {what}".rstrip(), span,
-                   hint="write `@pl.program` above `class Name:`; use `@pl.function` on a def")
-
-
-def _definition_span(obj: Any) -> Span | None:
-    """Where a decorated object is defined (its first decorator line), if Python knows it."""
-    code = getattr(obj, "__code__", None)
-    if code is None:
-        return None
-    return Span(code.co_filename, code.co_firstlineno, 1)
-
-
-def _frames(tb: TracebackType | None) -> list[TracebackType]:
-    out = []
-    while tb is not None:
-        out.append(tb)
-        tb = tb.tb_next
-    return out
-
-
-def _excepthook(previous: Callable[..., Any]) -> Callable[..., Any]:
-    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        if isinstance(exc, PlError):
-            if os.environ.get("PL_BACKTRACE") == "1":
-                previous(exc_type, exc, tb)
-            if exc.span is None or exc.span.line <= 0:  # `pl.float32` at module level: the line
-                user = [t for t in _frames(tb) if not is_pl_source(t.tb_frame.f_code.co_filename)]
-                if user:
-                    exc.span = frame_span(user[-1].tb_frame, user[-1].tb_lasti)
-            print(exc.render(), file=sys.stderr)
-            return
-        previous(exc_type, exc, tb)
-
-    hook.__pl_hook__ = True  # type: ignore[attr-defined]
-    return hook
-
-
-if not getattr(sys.excepthook, "__pl_hook__", False):
-    sys.excepthook = _excepthook(sys.excepthook)
-
 __all__ = [
     "Annotation", "Array", "BF16", "BOOL", "CompactMode", "DType", "DynVar", "FP16", "FP32", "FP4",
     "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "FunctionType", "HF4", "HF8", "INDEX", "INT16", "INT32",
     "INT4", "INT64", "INT8", "InOut", "Level", "MemRef", "MemorySpace", "Out", "PadValue",
     "Role", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout", "TensorView", "Tile",
     "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64", "UINT8", "at",
-    "cluster", "cond", "const", "dynamic", "func_attr", "function", "manual_scope", "parallel",
-    "pipeline", "program", "range", "scope", "spmd", "static_assert", "static_print", "submit",
+    "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
+    "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit",
     "unroll", "while_", "yield_",
 ]
