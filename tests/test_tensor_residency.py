@@ -86,7 +86,7 @@ def test_without_residency_or_backend_the_loads_stay_in_the_loop() -> None:
     for c in (_compile("stationary_lhs", residency=False), _compile("stationary_lhs", backend=None)):
         before, _ = _split(_kernel(c.program))
         assert before == []
-        assert "__compiler_tensor_to_tile_mat_bridge" not in pl.python_print(c)
+        assert "__compiler_tensor_to_tile_mat_bridge" not in c.as_python()
 
 
 def test_attention_keeps_q_resident_and_moves_scores_to_vec() -> None:
