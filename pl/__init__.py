@@ -13,19 +13,6 @@ module importable first; the compiler's layers load on the first use of a name t
 from typing import TYPE_CHECKING
 
 from pl.errors import PlError as PlError
-from pl.ir.enums import (
-    CompactMode,
-    DType,
-    ForKind,
-    FunctionType,
-    Level,
-    MemorySpace,
-    PadValue,
-    ParamDirection,
-    Role,
-    TensorLayout,
-    TileLayout,
-)
 from pl.language import *  # noqa: F403  (pl.Tile / pl.Tensor / ..., loops, dtypes, ops, namespaces)
 from pl.language import __all__ as _language_names
 from pl.printer.program import print_node as python_print
@@ -40,8 +27,6 @@ if TYPE_CHECKING:
     from pl import passes as passes
     from pl.compiler import Compiled as Compiled
     from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name)
-
-Mem = MemorySpace
 
 
 def __getattr__(name: str) -> object:
@@ -83,7 +68,5 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__, "interpret", "show_inferred"})
 
 
-__all__ = [*_language_names, "Compiled", "CompactMode", "DType", "ForKind", "FunctionType", "Level",
-           "Mem", "MemorySpace", "PadValue", "ParamDirection", "PlError", "Role", "TensorLayout",
-           "TileLayout", "assert_structural_equal", "compile", "function", "parse", "passes",
-           "program", "python_print", "structural_equal", "structural_hash"]
+__all__ = [*_language_names, "Compiled", "PlError", "assert_structural_equal", "compile", "function",
+           "parse", "passes", "program", "python_print", "structural_equal", "structural_hash"]

@@ -233,3 +233,19 @@ def test_the_package_imports_without_optional_dependencies() -> None:
     out = _run(code)
     assert out.returncode == 0, out.stderr
     assert "pl.interpret needs numpy" in out.stdout
+
+
+def test_the_kernel_surface_has_every_name_of_pl() -> None:
+    """Static loading binds `import pl` to the kernel surface, which lowering builds without
+    importing the face above it: the two must offer the same names (pl's tools unresolved)."""
+    import pl
+    from lowering.source.static_eval import Unresolved
+    from lowering.source.static_module import PL_TOOLS, pl_surface
+
+    names = pl_surface().names
+    assert set(names) == {*pl.__all__, "interpret", "show_inferred"}
+    for name, value in names.items():
+        if name in PL_TOOLS:
+            assert isinstance(value, Unresolved), name
+        else:
+            assert value is getattr(pl, name), name

@@ -503,3 +503,20 @@ def _outcome_text(text: str, path: Path, execute: bool) -> tuple[object, ...]:
         return ("ok", run_text(text, str(path), execute=execute).output)
     except PlError as e:
         return ("error", e.span.line if e.span else None)
+
+
+@pytest.mark.parametrize("prefix", [
+    "from pl import compile as plc\nfrom pl import PlError, parse, passes, structural_equal",
+    "C = pl.compile\nR = pl.compile(None)\nimport pl.compiler\nfrom pl.compiler import Compiled",
+    "from pl import *\nimport pl.show_inferred as show",
+    "import pypto.language as pl2\nfrom pypto.language import *\nP = pl2.passes",
+])
+def test_pls_tools_named_at_module_level_do_not_stop_loading(tmp_path: Path, prefix: str) -> None:
+    """Static loading binds pl's tools (`pl.compile`, `pl.passes`, ...) without running them: a
+    kernel file that names them at module level (for its `__main__` block, say) still loads."""
+    text = kernel(f"import pl\n{prefix}\nN = 64\nDT = pl.FP32") + \
+        "\n\nif __name__ == '__main__':\n    print(pl.compile(K).as_python())\n"
+    path = tmp_path / "kern.py"
+    path.write_text(text)
+    assert [p.name for p in load_programs(text, str(path))] == ["K"]
+    assert "pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec]" in run_text(text, str(path)).output

@@ -5,8 +5,9 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
 
 - `import pl`, `import pl as p`, `import pypto.language as pl`, `from pypto import language`,
   `from pl import X` / `*` bind pl's kernel surface (`pl_surface`: the language's objects and the
-  two decorators, pl's own and trusted); `import pl.M` binds a module of the layers below
-  lowering (`pl.language`, `pl.ir`, `pl.ops`, `pl.errors`), the only ones a kernel can name.
+  two decorators, pl's own and trusted; pl's tools such as `pl.compile` unresolved); `import pl.M`
+  binds a module of the layers below lowering (`pl.language`, `pl.ir`, `pl.ops`, `pl.errors`),
+  any other module of pl unresolved.
 - `import m`, `import pkg.m`, `from m import N`, `from . import m`, `from .m import N` of a module
   of the user's project - a file `m.py` or package `m/__init__.py` found in the kernel's folder
   (absolute imports) or relative to the importing module's folder (relative imports) - read that
@@ -81,11 +82,21 @@ def kernel_folder(filename: str) -> Path:
     return Path(os.path.realpath(filename)).parent
 
 
+# The names of the `pl` face that come from above lowering (pl/__init__.py): a kernel's text
+# never needs their values, so static loading binds them unresolved (as it binds a def);
+# tests/test_layering.py checks that the surface and the face have the same names.
+PL_TOOLS = ("Compiled", "assert_structural_equal", "compile", "interpret", "parse", "passes",
+            "python_print", "show_inferred", "structural_equal", "structural_hash")
+_TOOL_REASON = "it is one of pl's tools, which static loading does not run"
+
+
 def pl_surface() -> StaticNamespace:
-    """What `import pl` binds in a kernel read statically: every object of the language surface
-    and the decorators `function` / `program` (a fresh namespace: an import binds its own)."""
+    """What `import pl` binds in a kernel read statically: every object of the language surface,
+    the decorators `function` / `program`, `PlError`, and pl's tools unresolved (a fresh
+    namespace: an import binds its own)."""
     names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
-    names.update(Mem=language.MemorySpace, function=function, program=program)
+    names.update(PlError=PlError, function=function, program=program)
+    names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
     return StaticNamespace("pl", names)
 
 
@@ -100,7 +111,7 @@ def pl_module(name: str) -> Any:
         if name.startswith(prefix):
             module = "pl." + name[len(prefix):]
             if not module.startswith(("pl.language", "pl.ir", "pl.ops", "pl.errors")):
-                return None
+                return Unresolved(name, _TOOL_REASON)
             try:
                 return importlib.import_module(module)
             except ImportError:
