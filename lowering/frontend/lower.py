@@ -340,13 +340,10 @@ def lower_function(fn: Callable[..., Any], scope: dict[str, Any] | None = None) 
     return lower_function_node(prog, node)
 
 
-FUNCTION_MARK = "__pl_function__"
-
-
 def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     """`@pl.function` / `@pl.function(type=..., level=..., role=..., ...)`.
 
-    On a method the raw function is returned, marked (`@pl.program` lowers it from the source);
+    On a method the raw function is returned (`@pl.program` lowers it from the source);
     on a module-level function the decorated function is lowered to an `ir.Function` right away.
     """
     # Annotations see the caller's locals, which a function's closure may not hold.
@@ -359,8 +356,7 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
                       else "e.g. @pl.function(type=pl.FunctionType.InCore)").uncaught()
 
     def apply(f: Callable[..., Any]) -> Any:
-        if _is_method(f):
-            setattr(f, FUNCTION_MARK, options)
+        if _is_method(f):  # `@pl.program` reads the method's decorator from the source
             return f
         try:
             return lower_function(f, scope=scope)
