@@ -31,11 +31,12 @@ from bench.generate import kernel_source
 from lowering.frontend import source as frontend_source
 from lowering.frontend.parse import parse
 from pl.compiler import default_passes
+from pl.printer.program import print_node
 def compile_text(text, name):
     program = parse(text, filename=name)
     for p in default_passes("910B"):
         program = p(program)
-    program.as_python()
+    print_node(program)
 n, compile_it = int(sys.argv[1]), sys.argv[2] == "compile"
 gc.disable()
 compile_text(kernel_source(10), "<warm-up>")  # imports and first-use memos, in both runs

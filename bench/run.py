@@ -10,7 +10,7 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
   each pass                of the default pipeline (910B), on the previous pass's output, with
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
-  print                    `Program.as_python()` of the compiled program;
+  print                    `pl.python_print` of the compiled program;
   show_inferred            `pl.annotate.run_text(text, filename, backend="910B")`: the whole
                            regeneration an editor runs on save (executing the file, which lowers it
                            with its own LibCST parse, compiling, and splicing the changed
@@ -54,6 +54,7 @@ from lowering.frontend import source as frontend_source  # noqa: E402
 from lowering.frontend.parse import parse  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
 from pl.gc_pause import gc_paused  # noqa: E402
+from pl.printer.program import print_node  # noqa: E402
 from pl.show_inferred.annotate import run_text  # noqa: E402
 
 _NAMES = count()
@@ -154,7 +155,7 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
     gc.collect()
     for _ in range(REPEATS):
         for n in texts:
-            sec, _ = _mean_over(lambda program: program.as_python(), programs[n], sweeps.get("print", 1))
+            sec, _ = _mean_over(print_node, programs[n], sweeps.get("print", 1))
             record(n, "print", sec)
     return times
 

@@ -1,62 +1,72 @@
 """`pl`: a Python frontend for tile kernels.
 
-This module is only a face: it re-exports the DSL surface (types, decorators, loops, ops) and the
-tools (`parse`, `structural_equal`, `compile`, `interpret`, `passes`). Nothing is defined here.
+This module is only a face: it re-exports the language surface (types, loops, ops: `pl.language`)
+and the tools (the decorators, `parse`, `compile`, `passes`, `python_print`, `structural_equal`,
+`interpret`, `show_inferred`). Nothing is defined here, and importing it changes nothing outside pl.
+
+Why the tools come through `__getattr__`: `pl` is also the parent package of the lowest layers
+(`pl.ir`, `pl.errors`, `pl.language`, ...), so Python runs this file before any of them, also
+when lowering or infer is imported first. Importing here only what sits below lowering keeps every
+module importable first; the compiler's layers load on the first use of a name that needs them.
 """
 
-from lowering.frontend.parse import parse as parse  # pl.parse: program text -> Program | Function
-from pl import dsl as _dsl
-from pl import dsl_ops as _dsl_ops
-from pl import passes as passes
-from pl.compiler import Compiled as Compiled
-from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name: ir.compile)
-from pl.dsl import *  # noqa: F403  (decorators, pl.Tile / pl.Tensor / ..., loops, dtypes)
-from pl.dsl_ops import *  # noqa: F403  (pl.add, pl.load, ..., namespaces pl.tile / pl.tensor / pl.system)
+from typing import TYPE_CHECKING
+
 from pl.errors import PlError as PlError
-from pl.ir.enums import (
-    CompactMode,
-    DType,
-    ForKind,
-    FunctionType,
-    Level,
-    MemorySpace,
-    PadValue,
-    ParamDirection,
-    Role,
-    TensorLayout,
-    TileLayout,
-)
+from pl.language import *  # noqa: F403  (pl.Tile / pl.Tensor / ..., loops, dtypes, ops, namespaces)
+from pl.language import __all__ as _language_names
+from pl.printer.program import print_node as python_print
 from pl.structural import assert_structural_equal as assert_structural_equal
 from pl.structural import structural_equal as structural_equal
 from pl.structural import structural_hash as structural_hash
 
-Mem = MemorySpace
+if TYPE_CHECKING:
+    from lowering.frontend.lower import function as function
+    from lowering.frontend.lower import program as program
+    from lowering.frontend.parse import parse as parse
+    from pl import passes as passes
+    from pl.compiler import Compiled as Compiled
+    from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name)
 
 
 def __getattr__(name: str) -> object:
     import importlib
 
-    # `pl.show_inferred(path_or_text, ...)`: the module is callable. Imported lazily so that
-    # `python -m pl.show_inferred` does not find it already imported (runpy warns about that).
-    if name == "show_inferred":
-        return importlib.import_module("pl.show_inferred")
-    # `pl.interpret(program, *arrays)` needs numpy, an optional extra: imported on first use.
-    if name == "interpret":
-        try:
-            return importlib.import_module("pl.interpreter").interpret
-        except ModuleNotFoundError as e:
-            if e.name != "numpy":
-                raise
-            raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
+    # The tools above the language surface (see the module docstring).
+    match name:
+        case "function" | "program":
+            return getattr(importlib.import_module("lowering.frontend.lower"), name)
+        case "parse":  # pl.parse: program text -> Program | Function
+            return importlib.import_module("lowering.frontend.parse").parse
+        case "passes":
+            return importlib.import_module("pl.passes")
+        case "compile":  # the reference's name: ir.compile
+            return importlib.import_module("pl.compiler").compile_program
+        case "Compiled":
+            return importlib.import_module("pl.compiler").Compiled
+        # `pl.show_inferred(path_or_text, ...)`: the module is callable (and `python -m
+        # pl.show_inferred` must not find it already imported: runpy warns about that).
+        case "show_inferred":
+            return importlib.import_module("pl.show_inferred")
+        # `pl.interpret(program, *arrays)` needs numpy, an optional extra.
+        case "interpret":
+            try:
+                return importlib.import_module("pl.interpreter").interpret
+            except ModuleNotFoundError as e:
+                if e.name != "numpy":
+                    raise
+                raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
     if name.startswith("__"):  # Python's own protocol probes (`__path__`, ...): the plain answer
         raise AttributeError(f"module 'pl' has no attribute {name!r}")
     from pl.errors import UnknownNameError, suggest
 
-    raise UnknownNameError(f"Unknown name 'pl.{name}'",
-                           hint=suggest(name, __all__, "pl.") or "see `dir(pl)` for the DSL's names")
+    raise UnknownNameError(f"Unknown name 'pl.{name}'", hint=suggest(name, __all__, "pl.")
+                           or "see `dir(pl)` for the DSL's names").uncaught()
 
 
-__all__ = [*_dsl.__all__, *_dsl_ops.__all__, "Compiled", "CompactMode", "DType", "ForKind",
-           "FunctionType", "Level", "Mem", "MemorySpace", "PadValue", "ParamDirection", "PlError",
-           "Role", "TensorLayout", "TileLayout", "assert_structural_equal", "compile",
-           "parse", "passes", "structural_equal", "structural_hash"]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "interpret", "show_inferred"})
+
+
+__all__ = [*_language_names, "Compiled", "PlError", "assert_structural_equal", "compile", "function",
+           "parse", "passes", "program", "python_print", "structural_equal", "structural_hash"]

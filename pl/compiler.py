@@ -15,6 +15,7 @@ from pl import passes
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.ir.function import Program
+from pl.printer.program import print_node
 
 BACKENDS = (None, "910B", "950")
 
@@ -29,7 +30,7 @@ class Compiled:
     backend: str | None
 
     def as_python(self, **options: Any) -> str:
-        return self.program.as_python(**options)
+        return print_node(self.program, **options)
 
     def __str__(self) -> str:
         return self.as_python()
@@ -63,17 +64,6 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
                                  verify=verify)
     with gc_paused():
         out = manager.run(program)
-        _check_placed(out)
+        if not verify:  # with verify, the manager checked it after inference already
+            passes.check_memory_inferred("the compiled program", out)
     return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend)
-
-
-def _check_placed(program: Program) -> None:
-    """Every tile placed and every constrained operand in an allowed space: inference inserts
-    the moves, so a violation here is a bug in pl (PassOutputInvalid), never the kernel's."""
-    from infer.verifier import verify_tile_memory_inferred
-
-    errors = verify_tile_memory_inferred(program)
-    if errors:
-        raise passes.PassOutputInvalid(
-            f"the compiled program violates TileMemoryInferred ({len(errors)} violation(s)); "
-            f"first, at {errors[0].span}: {errors[0].message}")

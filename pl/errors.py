@@ -3,7 +3,7 @@
 Every mistake in a kernel becomes a `PlError` carrying a `Span`; `render()` prints it the way the
 reference does (rustc style): `Error: msg`, `--> file:line:col`, two lines of context, a caret under
 the culprit, then `= help:` / `= note:` lines. `str(error)` is `file:line:col: msg`, so an error
-that escapes uncaught still says where it is. `suggest` words the "did you mean" hint of an unknown
+that escapes uncaught still says where it is (`uncaught()` adds the rest of the rendering). `suggest` words the "did you mean" hint of an unknown
 name. This module imports only the IR span.
 """
 
@@ -60,6 +60,16 @@ class PlError(Exception):
         if span is not None and span.line > 0:
             return f"{span.filename}:{span.line}:{span.col}: {self.message}"
         return self.message
+
+    def uncaught(self) -> PlError:
+        """This error made ready to escape to Python's own excepthook (pl installs none): its
+        traceback cut to start where it is raised again, and the rest of `render()` (location,
+        source lines, caret, help) attached as a note, which Python 3.11+ prints after
+        `str(self)`."""
+        rest = "\n".join(self.render(color=False).splitlines()[1:])
+        if rest and hasattr(self, "add_note") and rest not in getattr(self, "__notes__", ()):
+            self.add_note(rest)
+        return self.with_traceback(None)
 
     def located(self, span: Span) -> PlError:
         """Give a span to an error raised without one (e.g. from op type deduction)."""

@@ -56,8 +56,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ir.enums import DType, MemorySpace
+from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.registry import OpDef, get_op
 
 CORE = "pl._core"

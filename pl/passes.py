@@ -3,8 +3,9 @@
 
 A `Pass` is pure: it never mutates its input. `PassManager` runs a list of them and can write the
 program after each one to a numbered file (`00_frontend.py`, `01_after_convert_to_ssa.py`, ...).
-With `verify=True` it checks every pass's output: well-typed (`pl.typecheck.verify_well_typed`)
-and, from convert_to_ssa on, in SSA form; a violation is an internal error naming the pass.
+With `verify=True` it checks every pass's output: well-typed (`pl.typecheck.verify_well_typed`),
+from convert_to_ssa on in SSA form (`lowering.ssa.verify`), and from infer_tile_memory_space on
+the TileMemoryInferred property (`infer.verifier`); a violation is an internal error naming the pass.
 """
 
 from __future__ import annotations
@@ -14,8 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from infer.backend import check_backend
+from infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
+from infer.residency.apply import apply_residency
+from infer.residency.hook import strip_bridge_markers
+from infer.verifier import verify_tile_memory_inferred as memory_violations
+from lowering.auto_tile_l0 import auto_tile_matmul_l0 as run_auto_tile_matmul_l0
+from lowering.flatten_nd import flatten_tile_nd_to_2d as run_flatten_tile_nd_to_2d
+from lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
+from lowering.ssa.verify import verify_ssa
+from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
+from lowering.tile_slice import canonicalize_tile_slice as run_canonicalize_tile_slice
 from pl.errors import PlError
 from pl.ir.function import Program
+from pl.printer.program import print_node
+from pl.typecheck import verify_well_typed
 
 
 @dataclass(frozen=True)
@@ -31,60 +45,43 @@ class Pass:
 
 def convert_to_ssa() -> Pass:
     """Version every definition (`x__ssa_v0`, `i__idx_v0`, ...) and add loop carries and phis."""
-    from lowering.ssa.convert import convert_to_ssa as run
-
-    return Pass("convert_to_ssa", lambda p: (run(p), None))
+    return Pass("convert_to_ssa", lambda p: (run_convert_to_ssa(p), None))
 
 
 def convert_tensor_to_tile_ops() -> Pass:
     """Turn the tensor ops of InCore functions into tile ops (matmul operands -> marked Mat loads)."""
-    from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run
-
-    return Pass("convert_tensor_to_tile_ops", lambda p: (run(p), None))
+    return Pass("convert_tensor_to_tile_ops", lambda p: (run_convert_tensor_to_tile_ops(p), None))
 
 
 def flatten_tile_nd_to_2d() -> Pass:
     """Merge the leading dims of tiles of rank > 2 into 2-D tiles."""
-    from lowering.flatten_nd import flatten_tile_nd_to_2d as run
-
-    return Pass("flatten_tile_nd_to_2d", lambda p: (run(p), None))
+    return Pass("flatten_tile_nd_to_2d", lambda p: (run_flatten_tile_nd_to_2d(p), None))
 
 
 def auto_tile_matmul_l0(backend: str | None = None) -> Pass:
     """Split a Mat-resident matmul whose operands overflow L0A/L0B into a pipelined K loop."""
-    from infer.backend import check_backend
-    from lowering.auto_tile_l0 import auto_tile_matmul_l0 as run
-
     check_backend(backend)
-    return Pass("auto_tile_matmul_l0", lambda p: (run(p, backend), None))
+    return Pass("auto_tile_matmul_l0", lambda p: (run_auto_tile_matmul_l0(p, backend), None))
 
 
 def canonicalize_tile_slice() -> Pass:
     """A Mat slice feeding an extract or a matmul becomes a `tile.extract` into Left/Right."""
-    from lowering.tile_slice import canonicalize_tile_slice as run
-
-    return Pass("canonicalize_tile_slice", lambda p: (run(p), None))
+    return Pass("canonicalize_tile_slice", lambda p: (run_canonicalize_tile_slice(p), None))
 
 
 def infer_tile_memory_space(backend: str | None = None, *, residency: bool = True) -> Pass:
     """Place every tile of InCore/AIC/AIV functions in a memory space, insert `tile.move`s
     (phases 0-3) and, with a backend and `residency`, keep invariant Mat operands resident
     across loops (phase 4). The log is an `infer.decisions.DecisionLog`."""
-    from infer.backend import check_backend
-    from infer.memory_space import infer_tile_memory_space as run
-    from infer.residency.apply import apply_residency
-    from infer.residency.hook import strip_bridge_markers
-
     check_backend(backend)
     phase4 = apply_residency if residency else strip_bridge_markers
-    return Pass("infer_tile_memory_space", lambda p: run(p, backend, residency=phase4))
+    return Pass("infer_tile_memory_space",
+                lambda p: run_infer_tile_memory_space(p, backend, residency=phase4))
 
 
 def verify_tile_memory_inferred(program: Program) -> None:
     """Raise the first violation of the TileMemoryInferred property, if any."""
-    from infer.verifier import verify_tile_memory_inferred as verify
-
-    errors = verify(program)
+    errors = memory_violations(program)
     if errors:
         raise errors[0]
 
@@ -116,7 +113,7 @@ class PassManager:
         if self.dump_dir is None:
             return
         self.dump_dir.mkdir(parents=True, exist_ok=True)
-        (self.dump_dir / f"{index:02d}_{label}.py").write_text(program.as_python() + "\n",
+        (self.dump_dir / f"{index:02d}_{label}.py").write_text(print_node(program) + "\n",
                                                                encoding="utf-8")
 
 
@@ -126,12 +123,9 @@ class PassOutputInvalid(AssertionError):
 
 
 def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None:
-    """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed or (with
-    `ssa`) not in SSA form: a pass must never hand on such a program. `placed`: memory-space
-    inference has run (see `pl.typecheck.verify_well_typed`)."""
-    from lowering.ssa.verify import verify_ssa
-    from pl.typecheck import verify_well_typed
-
+    """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed, (with
+    `ssa`) not in SSA form or (with `placed`: memory-space inference has run) violates
+    TileMemoryInferred: a pass must never hand on such a program."""
     errors = verify_well_typed(program, placed=placed)
     if errors:
         first = errors[0]
@@ -141,8 +135,21 @@ def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool =
     if ssa_errors:
         raise PassOutputInvalid(f"the output of pass {name} is not in SSA form "
                                 f"({len(ssa_errors)} violation(s)); first: {ssa_errors[0]}")
+    if placed:
+        check_memory_inferred(f"the output of pass {name}", program)
+
+
+def check_memory_inferred(what: str, program: Program) -> None:
+    """Raise PassOutputInvalid when `program` (`what` it is, for the message) has a tile not
+    placed or a constrained operand outside its allowed spaces: inference inserts the moves, so
+    a violation is a bug in pl, never the kernel's."""
+    errors = memory_violations(program)
+    if errors:
+        raise PassOutputInvalid(f"{what} violates TileMemoryInferred ({len(errors)} violation(s)); "
+                                f"first, at {errors[0].span}: {errors[0].message}")
 
 
 __all__ = ["Pass", "PassManager", "PassOutputInvalid", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+           "check_memory_inferred",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
            "infer_tile_memory_space", "verify_pass_output", "verify_tile_memory_inferred"]

@@ -1,6 +1,6 @@
 """Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi) from the registry.
 
-Guarantees: every spelling of `pl.dsl_ops.spelling_index()` (plus the scalar-only `pl.min` / `pl.max`
+Guarantees: every spelling of `pl.language.dsl_ops.spelling_index()` (plus the scalar-only `pl.min` / `pl.max`
 family) gets one stub function in the module that matches its namespace; a spelling that reaches ops
 of several levels (`pl.add`: tile and tensor) gets one `@overload` per level, told apart by the kind
 of its first operand. Positional parameters follow the op's registry arguments (tile -> Tile,
@@ -24,7 +24,7 @@ from pathlib import Path
 _HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
 
-from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index  # noqa: E402
+from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index  # noqa: E402
 from pl.mypy_plugin import op_rules  # noqa: E402
 from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
 
@@ -191,7 +191,7 @@ def render() -> dict[str, str]:
     for spelling in sorted(spellings):
         prefix, name = spelling.rsplit(".", 1)
         module = _NAMESPACES.get(prefix)
-        # Only what the runtime publishes (pl/dsl.py owns `pl.range` and friends).
+        # Only what the runtime publishes (pl/language/dsl.py owns `pl.range` and friends).
         if module is None or op_object(spelling) is None or keyword.iskeyword(name):
             continue
         bodies[module].extend(_functions(spelling, spellings[spelling]))

@@ -44,7 +44,7 @@ import pl
 out = []
 for text in json.loads(sys.argv[1]):
     try:
-        out.append(pl.parse(text).as_python() + "\\n" + pl.compile(pl.parse(text)).as_python())
+        out.append(pl.python_print(pl.parse(text)) + "\\n" + pl.compile(pl.parse(text)).as_python())
     except pl.PlError as e:
         out.append("error: " + e.message)
 print(json.dumps(out))

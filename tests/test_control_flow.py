@@ -36,7 +36,7 @@ def assert_compiles_the_same(source: str, inputs: list[list[Any]]) -> None:
     assert isinstance(program, Program)
     for backend, residency in CONFIGS:
         compiled = pl.compile(program, backend=backend, residency=residency).program
-        text = compiled.as_python()
+        text = pl.python_print(compiled)
         assert "__FREE_VAR" not in text, text
         pl.parse(text)  # the compiled text reads back
         for args in inputs:
@@ -121,7 +121,7 @@ def test_early_returns_end_the_kernel_after_every_pass(source: str) -> None:
 def test_a_return_stays_in_its_branch_after_tensor_to_tile() -> None:
     compiled = pl.compile(pl.parse(BRANCH_RETURN_TENSOR), backend="910B").program
     kernel = compiled.functions[0]
-    text = compiled.as_python()
+    text = pl.python_print(compiled)
     assert kernel.name == "kernel" and text.count("return ret0__store") == 2, text
 
 
@@ -256,7 +256,7 @@ def test_values_escape_loops_with_break_and_branches() -> None:
     assert isinstance(program, Program)
     for backend, residency in CONFIGS:
         compiled = pl.compile(program, backend=backend, residency=residency).program
-        assert "__FREE_VAR" not in compiled.as_python()
+        assert "__FREE_VAR" not in pl.python_print(compiled)
         for args in _tensor_args(1, 2, 7):
             x, m = args[0], args[2]
             want = x * 3.0 if m > 1 else x + float(min(m, 4) - 1)
@@ -269,7 +269,7 @@ def test_scalar_break_and_continue_compute_the_same() -> None:
 
 
 def test_no_break_or_continue_is_left_after_ssa() -> None:
-    text = pl.passes.convert_to_ssa()(pl.parse(SCALAR_FLOW)).as_python()
+    text = pl.python_print(pl.passes.convert_to_ssa()(pl.parse(SCALAR_FLOW)))
     assert "break" not in text.replace("break_flag", "") and "continue" not in \
         text.replace("continue_flag", ""), text
 
@@ -407,7 +407,7 @@ def test_generated_control_flow_computes_the_same(source: str) -> None:
             assume(False)
     for backend, residency in CONFIGS[:3]:
         compiled = pl.compile(program, backend=backend, residency=residency).program
-        text = compiled.as_python()
+        text = pl.python_print(compiled)
         assert "__FREE_VAR" not in text, text
         pl.parse(text)
         for n, value in expected.items():

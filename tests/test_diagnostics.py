@@ -17,7 +17,8 @@ import pytest
 from lowering.frontend.parse import parse
 from pl.errors import PlError
 
-FIXTURES = sorted((Path(__file__).resolve().parent / "error_fixtures").glob("*.py"))
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted((ROOT / "tests" / "error_fixtures").glob("*.py"))
 _MARK = re.compile(r"#\s*error:\s*(?P<msg>.*?)\s*(?:#\s*error-col:\s*(?P<col>\d+))?\s*$")
 
 
@@ -57,7 +58,10 @@ def test_fixture_error(path: Path) -> None:
     assert caret[0].index("^") - caret[0].index("|") - 2 == err.span.col - 1
 
 
-def test_uncaught_error_is_rendered_without_traceback(tmp_path: Path) -> None:
+def test_uncaught_error_is_rendered_by_python_from_the_decorator(tmp_path: Path) -> None:
+    """pl installs no excepthook: an uncaught PlError is printed by Python's own, located by its
+    `str`, the rest of its rendering attached as a note (3.11+), and its traceback starts at the
+    user's decorator: no frame of the frontend's insides."""
     kernel = tmp_path / "bad_kernel.py"
     kernel.write_text(
         "import pl\n\n\n@pl.program\nclass K:\n    @pl.function\n"
@@ -65,10 +69,14 @@ def test_uncaught_error_is_rendered_without_traceback(tmp_path: Path) -> None:
         "        return a\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, str(kernel)], capture_output=True, text=True,
                           env={"NO_COLOR": "1", "PATH": ""}, timeout=60)
-    assert proc.returncode != 0
-    assert "Error: Parameter 'b' missing type annotation" in proc.stderr
-    assert f"--> {kernel}:7:46" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1
+    assert f"pl.errors.PlError: {kernel}:7:46: Parameter 'b' missing type annotation" in proc.stderr
+    frames = re.findall(r'^  File "([^"]+)", line \d+, in (\S+)$', proc.stderr, re.M)
+    assert frames[0] == (str(kernel), "<module>"), proc.stderr
+    assert {f for f, _ in frames[1:]} <= {str(ROOT / "lowering" / "frontend" / "lower.py")}, frames
+    assert {fn for _, fn in frames[1:]} <= {"program", "apply"}, frames
+    if sys.version_info >= (3, 11):
+        assert f"--> {kernel}:7:46" in proc.stderr and "= help: " in proc.stderr
 
 
 def test_internal_failure_is_not_dressed_as_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:

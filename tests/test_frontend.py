@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+import pl
 from lowering.frontend.parse import parse
 from pl.ir import (
     AssignStmt,
@@ -347,9 +348,9 @@ def test_round_trip_through_printer() -> None:
         o = pl.store(r, [0, 0], o)
         return o
 """)
-    text = p.as_python()
+    text = pl.python_print(p)
     again = parse(text)
     from pl.structural import assert_structural_equal
 
     assert_structural_equal(again, p)
-    assert again.as_python() == text
+    assert pl.python_print(again) == text

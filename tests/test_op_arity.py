@@ -2,7 +2,7 @@
 
 Every op spelling refuses one positional argument too many, with a located arity error.
 
-The sweep goes over every registered op and every DSL spelling that may build it (pl/dsl_ops.py's
+The sweep goes over every registered op and every DSL spelling that may build it (pl/language/dsl_ops.py's
 `spelling_index`): a call with as many positional arguments as the spelling takes
 (`positional_limit`) plus one must raise a PlError at the call naming the arity, never build a
 Call that quietly takes the surplus argument for a keyword parameter (the row_sum-with-three-
@@ -20,12 +20,12 @@ import pytest
 
 from lowering.frontend.op_args import positional_limit
 from lowering.frontend.op_builders import build_call
-from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import Call, ConstBool, ConstInt, Expr, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.types import TensorType, TileType
+from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.registry import OpDef, all_ops, get_op
 
 SPAN = Span("kernel.py", 3, 5, 3, 30)

@@ -1,4 +1,4 @@
-"""DSL op spellings (pl/dsl_ops.py) and the builders that turn them into IR calls (lowering/op_builders)."""
+"""DSL op spellings (pl/language/dsl_ops.py) and the builders that turn them into IR calls (lowering/op_builders)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import pytest
 
 import pl
 from lowering.frontend.op_builders import build_call
-from pl.dsl_ops import canonical_spelling, op_object, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
+from pl.language.dsl_ops import canonical_spelling, op_object, spelling_index
 from pl.ops.registry import all_ops, get_op
 
 
@@ -275,7 +275,7 @@ def test_promoted_names_exist(spelling: str) -> None:
 
 
 def test_star_export_matches_all() -> None:
-    import pl.dsl_ops as dsl_ops
+    import pl.language.dsl_ops as dsl_ops
 
     assert {"add", "load", "tile", "tensor", "system", "min", "and_"} <= set(dsl_ops.__all__)
     assert "range" not in dsl_ops.__all__ and "program" not in dsl_ops.__all__

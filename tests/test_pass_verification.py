@@ -220,7 +220,7 @@ def test_batched_matmuls_become_one_matmul_per_batch(name: str, ash: str, bsh: s
     source = _parse(BATCHED.format(ash=ash, bsh=bsh, osh=osh, body=body.strip("\n")))
     compiled = pl.compile(source, backend=backend, residency=residency, verify=True).program
     assert verify_tile_memory_inferred(compiled) == []
-    text = compiled.as_python()
+    text = pl.python_print(compiled)
     assert "batch_matmul" not in text
     assert len(re.findall(r"pl\.tile\.matmul(_acc)?\(", text)) == int(osh[0])  # one per batch
     run_interpreted(source, random_inputs(source, 0))  # the source runs (no skip below)
@@ -359,3 +359,30 @@ out = pl.store(r, [0, 0], out)""")
     broken = Program(program.name, (dataclasses.replace(func, body=SeqStmts(stmts)),))
     messages = [e.message for e in verify_well_typed(broken)]
     assert any("return var" in m and "receives a value of type" in m for m in messages), messages
+
+
+def _skip_moves_into_matmul(program: Program) -> Program:
+    """A broken pass after inference: the matmul reads its operands from before their moves
+    (well typed and in SSA form, but in the wrong memory spaces)."""
+    func = program.functions[0]
+    body = func.body
+    assert isinstance(body, SeqStmts)
+    moved = {s.var: s.value.args[0] for s in body.stmts if isinstance(s, AssignStmt)
+             and isinstance(s.value, pl.ir.Call) and s.value.op.name == "tile.move"}
+    stmts = tuple(
+        dataclasses.replace(s, value=dataclasses.replace(
+            s.value, args=tuple(moved.get(a, a) for a in s.value.args)))  # type: ignore[arg-type]
+        if isinstance(s, AssignStmt) and isinstance(s.value, pl.ir.Call)
+        and s.value.op.name == "tile.matmul" else s
+        for s in body.stmts)
+    assert stmts != body.stmts, "the case has no moved matmul operand"
+    return Program(program.name, (dataclasses.replace(func, body=SeqStmts(stmts)),) + program.functions[1:])
+
+
+def test_pass_manager_runs_the_memory_verifier_after_inference() -> None:
+    broken = Pass("skip_moves", lambda p: (_skip_moves_into_matmul(p), None))
+    passes = [*default_passes(None), broken]
+    source = _parse(MATMUL)
+    PassManager(passes).run(source)  # off by default: nothing checked
+    with pytest.raises(PassOutputInvalid, match="output of pass skip_moves violates TileMemoryInferred"):
+        PassManager(passes, verify=True).run(source)

@@ -23,6 +23,7 @@ from bench.generate import kernel_source
 from lowering.frontend import source as frontend_source
 from lowering.frontend.parse import parse
 from pl.compiler import default_passes
+from pl.printer.program import print_node
 from pl.show_inferred.annotate import run_text
 
 _NAMES = count()
@@ -55,7 +56,7 @@ def _stage_calls(n: int) -> dict[str, int]:
     calls["lower"], program = _calls(lambda: parse(text, filename=name))
     for p in default_passes("910B"):
         calls[p.name], program = _calls(partial(p, program))
-    calls["print"], _ = _calls(program.as_python)
+    calls["print"], _ = _calls(partial(print_node, program))
     calls["show_inferred"], _ = _calls(
         lambda: run_text(text, f"<linear_show{next(_NAMES)}>", backend="910B"))
     return calls

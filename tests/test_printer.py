@@ -13,6 +13,7 @@ from typing import Any
 import libcst as cst
 import pytest
 
+import pl
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -185,7 +186,7 @@ def test_mem_alias_prints_mem() -> None:
 
 def test_printing_is_pure_and_idempotent() -> None:
     p = seed_after()
-    assert print_node(p) == print_node(p) == p.as_python() == str(p)
+    assert print_node(p) == print_node(p) == pl.python_print(p)
 
 
 # ---- decorators -------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_seed_general_matches_reference() -> None:
     expected = _parse_file(REF / "seed_general.after.py")
     after = pl.passes.infer_tile_memory_space(None)(before)
     pl.assert_structural_equal(after, expected)
-    text = after.as_python()
+    text = pl.python_print(after)
     assert "x_tile_Left: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Left]" in text
     assert "y_tile_Right: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Right]" in text
 

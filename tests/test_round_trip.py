@@ -30,10 +30,10 @@ SOURCES = _sources()
 
 
 def _round_trip(program: Program, label: str) -> None:
-    text = program.as_python()
+    text = pl.python_print(program)
     again = pl.parse(text, filename=f"<{label}>")
     pl.assert_structural_equal(again, program)
-    assert again.as_python() == text
+    assert pl.python_print(again) == text
 
 
 @pytest.mark.parametrize(("label", "source"), SOURCES, ids=[s[0] for s in SOURCES])

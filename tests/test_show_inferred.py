@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 import pytest
 
+import pl
 import pl.show_inferred as cli
 from lowering.frontend.parse import parse
 from pl.errors import PlError
@@ -479,4 +480,4 @@ def test_dumped_passes_are_valid_dsl_that_round_trips(example: str, tmp_path: Pa
     for f in files:
         text = f.read_text(encoding="utf-8")
         program = parse(text, str(f))
-        assert program.as_python() + "\n" == text, f.name
+        assert pl.python_print(program) + "\n" == text, f.name

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import pl
 from lowering.ssa.convert import convert_to_ssa, verify_ssa
 from lowering.ssa.support import parse_auto_name, versioned_name
 from pl.ir import (
@@ -485,6 +486,6 @@ class P:
     assert isinstance(program, Program)
     out = convert_to_ssa(program)
     assert verify_ssa(out) == []
-    text = out.as_python()
+    text = pl.python_print(out)
     assert "__FREE_VAR" not in text
     assert "off__ssa_v0" in text and "off__ssa_v1" in text and "[0, off__phi_v2]" in text

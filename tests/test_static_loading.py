@@ -375,7 +375,7 @@ def test_parse_evaluates_module_constants() -> None:
     text = text.replace("a = pl.load", "a: pl.Tile[[N, N], DT, SLOT, pl.Mem.Vec] = pl.load")
     program = pl.parse(text)
     assert isinstance(program, pl.ir.function.Program)
-    assert "[64, 64]" in program.as_python()
+    assert "[64, 64]" in pl.python_print(program)
 
 
 def test_parse_rejects_a_constant_it_cannot_evaluate() -> None:
@@ -389,7 +389,7 @@ def test_memrefs_in_annotations_are_accepted_as_written(ref: str, tmp_path: Path
     text = kernel('import pl\nN = 64\nDT = pl.FP32\nSLOT = pl.MemRef("s")\n'
                   "SLOTS = pl.MemRef(slots=2)")
     text = text.replace("a = pl.load", f"a: pl.Tile[[N, N], DT, {ref}, pl.Mem.Vec] = pl.load")
-    assert "[64, 64]" in pl.parse(text).as_python()
+    assert "[64, 64]" in pl.python_print(pl.parse(text))
     path = tmp_path / "k.py"
     assert run_text(text, str(path)).output == run_text(text, str(path), execute=True).output
 
@@ -503,3 +503,20 @@ def _outcome_text(text: str, path: Path, execute: bool) -> tuple[object, ...]:
         return ("ok", run_text(text, str(path), execute=execute).output)
     except PlError as e:
         return ("error", e.span.line if e.span else None)
+
+
+@pytest.mark.parametrize("prefix", [
+    "from pl import compile as plc\nfrom pl import PlError, parse, passes, structural_equal",
+    "C = pl.compile\nR = pl.compile(None)\nimport pl.compiler\nfrom pl.compiler import Compiled",
+    "from pl import *\nimport pl.show_inferred as show",
+    "import pypto.language as pl2\nfrom pypto.language import *\nP = pl2.passes",
+])
+def test_pls_tools_named_at_module_level_do_not_stop_loading(tmp_path: Path, prefix: str) -> None:
+    """Static loading binds pl's tools (`pl.compile`, `pl.passes`, ...) without running them: a
+    kernel file that names them at module level (for its `__main__` block, say) still loads."""
+    text = kernel(f"import pl\n{prefix}\nN = 64\nDT = pl.FP32") + \
+        "\n\nif __name__ == '__main__':\n    print(pl.compile(K).as_python())\n"
+    path = tmp_path / "kern.py"
+    path.write_text(text)
+    assert [p.name for p in load_programs(text, str(path))] == ["K"]
+    assert "pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec]" in run_text(text, str(path)).output

@@ -114,7 +114,7 @@ def test_generated_stubs_are_current() -> None:
 
 
 def test_every_published_op_has_a_stub() -> None:
-    from pl.dsl_ops import op_object, spelling_index
+    from pl.language.dsl_ops import op_object, spelling_index
 
     modules = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system"}
     texts = {m: (ROOT / "stubs" / "pl" / f"{m}.pyi").read_text(encoding="utf-8") for m in modules.values()}

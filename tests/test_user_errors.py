@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 import pl
 from lowering.frontend.op_builders import build_call
 from lowering.frontend.parse import parse
-from pl.dsl_ops import spelling_index
 from pl.errors import PlError, UnknownNameError, suggest
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
+from pl.language.dsl_ops import spelling_index
 from pl.show_inferred.cli import main
 
 TESTS = Path(__file__).resolve().parent

@@ -10,22 +10,22 @@ only names and attribute chains are evaluated (`root.attr` once per function, se
 from __future__ import annotations
 
 import builtins
-import sys
 from dataclasses import dataclass, field
 from enum import Enum
+from types import ModuleType
 from typing import Any
 
 import libcst as cst
 
 from lowering.frontend.source import SourceFile
-from lowering.source.static_eval import EXEC_HINT, Unresolved
-from pl import dsl
-from pl.dsl_ops import OpNamespace, suggest_op
+from lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection
 from pl.ir.expr import GlobalVar, IterArg, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
+from pl.language import dsl
+from pl.language.dsl_ops import OpNamespace, suggest_op
 
 _MISSING = object()
 
@@ -242,15 +242,19 @@ class FnCtx:
         if isinstance(base, OpNamespace):
             return self.error(node, f"Unknown operation '{dotted(node)}'",
                               hint=suggest_op(f"{base.__pl_namespace__}.{attr}"))
-        if base is _pl_module():
+        names = _pl_names(base)
+        if names is not None:
             return self.error(node, f"Unknown name '{dotted(node)}'",
-                              hint=suggest(attr, [n for n in dir(base) if not n.startswith("_")],
-                                           head))
+                              hint=suggest(attr, [n for n in names if not n.startswith("_")], head))
         return self.error(node, f"Unknown attribute '{dotted(node)}'")
 
 
-def _pl_module() -> Any:
-    return sys.modules.get("pl")
+def _pl_names(base: Any) -> list[str] | None:
+    """The names of `pl` when `base` is it: the package a running kernel imported, or the kernel
+    surface static loading binds (lowering/source/static_module.py); None for anything else."""
+    if isinstance(base, StaticNamespace):
+        return list(base.names) if base.name == "pl" else None
+    return dir(base) if isinstance(base, ModuleType) and base.__name__ == "pl" else None
 
 
 def dotted(node: cst.BaseExpression) -> str:

@@ -18,7 +18,6 @@ from lowering.frontend import op_builders
 from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, dotted
 from lowering.frontend.types import type_mismatch, type_text
-from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import (
@@ -37,6 +36,7 @@ from pl.ir.expr import (
 )
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.language import dsl
 
 _BIN = {cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
         cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",

@@ -18,18 +18,18 @@ from typing import Any
 
 import libcst as cst
 
+from lowering.frontend.blocks import lower_block, suite
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend.source import SourceFile, source_file
-from lowering.frontend.stmts import lower_block, suite
 from lowering.frontend.types import lower_annotation, type_text
 from lowering.source.python import python_view
-from pl import dsl
-from pl.errors import PlError, suggest
+from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
+from pl.ir.span import Span
 from pl.ir.stmt import make_body
 from pl.ir.types import TileType, TupleType, Type
 
@@ -48,7 +48,7 @@ def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | No
         target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
         if isinstance(target, cst.Name | cst.Attribute):
             try:
-                if probe.resolve(target) is dsl.function:
+                if probe.resolve(target) is function:
                     return dec
             except PlError:
                 continue
@@ -60,7 +60,7 @@ def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:
     if not isinstance(target, cst.Name | cst.Attribute):
         return False
     try:
-        return FnCtx(prog, "", None).resolve(target) is dsl.program
+        return FnCtx(prog, "", None).resolve(target) is program
     except PlError:
         return False
 
@@ -338,3 +338,70 @@ def lower_function(fn: Callable[..., Any], scope: dict[str, Any] | None = None) 
     assert isinstance(node, cst.FunctionDef)
     prog = ProgCtx(src, glb, closure)
     return lower_function_node(prog, node)
+
+
+def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+    """`@pl.function` / `@pl.function(type=..., level=..., role=..., ...)`.
+
+    On a method the raw function is returned (`@pl.program` lowers it from the source);
+    on a module-level function the decorated function is lowered to an `ir.Function` right away.
+    """
+    # Annotations see the caller's locals, which a function's closure may not hold.
+    caller = sys._getframe(1)
+    scope = dict(caller.f_locals)
+    if fn is not None and not callable(fn):  # `@pl.function(pl.FunctionType.InCore)`
+        raise PlError("@pl.function takes its options as keywords",
+                      frame_span(caller),
+                      hint=f"write @pl.function(type=pl.{fn})" if isinstance(fn, FunctionType)
+                      else "e.g. @pl.function(type=pl.FunctionType.InCore)").uncaught()
+
+    def apply(f: Callable[..., Any]) -> Any:
+        if _is_method(f):  # `@pl.program` reads the method's decorator from the source
+            return f
+        try:
+            return lower_function(f, scope=scope)
+        except PlError as error:
+            raise error.uncaught() from None
+
+    if fn is None:
+        return apply
+    return apply(fn)
+
+
+def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:
+    """`@pl.program` / `@pl.program(strict_ssa=...)` on a class: lowered to an `ir.Program`."""
+    scope = dict(sys._getframe(1).f_locals)
+
+    def apply(c: type) -> Any:
+        if not isinstance(c, type):
+            raise program_target_error(f"{type(c).__name__} {getattr(c, '__name__', '')!r}",
+                                       _definition_span(c)).uncaught()
+        try:
+            return lower_class(c, strict_ssa=strict_ssa, scope=scope)
+        except PlError as error:
+            raise error.uncaught() from None
+
+    if cls is None:
+        return apply
+    return apply(cls)
+
+
+def _is_method(fn: Callable[..., Any]) -> bool:
+    """A function defined directly in a class body (its qualname's parent is not `<locals>`)."""
+    parts = getattr(fn, "__qualname__", "").split(".")
+    return len(parts) >= 2 and parts[-2] != "<locals>"
+
+
+def program_target_error(what: str, span: Span | None) -> PlError:
+    """`@pl.program` put on something that is not a class (`what`: "function 'f'")."""
+    return PlError("@pl.program must decorate a class whose methods are @pl.function kernels, "
+                   f"not {what}".rstrip(), span,
+                   hint="write `@pl.program` above `class Name:`; use `@pl.function` on a def")
+
+
+def _definition_span(obj: Any) -> Span | None:
+    """Where a decorated object is defined (its first decorator line), if Python knows it."""
+    code = getattr(obj, "__code__", None)
+    if code is None:
+        return None
+    return Span(code.co_filename, code.co_firstlineno, 1)

@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from pl.dsl_ops import canonical_spelling
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
+from pl.language.dsl_ops import canonical_spelling
 from pl.ops.registry import OpDef, dsl_positional, rebinding_slot
 
 # Tensor-section rows carry no `?` markers; these positional names are optional there.

@@ -24,12 +24,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lowering.frontend.op_args import describe, shape_arguments, to_expr
-from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.deduce import type_token
 from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op

@@ -18,7 +18,6 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend.context import FnCtx
-from pl import dsl
 from pl.errors import PlError
 from pl.ir.enums import (
     CompactMode,
@@ -40,6 +39,8 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
+from pl.language import dsl
+from pl.printer.program import print_type
 
 LowerExpr = Callable[[FnCtx, cst.BaseExpression], Expr]
 
@@ -59,7 +60,6 @@ def type_text(t: Type) -> str:
     (an unknown type, an empty tuple)."""
     if not _printable(t):
         return _fallback_text(t)
-    from pl.printer.program import print_type  # at call time: the printer imports the frontend
     return print_type(t)
 
 

@@ -37,8 +37,8 @@ from typing import Any
 
 import libcst as cst
 
-from pl import dsl
 from pl.ir.span import Span
+from pl.language import dsl
 
 __all__ = ["EXEC_HINT", "FailsWhenRun", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
            "evaluate"]
@@ -105,6 +105,10 @@ class StaticNamespace:
     def __init__(self, name: str, names: dict[str, Any]) -> None:
         self.__name = name
         self.__names = names
+
+    @property
+    def name(self) -> str:
+        return self.__name
 
     @property
     def names(self) -> dict[str, Any]:

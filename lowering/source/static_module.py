@@ -4,7 +4,10 @@ This is how `show_inferred` loads a kernel by default (as black, ruff and mypy r
 file is parsed with LibCST and its top-level statements are interpreted as follows.
 
 - `import pl`, `import pl as p`, `import pypto.language as pl`, `from pypto import language`,
-  `from pl import X` / `*` bind the real `pl` package (trusted: it is the compiler itself).
+  `from pl import X` / `*` bind pl's kernel surface (`pl_surface`: the language's objects and the
+  two decorators, pl's own and trusted; pl's tools such as `pl.compile` unresolved); `import pl.M`
+  binds a module of the layers below lowering (`pl.language`, `pl.ir`, `pl.ops`, `pl.errors`),
+  any other module of pl unresolved.
 - `import m`, `import pkg.m`, `from m import N`, `from . import m`, `from .m import N` of a module
   of the user's project - a file `m.py` or package `m/__init__.py` found in the kernel's folder
   (absolute imports) or relative to the importing module's folder (relative imports) - read that
@@ -39,13 +42,15 @@ from typing import Any
 
 import libcst as cst
 
-import pl
 from lowering.frontend.context import FnCtx, ProgCtx, dotted
 from lowering.frontend.lower import (
+    function,
     function_decorator,
     is_program_decorator,
     lower_class_node,
     lower_function_node,
+    program,
+    program_target_error,
 )
 from lowering.frontend.source import SourceFile, source_file
 from lowering.source.python import compile_python
@@ -58,12 +63,13 @@ from lowering.source.static_eval import (
     binary,
     evaluate,
 )
-from pl import dsl
-from pl.dsl_ops import DslOp
+from pl import language
 from pl.errors import PlError
 from pl.ir.function import Program
+from pl.language.dsl import KernelOnly
+from pl.language.dsl_ops import DslOp
 
-__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module"]
+__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "pl_surface"]
 
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
@@ -76,17 +82,38 @@ def kernel_folder(filename: str) -> Path:
     return Path(os.path.realpath(filename)).parent
 
 
+# The names of the `pl` face that come from above lowering (pl/__init__.py): a kernel's text
+# never needs their values, so static loading binds them unresolved (as it binds a def);
+# tests/test_layering.py checks that the surface and the face have the same names.
+PL_TOOLS = ("Compiled", "assert_structural_equal", "compile", "interpret", "parse", "passes",
+            "python_print", "show_inferred", "structural_equal", "structural_hash")
+_TOOL_REASON = "it is one of pl's tools, which static loading does not run"
+
+
+def pl_surface() -> StaticNamespace:
+    """What `import pl` binds in a kernel read statically: every object of the language surface,
+    the decorators `function` / `program`, `PlError`, and pl's tools unresolved (a fresh
+    namespace: an import binds its own)."""
+    names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
+    names.update(PlError=PlError, function=function, program=program)
+    names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
+    return StaticNamespace("pl", names)
+
+
 def pl_module(name: str) -> Any:
     """The object `import name` binds when `name` is `pl` or the reference's `pypto.language`
-    (or one of their modules); None for any other module."""
+    (or one of their modules below lowering); None for any other module."""
     if name == "pypto":
-        return StaticNamespace("pypto", {"language": pl})
+        return StaticNamespace("pypto", {"language": pl_surface()})
     if name == "pypto.language" or name == "pl":
-        return pl
+        return pl_surface()
     for prefix in ("pl.", "pypto.language."):
         if name.startswith(prefix):
+            module = "pl." + name[len(prefix):]
+            if not module.startswith(("pl.language", "pl.ir", "pl.ops", "pl.errors")):
+                return Unresolved(name, _TOOL_REASON)
             try:
-                return importlib.import_module("pl." + name[len(prefix):])
+                return importlib.import_module(module)
             except ImportError:
                 return None
     return None
@@ -332,8 +359,6 @@ class _Loader:
         if isinstance(node.names, cst.ImportStar):
             if isinstance(source, StaticNamespace):
                 ns.update(_public(source.names))
-            elif source is pl:
-                ns.update({k: getattr(pl, k) for k in pl.__all__})
             else:
                 raise src.error(node, f"`from {label} import *` cannot be read statically: "
                                       f"{source.reason if isinstance(source, Unresolved) else ''}",
@@ -526,13 +551,13 @@ def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> No
     for dec in node.decorators:
         target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
         obj = ctx.try_resolve(target) if isinstance(target, cst.Name | cst.Attribute) else None
-        if isinstance(obj, dsl.KernelOnly | DslOp):
+        if isinstance(obj, KernelOnly | DslOp):
             try:
                 obj()  # pl's own object: its call only raises the misuse error
             except PlError as e:
                 raise prog.src.locate(e, dec) from None
-        if isinstance(node, cst.FunctionDef) and obj is dsl.program:
-            raise prog.src.locate(dsl.program_target_error(f"function '{node.name.value}'", None),
+        if isinstance(node, cst.FunctionDef) and obj is program:
+            raise prog.src.locate(program_target_error(f"function '{node.name.value}'", None),
                                   dec)
 
 

@@ -24,6 +24,11 @@ class Expr:
     def type(self) -> Type:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def static_int(self) -> int | None:
+        """The value of an integer constant (`ConstInt`), else None. A method, so that types
+        (pl/ir/types.py, below this module) read constant dims without importing it."""
+        return None
+
 
 @fast_init
 @dataclass(frozen=True, slots=True, eq=False)
@@ -63,6 +68,9 @@ class ConstInt(Expr):
     @property
     def type(self) -> Type:
         return ScalarType(self.dtype)
+
+    def static_int(self) -> int | None:
+        return self.value
 
 
 @fast_init

@@ -1,4 +1,8 @@
-"""Functions and programs."""
+"""Functions and programs.
+
+Printing one is the printer's job (`pl.python_print(node)`, `pl.printer.print_node`): the IR core
+does not depend on the printer.
+"""
 
 from __future__ import annotations
 
@@ -28,14 +32,6 @@ class Function:
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
-    def as_python(self, **options: Any) -> str:
-        from pl.printer.program import print_node
-
-        return print_node(self, **options)
-
-    def __str__(self) -> str:
-        return self.as_python()
-
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -51,11 +47,3 @@ class Program:
             if f.name == name:
                 return f
         return None
-
-    def as_python(self, **options: Any) -> str:
-        from pl.printer.program import print_node
-
-        return print_node(self, **options)
-
-    def __str__(self) -> str:
-        return self.as_python()

@@ -150,11 +150,10 @@ def effective_tile_view(t: TileType) -> TileView:
 
 def static_shape(shape: tuple[Expr, ...]) -> tuple[int, ...] | None:
     """The dims as Python ints when every dim is a constant, else None."""
-    from pl.ir.expr import ConstInt
-
     out: list[int] = []
     for d in shape:
-        if not isinstance(d, ConstInt):
+        value = d.static_int()
+        if value is None:
             return None
-        out.append(d.value)
+        out.append(value)
     return tuple(out)

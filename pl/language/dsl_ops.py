@@ -10,7 +10,7 @@ Guarantees:
   resolves them by identity and turns them into IR calls with `lowering.op_builders.build_call`);
 - `spelling_index()` maps each spelling to the IR ops it may build, the table the builders dispatch on.
 
-Names that `pl/dsl.py` defines (decorators, types, loops, dtypes) are never defined here.
+Names that `pl/language/dsl.py` and the frontend's decorators define (types, loops, dtypes) are never defined here.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ SCALAR_ONLY_SPELLINGS: dict[str, str] = {
     "pl.min": "Min", "pl.max": "Max", "pl.tile.min": "Min", "pl.tile.max": "Max",
 }
 
-# Names owned by pl/dsl.py; an op spelling must never shadow them.
+# Names owned by pl/language/dsl.py and the decorators; an op spelling must never shadow them.
 _DSL_NAMES = frozenset({
     "program", "function", "inline", "Tile", "Tensor", "Scalar", "Out", "InOut", "Array", "Tuple",
     "MemRef", "TileView", "TensorView", "range", "parallel", "unroll", "pipeline", "while_", "cond",
@@ -105,7 +105,7 @@ class OpNamespace:
         if name.startswith("__"):  # Python's own protocol probes (`__wrapped__`, ...)
             raise AttributeError(name)
         raise UnknownNameError(f"Unknown operation '{self.__pl_namespace__}.{name}'",
-                               hint=suggest_op(f"{self.__pl_namespace__}.{name}"))
+                               hint=suggest_op(f"{self.__pl_namespace__}.{name}")).uncaught()
 
 
 tile = OpNamespace("pl.tile")

@@ -1,6 +1,10 @@
-"""Compound statements: `for` over pl.range/parallel/unroll/pipeline/while_, `while`, dispatch.
+"""Blocks and the statements that hold them: if/else, `with` scopes, `for` over
+pl.range/parallel/unroll/pipeline/while_, `while` (one module: they lower each other's bodies).
 
-Guarantees: a loop with `init_values=` gets one IterArg per name (visible only in the body) and
+Guarantees: leading `#` comments of a statement become the `comments` of the first IR statement
+it produces (comments above a `pass` move on to the next one); if-branches with assignment-form
+`pl.yield_` get return vars, otherwise their bindings stay visible after the if (non-SSA, fixed
+by SSA conversion); a loop with `init_values=` gets one IterArg per name (visible only in the body) and
 return vars named by the assignment-form `pl.yield_` (or `<iter>_out` when the body yields
 nothing); a loop without init_values has no iter args, and its body bindings stay visible after
 it (non-SSA; SSA conversion adds the carried values). Any other iterator is a located error.
@@ -8,19 +12,21 @@ it (non-SSA; SSA conversion adds the carried values). Any other iterator is a lo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
 
 from lowering.frontend.context import FnCtx, YieldSite
 from lowering.frontend.exprs import lower_expr, lower_value
-from lowering.frontend.stmts import dsl_callee, lower_block, lower_if, lower_with, suite
+from lowering.frontend.stmts import comments_of, dsl_callee, lower_small
 from lowering.frontend.types import type_text
-from pl import dsl
-from pl.ir.enums import DType, ForKind
+from pl.ir.enums import DType, ForKind, Level, ScopeKind
 from pl.ir.expr import ConstInt, Expr, IterArg, Var
-from pl.ir.stmt import ForStmt, Stmt, WhileStmt, make_body
+from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
 from pl.ir.types import ScalarType
+from pl.language import dsl
 
 _KINDS = {id(dsl.range): ForKind.Sequential, id(dsl.parallel): ForKind.Parallel,
           id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline}
@@ -28,6 +34,45 @@ _ITER_MSG = ("For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipel
              "pl.while_(), pl.spmd(), or pl.split_aiv()")
 _BARE_YIELD = ("Loop with init_values requires an assignment-form pl.yield_(...) — the LHS "
                "supplies the post-loop binding name. Bare pl.yield_(...) is rejected here.")
+
+
+def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
+    out: list[Stmt] = []
+    pending: list[str] = []
+    outer_span = ctx.cur_span
+    src = ctx.src
+    for s in stmts:
+        if getattr(s, "leading_lines", None):
+            pending += comments_of(s)
+        if type(s) is cst.SimpleStatementLine and len(s.body) == 1:  # the common line
+            small = s.body[0]
+            ctx.cur_span = src.stmt_span(small)
+            produced = lower_small(ctx, small)
+        elif isinstance(s, cst.SimpleStatementLine):
+            produced = []
+            for small in s.body:
+                ctx.cur_span = src.stmt_span(small)
+                produced += lower_small(ctx, small)
+        else:
+            ctx.cur_span = ctx.src.stmt_span(s)
+            produced = lower_compound(ctx, s)
+        ctx.emitted += len(produced)
+        if produced and isinstance(produced[-1], YieldStmt) and s is not stmts[-1]:
+            raise ctx.error(s, "pl.yield_ must be the last statement of its loop or branch body",
+                            hint="move the statements after it above the yield")
+        if produced and pending:
+            produced[0] = replace(produced[0], comments=tuple(pending))  # type: ignore[type-var]
+            pending = []
+        out += produced
+    ctx.cur_span = outer_span
+    return out
+
+
+def suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    if isinstance(body, cst.IndentedBlock):
+        return body.body
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=[b]) for b in body.body]
 
 
 def lower_compound(ctx: FnCtx, node: cst.CSTNode) -> list[Stmt]:
@@ -214,3 +259,92 @@ def lower_while(ctx: FnCtx, node: cst.While) -> list[Stmt]:
         raise ctx.error(sites[0].node, "pl.yield_ in a while loop needs pl.while_(init_values=...)")
     ctx.leak(names)
     return [WhileStmt((), cond, make_body(body), span=ctx.src.stmt_span(node))]
+
+
+# -- if / with --------------------------------------------------------------------------------
+
+
+def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
+    cond = lower_expr(ctx, node.test)
+    if cond.type != ScalarType(DType.BOOL):
+        raise ctx.error(node.test, "if condition must be a Bool-typed scalar expression, got "
+                                   f"{type_text(cond.type)}",
+                        hint="Compare explicitly, e.g. `if n > 0:`")
+    ctx.yields.append([])
+    ctx.push()
+    then = lower_block(ctx, suite(node.body))
+    then_names = ctx.pop()
+    then_sites = ctx.yields.pop()
+    ctx.yields.append([])
+    ctx.push()
+    other: list[Stmt] | None = None
+    if isinstance(node.orelse, cst.Else):
+        other = lower_block(ctx, suite(node.orelse.body))
+    elif isinstance(node.orelse, cst.If):
+        other = lower_if(ctx, node.orelse)
+    else_names = ctx.pop()
+    else_sites = ctx.yields.pop()
+    span = ctx.src.stmt_span(node)
+    sites = then_sites + else_sites
+    if not sites:
+        ctx.leak(then_names)
+        ctx.leak(else_names)
+        return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None,
+                       span=span)]
+    for s in sites:
+        if s.names is None:
+            raise ctx.error(s.node, "pl.yield_ in an if needs the assignment form: x = pl.yield_(e)")
+    n_then = len(then_sites[-1].values) if then_sites else 0
+    n_else = len(else_sites[-1].values) if else_sites else 0
+    if n_then != n_else:
+        culprit: cst.CSTNode = (else_sites[-1].node if else_sites
+                                else node.orelse if node.orelse is not None else node)
+        raise ctx.error(culprit, "Both branches of an if must yield the same number of values "
+                                 f"({n_then} vs {n_else})",
+                        hint="end each branch with `name = pl.yield_(value)`")
+    order: list[tuple[str, Any]] = []
+    for s in then_sites + else_sites:
+        for i, n in enumerate(s.names or []):
+            if n not in [o[0] for o in order]:
+                t = s.types[i] if i < len(s.types) and s.types[i] is not None else s.values[i].type
+                order.append((n, t))
+    rvs = tuple(Var(n, t, span=span) for n, t in order)
+    for v in rvs:
+        ctx.bind(v.name, v)
+    return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None, rvs,
+                   span=span)]
+
+
+def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
+    if len(node.items) != 1:
+        raise ctx.error(node, "Only one context manager per `with` is supported")
+    item = node.items[0]
+    if item.asname is not None:
+        raise ctx.error(item.asname, "`with ... as name` is not supported")
+    call = item.item
+    obj = dsl_callee(ctx, call)
+    if not isinstance(call, cst.Call) or obj not in (dsl.scope, dsl.manual_scope, dsl.at,
+                                                     dsl.cluster, dsl.spmd):
+        raise ctx.error(call, "Unsupported context manager: use pl.scope(), pl.at(...), "
+                              "pl.cluster() or pl.spmd(n)")
+    args: list[tuple[str, Any]] = []
+    for a in call.args:
+        if a.keyword is None:
+            if obj is not dsl.spmd or args:
+                raise ctx.error(a, "Scope arguments are keywords")
+            args.append(("core_num", lower_expr(ctx, a.value)))
+        else:
+            v = lower_value(ctx, a.value)
+            args.append((a.keyword.value, v))
+    kind = ScopeKind.Runtime
+    if obj is dsl.manual_scope:
+        args = [("mode", dsl.ScopeMode.MANUAL)]
+    elif obj is dsl.at:
+        level = dict(args).get("level")
+        kind = ScopeKind.InCore if level is Level.CORE_GROUP else ScopeKind.Hierarchy
+    elif obj is dsl.cluster:
+        kind = ScopeKind.Cluster
+    elif obj is dsl.spmd:
+        kind = ScopeKind.Spmd
+    body = lower_block(ctx, suite(node.body))
+    return [ScopeStmt(kind, make_body(body), tuple(args), span=ctx.src.stmt_span(node))]
