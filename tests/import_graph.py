@@ -105,12 +105,19 @@ def imports(root: Path) -> list[Import]:
     return found
 
 
+# The one upward edge the layer table allows (docs/architecture.md, under the table): the IR
+# core's `as_python()` / `str()` import the printer when called, as the reference's nodes print.
+CALL_TIME_EDGES = frozenset({("pl.ir.function", "pl.printer.program")})
+
+
 def graph(root: Path) -> dict[str, set[str]]:
-    """Module -> the project modules it imports (imports of other distributions left out)."""
+    """Module -> the project modules it imports (imports of other distributions, type-only
+    imports and the CALL_TIME_EDGES left out)."""
     files = module_files(root)
     edges: dict[str, set[str]] = {m: set() for m in files}
     for imp in imports(root):
-        if imp.target in files and imp.target != imp.module and not imp.type_only:
+        if imp.target in files and imp.target != imp.module and not imp.type_only \
+                and (imp.module, imp.target) not in CALL_TIME_EDGES:
             edges[imp.module].add(imp.target)
     return edges
 

@@ -189,6 +189,17 @@ def test_printing_is_pure_and_idempotent() -> None:
     assert print_node(p) == print_node(p) == pl.python_print(p)
 
 
+def test_ir_nodes_print_themselves_as_the_references_do() -> None:
+    """`prog.as_python()` and `str(prog)` (the reference's API, dsl.md section 4) print through
+    the one printer, options included; a Function prints as a standalone `@pl.function`."""
+    p = seed_after()
+    assert p.as_python() == str(p) == pl.python_print(p)
+    assert p.as_python(mem_alias=True) == print_node(p, mem_alias=True)
+    f = p.functions[0]
+    assert f.as_python() == str(f) == pl.python_print(f)
+    assert f.as_python().splitlines()[3].startswith("@pl.function")
+
+
 # ---- decorators -------------------------------------------------------------------------------
 
 DECORATORS = [

@@ -1,7 +1,9 @@
 """Functions and programs.
 
-Printing one is the printer's job (`pl.python_print(node)`, `pl.printer.print_node`): the IR core
-does not depend on the printer.
+Printing one is the printer's job (`pl.python_print(node)`, `pl.printer.print_node`). The one
+exception to the IR core importing nothing above it: `as_python()` / `str()`, the reference's own
+API on its IR nodes (`prog.as_python()`, dsl.md section 4), import the printer when called; the
+layer table in docs/architecture.md names this edge and the layering test allows only it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ class Function:
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
+    def as_python(self, **options: Any) -> str:
+        """This node printed as DSL text (`pl.python_print(self, **options)`)."""
+        from pl.printer.program import print_node  # at call time: the printer is a higher layer
+
+        return print_node(self, **options)
+
+    def __str__(self) -> str:
+        return self.as_python()
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -47,3 +58,12 @@ class Program:
             if f.name == name:
                 return f
         return None
+
+    def as_python(self, **options: Any) -> str:
+        """This node printed as DSL text (`pl.python_print(self, **options)`)."""
+        from pl.printer.program import print_node  # at call time: the printer is a higher layer
+
+        return print_node(self, **options)
+
+    def __str__(self) -> str:
+        return self.as_python()
