@@ -167,9 +167,9 @@ def _stmt_exprs(s: Stmt) -> Iterator[Expr]:
         case ReturnStmt(values=values) | YieldStmt(values=values):
             yield from values
         case ForStmt():
-            yield from (s.start, s.stop, s.step, *(ia.init for ia in s.iter_args))
+            yield from (kind.start, kind.stop, kind.step, *(ia.init for ia in kind.iter_args))
         case WhileStmt():
-            yield from (*(ia.init for ia in s.iter_args), s.condition)
+            yield from (*(ia.init for ia in kind.iter_args), kind.condition)
         case IfStmt(condition=condition):
             yield condition
         case SeqStmts() | ScopeStmt() | BreakStmt() | ContinueStmt():
