@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 import pytest
-from test_printer_text import check_wrapping
+from wrap_check import check_wrapping
 
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import Call, ConstInt, Op, Var

@@ -4,8 +4,8 @@ Guarantees: every function returns one line of valid Python in the DSL's printed
 breaks: only statements are wrapped, pl/printer/doc.py); operators get parentheses exactly where
 precedence (or Python's comparison chaining) needs them; an all-constant integer tree prints its
 leaves as `pl.const(v, pl.INDEX)` so that the frontend rebuilds it verbatim instead of folding it.
-Every DSL name is spelled from `Ctx.root` (`pl` unless the caller's file imports it as another
-name). A type's text is remembered on the `Ctx` (one per printed function), which dies with the
+Every DSL name is spelled from `PrintContext.root` (`pl` unless the caller's file imports it as another
+name). A type's text is remembered on the `PrintContext` (one per printed function), which dies with the
 print call.
 """
 
@@ -55,7 +55,7 @@ TypeKind: TypeAlias = ScalarType | TensorType | TileType | TupleType | UnknownTy
 
 
 @dataclass(slots=True)
-class Ctx:
+class PrintContext:
     """What printing an expression depends on besides the expression, and the memos of one
     print call (they die with it)."""
 
@@ -72,8 +72,8 @@ class Ctx:
         return self.root + "." + path
 
 
-def default_ctx() -> Ctx:
-    return Ctx(name_of=lambda v: v.name)
+def default_ctx() -> PrintContext:
+    return PrintContext(name_of=lambda v: v.name)
 
 
 def dotted(path: str) -> str:
@@ -109,7 +109,7 @@ def tuple_text(items: Sequence[str]) -> str:
     return "(" + ", ".join(items) + ")"
 
 
-def enum_text(v: Enum, ctx: Ctx) -> str:
+def enum_text(v: Enum, ctx: PrintContext) -> str:
     if isinstance(v, DType):
         return ctx.dsl(v.name)
     if isinstance(v, MemorySpace):
@@ -120,7 +120,7 @@ def enum_text(v: Enum, ctx: Ctx) -> str:
 _CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 
 
-def value_text(v: Any, ctx: Ctx, key: str = "") -> str:
+def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     """A kwarg / attr value: Python scalars, enum members, Exprs, lists, dicts."""
     if v is None:
         return "None"
@@ -145,7 +145,7 @@ def value_text(v: Any, ctx: Ctx, key: str = "") -> str:
     raise TypeError(f"cannot print value {v!r} of type {type(v).__name__}")
 
 
-def dict_text(items: Sequence[tuple[str, Any]], ctx: Ctx) -> str:
+def dict_text(items: Sequence[tuple[str, Any]], ctx: PrintContext) -> str:
     return "{" + ", ".join('"' + k + '": ' + value_text(v, ctx, k) for k, v in items) + "}"
 
 
@@ -182,7 +182,7 @@ def precedence(e: Expr) -> int:
             return _ATOM
 
 
-def _child(parent: BinaryExpr, child: Expr, is_left: bool, ctx: Ctx, typed: bool) -> str:
+def _child(parent: BinaryExpr, child: Expr, is_left: bool, ctx: PrintContext, typed: bool) -> str:
     pp, cp = precedence(parent), precedence(child)
     needs = cp < pp
     if cp == pp:
@@ -198,7 +198,7 @@ def _const_tree(e: Expr) -> bool:
     return isinstance(e, BinaryExpr) and _const_tree(e.left) and _const_tree(e.right)
 
 
-def expr_text(e: Expr, ctx: Ctx, typed_index: bool = False) -> str:
+def expr_text(e: Expr, ctx: PrintContext, typed_index: bool = False) -> str:
     """The printed form of an expression (`typed_index`: INDEX consts as `pl.const(v, pl.INDEX)`)."""
     kind = cast(ExprKind, e)
     match kind:
@@ -232,7 +232,7 @@ def expr_text(e: Expr, ctx: Ctx, typed_index: bool = False) -> str:
             assert_never(kind)
 
 
-def _binary(e: BinaryExpr, ctx: Ctx, typed: bool) -> str:
+def _binary(e: BinaryExpr, ctx: PrintContext, typed: bool) -> str:
     if e.op in _FUNCTION_BINARY:
         return call_text(ctx.dsl(_FUNCTION_BINARY[e.op]),
                          [expr_text(e.left, ctx, typed), expr_text(e.right, ctx, typed)])
@@ -243,7 +243,7 @@ def _binary(e: BinaryExpr, ctx: Ctx, typed: bool) -> str:
     return left + " " + _BINARY[e.op][1] + " " + right
 
 
-def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> str:
+def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
     inner = expr_text(e.operand, ctx, typed)
     if e.op == "Abs":
         return call_text("abs", [inner])
@@ -261,7 +261,7 @@ def _unary(e: UnaryExpr, ctx: Ctx, typed: bool) -> str:
 FULL_OPS = ("tile.full", "tensor.full")
 
 
-def call_parts(e: Call, ctx: Ctx) -> tuple[str, list[str]]:
+def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     """The callee and the argument texts (each without its comma) of a call: the parts a
     statement ending in the call hands to the wrapping rule."""
     op = e.op
@@ -296,7 +296,7 @@ def call_parts(e: Call, ctx: Ctx) -> tuple[str, list[str]]:
     return func, items
 
 
-def _keyword_from(name: str, nargs: int, ctx: Ctx) -> int | None:
+def _keyword_from(name: str, nargs: int, ctx: PrintContext) -> int | None:
     """The first positional argument of a call of op `name` that must be printed by keyword so the
     reference's wrapper of `pl.<name>` reads it as the same parameter (`rebinding_slot`)."""
     key = (name, nargs)
@@ -306,7 +306,7 @@ def _keyword_from(name: str, nargs: int, ctx: Ctx) -> int | None:
     return ctx.cuts[key]
 
 
-def _submit_parts(e: Call, fn: GlobalVar, ctx: Ctx) -> tuple[str, list[str]]:
+def _submit_parts(e: Call, fn: GlobalVar, ctx: PrintContext) -> tuple[str, list[str]]:
     """`pl.submit(self.fn, args..., deps=[...], attrs={...})`: the DSL spelling of a task launch."""
     items = ["self." + fn.name if ctx.in_program else fn.name, *(expr_text(a, ctx) for a in e.args)]
     items += [k + "=" + value_text(v, ctx, k) for k, v in e.attrs if k == "deps"]
@@ -319,7 +319,7 @@ def _submit_parts(e: Call, fn: GlobalVar, ctx: Ctx) -> tuple[str, list[str]]:
 # ---- types ----------------------------------------------------------------------------------
 
 
-def dim_text(d: Expr, ctx: Ctx) -> str:
+def dim_text(d: Expr, ctx: PrintContext) -> str:
     if isinstance(d, (ConstInt, Var)):
         return expr_text(d, ctx)
     return expr_text(d, ctx, typed_index=True)
@@ -329,11 +329,11 @@ def _subscript(base: str, items: Sequence[str]) -> str:
     return base + "[" + ", ".join(items) + "]"
 
 
-def _shape(shape: Sequence[Expr], ctx: Ctx) -> str:
+def _shape(shape: Sequence[Expr], ctx: PrintContext) -> str:
     return list_text([dim_text(d, ctx) for d in shape])
 
 
-def _tile_view(t: TileType, ctx: Ctx) -> str | None:
+def _tile_view(t: TileType, ctx: PrintContext) -> str | None:
     v = t.view
     if v is None:
         return None
@@ -351,7 +351,7 @@ def _tile_view(t: TileType, ctx: Ctx) -> str | None:
     return call_text(ctx.dsl("TileView"), kw)
 
 
-def _tensor_view(v: TensorView, ctx: Ctx) -> str:
+def _tensor_view(v: TensorView, ctx: PrintContext) -> str:
     default = TensorView()
     kw: list[str] = []
     if v.stride:
@@ -365,7 +365,7 @@ def _tensor_view(v: TensorView, ctx: Ctx) -> str:
     return call_text(ctx.dsl("TensorView"), kw)
 
 
-def type_text(t: Type, ctx: Ctx) -> str:
+def type_text(t: Type, ctx: PrintContext) -> str:
     """`pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`, `pl.Tensor[..]`, `pl.Scalar[..]`, ..."""
     text = ctx.types.get(t)
     if text is None:
@@ -373,7 +373,7 @@ def type_text(t: Type, ctx: Ctx) -> str:
     return text
 
 
-def _type_text(t: Type, ctx: Ctx) -> str:
+def _type_text(t: Type, ctx: PrintContext) -> str:
     kind = cast(TypeKind, t)
     match kind:
         case ScalarType(dtype=dt):

@@ -8,7 +8,7 @@ memory spaces print as `pl.MemorySpace.X` (`pl.Mem.X` with mem_alias=True), and 
 100 columns that ends in a call's arguments or a def's parameters is wrapped by doc.py's one rule.
 That the text parses back to the same program is checked by the round-trip and idempotence tests
 (tests/test_round_trip.py, tests/test_properties.py), not by construction. Printing is pure: its
-memos (type texts) live on the per-function `Ctx` and die with the call.
+memos (type texts) live on the per-function `PrintContext` and die with the call.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import Type, UnknownType
 from pl.printer.doc import Doc
-from pl.printer.exprs import Ctx, call_text, default_ctx, dict_text, expr_text, type_text
+from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, expr_text, type_text
 from pl.printer.names import Collector, Names, children_of, collect, dynamic_dims
 from pl.printer.stmts import StmtKind, StmtPrinter, statement_text
 
@@ -49,14 +49,14 @@ def print_type(t: Type, *, mem_alias: bool = False, root: str = "pl",
                name_of: Callable[[Var], str] | None = None) -> str:
     """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`
     (Vars in it by `name_of`, their name hints by default; the DSL module spelled `root`)."""
-    return type_text(t, Ctx(name_of=name_of or _hint, mem_alias=mem_alias, root=root))
+    return type_text(t, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root))
 
 
 def print_expr(e: Expr, *, mem_alias: bool = False, root: str = "pl",
                name_of: Callable[[Var], str] | None = None) -> str:
     """An expression as printed in a statement (Vars by their name hints, no disambiguation)."""
     ctx = default_ctx() if name_of is None and not mem_alias and root == "pl" else \
-        Ctx(name_of=name_of or _hint, mem_alias=mem_alias, root=root)
+        PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root)
     return expr_text(e, ctx)
 
 
@@ -64,7 +64,7 @@ def print_stmt(s: Stmt, *, indent: str = "", rvs: tuple[Var, ...] = (), mem_alia
                root: str = "pl", name_of: Callable[[Var], str] | None = None) -> str:
     """One statement as the printer writes it inside a function at `indent` (its lines, each
     ending in a newline, wrapped at that indentation; `rvs`: the return vars a yield binds)."""
-    return statement_text(s, Ctx(name_of=name_of or _hint, mem_alias=mem_alias, root=root), indent, rvs)
+    return statement_text(s, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root), indent, rvs)
 
 
 def _hint(v: Var) -> str:
@@ -123,12 +123,12 @@ def _decorator(f: Function) -> str:
     return "@" + (call_text("pl.function", kwargs) if kwargs else "pl.function")
 
 
-def _param_annotation(v: Var, direction: ParamDirection, ctx: Ctx) -> str:
+def _param_annotation(v: Var, direction: ParamDirection, ctx: PrintContext) -> str:
     t = type_text(v.type, ctx)
     return t if direction is ParamDirection.In else f"pl.{direction.name}[{t}]"
 
 
-def _returns(types: tuple[Type, ...], ctx: Ctx) -> str:
+def _returns(types: tuple[Type, ...], ctx: PrintContext) -> str:
     if not types or any(isinstance(t, UnknownType) for t in types):
         return ""
     if len(types) == 1:
@@ -139,7 +139,7 @@ def _returns(types: tuple[Type, ...], ctx: Ctx) -> str:
 def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool,
               collected: Collector) -> None:
     names = Names.for_function(f, dyn, collected)
-    ctx = Ctx(name_of=names, mem_alias=mem_alias, in_program=in_program)
+    ctx = PrintContext(name_of=names, mem_alias=mem_alias, in_program=in_program)
     params = ["self"] if in_program else []
     directions = list(f.directions) + [ParamDirection.In] * (len(f.params) - len(f.directions))
     for p, d in zip(f.params, directions, strict=True):

@@ -34,7 +34,7 @@ from pl.ir.stmt import (
 from pl.ir.types import UnknownType
 from pl.printer.doc import Doc
 from pl.printer.exprs import (
-    Ctx,
+    PrintContext,
     call_parts,
     call_text,
     dict_text,
@@ -62,7 +62,7 @@ def _is_index(e: Expr, value: int) -> bool:
     return isinstance(e, ConstInt) and e.value == value and e.dtype is DType.INDEX
 
 
-def statement_text(s: Stmt, ctx: Ctx, indent: str = "", rvs: tuple[Var, ...] = ()) -> str:
+def statement_text(s: Stmt, ctx: PrintContext, indent: str = "", rvs: tuple[Var, ...] = ()) -> str:
     """The lines of one statement printed alone at `indent` (`rvs`: the return vars a yield in it
     binds), wrapped as inside a printed program at that indentation."""
     doc = Doc(indent)
@@ -73,7 +73,7 @@ def statement_text(s: Stmt, ctx: Ctx, indent: str = "", rvs: tuple[Var, ...] = (
 class StmtPrinter:
     """Prints statements into `doc` at its indentation (names and options are in `ctx`)."""
 
-    def __init__(self, ctx: Ctx, doc: Doc) -> None:
+    def __init__(self, ctx: PrintContext, doc: Doc) -> None:
         self.ctx = ctx
         self.doc = doc
 
