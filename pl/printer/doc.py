@@ -8,9 +8,8 @@ level further and the closing bracket (and whatever follows it) on a line of its
 line's indentation: all items on one line if the closing bracket ends the statement (a call's
 `)`) and every line of that form fits, else one item per line, each with a trailing comma (so a
 def's parameters, followed by `) -> T:`, always stand one per line). An item is never broken
-itself, and no other line is wrapped. Wrapping
-only adds line breaks and whitespace inside brackets (and the trailing comma), so the text
-parses to the same tree.
+itself, and no other line is wrapped. Wrapping only adds line breaks and whitespace inside
+brackets (and the trailing comma), so the text parses to the same tree.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ def group_lines(indent: str, head: str, items: Sequence[str], tail: str) -> str:
 
 
 class Doc:
-    """Lines being printed, at a current indentation (`indent` / `dedent` one level)."""
+    """Lines being printed, at a current indentation (`push` / `pop` one level)."""
 
     def __init__(self, indent: str = "") -> None:
         self.parts: list[str] = []
@@ -60,9 +59,11 @@ class Doc:
                 self.line(body if body.startswith("#") else ("# " + body if body else "#"))
 
     def push(self) -> None:
+        """Indent the lines that follow one level further."""
         self.indent += INDENT
 
     def pop(self) -> None:
+        """Back to the indentation before the matching `push`."""
         self.indent = self.indent[:-len(INDENT)]
 
     def text(self) -> str:
