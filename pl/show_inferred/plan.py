@@ -324,8 +324,9 @@ class _Planner:
         self.move_names[s.var.name] = name
         self.move_lines[s.var.name] = s.span.line
         self.producers[s.var.name] = producer.name
-        # Printed as the user writes a move, `name: T = pl.move(src, k=v)`, wrapped as the printer
-        # wraps it in a canonical print of the function (4 columns a level).
+        # Printed as the user writes a move, `name: T = pl.move(src, k=v)` (`move`: the DSL's
+        # spelling of `tile.move`, which the printer writes `pl.<op name>`), wrapped as the
+        # printer wraps it in a canonical print of the function (4 columns a level).
         move = AssignStmt(Var(name, shown), Call(Op("move"), (producer,), value.kwargs, (), shown))
         indent = " " * ((self.indent + depth) * 4)
         return _Insert(new=self.spell.statement(move, indent), indent=indent)
