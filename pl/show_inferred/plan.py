@@ -47,7 +47,7 @@ from pl.show_inferred.edit import (
     value_call,
     with_value_call,
 )
-from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, reindented
+from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, reindented, with_annotation
 
 Key = tuple[int, int]
 Block = cst.IndentedBlock
@@ -517,15 +517,23 @@ class _Record:
         self.edits.append(Edit(start, end, order, text))
 
     def _line_text(self, orig: cst.SimpleStatementLine, start: int, end: int) -> str:
-        """An annotation inserted into the user's text, or the rewritten line rendered (`start`,
-        `end`: the line's `range_of`)."""
+        """The rewritten line's text (`start`, `end`: the line's `range_of`): an annotation
+        `x = v` gains is inserted as text (into the user's text of the line, or into the line
+        rendered with only its call changed); anything else is the rewritten line rendered."""
+        src = self.source
         edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
-        if edit is not None and edit.annotate is not None and edit.target_memory is None \
-                and not edit.renames:
-            text = self.source.annotated(orig, ": " + self.plan.spell.type_text(edit.annotate), start, end)
-            if text is not None:
-                return text
-        return self.source.render(self.line(orig), self.source.indent_of(orig))
+        if edit is not None and edit.annotate is not None:
+            annotation = ": " + self.plan.spell.type_text(edit.annotate)
+            if edit.target_memory is None and not edit.renames:
+                text = src.text[start:end]
+            else:
+                call_only = replace(edit, annotate=None)
+                text = src.render(_updated_line(orig, {id(orig.body[0]): call_only}, self.plan.spell),
+                                  src.indent_of(orig))
+            annotated = with_annotation(text, orig, annotation)
+            if annotated is not None:
+                return annotated
+        return src.render(self.line(orig), src.indent_of(orig))
 
     def _rendered(self, inserts: list[_Insert], indent: str) -> str:
         out = []
