@@ -1,7 +1,9 @@
 """An inserted `x: T = pl.move(...)` line of show_inferred is the printer's own text of that
 statement (`Spelling.statement`): wrapped by the printer's rule at the depth it goes to, spelled
 with the file's name for `pl`, and the same text whether the regenerated file is spliced
-(`reindented` into the block) or rendered by LibCST from the line parsed back (any indentation)."""
+(`reindented` into the block) or rendered by LibCST from the line parsed back (any indentation).
+An annotation a user's `x = v` line gains is inserted as text (`with_annotation`), exactly what
+LibCST renders the annotated line to."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from pl.ir.expr import Call, ConstInt, Op, Var
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import TileType
 from pl.printer.doc import WIDTH
-from pl.show_inferred.edit import Spelling
-from pl.show_inferred.splice import reindented, render
+from pl.show_inferred.edit import Spelling, annotate_small
+from pl.show_inferred.splice import reindented, render, with_annotation
 
 _KWARGS: list[dict[str, Any]] = [
     {},
@@ -59,3 +61,26 @@ def test_move_line_spells_the_files_root() -> None:
                     "            x_src, target_memory=p.MemorySpace.Left\n"
                     "        )\n")
     assert "pl." not in text
+
+
+@pytest.mark.parametrize("source", [
+    "x = pl.add(a, b)\n",
+    "\n    # why\n\n    x  =  pl.add(a,  b)  # keep\n",
+    "x = pl.add(\n    a, b\n)\n",
+])
+def test_with_annotation_equals_the_rendered_annotated_line(source: str) -> None:
+    """The annotation `x = v` gains, inserted as text, is what LibCST renders the edited line to."""
+    line = cst.parse_module("if _:\n" + "".join("    " + ln if ln.strip() else ln
+                                                 for ln in source.splitlines(keepends=True)))
+    block = line.body[0]
+    assert isinstance(block, cst.If)
+    stmt = block.body.body[0]
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    text = render(stmt, "    ")
+    t = TileType((ConstInt(16), ConstInt(16)), DType.FP32, MemorySpace.Vec)
+    spell = Spelling()
+    edited = stmt.with_changes(body=[annotate_small(stmt.body[0], t, spell)])
+    assert with_annotation(text, stmt, ": " + spell.type_text(t)) == render(edited, "    ")
+    tuple_target = cst.parse_statement("a, b = f()\n")
+    assert isinstance(tuple_target, cst.SimpleStatementLine)
+    assert with_annotation("a, b = f()\n", tuple_target, ": T") is None
