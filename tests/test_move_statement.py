@@ -1,7 +1,9 @@
-"""`move_statement` (an inserted `x: T = pl.move(...)` line of show_inferred) composes its text
-from its parts and builds its nodes unvalidated: the text it remembers must be what LibCST renders
-its node to, and both must equal the line built from validated nodes and wrapped by the printer's
-`wrap_statement`."""
+"""An inserted `x: T = pl.move(...)` line of show_inferred is the printer's own text of that
+statement (`Spelling.statement`): wrapped by the printer's rule at the depth it goes to, spelled
+with the file's name for `pl`, and the same text whether the regenerated file is spliced
+(`reindented` into the block) or rendered by LibCST from the line parsed back (any indentation).
+An annotation a user's `x = v` line gains is inserted as text (`with_annotation`), exactly what
+LibCST renders the annotated line to."""
 
 from __future__ import annotations
 
@@ -9,30 +11,15 @@ from typing import Any
 
 import libcst as cst
 import pytest
+from wrap_check import check_wrapping
 
 from pl.ir.enums import DType, MemorySpace, TileLayout
-from pl.ir.expr import ConstInt
+from pl.ir.expr import Call, ConstInt, Op, Var
+from pl.ir.stmt import AssignStmt
 from pl.ir.types import TileType
-from pl.printer.codegen import libcst_code, line_code
-from pl.printer.exprs import Ctx, value_node
-from pl.printer.wrap import wrap_statement
-from pl.show_inferred.edit import move_statement, type_annotation
-
-_CTX = Ctx(name_of=lambda v: v.name)
-
-
-def _validated(name: str, t: TileType, source: str, kwargs: dict[str, cst.BaseExpression],
-               indent: int) -> cst.SimpleStatementLine:
-    no_space = cst.SimpleWhitespace("")
-    args = [cst.Arg(cst.Name(source))] + [
-        cst.Arg(v, keyword=cst.Name(k), equal=cst.AssignEqual(whitespace_before=no_space,
-                                                              whitespace_after=no_space))
-        for k, v in kwargs.items()]
-    call = cst.Call(cst.Attribute(cst.Name("pl"), cst.Name("move")), args)
-    small = cst.AnnAssign(cst.Name(name), cst.Annotation(type_annotation(t), whitespace_before_indicator=no_space,
-                                                         whitespace_after_indicator=cst.SimpleWhitespace(" ")), call)
-    return wrap_statement(cst.SimpleStatementLine([small]), indent)
-
+from pl.printer.doc import WIDTH
+from pl.show_inferred.edit import Spelling, annotate_small
+from pl.show_inferred.splice import reindented, render, with_annotation
 
 _KWARGS: list[dict[str, Any]] = [
     {},
@@ -41,17 +28,59 @@ _KWARGS: list[dict[str, Any]] = [
 ]
 
 
+def _move(name: str, shape: tuple[int, int], kwargs: dict[str, Any]) -> AssignStmt:
+    t = TileType(tuple(ConstInt(d) for d in shape), DType.FP32, MemorySpace.Vec)
+    source = Var(name + "_src__ssa_v3", t)  # printed as the user's name, `<name>_src`
+    return AssignStmt(Var(name, t), Call(Op("move"), (source,), tuple(kwargs.items()), (), t))
+
+
 @pytest.mark.parametrize("indent", [4, 8, 40])
-@pytest.mark.parametrize("name", ["a", "t10__v0_Vec", "a_very_long_name_" * 4])
+@pytest.mark.parametrize("name", ["a", "t10_Vec", "a_very_long_name_" * 4])
 @pytest.mark.parametrize("kwargs", _KWARGS, ids=["none", "space", "layouts"])
 @pytest.mark.parametrize("shape", [(64, 64), (1, 4096)])
-def test_move_line_text_equals_the_validated_line(shape: tuple[int, int], kwargs: dict[str, Any],
-                                                  name: str, indent: int) -> None:
-    t = TileType(tuple(ConstInt(d) for d in shape), DType.FP32, MemorySpace.Vec)
-    nodes = {k: value_node(v, _CTX, k) for k, v in kwargs.items()}
+def test_move_line_is_the_printers_text(shape: tuple[int, int], kwargs: dict[str, Any], name: str,
+                                        indent: int) -> None:
     ind = " " * indent
-    line = move_statement(name, t, name + "_src", nodes, indent)
-    expected = libcst_code(_validated(name, t, name + "_src", nodes, indent), ind)
-    assert line_code(line, ind) == expected  # the remembered text
-    assert libcst_code(line, ind) == expected  # what the node itself renders to
-    assert libcst_code(line, "\t") == libcst_code(_validated(name, t, name + "_src", nodes, indent), "\t")
+    text = Spelling().statement(_move(name, shape, kwargs), ind)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{ind}{name}: pl.Tile[[{shape[0]}, {shape[1]}], pl.FP32, pl.MemorySpace.Vec] = pl.move(")
+    assert f"{name}_src" in text and "__ssa" not in text
+    assert all(line.startswith(ind) for line in lines)
+    check_wrapping(text)
+    if len(ind + name) < 20:
+        assert all(len(line) <= WIDTH for line in lines)
+    # The rendered module parses the line back: LibCST renders it to the spliced text.
+    node = cst.parse_statement(reindented(text, ind, ""))
+    for block_indent in (ind, "  ", "\t"):
+        assert render(node, block_indent) == reindented(text, ind, block_indent)
+
+
+def test_move_line_spells_the_files_root() -> None:
+    text = Spelling("p").statement(_move("x", (16, 16), _KWARGS[1]), "        ")
+    assert text == ("        x: p.Tile[[16, 16], p.FP32, p.MemorySpace.Vec] = p.move(\n"
+                    "            x_src, target_memory=p.MemorySpace.Left\n"
+                    "        )\n")
+    assert "pl." not in text
+
+
+@pytest.mark.parametrize("source", [
+    "x = pl.add(a, b)\n",
+    "\n    # why\n\n    x  =  pl.add(a,  b)  # keep\n",
+    "x = pl.add(\n    a, b\n)\n",
+])
+def test_with_annotation_equals_the_rendered_annotated_line(source: str) -> None:
+    """The annotation `x = v` gains, inserted as text, is what LibCST renders the edited line to."""
+    line = cst.parse_module("if _:\n" + "".join("    " + ln if ln.strip() else ln
+                                                 for ln in source.splitlines(keepends=True)))
+    block = line.body[0]
+    assert isinstance(block, cst.If)
+    stmt = block.body.body[0]
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    text = render(stmt, "    ")
+    t = TileType((ConstInt(16), ConstInt(16)), DType.FP32, MemorySpace.Vec)
+    spell = Spelling()
+    edited = stmt.with_changes(body=[annotate_small(stmt.body[0], t, spell)])
+    assert with_annotation(text, stmt, ": " + spell.type_text(t)) == render(edited, "    ")
+    tuple_target = cst.parse_statement("a, b = f()\n")
+    assert isinstance(tuple_target, cst.SimpleStatementLine)
+    assert with_annotation("a, b = f()\n", tuple_target, ": T") is None

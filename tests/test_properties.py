@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from kernel_strategies import GeneratedProgram, nd_programs, tensor_programs, tile_programs
+from wrap_check import check_wrapping
 
 import pl
 from pl.errors import PlError
@@ -122,6 +123,7 @@ def check_output_round_trips(g: GeneratedProgram) -> None:
         assert isinstance(again, Program)
         pl.assert_structural_equal(again, compiled.program)
         assert pl.python_print(again) == text, f"backend {b}: printing the re-parsed program differs"
+        check_wrapping(text)  # every line the printer's one rule can shorten is wrapped
 
 
 def check_inference_is_idempotent(g: GeneratedProgram) -> None:

@@ -1,26 +1,22 @@
 """The printer: IR -> canonical typed Python source in the DSL (dsl.md section 4 + section 0).
 
-Guarantees: the output is built as a `libcst.Module` and returned as its code (rendered by
-printer_codegen, which equals LibCST's `.code`), so it is valid Python that LibCST re-reads to the
-identical text; it starts with `import pl`, then two blank lines,
-then `@pl.program` / `class <Name>:` (or the bare `@pl.function` of a standalone Function). Functions
-come callees first (DFS over the name-sorted functions), methods take `self` and are separated by
-one blank line, memory spaces print as `pl.MemorySpace.X` (`pl.Mem.X` with mem_alias=True), and
-lines longer than 100 columns are wrapped deterministically (printer_wrap). Printing is pure
-(one LibCST node per distinct type or variable is shared by the statements that print it; the
-cyclic GC is paused while printing).
-
-Speed (about linear in the statements): each function's body is walked once for both namings and
-the callee-first order (printer_names.collect), hot nodes are built without re-validation
-(printer_nodes), and each statement is rendered once (printer_wrap, printer_codegen) - the most
-common one not even that: its text is composed from its parts' texts (printer_stmts).
+Guarantees: the output is text written line by line through a small document builder
+(pl/printer/doc.py); it starts with `import pl`, then two blank lines, then `@pl.program` /
+`class <Name>:` (or the bare `@pl.function` of a standalone Function). Functions come callees first
+(DFS over the name-sorted functions), methods take `self` and are separated by one blank line,
+memory spaces print as `pl.MemorySpace.X` (`pl.Mem.X` with mem_alias=True), and a line longer than
+100 columns that ends in a call's arguments or a def's parameters is wrapped by doc.py's one rule.
+That the text parses back to the same program is checked by the round-trip and idempotence tests
+(tests/test_round_trip.py, tests/test_properties.py), not by construction. Printing is pure: its
+memos (type texts) live on the per-function `PrintContext` and die with the call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import cast
 
-import libcst as cst
+from typing_extensions import assert_never
 
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
@@ -28,6 +24,8 @@ from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -39,42 +37,49 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import Type, UnknownType
-from pl.printer.codegen import code, forget_rendered, module_code
-from pl.printer.exprs import Ctx, call, default_ctx, dict_node, dotted, expr_node, type_node
+from pl.printer.doc import Doc
+from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, expr_text, type_text
 from pl.printer.names import Collector, Names, children_of, collect, dynamic_dims
-from pl.printer.stmts import StmtPrinter, comment_lines
-from pl.printer.wrap import wrap_def
+from pl.printer.stmts import StmtKind, StmtPrinter, statement_text
 
-__all__ = ["callees", "print_expr", "print_node", "print_type", "printed_module"]
-
-def print_type(t: Type, *, mem_alias: bool = False) -> str:
-    """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`."""
-    return code(type_node(t, Ctx(name_of=lambda v: v.name, mem_alias=mem_alias)))
+__all__ = ["callees", "print_expr", "print_node", "print_stmt", "print_type"]
 
 
-def print_expr(e: Expr, *, mem_alias: bool = False) -> str:
+def print_type(t: Type, *, mem_alias: bool = False, root: str = "pl",
+               name_of: Callable[[Var], str] | None = None) -> str:
+    """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`
+    (Vars in it by `name_of`, their name hints by default; the DSL module spelled `root`)."""
+    return type_text(t, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root))
+
+
+def print_expr(e: Expr, *, mem_alias: bool = False, root: str = "pl",
+               name_of: Callable[[Var], str] | None = None) -> str:
     """An expression as printed in a statement (Vars by their name hints, no disambiguation)."""
-    ctx = default_ctx() if not mem_alias else Ctx(name_of=lambda v: v.name, mem_alias=True)
-    return code(expr_node(e, ctx))
+    ctx = default_ctx() if name_of is None and not mem_alias and root == "pl" else \
+        PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root)
+    return expr_text(e, ctx)
+
+
+def print_stmt(s: Stmt, *, indent: str = "", rvs: tuple[Var, ...] = (), mem_alias: bool = False,
+               root: str = "pl", name_of: Callable[[Var], str] | None = None) -> str:
+    """One statement as the printer writes it inside a function at `indent` (its lines, each
+    ending in a newline, wrapped at that indentation; `rvs`: the return vars a yield binds)."""
+    return statement_text(s, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root), indent, rvs)
+
+
+def _hint(v: Var) -> str:
+    return v.name
 
 
 def print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
     """Canonical typed source of a program (or of one standalone function)."""
     with gc_paused():
-        return module_code(_module(node, mem_alias=mem_alias))
+        return _module(node, mem_alias=mem_alias)
 
 
-def printed_module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
-    """The LibCST module whose code `print_node` returns (for tests: LibCST's own rendering of
-    it equals the printer's text)."""
-    with gc_paused():
-        module = _module(node, mem_alias=mem_alias)
-        forget_rendered()
-        return module
-
-
-def _module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
-    import_line = cst.SimpleStatementLine([cst.Import(names=[cst.ImportAlias(name=cst.Name("pl"))])])
+def _module(node: Program | Function, *, mem_alias: bool = False) -> str:
+    doc = Doc()
+    doc.line("import pl")
     if isinstance(node, Program):
         # One walk per function, for both namings and the callees.
         collected_by_name = {f.name: collect(f) for f in node.functions}
@@ -84,87 +89,77 @@ def _module(node: Program | Function, *, mem_alias: bool = False) -> cst.Module:
         functions = [node]
         collected = [collect(node)]
     dyn = dynamic_dims(functions, collected)
-    body: list[cst.SimpleStatementLine | cst.BaseCompoundStatement] = [import_line]
     for i, (var, name) in enumerate(sorted(dyn.items(), key=lambda kv: kv[1])):
-        decl = cst.Assign(targets=[cst.AssignTarget(cst.Name(name))],
-                          value=call("pl.dynamic", [cst.SimpleString('"' + var.name + '"')]))
-        body.append(cst.SimpleStatementLine([decl], leading_lines=[cst.EmptyLine(indent=False)] if i == 0 else []))
-    two_blank = [cst.EmptyLine(indent=False), cst.EmptyLine(indent=False)]
+        if i == 0:
+            doc.line("")
+        doc.line(name + ' = pl.dynamic("' + var.name + '")')
+    doc.line("")
+    doc.line("")
     if isinstance(node, Program):
-        methods: list[cst.BaseStatement] = []
+        doc.line("@pl.program")
+        doc.line("class " + (node.name or "Program") + ":")
+        doc.push()
         for i, (f, c) in enumerate(zip(functions, collected, strict=True)):
-            fd = _function(f, dyn, mem_alias, in_program=True, collected=c)
-            methods.append(fd.with_changes(leading_lines=[*([cst.EmptyLine(indent=False)] if i else []),
-                                                          *fd.leading_lines]))
-        if not methods:
-            methods = [cst.SimpleStatementLine([cst.Pass()])]
-        body.append(cst.ClassDef(name=cst.Name(node.name or "Program"), body=cst.IndentedBlock(methods),
-                                 decorators=[cst.Decorator(dotted("pl.program"))], leading_lines=two_blank))
+            if i:
+                doc.line("")
+            _function(doc, f, dyn, mem_alias, in_program=True, collected=c)
+        if not functions:
+            doc.line("pass")
+        doc.pop()
     else:
-        fd = _function(node, dyn, mem_alias, in_program=False, collected=collected[0])
-        body.append(fd.with_changes(leading_lines=[*two_blank, *fd.leading_lines]))
-    return cst.Module(body=body)
+        _function(doc, node, dyn, mem_alias, in_program=False, collected=collected[0])
+    return doc.text()
 
 
-def _decorator(f: Function) -> cst.Decorator:
+def _decorator(f: Function) -> str:
     default_level, default_role = default_level_role(f.func_type)
-    kwargs: list[tuple[str, cst.BaseExpression]] = []
+    kwargs: list[str] = []
     if f.func_type is not FunctionType.Opaque:
-        kwargs.append(("type", dotted(f"pl.FunctionType.{f.func_type.name}")))
+        kwargs.append(f"type=pl.FunctionType.{f.func_type.name}")
     if f.level is not None and f.level != default_level:
-        kwargs.append(("level", dotted(f"pl.Level.{f.level.name}")))
+        kwargs.append(f"level=pl.Level.{f.level.name}")
     if f.role is not None and f.role != default_role:
-        kwargs.append(("role", dotted(f"pl.Role.{f.role.name}")))
-    if not kwargs:
-        return cst.Decorator(dotted("pl.function"))
-    return cst.Decorator(call("pl.function", [], kwargs))
+        kwargs.append(f"role=pl.Role.{f.role.name}")
+    return "@" + (call_text("pl.function", kwargs) if kwargs else "pl.function")
 
 
-def _param_annotation(v: Var, direction: ParamDirection, ctx: Ctx) -> cst.BaseExpression:
-    t = type_node(v.type, ctx)
-    if direction is ParamDirection.In:
-        return t
-    return cst.Subscript(value=dotted(f"pl.{direction.name}"), slice=[cst.SubscriptElement(cst.Index(t))])
+def _param_annotation(v: Var, direction: ParamDirection, ctx: PrintContext) -> str:
+    t = type_text(v.type, ctx)
+    return t if direction is ParamDirection.In else f"pl.{direction.name}[{t}]"
 
 
-def _returns(types: tuple[Type, ...], ctx: Ctx) -> cst.Annotation | None:
+def _returns(types: tuple[Type, ...], ctx: PrintContext) -> str:
     if not types or any(isinstance(t, UnknownType) for t in types):
-        return None
+        return ""
     if len(types) == 1:
-        node: cst.BaseExpression = type_node(types[0], ctx)
-    else:
-        node = cst.Subscript(value=cst.Name("tuple"),
-                             slice=[cst.SubscriptElement(cst.Index(type_node(t, ctx))) for t in types])
-    return cst.Annotation(node, whitespace_before_indicator=cst.SimpleWhitespace(" "))
+        return " -> " + type_text(types[0], ctx)
+    return " -> tuple[" + ", ".join(type_text(t, ctx) for t in types) + "]"
 
 
-def _function(f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool,
-              collected: Collector) -> cst.FunctionDef:
+def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool,
+              collected: Collector) -> None:
     names = Names.for_function(f, dyn, collected)
-    ctx = Ctx(name_of=names, mem_alias=mem_alias, in_program=in_program)
-    depth = 2 if in_program else 1
-    params = [cst.Param(cst.Name("self"))] if in_program else []
+    ctx = PrintContext(name_of=names, mem_alias=mem_alias, in_program=in_program)
+    params = ["self"] if in_program else []
     directions = list(f.directions) + [ParamDirection.In] * (len(f.params) - len(f.directions))
     for p, d in zip(f.params, directions, strict=True):
-        params.append(cst.Param(cst.Name(names(p)), annotation=cst.Annotation(_param_annotation(p, d, ctx))))
-    stmts: list[cst.BaseStatement] = []
+        params.append(names(p) + ": " + _param_annotation(p, d, ctx))
+    doc.comments(f.comments)
+    doc.line(_decorator(f))
+    doc.group("def " + f.name + "(", params, ")" + _returns(f.return_types, ctx) + ":")
+    doc.push()
     if f.attrs:
-        stmts.append(cst.SimpleStatementLine([cst.Expr(call("pl.func_attr", [dict_node(list(f.attrs), ctx)]))]))
-    body = StmtPrinter(ctx).block(f.body, depth, function_level=True)
-    if stmts and len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) \
-            and isinstance(body[0].body[0], cst.Pass):
-        body = []
-    fd = cst.FunctionDef(name=cst.Name(f.name), params=cst.Parameters(params=params),
-                         body=cst.IndentedBlock([*stmts, *body]), decorators=[_decorator(f)],
-                         returns=_returns(f.return_types, ctx), leading_lines=comment_lines(f.comments))
-    return wrap_def(fd, 4 * (depth - 1))
+        doc.group("pl.func_attr(", [dict_text(list(f.attrs), ctx)], ")")
+    StmtPrinter(ctx, doc).block(f.body, function_level=True, empty=None if f.attrs else "pass")
+    doc.pop()
 
 
 # ---- callee-first order --------------------------------------------------------------------
 
 
 def _stmt_exprs(s: Stmt) -> Iterator[Expr]:
-    match s:
+    kind = cast(StmtKind, s)
+    match kind:
         case AssignStmt(value=value):
             yield value
         case EvalStmt(expr=expr):
@@ -172,25 +167,30 @@ def _stmt_exprs(s: Stmt) -> Iterator[Expr]:
         case ReturnStmt(values=values) | YieldStmt(values=values):
             yield from values
         case ForStmt():
-            yield from (s.start, s.stop, s.step, *(ia.init for ia in s.iter_args))
+            yield from (kind.start, kind.stop, kind.step, *(ia.init for ia in kind.iter_args))
         case WhileStmt():
-            yield from (*(ia.init for ia in s.iter_args), s.condition)
+            yield from (*(ia.init for ia in kind.iter_args), kind.condition)
         case IfStmt(condition=condition):
             yield condition
-        case _:
+        case SeqStmts() | ScopeStmt() | BreakStmt() | ContinueStmt():
             return
+        case _:
+            assert_never(kind)
 
 
 def _sub_bodies(s: Stmt) -> list[Stmt]:
-    match s:
+    kind = cast(StmtKind, s)
+    match kind:
         case SeqStmts(stmts=stmts):
             return list(stmts)
         case ForStmt(body=body) | WhileStmt(body=body) | ScopeStmt(body=body):
             return [body]
         case IfStmt(then_body=then_body, else_body=else_body):
             return [then_body] if else_body is None else [then_body, else_body]
-        case _:
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
             return []
+        case _:
+            assert_never(kind)
 
 
 def callees(f: Function) -> list[str]:

@@ -5,23 +5,22 @@ says (an annotation's memory-space element, one keyword argument, one argument n
 tokens, whitespace and comments of the statement are kept. Memory spaces are written
 `pl.MemorySpace.X`, except that an existing `pl.Mem.X` element keeps its `pl.Mem` spelling. Every
 text they add reaches the DSL through `root`, the name the user's file imports `pl` as (`import pl
-as p` gives `p.MemorySpace.X`; the printer's own `pl.` is rewritten, see `rooted`).
+as p` gives `p.MemorySpace.X`). Whole types and inserted statements are the printer's own text
+(`Spelling`, through `pl.printer.print_type` / `print_stmt`), read into LibCST nodes only where
+a node of the user's tree is rebuilt.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from functools import lru_cache
 
 import libcst as cst
 
 from pl.ir.enums import MemorySpace
+from pl.ir.expr import Var
+from pl.ir.stmt import Stmt
 from pl.ir.types import TileType, Type
-from pl.printer import codegen as printer_codegen
-from pl.printer.exprs import Ctx, dotted, type_node
-from pl.printer.nodes import arg, keyword_arg, name_node, replace_unchecked
-from pl.printer.wrap import annotated_call_line
+from pl.printer import print_stmt, print_type
 
 _SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
@@ -41,31 +40,55 @@ def user_text(text: str) -> str:
     return _SSA_SUFFIX.sub("", text)
 
 
+def _dotted(path: str) -> cst.BaseExpression:
+    """`a.b` as LibCST Name / Attribute nodes."""
+    first, *rest = path.split(".")
+    node: cst.BaseExpression = cst.Name(first)
+    for part in rest:
+        node = cst.Attribute(node, cst.Name(part))
+    return node
+
+
 def space_expr(space: MemorySpace, prefix: str = "MemorySpace", root: str = "pl") -> cst.BaseExpression:
-    return cst.Attribute(cst.Attribute(dotted(root), cst.Name(prefix)), cst.Name(space.name))
+    return cst.Attribute(cst.Attribute(_dotted(root), cst.Name(prefix)), cst.Name(space.name))
 
 
-class _Reroot(cst.CSTTransformer):
-    def __init__(self, root: str) -> None:
-        super().__init__()
+def _user_name(v: Var) -> str:
+    return user_name(v.name)
+
+
+class Spelling:
+    """The printer's text of the types and statements one regeneration inserts into a file whose
+    `pl` is imported as `root`; a Var is spelled as the user names it at that point, never by its
+    SSA name (the line must read back in the user's file). The texts (and LibCST nodes) of types
+    are remembered for the regeneration: kernels repeat a few types."""
+
+    def __init__(self, root: str = "pl") -> None:
         self.root = root
+        self._types: dict[Type, str] = {}
+        self._nodes: dict[Type, cst.BaseExpression] = {}
 
-    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute
-                        ) -> cst.Attribute:
-        value = updated_node.value
-        if isinstance(value, cst.Name) and value.value == "pl":
-            return updated_node.with_changes(value=dotted(self.root))
-        return updated_node
+    def type_text(self, t: Type) -> str:
+        text = self._types.get(t)
+        if text is None:
+            text = self._types[t] = print_type(t, root=self.root, name_of=_user_name)
+        return text
 
-
-def rooted(node: cst.CSTNodeT, root: str) -> cst.CSTNodeT:
-    """`node` (built by the printer, which spells the DSL `pl.X`) with every `pl.` attribute root
-    spelled `root.` instead; only an attribute's root is renamed, never a bare name."""
-    if root == "pl":
+    def type_node(self, t: Type) -> cst.BaseExpression:
+        """The type as a LibCST expression (one node per type: nodes are immutable)."""
+        node = self._nodes.get(t)
+        if node is None:
+            node = self._nodes[t] = cst.parse_expression(self.type_text(t))
         return node
-    out = node.visit(_Reroot(root))
-    assert isinstance(out, type(node))
-    return out
+
+    def annotation(self, t: Type) -> cst.Annotation:
+        """`: T` as an annotation node (no space before the colon, one after)."""
+        return cst.Annotation(self.type_node(t), whitespace_before_indicator=cst.SimpleWhitespace(""),
+                              whitespace_after_indicator=cst.SimpleWhitespace(" "))
+
+    def statement(self, s: Stmt, indent: str) -> str:
+        """The printer's lines of `s` at `indent`."""
+        return print_stmt(s, indent=indent, root=self.root, name_of=_user_name)
 
 
 def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:
@@ -111,25 +134,18 @@ def _is_view(node: cst.BaseExpression) -> bool:
             return False
 
 
-@lru_cache(maxsize=4096)
-def type_annotation(t: Type, root: str = "pl") -> cst.BaseExpression:
-    """The annotation node of a type; kernels repeat a few types, so each is built once (LibCST
-    nodes are immutable, so one node may stand in many places). A variable in the type (a
-    dynamic valid shape) is spelled as the user names it at that point, never its SSA name:
-    the line must read back in the user's file."""
-    return rooted(type_node(t, Ctx(name_of=lambda v: user_name(v.name))), root)
-
-
-def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> cst.BaseExpression:
+def annotate_type(annotation: cst.BaseExpression, t: Type, spell: Spelling | None = None
+                  ) -> cst.BaseExpression:
     """The user's `pl.Tile[...]` annotation with its memory space set to `t`'s (added or fixed).
 
     An annotation that is not a `pl.Tile[...]` subscript is replaced by the full printed type.
     """
     if not isinstance(t, TileType) or t.memory_space is None:
         return annotation
-    space = t.memory_space
+    spell = spell or Spelling()
+    space, root = t.memory_space, spell.root
     if not _is_tile_subscript(annotation):
-        return type_annotation(t, root)
+        return spell.type_node(t)
     assert isinstance(annotation, cst.Subscript)
     elements = list(annotation.slice)
     spaces = [found[1] for el in elements if isinstance(el.slice, cst.Index)
@@ -140,7 +156,7 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
             any(isinstance(el.slice, cst.Index) and _is_view(el.slice.value) for el in elements):
         # The user's view was written for another space: a new space brings its own layout
         # (infer/mutate.retype), so the whole placed type is shown, or it would read back wrong.
-        return type_annotation(t, root)
+        return spell.type_node(t)
     for i, el in enumerate(elements):
         if not isinstance(el.slice, cst.Index):
             continue
@@ -167,18 +183,18 @@ def annotate_type(annotation: cst.BaseExpression, t: Type, root: str = "pl") -> 
     return annotation.with_changes(slice=elements)
 
 
-def annotate_small(small: cst.BaseSmallStatement, t: Type, root: str = "pl") -> cst.BaseSmallStatement:
+def annotate_small(small: cst.BaseSmallStatement, t: Type, spell: Spelling) -> cst.BaseSmallStatement:
     """Give `name = v` a full annotation, or fix the memory space of `name: T = v`."""
     match small:
         case cst.AnnAssign(annotation=ann):
-            new = annotate_type(ann.annotation, t, root)
+            new = annotate_type(ann.annotation, t, spell)
             if new is ann.annotation:
                 return small
             return small.with_changes(annotation=ann.with_changes(annotation=new))
         case cst.Assign(targets=[cst.AssignTarget(target=cst.Name() as name) as target], value=value):
             return cst.AnnAssign(
                 target=name,
-                annotation=annotation_node(t, root)[0],
+                annotation=spell.annotation(t),
                 value=value,
                 equal=cst.AssignEqual(whitespace_before=target.whitespace_before_equal,
                                       whitespace_after=target.whitespace_after_equal),
@@ -235,52 +251,19 @@ def set_target_memory(call: cst.Call, space: MemorySpace, root: str = "pl") -> c
 def rename_arg(call: cst.Call, index: int, old: str, new: str) -> cst.Call:
     """Replace the argument `old` that feeds IR argument `index` by the name `new`."""
     args = list(call.args)
-    # `new` is an identifier (a user name plus a suffix), so the copies below stay valid.
     positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
     if index < len(positional):
         a = args[positional[index]]
         if isinstance(a.value, cst.Name) and a.value.value == old:
-            args[positional[index]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
-            return replace_unchecked(call, args=args)
+            args[positional[index]] = a.with_changes(value=a.value.with_changes(value=new))
+            return call.with_changes(args=args)
     hits = [i for i, a in enumerate(args) if isinstance(a.value, cst.Name) and a.value.value == old]
     if len(hits) != 1:
         raise Unsupported(f"cannot tell which argument '{old}' of the call is moved")
     a = args[hits[0]]
     assert isinstance(a.value, cst.Name)
-    args[hits[0]] = replace_unchecked(a, value=replace_unchecked(a.value, value=new))
-    return replace_unchecked(call, args=args)
-
-
-def move_statement(name: str, t: Type, source: str, kwargs: Mapping[str, cst.BaseExpression],
-                   indent: int, root: str = "pl") -> cst.SimpleStatementLine:
-    """`name: T = pl.move(source, k=v, ...)`, wrapped like the printer wraps at `indent` (`pl`
-    spelled `root`).
-
-    Built as the printer builds its op-call lines (a kernel with many moves has as many of
-    these): from unvalidated copies of validated nodes, the line's text composed from its parts'
-    texts and remembered, so rendering it at `indent` costs nothing more."""
-    target, args = name_node(name), [arg(name_node(source))]
-    arg_texts = [source]
-    for k, v in kwargs.items():
-        v = rooted(v, root)
-        args.append(keyword_arg(k, v))
-        arg_texts.append(f"{k}={printer_codegen.code(v)}")
-    ann, ann_text = annotation_node(t, root)
-    func = _MOVE_FUNC if root == "pl" else dotted(f"{root}.move")
-    return annotated_call_line(target, ann, ann_text, func, f"{root}.move", args, arg_texts,
-                               " " * indent)
-
-
-_MOVE_FUNC = dotted("pl.move")
-
-
-@lru_cache(maxsize=256)
-def annotation_node(t: Type, root: str = "pl") -> tuple[cst.Annotation, str]:
-    """`: T` as an annotation node (no space before the colon, one after; shared by every
-    statement of an equal type: nodes are immutable) and its text."""
-    node = cst.Annotation(type_annotation(t, root), whitespace_before_indicator=cst.SimpleWhitespace(""),
-                          whitespace_after_indicator=cst.SimpleWhitespace(" "))
-    return node, printer_codegen.annotation_code(node, "")
+    args[hits[0]] = a.with_changes(value=a.value.with_changes(value=new))
+    return call.with_changes(args=args)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
@@ -302,7 +285,3 @@ def fresh_name(base: str, taken: set[str]) -> str:
         name = f"{base}_{n}"
     taken.add(name)
     return name
-
-
-def code_of(node: cst.CSTNode) -> str:
-    return printer_codegen.code(node)

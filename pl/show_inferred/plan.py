@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from pl.ir.expr import Call, Expr, Var
+from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
@@ -35,13 +35,11 @@ from pl.ir.stmt import (
     flatten_body,
 )
 from pl.ir.types import TileType, Type, effective_tile_view
-from pl.printer.exprs import Ctx, value_node
-from pl.printer.nodes import replace_unchecked
 from pl.show_inferred.edit import (
+    Spelling,
     Unsupported,
     annotate_small,
     fresh_name,
-    move_statement,
     names_in,
     rename_arg,
     set_target_memory,
@@ -49,7 +47,7 @@ from pl.show_inferred.edit import (
     value_call,
     with_value_call,
 )
-from pl.show_inferred.splice import Edit, NotSpliceable, SourceText
+from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, reindented, with_annotation
 
 Key = tuple[int, int]
 Block = cst.IndentedBlock
@@ -71,8 +69,15 @@ class _Edit:
 
 @dataclass
 class _Insert:
-    new: cst.SimpleStatementLine | None = None
+    new: str | None = None            # an inserted line: the printer's text, at `indent`
+    indent: str = ""
     hoisted: cst.BaseStatement | None = None
+
+    def node(self) -> cst.BaseStatement:
+        """The inserted line as a LibCST statement (for the rendered module), indented by the
+        block it goes into."""
+        assert self.new is not None
+        return cst.parse_statement(reindented(self.new, self.indent, ""))
 
 
 class FunctionResult:
@@ -124,6 +129,7 @@ class _Planner:
                  moves: set[str], indent: int, text: str | None = None, root: str = "pl") -> None:
         self.fd = fd
         self.root = root
+        self.spell = Spelling(root)
         self.positions = positions
         self.compiled = compiled
         self.source = _source_index(source)
@@ -195,7 +201,7 @@ class _Planner:
         pending: list[_Insert] = []
         for s in stmts:
             if isinstance(s, AssignStmt) and s.var.name in self.moves:
-                pending.append(_Insert(new=self._move(s, depth)))
+                pending.append(self._move(s, depth))
                 continue
             k = _key(s.span.line, s.span.col)
             entry = self.index.get(k)
@@ -307,7 +313,7 @@ class _Planner:
             raise Unsupported("cannot edit a compound statement")
         self.edits[id(entry.small)] = edit
 
-    def _move(self, s: AssignStmt, depth: int) -> cst.SimpleStatementLine:
+    def _move(self, s: AssignStmt, depth: int) -> _Insert:
         value = s.value
         if not isinstance(value, Call) or len(value.args) != 1 or not isinstance(value.args[0], Var):
             raise Unsupported("an inserted move is not a plain tile.move of a value")
@@ -318,10 +324,12 @@ class _Planner:
         self.move_names[s.var.name] = name
         self.move_lines[s.var.name] = s.span.line
         self.producers[s.var.name] = producer.name
-        ctx = Ctx(name_of=lambda v: user_name(v.name))
-        kwargs = {k: value_node(v, ctx, k) for k, v in value.kwargs}
-        return move_statement(name, shown, user_name(producer.name), kwargs,
-                              (self.indent + depth) * 4, self.root)
+        # Printed as the user writes a move, `name: T = pl.move(src, k=v)` (`move`: the DSL's
+        # spelling of `tile.move`, which the printer writes `pl.<op name>`), wrapped as the
+        # printer wraps it in a canonical print of the function (4 columns a level).
+        move = AssignStmt(Var(name, shown), Call(Op("move"), (producer,), value.kwargs, (), shown))
+        indent = " " * ((self.indent + depth) * 4)
+        return _Insert(new=self.spell.statement(move, indent), indent=indent)
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self) -> cst.FunctionDef:
@@ -367,7 +375,7 @@ class _Apply:
 
     def stmt(self, s: cst.BaseStatement) -> cst.BaseStatement:
         if isinstance(s, cst.SimpleStatementLine):
-            out = _updated_line(s, self.plan.edits, self.plan.root)
+            out = _updated_line(s, self.plan.edits, self.plan.spell)
             self.updated[id(s)] = out
             return out
         changes: dict[str, Any] = {}
@@ -420,14 +428,14 @@ class _Apply:
         for small in suite.body:
             lines.extend(self._insert(ins) for ins in self.plan.inserts.get(id(small), []))
             edit = self.plan.edits.get(id(small))
-            new = small if edit is None else _edited(small, edit, self.plan.root)
+            new = small if edit is None else _edited(small, edit, self.plan.spell)
             lines.append(cst.SimpleStatementLine(
                 body=[new.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]))
         return cst.IndentedBlock(body=lines, header=suite.trailing_whitespace)
 
     def _insert(self, ins: _Insert) -> cst.BaseStatement:
         if ins.new is not None:
-            return ins.new
+            return ins.node()
         assert ins.hoisted is not None
         return self.updated.get(id(ins.hoisted), ins.hoisted)
 
@@ -438,13 +446,12 @@ def _one_line_changes(plan: _Planner, suite: cst.SimpleStatementSuite) -> bool:
         or id(suite) in plan.appends
 
 
-def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], root: str
+def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], spell: Spelling
                   ) -> cst.SimpleStatementLine:
     if not any(id(small) in edits for small in s.body):
         return s
-    # The edited statements are valid by construction (pl/show_inferred/edit.py): no re-validation.
-    return replace_unchecked(s, body=[small if id(small) not in edits else
-                                      _edited(small, edits[id(small)], root) for small in s.body])
+    return s.with_changes(body=[small if id(small) not in edits else
+                                _edited(small, edits[id(small)], spell) for small in s.body])
 
 
 # Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
@@ -467,7 +474,7 @@ class _Record:
         """The rewritten line, built once, when it must be rendered."""
         out = self.lines.get(id(s))
         if out is None:
-            out = self.lines[id(s)] = _updated_line(s, self.plan.edits, self.plan.root)
+            out = self.lines[id(s)] = _updated_line(s, self.plan.edits, self.plan.spell)
         return out
 
     def stmt(self, s: cst.BaseStatement, depth: int) -> None:
@@ -510,39 +517,47 @@ class _Record:
         self.edits.append(Edit(start, end, order, text))
 
     def _line_text(self, orig: cst.SimpleStatementLine, start: int, end: int) -> str:
-        """An annotation inserted into the user's text, or the rewritten line rendered (`start`,
-        `end`: the line's `range_of`)."""
+        """The rewritten line's text (`start`, `end`: the line's `range_of`): an annotation
+        `x = v` gains is inserted as text (into the user's text of the line, or into the line
+        rendered with only its call changed); anything else is the rewritten line rendered."""
+        src = self.source
         edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
-        if edit is not None and edit.annotate is not None and edit.target_memory is None \
-                and not edit.renames:
-            text = self.source.annotated(orig, edit.annotate, start, end, self.plan.root)
-            if text is not None:
-                return text
-        return self.source.render(self.line(orig), self.source.indent_of(orig))
+        if edit is not None and edit.annotate is not None:
+            annotation = ": " + self.plan.spell.type_text(edit.annotate)
+            if edit.target_memory is None and not edit.renames:
+                text = src.text[start:end]
+            else:
+                call_only = replace(edit, annotate=None)
+                text = src.render(_updated_line(orig, {id(orig.body[0]): call_only}, self.plan.spell),
+                                  src.indent_of(orig))
+            annotated = with_annotation(text, orig, annotation)
+            if annotated is not None:
+                return annotated
+        return src.render(self.line(orig), src.indent_of(orig))
 
     def _rendered(self, inserts: list[_Insert], indent: str) -> str:
         out = []
         for ins in inserts:
             if ins.new is not None:
-                out.append(self.source.render(ins.new, indent))
+                out.append(reindented(ins.new, ins.indent, indent))
             else:
                 assert isinstance(ins.hoisted, cst.SimpleStatementLine)
                 out.append(self.source.render(self.line(ins.hoisted), indent))
         return "".join(out)
 
 
-def _edited(small: cst.BaseSmallStatement, edit: _Edit, root: str) -> cst.BaseSmallStatement:
+def _edited(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> cst.BaseSmallStatement:
     call = value_call(small)
     if edit.target_memory is not None or edit.renames:
         if call is None:
             raise Unsupported("the changed call is nested in an expression")
         if edit.target_memory is not None:
-            call = set_target_memory(call, edit.target_memory, root)
+            call = set_target_memory(call, edit.target_memory, spell.root)
         for i, old, new in edit.renames:
             call = rename_arg(call, i, old, new)
         small = with_value_call(small, call)
     if edit.annotate is not None:
-        small = annotate_small(small, edit.annotate, root)
+        small = annotate_small(small, edit.annotate, spell)
     return small
 
 

@@ -10,11 +10,12 @@ Guarantees: `SourceText` locates a statement of an indented block as the exact s
 LibCST renders it to (its leading blank / comment lines, its indentation, through its newline),
 or raises `NotSpliceable` when it cannot be sure (a file with `\\r` line breaks or without a final
 newline, a statement that does not start its line, a backslash continuation at its end, a position
-the cheap statement positions do not know). A changed line is rendered by LibCST's code generator
-(via `pl.printer_codegen.line_code`, which equals it) at the block's own indentation, except the
-commonest edit, `x = v` gaining an annotation, which is the insertion of `: T` after `x` (exactly
-what `annotate_small` builds renders to). A caller that meets `NotSpliceable` renders the whole
-rewritten module instead, so the output never depends on which way it was produced.
+the cheap statement positions do not know). A changed line of the user's is rendered by LibCST
+(`render`) at the block's own indentation, except that `x = v` gaining an annotation is the
+insertion of `: T` after `x` (`with_annotation`, exactly what `annotate_small` builds renders to)
+into the user's own text of the line, or into the line rendered with only its call changed. A line the compiler inserts is the printer's text, moved to the block's indentation
+(`reindented`). A caller that meets `NotSpliceable` renders the whole rewritten module instead,
+so the output never depends on which way it was produced.
 """
 
 from __future__ import annotations
@@ -26,11 +27,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from pl.ir.span import Span
-from pl.ir.types import Type
-from pl.printer.codegen import libcst_code, line_code
-from pl.show_inferred.edit import annotation_node
 
-__all__ = ["Edit", "NotSpliceable", "SourceText", "splice"]
+__all__ = ["Edit", "NotSpliceable", "SourceText", "reindented", "render", "splice", "with_annotation"]
 
 _NEWLINE = re.compile("\n")
 
@@ -142,28 +140,47 @@ class SourceText:
 
     def render(self, stmt: cst.BaseStatement, indent: str) -> str:
         """The text LibCST renders `stmt` to inside a block indented by `indent`."""
-        if self.default_indent == "    ":
-            return line_code(stmt, indent)  # the printer's fast equivalent of the lines below
-        # Another default indentation (2 spaces, tabs) shows in the nodes the edits build.
-        return libcst_code(stmt, indent, self.default_indent)
+        return render(stmt, indent, self.default_indent)
 
-    def annotated(self, line: cst.SimpleStatementLine, t: Type, start: int, end: int,
-                  root: str = "pl") -> str | None:
-        """The text of `line` (`x = v`, one statement; `start`, `end`: its `range_of`) with
-        `x: T = v`, as an insertion into the user's text; None when the line has another shape
-        (the caller renders it)."""
-        if len(line.body) != 1:
-            return None
-        small = line.body[0]
-        if not isinstance(small, cst.Assign) or len(small.targets) != 1:
-            return None
-        name = small.targets[0].target
-        if not isinstance(name, cst.Name) or name.lpar:
-            return None
-        span = self._span(small)
-        at = self.starts[span.line - 1] + span.col - 1
-        text = self.text
-        if text[at:at + len(name.value)] != name.value:
-            raise NotSpliceable("target not where its statement starts")
-        at += len(name.value)
-        return text[start:at] + annotation_node(t, root)[1] + text[at:end]
+
+def with_annotation(text: str, line: cst.SimpleStatementLine, annotation: str) -> str | None:
+    """`text` (LibCST's rendering of `line`, its leading lines included: the user's own slice of
+    the file, or a rendered line) with `annotation` (`: T`) inserted after the target of `x = v`,
+    exactly what `annotate_small`'s AnnAssign renders to; None when the line has another shape
+    (the caller renders the annotated line)."""
+    if len(line.body) != 1:
+        return None
+    small = line.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+        return None
+    name = small.targets[0].target
+    if not isinstance(name, cst.Name) or name.lpar:
+        return None
+    at = 0
+    for _ in line.leading_lines:  # LibCST renders each leading line as one line
+        at = text.index("\n", at) + 1
+    rest = text[at:]
+    at += len(rest) - len(rest.lstrip(" \t"))  # the indentation: the statement starts its line
+    if not text.startswith(name.value, at):
+        return None
+    at += len(name.value)
+    return text[:at] + annotation + text[at:]
+
+
+def render(stmt: cst.BaseStatement, indent: str, default_indent: str = "    ") -> str:
+    """The text LibCST renders `stmt` to inside a block indented by `indent`, in a module whose
+    default indentation is `default_indent` (LibCST's public rendering: the statement is rendered
+    as the body of a placeholder `if` whose block is indented by `indent`, and that line dropped)."""
+    module = cst.Module(body=[], default_indent=default_indent)
+    if not indent:
+        return module.code_for_node(stmt)
+    holder = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[stmt], indent=indent))
+    return module.code_for_node(holder).split("\n", 1)[1]
+
+
+def reindented(text: str, old: str, new: str) -> str:
+    """The printer's `text` (each line starting with `old`) with `new` in place of `old`."""
+    if old == new:
+        return text
+    return "".join(new + line[len(old):] if line.strip() else line
+                   for line in text.splitlines(keepends=True))
