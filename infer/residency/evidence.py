@@ -224,10 +224,6 @@ class ParamEvidence:
     call_sites: int = 0
     reasons: list[str] = field(default_factory=list)
 
-    @property
-    def safe(self) -> bool:
-        return self.call_sites > 0 and not self.reasons
-
     def poison(self, reason: str) -> None:
         self.call_sites += 1
         if reason not in self.reasons:

@@ -527,10 +527,6 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     return Call(call.op, call.args, (), attrs, rtype, span=call.span)
 
 
-def is_var(e: Any) -> bool:
-    return isinstance(e, Var)
-
-
 # The expression forms lower_value accepts, by exact LibCST class.
 _VALUE_HANDLERS: dict[type, Callable[[FnCtx, Any], Any]] = {
     cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,

@@ -88,14 +88,6 @@ class ConstBool(Expr):
         return ScalarType(DType.BOOL)
 
 
-# Binary operator names (reference spelling).
-ARITH_OPS = ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "FloatDiv", "Min", "Max", "Pow",
-             "BitAnd", "BitOr", "BitXor", "BitShiftLeft", "BitShiftRight")
-COMPARE_OPS = ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")
-LOGIC_OPS = ("And", "Or", "Xor")
-UNARY_OPS = ("Abs", "Neg", "Not", "BitNot", "Cast")
-
-
 @fast_init
 @dataclass(frozen=True, slots=True)
 class BinaryExpr(Expr):

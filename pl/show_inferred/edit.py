@@ -302,7 +302,3 @@ def fresh_name(base: str, taken: set[str]) -> str:
         name = f"{base}_{n}"
     taken.add(name)
     return name
-
-
-def code_of(node: cst.CSTNode) -> str:
-    return printer_codegen.code(node)
