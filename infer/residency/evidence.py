@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from infer.residency.effects import is_builtin
-from infer.residency.ir import call_like_args, callee_name, expr_calls, is_submit, stmt_exprs, walk
+from infer.residency.ir import call_like_args, callee_name, expr_calls, stmt_exprs, walk
 from pl.ir.enums import FunctionType, ParamDirection
-from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, ForStmt, WhileStmt
 from pl.ir.types import TensorType, TupleType, Type
