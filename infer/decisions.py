@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
@@ -30,7 +29,6 @@ DEFAULT = "default"
 ANNOTATION = "annotation"
 UNRESOLVED = "unresolved"
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a space was chosen. `op`/`arg_index` name a consumer (demand) or the producer op;
@@ -83,7 +81,6 @@ def _space(space: MemorySpace | None) -> str:
     return space.name if space is not None else "None"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SpaceDecision:
     function: str
@@ -100,7 +97,6 @@ class SpaceDecision:
                 "reason": self.reason.to_json(), "file": self.span.filename, "line": self.span.line}
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveDecision:
     """An inserted `name = tile.move(producer, target_memory=target)` before a consumer."""
@@ -123,7 +119,6 @@ class MoveDecision:
                 "arg_index": self.arg_index, "file": self.span.filename, "line": self.span.line}
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionLog:
     spaces: tuple[SpaceDecision, ...] = ()

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TupleType, Type, UnknownType
@@ -25,7 +24,6 @@ class Expr:
         raise NotImplementedError
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Var(Expr):
     """A named SSA value (parameter, local, loop variable, return var). Identity is the value."""
@@ -42,7 +40,6 @@ class Var(Expr):
         return f"Var({self.name}@{id(self):x})"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class IterArg(Var):
     """A loop-carried value; `init` is its value on the first iteration."""
@@ -53,7 +50,6 @@ class IterArg(Var):
         return f"IterArg({self.name}@{id(self):x})"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstInt(Expr):
     value: int
@@ -65,7 +61,6 @@ class ConstInt(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstFloat(Expr):
     value: float
@@ -77,7 +72,6 @@ class ConstFloat(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstBool(Expr):
     value: bool
@@ -88,7 +82,6 @@ class ConstBool(Expr):
         return ScalarType(DType.BOOL)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class BinaryExpr(Expr):
     op: str
@@ -102,7 +95,6 @@ class BinaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class UnaryExpr(Expr):
     op: str
@@ -115,7 +107,6 @@ class UnaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class MakeTuple(Expr):
     """A list literal of expressions, e.g. offsets `[0, n]`."""
@@ -128,7 +119,6 @@ class MakeTuple(Expr):
         return TupleType(tuple(e.type for e in self.elements))
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TupleGetItem(Expr):
     tuple_expr: Expr
@@ -143,7 +133,6 @@ class TupleGetItem(Expr):
         return UnknownType()
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Op:
     """A registered operator used as a callee, e.g. `Op("tile.add")`."""
@@ -151,7 +140,6 @@ class Op:
     name: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class GlobalVar:
     """A program function used as a callee (`self.fn(...)`)."""
@@ -159,7 +147,6 @@ class GlobalVar:
     name: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Call(Expr):
     """A call of an op or a program function.

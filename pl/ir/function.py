@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role
 from pl.ir.expr import Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -13,7 +12,6 @@ from pl.ir.stmt import Stmt
 from pl.ir.types import Type
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Function:
     name: str
@@ -37,7 +35,6 @@ class Function:
         return self.as_python()
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Program:
     """A set of functions, kept in source order (printing orders callees first)."""
