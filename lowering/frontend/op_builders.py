@@ -12,8 +12,8 @@ Guarantees:
   builds back exactly the Call it was printed from;
 - every user mistake raises PlError located at `span`;
 - a keyword-free call over tile / tensor Vars reuses the op, kwargs and result type that an
-  earlier successful build with equal argument types chose (`_PLAIN`; tests/test_perf_lower.py
-  checks it against a cold build).
+  earlier successful build with equal argument types chose (`_PLAIN`: dispatch, argument shaping
+  and deduction read such arguments only through their kinds and types).
 """
 
 from __future__ import annotations

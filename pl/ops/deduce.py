@@ -152,9 +152,6 @@ def _arg_key(a: Expr) -> Any:
     return typed_key(a)
 
 
-_type_token = type_token  # the name the tests and older callers use
-
-
 # One Op node per name: Op is an immutable value, so calls may share it.
 _OPS: dict[str, Op] = {}
 
