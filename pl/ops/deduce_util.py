@@ -105,10 +105,6 @@ class Deduction:
         e = self._arg(i)
         return e.value if isinstance(e, ConstInt) else None
 
-    def kw(self, key: str, default: Any = None) -> Any:
-        v = self.kwargs.get(key, default)
-        return default if v is None else v
-
     def kw_dtype(self, key: str, default: DType | None = None) -> DType:
         v = self.kwargs.get(key)
         if v is None:
