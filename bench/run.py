@@ -64,7 +64,7 @@ Samples = dict[int, dict[str, list[float]]]
 _NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
 
 
-def _mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
+def mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
     """The mean time of `fn` on each input, `sweeps` times over all inputs back to back in one
     timing, and the last sweep's results (every result lives until the timing ends, so none is
     freed inside it). The stages it times pause the cyclic GC, so garbage left between timings
@@ -78,7 +78,7 @@ def _timed_lowering(text: str, trees: list[libcst.Module]) -> tuple[float, list[
     """The mean time of lowering each LibCST tree of `text` in `trees` (without the parse), each
     under a fresh file name, so the statement spans read off the text are computed anew."""
     names = _fresh_sources(text, trees)
-    return _mean_over(lambda name: parse(text, filename=name), names)
+    return mean_over(lambda name: parse(text, filename=name), names)
 
 
 def _paused(p: Any, program: Any) -> Any:
@@ -134,7 +134,7 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
     trees: dict[int, list[libcst.Module]] = {}
     for n, text in texts.items():
         gc.collect()
-        sec, trees[n] = _mean_over(libcst.parse_module, [text] * copies[n])
+        sec, trees[n] = mean_over(libcst.parse_module, [text] * copies[n])
         record(n, "libcst.parse_module", sec)
     programs: dict[int, list[Any]] = {}
     gc.collect()
@@ -149,13 +149,13 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
         gc.collect()
         for _ in range(REPEATS):
             for n in texts:
-                sec, outputs[n] = _mean_over(partial(_paused, p), programs[n], sweeps.get(p.name, 1))
+                sec, outputs[n] = mean_over(partial(_paused, p), programs[n], sweeps.get(p.name, 1))
                 record(n, p.name, sec)
         programs = outputs
     gc.collect()
     for _ in range(REPEATS):
         for n in texts:
-            sec, _ = _mean_over(print_node, programs[n], sweeps.get("print", 1))
+            sec, _ = mean_over(print_node, programs[n], sweeps.get("print", 1))
             record(n, "print", sec)
     return times
 
@@ -198,16 +198,16 @@ def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> Samp
             frontend_source.forget_sources()
             names = [f"<show{next(_NAMES)}>" for _ in range(copies[n])]
             gc.collect()
-            record(n, "show_inferred", _mean_over(partial(_regenerate, text, backend), names)[0])
+            record(n, "show_inferred", mean_over(partial(_regenerate, text, backend), names)[0])
         for n, text in texts.items():
             frontend_source.forget_sources()
             with tempfile.TemporaryDirectory() as root:
                 runs = [(f"<cached{next(_NAMES)}>", str(Path(root, str(i)))) for i in range(copies[n])]
                 cached = partial(_cached_run, text, backend)
                 gc.collect()
-                record(n, "cache cold", _mean_over(cached, runs)[0])
+                record(n, "cache cold", mean_over(cached, runs)[0])
                 for _ in range(WARM_TIMINGS):
-                    record(n, "cache warm", _mean_over(cached, runs)[0])
+                    record(n, "cache warm", mean_over(cached, runs)[0])
     return times
 
 

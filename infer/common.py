@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
+from pl.ir.expr import Call, GlobalVar, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -21,7 +21,6 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
 )
-from pl.ir.types import TileType
 from pl.ops.registry import OpDef, get_op
 
 
@@ -53,10 +52,6 @@ def op_facts(call: Call) -> OpFacts:
         constraints = opdef.input_constraints if opdef is not None and opdef.has_memory_spec else ()
         facts = _FACTS_BY_NAME[op.name] = (opdef, constraints)
     return facts
-
-
-def registered_op(call: Call) -> OpDef | None:
-    return op_facts(call)[0]
 
 
 def input_constraints(call: Call) -> Constraints:
@@ -92,12 +87,6 @@ def top_level_call(stmt: Stmt) -> Call | None:
     else:
         return None
     return value if type(value) is Call else None
-
-
-def tile_space(e: Expr) -> MemorySpace | None:
-    """The memory space of an expression's TileType (None when unset or not a tile)."""
-    t = e.type
-    return t.memory_space if isinstance(t, TileType) else None
 
 
 def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:

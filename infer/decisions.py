@@ -2,8 +2,9 @@
 
 Guarantees: frozen data only. One `SpaceDecision` per tile value of every transformed function (its
 final space, the reason, the span of the defining statement), one `MoveDecision` per inserted
-`tile.move`, and a `residency` list that phase 4 will fill (empty until then). `format()` gives one
-line per decision (`file:line: name -> Space (reason)`), `to_json()` a plain dict of lists/str/int.
+`tile.move`, and the `residency` records of phase 4 (`infer.residency.apply.ResidencyDecision`).
+`format()` gives one line per decision (`file:line: name -> Space (reason)`), `to_json()` a plain
+dict of lists/str/int.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import MemorySpace
 from pl.ir.span import Span
 
@@ -29,11 +29,6 @@ DEFAULT = "default"
 ANNOTATION = "annotation"
 UNRESOLVED = "unresolved"
 
-REASON_KINDS = (EXPLICIT_KWARG, DEMAND, INHERITED, LOOP_BACKPROP, ALIAS, FIXED_OUTPUT, CALL_RESULT,
-                DEFAULT, ANNOTATION, UNRESOLVED)
-
-
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a space was chosen. `op`/`arg_index` name a consumer (demand) or the producer op;
@@ -86,7 +81,6 @@ def _space(space: MemorySpace | None) -> str:
     return space.name if space is not None else "None"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SpaceDecision:
     function: str
@@ -103,7 +97,6 @@ class SpaceDecision:
                 "reason": self.reason.to_json(), "file": self.span.filename, "line": self.span.line}
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveDecision:
     """An inserted `name = tile.move(producer, target_memory=target)` before a consumer."""
@@ -126,40 +119,12 @@ class MoveDecision:
                 "arg_index": self.arg_index, "file": self.span.filename, "line": self.span.line}
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class ResidencyDecision:
-    """Phase 4 (not implemented yet): a candidate load, its loop, `hoisted` or the declining rule."""
-
-    load: str
-    loop_span: Span
-    decision: str
-    rule: str = ""
-
-    def format(self) -> str:
-        tail = f": {self.rule}" if self.rule else ""
-        return f"{_loc(self.loop_span)}: {self.load} {self.decision}{tail}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"load": self.load, "decision": self.decision, "rule": self.rule,
-                "file": self.loop_span.filename, "line": self.loop_span.line}
-
-
-@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionLog:
     spaces: tuple[SpaceDecision, ...] = ()
     moves: tuple[MoveDecision, ...] = ()
-    # ResidencyDecision records (or phase 4's own, anything with format() / to_json()).
+    # Phase 4's `infer.residency.apply.ResidencyDecision` records (anything with format() / to_json()).
     residency: tuple[Any, ...] = field(default=())
-
-    def space_of(self, name: str, function: str | None = None) -> SpaceDecision | None:
-        """The last decision recorded for a value of this name (optionally in one function)."""
-        found = None
-        for d in self.spaces:
-            if d.name == name and (function is None or d.function == function):
-                found = d
-        return found
 
     def merged(self, other: DecisionLog) -> DecisionLog:
         return DecisionLog(self.spaces + other.spaces, self.moves + other.moves,

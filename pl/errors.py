@@ -86,7 +86,7 @@ class PlError(Exception):
 
     def render(self, color: bool | None = None) -> str:
         if color is None:
-            color = _want_color(sys.stderr)
+            color = want_color(sys.stderr)
         red, blue, bold, reset = (("\x1b[31m", "\x1b[34m", "\x1b[1m", "\x1b[0m") if color
                                   else ("", "", "", ""))
         out = [f"{bold}{red}Error{reset}{bold}: {self.message}{reset}"]
@@ -177,7 +177,8 @@ def _word_end(text: str, col: int) -> int:
     return max(i + 1, col + 1)
 
 
-def _want_color(stream: object) -> bool:
+def want_color(stream: object) -> bool:
+    """Colour output to `stream`: never with NO_COLOR, always with FORCE_COLOR, else on a tty."""
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):

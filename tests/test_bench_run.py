@@ -49,7 +49,7 @@ def test_a_timing_sweeps_every_input_and_returns_the_last_sweeps_results() -> No
         calls.append(x)
         return [x]
 
-    sec, results = run._mean_over(stage, [1, 2, 3], sweeps=4)
+    sec, results = run.mean_over(stage, [1, 2, 3], sweeps=4)
     assert calls == [1, 2, 3] * 4
     assert results == [[1], [2], [3]] and sec > 0
 
@@ -57,7 +57,7 @@ def test_a_timing_sweeps_every_input_and_returns_the_last_sweeps_results() -> No
 def test_a_smaller_size_is_timed_on_distinct_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     """At N the stages run on (largest / N) distinct programs per timing, never one repeated."""
     seen: dict[str, list[int]] = {}
-    real = run._mean_over
+    real = run.mean_over
 
     def spy(fn: Any, inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
         name = getattr(getattr(fn, "args", (None,))[0], "name", None)
@@ -65,7 +65,7 @@ def test_a_smaller_size_is_timed_on_distinct_inputs(monkeypatch: pytest.MonkeyPa
             seen.setdefault(name, []).append(len({id(x) for x in inputs}))
         return real(fn, inputs, sweeps)
 
-    monkeypatch.setattr(run, "_mean_over", spy)
+    monkeypatch.setattr(run, "mean_over", spy)
     run.measure_stages([10, 40])
     for p in default_passes("910B"):
         assert sorted(set(seen[p.name])) == [1, 4]

@@ -1,6 +1,6 @@
 """The frontend's statements-only definition index equals a full CST visit.
 
-`lowering.frontend._definitions` maps qualnames to class/def nodes by walking statements only; the
+`lowering.frontend.definitions` maps qualnames to class/def nodes by walking statements only; the
 reference here is a plain LibCST visitor over every node, as Python computes `__qualname__`.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from lowering.frontend.lower import _definitions
+from lowering.frontend.lower import definitions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,12 +111,12 @@ def test_index_equals_a_full_visit(name: str) -> None:
     module = cst.parse_module(SOURCES[name])
     visitor = _Visitor()
     module.visit(visitor)
-    ours = {q: [id(n) for n in nodes] for q, nodes in _definitions(module).items()}
+    ours = {q: [id(n) for n in nodes] for q, nodes in definitions(module).items()}
     assert list(ours.items()) == list(visitor.found.items())
 
 
 def test_nested_source_has_every_kind_of_definition() -> None:
-    found = _definitions(cst.parse_module(NESTED))
+    found = definitions(cst.parse_module(NESTED))
     for qual in ("A.f.<locals>.g.<locals>.Local.h", "A.Inner.f", "Cond", "for_else", "InWith.m",
                  "in_except", "in_except_star", "in_finally", "in_case", "coro.<locals>.InAsyncFor", "OneLine"):
         assert qual in found, qual

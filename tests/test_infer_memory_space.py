@@ -76,8 +76,9 @@ def test_case(case: Case) -> None:
     for m in case.moves:
         assert m in names
     for name, space, kind in case.decisions:
-        dec = log.space_of(name, "main")
-        assert dec is not None, name
+        decs = [d for d in log.spaces if d.name == name and d.function == "main"]
+        assert decs, name
+        dec = decs[-1]
         assert (dec.space.name if dec.space else "None", dec.reason.kind) == (space, kind), name
     # Idempotence: a second run changes nothing and inserts nothing.
     again, log2 = infer_tile_memory_space(after, case.backend)

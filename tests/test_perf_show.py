@@ -69,14 +69,14 @@ def test_spliced_output_equals_the_rendered_module(name: str, variant: str, back
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     text = VARIANTS[variant](KERNELS[name])
     spliced: list[bool] = []
-    real = annotate._spliced
+    real = annotate.spliced_text
 
     def spy(text: str, edits: list[annotate.Edit] | None) -> str | None:
         out = real(text, edits)
         spliced.append(out is not None)
         return out
 
-    monkeypatch.setattr(annotate, "_spliced", spy)
+    monkeypatch.setattr(annotate, "spliced_text", spy)
     filename = f"<perf_show_{name}_{variant}_{backend}>"
     try:
         result = run_text(text, filename, backend=backend)

@@ -33,11 +33,11 @@ def test_level_counts() -> None:
 
 def test_input_constraints() -> None:
     ops = tile_ops()
-    assert sum(o.has_input_constraints for o in ops.values()) == 110
+    assert sum(any(o.input_constraints) for o in ops.values()) == 110
     multi = names(ops, lambda o: any(len(c) > 1 for c in o.input_constraints))
     assert multi == {"store"}
     store = get_op("tile.store")
-    assert store is not None and store.constraint(0) == (M.Vec, M.Acc)
+    assert store is not None and store.input_constraints[0] == (M.Vec, M.Acc)
 
 
 @pytest.mark.parametrize("kind,space,count", [

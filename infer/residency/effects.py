@@ -9,8 +9,8 @@ ops yet, so their categories (reference registry) are kept here; a registry entr
 
 from __future__ import annotations
 
-from infer.residency.ir import callee_name, is_submit
-from pl.ir.expr import Call, Expr, GlobalVar
+from infer.residency.ir import callee_name
+from pl.ir.expr import Call, Expr, GlobalVar, is_submit
 from pl.ir.stmt import AssignStmt, EvalStmt, Stmt
 from pl.ops.registry import get_op
 

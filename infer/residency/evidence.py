@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from infer.residency.effects import is_builtin
-from infer.residency.ir import call_like_args, callee_name, expr_calls, is_submit, stmt_exprs, walk
+from infer.residency.ir import call_like_args, callee_name, expr_calls, stmt_exprs, walk
 from pl.ir.enums import FunctionType, ParamDirection
-from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, ForStmt, WhileStmt
 from pl.ir.types import TensorType, TupleType, Type
@@ -223,10 +223,6 @@ def write_roots(program: Program, func: Function, roots: Roots) -> Writes:
 class ParamEvidence:
     call_sites: int = 0
     reasons: list[str] = field(default_factory=list)
-
-    @property
-    def safe(self) -> bool:
-        return self.call_sites > 0 and not self.reasons
 
     def poison(self, reason: str) -> None:
         self.call_sites += 1

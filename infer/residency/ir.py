@@ -3,8 +3,6 @@
 Guarantees: pure functions over the frozen IR, never mutating it.
 - `stmt_exprs(stmt)` lists the expressions a statement evaluates itself (not those of nested bodies),
   header expressions of loops included; `expr_calls` / `expr_var_likes` walk one expression.
-- `is_submit` recognises a task-submission node. The IR core has no `Submit` kind yet, so it matches
-  by class name: the phase then treats Submit exactly as pass.md 6 says the moment one appears.
 - `strip_and_normalise(func, normalise)` removes the private bridge marker from every Call (nested
   calls, loop headers and iter-arg initial values included; other attrs kept) and, when asked,
   rebuilds every body with `make_body`. IterArgs whose initial value changed are rebuilt once and
@@ -17,8 +15,17 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
-from pl.ir.expr import is_submit as _is_submit_call
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    Expr,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    is_submit,
+)
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
@@ -35,11 +42,6 @@ from pl.ir.stmt import (
 )
 
 BRIDGE_MARKER = "__compiler_tensor_to_tile_mat_bridge"
-
-
-def is_submit(e: object) -> bool:
-    """A task submission (`pl.submit`): the program Call marked with SUBMIT_ATTR."""
-    return _is_submit_call(e)
 
 
 def call_like_args(e: object) -> tuple[Expr, ...]:

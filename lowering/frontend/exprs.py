@@ -2,7 +2,7 @@
 
 Guarantees: int literals become ConstInt(INDEX), floats ConstFloat(FP32), bools ConstBool; closure
 numbers fold to constants; scalar operators become BinaryExpr/UnaryExpr with dtype promotion (a
-literal adopts the other operand's dtype); op calls go through `lowering.op_builders.build_call`
+literal adopts the other operand's dtype); op calls go through `lowering.frontend.op_builders.build_call`
 and any error it raises without a place gets the call's span; program calls check arity.
 """
 
@@ -330,13 +330,6 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
 
 
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
-    values = _plain_var_args(ctx, node.args)
-    if values is not None:  # `pl.op(a, b)` over kernel values: nothing to sort or convert
-        cheap = ctx.cur_span
-        try:
-            return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
-        except PlError as e:
-            raise ctx.src.locate(e, _culprit(e, node, node.args), cheap) from None
     pos, kw = _split_args(ctx, node.args)
     args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -358,9 +351,6 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
     return built
-
-
-_NO_KWARGS: dict[str, Any] = {}
 
 
 def hoist_nested(ctx: FnCtx, value: Any) -> Any:
@@ -385,22 +375,6 @@ def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst
         if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
             return a
     return call
-
-
-def _plain_var_args(ctx: FnCtx, args: Sequence[cst.Arg]) -> list[Var] | None:
-    """The kernel Vars of a call whose arguments are all positional plain names bound to kernel
-    values (what `_split_args` and `_op_arg` would give), else None."""
-    out: list[Var] = []
-    lookup = ctx.lookup_var
-    for a in args:
-        value = a.value
-        if a.keyword is not None or a.star or type(value) is not cst.Name:
-            return None
-        var = lookup(value.value)
-        if var is None:
-            return None
-        out.append(var)
-    return out
 
 
 def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tuple[tuple[str, Any], ...]:
@@ -525,10 +499,6 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
     return Call(call.op, call.args, (), attrs, rtype, span=call.span)
-
-
-def is_var(e: Any) -> bool:
-    return isinstance(e, Var)
 
 
 # The expression forms lower_value accepts, by exact LibCST class.

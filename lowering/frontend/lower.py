@@ -234,7 +234,7 @@ _CLAUSES = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandle
             cst.ExceptStarHandler, cst.Finally, cst.MatchCase, cst.If)
 
 
-def _definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
+def definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
     """qualname -> class/def nodes in source order, as Python computes `__qualname__`.
 
     Definitions are statements, so only statements and the clauses holding statements are walked
@@ -267,7 +267,7 @@ _INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
 def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:
     hit = _INDEX.get(id(src))
     if hit is None or hit[0] is not src:
-        hit = (src, _definitions(src.module))
+        hit = (src, definitions(src.module))
         _INDEX[id(src)] = hit
     cands = hit[1].get(qualname.replace(".<locals>", ".<locals>"), [])
     if not cands:

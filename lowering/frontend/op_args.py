@@ -281,23 +281,11 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     if len(args) > limit:
         raise _arity_error(spelling, op, len(args), max(limit, required))
     args, kwargs = bind_by_reference(spelling, op, args, kwargs)
-    if not kwargs and required <= len(args) <= maximum and _plain_exprs(args) \
-            and op.name not in _REQUIRED and op.name != "tile.load":
-        # Every argument is an Expr in its own slot and no keyword is given: the general path
-        # would return the arguments unchanged and the op's own defaults.
-        return list(args), list(_default_kwargs(spelling, op))
-    return shape_arguments_general(spelling, op, args, kwargs)
-
-
-def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
-                            ) -> tuple[list[Expr], list[tuple[str, Any]]]:
-    """`shape_arguments` without its fast path for plain positional Exprs."""
     if op.name in _DIM_FIRST and len(args) >= 2 and isinstance(args[1], ConstInt | int) \
             and not isinstance(args[1], bool):
         if "dim" in kwargs:
             raise PlError(f"{spelling}: got multiple values for argument 'dim'")
         args, kwargs = [args[0], *args[2:]], {**kwargs, "dim": args[1]}
-    required, maximum = _arg_bounds(op)
     arg_names = [a.name for a in op.args]
     kw_names = [k.name for k in op.kwargs]
     slots: list[Any] = list(args[:maximum])
@@ -340,26 +328,6 @@ def shape_arguments_general(spelling: str, op: OpDef, args: Sequence[Any], kwarg
                           argument=i)
     out_kwargs = _finish_kwargs(spelling, op, exprs, given)
     return exprs, out_kwargs
-
-
-def _plain_exprs(args: Sequence[Any]) -> bool:
-    for a in args:
-        if not isinstance(a, Expr):
-            return False
-    return True
-
-
-# The ordered kwargs of a call given no keyword arguments, by op name: the op's always-stored
-# defaults only (ops with required kwargs and tile.load, whose defaults read the arguments, are
-# never looked up here).
-_DEFAULT_KWARGS: dict[str, tuple[tuple[str, Any], ...]] = {}
-
-
-def _default_kwargs(spelling: str, op: OpDef) -> tuple[tuple[str, Any], ...]:
-    defaults = _DEFAULT_KWARGS.get(op.name)
-    if defaults is None:
-        defaults = _DEFAULT_KWARGS[op.name] = tuple(_finish_kwargs(spelling, op, [], {}))
-    return defaults
 
 
 def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:

@@ -12,14 +12,13 @@ Guarantees:
   builds back exactly the Call it was printed from;
 - every user mistake raises PlError located at `span`;
 - a keyword-free call over tile / tensor Vars reuses the op, kwargs and result type that an
-  earlier successful build with equal argument types chose (`_PLAIN`; tests/test_perf_lower.py
-  checks it against a cold build).
+  earlier successful build with equal argument types chose (`_PLAIN`: dispatch, argument shaping
+  and deduction read such arguments only through their kinds and types).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +29,7 @@ from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
-from pl.ops.deduce import type_token
+from pl.ops.deduce import make_call, type_token
 from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op
 
@@ -174,19 +173,8 @@ def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileT
     return TileType(shape.elements, dtype, space)
 
 
-_DEDUCE: list[Any] = []
-
-
-def _deduce_module() -> Any:
-    # `make_call` is looked up on the module at each call (not imported by name), so a test can
-    # record the calls by patching `pl.ops.deduce.make_call`.
-    if not _DEDUCE:
-        _DEDUCE.append(importlib.import_module("pl.ops.deduce"))
-    return _DEDUCE[0]
-
-
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
-    call = _deduce_module().make_call(name, args, kwargs, span=span)
+    call = make_call(name, args, kwargs, span=span)
     if not isinstance(call, Expr):  # pragma: no cover - contract of make_call
         raise TypeError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
     return call

@@ -11,7 +11,7 @@ pass that changes nothing costs one walk and hands its input on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pl.ir.enums import DType
@@ -371,7 +371,3 @@ def walk_stmts(body: Stmt | None) -> list[Stmt]:
                 out.extend(walk_stmts(s.then_body))
                 out.extend(walk_stmts(s.else_body))
     return out
-
-
-def kwargs_dict(kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any]) -> dict[str, Any]:
-    return dict(kwargs.items()) if isinstance(kwargs, Mapping) else dict(kwargs)

@@ -54,10 +54,6 @@ class DType(IrEnum):
         """Storage bits of one element in a tile (BOOL is stored as a byte)."""
         return self.value[1]
 
-    @property
-    def logical_bits(self) -> int:
-        return 1 if self is DType.BOOL else self.value[1]
-
     def is_float(self) -> bool:
         return self in _FLOATS
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TupleType, Type, UnknownType
@@ -30,7 +29,6 @@ class Expr:
         return None
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Var(Expr):
     """A named SSA value (parameter, local, loop variable, return var). Identity is the value."""
@@ -47,7 +45,6 @@ class Var(Expr):
         return f"Var({self.name}@{id(self):x})"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class IterArg(Var):
     """A loop-carried value; `init` is its value on the first iteration."""
@@ -58,7 +55,6 @@ class IterArg(Var):
         return f"IterArg({self.name}@{id(self):x})"
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstInt(Expr):
     value: int
@@ -73,7 +69,6 @@ class ConstInt(Expr):
         return self.value
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstFloat(Expr):
     value: float
@@ -85,7 +80,6 @@ class ConstFloat(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ConstBool(Expr):
     value: bool
@@ -96,15 +90,6 @@ class ConstBool(Expr):
         return ScalarType(DType.BOOL)
 
 
-# Binary operator names (reference spelling).
-ARITH_OPS = ("Add", "Sub", "Mul", "FloorDiv", "FloorMod", "FloatDiv", "Min", "Max", "Pow",
-             "BitAnd", "BitOr", "BitXor", "BitShiftLeft", "BitShiftRight")
-COMPARE_OPS = ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")
-LOGIC_OPS = ("And", "Or", "Xor")
-UNARY_OPS = ("Abs", "Neg", "Not", "BitNot", "Cast")
-
-
-@fast_init
 @dataclass(frozen=True, slots=True)
 class BinaryExpr(Expr):
     op: str
@@ -118,7 +103,6 @@ class BinaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class UnaryExpr(Expr):
     op: str
@@ -131,7 +115,6 @@ class UnaryExpr(Expr):
         return ScalarType(self.dtype)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class MakeTuple(Expr):
     """A list literal of expressions, e.g. offsets `[0, n]`."""
@@ -144,7 +127,6 @@ class MakeTuple(Expr):
         return TupleType(tuple(e.type for e in self.elements))
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TupleGetItem(Expr):
     tuple_expr: Expr
@@ -159,7 +141,6 @@ class TupleGetItem(Expr):
         return UnknownType()
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Op:
     """A registered operator used as a callee, e.g. `Op("tile.add")`."""
@@ -167,7 +148,6 @@ class Op:
     name: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class GlobalVar:
     """A program function used as a callee (`self.fn(...)`)."""
@@ -175,7 +155,6 @@ class GlobalVar:
     name: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Call(Expr):
     """A call of an op or a program function.

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role
 from pl.ir.expr import Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -19,7 +18,6 @@ from pl.ir.stmt import Stmt
 from pl.ir.types import Type
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Function:
     name: str
@@ -44,7 +42,6 @@ class Function:
         return self.as_python()
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Program:
     """A set of functions, kept in source order (printing orders callees first)."""

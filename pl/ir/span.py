@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pl.ir._fast_init import fast_init
 
-
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Span:
     """A region of a source file: `line:col` up to `end_line:end_col` (end exclusive)."""

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import ForKind, ScopeKind
 from pl.ir.expr import Expr, IterArg, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -22,7 +21,6 @@ class Stmt:
     comments: tuple[str, ...]
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class AssignStmt(Stmt):
     var: Var
@@ -31,7 +29,6 @@ class AssignStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class EvalStmt(Stmt):
     expr: Expr
@@ -39,7 +36,6 @@ class EvalStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ReturnStmt(Stmt):
     values: tuple[Expr, ...] = ()
@@ -47,7 +43,6 @@ class ReturnStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class YieldStmt(Stmt):
     values: tuple[Expr, ...] = ()
@@ -55,7 +50,6 @@ class YieldStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SeqStmts(Stmt):
     stmts: tuple[Stmt, ...] = ()
@@ -63,7 +57,6 @@ class SeqStmts(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class IfStmt(Stmt):
     condition: Expr
@@ -74,7 +67,6 @@ class IfStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ForStmt(Stmt):
     loop_var: Var
@@ -90,7 +82,6 @@ class ForStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class WhileStmt(Stmt):
     iter_args: tuple[IterArg, ...]
@@ -101,21 +92,18 @@ class WhileStmt(Stmt):
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class BreakStmt(Stmt):
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ContinueStmt(Stmt):
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ScopeStmt(Stmt):
     """`with pl.scope()/pl.at(...)/pl.cluster()/pl.spmd(n):` — transparent to SSA.

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from pl.ir._fast_init import fast_init
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
 if TYPE_CHECKING:
@@ -23,25 +22,21 @@ class Type:
     __slots__ = ()
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class ScalarType(Type):
     dtype: DType
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class UnknownType(Type):
     pass
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TupleType(Type):
     types: tuple[Type, ...]
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TensorView:
     stride: tuple[Expr, ...] = ()
@@ -50,7 +45,6 @@ class TensorView:
     pad: PadValue = PadValue.null
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TensorType(Type):
     """A tensor in DDR (global memory)."""
@@ -65,7 +59,6 @@ class TensorType(Type):
         return len(self.shape)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TileView:
     """Layout of a tile in its buffer. An empty `valid_shape` means "the whole shape"."""
@@ -115,7 +108,6 @@ def _canonical_view(shape: tuple[Expr, ...], space: MemorySpace | None,
     return view
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class TileType(Type):
     """An on-chip tile. `memory_space` None means "not placed yet" (inference decides)."""

@@ -30,10 +30,10 @@ from pl.ops import (
     deduce_tile_misc,
     deduce_tile_view,
 )
-from pl.ops.deduce_util import Ctx
+from pl.ops.deduce_util import Deduction
 from pl.ops.registry import OpDef, get_op
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 
 _RULES: dict[str, Rule] = {**deduce_tile_ew.RULES, **deduce_tile_mem.RULES,
                            **deduce_tile_view.RULES, **deduce_tile_misc.RULES,
@@ -45,7 +45,7 @@ def _system_rule(op: OpDef) -> Rule:
     m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
     result: Type = ScalarType(DType[m.group(1)]) if m else UnknownType()
 
-    def rule(ctx: Ctx) -> Type:
+    def rule(ctx: Deduction) -> Type:
         return result
     return rule
 
@@ -62,7 +62,7 @@ def deduce_type(op: OpDef, args: Sequence[Expr], kwargs: Mapping[str, Any]) -> T
     rule = rule_for(op)
     if rule is None:
         return UnknownType()
-    return rule(Ctx(op.name, args, kwargs))
+    return rule(Deduction(op.name, args, kwargs))
 
 
 def _check_signature(op: OpDef, args: Sequence[Expr], kwargs: Sequence[tuple[str, Any]]) -> None:
@@ -150,9 +150,6 @@ def _arg_key(a: Expr) -> Any:
         if isinstance(t, TileType | TensorType):
             return type_token(t)
     return typed_key(a)
-
-
-_type_token = type_token  # the name the tests and older callers use
 
 
 # One Op node per name: Op is an immutable value, so calls may share it.

@@ -17,7 +17,7 @@ from functools import partial
 from pl.ir.enums import DType, TensorLayout
 from pl.ir.types import ScalarType, TensorType, TensorView, Type
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     Shape,
     broadcast,
     dtype_in,
@@ -26,7 +26,7 @@ from pl.ops.deduce_util import (
     static,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 
 
 def tensor(shape: Shape, dtype: DType, view: TensorView | None = None) -> TensorType:
@@ -44,7 +44,7 @@ def row_major_strides(shape: Shape) -> list[int] | None:
     return out[::-1]
 
 
-def binary(ctx: Ctx, *, int_only: bool = False, keep_dtype: bool = False,
+def binary(ctx: Deduction, *, int_only: bool = False, keep_dtype: bool = False,
            scalar_rhs: bool = False, allowed: tuple[DType, ...] = ()) -> Type:
     """Tensor-tensor elementwise; `scalar_rhs` ops (maximum/minimum/cmp) also take a scalar."""
     ctx.nargs(2)
@@ -63,7 +63,7 @@ def binary(ctx: Ctx, *, int_only: bool = False, keep_dtype: bool = False,
     return tensor(broadcast(ctx, a.shape, b.shape), dt)
 
 
-def scalar_op(ctx: Ctx, *, keep_dtype: bool = False, int_only: bool = False,
+def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = False,
               allowed: tuple[DType, ...] = ()) -> Type:
     """Tensor-scalar: promote with the scalar, except bitwise/shift and subs (keep arg0's)."""
     ctx.nargs(2)
@@ -82,7 +82,7 @@ def scalar_op(ctx: Ctx, *, keep_dtype: bool = False, int_only: bool = False,
     return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s))
 
 
-def unary(ctx: Ctx, *, to_float: bool = False, allowed: tuple[DType, ...] = (),
+def unary(ctx: Deduction, *, to_float: bool = False, allowed: tuple[DType, ...] = (),
           message: str = "") -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
@@ -94,7 +94,7 @@ def unary(ctx: Ctx, *, to_float: bool = False, allowed: tuple[DType, ...] = (),
     return tensor(a.shape, dt)
 
 
-def cast(ctx: Ctx) -> Type:
+def cast(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
     target = ctx.kw_dtype("target_type")
@@ -104,7 +104,7 @@ def cast(ctx: Ctx) -> Type:
     return tensor(a.shape, target)
 
 
-def expand(ctx: Ctx) -> Type:
+def expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
     other = ctx.args[1].type
@@ -112,7 +112,7 @@ def expand(ctx: Ctx) -> Type:
     return tensor(a.shape, promote(a.dtype, odt))
 
 
-def _axis(ctx: Ctx, rank: int, default: int) -> int:
+def _axis(ctx: Deduction, rank: int, default: int) -> int:
     ax = ctx.kw_int("axis", default)
     assert ax is not None
     a = ax + rank if ax < 0 else ax
@@ -121,7 +121,7 @@ def _axis(ctx: Ctx, rank: int, default: int) -> int:
     return a
 
 
-def reduce(ctx: Ctx, *, default_axis: int, out: DType | None = None) -> Type:
+def reduce(ctx: Deduction, *, default_axis: int, out: DType | None = None) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
     ax = _axis(ctx, a.rank, default_axis)
@@ -134,7 +134,7 @@ def reduce(ctx: Ctx, *, default_axis: int, out: DType | None = None) -> Type:
     return tensor(tuple(shape), out or a.dtype)
 
 
-def matmul(ctx: Ctx) -> Type:
+def matmul(ctx: Deduction) -> Type:
     ctx.nargs(2)
     lhs, rhs = ctx.shaped(0), ctx.shaped(1)
     if lhs.rank < 2 or rhs.rank < 2:
@@ -154,7 +154,7 @@ def matmul(ctx: Ctx) -> Type:
     return tensor(tuple(batch) + (lm, rn), dt)
 
 
-def matmul_acc(ctx: Ctx) -> Type:
+def matmul_acc(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     acc = ctx.shaped(0)
     ctx.shaped(1)
@@ -162,7 +162,7 @@ def matmul_acc(ctx: Ctx) -> Type:
     return tensor(acc.shape, acc.dtype)
 
 
-def creation(ctx: Ctx, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 1),
+def creation(ctx: Deduction, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 1),
              default: DType | None = None) -> Type:
     ctx.nargs(*nargs)
     shape = ctx.tuple_arg(shape_at)
@@ -173,7 +173,7 @@ def creation(ctx: Ctx, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 1),
     return tensor(shape, ctx.kw_dtype("dtype", default), view)
 
 
-def dim(ctx: Ctx) -> Type:
+def dim(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
     ax = ctx.int_arg(1)
@@ -182,13 +182,13 @@ def dim(ctx: Ctx) -> Type:
     return ScalarType(DType.INDEX)
 
 
-def read(ctx: Ctx) -> Type:
+def read(ctx: Deduction) -> Type:
     ctx.nargs(2)
     return ScalarType(ctx.shaped(0).dtype)
 
 
 def same_as(i: int, keep_view: bool = True) -> Rule:
-    def rule(ctx: Ctx) -> Type:
+    def rule(ctx: Deduction) -> Type:
         t = ctx.shaped(i)
         if isinstance(t, TensorType):
             return t if keep_view else tensor(t.shape, t.dtype)

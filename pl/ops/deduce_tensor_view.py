@@ -15,7 +15,7 @@ from pl.ir.enums import DType, PadValue, TensorLayout
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     Shape,
     idx,
     norm_dim,
@@ -25,10 +25,10 @@ from pl.ops.deduce_util import (
     static,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 
 
-def slice_(ctx: Ctx) -> Type:
+def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.shaped(0)
     shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
@@ -55,7 +55,7 @@ def slice_(ctx: Ctx) -> Type:
     return tensor(new, a.dtype, view)
 
 
-def _valid_view(ctx: Ctx, i: int, shape: Shape) -> TensorView | None:
+def _valid_view(ctx: Deduction, i: int, shape: Shape) -> TensorView | None:
     """A TensorView carrying positional valid_shape `i` when it is given and partial."""
     valid = ctx.opt_tuple(i) if ctx.has(i) else None
     if not valid or tuple(valid) == tuple(shape):
@@ -63,7 +63,7 @@ def _valid_view(ctx: Ctx, i: int, shape: Shape) -> TensorView | None:
     return TensorView(valid_shape=valid)
 
 
-def reshape(ctx: Ctx) -> Type:
+def reshape(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
     new = ctx.tuple_arg(1)
@@ -73,7 +73,7 @@ def reshape(ctx: Ctx) -> Type:
     return tensor(new, a.dtype, _valid_view(ctx, 2, new))
 
 
-def view(ctx: Ctx) -> Type:
+def view(ctx: Deduction) -> Type:
     ctx.nargs(1, 3)
     a = ctx.shaped(0)
     new = ctx.opt_tuple(1) or a.shape
@@ -94,7 +94,7 @@ def view(ctx: Ctx) -> Type:
                                            valid_shape=valid.valid_shape if valid else ()))
 
 
-def transpose(ctx: Ctx) -> Type:
+def transpose(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     a = ctx.shaped(0)
     i0, j0 = ctx.int_arg(1), ctx.int_arg(2)
@@ -115,7 +115,7 @@ def transpose(ctx: Ctx) -> Type:
                   TensorView(stride=tuple(idx(s) for s in strides), layout=layout))
 
 
-def assemble(ctx: Ctx) -> Type:
+def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.shaped(0), ctx.shaped(1)
     off = ctx.tuple_arg(2)
@@ -127,7 +127,7 @@ def assemble(ctx: Ctx) -> Type:
     return tensor(tgt.shape, tgt.dtype) if not isinstance(tgt, TensorType) else tgt
 
 
-def fillpad_expand(ctx: Ctx) -> Type:
+def fillpad_expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
     shape = ctx.tuple_arg(1)
@@ -139,7 +139,7 @@ def fillpad_expand(ctx: Ctx) -> Type:
     return tensor(shape, a.dtype, TensorView(pad=pad_kwarg(ctx)))
 
 
-def set_validshape(ctx: Ctx) -> Type:
+def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.shaped(0)
     ctx.scalar(1)
@@ -148,7 +148,7 @@ def set_validshape(ctx: Ctx) -> Type:
     return tensor(a.shape, a.dtype, TensorView(valid_shape=tuple(a.shape[:-2]) + valid))
 
 
-def reinterpret_view(ctx: Ctx) -> Type:
+def reinterpret_view(ctx: Deduction) -> Type:
     ctx.nargs(1, 2)
     a = ctx.shaped(0)
     dt = ctx.kw_dtype("dtype")
@@ -164,7 +164,7 @@ def reinterpret_view(ctx: Ctx) -> Type:
     return tensor(tuple(a.shape[:-1]) + (idx(bits // dt.bits),), dt)
 
 
-def expand_clone(ctx: Ctx) -> Type:
+def expand_clone(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, t = ctx.shaped(0), ctx.shaped(1)
     if a.rank != 3:
@@ -172,7 +172,7 @@ def expand_clone(ctx: Ctx) -> Type:
     return tensor(t.shape, a.dtype)
 
 
-def concat(ctx: Ctx) -> Type:
+def concat(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.shaped(0), ctx.shaped(1)
     c0, c1 = static(a.shape[-1]), static(b.shape[-1])
@@ -180,7 +180,7 @@ def concat(ctx: Ctx) -> Type:
     return tensor(tuple(a.shape[:-1]) + (cols,), a.dtype)
 
 
-def sort32(ctx: Ctx) -> Type:
+def sort32(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
     last = static(a.shape[-1])
@@ -188,7 +188,7 @@ def sort32(ctx: Ctx) -> Type:
                                          else (a.shape[-1],)), a.dtype)
 
 
-def split_rule(ctx: Ctx, *, gather_: bool) -> Type:
+def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
     split = ctx.kw_int("split")
@@ -202,13 +202,13 @@ def split_rule(ctx: Ctx, *, gather_: bool) -> Type:
     return tensor(tuple(shape), a.dtype)
 
 
-def gather(ctx: Ctx) -> Type:
+def gather(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, ix = ctx.shaped(0), ctx.shaped(1)
     return tensor(ix.shape, a.dtype)
 
 
-def gather_compare(ctx: Ctx) -> Type:
+def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
     cols = ctx.kw_int("out_cols")
@@ -219,7 +219,7 @@ def gather_compare(ctx: Ctx) -> Type:
                       tensor((idx(1), rows), ctx.kw_dtype("count_dtype", DType.INT32))))
 
 
-def gather_mask(ctx: Ctx) -> Type:
+def gather_mask(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
     p = ctx.kw_int("mask_pattern")
@@ -229,13 +229,13 @@ def gather_mask(ctx: Ctx) -> Type:
     return tensor(shape, ctx.kw_dtype("output_dtype", a.dtype))
 
 
-def mrgsort2(ctx: Ctx) -> Type:
+def mrgsort2(ctx: Deduction) -> Type:
     ctx.nargs(2, 4)
     a = ctx.shaped(0)
     return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
 
 
-def paged_gather(ctx: Ctx) -> Type:
+def paged_gather(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src, ix = ctx.shaped(0), ctx.shaped(1)
     size = ctx.kw_int("size")
@@ -244,12 +244,12 @@ def paged_gather(ctx: Ctx) -> Type:
     return tensor((rows, cols), src.dtype)
 
 
-def scalar_index(ctx: Ctx) -> Type:
+def scalar_index(ctx: Deduction) -> Type:
     ctx.nargs(0)
     return ScalarType(DType.INDEX)
 
 
-def unknown(ctx: Ctx) -> Type:
+def unknown(ctx: Deduction) -> Type:
     return UnknownType()
 
 

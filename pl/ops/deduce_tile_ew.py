@@ -1,6 +1,6 @@
 """Type rules of the vector tile families: elementwise, scalar, unary, expand and reductions.
 
-Each rule takes a `Ctx` and returns the result TileType with the memory space left unset (the
+Each rule takes a `Deduction` and returns the result TileType with the memory space left unset (the
 registry's resolver stamps it in `make_call`). Elementwise results take valid shape and
 blayout/slayout/pad/compact from ARG0 only, even when the result shape is a broadcast (ops.md 15).
 `RULES` maps op name -> rule; ops sharing a rule differ only by the parameters bound here.
@@ -14,7 +14,7 @@ from functools import partial
 from pl.ir.enums import DType, TileLayout
 from pl.ir.types import TileType, TileView, Type
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     broadcast,
     dtype_in,
     ew_view,
@@ -28,12 +28,12 @@ from pl.ops.deduce_util import (
     valid_of,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 
 _I16_U16 = (DType.INT16, DType.UINT16)
 
 
-def binary(ctx: Ctx, *, ntiles: int = 2, tmp: bool = False, int_only: bool = False,
+def binary(ctx: Deduction, *, ntiles: int = 2, tmp: bool = False, int_only: bool = False,
            keep_dtype: bool = False) -> Type:
     """add/sub/... : broadcast the first `ntiles` tiles, promote their dtypes, view of arg0."""
     ctx.nargs(ntiles + (1 if tmp else 0))
@@ -48,7 +48,7 @@ def binary(ctx: Ctx, *, ntiles: int = 2, tmp: bool = False, int_only: bool = Fal
     return tile(shape, dt, None, ew_view(ts[0]))
 
 
-def div(ctx: Ctx) -> Type:
+def div(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
     if a.dtype is not b.dtype:
@@ -70,7 +70,7 @@ def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _packed(ctx: Ctx, a: TileType, shape: tuple) -> Type:  # type: ignore[type-arg]
+def _packed(ctx: Deduction, a: TileType, shape: tuple) -> Type:  # type: ignore[type-arg]
     """cmp/cmps: a packed UINT8 bit mask, last dim roundup(ceil(N/8), 32), valid ceil(v/8)."""
     last, vlast = static(shape[-1]), static(valid_of(a)[-1])
     new_shape = tuple(shape)
@@ -82,20 +82,20 @@ def _packed(ctx: Ctx, a: TileType, shape: tuple) -> Type:  # type: ignore[type-a
     return tile(new_shape, DType.UINT8, None, ew_view(a, valid))
 
 
-def cmp(ctx: Ctx) -> Type:
+def cmp(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
     return _packed(ctx, a, broadcast(ctx, a.shape, b.shape))
 
 
-def cmps(ctx: Ctx) -> Type:
+def cmps(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
     ctx.scalar(1)
     return _packed(ctx, a, a.shape)
 
 
-def sel(ctx: Ctx) -> Type:
+def sel(ctx: Deduction) -> Type:
     ctx.nargs(4)
     ctx.tile(0)
     lhs, rhs = ctx.tile(1), ctx.tile(2)
@@ -104,7 +104,7 @@ def sel(ctx: Ctx) -> Type:
                 ew_view(lhs))
 
 
-def prelu(ctx: Ctx) -> Type:
+def prelu(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a, slope = ctx.tile(0), ctx.tile(1)
     ctx.tile(2)
@@ -115,7 +115,7 @@ def prelu(ctx: Ctx) -> Type:
     return tile(a.shape, a.dtype, None, ew_view(a))
 
 
-def scalar_op(ctx: Ctx, *, int_only: bool = False, tmp: bool = False,
+def scalar_op(ctx: Deduction, *, int_only: bool = False, tmp: bool = False,
               allowed: tuple[DType, ...] = (), promote_scalar: bool = False) -> Type:
     """adds/muls/... : arg0's shape and (unless `promote_scalar`) arg0's dtype."""
     ctx.nargs(3 if tmp else 2)
@@ -132,14 +132,14 @@ def scalar_op(ctx: Ctx, *, int_only: bool = False, tmp: bool = False,
     return tile(a.shape, dt, None, ew_view(a))
 
 
-def scalar_tile(ctx: Ctx) -> Type:
+def scalar_tile(ctx: Deduction) -> Type:
     """addsc/subsc/rems: broadcast(arg0, arg2) and promote(arg0, scalar, arg2)."""
     ctx.nargs(3)
     a, s, c = ctx.tile(0), ctx.scalar(1), ctx.tile(2)
     return tile(broadcast(ctx, a.shape, c.shape), promote(a.dtype, s, c.dtype), None, ew_view(a))
 
 
-def sels(ctx: Ctx) -> Type:
+def sels(ctx: Deduction) -> Type:
     ctx.nargs(4)
     mask, src = ctx.tile(0), ctx.tile(1)
     ctx.tile(2)
@@ -149,7 +149,7 @@ def sels(ctx: Ctx) -> Type:
     return tile(src.shape, src.dtype, None, ew_view(src))
 
 
-def unary(ctx: Ctx, *, allowed: tuple[DType, ...] = (), max_args: int = 1,
+def unary(ctx: Deduction, *, allowed: tuple[DType, ...] = (), max_args: int = 1,
           message: str = "") -> Type:
     ctx.nargs(1, max_args)
     a = ctx.tile(0)
@@ -164,7 +164,7 @@ def unary(ctx: Ctx, *, allowed: tuple[DType, ...] = (), max_args: int = 1,
     return tile(a.shape, a.dtype, None, ew_view(a))
 
 
-def cast(ctx: Ctx) -> Type:
+def cast(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
     target = ctx.kw_dtype("target_type")
@@ -174,7 +174,7 @@ def cast(ctx: Ctx) -> Type:
     return tile(a.shape, target, None, ew_view(a))
 
 
-def row_expand(ctx: Ctx, *, keep_dtype: bool = False, max_args: int = 2) -> Type:
+def row_expand(ctx: Deduction, *, keep_dtype: bool = False, max_args: int = 2) -> Type:
     ctx.nargs(2, max_args)
     a, r = ctx.tile(0), ctx.tile(1)
     if a.rank < 2 or r.rank < 2:
@@ -197,19 +197,19 @@ def row_expand(ctx: Ctx, *, keep_dtype: bool = False, max_args: int = 2) -> Type
     return tile(a.shape, dt, None, ew_view(a))
 
 
-def col_expand(ctx: Ctx) -> Type:
+def col_expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, c = ctx.tile(0), ctx.tile(1)
     return tile(a.shape, promote(a.dtype, c.dtype), None, ew_view(a))
 
 
-def expands(ctx: Ctx) -> Type:
+def expands(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, s = ctx.tile(0), ctx.scalar(1)
     return tile(a.shape, promote(a.dtype, s), None, ew_view(a))
 
 
-def row_reduce(ctx: Ctx, *, out: DType | None = None, allowed: tuple[DType, ...] = ()) -> Type:
+def row_reduce(ctx: Deduction, *, out: DType | None = None, allowed: tuple[DType, ...] = ()) -> Type:
     """row_*: last axis kept as 1; blayout col_major set explicitly (visible from rank 3)."""
     ctx.nargs(2)
     a, tmp = ctx.tile(0), ctx.tile(1)
@@ -226,7 +226,7 @@ def row_reduce(ctx: Ctx, *, out: DType | None = None, allowed: tuple[DType, ...]
     return tile(tuple(a.shape[:-1]) + (idx(1),), out or a.dtype, None, view)
 
 
-def col_reduce(ctx: Ctx, *, out: DType | None = None, tmp: str = "none") -> Type:
+def col_reduce(ctx: Deduction, *, out: DType | None = None, tmp: str = "none") -> Type:
     """col_*: AXIS 0 replaced by 1 (even for rank 3); blayout row_major."""
     if tmp == "required":
         ctx.nargs(2)

@@ -22,7 +22,7 @@ from pl.ir.types import (
     implicit_tile_view,
 )
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     Shape,
     dtype_in,
     flat_view,
@@ -34,12 +34,12 @@ from pl.ops.deduce_util import (
     valid_of,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
 _FLAT = (MemorySpace.Vec, MemorySpace.DDR, MemorySpace.Bias, MemorySpace.ScalarLocal)
 
 
-def space_kwarg(ctx: Ctx, default: MemorySpace | None = None) -> MemorySpace | None:
+def space_kwarg(ctx: Deduction, default: MemorySpace | None = None) -> MemorySpace | None:
     v = ctx.kwargs.get("target_memory", default)
     if v is None:
         return default
@@ -49,7 +49,7 @@ def space_kwarg(ctx: Ctx, default: MemorySpace | None = None) -> MemorySpace | N
     return v
 
 
-def positive_shape(ctx: Ctx, i: int) -> Shape:
+def positive_shape(ctx: Deduction, i: int) -> Shape:
     shape = ctx.tuple_arg(i)
     if not shape:
         raise ctx.fail(f"The operator {ctx.name} requires a non-empty shape")
@@ -63,7 +63,7 @@ def positive_shape(ctx: Ctx, i: int) -> Shape:
 
 def window_valid(shape: Shape, offsets: Shape, src_valid: Shape,
                  requested: Shape | None = None, *, src_shape: Shape | None = None,
-                 clamp: bool = True, ctx: Ctx | None = None) -> Shape:
+                 clamp: bool = True, ctx: Deduction | None = None) -> Shape:
     """InferWindowReadValidShape: per dim, available = clamp(source valid - offset, 0, window)
     (just the window when the source is fully valid and the read does not clamp); the result is
     `available` when it is provably narrower than the request, else the request. With `ctx` and
@@ -106,7 +106,7 @@ def window_valid(shape: Shape, offsets: Shape, src_valid: Shape,
     return tuple(out)
 
 
-def _bounds(ctx: Ctx, verb: str, offsets: Shape, extents: Shape, dims: Shape, what: str) -> None:
+def _bounds(ctx: Deduction, verb: str, offsets: Shape, extents: Shape, dims: Shape, what: str) -> None:
     for k, (o, e, d) in enumerate(zip(offsets, extents, dims, strict=False)):
         so, se, sd = static(o), static(e), static(d)
         if so is not None and se is not None and sd is not None and so + se > sd:
@@ -114,7 +114,7 @@ def _bounds(ctx: Ctx, verb: str, offsets: Shape, extents: Shape, dims: Shape, wh
                            f"extent {se} exceeds the {what} extent {sd}")
 
 
-def load(ctx: Ctx) -> Type:
+def load(ctx: Deduction) -> Type:
     ctx.nargs(4)
     src = ctx.tensor(0)
     offsets, shape, valid = ctx.tuple_arg(1), ctx.tuple_arg(2), ctx.tuple_arg(3)
@@ -155,7 +155,7 @@ def load(ctx: Ctx) -> Type:
     return tile(shape, src.dtype, space, view)
 
 
-def store(ctx: Ctx) -> Type:
+def store(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     t = ctx.tile(0)
     offsets = ctx.tuple_arg(1)
@@ -192,7 +192,7 @@ def store(ctx: Ctx) -> Type:
     return replace(out, view=replace(out.view, valid_shape=tuple(new))) if grew else out
 
 
-def move(ctx: Ctx) -> Type:
+def move(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
     target = space_kwarg(ctx)
@@ -237,7 +237,7 @@ def move(ctx: Ctx) -> Type:
     return tile(a.shape, dt, target, view)
 
 
-def extract(ctx: Ctx) -> Type:
+def extract(ctx: Deduction) -> Type:
     ctx.nargs(4)
     a = ctx.tile(0)
     ctx.scalar(1)
@@ -264,7 +264,7 @@ def extract(ctx: Ctx) -> Type:
     return tile(shape, a.dtype, target, view)
 
 
-def create(ctx: Ctx) -> Type:
+def create(ctx: Deduction) -> Type:
     ctx.nargs(1)
     shape = ctx.tuple_arg(0)
     for k, d in enumerate(shape):
@@ -298,14 +298,14 @@ def create(ctx: Ctx) -> Type:
     return tile(shape, dt, None, flat_view(shape))
 
 
-def full(ctx: Ctx) -> Type:
+def full(ctx: Deduction) -> Type:
     ctx.nargs(2)
     shape = positive_shape(ctx, 0)
     ctx.scalar(1)
     return tile(shape, ctx.kw_dtype("dtype"), None, flat_view(shape))
 
 
-def ci(ctx: Ctx) -> Type:
+def ci(ctx: Deduction) -> Type:
     ctx.nargs(2)
     ctx.scalar(0)
     shape = positive_shape(ctx, 1)
@@ -314,11 +314,11 @@ def ci(ctx: Ctx) -> Type:
     return tile(shape, dt, None, flat_view(shape))
 
 
-def _with_valid(ctx: Ctx, shape: Shape, i: int) -> TileView:
+def _with_valid(ctx: Deduction, shape: Shape, i: int) -> TileView:
     return flat_view(shape, ctx.tuple_arg(i) if ctx.has(i) else None)
 
 
-def tri(ctx: Ctx) -> Type:
+def tri(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     ctx.scalar(0)
     shape = positive_shape(ctx, 1)
@@ -328,7 +328,7 @@ def tri(ctx: Ctx) -> Type:
     return tile(shape, dt, None, _with_valid(ctx, shape, 2))
 
 
-def random(ctx: Ctx) -> Type:
+def random(ctx: Deduction) -> Type:
     ctx.nargs(7, 8)
     for i in range(6):
         ctx.scalar(i)
@@ -342,14 +342,14 @@ def random(ctx: Ctx) -> Type:
     return tile(shape, dt, None, _with_valid(ctx, shape, 7))
 
 
-def read(ctx: Ctx) -> Type:
+def read(ctx: Deduction) -> Type:
     ctx.nargs(2)
     t = ctx.shaped(0)
     ctx.tuple_arg(1)
     return ScalarType(t.dtype)
 
 
-def write(ctx: Ctx) -> Type:
+def write(ctx: Deduction) -> Type:
     ctx.nargs(3)
     t = ctx.shaped(0)
     ctx.tuple_arg(1)
@@ -357,7 +357,7 @@ def write(ctx: Ctx) -> Type:
     return t
 
 
-def mgather(ctx: Ctx) -> Type:
+def mgather(ctx: Deduction) -> Type:
     ctx.nargs(2, 4)
     mem = ctx.tensor(0)
     ix = ctx.shaped(1)
@@ -372,7 +372,7 @@ def mgather(ctx: Ctx) -> Type:
 
 
 def output_tensor(i: int) -> Rule:
-    def rule(ctx: Ctx) -> Type:
+    def rule(ctx: Deduction) -> Type:
         return ctx.shaped(i)
     return rule
 

@@ -24,7 +24,7 @@ from pl.ir.types import (
     implicit_tile_view,
 )
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     Shape,
     broadcast,
     flat_view,
@@ -36,19 +36,19 @@ from pl.ops.deduce_util import (
     valid_of,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
 _ACC = implicit_tile_view((), MemorySpace.Acc)
 
 
-def _mm_dtype(ctx: Ctx, lhs: TileType, rhs: TileType) -> DType:
+def _mm_dtype(ctx: Deduction, lhs: TileType, rhs: TileType) -> DType:
     if lhs.dtype is not rhs.dtype:
         raise ctx.fail(f"The operator {ctx.name} requires lhs and rhs to have the same dtype, "
                        f"but got {lhs.dtype.short} and {rhs.dtype.short}")
     return DType.FP32 if lhs.dtype.is_float() else DType.INT32
 
 
-def _check_k(ctx: Ctx, lhs: TileType, rhs: TileType) -> None:
+def _check_k(ctx: Deduction, lhs: TileType, rhs: TileType) -> None:
     if lhs.rank < 2 or rhs.rank < 2:
         raise ctx.fail(f"The operator {ctx.name} requires operands of rank >= 2")
     k1, k2 = static(lhs.shape[-1]), static(rhs.shape[-2])
@@ -61,14 +61,14 @@ def _acc_view(valid: Shape, compact: CompactMode = CompactMode.null) -> TileView
     return replace(_ACC, valid_shape=valid, compact=compact)
 
 
-def _check_2d(ctx: Ctx, **tiles: TileType) -> None:
+def _check_2d(ctx: Deduction, **tiles: TileType) -> None:
     for role, t in tiles.items():
         if t.rank != 2:
             raise ctx.fail(f"The operator {ctx.name} requires {role} to be 2D, but got {t.rank} "
                            "dimensions")
 
 
-def matmul(ctx: Ctx, *, first: int = 0, nargs: tuple[int, int] = (2, 2), acc: bool = False,
+def matmul(ctx: Deduction, *, first: int = 0, nargs: tuple[int, int] = (2, 2), acc: bool = False,
            gemv: bool = False, bias: bool = False, batch: bool = False) -> Type:
     ctx.nargs(*nargs)
     lhs, rhs = ctx.tile(first), ctx.tile(first + 1)
@@ -116,7 +116,7 @@ def matmul(ctx: Ctx, *, first: int = 0, nargs: tuple[int, int] = (2, 2), acc: bo
                 _acc_view(valid, CompactMode.normal if narrow else CompactMode.null))
 
 
-def matmul_mx(ctx: Ctx, *, kind: str = "plain") -> Type:
+def matmul_mx(ctx: Deduction, *, kind: str = "plain") -> Type:
     ctx.nargs(5 if kind != "plain" else 4)
     lo = 1 if kind == "acc" else 0
     lhs, rhs = ctx.tile(lo), ctx.tile(lo + 2)
@@ -128,20 +128,20 @@ def matmul_mx(ctx: Ctx, *, kind: str = "plain") -> Type:
 
 
 def same_as(i: int, keep_space: bool = True) -> Rule:
-    def rule(ctx: Ctx) -> Type:
+    def rule(ctx: Deduction) -> Type:
         t = ctx.tile(i)
         return t if keep_space else t.with_space(None)
     return rule
 
 
-def gather(ctx: Ctx) -> Type:
+def gather(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src, ix = ctx.tile(0), ctx.tile(1)
     ctx.tile(2)
     return tile(ix.shape, src.dtype, None, flat_view(ix.shape))
 
 
-def gather_compare(ctx: Ctx) -> Type:
+def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src = ctx.tile(0)
     cols = ctx.kw_int("out_cols")
@@ -154,7 +154,7 @@ def gather_compare(ctx: Ctx) -> Type:
     return TupleType((dst, cdst))
 
 
-def gather_mask(ctx: Ctx) -> Type:
+def gather_mask(ctx: Deduction) -> Type:
     ctx.nargs(1)
     src = ctx.tile(0)
     pattern = ctx.kw_int("mask_pattern")
@@ -164,7 +164,7 @@ def gather_mask(ctx: Ctx) -> Type:
     return tile(shape, ctx.kw_dtype("output_dtype", src.dtype), None, flat_view(shape))
 
 
-def gatherb(ctx: Ctx) -> Type:
+def gatherb(ctx: Deduction) -> Type:
     ctx.nargs(2)
     src, off = ctx.tile(0), ctx.tile(1)
     dt = ctx.kw_dtype("output_dtype", src.dtype)
@@ -174,7 +174,7 @@ def gatherb(ctx: Ctx) -> Type:
     return tile(shape, dt, None, TileView(blayout=R))
 
 
-def sort32(ctx: Ctx) -> Type:
+def sort32(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
     ctx.tile(1)
@@ -183,21 +183,21 @@ def sort32(ctx: Ctx) -> Type:
     return tile(shape, a.dtype, None, flat_view(shape))
 
 
-def mrgsort2(ctx: Ctx) -> Type:
+def mrgsort2(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     src = ctx.tile(0)
     tmp = ctx.tile(len(ctx.args) - 1)
     return tile(tmp.shape, src.dtype, None, flat_view(tmp.shape))
 
 
-def mrgsort1(ctx: Ctx) -> Type:
+def mrgsort1(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
     ctx.scalar(1)
     return tile(a.shape, a.dtype, None, flat_view(a.shape))
 
 
-def split_rule(ctx: Ctx, *, gather_: bool) -> Type:
+def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
     split = ctx.kw_int("split")
@@ -215,12 +215,12 @@ def split_rule(ctx: Ctx, *, gather_: bool) -> Type:
     return tile(tuple(shape), a.dtype, None, flat_view(tuple(shape), tuple(valid)))
 
 
-def scalar_index(ctx: Ctx) -> Type:
+def scalar_index(ctx: Deduction) -> Type:
     ctx.nargs(0)
     return ScalarType(DType.INDEX)
 
 
-def unknown(ctx: Ctx) -> Type:
+def unknown(ctx: Deduction) -> Type:
     return UnknownType()
 
 

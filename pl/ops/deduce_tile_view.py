@@ -23,7 +23,7 @@ from pl.ir.types import (
 )
 from pl.ops.deduce_tile_mem import positive_shape, window_valid
 from pl.ops.deduce_util import (
-    Ctx,
+    Deduction,
     Shape,
     flat_view,
     flip,
@@ -37,12 +37,12 @@ from pl.ops.deduce_util import (
     valid_of,
 )
 
-Rule = Callable[[Ctx], Type]
+Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
 _ACC = implicit_tile_view((), MemorySpace.Acc)
 
 
-def slice_(ctx: Ctx) -> Type:
+def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.tile(0)
     shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
@@ -79,7 +79,7 @@ def slice_(ctx: Ctx) -> Type:
     return tile(new_shape, a.dtype, None, view)
 
 
-def _reshape_valid(ctx: Ctx, a: TileType, new: Shape) -> Shape:
+def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
     valid = valid_of(a)
     if all(map(same_dim, valid, a.shape)):
         return new
@@ -98,7 +98,7 @@ def _reshape_valid(ctx: Ctx, a: TileType, new: Shape) -> Shape:
     return (idx(count // tail),) + tuple(new[1:])
 
 
-def reshape(ctx: Ctx) -> Type:
+def reshape(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
     new = ctx.tuple_arg(1)
@@ -113,7 +113,7 @@ def reshape(ctx: Ctx) -> Type:
     return tile(new, a.dtype, None, view)
 
 
-def reinterpret_view(ctx: Ctx) -> Type:
+def reinterpret_view(ctx: Deduction) -> Type:
     ctx.nargs(1, 2)
     a = ctx.tile(0)
     dt = ctx.kw_dtype("dtype")
@@ -140,7 +140,7 @@ def reinterpret_view(ctx: Ctx) -> Type:
     return tile(shape, dt, a.memory_space, view)
 
 
-def transpose(ctx: Ctx) -> Type:
+def transpose(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     a = ctx.tile(0)
     i0, j0 = ctx.int_arg(1), ctx.int_arg(2)
@@ -156,7 +156,7 @@ def transpose(ctx: Ctx) -> Type:
     return tile(tuple(shape), a.dtype, None, flat_view(tuple(shape)))
 
 
-def transpose_view(ctx: Ctx) -> Type:
+def transpose_view(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
     if a.rank < 2:
@@ -171,7 +171,7 @@ def transpose_view(ctx: Ctx) -> Type:
     return tile(swap(a.shape), a.dtype, a.memory_space, view)
 
 
-def assemble(ctx: Ctx) -> Type:
+def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.tile(0), ctx.tile(1)
     off = ctx.tuple_arg(2)
@@ -195,7 +195,7 @@ def assemble(ctx: Ctx) -> Type:
     return tile(tgt.shape, tgt.dtype, tgt.memory_space, replace(view, valid_shape=tuple(valid)))
 
 
-def set_validshape(ctx: Ctx) -> Type:
+def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.tile(0)
     ctx.scalar(1)
@@ -215,7 +215,7 @@ def set_validshape(ctx: Ctx) -> Type:
     return tile(a.shape, a.dtype, None, view)
 
 
-def fillpad(ctx: Ctx, *, expand: bool = False) -> Type:
+def fillpad(ctx: Deduction, *, expand: bool = False) -> Type:
     ctx.nargs(2 if expand else 1)
     a = ctx.tile(0)
     pad = pad_kwarg(ctx)
@@ -233,7 +233,7 @@ def fillpad(ctx: Ctx, *, expand: bool = False) -> Type:
     return tile(shape, a.dtype, a.memory_space, view)
 
 
-def concat(ctx: Ctx) -> Type:
+def concat(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
     if a.dtype is not b.dtype:

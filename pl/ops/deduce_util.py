@@ -27,7 +27,7 @@ from pl.ir.types import (
 Shape = tuple[Expr, ...]
 
 
-class Ctx:
+class Deduction:
     """One deduction: the op name, its positional args and kwargs, with checked accessors."""
 
     __slots__ = ("name", "args", "kwargs")
@@ -104,10 +104,6 @@ class Ctx:
     def int_arg(self, i: int) -> int | None:
         e = self._arg(i)
         return e.value if isinstance(e, ConstInt) else None
-
-    def kw(self, key: str, default: Any = None) -> Any:
-        v = self.kwargs.get(key, default)
-        return default if v is None else v
 
     def kw_dtype(self, key: str, default: DType | None = None) -> DType:
         v = self.kwargs.get(key)
@@ -213,7 +209,7 @@ def _promote2(a: DType, b: DType) -> DType:
     return a
 
 
-def broadcast(ctx: Ctx, *shapes: Shape) -> Shape:
+def broadcast(ctx: Deduction, *shapes: Shape) -> Shape:
     """Right-aligned broadcast; a static 1 stretches; dynamic dims that differ keep the left one."""
     out = shapes[0]
     for s in shapes[1:]:
@@ -221,7 +217,7 @@ def broadcast(ctx: Ctx, *shapes: Shape) -> Shape:
     return out
 
 
-def _broadcast2(ctx: Ctx, a: Shape, b: Shape) -> Shape:
+def _broadcast2(ctx: Deduction, a: Shape, b: Shape) -> Shape:
     n = max(len(a), len(b))
     pa = (None,) * (n - len(a)) + tuple(a)
     pb = (None,) * (n - len(b)) + tuple(b)
@@ -269,19 +265,19 @@ def flat_view(shape: Shape, valid: Shape | None = None) -> TileView:
     return replace(v, valid_shape=tuple(valid) if valid is not None else ())
 
 
-def int_dtype_check(ctx: Ctx, dt: DType, what: str = "tile") -> None:
+def int_dtype_check(ctx: Deduction, dt: DType, what: str = "tile") -> None:
     if not dt.is_int():
         raise ctx.fail(f"The operator {ctx.name} requires integer {what} dtype, but got {dt.short}")
 
 
-def dtype_in(ctx: Ctx, dt: DType, allowed: Sequence[DType], label: str = "dtype") -> None:
+def dtype_in(ctx: Deduction, dt: DType, allowed: Sequence[DType], label: str = "dtype") -> None:
     if dt not in allowed:
         names = ", ".join(d.name for d in allowed)
         raise ctx.fail(f"The operator {ctx.name} requires {label} to be one of {{{names}}}, "
                        f"but got {dt.short}")
 
 
-def pad_kwarg(ctx: Ctx, default: PadValue = PadValue.zero) -> PadValue:
+def pad_kwarg(ctx: Deduction, default: PadValue = PadValue.zero) -> PadValue:
     v = ctx.kwargs.get("pad_value", default)
     if v is None:
         v = default

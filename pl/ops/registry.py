@@ -95,16 +95,6 @@ class OpDef:
     def has_memory_spec(self) -> bool:
         return self.output_memory.kind != "no_spec" and self.level == "tile"
 
-    def constraint(self, index: int) -> tuple[MemorySpace, ...]:
-        """Allowed spaces of positional arg `index` (empty = unconstrained)."""
-        if index < len(self.input_constraints):
-            return self.input_constraints[index]
-        return ()
-
-    @property
-    def has_input_constraints(self) -> bool:
-        return any(self.input_constraints)
-
     @property
     def min_args(self) -> int:
         return sum(1 for a in self.args if not a.optional)

@@ -301,7 +301,7 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.
-        output = _spliced(text, edits) if replacements else text
+        output = spliced_text(text, edits) if replacements else text
     if output is None:
         output = _replace_functions(tree, replacements, root).code if replacements and \
             root is not None else tree.code
@@ -319,7 +319,9 @@ def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[E
     return [*edits, Edit(end, end, 0, root.import_line)]
 
 
-def _spliced(text: str, edits: list[Edit] | None) -> str | None:
+def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
+    """`text` with `edits` spliced in, or None when there are none or they cannot be placed as
+    text (the caller then renders the whole module)."""
     if edits is None:
         return None
     try:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from lowering.source.python import Stored, decode, encode
-from pl.errors import InternalError, PlError, package_version
+from pl.errors import InternalError, PlError, package_version, want_color
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.show_inferred.annotate import Regenerated, rerun, run_text
@@ -99,14 +99,6 @@ def _parser() -> argparse.ArgumentParser:
                    help="also write the program after every pass to DIR as numbered DSL files "
                         "(DIR/<file stem>/<program>/ when several files or programs)")
     return p
-
-
-def _color(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return hasattr(stream, "isatty") and stream.isatty()
 
 
 def _colored_diff(lines: list[str]) -> str:
@@ -280,7 +272,7 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             print(f"would regenerate {path}", file=stderr)
         return EXIT_CHANGED if changed else EXIT_OK
     elif args.diff:
-        stdout.write(_diff(r, path, _color(stdout)))
+        stdout.write(_diff(r, path, want_color(stdout)))
     elif args.write and path != "-":
         if changed:
             write_back(source, r.output)
@@ -325,7 +317,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
                 raise _file_error(e) from None
         except PlError as e:
             report["diagnostics"].append(diagnostic_json(e, path, "error"))
-            print(e.render(color=_color(stderr)), file=stderr)
+            print(e.render(color=want_color(stderr)), file=stderr)
             status = max(status, EXIT_USER)
         except InternalError as e:  # pl's check of its own output failed: nothing was written
             print(f"{e.report()}; please report it", file=stderr)
