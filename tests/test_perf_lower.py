@@ -3,20 +3,17 @@
 - statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
   CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
   text walk does not follow make it decline (None), never guess;
-- op dispatch memoised by operand kinds, the plain-Expr shortcut of `shape_arguments`, and the
-  type-token keys of `make_call`'s result cache build the same IR as a cold, general build, on
-  every op call of the examples (lowering and all passes);
+- op dispatch memoised by operand kinds and the plain-Expr shortcut of `shape_arguments` build
+  the same IR as a cold, general build, on every op call of the examples (lowering and all passes);
 - the per-function memo of dotted names never hides a kernel value that shadows the root name;
 - the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the span walk's
-  plain-line reader, the plain-name argument path of `op_call`, and `build_call`'s memo of
-  keyword-free calls over tile/tensor Vars) lower every kernel file, good or bad, to the same IR or
+  plain-line reader and the plain-name argument path of `op_call`) lower every kernel file, good or bad, to the same IR or
   the same located error as with those shortcuts switched off;
 - kernel values bound in outer scopes stay visible in inner ones, and inner bindings shadow them.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +33,9 @@ from lowering.frontend.source import SourceFile
 from lowering.frontend.spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Var
+from pl.ir.expr import Var
 from pl.ir.types import ScalarType
 from pl.ops import deduce
-from pl.ops.registry import get_op
 from pl.show_inferred.cli import load_programs
 from pl.structural import assert_structural_equal
 
@@ -217,42 +213,6 @@ def test_shape_arguments_shortcut_equals_the_general_path(
     assert checked
 
 
-def _stamped_type(name: str, args: list[Any], kwargs: list[tuple[str, Any]]) -> Any:
-    op = get_op(name)
-    assert op is not None
-    kw = dict(kwargs)
-    return deduce._stamp(op, deduce.deduce_type(op, args, kw), args, kw)
-
-
-def test_make_call_cache_gives_the_deduced_type(
-        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
-    _, makes = recorded
-    assert makes
-    for name, args, kwargs in makes:
-        call = deduce.make_call(name, args, kwargs)
-        assert call.result_type == _stamped_type(name, args, kwargs)
-        assert call.args == tuple(args) and call.kwargs == tuple(kwargs)
-
-
-def test_type_tokens_key_types_by_value() -> None:
-    t1 = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
-    t2 = dataclasses.replace(t1)
-    assert t1 == t2 and t1 is not t2
-    assert deduce._type_token(t1) is deduce._type_token(t2)
-
-
-def test_type_tokens_survive_the_object_table_filling_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The table by type object is emptied when full; the tokens by value are kept, so equal
-    types keep one token (and `make_call`'s results stay reachable) across the clearing."""
-    t1 = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
-    monkeypatch.setattr(deduce, "_OBJECTS_LIMIT", 4)
-    token = deduce.type_token(t1)
-    copies = [dataclasses.replace(t1) for _ in range(10)]  # fill the table past its limit, twice
-    assert all(deduce.type_token(c) is token for c in copies)
-    assert len(deduce._TOKEN_OF_OBJECT) <= 4
-    assert deduce.type_token(dataclasses.replace(t1)) is token
-
-
 # -- name resolution --------------------------------------------------------------------------
 
 
@@ -270,41 +230,6 @@ def test_dotted_name_memo_yields_to_a_shadowing_kernel_value() -> None:
         ctx.resolve(node)
     ctx.pop()
     assert ctx.resolve(node) is pl.add
-
-
-def test_memoised_plain_calls_build_what_a_cold_build_builds(
-        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
-    builds, _ = recorded
-    hits = 0
-    for spelling, args, kwargs, span in builds:
-        try:
-            op_builders.build_call(spelling, args, kwargs, span)  # fills the memo where it applies
-            warm = op_builders.build_call(spelling, args, kwargs, span)
-        except PlError:
-            continue
-        key = None if kwargs else op_builders._plain_key(spelling, args)
-        hits += key is not None and key in op_builders._PLAIN
-        saved_plain, saved_dispatch = dict(op_builders._PLAIN), dict(op_builders._DISPATCH)
-        op_builders._PLAIN.clear()
-        op_builders._DISPATCH.clear()
-        try:
-            cold = op_builders.build_call(spelling, args, kwargs, span)
-        finally:
-            op_builders._PLAIN.update(saved_plain)
-            op_builders._DISPATCH.update(saved_dispatch)
-        assert warm == cold and type(warm) is type(cold) and warm.span == cold.span
-        if isinstance(warm, Call):
-            assert warm.args == cold.args and all(a is b for a, b in zip(warm.args, cold.args, strict=True))
-    assert hits
-
-
-def test_plain_call_memo_keys_only_tile_and_tensor_vars() -> None:
-    t = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
-    x = Var("x", t)
-    n = Var("n", ScalarType(DType.INDEX))
-    assert op_builders._plain_key("pl.add", [x, x]) is not None
-    assert op_builders._plain_key("pl.add", [x, n]) is None
-    assert op_builders._plain_key("pl.add", [x, 1]) is None
 
 
 def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
@@ -330,7 +255,6 @@ def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
 def _shortcuts_off(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(frontend_spans._Walk, "plain_line", lambda self: None)
     mp.setattr(frontend_exprs, "_plain_var_args", lambda ctx, args: None)
-    mp.setattr(op_builders, "_plain_key", lambda spelling, args: None)
 
 
 LOWERED: list[Path | tuple[str, str]] = [

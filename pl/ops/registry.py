@@ -1,21 +1,58 @@
-"""The operator registry, built once from `data/ops.tsv` (the facts checked on the reference)
-and `data/system_ops.tsv` (the reference's system.* sync / cross-core / task ops, level "system").
+"""The operator registry: ONE record (`OpDef`) per op, found from its name with `op(name)`.
 
-One `OpDef` per op: positional and keyword signature, ordered input-memory constraints, the
-output-memory rule, inheritance / retargetable flags, category and effects. Nothing here is written
-per op by hand except what the TSV cannot say (a few flags parsed out of its notes). The table is
-parsed lazily on first use and then cached for the life of the process. `data/dsl_positional.tsv` adds
-how many positional arguments each DSL spelling's reference wrapper takes (its signature, measured).
+A record carries everything the layers know about its op, or points to it:
+- its facts, one row of `data/ops.tsv` (tile.* and tensor.*, checked on the reference) or of
+  `data/system_ops.tsv` (system.*): positional and keyword signature, ordered input-memory
+  constraints, the output-memory rule, inheritance / retargetable flags, category and effects;
+- its typing facts, one row of `data/op_types.tsv`: the result kind and the dtype rule that the
+  stubs (stubs/generate.py) and the mypy plugin (pl/mypy_plugin.py) read from the record;
+- its scalar-rhs variant (`tile.add` -> `tile.adds`), read off the spellings the two rows share;
+- its result-type rule, the function marked `@type_rule(name)` in a pl/ops/deduce_*.py module;
+- its interpreter function (`@interprets(name)` in pl/interpreter) and its tensor-to-tile converter
+  (`@converts(name)` in lowering/tensor_to_tile), found by name on request: those live in layers
+  above this one (and the interpreter needs numpy, an optional extra), so `OpDef.interpreter()` and
+  `OpDef.converter()` import their owner's table only when called.
+Adding an op: a row in ops.tsv and op_types.tsv, a marked type rule, a marked interpreter function
+(or a "no numerics" entry in pl/interpreter/handlers.py), a marked converter for a tensor op the
+reference converts, and `python stubs/generate.py`; tests/test_op_records.py names what is missing.
+
+Guarantees: `REGISTRY` is built once, explicitly, when this module is imported (`build_registry`),
+and is read-only afterwards (mappings are `MappingProxyType`s, records are frozen); nothing here
+caches. `data/dsl_positional.tsv` adds the positional parameters each DSL spelling's reference
+wrapper takes (its signature, measured).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
+from importlib import import_module, resources
+from types import MappingProxyType
+from typing import Any, Final
 
-from pl.ir.enums import MemorySpace
+from pl.ir.enums import DType, MemorySpace
+from pl.ir.types import ScalarType, Type, UnknownType
+from pl.ops import (
+    deduce_tensor,
+    deduce_tensor_view,
+    deduce_tile_ew,
+    deduce_tile_mem,
+    deduce_tile_misc,
+    deduce_tile_view,
+)
+from pl.ops.deduce_util import Ctx
+from pl.ops.marks import collect
+
+Rule = Callable[[Ctx], Type]
+
+# The modules whose `@type_rule` marks give the ops their result-type rules.
+_RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
+                 deduce_tensor, deduce_tensor_view)
+# Where the implementations of the upper layers live, imported by name on request (see above).
+_INTERPRETER_TABLE = "pl.interpreter.handlers"
+_CONVERTER_TABLE = "lowering.tensor_to_tile.convert"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +121,23 @@ class OpDef:
     output_reuses_input: int | None = None
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
     conversion_reqs: dict[int, tuple[MemorySpace, str | None]] = field(default_factory=dict)
+    result_kind: str = "Unknown"                 # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
+    dtype_rule: str = ""                         # op_types.tsv: the result dtype, in words
+    scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
+    type_rule: Rule | None = field(default=None, compare=False, repr=False)
+
+    def interpreter(self) -> Callable[..., Any] | None:
+        """The interpreter function of this op (`@interprets`), or None when it has none."""
+        return import_module(_INTERPRETER_TABLE).handler(self.name)  # type: ignore[no-any-return]
+
+    def converter(self) -> Callable[..., Any] | None:
+        """The tensor-to-tile converter of this op (`@converts`, or a 1:1 rename), or None."""
+        return import_module(_CONVERTER_TABLE).converter_for(self.name)  # type: ignore[no-any-return]
+
+    @property
+    def dsl_min_args(self) -> int:
+        """The fewest positional arguments a DSL call takes (a wrapper may fill one the IR needs)."""
+        return _DSL_MIN_ARGS.get(self.name, self.min_args)
 
     @property
     def written_args(self) -> tuple[int, ...]:
@@ -241,7 +295,7 @@ def _reuses(notes: str, effects: str) -> int | None:
 
 # The tensor section of ops.tsv carries no `?` markers; these trailing args are optional in the
 # reference's deducers (argument-count checks) and are omitted by the DSL wrappers.
-_TENSOR_OPTIONAL: dict[str, frozenset[str]] = {
+_TENSOR_OPTIONAL: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
     "tensor.slice": frozenset({"valid_shape", "drop_dims"}),
     "tensor.reshape": frozenset({"valid_shape"}),
     "tensor.view": frozenset({"shape", "valid_shape"}),
@@ -250,7 +304,10 @@ _TENSOR_OPTIONAL: dict[str, frozenset[str]] = {
     "tensor.gather_row": frozenset({"valid_shape"}),
     "tensor.mrgsort_format2": frozenset({"src2", "src3"}),
     "tensor.reinterpret_view": frozenset({"shape"}),
-}
+})
+
+# DSL wrappers that fill an argument the IR op requires (`pl.tile.load` derives valid_shapes).
+_DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
 
 
 def _tile_row(cols: list[str], level: str) -> OpDef:
@@ -297,29 +354,74 @@ def _rows(filename: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _typing_rows() -> dict[str, tuple[str, str]]:
+    """op_types.tsv: op -> (result kind, dtype rule)."""
+    return {cols[0]: (cols[1].strip(), cols[3].strip()) for _, cols in _rows("op_types.tsv")
+            if cols[0] != "op"}
+
+
+def _system_rule(result: Type) -> Rule:
+    """system.* ops: the `result=` note of system_ops.tsv (Unknown or Scalar[DTYPE]); no checks."""
+    def rule(ctx: Ctx) -> Type:
+        return result
+    return rule
+
+
+def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None) -> OpDef:
+    kind, dtype_rule = typing or ("Unknown", "")
+    if op.level == "system":
+        m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
+        rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
+        kind = "Scalar" if m else kind
+    return dataclasses.replace(op, result_kind=kind, dtype_rule=dtype_rule, type_rule=rule)
+
+
+def _bare(spelling: str) -> str:
+    """`pl.add(tile, scalar)` -> `pl.add`: the spelling without its operand-kind note."""
+    return spelling.split("(", 1)[0].strip()
+
+
+def _scalar_variant(op: OpDef, table: Mapping[str, OpDef]) -> str | None:
+    """`L.Xs` when it exists and one DSL spelling reaches both it and `L.X` (ops.md 11)."""
+    other = table.get(op.name + "s")
+    if other is None:
+        return None
+    shared = {_bare(s) for s in op.spellings} & {_bare(s) for s in other.spellings}
+    return other.name if shared else None
+
+
 @dataclass(frozen=True, slots=True)
-class _Registry:
-    ops: dict[str, OpDef]
+class Registry:
+    """Every op's record by IR name, and the DSL wrappers' positional parameters."""
+
+    ops: Mapping[str, OpDef]
     # DSL spelling -> the positional parameters its reference wrapper takes (dsl_positional.tsv).
-    positional: dict[str, tuple[str, ...]]
+    positional: Mapping[str, tuple[str, ...]]
 
 
-@lru_cache(maxsize=1)
-def _registry() -> _Registry:
-    table: dict[str, OpDef] = {}
+def build_registry() -> Registry:
+    """Read the data files and collect the `@type_rule` marks into one read-only registry."""
+    rows: dict[str, OpDef] = {}
     for section, cols in _rows("ops.tsv"):
-        table[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
+        rows[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
-        table[cols[0]] = _tile_row(cols, "system")
+        rows[cols[0]] = _tile_row(cols, "system")
+    typing = _typing_rows()
+    rules = collect("type_rule", _RULE_MODULES)
+    unknown = sorted(set(rules) - set(rows))
+    if unknown:
+        raise ValueError(f"type rules for ops without a data row: {', '.join(unknown)}")
+    table = {name: dataclasses.replace(_with_record_facts(op, typing.get(name), rules.get(name)),
+                                       scalar_variant=_scalar_variant(op, rows))
+             for name, op in rows.items()}
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):
         if cols[0] != "spelling":
             positional[cols[0]] = tuple(_split_top(cols[1], ",")) if cols[1] != "-" else ()
-    return _Registry(table, positional)
+    return Registry(MappingProxyType(table), MappingProxyType(positional))
 
 
-def _table() -> dict[str, OpDef]:
-    return _registry().ops
+REGISTRY: Final = build_registry()
 
 
 def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str, ...] = ()
@@ -351,14 +453,19 @@ def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str,
 def dsl_positional(spelling: str) -> tuple[str, ...] | None:
     """The positional parameters the reference's wrapper of this DSL spelling takes (`pl.row_sum`
     -> (input, tmp_tile)), or None when it has no such wrapper or takes any number (*args)."""
-    return _registry().positional.get(spelling)
+    return REGISTRY.positional.get(spelling)
+
+
+def op(name: str) -> OpDef:
+    """The record of the op of this IR name (`tile.add`); KeyError when there is none."""
+    return REGISTRY.ops[name]
 
 
 def get_op(name: str) -> OpDef | None:
     """The registered op of this IR name (`tile.add`, `tensor.matmul`), or None."""
-    return _table().get(name)
+    return REGISTRY.ops.get(name)
 
 
-def all_ops() -> dict[str, OpDef]:
+def all_ops() -> Mapping[str, OpDef]:
     """Every registered op by IR name: tile.*, tensor.* (ops.tsv) and system.* (system_ops.tsv)."""
-    return dict(_table())
+    return REGISTRY.ops
