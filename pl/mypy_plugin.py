@@ -11,18 +11,19 @@ Guarantees:
   reported;
 - op results: a tile result is in the space the registry says (`fixed`: that space; `target_memory`:
   the space the call names, else the kwarg default; inherit: the space of the first tile operand)
-  with the dtype of op_types.tsv's rule when the operands tell it, `Any` otherwise;
+  with the dtype of the op record's dtype rule (`OpDef.dtype_rule`, the op_types.tsv row the
+  registry read) when the operands tell it, `Any` otherwise;
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
   iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
   values, and inside a loop with `init_values` must pass as many values as the loop carries.
-The plugin is stateless: every answer is computed from the call at hand and the (cached) registry.
+The plugin is stateless: every answer is computed from the call at hand and the op records
+(`pl.ops.registry`, built once at import).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
-from importlib import resources
+from functools import partial
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -68,14 +69,6 @@ SPACES = frozenset(m.name for m in MemorySpace)
 LOOPS = frozenset({"pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_"})
 # Stub modules holding op functions -> the DSL prefix of their spellings.
 _OP_MODULES = {"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor", "pl.system": "pl.system"}
-
-
-@lru_cache(maxsize=1)
-def op_rules() -> dict[str, tuple[str, str]]:
-    """op_types.tsv: IR op -> (result kind, dtype rule)."""
-    text = resources.files("pl.ops").joinpath("data/op_types.tsv").read_text(encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines()[1:] if line.strip())
-    return {cols[0]: (cols[1], cols[3].strip()) for cols in rows if len(cols) > 3}
 
 
 def _any() -> AnyType:
@@ -235,7 +228,7 @@ def _promote(call: _Call) -> str | None:
 
 
 def _dtype(op: OpDef, call: _Call) -> str | None:
-    rule = op_rules().get(op.name, ("", ""))[1]
+    rule = op.dtype_rule
     dtypes = call.operand_dtypes()
     first = dtypes[0] if dtypes else None
     words = rule.replace(",", " ").split()

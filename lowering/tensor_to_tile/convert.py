@@ -256,6 +256,17 @@ def converter_for(name: str) -> Converter | None:
     return CONVERTERS.get(name)
 
 
+# Tensor ops the reference converts (their ops.tsv row names the tile form) that have no converter
+# here yet: inside an InCore function they are a located error (`check_convertible`). A new tensor
+# op the reference converts needs a `@converts` function or an entry here (tests/test_op_records.py).
+NOT_YET_CONVERTED: Final = frozenset({
+    "tensor.aic_gather", "tensor.aiv_shard", "tensor.cmp", "tensor.expand_clone",
+    "tensor.fillpad_expand", "tensor.gather", "tensor.gather_compare", "tensor.gather_mask",
+    "tensor.gather_row", "tensor.mrgsort_format2", "tensor.paged_gather", "tensor.scatter",
+    "tensor.scatter_mask", "tensor.scatter_update", "tensor.xor", "tensor.xors",
+})
+
+
 def check_convertible(call: Call) -> None:
     """A tensor op without a conversion inside an InCore function is a user-facing error."""
     name = call.op.name

@@ -20,6 +20,7 @@ import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx, unsupported
+from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
 from pl.ir.expr import (
@@ -279,7 +280,7 @@ class Machine:
             return values[0] if len(values) == 1 else (None if not values else values)
         handler = handler_of(call.op_name)
         if handler is None:
-            raise unsupported(call.op_name).located(call.span)
+            raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
         ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims))
         try:

@@ -100,6 +100,14 @@ def _lrelu(c: OpCtx) -> Any:
     return np.where(x > 0, x, x * c.arg(1))
 
 
+@interprets("tile.prelu")
+def _prelu(c: OpCtx) -> Any:
+    """x where x > 0, else x times the slope at the same position (arg 2 is the op's scratch)."""
+    x = c.array(0)
+    with np.errstate(all="ignore"):
+        return np.where(x > 0, x, x * c.array(1))
+
+
 # ---- reductions ---------------------------------------------------------------------------------
 
 @interprets("tile.row_sum", "tensor.row_sum", fn=np.sum, row=True)
