@@ -22,8 +22,10 @@ The plugin is stateless: every answer is computed from the call at hand and the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from types import MappingProxyType
+from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -68,7 +70,8 @@ FLOATS = frozenset(d.name for d in DType if d.is_float())
 SPACES = frozenset(m.name for m in MemorySpace)
 LOOPS = frozenset({"pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_"})
 # Stub modules holding op functions -> the DSL prefix of their spellings.
-_OP_MODULES = {"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor", "pl.system": "pl.system"}
+_OP_MODULES: Final = MappingProxyType({"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor",
+                                       "pl.system": "pl.system"})
 
 
 def _any() -> AnyType:
@@ -141,10 +144,10 @@ def _tuple_type(ctx: AnalyzeTypeContext) -> Type:
     return TupleType(items, ctx.api.named_type("builtins.tuple", [_any()]))
 
 
-_ANNOTATIONS: dict[str, Callable[[AnalyzeTypeContext], Type]] = {
+_ANNOTATIONS: Final[Mapping[str, Callable[[AnalyzeTypeContext], Type]]] = MappingProxyType({
     TILE: _tile_type, TENSOR: _tensor_type, SCALAR: _scalar_type, f"{CORE}.Out": _inner_type,
     f"{CORE}.InOut": _inner_type, f"{CORE}.Tuple": _tuple_type,
-}
+})
 
 
 # ---- op results ----------------------------------------------------------------------------

@@ -19,6 +19,8 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import MappingProxyType
+from typing import Final
 
 # Run as a script, this file's folder (stubs/, which holds a `pl` stub tree) would come first on
 # sys.path and shadow the real package's submodules; the generator needs the real `pl`.
@@ -39,13 +41,14 @@ _SCALAR_NAMES = frozenset({"axis", "axis1", "axis2", "block_len", "counter0", "c
                            "counter3", "key0", "key1", "scalar", "size", "start", "value", "valid_rows",
                            "valid_cols", "init_cond", "memory_space", "kvalue"})
 
-_KWARG_TYPES = {
+_KWARG_TYPES: Final = MappingProxyType({
     "DataType": "DType", "MemorySpace": "MemorySpace", "PadValue": "PadValue | int | float",
     "TensorLayout": "TensorLayout", "TileLayout": "TileLayout", "bool": "bool",
     "int": "int | str | _Scalar", "double": "float", "str": "str",
-}
+})
 
-_RESULT = {"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any", "Unknown": "Any"}
+_RESULT: Final = MappingProxyType({"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any",
+                                   "Unknown": "Any"})
 
 # Unified spellings that also build scalar arithmetic when both operands are scalars.
 _SCALAR_FORMS = frozenset({"pl.add", "pl.sub", "pl.mul", "pl.div", "pl.maximum", "pl.minimum",
@@ -171,7 +174,8 @@ def _header(body: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-_NAMESPACES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system"}
+_NAMESPACES: Final = MappingProxyType({"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor",
+                                       "pl.system": "system"})
 
 
 def render() -> dict[str, str]:

@@ -11,7 +11,8 @@ the evaluator, never approximated.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import numpy as np
 
@@ -187,7 +188,8 @@ def _expands(c: OpCtx) -> Any:
 
 # ---- cast and creation ------------------------------------------------------------------------------
 
-_CAST_MODES = {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}
+_CAST_MODES: Final = MappingProxyType({"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5,
+                                       "odd": 6})
 
 
 @interprets("tile.cast", "tensor.cast")

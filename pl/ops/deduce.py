@@ -18,9 +18,10 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, Op
+from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.keys import typed_key
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import TileType, TupleType, Type, UnknownType
+from pl.ir.types import TensorType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce_util import Ctx
 from pl.ops.registry import OpDef, Rule, get_op
 
@@ -102,4 +103,44 @@ def make_call(name: str, args: Sequence[Expr],
     return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
 
 
-__all__ = ["deduce_type", "make_call", "rule_for"]
+class CallBuilder:
+    """`make_call` with a memo of result types that lives exactly as long as this object.
+
+    A pass that rebuilds many calls after retyping their arguments (memory-space inference) makes
+    one builder per run and drops it afterwards; nothing outlives the run. The memo is keyed by
+    (op, the TYPES of tile / tensor Var arguments, the other arguments and the kwargs by value
+    and type, `pl.ir.keys.typed_key`): a rule reads a tile or tensor Var only through its type, so
+    equal keys deduce equal results. A call whose key cannot be hashed (a list kwarg) and every
+    failing call take `make_call` itself, which raises its own located error.
+    """
+
+    __slots__ = ("_results",)
+
+    def __init__(self) -> None:
+        self._results: dict[Any, Type] = {}
+
+    def make_call(self, name: str, args: Sequence[Expr],
+                  kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
+                  attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:
+        pairs = _kwarg_pairs(kwargs)
+        key = (name, tuple([_arg_key(a) for a in args]), typed_key(pairs))
+        try:
+            result = self._results.get(key)
+        except TypeError:  # an unhashable value: deduce every time
+            return make_call(name, args, pairs, attrs, span)
+        if result is not None:
+            return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
+        call = make_call(name, args, pairs, attrs, span)
+        self._results[key] = call.result_type
+        return call
+
+
+def _arg_key(a: Expr) -> Any:
+    if type(a) is Var:
+        t = a.type
+        if isinstance(t, TileType | TensorType):
+            return t
+    return typed_key(a)
+
+
+__all__ = ["CallBuilder", "deduce_type", "make_call", "rule_for"]

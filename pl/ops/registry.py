@@ -175,7 +175,7 @@ class OpDef:
         return None
 
 
-_SPACE = {m.name: m for m in MemorySpace}
+_SPACE: Final = MappingProxyType({m.name: m for m in MemorySpace})
 
 
 def _split_top(text: str, sep: str) -> list[str]:
