@@ -29,8 +29,9 @@ from pl.ops.registry import all_ops, get_op, op
 Result = tuple[list[Stmt], Expr]
 Converter = Callable[[tuple[Expr, ...], dict[str, Any], Span], Result]
 
-# tensor ops that stay tensor ops inside InCore functions.
-PASSTHROUGH = frozenset({"tensor.dim", "tensor.view"})
+# tensor ops that stay tensor ops inside InCore functions (their ops.tsv row says "passthrough").
+PASSTHROUGH: Final = frozenset(name for name, row in all_ops().items()
+                               if row.level == "tensor" and "passthrough" in row.converts_to)
 # ops whose converter loads its own tensor inputs (no entry load for their tensor args).
 SELF_LOADING = frozenset({"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write",
                           "tensor.expand_clone", "tensor.gather", "tensor.paged_gather",
