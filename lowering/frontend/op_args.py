@@ -26,17 +26,7 @@ from pl.dsl_ops import canonical_spelling
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
-from pl.ops.registry import OpDef, dsl_positional, rebinding_slot
-
-# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
-_STRING_ENUMS: dict[str, dict[str, int]] = {
-    "mode": {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6},
-    "cmp_type": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "coalesce": {"row": 0, "elem": 1},
-    "atomic": {"none": 0, "none_": 0, "add": 1},
-    "gather_oob": {"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3},
-}
+from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
 
 # Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
 _DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
@@ -182,8 +172,8 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                 return member
         raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
                       + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
-    if isinstance(value, str) and key in _STRING_ENUMS:
-        table = _STRING_ENUMS[key]
+    if isinstance(value, str) and key in KWARG_CODES:
+        table = KWARG_CODES[key]
         if value.lower() not in table:
             raise PlError(f"{spelling}: invalid {key} '{value}'; expected one of "
                           + ", ".join(repr(k) for k in table))

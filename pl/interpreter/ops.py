@@ -11,8 +11,7 @@ the evaluator, never approximated.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +20,7 @@ from pl.interpreter.context import OpCtx, window
 from pl.interpreter.values import Array, np_dtype
 from pl.ir.enums import DType
 from pl.ops.marks import interprets
+from pl.ops.registry import KWARG_CODES
 
 Fn2 = Callable[[Any, Any], Any]
 
@@ -188,16 +188,12 @@ def _expands(c: OpCtx) -> Any:
 
 # ---- cast and creation ------------------------------------------------------------------------------
 
-_CAST_MODES: Final = MappingProxyType({"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5,
-                                       "odd": 6})
-
-
 @interprets("tile.cast", "tensor.cast")
 def _cast(c: OpCtx) -> Any:
     x = c.array(0)
     target = c.kwargs.get("target_type")
     mode = c.kwargs.get("mode", "round")
-    code = _CAST_MODES.get(mode, -1) if isinstance(mode, str) else int(mode)
+    code = KWARG_CODES["mode"].get(mode, -1) if isinstance(mode, str) else int(mode)
     if not isinstance(target, DType):
         raise PlError(f"pl.interpret: op '{c.name}' needs a DType target_type")
     if target.is_float() or not np.issubdtype(x.dtype, np.floating):

@@ -360,6 +360,16 @@ _TENSOR_OPTIONAL: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
     "tensor.reinterpret_view": frozenset({"shape"}),
 })
 
+# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
+KWARG_CODES: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType({
+    "mode": MappingProxyType({"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}),
+    "cmp_type": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "cmp_mode": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "coalesce": MappingProxyType({"row": 0, "elem": 1}),
+    "atomic": MappingProxyType({"none": 0, "none_": 0, "add": 1}),
+    "gather_oob": MappingProxyType({"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3}),
+})
+
 # DSL wrappers that fill an argument the IR op requires (`pl.tile.load` derives valid_shapes).
 _DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
 
