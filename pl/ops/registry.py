@@ -174,7 +174,8 @@ class OpDef:
     not_inplace_safe: bool = False
     output_reuses_input: int | None = None
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
-    conversion_reqs: dict[int, tuple[MemorySpace, str | None]] = field(default_factory=dict)
+    conversion_reqs: Mapping[int, tuple[MemorySpace, str | None]] = field(
+        default_factory=lambda: MappingProxyType({}))
     result_kind: str = "Unknown"                 # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
     result_dtype: DtypeRule = DtypeRule("unknown")  # op_types.tsv: how the result dtype follows
     scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
@@ -396,7 +397,8 @@ def _tensor_row(cols: list[str]) -> OpDef:
         args=args, kwargs=_parse_kwargs(cols[3]), input_constraints=(),
         output_memory=OutputMemory("none"), retargetable=False,
         inherits_input=cols[6].strip() == "yes", family=family, category=category,
-        effects=cols[8], notes=cols[9], converts_to=cols[4], conversion_reqs=_parse_reqs(cols[5]),
+        effects=cols[8], notes=cols[9], converts_to=cols[4],
+        conversion_reqs=MappingProxyType(_parse_reqs(cols[5])),
         output_reuses_input=_reuses(cols[9], cols[8]))
 
 
