@@ -23,17 +23,12 @@ from pl.ir.keys import typed_key
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import TensorType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce_util import Ctx
-from pl.ops.registry import OpDef, Rule, get_op
-
-
-def rule_for(op: OpDef) -> Rule | None:
-    """The deduction rule of an op, or None when no rule is known (result is UnknownType)."""
-    return op.type_rule
+from pl.ops.registry import OpDef, get_op
 
 
 def deduce_type(op: OpDef, args: Sequence[Expr], kwargs: Mapping[str, Any]) -> Type:
     """The result type the reference's deducer gives for this call (space maybe unset)."""
-    rule = rule_for(op)
+    rule = op.type_rule
     if rule is None:
         return UnknownType()
     return rule(Ctx(op.name, args, kwargs))
@@ -143,4 +138,4 @@ def _arg_key(a: Expr) -> Any:
     return typed_key(a)
 
 
-__all__ = ["CallBuilder", "deduce_type", "make_call", "rule_for"]
+__all__ = ["CallBuilder", "deduce_type", "make_call"]
