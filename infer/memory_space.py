@@ -23,6 +23,7 @@ from pl.errors import PlError
 from pl.ir.function import Function, Program
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
 from pl.ir.types import TileType, Type
+from pl.ops.deduce import CallBuilder
 
 
 def _check_params(f: Function) -> None:
@@ -87,8 +88,9 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     check_backend(backend)
     log = d.DecisionLog()
     funcs = []
+    calls = CallBuilder()  # one memo of deduced call types for this run, dropped at its end
     for f in program.functions:
-        new_f, f_log = infer_function(f, backend)
+        new_f, f_log = infer_function(f, backend, calls.make_call)
         funcs.append(new_f)
         log = log.merged(f_log)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)

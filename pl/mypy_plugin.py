@@ -11,18 +11,21 @@ Guarantees:
   reported;
 - op results: a tile result is in the space the registry says (`fixed`: that space; `target_memory`:
   the space the call names, else the kwarg default; inherit: the space of the first tile operand)
-  with the dtype of op_types.tsv's rule when the operands tell it, `Any` otherwise;
+  with the dtype of the op record's dtype rule (`OpDef.result_dtype`, parsed by the registry from
+  its op_types.tsv row) when the operands tell it, `Any` otherwise;
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
   iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
   values, and inside a loop with `init_values` must pass as many values as the loop carries.
-The plugin is stateless: every answer is computed from the call at hand and the (cached) registry.
+The plugin is stateless: every answer is computed from the call at hand and the op records
+(`pl.ops.registry`, built once at import).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
-from importlib import resources
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from types import MappingProxyType
+from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -55,6 +58,7 @@ from mypy.types import (
     UnboundType,
     get_proper_type,
 )
+from typing_extensions import assert_never
 
 from pl.ir.enums import DType, MemorySpace
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
@@ -67,15 +71,8 @@ FLOATS = frozenset(d.name for d in DType if d.is_float())
 SPACES = frozenset(m.name for m in MemorySpace)
 LOOPS = frozenset({"pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_"})
 # Stub modules holding op functions -> the DSL prefix of their spellings.
-_OP_MODULES = {"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor", "pl.system": "pl.system"}
-
-
-@lru_cache(maxsize=1)
-def op_rules() -> dict[str, tuple[str, str]]:
-    """op_types.tsv: IR op -> (result kind, dtype rule)."""
-    text = resources.files("pl.ops").joinpath("data/op_types.tsv").read_text(encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines()[1:] if line.strip())
-    return {cols[0]: (cols[1], cols[3].strip()) for cols in rows if len(cols) > 3}
+_OP_MODULES: Final = MappingProxyType({"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor",
+                                       "pl.system": "pl.system"})
 
 
 def _any() -> AnyType:
@@ -148,10 +145,10 @@ def _tuple_type(ctx: AnalyzeTypeContext) -> Type:
     return TupleType(items, ctx.api.named_type("builtins.tuple", [_any()]))
 
 
-_ANNOTATIONS: dict[str, Callable[[AnalyzeTypeContext], Type]] = {
+_ANNOTATIONS: Final[Mapping[str, Callable[[AnalyzeTypeContext], Type]]] = MappingProxyType({
     TILE: _tile_type, TENSOR: _tensor_type, SCALAR: _scalar_type, f"{CORE}.Out": _inner_type,
     f"{CORE}.InOut": _inner_type, f"{CORE}.Tuple": _tuple_type,
-}
+})
 
 
 # ---- op results ----------------------------------------------------------------------------
@@ -235,33 +232,35 @@ def _promote(call: _Call) -> str | None:
 
 
 def _dtype(op: OpDef, call: _Call) -> str | None:
-    rule = op_rules().get(op.name, ("", ""))[1]
+    rule = op.result_dtype
     dtypes = call.operand_dtypes()
     first = dtypes[0] if dtypes else None
-    words = rule.replace(",", " ").split()
-    if not words:
-        return None
-    if words[0] == "kwarg" and len(words) > 1:
-        named = _member_name(call.expr(words[1]), DTYPES)
-        if named or call.expr(words[1]) is not None:
-            return named
-        if "promote(" in rule:
+    match rule.kind:
+        case "kwarg":
+            given = call.expr(rule.kwarg or "")
+            if given is not None:
+                return _member_name(given, DTYPES)
+            if rule.fallback == "promote":
+                return _promote(call)
+            return rule.dtype or (first if rule.fallback == "first" else None)
+        case "float_or_fp32":
+            return None if first is None else (first if first in FLOATS else "FP32")
+        case "float_acc":
+            return None if first is None else ("FP32" if first in FLOATS else "INT32")
+        case "int8_acc":
+            return None if first is None else ("INT32" if first == "INT8" else "FP32")
+        case "last":
+            return dtypes[-1] if dtypes else None
+        case "first":
+            return first
+        case "promote":
             return _promote(call)
-        default = [w.strip("()") for w in words if w.strip("()") in DTYPES]
-        return default[0] if default else (first if "src" in rule else None)
-    if rule.startswith("arg0 if float else FP32"):
-        return None if first is None else (first if first in FLOATS else "FP32")
-    if rule.startswith(("FP32 if both float", "FP32 if float inputs")):
-        return None if first is None else ("FP32" if first in FLOATS else "INT32")
-    if rule.startswith("INT32 if INT8"):
-        return None if first is None else ("INT32" if first == "INT8" else "FP32")
-    if rule.startswith("output tensor dtype"):
-        return dtypes[-1] if dtypes else None
-    if words[0] in ("arg0", "src", "input", "tensor", "src0"):
-        return first
-    if rule.startswith("promote("):
-        return _promote(call)
-    return words[0] if words[0] in DTYPES and len(words) == 1 else None
+        case "fixed":
+            return rule.dtype
+        case "unknown":
+            return None
+        case _:
+            assert_never(rule.kind)
 
 
 def _op_result(spelling: str, ctx: FunctionContext) -> Type:

@@ -6,7 +6,8 @@ of several levels (`pl.add`: tile and tensor) gets one `@overload` per level, to
 of its first operand. Positional parameters follow the op's registry arguments (tile -> Tile,
 tensor -> Tensor, scalar -> int/float/Scalar, tuple -> a list of dims), keyword parameters follow
 its kwargs and may also be given positionally after them, as `lowering.op_builders` accepts. The
-return type is the level's result kind from op_types.tsv; `pl.mypy_plugin` refines dtype and space.
+return type is the op record's result kind (`OpDef.result_kind`, its op_types.tsv row);
+`pl.mypy_plugin` refines dtype and space from the same record.
 
 Run `python stubs/generate.py` after ops.tsv changes; `--check` exits 1 when the files are stale.
 """
@@ -18,6 +19,8 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import MappingProxyType
+from typing import Final
 
 # Run as a script, this file's folder (stubs/, which holds a `pl` stub tree) would come first on
 # sys.path and shadow the real package's submodules; the generator needs the real `pl`.
@@ -25,7 +28,6 @@ _HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
 
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index  # noqa: E402
-from pl.mypy_plugin import op_rules  # noqa: E402
 from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "pl"
@@ -38,17 +40,15 @@ _DIM_NAMES = frozenset({"shape", "shapes", "offset", "offsets", "valid_shape", "
 _SCALAR_NAMES = frozenset({"axis", "axis1", "axis2", "block_len", "counter0", "counter1", "counter2",
                            "counter3", "key0", "key1", "scalar", "size", "start", "value", "valid_rows",
                            "valid_cols", "init_cond", "memory_space", "kvalue"})
-# Positional names the DSL treats as optional in the tensor section (lowering/frontend/op_args.py).
-_TENSOR_OPTIONAL = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
-_DSL_MIN_ARGS = {"tile.load": 3}
 
-_KWARG_TYPES = {
+_KWARG_TYPES: Final = MappingProxyType({
     "DataType": "DType", "MemorySpace": "MemorySpace", "PadValue": "PadValue | int | float",
     "TensorLayout": "TensorLayout", "TileLayout": "TileLayout", "bool": "bool",
     "int": "int | str | _Scalar", "double": "float", "str": "str",
-}
+})
 
-_RESULT = {"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any", "Unknown": "Any"}
+_RESULT: Final = MappingProxyType({"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any",
+                                   "Unknown": "Any"})
 
 # Unified spellings that also build scalar arithmetic when both operands are scalars.
 _SCALAR_FORMS = frozenset({"pl.add", "pl.sub", "pl.mul", "pl.div", "pl.maximum", "pl.minimum",
@@ -77,9 +77,7 @@ def _arg_type(op: OpDef, index: int, arg: ArgSpec) -> str:
 
 
 def _optional(op: OpDef, index: int, arg: ArgSpec) -> bool:
-    if arg.optional or index >= _DSL_MIN_ARGS.get(op.name, len(op.args)):
-        return True
-    return op.level == "tensor" and arg.name in _TENSOR_OPTIONAL
+    return arg.optional or index >= op.dsl_min_args
 
 
 def _required(spec: KwargSpec) -> bool:
@@ -105,10 +103,7 @@ def _merge(types: Iterable[str]) -> str:
 def _result(ops: list[OpDef]) -> str:
     kinds = []
     for op in ops:
-        kind = op_rules().get(op.name, ("Unknown", ""))[0]
-        if op.level == "system" and "result=Scalar" in op.notes:
-            kind = "Scalar"
-        kinds.append(_RESULT.get(kind, "Any"))
+        kinds.append(_RESULT.get(op.result_kind, "Any"))
     return _merge(kinds)
 
 
@@ -179,7 +174,8 @@ def _header(body: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-_NAMESPACES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system"}
+_NAMESPACES: Final = MappingProxyType({"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor",
+                                       "pl.system": "system"})
 
 
 def render() -> dict[str, str]:

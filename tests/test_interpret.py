@@ -11,11 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import pl.interpreter.run as interp_mod
 from lowering.frontend.parse import parse
 from lowering.ssa.convert import convert_to_ssa
 from pl.errors import PlError
-from pl.interpreter.run import entry_function, interpret, supported_ops
+from pl.interpreter.run import entry_function, interpret
 from pl.interpreter.values import round_bf16, scalar_binary, scalar_unary
 from pl.ir.enums import DType
 from pl.ir.function import Program
@@ -452,15 +451,6 @@ def test_a_single_uncalled_function_is_the_entry_whatever_its_type() -> None:
                                "        out = self.double(x, out)")
     program = _program(text)
     assert entry_function(program).name == "negate"
-
-
-def test_docstring_lists_exactly_the_supported_ops() -> None:
-    doc = interp_mod.__doc__ or ""
-    listed: set[str] = set()
-    section = doc.split("Covered ops", 1)[1]
-    for level, body in re.findall(r"(tile|tensor|system): ([^:]*?)(?=\n  \w+:|\Z)", section, re.S):
-        listed |= {f"{level}.{name}" for name in body.split()}
-    assert listed == set(supported_ops())
 
 
 # ---- tensor-level ops and padding -------------------------------------------------------------------

@@ -3,7 +3,6 @@
 - statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
   CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
   text walk does not follow make it decline (None), never guess;
-- equal types get one type token (`pl.ops.deduce.type_token`, the key of `make_call`'s results);
 - the per-function memo of dotted names never hides a kernel value that shadows the root name;
 - kernel values bound in outer scopes stay visible in inner ones, and inner bindings shadow them;
 - a caller's own LibCST parse lowers like the frontend's.
@@ -11,7 +10,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import libcst as cst
@@ -27,7 +25,6 @@ from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Var
 from pl.ir.types import ScalarType
-from pl.ops import deduce
 from pl.structural import assert_structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,13 +132,6 @@ def test_text_spans_match_ast_on_crafted_layouts(name: str) -> None:
 def test_text_spans_decline_unfollowed_forms(name: str) -> None:
     src = SourceFile(f"<{name}>", DECLINED[name])
     assert text_statement_spans(src.filename, src.text, src.module) is None
-
-
-def test_type_tokens_key_types_by_value() -> None:
-    t1 = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
-    t2 = dataclasses.replace(t1)
-    assert t1 == t2 and t1 is not t2
-    assert deduce.type_token(t1) is deduce.type_token(t2)
 
 
 # -- name resolution ------------------------------------------------------------------------

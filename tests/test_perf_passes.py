@@ -24,7 +24,6 @@ from lowering.frontend.parse import parse
 from lowering.ssa import convert as ssa
 from lowering.ssa import support as ssa_support
 from lowering.tensor_to_tile import common as tensor_to_tile_common
-from lowering.tensor_to_tile import convert as tensor_to_tile_convert
 from lowering.tensor_to_tile import scan as tensor_to_tile_scan
 from pl.compiler import default_passes
 from pl.ir import (
@@ -80,8 +79,6 @@ def _slow_paths(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(ssa_support.Substituter, "type", ssa_support.Substituter.type_walk)
     mp.setattr(ssa, "assignment_type", ssa_support.assignment_type_general)
     mp.setattr("lowering.tensor_to_tile.rewrite.is_plain_tile_code", lambda body: False)
-    for module in ("convert", "rewrite", "scan"):
-        mp.setattr(f"lowering.tensor_to_tile.{module}.converter_for", tensor_to_tile_convert._find_converter)
     init = tensor_to_tile_common.Rewriter.__init__
 
     def seeded(self: tensor_to_tile_common.Rewriter) -> None:
@@ -136,18 +133,6 @@ def test_plain_names_version_like_the_parser_says(label: str, program: Program) 
         for role, version in (("ssa", 0), ("iter", 2), ("rv", 11)):
             assert ssa_support.versioned_name(name, role, version) \
                 == ssa_support.rebased_name(name, role, version)
-
-
-def test_memoised_converters_match_the_lookup() -> None:
-    from pl.ops.registry import all_ops
-
-    for name in all_ops():
-        assert tensor_to_tile_convert.converter_for(name) is tensor_to_tile_convert.converter_for(name)
-        found = tensor_to_tile_convert._find_converter(name)
-        assert (found is None) == (tensor_to_tile_convert.converter_for(name) is None)
-        op = all_ops()[name]
-        assert tensor_to_tile_scan._is_tensor_op_name(name) == (op.level == "tensor")
-    assert not tensor_to_tile_scan._is_tensor_op_name("tensor.no_such_op")
 
 
 def test_no_op_passes_hand_on_the_same_program() -> None:

@@ -26,23 +26,7 @@ from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
 from pl.language.dsl_ops import canonical_spelling
-from pl.ops.registry import OpDef, dsl_positional, rebinding_slot
-
-# Tensor-section rows carry no `?` markers; these positional names are optional there.
-_TENSOR_OPTIONAL_ARGS = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
-
-# DSL-level minimum arity where the wrapper fills an argument the IR op requires.
-_DSL_MIN_ARGS = {"tile.load": 3}
-
-# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
-_STRING_ENUMS: dict[str, dict[str, int]] = {
-    "mode": {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6},
-    "cmp_type": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "coalesce": {"row": 0, "elem": 1},
-    "atomic": {"none": 0, "none_": 0, "add": 1},
-    "gather_oob": {"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3},
-}
+from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
 
 # Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
 _DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
@@ -104,23 +88,9 @@ def to_expr(value: Any) -> Any:
     return value
 
 
-_BOUNDS: dict[str, tuple[int, int]] = {}
-
-
 def _arg_bounds(op: OpDef) -> tuple[int, int]:
-    """(required, maximum) positional arguments of `op` at DSL level (memoised per op name)."""
-    bounds = _BOUNDS.get(op.name)
-    if bounds is None:
-        bounds = _BOUNDS[op.name] = _compute_arg_bounds(op)
-    return bounds
-
-
-def _compute_arg_bounds(op: OpDef) -> tuple[int, int]:
-    if op.level == "tensor":
-        required = sum(1 for a in op.args if not a.optional and a.name not in _TENSOR_OPTIONAL_ARGS)
-    else:
-        required = op.min_args
-    return _DSL_MIN_ARGS.get(op.name, required), len(op.args)
+    """(required, maximum) positional arguments of `op` at DSL level (the op's record says)."""
+    return op.dsl_min_args, len(op.args)
 
 
 def positional_limit(spelling: str, op: OpDef) -> int:
@@ -202,8 +172,8 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                 return member
         raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
                       + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
-    if isinstance(value, str) and key in _STRING_ENUMS:
-        table = _STRING_ENUMS[key]
+    if isinstance(value, str) and key in KWARG_CODES:
+        table = KWARG_CODES[key]
         if value.lower() not in table:
             raise PlError(f"{spelling}: invalid {key} '{value}'; expected one of "
                           + ", ".join(repr(k) for k in table))

@@ -10,10 +10,7 @@ Guarantees:
   Tensor and Tile operands is a PlError;
 - a canonical printed call (`pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory=...)`)
   builds back exactly the Call it was printed from;
-- every user mistake raises PlError located at `span`;
-- a keyword-free call over tile / tensor Vars reuses the op, kwargs and result type that an
-  earlier successful build with equal argument types chose (`_PLAIN`: dispatch, argument shaping
-  and deduction read such arguments only through their kinds and types).
+- every user mistake raises PlError located at `span`.
 """
 
 from __future__ import annotations
@@ -25,22 +22,15 @@ from typing import Any
 from lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, UnaryExpr
 from pl.ir.span import Span
-from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.ir.types import ScalarType, TensorType, TileType
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
-from pl.ops.deduce import make_call, type_token
+from pl.ops.deduce import make_call
 from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
-
-# Unified binary ops whose scalar-rhs form is a separate op (ops.md 11).
-SCALAR_VARIANTS: dict[str, str] = {
-    "add": "adds", "sub": "subs", "mul": "muls", "div": "divs", "maximum": "maximums",
-    "minimum": "minimums", "fmod": "fmods", "cmp": "cmps", "and": "ands", "or": "ors",
-    "xor": "xors", "shl": "shls", "shr": "shrs",
-}
 
 # Scalar arithmetic reached through unified spellings (both operands scalar).
 _SCALAR_BINARY: dict[str, str] = {
@@ -56,55 +46,11 @@ _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write
 
 def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span) -> Expr:
     """Turn one DSL op call with lowered arguments into IR (see the module docstring)."""
-    key = None if kwargs else _plain_key(spelling, args)
-    if key is not None:
-        hit = _PLAIN.get(key)
-        if hit is not None:
-            return Call(hit[0], tuple(args), hit[1], (), hit[2], span=span)
     try:
-        built = _build(spelling, [to_expr(a) for a in args],
-                       {k: to_expr(v) for k, v in kwargs.items()}, span)
+        return _build(spelling, [to_expr(a) for a in args],
+                      {k: to_expr(v) for k, v in kwargs.items()}, span)
     except PlError as err:
         raise err.located(span) from None
-    if key is not None:
-        _remember_plain(key, args, built)
-    return built
-
-
-# The Call parts (op node, kwargs, result type) of a call given no keywords and only Vars of
-# tile / tensor type, by (spelling, the arguments' type tokens, see `pl.ops.deduce.type_token`).
-# Dispatch reads such arguments only through their kinds, argument shaping leaves them in their
-# slots, and deduction reads them only through their types, so calls with equal keys build equal
-# Calls over their own arguments. Only successful builds that kept the arguments as given are
-# stored; an error is raised again, with its own message, every time. Bounded.
-_PLAIN: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = {}
-_PLAIN_LIMIT = 4096
-
-
-def _plain_key(spelling: str, args: Sequence[Arg]) -> tuple[Any, ...] | None:
-    """The `_PLAIN` key of a keyword-free call, or None when an argument is not a tile / tensor
-    Var."""
-    key: list[Any] = [spelling]
-    for a in args:
-        if type(a) is not Var:
-            return None
-        t = a.var_type
-        if type(t) is not TileType and type(t) is not TensorType:
-            return None
-        key.append(type_token(t))
-    return tuple(key)
-
-
-def _remember_plain(key: tuple[Any, ...], args: Sequence[Arg], built: Expr) -> None:
-    if type(built) is not Call or built.attrs or type(built.op) is not Op \
-            or len(built.args) != len(args):
-        return
-    for given, kept in zip(args, built.args, strict=True):
-        if given is not kept:
-            return
-    if len(_PLAIN) >= _PLAIN_LIMIT:
-        _PLAIN.clear()
-    _PLAIN[key] = (built.op, built.kwargs, built.result_type)
 
 
 # The op a spelling dispatches to, by (spelling, operand kinds, keyword names): dispatch reads the
@@ -262,9 +208,11 @@ def _pick_name(base: str, level: str, names: list[str], args: list[Arg],
     if len(names) == 1:
         return names[0]
     rhs_scalar = len(args) > 1 and _kind(args[1]) == "Scalar"
-    variant = SCALAR_VARIANTS.get(base)
-    if variant and rhs_scalar and f"{level}.{variant}" in names:
-        return f"{level}.{variant}"
+    # A scalar rhs picks the op's scalar-rhs form (`add -> adds`, ops.md 11; see OpDef).
+    unified = get_op(f"{level}.{base}")
+    variant = unified.scalar_variant if unified is not None else None
+    if variant and rhs_scalar and variant in names:
+        return variant
     if base == "mrgsort":
         # format1 is (src, block_len); format2 merges 2-4 sorted tiles with a scratch `tmp`.
         one = len(args) == 1 or "block_len" in kwargs or (len(args) == 2 and rhs_scalar)
@@ -322,4 +270,4 @@ def promote_scalar(a: DType, b: DType) -> DType:
     return promote(a, b)
 
 
-__all__ = ["Arg", "SCALAR_VARIANTS", "build_call", "promote_scalar"]
+__all__ = ["Arg", "build_call", "promote_scalar"]

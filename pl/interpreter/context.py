@@ -92,5 +92,7 @@ def window(offsets: Sequence[int], shape: Sequence[int]) -> tuple[slice, ...]:
     return tuple(slice(o, o + s) for o, s in zip(offsets, shape, strict=True))
 
 
-def unsupported(name: str) -> PlError:
-    return PlError(f"pl.interpret: op '{name}' is not supported by the interpreter")
+def unsupported(name: str, reason: str | None = None) -> PlError:
+    """The error for an op the interpreter does not compute (`reason`: why, when it is known)."""
+    tail = f": {reason}" if reason else ""
+    return PlError(f"pl.interpret: op '{name}' is not supported by the interpreter{tail}")

@@ -5,7 +5,7 @@ a loop's iter_args start at their `init` values and take each iteration's yielde
 vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
 Scopes are transparent. A call of a program function (`GlobalVar`) binds its parameters to the
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
-op call is dispatched through the op-semantics tables; its result is coerced to the dtype of the
+op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
 `PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call.
 """
@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import Handler, OpCtx, unsupported
-from pl.interpreter.ops import TABLE as _ARITH
-from pl.interpreter.ops_mem import TABLE as _MEM
+from pl.interpreter.context import OpCtx, unsupported
+from pl.interpreter.handlers import WITHOUT_NUMERICS
+from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
 from pl.ir.expr import (
     BinaryExpr,
@@ -53,12 +53,6 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
-
-# Ordering-only ops: the interpreter runs one statement at a time on one core, so a fence or a
-# barrier orders nothing that is not already ordered; they compute nothing.
-_SYNC_NO_OPS = ("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m",
-                "system.bar_all", "system.fence", "system.syncall")
-OPS: dict[str, Handler] = {**_ARITH, **_MEM, **{name: (lambda c: None) for name in _SYNC_NO_OPS}}
 
 _MAX_CALL_DEPTH = 64
 
@@ -284,9 +278,9 @@ class Machine:
                 # The task runs to completion right here (one core, in order); its id is 0.
                 return (*values, 0)
             return values[0] if len(values) == 1 else (None if not values else values)
-        handler = OPS.get(call.op_name)
+        handler = handler_of(call.op_name)
         if handler is None:
-            raise unsupported(call.op_name).located(call.span)
+            raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
         ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims))
         try:

@@ -3,8 +3,9 @@ row/col broadcasts, cast, creation). Part 2 (`interpret_ops_mem`) has memory, vi
 
 Guarantees: every handler returns a NEW array (inputs are never modified); tile reductions read
 only the valid region of their input (a tile's or a tensor's); the caller coerces every result to the dtype of the Call's
-result type, so handlers may compute in a wider type. `TABLE` maps op names to handlers; an op
-absent from it is rejected by the evaluator, never approximated.
+result type, so handlers may compute in a wider type. Each handler is marked `@interprets(op names,
+parameters)`; `pl.interpreter.handlers` collects the marks. An op without a handler is rejected by
+the evaluator, never approximated.
 """
 
 from __future__ import annotations
@@ -15,60 +16,44 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import Handler, OpCtx, window
+from pl.interpreter.context import OpCtx, window
 from pl.interpreter.values import Array, np_dtype
 from pl.ir.enums import DType
+from pl.ops.marks import interprets
+from pl.ops.registry import KWARG_CODES
 
 Fn2 = Callable[[Any, Any], Any]
 
 
-def _exp(x: Array) -> Array:
-    return np.exp(x)
+def _rsqrt(x: Array) -> Array:
+    return 1.0 / np.sqrt(x)
 
 
-_BINARY: dict[str, Fn2] = {
-    "add": np.add,
-    "sub": np.subtract,
-    "mul": np.multiply,
-    "div": np.true_divide,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "and": np.bitwise_and,
-    "or": np.bitwise_or,
-    "xor": np.bitwise_xor,
-    "shl": np.left_shift,
-    "shr": np.right_shift,
-    "fmod": np.fmod,
-    "rem": np.remainder,
-}
-
-# Scalar forms share the binary kernels; the key is the op's base name without the trailing "s".
-_SCALAR: dict[str, str] = {
-    "adds": "add", "subs": "sub", "muls": "mul", "divs": "div", "maximums": "maximum",
-    "minimums": "minimum", "ands": "and", "ors": "or", "xors": "xor", "shls": "shl", "shrs": "shr",
-    "fmods": "fmod", "rems": "rem",
-}
-
-_UNARY: dict[str, Callable[[Array], Array]] = {
-    "abs": np.abs,
-    "exp": _exp,
-    "neg": np.negative,
-    "sqrt": np.sqrt,
-    "rsqrt": lambda x: 1.0 / np.sqrt(x),
-    "recip": lambda x: 1.0 / x,
-    "log": np.log,
-    "relu": lambda x: np.maximum(x, 0),
-    "sin": np.sin,
-    "cos": np.cos,
-    "not": np.invert,
-}
+def _recip(x: Array) -> Array:
+    return 1.0 / x
 
 
-def _binary(fn: Fn2) -> Handler:
-    def run(c: OpCtx) -> Any:
-        with np.errstate(all="ignore"):
-            return fn(c.array(0), _operand(c, 1))
-    return run
+def _relu(x: Array) -> Array:
+    return np.maximum(x, 0)
+
+
+# A scalar-rhs form (`adds`) runs the kernel of its tile-rhs op: NumPy broadcasts the scalar.
+@interprets("tile.add", "tile.adds", "tensor.add", "tensor.adds", fn=np.add)
+@interprets("tile.sub", "tile.subs", "tensor.sub", "tensor.subs", fn=np.subtract)
+@interprets("tile.mul", "tile.muls", "tensor.mul", "tensor.muls", fn=np.multiply)
+@interprets("tile.div", "tile.divs", "tensor.div", "tensor.divs", fn=np.true_divide)
+@interprets("tile.maximum", "tile.maximums", "tensor.maximum", fn=np.maximum)
+@interprets("tile.minimum", "tile.minimums", "tensor.minimum", fn=np.minimum)
+@interprets("tile.and", "tile.ands", "tensor.and", "tensor.ands", fn=np.bitwise_and)
+@interprets("tile.or", "tile.ors", "tensor.or", "tensor.ors", fn=np.bitwise_or)
+@interprets("tile.xor", "tile.xors", "tensor.xor", "tensor.xors", fn=np.bitwise_xor)
+@interprets("tile.shl", "tile.shls", "tensor.shl", "tensor.shls", fn=np.left_shift)
+@interprets("tile.shr", "tile.shrs", "tensor.shr", "tensor.shrs", fn=np.right_shift)
+@interprets("tile.fmod", "tile.fmods", "tensor.fmod", "tensor.fmods", fn=np.fmod)
+@interprets("tile.rem", "tile.rems", fn=np.remainder)
+def _binary(c: OpCtx, *, fn: Fn2) -> Any:
+    with np.errstate(all="ignore"):
+        return fn(c.array(0), _operand(c, 1))
 
 
 def _operand(c: OpCtx, i: int) -> Any:
@@ -79,94 +64,136 @@ def _operand(c: OpCtx, i: int) -> Any:
     return v
 
 
-def _unary(fn: Callable[[Array], Array]) -> Handler:
-    def run(c: OpCtx) -> Any:
-        with np.errstate(all="ignore"):
-            return fn(c.array(0))
-    return run
+@interprets("tile.abs", "tensor.abs", fn=np.abs)
+@interprets("tile.exp", "tensor.exp", fn=np.exp)
+@interprets("tile.neg", "tensor.neg", fn=np.negative)
+@interprets("tile.sqrt", "tensor.sqrt", fn=np.sqrt)
+@interprets("tile.rsqrt", "tensor.rsqrt", fn=_rsqrt)
+@interprets("tile.recip", "tensor.recip", fn=_recip)
+@interprets("tile.log", "tensor.log", fn=np.log)
+@interprets("tile.relu", fn=_relu)
+@interprets("tile.sin", "tensor.sin", fn=np.sin)
+@interprets("tile.cos", "tensor.cos", fn=np.cos)
+@interprets("tile.not", "tensor.not", fn=np.invert)
+def _unary(c: OpCtx, *, fn: Callable[[Array], Array]) -> Any:
+    with np.errstate(all="ignore"):
+        return fn(c.array(0))
 
 
-def _three(fn: Callable[[Any, Any, Any], Any]) -> Handler:
-    def run(c: OpCtx) -> Any:
-        with np.errstate(all="ignore"):
-            return fn(c.array(0), _operand(c, 1), _operand(c, 2))
-    return run
+def _addc(a: Any, b: Any, d: Any) -> Any:
+    return a + b + d
 
 
+def _subc(a: Any, b: Any, d: Any) -> Any:
+    return a - b - d
+
+
+@interprets("tile.addc", fn=_addc)
+@interprets("tile.subc", fn=_subc)
+def _three(c: OpCtx, *, fn: Callable[[Any, Any, Any], Any]) -> Any:
+    with np.errstate(all="ignore"):
+        return fn(c.array(0), _operand(c, 1), _operand(c, 2))
+
+
+@interprets("tile.lrelu")
 def _lrelu(c: OpCtx) -> Any:
     x = c.array(0)
     return np.where(x > 0, x, x * c.arg(1))
 
 
+@interprets("tile.prelu")
+def _prelu(c: OpCtx) -> Any:
+    """x where x > 0, else x times the slope at the same position (arg 2 is the op's scratch)."""
+    x = c.array(0)
+    with np.errstate(all="ignore"):
+        return np.where(x > 0, x, x * c.array(1))
+
+
 # ---- reductions ---------------------------------------------------------------------------------
 
-_REDUCE: dict[str, Callable[..., Any]] = {
-    "sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod,
-    "argmax": np.argmax, "argmin": np.argmin,
-}
-
-
-def _reduce(kind: str, row: bool) -> Handler:
-    fn = _REDUCE[kind]
-
-    def run(c: OpCtx) -> Any:
-        x = c.array(0)
-        if x.ndim < 2:
-            raise PlError(f"pl.interpret: op '{c.name}' needs an input of rank >= 2")
-        is_tile = c.name.startswith("tile.")
-        # A tensor's declared valid region bounds its reductions exactly as a tile's does (the
-        # padding of a set_validshape never takes part; the reduced rows outside it are zero).
-        region = x[window([0] * x.ndim, c.valid_shape(0))]
-        # tile.col_* reduce axis 0 (ops.md); tile.row_* the last; tensor ops their `axis`
-        # kwarg (default: the last for row_*, -2 for col_*).
-        axis = -1 if row else (0 if is_tile else -2)
-        if not is_tile and c.kwargs.get("axis") is not None:
-            given = c.kwargs["axis"]
-            axis = int(getattr(given, "value", given))
-        acc = region.astype(np.float32) if region.dtype == np.float16 and kind in ("sum", "prod") else region
-        red = fn(acc, axis=axis, keepdims=True) if kind in ("sum", "max", "min", "prod") \
-            else np.expand_dims(fn(acc, axis=axis), axis)
-        shape = list(x.shape)
-        shape[axis] = 1
-        out = np.zeros(shape, dtype=red.dtype)
-        out[window([0] * out.ndim, red.shape)] = red
-        want = c.result_shape()
-        if want is not None and want != tuple(out.shape) and int(np.prod(want)) == out.size:
-            out = out.reshape(want)  # tensor.* with keep_dim=False drops the reduced axis
-        return out
-    return run
+@interprets("tile.row_sum", "tensor.row_sum", fn=np.sum, row=True)
+@interprets("tile.row_max", "tensor.row_max", fn=np.max, row=True)
+@interprets("tile.row_min", "tensor.row_min", fn=np.min, row=True)
+@interprets("tile.row_prod", "tensor.row_prod", fn=np.prod, row=True)
+@interprets("tile.row_argmax", "tensor.row_argmax", fn=np.argmax, row=True)
+@interprets("tile.row_argmin", "tensor.row_argmin", fn=np.argmin, row=True)
+@interprets("tile.col_sum", "tensor.col_sum", fn=np.sum, row=False)
+@interprets("tile.col_max", "tensor.col_max", fn=np.max, row=False)
+@interprets("tile.col_min", "tensor.col_min", fn=np.min, row=False)
+@interprets("tile.col_prod", "tensor.col_prod", fn=np.prod, row=False)
+@interprets("tile.col_argmax", "tensor.col_argmax", fn=np.argmax, row=False)
+@interprets("tile.col_argmin", "tensor.col_argmin", fn=np.argmin, row=False)
+def _reduce(c: OpCtx, *, fn: Callable[..., Any], row: bool) -> Any:
+    x = c.array(0)
+    if x.ndim < 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs an input of rank >= 2")
+    is_tile = c.name.startswith("tile.")
+    # A tensor's declared valid region bounds its reductions exactly as a tile's does (the
+    # padding of a set_validshape never takes part; the reduced rows outside it are zero).
+    region = x[window([0] * x.ndim, c.valid_shape(0))]
+    # tile.col_* reduce axis 0 (ops.md); tile.row_* the last; tensor ops their `axis`
+    # kwarg (default: the last for row_*, -2 for col_*).
+    axis = -1 if row else (0 if is_tile else -2)
+    if not is_tile and c.kwargs.get("axis") is not None:
+        given = c.kwargs["axis"]
+        axis = int(getattr(given, "value", given))
+    widen = region.dtype == np.float16 and fn in (np.sum, np.prod)
+    acc = region.astype(np.float32) if widen else region
+    red = np.expand_dims(fn(acc, axis=axis), axis) if fn in (np.argmax, np.argmin) \
+        else fn(acc, axis=axis, keepdims=True)
+    shape = list(x.shape)
+    shape[axis] = 1
+    out = np.zeros(shape, dtype=red.dtype)
+    out[window([0] * out.ndim, red.shape)] = red
+    want = c.result_shape()
+    if want is not None and want != tuple(out.shape) and int(np.prod(want)) == out.size:
+        out = out.reshape(want)  # tensor.* with keep_dim=False drops the reduced axis
+    return out
 
 
 # ---- broadcasts -----------------------------------------------------------------------------------
-
-def _expand(op: Fn2 | None) -> Handler:
-    def run(c: OpCtx) -> Any:
-        target, vec = c.array(0), c.array(1)
-        with np.errstate(all="ignore"):
-            if op is None:
-                return np.broadcast_to(vec, target.shape).copy()
-            return op(target, vec)
-    return run
-
 
 def _expdif(a: Any, b: Any) -> Any:
     return np.exp(a - b)
 
 
+@interprets("tile.row_expand", "tile.col_expand", "tensor.row_expand", "tensor.col_expand", op=None)
+@interprets("tile.row_expand_add", "tile.col_expand_add", "tensor.row_expand_add", "tensor.col_expand_add",
+            op=np.add)
+@interprets("tile.row_expand_sub", "tile.col_expand_sub", "tensor.row_expand_sub", "tensor.col_expand_sub",
+            op=np.subtract)
+@interprets("tile.row_expand_mul", "tile.col_expand_mul", "tensor.row_expand_mul", "tensor.col_expand_mul",
+            op=np.multiply)
+@interprets("tile.row_expand_div", "tile.col_expand_div", "tensor.row_expand_div", "tensor.col_expand_div",
+            op=np.true_divide)
+@interprets("tile.row_expand_max", "tile.col_expand_max", "tensor.row_expand_max", "tensor.col_expand_max",
+            op=np.maximum)
+@interprets("tile.row_expand_min", "tile.col_expand_min", "tensor.row_expand_min", "tensor.col_expand_min",
+            op=np.minimum)
+@interprets("tile.row_expand_expdif", "tile.col_expand_expdif", "tensor.row_expand_expdif",
+            "tensor.col_expand_expdif", op=_expdif)
+def _expand(c: OpCtx, *, op: Fn2 | None) -> Any:
+    """row_expand_* / col_expand_*: the vector operand broadcasts against the target."""
+    target, vec = c.array(0), c.array(1)
+    with np.errstate(all="ignore"):
+        if op is None:
+            return np.broadcast_to(vec, target.shape).copy()
+        return op(target, vec)
+
+
+@interprets("tile.expands", "tensor.expands")
 def _expands(c: OpCtx) -> Any:
     return np.full(c.array(0).shape, c.arg(1))
 
 
 # ---- cast and creation ------------------------------------------------------------------------------
 
-_CAST_MODES = {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}
-
-
+@interprets("tile.cast", "tensor.cast")
 def _cast(c: OpCtx) -> Any:
     x = c.array(0)
     target = c.kwargs.get("target_type")
     mode = c.kwargs.get("mode", "round")
-    code = _CAST_MODES.get(mode, -1) if isinstance(mode, str) else int(mode)
+    code = KWARG_CODES["mode"].get(mode, -1) if isinstance(mode, str) else int(mode)
     if not isinstance(target, DType):
         raise PlError(f"pl.interpret: op '{c.name}' needs a DType target_type")
     if target.is_float() or not np.issubdtype(x.dtype, np.floating):
@@ -193,6 +220,7 @@ def _shape_dtype(c: OpCtx) -> tuple[tuple[int, ...], Any]:
     return shape, dtype
 
 
+@interprets("tile.create", "tensor.create")
 def _zeros(c: OpCtx) -> Any:
     shape, dtype = _shape_dtype(c)
     init = c.kwargs.get("init_value")
@@ -201,41 +229,7 @@ def _zeros(c: OpCtx) -> Any:
     return np.zeros(shape, dtype=dtype)
 
 
+@interprets("tile.full", "tensor.full")
 def _full(c: OpCtx) -> Any:
     shape, dtype = _shape_dtype(c)
     return np.full(shape, c.arg(1), dtype=dtype)
-
-
-def build_table() -> dict[str, Handler]:
-    table: dict[str, Handler] = {}
-    for level in ("tile", "tensor"):
-        for name, fn in _BINARY.items():
-            table[f"{level}.{name}"] = _binary(fn)
-        for name, base in _SCALAR.items():
-            table[f"{level}.{name}"] = _binary(_BINARY[base])
-        for name, ufn in _UNARY.items():
-            table[f"{level}.{name}"] = _unary(ufn)
-        for kind in _REDUCE:
-            table[f"{level}.row_{kind}"] = _reduce(kind, row=True)
-            table[f"{level}.col_{kind}"] = _reduce(kind, row=False)
-        for side in ("row", "col"):
-            table[f"{level}.{side}_expand"] = _expand(None)
-            for name, op in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
-                             ("div", np.true_divide), ("max", np.maximum), ("min", np.minimum),
-                             ("expdif", _expdif)):
-                table[f"{level}.{side}_expand_{name}"] = _expand(op)
-        table[f"{level}.expands"] = _expands
-        table[f"{level}.cast"] = _cast
-        table[f"{level}.full"] = _full
-    table["tile.addc"] = _three(lambda a, b, d: a + b + d)
-    table["tile.subc"] = _three(lambda a, b, d: a - b - d)
-    table["tile.lrelu"] = _lrelu
-    table["tile.create"] = _zeros
-    table["tensor.create"] = _zeros
-    # col_prod / col_argmax exist for tiles only in the op table; drop what the registry lacks.
-    from pl.ops.registry import get_op
-
-    return {k: v for k, v in table.items() if get_op(k) is not None}
-
-
-TABLE: dict[str, Handler] = build_table()

@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import Handler, OpCtx, window
+from pl.interpreter.context import OpCtx, window
 from pl.interpreter.values import Array
 from pl.ir.enums import PadValue
+from pl.ops.marks import interprets
 
 
 def _clipped(offsets: Sequence[int], extent: Sequence[int], bound: Sequence[int]) -> tuple[int, ...]:
@@ -30,6 +31,7 @@ def _clipped(offsets: Sequence[int], extent: Sequence[int], bound: Sequence[int]
     return tuple(max(0, min(e, b - o)) for o, e, b in zip(offsets, extent, bound, strict=True))
 
 
+@interprets("tile.load")
 def _load(c: OpCtx) -> Any:
     src = c.array(0)
     offsets, shapes = c.ints(1), c.ints(2)
@@ -51,6 +53,7 @@ def _atomic_add(c: OpCtx) -> bool:
     return name in (1, "Add", "add")
 
 
+@interprets("tile.store")
 def _store(c: OpCtx) -> Any:
     tile, dst = c.array(0), c.array(2)
     offsets = c.ints(1)
@@ -75,16 +78,19 @@ def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = Fa
         dst[window(offsets, got)] = part
 
 
+@interprets("tile.assemble", "tensor.assemble")
 def _assemble(c: OpCtx) -> Any:
     target, source = c.array(0), c.array(1)
     _write_window(target, c.ints(2), source, add=_atomic_add(c))
     return target
 
 
+@interprets("tile.move")
 def _copy(c: OpCtx) -> Any:
     return c.array(0).copy()
 
 
+@interprets("tile.extract")
 def _extract(c: OpCtx) -> Any:
     src = c.array(0)
     r, col = int(c.arg(1)), int(c.arg(2))
@@ -94,6 +100,7 @@ def _extract(c: OpCtx) -> Any:
     return src[..., r:r + h, col:col + w].copy()
 
 
+@interprets("tile.slice", "tensor.slice")
 def _slice(c: OpCtx) -> Any:
     x = c.array(0)
     shape, offsets = c.ints(1), c.ints(2)
@@ -114,6 +121,7 @@ def _alias_reshape(x: Array, shape: tuple[int, ...], name: str) -> Array:
     return view
 
 
+@interprets("tile.reshape", "tensor.view", "tensor.reshape")
 def _reshape(c: OpCtx) -> Any:
     x = c.array(0)
     shape = tuple(c.result_shape() or (c.ints(1) if c.arg(1) is not None else tuple(x.shape)))
@@ -123,15 +131,24 @@ def _reshape(c: OpCtx) -> Any:
     return _alias_reshape(x, shape, c.name)
 
 
+@interprets("tile.transpose_view")
 def _transpose_view(c: OpCtx) -> Any:
     return np.swapaxes(c.array(0), -1, -2)
 
 
+@interprets("tensor.transpose")
 def _transpose_axes(c: OpCtx) -> Array:
+    """A view with two axes swapped (tensor.transpose aliases its input)."""
     x = c.array(0)
     return np.swapaxes(x, int(c.arg(1)), int(c.arg(2)))
 
 
+@interprets("tile.transpose")
+def _transpose(c: OpCtx) -> Any:
+    return _transpose_axes(c).copy()
+
+
+@interprets("tile.set_validshape", "tensor.set_validshape")
 def _same(c: OpCtx) -> Any:
     return c.array(0)
 
@@ -143,10 +160,12 @@ def _index(c: OpCtx, i: int) -> tuple[int, ...]:
     return idx
 
 
+@interprets("tile.read", "tensor.read")
 def _read(c: OpCtx) -> Any:
     return c.array(0)[_index(c, 1)].item()
 
 
+@interprets("tile.write", "tensor.write")
 def _write(c: OpCtx) -> Any:
     x = c.array(0)
     x[_index(c, 1)] = c.arg(2)
@@ -170,14 +189,15 @@ def _fill_outside(out: Array, valid: Sequence[int], value: Any) -> Array:
     return out
 
 
-def _fillpad(inplace: bool) -> Handler:
-    def run(c: OpCtx) -> Any:
-        x = c.array(0)
-        out = x if inplace else x.copy()
-        return _fill_outside(out, c.valid_shape(0), _pad_scalar(x, c.kwargs.get("pad_value", PadValue.zero)))
-    return run
+@interprets("tile.fillpad", "tensor.fillpad", inplace=False)
+@interprets("tile.fillpad_inplace", inplace=True)
+def _fillpad(c: OpCtx, *, inplace: bool) -> Any:
+    x = c.array(0)
+    out = x if inplace else x.copy()
+    return _fill_outside(out, c.valid_shape(0), _pad_scalar(x, c.kwargs.get("pad_value", PadValue.zero)))
 
 
+@interprets("tile.fillpad_expand", "tensor.fillpad_expand")
 def _fillpad_expand(c: OpCtx) -> Any:
     x = c.array(0)
     shape = c.ints(1)
@@ -187,10 +207,12 @@ def _fillpad_expand(c: OpCtx) -> Any:
     return out
 
 
+@interprets("tile.concat", "tensor.concat")
 def _concat(c: OpCtx) -> Any:
     return np.concatenate([c.array(0), c.array(1)], axis=-1)
 
 
+@interprets("tensor.dim")
 def _dim(c: OpCtx) -> Any:
     return int(c.array(0).shape[int(c.arg(1))])
 
@@ -215,10 +237,12 @@ def _operands(c: OpCtx, first: int) -> tuple[Array, Array]:
     return a, b
 
 
+@interprets("tile.matmul", "tile.batch_matmul", "tensor.matmul")
 def _matmul(c: OpCtx) -> Any:
     return _mm(*_operands(c, 0))
 
 
+@interprets("tile.matmul_acc", "tile.batch_matmul_acc", "tensor.matmul_acc")
 def _matmul_acc(c: OpCtx) -> Any:
     prod = _mm(*_operands(c, 1))
     init = c.arg(3)
@@ -227,45 +251,7 @@ def _matmul_acc(c: OpCtx) -> Any:
     return c.array(0).astype(prod.dtype) + prod
 
 
+@interprets("tile.matmul_bias")
 def _matmul_bias(c: OpCtx) -> Any:
     prod = _mm(*_operands(c, 0))
     return prod + c.array(2).astype(prod.dtype)
-
-
-TABLE: dict[str, Handler] = {
-    "tile.load": _load,
-    "tile.store": _store,
-    "tile.move": _copy,
-    "tile.extract": _extract,
-    "tile.slice": _slice,
-    "tile.reshape": _reshape,
-    "tile.assemble": _assemble,
-    "tile.transpose_view": _transpose_view,
-    "tile.transpose": lambda c: _transpose_axes(c).copy(),
-    "tile.set_validshape": _same,
-    "tile.read": _read,
-    "tile.write": _write,
-    "tile.fillpad": _fillpad(inplace=False),
-    "tile.fillpad_inplace": _fillpad(inplace=True),
-    "tile.fillpad_expand": _fillpad_expand,
-    "tile.concat": _concat,
-    "tile.matmul": _matmul,
-    "tile.matmul_acc": _matmul_acc,
-    "tile.matmul_bias": _matmul_bias,
-    "tile.batch_matmul": _matmul,
-    "tile.batch_matmul_acc": _matmul_acc,
-    "tensor.slice": _slice,
-    "tensor.view": _reshape,
-    "tensor.reshape": _reshape,
-    "tensor.assemble": _assemble,
-    "tensor.transpose": _transpose_axes,
-    "tensor.set_validshape": _same,
-    "tensor.read": _read,
-    "tensor.write": _write,
-    "tensor.fillpad": _fillpad(inplace=False),
-    "tensor.fillpad_expand": _fillpad_expand,
-    "tensor.concat": _concat,
-    "tensor.dim": _dim,
-    "tensor.matmul": _matmul,
-    "tensor.matmul_acc": _matmul_acc,
-}

@@ -10,7 +10,9 @@ toward minus infinity, FloatDiv is true division, fixed-width integer results wr
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +23,7 @@ from pl.ir.enums import DType
 Array = npt.NDArray[Any]
 Scalar = int | float | bool
 
-_NP: dict[DType, Any] = {
+_NP: Final[Mapping[DType, Any]] = MappingProxyType({
     DType.BOOL: np.bool_,
     DType.INT8: np.int8,
     DType.INT16: np.int16,
@@ -36,7 +38,7 @@ _NP: dict[DType, Any] = {
     DType.FP32: np.float32,
     DType.INDEX: np.int64,
     DType.TASK_ID: np.int64,
-}
+})
 
 
 def np_dtype(dtype: DType) -> Any:
@@ -129,7 +131,7 @@ def _floatdiv(a: Scalar, b: Scalar) -> Scalar:
     return a / b
 
 
-_BINARY: dict[str, Any] = {
+_BINARY: Final[Mapping[str, Any]] = MappingProxyType({
     "Add": lambda a, b: a + b,
     "Sub": lambda a, b: a - b,
     "Mul": lambda a, b: a * b,
@@ -153,7 +155,7 @@ _BINARY: dict[str, Any] = {
     "And": lambda a, b: bool(a) and bool(b),
     "Or": lambda a, b: bool(a) or bool(b),
     "Xor": lambda a, b: bool(a) != bool(b),
-}
+})
 
 
 def scalar_binary(op: str, a: Scalar, b: Scalar, dtype: DType) -> Scalar:

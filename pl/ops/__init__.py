@@ -1,4 +1,4 @@
-"""The operator registry: one table, built from data, read by every layer."""
+"""The operator registry: one record per op (`op(name)`), built from data, read by every layer."""
 
 from pl.ops.registry import (
     ArgSpec,
@@ -7,6 +7,7 @@ from pl.ops.registry import (
     OutputMemory,
     all_ops,
     get_op,
+    op,
 )
 
-__all__ = ["ArgSpec", "KwargSpec", "OpDef", "OutputMemory", "all_ops", "get_op"]
+__all__ = ["ArgSpec", "KwargSpec", "OpDef", "OutputMemory", "all_ops", "get_op", "op"]

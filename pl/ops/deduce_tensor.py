@@ -12,7 +12,6 @@ BF16).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from pl.ir.enums import DType, TensorLayout
 from pl.ir.types import ScalarType, TensorType, TensorView, Type
@@ -25,8 +24,15 @@ from pl.ops.deduce_util import (
     promote,
     static,
 )
+from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
+
+_SIN = ("{op} is FP32-only, but got input with dtype {dt}. Cast the input to FP32 explicitly "
+        "(pl.cast) before calling it")
+_NOT = ("{op} requires an int16 or uint16 tensor dtype, but got {dt}. Reinterpret or cast the "
+        "input first")
+_LOG = "{op} requires an FP16 or FP32 tensor operand, but got {dt}"
 
 
 def tensor(shape: Shape, dtype: DType, view: TensorView | None = None) -> TensorType:
@@ -44,6 +50,12 @@ def row_major_strides(shape: Shape) -> list[int] | None:
     return out[::-1]
 
 
+@type_rule("tensor.add", "tensor.sub", "tensor.mul", "tensor.fmod", "tensor.part_add", "tensor.part_max",
+           "tensor.part_min", "tensor.part_mul")
+@type_rule("tensor.div", allowed=(DType.INT16, DType.INT32, DType.FP16, DType.FP32))
+@type_rule("tensor.maximum", "tensor.minimum", "tensor.cmp", scalar_rhs=True)
+@type_rule("tensor.and", "tensor.or", "tensor.xor", int_only=True)
+@type_rule("tensor.shl", "tensor.shr", int_only=True, keep_dtype=True)
 def binary(ctx: Deduction, *, int_only: bool = False, keep_dtype: bool = False,
            scalar_rhs: bool = False, allowed: tuple[DType, ...] = ()) -> Type:
     """Tensor-tensor elementwise; `scalar_rhs` ops (maximum/minimum/cmp) also take a scalar."""
@@ -63,6 +75,11 @@ def binary(ctx: Deduction, *, int_only: bool = False, keep_dtype: bool = False,
     return tensor(broadcast(ctx, a.shape, b.shape), dt)
 
 
+@type_rule("tensor.adds", "tensor.muls", "tensor.divs", "tensor.fmods")
+@type_rule("tensor.subs", keep_dtype=True,
+           allowed=(DType.INT8, DType.INT16, DType.INT32, DType.FP16, DType.FP32, DType.BF16))
+@type_rule("tensor.ands", "tensor.ors", "tensor.xors", "tensor.shls", "tensor.shrs", keep_dtype=True,
+           int_only=True)
 def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = False,
               allowed: tuple[DType, ...] = ()) -> Type:
     """Tensor-scalar: promote with the scalar, except bitwise/shift and subs (keep arg0's)."""
@@ -82,6 +99,11 @@ def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = Fals
     return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s))
 
 
+@type_rule("tensor.abs", "tensor.neg")
+@type_rule("tensor.exp", "tensor.sqrt", "tensor.rsqrt", "tensor.recip", to_float=True)
+@type_rule("tensor.sin", "tensor.cos", allowed=(DType.FP32,), message=_SIN)
+@type_rule("tensor.log", allowed=(DType.FP16, DType.FP32), message=_LOG)
+@type_rule("tensor.not", allowed=(DType.INT16, DType.UINT16), message=_NOT)
 def unary(ctx: Deduction, *, to_float: bool = False, allowed: tuple[DType, ...] = (),
           message: str = "") -> Type:
     ctx.nargs(1)
@@ -94,6 +116,7 @@ def unary(ctx: Deduction, *, to_float: bool = False, allowed: tuple[DType, ...] 
     return tensor(a.shape, dt)
 
 
+@type_rule("tensor.cast")
 def cast(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
@@ -104,6 +127,11 @@ def cast(ctx: Deduction) -> Type:
     return tensor(a.shape, target)
 
 
+@type_rule("tensor.row_expand", "tensor.row_expand_add", "tensor.row_expand_div", "tensor.row_expand_expdif",
+           "tensor.row_expand_max", "tensor.row_expand_min", "tensor.row_expand_mul",
+           "tensor.row_expand_sub", "tensor.col_expand", "tensor.col_expand_add", "tensor.col_expand_div",
+           "tensor.col_expand_expdif", "tensor.col_expand_max", "tensor.col_expand_min",
+           "tensor.col_expand_mul", "tensor.col_expand_sub", "tensor.expands")
 def expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
@@ -121,6 +149,10 @@ def _axis(ctx: Deduction, rank: int, default: int) -> int:
     return a
 
 
+@type_rule("tensor.row_sum", "tensor.row_max", "tensor.row_min", "tensor.row_prod", default_axis=-1)
+@type_rule("tensor.col_sum", "tensor.col_max", "tensor.col_min", "tensor.col_prod", default_axis=-2)
+@type_rule("tensor.row_argmax", "tensor.row_argmin", default_axis=-1, out=DType.INT32)
+@type_rule("tensor.col_argmax", "tensor.col_argmin", default_axis=-2, out=DType.INT32)
 def reduce(ctx: Deduction, *, default_axis: int, out: DType | None = None) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
@@ -134,6 +166,7 @@ def reduce(ctx: Deduction, *, default_axis: int, out: DType | None = None) -> Ty
     return tensor(tuple(shape), out or a.dtype)
 
 
+@type_rule("tensor.matmul")
 def matmul(ctx: Deduction) -> Type:
     ctx.nargs(2)
     lhs, rhs = ctx.shaped(0), ctx.shaped(1)
@@ -154,6 +187,7 @@ def matmul(ctx: Deduction) -> Type:
     return tensor(tuple(batch) + (lm, rn), dt)
 
 
+@type_rule("tensor.matmul_acc")
 def matmul_acc(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     acc = ctx.shaped(0)
@@ -162,6 +196,10 @@ def matmul_acc(ctx: Deduction) -> Type:
     return tensor(acc.shape, acc.dtype)
 
 
+@type_rule("tensor.create", "tensor.create_l1")
+@type_rule("tensor.full", nargs=(2, 2))
+@type_rule("tensor.ci", shape_at=1, nargs=(2, 2), default=DType.INT32)
+@type_rule("tensor.random", shape_at=6, nargs=(7, 7), default=DType.UINT32)
 def creation(ctx: Deduction, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 1),
              default: DType | None = None) -> Type:
     ctx.nargs(*nargs)
@@ -173,6 +211,7 @@ def creation(ctx: Deduction, *, shape_at: int = 0, nargs: tuple[int, int] = (1, 
     return tensor(shape, ctx.kw_dtype("dtype", default), view)
 
 
+@type_rule("tensor.dim")
 def dim(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
@@ -182,72 +221,18 @@ def dim(ctx: Deduction) -> Type:
     return ScalarType(DType.INDEX)
 
 
+@type_rule("tensor.read")
 def read(ctx: Deduction) -> Type:
     ctx.nargs(2)
     return ScalarType(ctx.shaped(0).dtype)
 
 
-def same_as(i: int, keep_view: bool = True) -> Rule:
-    def rule(ctx: Deduction) -> Type:
-        t = ctx.shaped(i)
-        if isinstance(t, TensorType):
-            return t if keep_view else tensor(t.shape, t.dtype)
-        return tensor(t.shape, t.dtype)
-    return rule
-
-
-_SIN = ("{op} is FP32-only, but got input with dtype {dt}. Cast the input to FP32 explicitly "
-        "(pl.cast) before calling it")
-_NOT = ("{op} requires an int16 or uint16 tensor dtype, but got {dt}. Reinterpret or cast the "
-        "input first")
-_LOG = "{op} requires an FP16 or FP32 tensor operand, but got {dt}"
-
-
-def _rules() -> dict[str, Rule]:
-    r: dict[str, Rule] = {}
-    for n in ("add", "sub", "mul", "fmod", "part_add", "part_max", "part_min", "part_mul"):
-        r[n] = binary
-    r["div"] = partial(binary, allowed=(DType.INT16, DType.INT32, DType.FP16, DType.FP32))
-    r["maximum"] = r["minimum"] = r["cmp"] = partial(binary, scalar_rhs=True)
-    r["and"] = r["or"] = r["xor"] = partial(binary, int_only=True)
-    r["shl"] = r["shr"] = partial(binary, int_only=True, keep_dtype=True)
-    for n in ("adds", "muls", "divs", "fmods"):
-        r[n] = scalar_op
-    r["subs"] = partial(scalar_op, keep_dtype=True, allowed=(DType.INT8, DType.INT16, DType.INT32,
-                                                             DType.FP16, DType.FP32, DType.BF16))
-    for n in ("ands", "ors", "xors", "shls", "shrs"):
-        r[n] = partial(scalar_op, keep_dtype=True, int_only=True)
-    r["abs"] = r["neg"] = unary
-    for n in ("exp", "sqrt", "rsqrt", "recip"):
-        r[n] = partial(unary, to_float=True)
-    r["sin"] = r["cos"] = partial(unary, allowed=(DType.FP32,), message=_SIN)
-    r["log"] = partial(unary, allowed=(DType.FP16, DType.FP32), message=_LOG)
-    r["not"] = partial(unary, allowed=(DType.INT16, DType.UINT16), message=_NOT)
-    r["cast"] = cast
-    for base in ("row_expand", "col_expand"):
-        for suffix in ("", "_add", "_div", "_expdif", "_max", "_min", "_mul", "_sub"):
-            r[base + suffix] = expand
-    r["expands"] = expand
-    for n in ("sum", "max", "min", "prod"):
-        r[f"row_{n}"] = partial(reduce, default_axis=-1)
-        r[f"col_{n}"] = partial(reduce, default_axis=-2)
-    for n in ("argmax", "argmin"):
-        r[f"row_{n}"] = partial(reduce, default_axis=-1, out=DType.INT32)
-        r[f"col_{n}"] = partial(reduce, default_axis=-2, out=DType.INT32)
-    r["matmul"] = matmul
-    r["matmul_acc"] = matmul_acc
-    r["create"] = r["create_l1"] = creation
-    r["full"] = partial(creation, nargs=(2, 2))
-    r["ci"] = partial(creation, shape_at=1, nargs=(2, 2), default=DType.INT32)
-    r["random"] = partial(creation, shape_at=6, nargs=(7, 7), default=DType.UINT32)
-    r["dim"] = dim
-    r["read"] = read
-    r["write"] = same_as(0)
-    r["fillpad"] = same_as(0, keep_view=False)
-    r["mrgsort_format1"] = same_as(0, keep_view=False)
-    r["gather_row"] = same_as(0)
-    r["scatter"] = r["scatter_mask"] = r["scatter_update"] = same_as(0)
-    return {f"tensor.{k}": v for k, v in r.items()}
-
-
-RULES: dict[str, Rule] = _rules()
+@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_mask",
+           "tensor.scatter_update")
+@type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
+def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:
+    """The type of argument `i` (as a plain tensor of its shape and dtype unless `keep_view`)."""
+    t = ctx.shaped(i)
+    if isinstance(t, TensorType):
+        return t if keep_view else tensor(t.shape, t.dtype)
+    return tensor(t.shape, t.dtype)

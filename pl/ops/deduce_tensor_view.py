@@ -8,9 +8,6 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
-
 from pl.ir.enums import DType, PadValue, TensorLayout
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
@@ -24,10 +21,10 @@ from pl.ops.deduce_util import (
     shape_str,
     static,
 )
+from pl.ops.marks import type_rule
 
-Rule = Callable[[Deduction], Type]
 
-
+@type_rule("tensor.slice")
 def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.shaped(0)
@@ -63,6 +60,7 @@ def _valid_view(ctx: Deduction, i: int, shape: Shape) -> TensorView | None:
     return TensorView(valid_shape=valid)
 
 
+@type_rule("tensor.reshape")
 def reshape(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
@@ -73,6 +71,7 @@ def reshape(ctx: Deduction) -> Type:
     return tensor(new, a.dtype, _valid_view(ctx, 2, new))
 
 
+@type_rule("tensor.view")
 def view(ctx: Deduction) -> Type:
     ctx.nargs(1, 3)
     a = ctx.shaped(0)
@@ -94,6 +93,7 @@ def view(ctx: Deduction) -> Type:
                                            valid_shape=valid.valid_shape if valid else ()))
 
 
+@type_rule("tensor.transpose")
 def transpose(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     a = ctx.shaped(0)
@@ -115,6 +115,7 @@ def transpose(ctx: Deduction) -> Type:
                   TensorView(stride=tuple(idx(s) for s in strides), layout=layout))
 
 
+@type_rule("tensor.assemble")
 def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.shaped(0), ctx.shaped(1)
@@ -127,6 +128,7 @@ def assemble(ctx: Deduction) -> Type:
     return tensor(tgt.shape, tgt.dtype) if not isinstance(tgt, TensorType) else tgt
 
 
+@type_rule("tensor.fillpad_expand")
 def fillpad_expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
@@ -139,6 +141,7 @@ def fillpad_expand(ctx: Deduction) -> Type:
     return tensor(shape, a.dtype, TensorView(pad=pad_kwarg(ctx)))
 
 
+@type_rule("tensor.set_validshape")
 def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.shaped(0)
@@ -148,6 +151,7 @@ def set_validshape(ctx: Deduction) -> Type:
     return tensor(a.shape, a.dtype, TensorView(valid_shape=tuple(a.shape[:-2]) + valid))
 
 
+@type_rule("tensor.reinterpret_view")
 def reinterpret_view(ctx: Deduction) -> Type:
     ctx.nargs(1, 2)
     a = ctx.shaped(0)
@@ -164,6 +168,7 @@ def reinterpret_view(ctx: Deduction) -> Type:
     return tensor(tuple(a.shape[:-1]) + (idx(bits // dt.bits),), dt)
 
 
+@type_rule("tensor.expand_clone")
 def expand_clone(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, t = ctx.shaped(0), ctx.shaped(1)
@@ -172,6 +177,7 @@ def expand_clone(ctx: Deduction) -> Type:
     return tensor(t.shape, a.dtype)
 
 
+@type_rule("tensor.concat")
 def concat(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.shaped(0), ctx.shaped(1)
@@ -180,6 +186,7 @@ def concat(ctx: Deduction) -> Type:
     return tensor(tuple(a.shape[:-1]) + (cols,), a.dtype)
 
 
+@type_rule("tensor.sort32")
 def sort32(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.shaped(0)
@@ -188,6 +195,8 @@ def sort32(ctx: Deduction) -> Type:
                                          else (a.shape[-1],)), a.dtype)
 
 
+@type_rule("tensor.aiv_shard", gather_=False)
+@type_rule("tensor.aic_gather", gather_=True)
 def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
@@ -202,12 +211,14 @@ def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     return tensor(tuple(shape), a.dtype)
 
 
+@type_rule("tensor.gather")
 def gather(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, ix = ctx.shaped(0), ctx.shaped(1)
     return tensor(ix.shape, a.dtype)
 
 
+@type_rule("tensor.gather_compare")
 def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
@@ -219,6 +230,7 @@ def gather_compare(ctx: Deduction) -> Type:
                       tensor((idx(1), rows), ctx.kw_dtype("count_dtype", DType.INT32))))
 
 
+@type_rule("tensor.gather_mask")
 def gather_mask(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.shaped(0)
@@ -229,12 +241,14 @@ def gather_mask(ctx: Deduction) -> Type:
     return tensor(shape, ctx.kw_dtype("output_dtype", a.dtype))
 
 
+@type_rule("tensor.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
     ctx.nargs(2, 4)
     a = ctx.shaped(0)
     return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
 
 
+@type_rule("tensor.paged_gather")
 def paged_gather(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src, ix = ctx.shaped(0), ctx.shaped(1)
@@ -244,40 +258,12 @@ def paged_gather(ctx: Deduction) -> Type:
     return tensor((rows, cols), src.dtype)
 
 
+@type_rule("tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx")
 def scalar_index(ctx: Deduction) -> Type:
     ctx.nargs(0)
     return ScalarType(DType.INDEX)
 
 
+@type_rule("tensor.alloc")
 def unknown(ctx: Deduction) -> Type:
     return UnknownType()
-
-
-
-
-def _rules() -> dict[str, Rule]:
-    r: dict[str, Rule] = {}
-    r["slice"] = slice_
-    r["reshape"] = reshape
-    r["view"] = view
-    r["transpose"] = transpose
-    r["assemble"] = assemble
-    r["fillpad_expand"] = fillpad_expand
-    r["set_validshape"] = set_validshape
-    r["reinterpret_view"] = reinterpret_view
-    r["expand_clone"] = expand_clone
-    r["concat"] = concat
-    r["sort32"] = sort32
-    r["mrgsort_format2"] = mrgsort2
-    r["aiv_shard"] = partial(split_rule, gather_=False)
-    r["aic_gather"] = partial(split_rule, gather_=True)
-    r["gather"] = gather
-    r["gather_compare"] = gather_compare
-    r["gather_mask"] = gather_mask
-    r["paged_gather"] = paged_gather
-    r["get_block_idx"] = r["get_block_num"] = r["get_subblock_idx"] = scalar_index
-    r["alloc"] = unknown
-    return {f"tensor.{k}": v for k, v in r.items()}
-
-
-RULES: dict[str, Rule] = _rules()

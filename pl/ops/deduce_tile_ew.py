@@ -3,13 +3,13 @@
 Each rule takes a `Deduction` and returns the result TileType with the memory space left unset (the
 registry's resolver stamps it in `make_call`). Elementwise results take valid shape and
 blayout/slayout/pad/compact from ARG0 only, even when the result shape is a broadcast (ops.md 15).
-`RULES` maps op name -> rule; ops sharing a rule differ only by the parameters bound here.
+Each rule is marked `@type_rule(op names, parameters)`; ops sharing a rule differ only by the
+parameters their mark binds. `pl.ops.registry` collects the marks into each op's record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from pl.ir.enums import DType, TileLayout
 from pl.ir.types import TileType, TileView, Type
@@ -27,12 +27,24 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
+from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 
 _I16_U16 = (DType.INT16, DType.UINT16)
+_INT_MSG = "The operator {op} requires int16 or uint16 tile dtype, but got {dt}"
+_SIN_MSG = ("{op} is FP32-only, but got input with dtype {dt}. Cast the input to FP32 "
+            "explicitly (pl.cast) before calling it")
+_LOG_MSG = "{op} requires an FP16 or FP32 tile operand, but got {dt}"
 
 
+@type_rule("tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum", "tile.fmod", "tile.part_add",
+           "tile.part_max", "tile.part_min", "tile.part_mul")
+@type_rule("tile.and", "tile.or", int_only=True)
+@type_rule("tile.shl", "tile.shr", int_only=True, keep_dtype=True)
+@type_rule("tile.addc", "tile.subc", ntiles=3)
+@type_rule("tile.rem", tmp=True)
+@type_rule("tile.xor", tmp=True, int_only=True)
 def binary(ctx: Deduction, *, ntiles: int = 2, tmp: bool = False, int_only: bool = False,
            keep_dtype: bool = False) -> Type:
     """add/sub/... : broadcast the first `ntiles` tiles, promote their dtypes, view of arg0."""
@@ -48,6 +60,7 @@ def binary(ctx: Deduction, *, ntiles: int = 2, tmp: bool = False, int_only: bool
     return tile(shape, dt, None, ew_view(ts[0]))
 
 
+@type_rule("tile.div")
 def div(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
@@ -82,12 +95,14 @@ def _packed(ctx: Deduction, a: TileType, shape: tuple) -> Type:  # type: ignore[
     return tile(new_shape, DType.UINT8, None, ew_view(a, valid))
 
 
+@type_rule("tile.cmp")
 def cmp(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
     return _packed(ctx, a, broadcast(ctx, a.shape, b.shape))
 
 
+@type_rule("tile.cmps")
 def cmps(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
@@ -95,6 +110,7 @@ def cmps(ctx: Deduction) -> Type:
     return _packed(ctx, a, a.shape)
 
 
+@type_rule("tile.sel")
 def sel(ctx: Deduction) -> Type:
     ctx.nargs(4)
     ctx.tile(0)
@@ -104,6 +120,7 @@ def sel(ctx: Deduction) -> Type:
                 ew_view(lhs))
 
 
+@type_rule("tile.prelu")
 def prelu(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a, slope = ctx.tile(0), ctx.tile(1)
@@ -115,6 +132,11 @@ def prelu(ctx: Deduction) -> Type:
     return tile(a.shape, a.dtype, None, ew_view(a))
 
 
+@type_rule("tile.adds", "tile.muls", "tile.divs", "tile.maximums", "tile.minimums", "tile.fmods",
+           "tile.lrelu")
+@type_rule("tile.subs", allowed=(DType.INT8, DType.INT16, DType.INT32, DType.FP16, DType.FP32, DType.BF16))
+@type_rule("tile.ands", "tile.ors", "tile.shls", "tile.shrs", int_only=True)
+@type_rule("tile.xors", int_only=True, tmp=True)
 def scalar_op(ctx: Deduction, *, int_only: bool = False, tmp: bool = False,
               allowed: tuple[DType, ...] = (), promote_scalar: bool = False) -> Type:
     """adds/muls/... : arg0's shape and (unless `promote_scalar`) arg0's dtype."""
@@ -132,6 +154,7 @@ def scalar_op(ctx: Deduction, *, int_only: bool = False, tmp: bool = False,
     return tile(a.shape, dt, None, ew_view(a))
 
 
+@type_rule("tile.addsc", "tile.subsc", "tile.rems")
 def scalar_tile(ctx: Deduction) -> Type:
     """addsc/subsc/rems: broadcast(arg0, arg2) and promote(arg0, scalar, arg2)."""
     ctx.nargs(3)
@@ -139,6 +162,7 @@ def scalar_tile(ctx: Deduction) -> Type:
     return tile(broadcast(ctx, a.shape, c.shape), promote(a.dtype, s, c.dtype), None, ew_view(a))
 
 
+@type_rule("tile.sels")
 def sels(ctx: Deduction) -> Type:
     ctx.nargs(4)
     mask, src = ctx.tile(0), ctx.tile(1)
@@ -149,6 +173,11 @@ def sels(ctx: Deduction) -> Type:
     return tile(src.shape, src.dtype, None, ew_view(src))
 
 
+@type_rule("tile.abs", "tile.exp", "tile.neg", "tile.relu", "tile.sqrt", "tile.recip")
+@type_rule("tile.rsqrt", max_args=2)
+@type_rule("tile.sin", "tile.cos", allowed=(DType.FP32,), message=_SIN_MSG)
+@type_rule("tile.log", allowed=(DType.FP16, DType.FP32), message=_LOG_MSG)
+@type_rule("tile.not", allowed=_I16_U16, message=_INT_MSG)
 def unary(ctx: Deduction, *, allowed: tuple[DType, ...] = (), max_args: int = 1,
           message: str = "") -> Type:
     ctx.nargs(1, max_args)
@@ -164,6 +193,7 @@ def unary(ctx: Deduction, *, allowed: tuple[DType, ...] = (), max_args: int = 1,
     return tile(a.shape, a.dtype, None, ew_view(a))
 
 
+@type_rule("tile.cast")
 def cast(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
@@ -174,6 +204,9 @@ def cast(ctx: Deduction) -> Type:
     return tile(a.shape, target, None, ew_view(a))
 
 
+@type_rule("tile.row_expand", "tile.row_expand_div", "tile.row_expand_expdif", "tile.row_expand_max",
+           "tile.row_expand_min", "tile.row_expand_mul", "tile.row_expand_sub")
+@type_rule("tile.row_expand_add", keep_dtype=True, max_args=3)
 def row_expand(ctx: Deduction, *, keep_dtype: bool = False, max_args: int = 2) -> Type:
     ctx.nargs(2, max_args)
     a, r = ctx.tile(0), ctx.tile(1)
@@ -197,18 +230,24 @@ def row_expand(ctx: Deduction, *, keep_dtype: bool = False, max_args: int = 2) -
     return tile(a.shape, dt, None, ew_view(a))
 
 
+@type_rule("tile.col_expand", "tile.col_expand_add", "tile.col_expand_div", "tile.col_expand_expdif",
+           "tile.col_expand_max", "tile.col_expand_min", "tile.col_expand_mul", "tile.col_expand_sub")
 def col_expand(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, c = ctx.tile(0), ctx.tile(1)
     return tile(a.shape, promote(a.dtype, c.dtype), None, ew_view(a))
 
 
+@type_rule("tile.expands")
 def expands(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, s = ctx.tile(0), ctx.scalar(1)
     return tile(a.shape, promote(a.dtype, s), None, ew_view(a))
 
 
+@type_rule("tile.row_sum", "tile.row_max", "tile.row_prod")
+@type_rule("tile.row_min", allowed=(DType.INT16, DType.INT32, DType.FP16, DType.FP32))
+@type_rule("tile.row_argmax", "tile.row_argmin", out=DType.INT32)
 def row_reduce(ctx: Deduction, *, out: DType | None = None, allowed: tuple[DType, ...] = ()) -> Type:
     """row_*: last axis kept as 1; blayout col_major set explicitly (visible from rank 3)."""
     ctx.nargs(2)
@@ -226,6 +265,9 @@ def row_reduce(ctx: Deduction, *, out: DType | None = None, allowed: tuple[DType
     return tile(tuple(a.shape[:-1]) + (idx(1),), out or a.dtype, None, view)
 
 
+@type_rule("tile.col_sum", tmp="optional")
+@type_rule("tile.col_max", "tile.col_min", "tile.col_prod")
+@type_rule("tile.col_argmax", "tile.col_argmin", out=DType.INT32, tmp="required")
 def col_reduce(ctx: Deduction, *, out: DType | None = None, tmp: str = "none") -> Type:
     """col_*: AXIS 0 replaced by 1 (even for rank 3); blayout row_major."""
     if tmp == "required":
@@ -246,61 +288,3 @@ def col_reduce(ctx: Deduction, *, out: DType | None = None, tmp: str = "none") -
     view = TileView(valid_shape=(idx(1),) + tuple(valid[1:]), blayout=TileLayout.row_major)
     return tile((idx(1),) + tuple(a.shape[1:]), out or a.dtype, None, view)
 
-
-_INT_MSG = "The operator {op} requires int16 or uint16 tile dtype, but got {dt}"
-_SIN_MSG = ("{op} is FP32-only, but got input with dtype {dt}. Cast the input to FP32 "
-            "explicitly (pl.cast) before calling it")
-_LOG_MSG = "{op} requires an FP16 or FP32 tile operand, but got {dt}"
-_I32 = DType.INT32
-
-
-def _rules() -> dict[str, Rule]:
-    r: dict[str, Rule] = {}
-    for n in ("add", "sub", "mul", "maximum", "minimum", "fmod", "part_add", "part_max",
-              "part_min", "part_mul"):
-        r[n] = binary
-    r["and"] = r["or"] = partial(binary, int_only=True)
-    r["shl"] = r["shr"] = partial(binary, int_only=True, keep_dtype=True)
-    r["addc"] = r["subc"] = partial(binary, ntiles=3)
-    r["rem"] = partial(binary, tmp=True)
-    r["xor"] = partial(binary, tmp=True, int_only=True)
-    r["div"] = div
-    r["cmp"] = cmp
-    r["cmps"] = cmps
-    r["sel"] = sel
-    r["prelu"] = prelu
-    for n in ("adds", "muls", "divs", "maximums", "minimums", "fmods", "lrelu"):
-        r[n] = scalar_op
-    r["subs"] = partial(scalar_op, allowed=(DType.INT8, DType.INT16, DType.INT32, DType.FP16,
-                                            DType.FP32, DType.BF16))
-    for n in ("ands", "ors", "shls", "shrs"):
-        r[n] = partial(scalar_op, int_only=True)
-    r["xors"] = partial(scalar_op, int_only=True, tmp=True)
-    r["addsc"] = r["subsc"] = r["rems"] = scalar_tile
-    r["sels"] = sels
-    r["expands"] = expands
-    for n in ("abs", "exp", "neg", "relu", "sqrt", "recip"):
-        r[n] = unary
-    r["rsqrt"] = partial(unary, max_args=2)
-    r["sin"] = r["cos"] = partial(unary, allowed=(DType.FP32,), message=_SIN_MSG)
-    r["log"] = partial(unary, allowed=(DType.FP16, DType.FP32), message=_LOG_MSG)
-    r["not"] = partial(unary, allowed=_I16_U16, message=_INT_MSG)
-    r["cast"] = cast
-    for n in ("row_expand", "row_expand_div", "row_expand_expdif", "row_expand_max",
-              "row_expand_min", "row_expand_mul", "row_expand_sub"):
-        r[n] = row_expand
-    r["row_expand_add"] = partial(row_expand, keep_dtype=True, max_args=3)
-    for n in ("col_expand", "col_expand_add", "col_expand_div", "col_expand_expdif",
-              "col_expand_max", "col_expand_min", "col_expand_mul", "col_expand_sub"):
-        r[n] = col_expand
-    r["row_sum"] = r["row_max"] = r["row_prod"] = row_reduce
-    r["row_min"] = partial(row_reduce, allowed=(DType.INT16, DType.INT32, DType.FP16,
-                                                DType.FP32))
-    r["row_argmax"] = r["row_argmin"] = partial(row_reduce, out=_I32)
-    r["col_sum"] = partial(col_reduce, tmp="optional")
-    r["col_max"] = r["col_min"] = r["col_prod"] = col_reduce
-    r["col_argmax"] = r["col_argmin"] = partial(col_reduce, out=_I32, tmp="required")
-    return {f"tile.{k}": v for k, v in r.items()}
-
-
-RULES: dict[str, Rule] = _rules()

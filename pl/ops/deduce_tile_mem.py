@@ -33,6 +33,7 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
+from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
@@ -114,6 +115,7 @@ def _bounds(ctx: Deduction, verb: str, offsets: Shape, extents: Shape, dims: Sha
                            f"extent {se} exceeds the {what} extent {sd}")
 
 
+@type_rule("tile.load")
 def load(ctx: Deduction) -> Type:
     ctx.nargs(4)
     src = ctx.tensor(0)
@@ -155,6 +157,7 @@ def load(ctx: Deduction) -> Type:
     return tile(shape, src.dtype, space, view)
 
 
+@type_rule("tile.store")
 def store(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     t = ctx.tile(0)
@@ -192,6 +195,7 @@ def store(ctx: Deduction) -> Type:
     return replace(out, view=replace(out.view, valid_shape=tuple(new))) if grew else out
 
 
+@type_rule("tile.move")
 def move(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
@@ -237,6 +241,7 @@ def move(ctx: Deduction) -> Type:
     return tile(a.shape, dt, target, view)
 
 
+@type_rule("tile.extract")
 def extract(ctx: Deduction) -> Type:
     ctx.nargs(4)
     a = ctx.tile(0)
@@ -264,6 +269,7 @@ def extract(ctx: Deduction) -> Type:
     return tile(shape, a.dtype, target, view)
 
 
+@type_rule("tile.create")
 def create(ctx: Deduction) -> Type:
     ctx.nargs(1)
     shape = ctx.tuple_arg(0)
@@ -298,6 +304,7 @@ def create(ctx: Deduction) -> Type:
     return tile(shape, dt, None, flat_view(shape))
 
 
+@type_rule("tile.full")
 def full(ctx: Deduction) -> Type:
     ctx.nargs(2)
     shape = positive_shape(ctx, 0)
@@ -305,6 +312,7 @@ def full(ctx: Deduction) -> Type:
     return tile(shape, ctx.kw_dtype("dtype"), None, flat_view(shape))
 
 
+@type_rule("tile.ci")
 def ci(ctx: Deduction) -> Type:
     ctx.nargs(2)
     ctx.scalar(0)
@@ -318,6 +326,7 @@ def _with_valid(ctx: Deduction, shape: Shape, i: int) -> TileView:
     return flat_view(shape, ctx.tuple_arg(i) if ctx.has(i) else None)
 
 
+@type_rule("tile.tri")
 def tri(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     ctx.scalar(0)
@@ -328,6 +337,7 @@ def tri(ctx: Deduction) -> Type:
     return tile(shape, dt, None, _with_valid(ctx, shape, 2))
 
 
+@type_rule("tile.random")
 def random(ctx: Deduction) -> Type:
     ctx.nargs(7, 8)
     for i in range(6):
@@ -342,6 +352,7 @@ def random(ctx: Deduction) -> Type:
     return tile(shape, dt, None, _with_valid(ctx, shape, 7))
 
 
+@type_rule("tile.read")
 def read(ctx: Deduction) -> Type:
     ctx.nargs(2)
     t = ctx.shaped(0)
@@ -349,6 +360,7 @@ def read(ctx: Deduction) -> Type:
     return ScalarType(t.dtype)
 
 
+@type_rule("tile.write")
 def write(ctx: Deduction) -> Type:
     ctx.nargs(3)
     t = ctx.shaped(0)
@@ -357,6 +369,7 @@ def write(ctx: Deduction) -> Type:
     return t
 
 
+@type_rule("tile.mgather")
 def mgather(ctx: Deduction) -> Type:
     ctx.nargs(2, 4)
     mem = ctx.tensor(0)
@@ -371,16 +384,10 @@ def mgather(ctx: Deduction) -> Type:
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 
-def output_tensor(i: int) -> Rule:
-    def rule(ctx: Deduction) -> Type:
-        return ctx.shaped(i)
-    return rule
+@type_rule("tile.mscatter", i=2)
+@type_rule("tile.gather_row", i=0)
+def output_tensor(ctx: Deduction, *, i: int) -> Type:
+    """The type of the output tensor argument `i` (scatter-to-GM ops return their target)."""
+    return ctx.shaped(i)
 
-
-RULES: dict[str, Rule] = {f"tile.{k}": v for k, v in {
-    "load": load, "store": store, "move": move, "extract": extract, "create": create,
-    "full": full, "ci": ci, "tri": tri, "random": random, "read": read, "write": write,
-    "mgather": mgather, "mscatter": output_tensor(2), "gather_row": output_tensor(0),
-}.items()}
-
-__all__ = ["RULES", "positive_shape", "space_kwarg", "window_valid"]
+__all__ = ["positive_shape", "space_kwarg", "window_valid"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TileLayout
 from pl.ir.types import (
@@ -35,6 +34,7 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
+from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
@@ -68,6 +68,14 @@ def _check_2d(ctx: Deduction, **tiles: TileType) -> None:
                            "dimensions")
 
 
+@type_rule("tile.matmul")
+@type_rule("tile.matmul_acc", first=1, nargs=(3, 4), acc=True)
+@type_rule("tile.matmul_bias", nargs=(3, 3), bias=True)
+@type_rule("tile.gemv", gemv=True)
+@type_rule("tile.gemv_acc", first=1, nargs=(3, 3), gemv=True)
+@type_rule("tile.gemv_bias", nargs=(3, 3), gemv=True, bias=True)
+@type_rule("tile.batch_matmul", batch=True)
+@type_rule("tile.batch_matmul_acc", first=1, nargs=(3, 3), acc=True, batch=True)
 def matmul(ctx: Deduction, *, first: int = 0, nargs: tuple[int, int] = (2, 2), acc: bool = False,
            gemv: bool = False, bias: bool = False, batch: bool = False) -> Type:
     ctx.nargs(*nargs)
@@ -116,6 +124,9 @@ def matmul(ctx: Deduction, *, first: int = 0, nargs: tuple[int, int] = (2, 2), a
                 _acc_view(valid, CompactMode.normal if narrow else CompactMode.null))
 
 
+@type_rule("tile.matmul_mx")
+@type_rule("tile.matmul_mx_acc", kind="acc")
+@type_rule("tile.matmul_mx_bias", kind="bias")
 def matmul_mx(ctx: Deduction, *, kind: str = "plain") -> Type:
     ctx.nargs(5 if kind != "plain" else 4)
     lo = 1 if kind == "acc" else 0
@@ -127,13 +138,14 @@ def matmul_mx(ctx: Deduction, *, kind: str = "plain") -> Type:
     return tile(shape, DType.FP32, MemorySpace.Acc, _acc_view(shape))
 
 
-def same_as(i: int, keep_space: bool = True) -> Rule:
-    def rule(ctx: Deduction) -> Type:
-        t = ctx.tile(i)
-        return t if keep_space else t.with_space(None)
-    return rule
+@type_rule("tile.tget_scale_addr", "tile.scatter", "tile.scatter_mask", "tile.scatter_update")
+def same_as(ctx: Deduction, *, i: int = 0, keep_space: bool = True) -> Type:
+    """The type of tile argument `i` (with its memory space dropped unless `keep_space`)."""
+    t = ctx.tile(i)
+    return t if keep_space else t.with_space(None)
 
 
+@type_rule("tile.gather")
 def gather(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src, ix = ctx.tile(0), ctx.tile(1)
@@ -141,6 +153,7 @@ def gather(ctx: Deduction) -> Type:
     return tile(ix.shape, src.dtype, None, flat_view(ix.shape))
 
 
+@type_rule("tile.gather_compare")
 def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src = ctx.tile(0)
@@ -154,6 +167,7 @@ def gather_compare(ctx: Deduction) -> Type:
     return TupleType((dst, cdst))
 
 
+@type_rule("tile.gather_mask")
 def gather_mask(ctx: Deduction) -> Type:
     ctx.nargs(1)
     src = ctx.tile(0)
@@ -164,6 +178,7 @@ def gather_mask(ctx: Deduction) -> Type:
     return tile(shape, ctx.kw_dtype("output_dtype", src.dtype), None, flat_view(shape))
 
 
+@type_rule("tile.gatherb")
 def gatherb(ctx: Deduction) -> Type:
     ctx.nargs(2)
     src, off = ctx.tile(0), ctx.tile(1)
@@ -174,6 +189,7 @@ def gatherb(ctx: Deduction) -> Type:
     return tile(shape, dt, None, TileView(blayout=R))
 
 
+@type_rule("tile.sort32")
 def sort32(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
@@ -183,6 +199,7 @@ def sort32(ctx: Deduction) -> Type:
     return tile(shape, a.dtype, None, flat_view(shape))
 
 
+@type_rule("tile.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     src = ctx.tile(0)
@@ -190,6 +207,7 @@ def mrgsort2(ctx: Deduction) -> Type:
     return tile(tmp.shape, src.dtype, None, flat_view(tmp.shape))
 
 
+@type_rule("tile.mrgsort_format1")
 def mrgsort1(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
@@ -197,6 +215,8 @@ def mrgsort1(ctx: Deduction) -> Type:
     return tile(a.shape, a.dtype, None, flat_view(a.shape))
 
 
+@type_rule("tile.aiv_shard", gather_=False)
+@type_rule("tile.aic_gather", gather_=True)
 def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
@@ -215,47 +235,12 @@ def split_rule(ctx: Deduction, *, gather_: bool) -> Type:
     return tile(tuple(shape), a.dtype, None, flat_view(tuple(shape), tuple(valid)))
 
 
+@type_rule("tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx")
 def scalar_index(ctx: Deduction) -> Type:
     ctx.nargs(0)
     return ScalarType(DType.INDEX)
 
 
+@type_rule("tile.alloc", "tile.tpush_to_aic", "tile.tpush_to_aiv", "tile.tpop_from_aic", "tile.tpop_from_aiv")
 def unknown(ctx: Deduction) -> Type:
     return UnknownType()
-
-
-_BY_NAME: dict[str, Rule] = {
-    "matmul": matmul,
-    "matmul_acc": partial(matmul, first=1, nargs=(3, 4), acc=True),
-    "matmul_bias": partial(matmul, nargs=(3, 3), bias=True),
-    "gemv": partial(matmul, gemv=True),
-    "gemv_acc": partial(matmul, first=1, nargs=(3, 3), gemv=True),
-    "gemv_bias": partial(matmul, nargs=(3, 3), gemv=True, bias=True),
-    "batch_matmul": partial(matmul, batch=True),
-    "batch_matmul_acc": partial(matmul, first=1, nargs=(3, 3), acc=True, batch=True),
-    "matmul_mx": matmul_mx,
-    "matmul_mx_acc": partial(matmul_mx, kind="acc"),
-    "matmul_mx_bias": partial(matmul_mx, kind="bias"),
-    "tget_scale_addr": same_as(0),
-    "scatter": same_as(0),
-    "scatter_mask": same_as(0),
-    "scatter_update": same_as(0),
-    "gather": gather,
-    "gather_compare": gather_compare,
-    "gather_mask": gather_mask,
-    "gatherb": gatherb,
-    "sort32": sort32,
-    "mrgsort_format1": mrgsort1,
-    "mrgsort_format2": mrgsort2,
-    "aiv_shard": partial(split_rule, gather_=False),
-    "aic_gather": partial(split_rule, gather_=True),
-    "get_block_idx": scalar_index,
-    "get_block_num": scalar_index,
-    "get_subblock_idx": scalar_index,
-    "alloc": unknown,
-    "tpush_to_aic": unknown,
-    "tpush_to_aiv": unknown,
-    "tpop_from_aic": unknown,
-    "tpop_from_aiv": unknown,
-}
-RULES: dict[str, Rule] = {f"tile.{k}": v for k, v in _BY_NAME.items()}

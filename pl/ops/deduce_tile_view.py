@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.types import (
@@ -36,12 +35,14 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
+from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
 _ACC = implicit_tile_view((), MemorySpace.Acc)
 
 
+@type_rule("tile.slice")
 def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.tile(0)
@@ -98,6 +99,7 @@ def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
     return (idx(count // tail),) + tuple(new[1:])
 
 
+@type_rule("tile.reshape")
 def reshape(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a = ctx.tile(0)
@@ -113,6 +115,7 @@ def reshape(ctx: Deduction) -> Type:
     return tile(new, a.dtype, None, view)
 
 
+@type_rule("tile.reinterpret_view")
 def reinterpret_view(ctx: Deduction) -> Type:
     ctx.nargs(1, 2)
     a = ctx.tile(0)
@@ -140,6 +143,7 @@ def reinterpret_view(ctx: Deduction) -> Type:
     return tile(shape, dt, a.memory_space, view)
 
 
+@type_rule("tile.transpose")
 def transpose(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     a = ctx.tile(0)
@@ -156,6 +160,7 @@ def transpose(ctx: Deduction) -> Type:
     return tile(tuple(shape), a.dtype, None, flat_view(tuple(shape)))
 
 
+@type_rule("tile.transpose_view")
 def transpose_view(ctx: Deduction) -> Type:
     ctx.nargs(1)
     a = ctx.tile(0)
@@ -171,6 +176,7 @@ def transpose_view(ctx: Deduction) -> Type:
     return tile(swap(a.shape), a.dtype, a.memory_space, view)
 
 
+@type_rule("tile.assemble")
 def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.tile(0), ctx.tile(1)
@@ -195,6 +201,7 @@ def assemble(ctx: Deduction) -> Type:
     return tile(tgt.shape, tgt.dtype, tgt.memory_space, replace(view, valid_shape=tuple(valid)))
 
 
+@type_rule("tile.set_validshape")
 def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.tile(0)
@@ -215,6 +222,8 @@ def set_validshape(ctx: Deduction) -> Type:
     return tile(a.shape, a.dtype, None, view)
 
 
+@type_rule("tile.fillpad", "tile.fillpad_inplace")
+@type_rule("tile.fillpad_expand", expand=True)
 def fillpad(ctx: Deduction, *, expand: bool = False) -> Type:
     ctx.nargs(2 if expand else 1)
     a = ctx.tile(0)
@@ -233,6 +242,7 @@ def fillpad(ctx: Deduction, *, expand: bool = False) -> Type:
     return tile(shape, a.dtype, a.memory_space, view)
 
 
+@type_rule("tile.concat")
 def concat(ctx: Deduction) -> Type:
     ctx.nargs(2)
     a, b = ctx.tile(0), ctx.tile(1)
@@ -246,19 +256,3 @@ def concat(ctx: Deduction) -> Type:
     cols = idx(c0 + c1) if c0 is not None and c1 is not None else a.shape[1]
     shape = (a.shape[0], cols)
     return tile(shape, a.dtype, None, flat_view(shape))
-
-
-_BY_NAME: dict[str, Rule] = {
-    "slice": slice_,
-    "reshape": reshape,
-    "reinterpret_view": reinterpret_view,
-    "transpose": transpose,
-    "transpose_view": transpose_view,
-    "assemble": assemble,
-    "set_validshape": set_validshape,
-    "fillpad": fillpad,
-    "fillpad_inplace": fillpad,
-    "fillpad_expand": partial(fillpad, expand=True),
-    "concat": concat,
-}
-RULES: dict[str, Rule] = {f"tile.{k}": v for k, v in _BY_NAME.items()}

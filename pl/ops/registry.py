@@ -1,21 +1,59 @@
-"""The operator registry, built once from `data/ops.tsv` (the facts checked on the reference)
-and `data/system_ops.tsv` (the reference's system.* sync / cross-core / task ops, level "system").
+"""The operator registry: ONE record (`OpDef`) per op, found from its name with `op(name)`.
 
-One `OpDef` per op: positional and keyword signature, ordered input-memory constraints, the
-output-memory rule, inheritance / retargetable flags, category and effects. Nothing here is written
-per op by hand except what the TSV cannot say (a few flags parsed out of its notes). The table is
-parsed lazily on first use and then cached for the life of the process. `data/dsl_positional.tsv` adds
-how many positional arguments each DSL spelling's reference wrapper takes (its signature, measured).
+A record carries everything the layers know about its op, or points to it:
+- its facts, one row of `data/ops.tsv` (tile.* and tensor.*, checked on the reference) or of
+  `data/system_ops.tsv` (system.*): positional and keyword signature, ordered input-memory
+  constraints, the output-memory rule, inheritance / retargetable flags, category and effects;
+- its typing facts, one row of `data/op_types.tsv`: the result kind and the dtype rule (parsed
+  once into a `DtypeRule`) that the stubs (stubs/generate.py) and the mypy plugin
+  (pl/mypy_plugin.py) read from the record;
+- its scalar-rhs variant (`tile.add` -> `tile.adds`), read off the spellings the two rows share;
+- its result-type rule, the function marked `@type_rule(name)` in a pl/ops/deduce_*.py module;
+- its interpreter function (`@interprets(name)` in pl/interpreter) and its tensor-to-tile converter
+  (`@converts(name)` in lowering/tensor_to_tile), found by name on request: those live in layers
+  above this one (and the interpreter needs numpy, an optional extra), so `OpDef.interpreter()` and
+  `OpDef.converter()` import their owner's table only when called.
+Adding an op: a row in ops.tsv and op_types.tsv, a marked type rule, a marked interpreter function
+(or a "no numerics" entry in pl/interpreter/handlers.py), a marked converter for a tensor op the
+reference converts, and `python stubs/generate.py`; tests/test_op_records.py names what is missing.
+
+Guarantees: `REGISTRY` is built once, explicitly, when this module is imported (`build_registry`),
+and is read-only afterwards (mappings are `MappingProxyType`s, records are frozen); nothing here
+caches. `data/dsl_positional.tsv` adds the positional parameters each DSL spelling's reference
+wrapper takes (its signature, measured).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
+from importlib import import_module, resources
+from types import MappingProxyType
+from typing import Any, Final, Literal
 
-from pl.ir.enums import MemorySpace
+from pl.ir.enums import DType, MemorySpace
+from pl.ir.types import ScalarType, Type, UnknownType
+from pl.ops import (
+    deduce_tensor,
+    deduce_tensor_view,
+    deduce_tile_ew,
+    deduce_tile_mem,
+    deduce_tile_misc,
+    deduce_tile_view,
+)
+from pl.ops.deduce_util import Deduction
+from pl.ops.marks import collect
+
+Rule = Callable[[Deduction], Type]
+
+# The modules whose `@type_rule` marks give the ops their result-type rules.
+_RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
+                 deduce_tensor, deduce_tensor_view)
+# Where the implementations of the upper layers live, imported by name on request (see above).
+_INTERPRETER_TABLE = "pl.interpreter.handlers"
+_CONVERTER_TABLE = "lowering.tensor_to_tile.convert"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +103,59 @@ class OutputMemory:
         return self.kind in ("fixed", "kwarg", "inherit")
 
 
+DtypeKind = Literal["first", "promote", "fixed", "kwarg", "float_or_fp32", "float_acc", "int8_acc",
+                    "last", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class DtypeRule:
+    """How a call's result dtype follows from its operands, read once from op_types.tsv's dtype
+    column (`text`) for the tools that cannot run the type rule (the mypy plugin).
+
+    kind: `first` (the first tile / tensor operand's dtype), `promote` (the operands' dtype when
+    they all agree), `fixed` (`dtype`), `kwarg` (the dtype the keyword `kwarg` names; when it is
+    not given: `promote` if `fallback` says so, else `dtype` as the default, else the first
+    operand's dtype if `fallback` is `first`), `float_or_fp32` (the first operand's if float, else
+    FP32), `float_acc` (FP32 if the first operand is float, else INT32), `int8_acc` (INT32 for INT8
+    operands, else FP32), `last` (the last operand's dtype), `unknown` (the text says no more).
+    """
+
+    kind: DtypeKind
+    text: str = ""
+    dtype: str | None = None
+    kwarg: str | None = None
+    fallback: str = ""
+
+
+_DTYPE_NAMES = frozenset(d.name for d in DType)
+
+
+def _dtype_rule(text: str) -> DtypeRule:
+    words = text.replace(",", " ").split()
+    if not words:
+        return DtypeRule("unknown", text)
+    if words[0] == "kwarg" and len(words) > 1:
+        defaults = [w.strip("()") for w in words if w.strip("()") in _DTYPE_NAMES]
+        fallback = "promote" if "promote(" in text else ("first" if "src" in text else "")
+        default = defaults[0] if defaults and fallback != "promote" else None
+        return DtypeRule("kwarg", text, default, words[1], fallback)
+    if text.startswith("arg0 if float else FP32"):
+        return DtypeRule("float_or_fp32", text)
+    if text.startswith(("FP32 if both float", "FP32 if float inputs")):
+        return DtypeRule("float_acc", text)
+    if text.startswith("INT32 if INT8"):
+        return DtypeRule("int8_acc", text)
+    if text.startswith("output tensor dtype"):
+        return DtypeRule("last", text)
+    if words[0] in ("arg0", "src", "input", "tensor", "src0", "target", "acc", "mem"):
+        return DtypeRule("first", text)
+    if text.startswith("promote("):
+        return DtypeRule("promote", text)
+    if words[0] in _DTYPE_NAMES and len(words) == 1:
+        return DtypeRule("fixed", text, words[0])
+    return DtypeRule("unknown", text)
+
+
 @dataclass(frozen=True, slots=True)
 class OpDef:
     name: str
@@ -83,7 +174,25 @@ class OpDef:
     not_inplace_safe: bool = False
     output_reuses_input: int | None = None
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
-    conversion_reqs: dict[int, tuple[MemorySpace, str | None]] = field(default_factory=dict)
+    conversion_reqs: Mapping[int, tuple[MemorySpace, str | None]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    result_kind: str = "Unknown"                 # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
+    result_dtype: DtypeRule = DtypeRule("unknown")  # op_types.tsv: how the result dtype follows
+    scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
+    type_rule: Rule | None = field(default=None, compare=False, repr=False)
+
+    def interpreter(self) -> Callable[..., Any] | None:
+        """The interpreter function of this op (`@interprets`), or None when it has none."""
+        return import_module(_INTERPRETER_TABLE).handler(self.name)  # type: ignore[no-any-return]
+
+    def converter(self) -> Callable[..., Any] | None:
+        """The tensor-to-tile converter of this op (`@converts`, or a 1:1 rename), or None."""
+        return import_module(_CONVERTER_TABLE).converter_for(self.name)  # type: ignore[no-any-return]
+
+    @property
+    def dsl_min_args(self) -> int:
+        """The fewest positional arguments a DSL call takes (a wrapper may fill one the IR needs)."""
+        return _DSL_MIN_ARGS.get(self.name, self.min_args)
 
     @property
     def written_args(self) -> tuple[int, ...]:
@@ -111,7 +220,7 @@ class OpDef:
         return None
 
 
-_SPACE = {m.name: m for m in MemorySpace}
+_SPACE: Final = MappingProxyType({m.name: m for m in MemorySpace})
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -231,7 +340,7 @@ def _reuses(notes: str, effects: str) -> int | None:
 
 # The tensor section of ops.tsv carries no `?` markers; these trailing args are optional in the
 # reference's deducers (argument-count checks) and are omitted by the DSL wrappers.
-_TENSOR_OPTIONAL: dict[str, frozenset[str]] = {
+_TENSOR_OPTIONAL: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
     "tensor.slice": frozenset({"valid_shape", "drop_dims"}),
     "tensor.reshape": frozenset({"valid_shape"}),
     "tensor.view": frozenset({"shape", "valid_shape"}),
@@ -240,7 +349,20 @@ _TENSOR_OPTIONAL: dict[str, frozenset[str]] = {
     "tensor.gather_row": frozenset({"valid_shape"}),
     "tensor.mrgsort_format2": frozenset({"src2", "src3"}),
     "tensor.reinterpret_view": frozenset({"shape"}),
-}
+})
+
+# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
+KWARG_CODES: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType({
+    "mode": MappingProxyType({"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}),
+    "cmp_type": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "cmp_mode": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "coalesce": MappingProxyType({"row": 0, "elem": 1}),
+    "atomic": MappingProxyType({"none": 0, "none_": 0, "add": 1}),
+    "gather_oob": MappingProxyType({"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3}),
+})
+
+# DSL wrappers that fill an argument the IR op requires (`pl.tile.load` derives valid_shapes).
+_DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
 
 
 def _tile_row(cols: list[str], level: str) -> OpDef:
@@ -265,7 +387,8 @@ def _tensor_row(cols: list[str]) -> OpDef:
         args=args, kwargs=_parse_kwargs(cols[3]), input_constraints=(),
         output_memory=OutputMemory("none"), retargetable=False,
         inherits_input=cols[6].strip() == "yes", family=family, category=category,
-        effects=cols[8], notes=cols[9], converts_to=cols[4], conversion_reqs=_parse_reqs(cols[5]),
+        effects=cols[8], notes=cols[9], converts_to=cols[4],
+        conversion_reqs=MappingProxyType(_parse_reqs(cols[5])),
         output_reuses_input=_reuses(cols[9], cols[8]))
 
 
@@ -287,29 +410,75 @@ def _rows(filename: str) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _typing_rows() -> dict[str, tuple[str, str]]:
+    """op_types.tsv: op -> (result kind, dtype rule)."""
+    return {cols[0]: (cols[1].strip(), cols[3].strip()) for _, cols in _rows("op_types.tsv")
+            if cols[0] != "op"}
+
+
+def _system_rule(result: Type) -> Rule:
+    """system.* ops: the `result=` note of system_ops.tsv (Unknown or Scalar[DTYPE]); no checks."""
+    def rule(ctx: Deduction) -> Type:
+        return result
+    return rule
+
+
+def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None) -> OpDef:
+    kind, dtype_text = typing or ("Unknown", "")
+    if op.level == "system":
+        m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
+        rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
+        kind = "Scalar" if m else kind
+    return dataclasses.replace(op, result_kind=kind, result_dtype=_dtype_rule(dtype_text),
+                               type_rule=rule)
+
+
+def _bare(spelling: str) -> str:
+    """`pl.add(tile, scalar)` -> `pl.add`: the spelling without its operand-kind note."""
+    return spelling.split("(", 1)[0].strip()
+
+
+def _scalar_variant(op: OpDef, table: Mapping[str, OpDef]) -> str | None:
+    """`L.Xs` when it exists and one DSL spelling reaches both it and `L.X` (ops.md 11)."""
+    other = table.get(op.name + "s")
+    if other is None:
+        return None
+    shared = {_bare(s) for s in op.spellings} & {_bare(s) for s in other.spellings}
+    return other.name if shared else None
+
+
 @dataclass(frozen=True, slots=True)
-class _Registry:
-    ops: dict[str, OpDef]
+class Registry:
+    """Every op's record by IR name, and the DSL wrappers' positional parameters."""
+
+    ops: Mapping[str, OpDef]
     # DSL spelling -> the positional parameters its reference wrapper takes (dsl_positional.tsv).
-    positional: dict[str, tuple[str, ...]]
+    positional: Mapping[str, tuple[str, ...]]
 
 
-@lru_cache(maxsize=1)
-def _registry() -> _Registry:
-    table: dict[str, OpDef] = {}
+def build_registry() -> Registry:
+    """Read the data files and collect the `@type_rule` marks into one read-only registry."""
+    rows: dict[str, OpDef] = {}
     for section, cols in _rows("ops.tsv"):
-        table[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
+        rows[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
-        table[cols[0]] = _tile_row(cols, "system")
+        rows[cols[0]] = _tile_row(cols, "system")
+    typing = _typing_rows()
+    rules = collect("type_rule", _RULE_MODULES)
+    unknown = sorted(set(rules) - set(rows))
+    if unknown:
+        raise ValueError(f"type rules for ops without a data row: {', '.join(unknown)}")
+    table = {name: dataclasses.replace(_with_record_facts(op, typing.get(name), rules.get(name)),
+                                       scalar_variant=_scalar_variant(op, rows))
+             for name, op in rows.items()}
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):
         if cols[0] != "spelling":
             positional[cols[0]] = tuple(_split_top(cols[1], ",")) if cols[1] != "-" else ()
-    return _Registry(table, positional)
+    return Registry(MappingProxyType(table), MappingProxyType(positional))
 
 
-def _table() -> dict[str, OpDef]:
-    return _registry().ops
+REGISTRY: Final = build_registry()
 
 
 def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str, ...] = ()
@@ -341,14 +510,19 @@ def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str,
 def dsl_positional(spelling: str) -> tuple[str, ...] | None:
     """The positional parameters the reference's wrapper of this DSL spelling takes (`pl.row_sum`
     -> (input, tmp_tile)), or None when it has no such wrapper or takes any number (*args)."""
-    return _registry().positional.get(spelling)
+    return REGISTRY.positional.get(spelling)
+
+
+def op(name: str) -> OpDef:
+    """The record of the op of this IR name (`tile.add`); KeyError when there is none."""
+    return REGISTRY.ops[name]
 
 
 def get_op(name: str) -> OpDef | None:
     """The registered op of this IR name (`tile.add`, `tensor.matmul`), or None."""
-    return _table().get(name)
+    return REGISTRY.ops.get(name)
 
 
-def all_ops() -> dict[str, OpDef]:
+def all_ops() -> Mapping[str, OpDef]:
     """Every registered op by IR name: tile.*, tensor.* (ops.tsv) and system.* (system_ops.tsv)."""
-    return dict(_table())
+    return REGISTRY.ops

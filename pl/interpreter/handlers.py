@@ -1,0 +1,77 @@
+"""The interpreter's op table: every op's interpreter function, or the reason it has none.
+
+Guarantees: `HANDLERS` (op name -> handler) is built once, explicitly, when this module is imported,
+from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py and this module, and is read-only.
+`WITHOUT_NUMERICS` names every other registered op together with the reason the interpreter does
+not compute it; an op is in exactly one of the two (tests/test_op_records.py checks both against
+the registry), so adding an op means marking its handler or saying here why it has none. The
+evaluator rejects an op without a handler with a located PlError; nothing is approximated.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from pl.interpreter import ops, ops_mem
+from pl.interpreter.context import Handler, OpCtx
+from pl.ops.marks import collect, interprets
+
+
+# The interpreter runs one statement at a time on one core, so a fence or a barrier orders
+# nothing that is not already ordered: these ops compute nothing.
+@interprets("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all",
+            "system.fence", "system.syncall")
+def _ordering_only(c: OpCtx) -> Any:
+    return None
+
+
+def build_handlers() -> Mapping[str, Handler]:
+    """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
+    return collect("interpreter", (ops, ops_mem, sys.modules[__name__]))
+
+
+HANDLERS: Final = build_handlers()
+
+_CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
+               "model")
+_HARDWARE = "it reads the hardware (block / sub-block ids, addresses), which the interpreter has not"
+_NOT_YET = "its numerics are not written in the interpreter yet"
+
+WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
+    **dict.fromkeys((
+        "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard",
+        "tile.tpush_to_aic", "tile.tpush_to_aiv", "tile.tpop_from_aic", "tile.tpop_from_aiv",
+        "system.tfree_to_aic", "system.tfree_to_aiv", "system.aic_initialize_pipe",
+        "system.aiv_initialize_pipe", "system.reserve_buffer", "system.import_peer_buffer",
+        "system.sync_set", "system.sync_wait", "system.set_ffts", "system.cacheinvalid",
+        "system.task_invalid", "system.task_id_of", "system.task_is_valid"), _CROSS_CORE),
+    **dict.fromkeys((
+        "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
+        "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
+        "tile.alloc", "tensor.alloc", "tile.tget_scale_addr"), _HARDWARE),
+    **dict.fromkeys((
+        "tile.addsc", "tile.subsc", "tile.ci", "tensor.ci", "tile.tri", "tile.random",
+        "tensor.random", "tile.cmp", "tile.cmps", "tensor.cmp", "tile.sel", "tile.sels",
+        "tile.part_add", "tile.part_max", "tile.part_min", "tile.part_mul", "tensor.part_add",
+        "tensor.part_max", "tensor.part_min", "tensor.part_mul", "tile.gather",
+        "tile.gather_compare", "tile.gather_mask", "tile.gather_row", "tile.gatherb",
+        "tensor.gather", "tensor.gather_compare", "tensor.gather_mask", "tensor.gather_row",
+        "tensor.paged_gather", "tile.mgather", "tile.mscatter", "tile.scatter",
+        "tile.scatter_mask", "tile.scatter_update", "tensor.scatter", "tensor.scatter_mask",
+        "tensor.scatter_update", "tile.sort32", "tensor.sort32", "tile.mrgsort_format1",
+        "tile.mrgsort_format2", "tensor.mrgsort_format1", "tensor.mrgsort_format2", "tile.gemv",
+        "tile.gemv_acc", "tile.gemv_bias", "tile.matmul_mx", "tile.matmul_mx_acc",
+        "tile.matmul_mx_bias", "tile.reinterpret_view", "tensor.reinterpret_view",
+        "tensor.create_l1", "tensor.expand_clone"), _NOT_YET),
+})
+
+
+def handler(name: str) -> Handler | None:
+    """The interpreter function of op `name`, or None (see `WITHOUT_NUMERICS` for why)."""
+    return HANDLERS.get(name)
+
+
+__all__ = ["HANDLERS", "WITHOUT_NUMERICS", "build_handlers", "handler"]
