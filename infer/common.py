@@ -7,20 +7,14 @@ IterArg).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
-    ForStmt,
-    IfStmt,
-    ScopeStmt,
-    SeqStmts,
     Stmt,
-    WhileStmt,
 )
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType
 from pl.ops.registry import OpDef, get_op
 
@@ -98,26 +92,3 @@ def tile_space(e: Expr) -> MemorySpace | None:
     """The memory space of an expression's TileType (None when unset or not a tile)."""
     t = e.type
     return t.memory_space if isinstance(t, TileType) else None
-
-
-def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
-    """Every statement of a body, pre-order, nested bodies in place (then before else).
-
-    One generator with an explicit stack: a 20,000-statement body costs no generator per
-    statement and no recursion depth."""
-    if stmt is None:
-        return
-    stack: list[Stmt] = [stmt]
-    while stack:
-        s = stack.pop()
-        yield s
-        kind = type(s)
-        if kind is SeqStmts:
-            stack.extend(reversed(s.stmts))  # type: ignore[attr-defined]
-        elif kind is ForStmt or kind is WhileStmt or kind is ScopeStmt:
-            stack.append(s.body)  # type: ignore[attr-defined]
-        elif kind is IfStmt:
-            assert isinstance(s, IfStmt)
-            if s.else_body is not None:
-                stack.append(s.else_body)
-            stack.append(s.then_body)

@@ -45,6 +45,7 @@ from pl.ir import (
 )
 from pl.ir.enums import DType, ScopeKind
 from pl.ir.stmt import flatten_body, make_body
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import ScalarType, TileType
 from pl.show_inferred.cli import load_programs
 from pl.structural import assert_structural_equal
@@ -107,7 +108,7 @@ def test_fast_paths_give_the_slow_paths_result(label: str, program: Program,
 def _types(program: Program) -> Iterator[Type]:
     for f in program.functions:
         yield from (p.type for p in f.params)
-        for s in tensor_to_tile_common.walk_stmts(f.body):
+        for s in walk_stmts(f.body):
             value = getattr(s, "value", None) or getattr(s, "expr", None)
             if isinstance(value, Call):
                 yield value.result_type
@@ -128,7 +129,7 @@ def test_static_type_test_agrees_with_the_walk(label: str, program: Program) -> 
 def test_plain_names_version_like_the_parser_says(label: str, program: Program) -> None:
     names = {v.name for f in _stages(program, None)[0].functions for v in f.params}
     for f in program.functions:
-        for s in tensor_to_tile_common.walk_stmts(f.body):
+        for s in walk_stmts(f.body):
             var = getattr(s, "var", None)
             if isinstance(var, Var):
                 names.add(var.name)
@@ -172,7 +173,7 @@ def test_a_second_run_of_each_pass_changes_nothing_it_did_not_change(
 
 def _assigned_pairs(program: Program) -> Iterator[tuple[Type, Expr]]:
     for f in program.functions:
-        for s in tensor_to_tile_common.walk_stmts(f.body):
+        for s in walk_stmts(f.body):
             if isinstance(s, AssignStmt):
                 yield s.var.type, s.value
 

@@ -39,7 +39,6 @@ from lowering.ssa.support import (
     is_transparent_scope,
     suffix_needs,
     versioned_name,
-    walk_stmts,
 )
 from lowering.ssa.verify import verify_ssa
 from pl.errors import PlError
@@ -69,6 +68,7 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import Span
+from pl.ir.traverse import walk_stmts
 
 __all__ = ["convert_function", "convert_to_ssa", "verify_ssa"]
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from lowering.ssa.support import walk_stmts
 from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
@@ -57,6 +56,7 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import Span
+from pl.ir.traverse import walk_stmts
 
 __all__ = ["fold_early_returns", "lower_break_continue", "never_falls_through"]
 

@@ -8,7 +8,7 @@ variables, one Var object assigned twice is one variable.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pl.ir import (
@@ -38,6 +38,7 @@ from pl.ir import (
     YieldStmt,
 )
 from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.traverse import walk_stmts
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -303,26 +304,7 @@ class Substituter:
 _PLAIN_LIMIT = 1 << 16  # distinct plain type objects a Substituter remembers (about one per value)
 
 
-# ── statement walking ────────────────────────────────────────────────────────────────────────────
-
-
-def child_stmts(s: Stmt) -> list[Stmt]:
-    match s:
-        case SeqStmts():
-            return list(s.stmts)
-        case ForStmt() | WhileStmt() | ScopeStmt():
-            return [s.body]
-        case IfStmt():
-            return [s.then_body] + ([s.else_body] if s.else_body is not None else [])
-        case _:
-            return []
-
-
-def walk_stmts(s: Stmt) -> Iterator[Stmt]:
-    """Every statement of a tree, pre-order."""
-    yield s
-    for c in child_stmts(s):
-        yield from walk_stmts(c)
+# ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
 
 
 def assigned_vars(s: Stmt) -> dict[Var, None]:

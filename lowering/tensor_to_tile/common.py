@@ -359,19 +359,5 @@ def yield_types(body: Stmt | None) -> list[Type]:
     return []
 
 
-def walk_stmts(body: Stmt | None) -> list[Stmt]:
-    """Every statement of a body in program order, nested bodies included (pre-order)."""
-    out: list[Stmt] = []
-    for s in flatten_body(body):
-        out.append(s)
-        match s:
-            case ForStmt() | WhileStmt() | ScopeStmt():
-                out.extend(walk_stmts(s.body))
-            case IfStmt():
-                out.extend(walk_stmts(s.then_body))
-                out.extend(walk_stmts(s.else_body))
-    return out
-
-
 def kwargs_dict(kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any]) -> dict[str, Any]:
     return dict(kwargs.items()) if isinstance(kwargs, Mapping) else dict(kwargs)

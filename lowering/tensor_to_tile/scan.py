@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from lowering.tensor_to_tile.common import body_of, same_items, walk_stmts
+from lowering.tensor_to_tile.common import body_of, same_items
 from lowering.tensor_to_tile.convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, IterArg, MakeTuple, Var
@@ -36,6 +36,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
