@@ -23,12 +23,13 @@ from infer.backend import capacity
 from infer.residency.effects import closes_prefix
 from infer.residency.evidence import ParamEvidence, storage_roots, write_roots
 from infer.residency.inventory import MAT_L0, Inventory, space_of
-from infer.residency.ir import BRIDGE_MARKER, attr_exprs, child_bodies, direct_statements, expr_var_likes
+from infer.residency.ir import BRIDGE_MARKER, direct_statements, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace, ParamDirection
 from pl.ir.expr import Call, ConstInt, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt, make_body
+from pl.ir.traverse import child_bodies, expr_children
 from pl.ir.types import TensorType
 
 _EVIDENCE_ORDER = ("submit-site", "non-root-caller", "external-input", "write-alias")
@@ -249,9 +250,8 @@ class Hoister:
         return None
 
     def _variant(self, call: Call, loop: ForStmt, invariant: set[Var]) -> bool:
-        exprs = (*call.args, *attr_exprs(call.kwargs), *attr_exprs(call.attrs))
         return any(v not in invariant and self.inv.in_subtree(loop, v)
-                   for e in exprs for v in expr_var_likes(e))
+                   for e in expr_children(call) for v in expr_var_likes(e))
 
     def _capacity_problem(self, space: MemorySpace | None) -> str | None:
         if space is None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from infer.residency.effects import ordering_boundary
-from infer.residency.ir import BRIDGE_MARKER, expr_var_likes, sub_exprs
+from infer.residency.ir import BRIDGE_MARKER, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import (
@@ -33,6 +33,7 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
+from pl.ir.traverse import expr_children
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
@@ -154,7 +155,7 @@ class Inventory:
                     self.direct.setdefault(a, []).append((e, i))
         elif self._loop is not None and ordering_boundary(e):  # Submit
             self._mark_boundary(self._loop, "submit")
-        for s in sub_exprs(e):
+        for s in expr_children(e):
             self._count_expr(s)
 
     def _mark_boundary(self, loop: ForStmt, name: str) -> None:
