@@ -11,8 +11,11 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from typing_extensions import assert_never
+
 from pl.ir import (
     AssignStmt,
+    BinaryExpr,
     Call,
     ConstBool,
     ConstFloat,
@@ -21,22 +24,24 @@ from pl.ir import (
     Expr,
     ForStmt,
     IfStmt,
+    MakeTuple,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,
     SeqStmts,
     Stmt,
     TensorType,
-    TensorView,
     TileType,
-    TileView,
+    TupleGetItem,
     TupleType,
     Type,
+    UnaryExpr,
     UnknownType,
     Var,
     WhileStmt,
     YieldStmt,
 )
+from pl.ir.expr import expr_kind
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.traverse import walk_stmts
 
@@ -47,9 +52,6 @@ KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "stor
 _SKIP_FIELDS = frozenset({"span", "comments"})
 
 T = TypeVar("T")
-
-# Values that hold nothing to substitute: returned as they are without the `match` below.
-_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 # ── names ────────────────────────────────────────────────────────────────────────────────────────
@@ -89,14 +91,6 @@ def versioned_name(name: str, role: str, version: int) -> str:
     `x` -> `x__ssa_v0`; an already generated name is re-based (`x__iter_v1` -> `x__rv_v2`), and a
     hand-written name containing the reserved `__` keeps only the part before it.
     """
-    if name and "__" not in name:
-        # The common case (a user's plain name): parse_auto_name would return it all as base.
-        return f"{name}__{role}_v{version}"
-    return rebased_name(name, role, version)
-
-
-def rebased_name(name: str, role: str, version: int) -> str:
-    """`versioned_name` through parse_auto_name, for any name (see there)."""
     base, qualifier, old_role, old_version = parse_auto_name(name)
     if old_role is None and old_version is None:
         qualifier = ""
@@ -121,13 +115,8 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-# Whether a type mentions a Var anywhere (a dynamic dim). Most types do not, and then substitution
-# returns them as they are without walking them. Keyed by the type (equal types mention the same
-# Vars: Vars compare by identity); bounded.
-_TYPE_HAS_VARS: dict[Type, bool] = {}
-
-
 def _mentions_var(v: Any) -> bool:
+    """`v` (a type, view, expression or tuple of them) mentions a Var anywhere."""
     match v:
         case Var():
             return True
@@ -137,43 +126,6 @@ def _mentions_var(v: Any) -> bool:
             return any(_mentions_var(getattr(v, n)) for n in _field_names(type(v)))
         case _:
             return False
-
-
-def _all_const(dims: tuple[Any, ...]) -> bool:
-    for d in dims:
-        if type(d) is not ConstInt:
-            return False
-    return True
-
-
-def _is_static_plain(t: TensorType | TileType) -> bool:
-    """A shaped type whose dims (and view dims) are all constants, without memref: no Var in it.
-
-    Checked before the cache because hashing a type walks it, which costs more than this test.
-    """
-    if t.memref is not None or not _all_const(t.shape):
-        return False
-    view = t.view
-    if view is None:
-        return True
-    if type(view) is TileView:
-        return _all_const(view.valid_shape) and _all_const(view.stride) \
-            and (view.start_offset is None or type(view.start_offset) is ConstInt)
-    return type(view) is TensorView and _all_const(view.valid_shape) and _all_const(view.stride)
-
-
-def _type_has_vars(t: Type) -> bool:
-    if type(t) in (TileType, TensorType) and _is_static_plain(t):  # type: ignore[arg-type]
-        return False
-    try:
-        hit = _TYPE_HAS_VARS.get(t)
-    except TypeError:  # an unhashable field somewhere: walk it
-        return _mentions_var(t)
-    if hit is None:
-        if len(_TYPE_HAS_VARS) > 4096:
-            _TYPE_HAS_VARS.clear()
-        hit = _TYPE_HAS_VARS[t] = _mentions_var(t)
-    return hit
 
 
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
@@ -216,14 +168,8 @@ class Substituter:
     def __init__(self, versions: Mapping[Var, Var], misses: Misses | None = None) -> None:
         self.versions = versions
         self.misses = misses
-        # Type objects found to mention no Var, by id (the object is kept, so its id is not
-        # reused while it is here): the frontend and deduction share one type object among all
-        # values of equal type, so most types are checked once per function, not once per use.
-        self.plain: dict[int, Type] = {}
 
     def value(self, v: Any) -> Any:
-        if type(v) in _ATOMS:
-            return v
         match v:
             case Expr():
                 return self.expr(v)
@@ -236,72 +182,36 @@ class Substituter:
             case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
                 return _map_fields(v, self.value)  # views (TileView/TensorView)
             case _:
-                return v
+                return v  # str, int, enums, None: nothing to substitute
 
     def expr(self, e: Expr) -> Expr:
-        if type(e) is Call:  # the most frequent value, first
-            return self.call(e)
-        match e:
+        k = expr_kind(e)
+        match k:
             case Var():
                 # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
-                v = self.versions.get(e)
+                v = self.versions.get(k)
                 if v is None:
-                    return e if self.misses is None else self.misses.miss(e)
+                    return k if self.misses is None else self.misses.miss(k)
                 return v
-            case Call():
-                return self.call(e)
             case ConstInt() | ConstFloat() | ConstBool():
-                return e
-            case _ if dataclasses.is_dataclass(e):
-                return _map_fields(e, self.value)
+                return k
+            case Call() | BinaryExpr() | UnaryExpr() | MakeTuple() | TupleGetItem():
+                # Every field: operands, kwargs/attrs values and the result type (a dynamic dim
+                # names a Var). A Call's callee is a name and comes back as itself.
+                return _map_fields(k, self.value)
             case _:
-                return e
-
-    def call(self, e: Call) -> Call:
-        """`_map_fields(e, self.value)` for the most frequent node, without the generic walk.
-
-        The callee (an Op or GlobalVar: a name) never holds a value to substitute.
-        """
-        args = self.items(e.args)
-        kwargs = self.items(e.kwargs) if e.kwargs else e.kwargs
-        attrs = self.items(e.attrs) if e.attrs else e.attrs
-        result_type = self.type(e.result_type)
-        if args is e.args and kwargs is e.kwargs and attrs is e.attrs \
-                and result_type is e.result_type:
-            return e
-        return Call(e.op, args, kwargs, attrs, result_type, span=e.span)
+                assert_never(k)
 
     def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
         """`value` of a tuple: the same tuple when no item changed."""
-        out = []
-        changed = False
-        for x in v:
-            y = self.expr(x) if type(x) is Var or isinstance(x, Var) else self.value(x)
-            if y is not x:
-                changed = True
-            out.append(y)
-        return tuple(out) if changed else v
+        out = tuple([self.value(x) for x in v])
+        return v if all(a is b for a, b in zip(out, v, strict=True)) else out
 
     def type(self, t: Type) -> Type:
-        if self.plain.get(id(t)) is t:
-            return t
-        return self.type_walk(t)
-
-    def type_walk(self, t: Type) -> Type:
-        """`type` without the look-up of the type objects already found plain."""
-        match t:
-            case TensorType() | TileType() | TupleType():
-                if _type_has_vars(t):
-                    return _map_fields(t, self.value)
-                if len(self.plain) >= _PLAIN_LIMIT:
-                    self.plain.clear()
-                self.plain[id(t)] = t
-                return t
-            case _:
-                return t
-
-
-_PLAIN_LIMIT = 1 << 16  # distinct plain type objects a Substituter remembers (about one per value)
+        """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        if isinstance(t, TensorType | TileType | TupleType) and _mentions_var(t):
+            return _map_fields(t, self.value)
+        return t
 
 
 # ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
@@ -407,18 +317,6 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
     has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
     Vec, whatever the first binding's type was.)
     """
-    rhs = value.type
-    kind = type(rhs)
-    if (kind is TileType or kind is TensorType) and rhs.memref is None:  # type: ignore[attr-defined]
-        # The common definition (an op's tile or tensor result): informative, and no memref to
-        # carry over unless the declaration has one.
-        if not isinstance(lhs_type, (TensorType, TileType)) or lhs_type.memref is None:
-            return rhs
-    return assignment_type_general(lhs_type, value)
-
-
-def assignment_type_general(lhs_type: Type, value: Expr) -> Type:
-    """`assignment_type` without its shortcut for a plain tile or tensor value."""
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type

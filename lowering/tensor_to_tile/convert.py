@@ -240,20 +240,8 @@ CUSTOM: dict[str, Converter] = {
 }
 
 
-# converter_for's answer per op name: the op table is fixed once loaded, so it is computed once.
-_CONVERTER_OF: dict[str, Converter | None] = {}
-
-
 def converter_for(name: str) -> Converter | None:
     """The converter of a tensor op, or None when the op stays (or is not a tensor op)."""
-    if name in _CONVERTER_OF:
-        return _CONVERTER_OF[name]
-    conv = _find_converter(name)
-    _CONVERTER_OF[name] = conv
-    return conv
-
-
-def _find_converter(name: str) -> Converter | None:
     if name in CUSTOM:
         return CUSTOM[name]
     op = get_op(name)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from typing_extensions import assert_never
 
@@ -159,6 +159,9 @@ def walk_exprs(e: Expr) -> Iterator[Expr]:
         stack.extend(reversed(tuple(expr_children(top))))
 
 
+S = TypeVar("S", bound=Stmt)
+
+
 def _same(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
     return all(a is b for a, b in zip(new, old, strict=True))
 
@@ -167,10 +170,11 @@ def _identity(x: Any) -> Any:
     return x
 
 
-def map_stmt(s: Stmt, body: Callable[[Stmt], Stmt] = _identity,
-             expr: Callable[[Expr], Expr] = _identity) -> Stmt:
+def map_stmt(s: S, body: Callable[[Stmt], Stmt] = _identity,
+             expr: Callable[[Expr], Expr] = _identity) -> S:
     """`s` with `body` applied to its child bodies and `expr` to its expressions, in evaluation
-    order (expressions before the bodies they guard); `s` itself when nothing changed."""
+    order (expressions before the bodies they guard); `s` itself when nothing changed. The result
+    is of the same kind as `s`."""
     k = stmt_kind(s)
     changes: dict[str, Any] = {}
     match k:
