@@ -15,16 +15,12 @@ from typing_extensions import assert_never
 
 from pl.ir import (
     AssignStmt,
-    BinaryExpr,
-    Call,
-    ConstBool,
-    ConstFloat,
-    ConstInt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     Expr,
     ForStmt,
     IfStmt,
-    MakeTuple,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,
@@ -32,18 +28,16 @@ from pl.ir import (
     Stmt,
     TensorType,
     TileType,
-    TupleGetItem,
     TupleType,
     Type,
-    UnaryExpr,
     UnknownType,
     Var,
     WhileStmt,
     YieldStmt,
 )
-from pl.ir.expr import expr_kind
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.traverse import walk_stmts
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import child_bodies, map_expr, mentions_var, stmt_exprs, walk_exprs, walk_stmts
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -115,19 +109,6 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _mentions_var(v: Any) -> bool:
-    """`v` (a type, view, expression or tuple of them) mentions a Var anywhere."""
-    match v:
-        case Var():
-            return True
-        case tuple() | list():
-            return any(_mentions_var(x) for x in v)
-        case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
-            return any(_mentions_var(getattr(v, n)) for n in _field_names(type(v)))
-        case _:
-            return False
-
-
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
     """Rebuild a dataclass with `fn` applied to every field; the same object if nothing changed."""
     changes: dict[str, Any] = {}
@@ -185,22 +166,14 @@ class Substituter:
                 return v  # str, int, enums, None: nothing to substitute
 
     def expr(self, e: Expr) -> Expr:
-        k = expr_kind(e)
-        match k:
-            case Var():
-                # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
-                v = self.versions.get(k)
-                if v is None:
-                    return k if self.misses is None else self.misses.miss(k)
-                return v
-            case ConstInt() | ConstFloat() | ConstBool():
-                return k
-            case Call() | BinaryExpr() | UnaryExpr() | MakeTuple() | TupleGetItem():
-                # Every field: operands, kwargs/attrs values and the result type (a dynamic dim
-                # names a Var). A Call's callee is a name and comes back as itself.
-                return _map_fields(k, self.value)
-            case _:
-                assert_never(k)
+        if isinstance(e, Var):
+            # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
+            v = self.versions.get(e)
+            if v is None:
+                return e if self.misses is None else self.misses.miss(e)
+            return v
+        # Operands, kwargs/attrs values and a Call's result type (a dynamic dim names a Var).
+        return map_expr(e, self.expr, self.type)
 
     def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
         """`value` of a tuple: the same tuple when no item changed."""
@@ -209,7 +182,7 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
-        if isinstance(t, TensorType | TileType | TupleType) and _mentions_var(t):
+        if mentions_var(t):
             return _map_fields(t, self.value)
         return t
 
@@ -231,56 +204,32 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
     return out
 
 
-def expr_uses(e: Any, out: set[Var]) -> None:
-    """Add the Vars referenced by an expression (or tuple of them) to `out`; types are not searched."""
-    match e:
-        case Var():
-            out.add(e)
-        case tuple() | list():
-            for x in e:
-                expr_uses(x, out)
-        case Expr() if dataclasses.is_dataclass(e):
-            for f in dataclasses.fields(e):
-                if f.name not in _SKIP_FIELDS:
-                    expr_uses(getattr(e, f.name), out)
-        case _:
-            pass
+def vars_used(*exprs: Expr) -> set[Var]:
+    """The Vars the expressions reference (IterArgs included); types are not searched."""
+    return {x for e in exprs for x in walk_exprs(e) if isinstance(x, Var)}
 
 
-def _uses(*exprs: Any) -> set[Var]:
-    out: set[Var] = set()
-    for e in exprs:
-        expr_uses(e, out)
-    return out
-
-
-def stmt_live_in(s: Stmt) -> set[Var]:
+def stmt_live_in(stmt: Stmt) -> set[Var]:
     """Vars a statement needs from outside it: used before (or without) being assigned inside it."""
+    s = stmt_kind(stmt)
+    used = vars_used(*stmt_exprs(s))  # what it evaluates itself: values, headers, inits, scope args
     match s:
-        case AssignStmt():
-            return _uses(s.value)
-        case EvalStmt():
-            return _uses(s.expr)
-        case ReturnStmt() | YieldStmt():
-            return _uses(s.values)
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return used
         case SeqStmts():
             return seq_live_in(s.stmts)
         case ForStmt():
-            used = _uses(s.start, s.stop, s.step, tuple(ia.init for ia in s.iter_args))
-            body = stmt_live_in(s.body) - {s.loop_var, *s.iter_args}
-            return used | body
+            return used | (stmt_live_in(s.body) - {s.loop_var, *s.iter_args})
         case WhileStmt():
-            used = _uses(s.condition, tuple(ia.init for ia in s.iter_args))
             return used | (stmt_live_in(s.body) - set(s.iter_args))
         case IfStmt():
-            used = _uses(s.condition) | stmt_live_in(s.then_body)
-            if s.else_body is not None:
-                used |= stmt_live_in(s.else_body)
+            for b in child_bodies(s):
+                used |= stmt_live_in(b)
             return used
         case ScopeStmt():
-            return stmt_live_in(s.body) | _uses(tuple(v for _, v in s.args))
+            return used | stmt_live_in(s.body)
         case _:
-            return set()
+            assert_never(s)
 
 
 def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:

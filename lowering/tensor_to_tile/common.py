@@ -21,17 +21,12 @@ from pl.ir.enums import DType
 from pl.ir.expr import (
     BinaryExpr,
     Call,
-    ConstBool,
-    ConstFloat,
     ConstInt,
     Expr,
     GlobalVar,
     IterArg,
     MakeTuple,
-    TupleGetItem,
-    UnaryExpr,
     Var,
-    expr_kind,
 )
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -52,7 +47,7 @@ from pl.ir.stmt import (
     make_body,
     stmt_kind,
 )
-from pl.ir.traverse import map_stmt
+from pl.ir.traverse import map_expr, map_stmt
 from pl.ir.types import TensorType, TileType, Type, effective_tile_view, static_shape
 from pl.ops.registry import get_op
 
@@ -157,34 +152,17 @@ class Rewriter:
         self.remap[id(old)] = new
 
     def expr(self, e: Expr) -> Expr:
-        k = expr_kind(e)
-        match k:
-            case Var():
-                return self.remap.get(id(k), k)
-            case Call():
-                args = self.exprs(k.args)
-                kwargs = tuple([(n, self.expr(v) if isinstance(v, Expr) else v) for n, v in k.kwargs])
-                if args is k.args and same_items([v for _, v in kwargs], [v for _, v in k.kwargs]):
-                    return k
-                return self.rebuild_call(k, args, kwargs)
-            case MakeTuple():
-                elems = self.exprs(k.elements)
-                return k if elems is k.elements else MakeTuple(elems, span=k.span)
-            case BinaryExpr():
-                left, right = self.expr(k.left), self.expr(k.right)
-                if left is k.left and right is k.right:
-                    return k
-                return BinaryExpr(k.op, left, right, k.dtype, span=k.span)
-            case UnaryExpr():
-                operand = self.expr(k.operand)
-                return k if operand is k.operand else UnaryExpr(k.op, operand, k.dtype, span=k.span)
-            case TupleGetItem():
-                inner = self.expr(k.tuple_expr)
-                return k if inner is k.tuple_expr else TupleGetItem(inner, k.index, span=k.span)
-            case ConstInt() | ConstFloat() | ConstBool():
-                return k
-            case _:
-                assert_never(k)
+        if isinstance(e, Var):
+            return self.remap.get(id(e), e)
+        if isinstance(e, Call):
+            # Arguments and kwargs are substituted and a changed call is rebuilt through
+            # `rebuild_call` (its result type re-deduced); attrs are compiler-internal and kept.
+            args = self.exprs(e.args)
+            kwargs = tuple([(n, self.expr(v) if isinstance(v, Expr) else v) for n, v in e.kwargs])
+            if args is e.args and same_items([v for _, v in kwargs], [v for _, v in e.kwargs]):
+                return e
+            return self.rebuild_call(e, args, kwargs)
+        return map_expr(e, self.expr)
 
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:

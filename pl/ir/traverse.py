@@ -14,6 +14,10 @@ Guarantees:
 - `expr_children(e)` / `walk_exprs(e)`: the direct sub-expressions of an expression and all of them
   pre-order (Call arguments, then expression-valued kwargs and attrs, directly or in a tuple/list).
   Neither looks into types nor into an IterArg's initial value (that belongs to its definition).
+  `type_exprs(t)` are the expressions a type holds (dims, view dims, strides, start offset);
+  `mentions_var(t)` tells whether any of them names a Var (a dynamic dim).
+- `map_expr(e, expr, type_)` rebuilds `e` with `expr` applied to its direct sub-expressions and
+  `type_` to a Call's result type; `e` itself when nothing changed.
 - `map_stmt(s, body=..., expr=...)` rebuilds `s` with `body` applied to each child body and `expr`
   to each expression `stmt_exprs` lists except iter-arg initial values (those live inside the
   IterArg, a definition: a pass changing one makes a new IterArg and maps its uses itself). Binders
@@ -59,8 +63,18 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
+from pl.ir.types import TensorType, TileType, TupleType, Type
 
-__all__ = ["child_bodies", "expr_children", "map_stmt", "stmt_exprs", "walk_exprs", "walk_stmts"]
+__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "mentions_var", "stmt_exprs", "type_exprs",
+           "walk_exprs", "walk_stmts"]
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _identity_type(t: Type) -> Type:
+    return t
 
 
 def child_bodies(s: Stmt) -> tuple[Stmt, ...]:
@@ -118,34 +132,35 @@ def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:
         stack.extend(reversed(child_bodies(top)))
 
 
-def _value_exprs(values: tuple[tuple[str, Any], ...]) -> Iterator[Expr]:
+def _value_exprs(values: tuple[tuple[str, Any], ...]) -> tuple[Expr, ...]:
     """The expressions among kwargs/attrs values, directly or in a list/tuple (e.g. dump_vars)."""
+    out: list[Expr] = []
     for _, v in values:
         if isinstance(v, Expr):
-            yield v
+            out.append(v)
         elif isinstance(v, (list, tuple)):
-            yield from (x for x in v if isinstance(x, Expr))
+            out.extend(x for x in v if isinstance(x, Expr))
+    return tuple(out)
 
 
-def expr_children(e: Expr) -> Iterator[Expr]:
+def expr_children(e: Expr) -> tuple[Expr, ...]:
     """The direct sub-expressions of `e`, in argument order."""
     k = expr_kind(e)
     match k:
         case Call():
-            yield from k.args
-            yield from _value_exprs(k.kwargs)
-            yield from _value_exprs(k.attrs)
+            if not k.kwargs and not k.attrs:
+                return k.args
+            return (*k.args, *_value_exprs(k.kwargs), *_value_exprs(k.attrs))
         case MakeTuple():
-            yield from k.elements
+            return k.elements
         case BinaryExpr():
-            yield k.left
-            yield k.right
+            return (k.left, k.right)
         case UnaryExpr():
-            yield k.operand
+            return (k.operand,)
         case TupleGetItem():
-            yield k.tuple_expr
+            return (k.tuple_expr,)
         case Var() | ConstInt() | ConstFloat() | ConstBool():
-            pass
+            return ()
         case _:
             assert_never(k)
 
@@ -156,7 +171,88 @@ def walk_exprs(e: Expr) -> Iterator[Expr]:
     while stack:
         top = stack.pop()
         yield top
-        stack.extend(reversed(tuple(expr_children(top))))
+        children = expr_children(top)
+        if children:
+            stack.extend(reversed(children))
+
+
+def type_exprs(t: Type) -> tuple[Expr, ...]:
+    """The expressions a type holds: its dims, its view's valid shape, strides and start offset,
+    and those of a tuple's element types."""
+    if isinstance(t, TileType | TensorType):
+        view = t.view
+        if view is None:
+            return t.shape
+        offset = getattr(view, "start_offset", None)  # a TileView's; a TensorView has none
+        return (*t.shape, *view.valid_shape, *view.stride, *(() if offset is None else (offset,)))
+    if isinstance(t, TupleType):
+        return tuple(e for x in t.types for e in type_exprs(x))
+    return ()  # ScalarType, UnknownType: nothing inside
+
+
+def mentions_var(t: Type) -> bool:
+    """Some expression `t` holds names a Var (a dynamic dim)."""
+    stack = list(type_exprs(t))
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Var):
+            return True
+        stack.extend(expr_children(e))
+    return False
+
+
+def _map_values(values: tuple[tuple[str, Any], ...], fn: Callable[[Expr], Expr]
+                ) -> tuple[tuple[str, Any], ...]:
+    """kwargs/attrs with `fn` applied to each expression value (directly or in a list/tuple)."""
+    out: list[tuple[str, Any]] = []
+    changed = False
+    for name, v in values:
+        if isinstance(v, Expr):
+            new: Any = fn(v)
+        elif isinstance(v, (list, tuple)):
+            items = [fn(x) if isinstance(x, Expr) else x for x in v]
+            new = v if all(a is b for a, b in zip(items, v, strict=True)) else type(v)(items)
+        else:
+            new = v
+        changed = changed or new is not v
+        out.append((name, new))
+    return tuple(out) if changed else values
+
+
+def map_expr(e: Expr, expr: Callable[[Expr], Expr], type_: Callable[[Type], Type] = _identity_type
+             ) -> Expr:
+    """`e` with `expr` applied to each direct sub-expression (those `expr_children` lists) and
+    `type_` to a Call's stored result type; `e` itself when nothing changed. A Var is a leaf here:
+    mapping uses of variables is the caller's `expr`."""
+    k = expr_kind(e)
+    match k:
+        case Call():
+            args = tuple([expr(a) for a in k.args])
+            kwargs = _map_values(k.kwargs, expr) if k.kwargs else k.kwargs
+            attrs = _map_values(k.attrs, expr) if k.attrs else k.attrs
+            result_type = type_(k.result_type)
+            if _same(args, k.args) and kwargs is k.kwargs and attrs is k.attrs \
+                    and result_type is k.result_type:
+                return k
+            return Call(k.op, args, kwargs, attrs, result_type, span=k.span)
+        case MakeTuple():
+            elements = tuple([expr(x) for x in k.elements])
+            return k if _same(elements, k.elements) else MakeTuple(elements, span=k.span)
+        case BinaryExpr():
+            left, right = expr(k.left), expr(k.right)
+            if left is k.left and right is k.right:
+                return k
+            return BinaryExpr(k.op, left, right, k.dtype, span=k.span)
+        case UnaryExpr():
+            operand = expr(k.operand)
+            return k if operand is k.operand else UnaryExpr(k.op, operand, k.dtype, span=k.span)
+        case TupleGetItem():
+            inner = expr(k.tuple_expr)
+            return k if inner is k.tuple_expr else TupleGetItem(inner, k.index, span=k.span)
+        case Var() | ConstInt() | ConstFloat() | ConstBool():
+            return k
+        case _:
+            assert_never(k)
 
 
 S = TypeVar("S", bound=Stmt)
@@ -164,10 +260,6 @@ S = TypeVar("S", bound=Stmt)
 
 def _same(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
     return all(a is b for a, b in zip(new, old, strict=True))
-
-
-def _identity(x: Any) -> Any:
-    return x
 
 
 def map_stmt(s: S, body: Callable[[Stmt], Stmt] = _identity,
