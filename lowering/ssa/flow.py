@@ -124,11 +124,11 @@ def fold_early_returns(body: Stmt) -> Stmt:
 def _fold_seq(body: SeqStmts) -> Stmt:
     stmts = body.stmts
     for i, c in enumerate(stmts):
-        rest = stmts[i + 1:]
-        if type(c) is IfStmt and not c.return_vars and rest and not never_falls_through(c) \
-                and any(type(x) is ReturnStmt for x in walk_stmts(c)):
+        if type(c) is IfStmt and not c.return_vars and i + 1 < len(stmts) \
+                and not never_falls_through(c) and any(type(x) is ReturnStmt for x in walk_stmts(c)):
             head = [fold_early_returns(x) for x in stmts[:i]]
-            return dataclasses.replace(body, stmts=(*head, _with_tail(c, rest)))
+            # (the tail is sliced here only: slicing it at every statement is quadratic)
+            return dataclasses.replace(body, stmts=(*head, _with_tail(c, stmts[i + 1:])))
     out = [fold_early_returns(x) for x in stmts]
     return body if all(a is b for a, b in zip(out, stmts, strict=True)) else \
         dataclasses.replace(body, stmts=tuple(out))

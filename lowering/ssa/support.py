@@ -243,10 +243,12 @@ def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
 
 def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> list[set[Var]]:
     """needs[i] = Vars that stmts[i:] need from before stmts[i] (needs[len] is empty)."""
-    needs: list[set[Var]] = [set() for _ in range(len(stmts) + 1)]
-    for j in range(len(stmts), 0, -1):
-        s = stmts[j - 1]
-        needs[j - 1] = stmt_live_in(s) | (needs[j] - assigned_vars(s).keys())
+    after: set[Var] = set()
+    needs = [after]
+    for s in reversed(stmts):
+        after = stmt_live_in(s) | (after - assigned_vars(s).keys())
+        needs.append(after)
+    needs.reverse()
     return needs
 
 

@@ -11,6 +11,7 @@ pass that changes nothing costs one walk and hands its input on.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -286,12 +287,7 @@ class Rewriter:
 
 def same_items(new: Sequence[Any], old: Sequence[Any]) -> bool:
     """Whether two sequences hold the very same objects, in order."""
-    if len(new) != len(old):
-        return False
-    for a, b in zip(new, old, strict=True):
-        if a is not b:
-            return False
-    return True
+    return len(new) == len(old) and all(map(operator.is_, new, old))
 
 
 def body_of(old: Stmt | None, stmts: list[Stmt]) -> Stmt:

@@ -81,14 +81,14 @@ def child_bodies(s: Stmt) -> tuple[Stmt, ...]:
     """The statement bodies directly inside `s`, in program order."""
     k = stmt_kind(s)
     match k:
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return ()  # the leaves first: most statements are assignments
         case SeqStmts():
             return k.stmts
         case ForStmt() | WhileStmt() | ScopeStmt():
             return (k.body,)
         case IfStmt():
             return (k.then_body,) if k.else_body is None else (k.then_body, k.else_body)
-        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
-            return ()
         case _:
             assert_never(k)
 
@@ -129,7 +129,9 @@ def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:
     while stack:
         top = stack.pop()
         yield top
-        stack.extend(reversed(child_bodies(top)))
+        children = child_bodies(top)
+        if children:
+            stack.extend(reversed(children))
 
 
 def _value_exprs(values: tuple[tuple[str, Any], ...]) -> tuple[Expr, ...]:
