@@ -417,7 +417,8 @@ def _reachable(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
 def _source_definitions(func: Function) -> set[Var]:
     """Every Var the (pre-SSA) function binds: params, assignments, loop vars, carries, results."""
     out: set[Var] = set(func.params)
-    for s in walk_stmts(func.body):
+    for stmt in walk_stmts(func.body):
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 out.add(s.var)
@@ -427,6 +428,11 @@ def _source_definitions(func: Function) -> set[Var]:
                 out.update((*s.iter_args, *s.return_vars))
             case IfStmt():
                 out.update(s.return_vars)
+            case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
+                    | ContinueStmt():
+                pass  # they bind nothing
+            case _:
+                assert_never(s)
     return out
 
 
@@ -460,15 +466,19 @@ def _check_no_mid_yield(s: Stmt) -> None:
 def _trailing_yield(s: Stmt) -> YieldStmt | None:
     """The yield ending a body, looking through `pl.scope()` wrappers."""
     _check_no_mid_yield(s)
-    match s:
+    k = stmt_kind(s)
+    match k:
         case YieldStmt():
-            return s
-        case ScopeStmt() if is_transparent_scope(s):
-            return _trailing_yield(s.body)
-        case SeqStmts() if s.stmts:
-            return _trailing_yield(s.stmts[-1])
-        case _:
+            return k
+        case ScopeStmt():
+            return _trailing_yield(k.body) if is_transparent_scope(k) else None
+        case SeqStmts():
+            return _trailing_yield(k.stmts[-1]) if k.stmts else None
+        case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
+                | BreakStmt() | ContinueStmt():
             return None
+        case _:
+            assert_never(k)
 
 
 def _yielded(s: Stmt) -> tuple[Expr, ...]:
@@ -481,20 +491,24 @@ def _replace_or_append_yield(s: Stmt, values: tuple[Expr, ...], span: Span) -> S
     """`s` ending in `yield values`: an existing trailing yield is replaced, else one is appended."""
     _check_no_mid_yield(s)
     new = YieldStmt(values, span=span, comments=())
-    match s:
+    k = stmt_kind(s)
+    match k:
         case YieldStmt():
-            return dataclasses.replace(s, values=values)
-        case ScopeStmt() if is_transparent_scope(s):
-            return dataclasses.replace(s, body=_replace_or_append_yield(s.body, values, span))
+            return dataclasses.replace(k, values=values)
+        case ScopeStmt() if is_transparent_scope(k):
+            return dataclasses.replace(k, body=_replace_or_append_yield(k.body, values, span))
         case SeqStmts():
-            stmts = list(s.stmts)
+            stmts = list(k.stmts)
             if stmts and _trailing_yield(stmts[-1]) is not None:
                 stmts[-1] = _replace_or_append_yield(stmts[-1], values, span)
             else:
                 stmts.append(new)
-            return _with_span(make_body(stmts), s)
+            return _with_span(make_body(stmts), k)
+        case ScopeStmt() | AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() \
+                | WhileStmt() | BreakStmt() | ContinueStmt():
+            return make_body([k, new])
         case _:
-            return make_body([s, new])
+            assert_never(k)
 
 
 def _with_span(body: Stmt, like: SeqStmts) -> Stmt:

@@ -18,7 +18,21 @@ from typing_extensions import assert_never
 from lowering.tensor_to_tile.common import body_of, same_items
 from lowering.tensor_to_tile.convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, Var
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    expr_kind,
+)
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -35,7 +49,7 @@ from pl.ir.stmt import (
     flatten_body,
     stmt_kind,
 )
-from pl.ir.traverse import map_stmt, walk_stmts
+from pl.ir.traverse import map_expr, map_stmt, walk_stmts
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
@@ -49,19 +63,22 @@ class _Hoister:
         self.pending: list[Stmt] = []
 
     def nested(self, e: Expr) -> Expr:
-        """Hoist tensor-op calls found inside `e` (e itself stays)."""
-        match e:
+        """Hoist tensor-op calls found inside `e` (e itself stays): among a call's arguments and a
+        list's elements, where the seed's nested forms put them."""
+        k = expr_kind(e)
+        match k:
             case Call():
-                args = tuple([self.operand(a) for a in e.args])
-                if same_items(args, e.args):
-                    return e
-                return Call(e.op, args, e.kwargs, e.attrs, e.result_type, span=e.span)
+                args = tuple([self.operand(a) for a in k.args])
+                if same_items(args, k.args):
+                    return k
+                return Call(k.op, args, k.kwargs, k.attrs, k.result_type, span=k.span)
             case MakeTuple():
-                elems = tuple([self.operand(a) for a in e.elements])
-                if same_items(elems, e.elements):
-                    return e
-                return MakeTuple(elems, span=e.span)
-        return e
+                return map_expr(k, self.operand)
+            case Var() | ConstInt() | ConstFloat() | ConstBool() | BinaryExpr() | UnaryExpr() \
+                    | TupleGetItem():
+                return k  # scalar expressions and leaves
+            case _:
+                assert_never(k)
 
     def operand(self, e: Expr) -> Expr:
         if not isinstance(e, (Call, MakeTuple)):
