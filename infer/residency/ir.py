@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import Call, Expr, IterArg, MakeTuple, Var
 from pl.ir.expr import is_submit as _is_submit_call
 from pl.ir.function import Function
 from pl.ir.stmt import ForStmt, SeqStmts, Stmt, WhileStmt, make_body
-from pl.ir.traverse import map_stmt, walk_exprs
+from pl.ir.traverse import map_expr, map_stmt, walk_exprs
 
 BRIDGE_MARKER = "__compiler_tensor_to_tile_mat_bridge"
 
@@ -74,32 +74,12 @@ class _Stripper:
         return hit
 
     def expr(self, e: Expr) -> Expr:
-        if type(e) is Var:  # most operands: nothing inside to strip
-            return e
-        match e:
-            case Var():
-                return self.var(e)
-            case Call():
-                if not e.attrs and all(type(a) is Var for a in e.args):
-                    return e  # the usual call: no marker here nor below
-                args = tuple(a if type(a) is Var else self.expr(a) for a in e.args)
-                attrs = tuple((k, v) for k, v in e.attrs if k != BRIDGE_MARKER)
-                if len(attrs) == len(e.attrs) and all(a is b for a, b in zip(args, e.args, strict=True)):
-                    return e
-                return replace(e, args=args, attrs=attrs)
-            case MakeTuple(elements=els):
-                new = tuple(self.expr(x) for x in els)
-                return e if all(a is b for a, b in zip(new, els, strict=True)) else replace(e, elements=new)
-            case BinaryExpr():
-                left, right = self.expr(e.left), self.expr(e.right)
-                return e if left is e.left and right is e.right else replace(e, left=left, right=right)
-            case UnaryExpr():
-                operand = self.expr(e.operand)
-                return e if operand is e.operand else replace(e, operand=operand)
-            case TupleGetItem():
-                t = self.expr(e.tuple_expr)
-                return e if t is e.tuple_expr else replace(e, tuple_expr=t)
-        return e
+        if isinstance(e, Var):
+            return self.var(e)
+        new = map_expr(e, self.expr)
+        if isinstance(new, Call) and any(k == BRIDGE_MARKER for k, _ in new.attrs):
+            new = replace(new, attrs=tuple((k, v) for k, v in new.attrs if k != BRIDGE_MARKER))
+        return new
 
     def body(self, s: Stmt) -> Stmt:
         out = self.stmt(s)
