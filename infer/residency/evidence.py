@@ -24,12 +24,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing_extensions import assert_never
+
 from infer.residency.effects import is_builtin
 from infer.residency.ir import call_like_args, callee_name, expr_calls, is_submit
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, ForStmt, WhileStmt
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
 from pl.ir.traverse import stmt_exprs, walk_stmts
 from pl.ir.types import TensorType, TupleType, Type
 from pl.ops.registry import get_op
@@ -86,7 +101,8 @@ class _BufferRoots:
         self.program = program
         self.roots: Roots = {p: p for p in func.params}
         self.tuple_roots: dict[Var, list[Var | None]] = {}
-        for s in walk_stmts(func.body):
+        for stmt in walk_stmts(func.body):
+            s = stmt_kind(stmt)
             match s:
                 case ForStmt() | WhileStmt():
                     for i, ia in enumerate(s.iter_args):
@@ -97,6 +113,11 @@ class _BufferRoots:
                                 self.roots[s.return_vars[i]] = root
                 case AssignStmt():
                     self._assign(s)
+                case SeqStmts() | IfStmt() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() \
+                        | BreakStmt() | ContinueStmt():
+                    pass  # they bind no buffer root (an if's phis have none)
+                case _:
+                    assert_never(s)
 
     def _resolve(self, e: Expr | None) -> Var | None:
         v = _var_like(e)

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing_extensions import assert_never
+
 from infer.residency.effects import ordering_boundary
 from infer.residency.ir import BRIDGE_MARKER, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -32,6 +36,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
 from pl.ir.traverse import expr_children
 from pl.ir.types import TensorType, TileType
@@ -170,7 +175,8 @@ class Inventory:
             for v in vs:
                 self.defining_loop[v] = self._loop
 
-    def _stmt(self, s: Stmt) -> None:
+    def _stmt(self, stmt: Stmt) -> None:
+        s = stmt_kind(stmt)
         match s:
             case SeqStmts(stmts=stmts):
                 for x in stmts:
@@ -213,6 +219,10 @@ class Inventory:
                 self._for(s)
             case ScopeStmt(body=body):
                 self._stmt(body)
+            case BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                assert_never(s)
 
     def _for(self, s: ForStmt) -> None:
         parent = self._loop
