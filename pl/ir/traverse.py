@@ -121,17 +121,23 @@ def stmt_exprs(s: Stmt) -> tuple[Expr, ...]:
             assert_never(k)
 
 
-def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:
-    """Every statement of the tree under `s` (itself included), pre-order; nothing for None."""
-    if s is None:
-        return
-    stack: list[Stmt] = [s]
+N = TypeVar("N")
+
+
+def _preorder(root: N, children: Callable[[N], tuple[N, ...]]) -> Iterator[N]:
+    """`root` and every node below it, pre-order, with an explicit stack (no recursion depth)."""
+    stack = [root]
     while stack:
         top = stack.pop()
         yield top
-        children = child_bodies(top)
-        if children:
-            stack.extend(reversed(children))
+        below = children(top)
+        if below:
+            stack.extend(reversed(below))
+
+
+def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:
+    """Every statement of the tree under `s` (itself included), pre-order; nothing for None."""
+    return iter(()) if s is None else _preorder(s, child_bodies)
 
 
 def _value_exprs(values: tuple[tuple[str, Any], ...]) -> tuple[Expr, ...]:
@@ -169,13 +175,7 @@ def expr_children(e: Expr) -> tuple[Expr, ...]:
 
 def walk_exprs(e: Expr) -> Iterator[Expr]:
     """`e` and every expression inside it, pre-order (outer before inner)."""
-    stack = [e]
-    while stack:
-        top = stack.pop()
-        yield top
-        children = expr_children(top)
-        if children:
-            stack.extend(reversed(children))
+    return _preorder(e, expr_children)
 
 
 def type_exprs(t: Type) -> tuple[Expr, ...]:
