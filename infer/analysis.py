@@ -12,21 +12,41 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from typing_extensions import assert_never
+
 from infer import decisions as d
 from infer.common import CallSite, call_sites, op_facts, var_like, var_only
 from infer.demand import Demand
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    Op,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    expr_kind,
+)
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
     ForStmt,
     IfStmt,
+    ReturnStmt,
     ScopeStmt,
     SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
 from pl.ir.types import TileType, UnknownType
 from pl.ops.registry import get_op
@@ -53,14 +73,21 @@ class Analysis:
 
 def last_yield(body: Stmt | None) -> YieldStmt | None:
     """The Yield ending a body, looking through SeqStmts and scopes."""
-    match body:
+    if body is None:
+        return None
+    s = stmt_kind(body)
+    match s:
         case YieldStmt():
-            return body
-        case SeqStmts(stmts=stmts) if stmts:
-            return last_yield(stmts[-1])
-        case ScopeStmt(body=inner):
-            return last_yield(inner)
-    return None
+            return s
+        case SeqStmts():
+            return last_yield(s.stmts[-1]) if s.stmts else None
+        case ScopeStmt():
+            return last_yield(s.body)
+        case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
+                | BreakStmt() | ContinueStmt():
+            return None
+        case _:
+            assert_never(s)
 
 
 @lru_cache(maxsize=1024)
@@ -116,21 +143,22 @@ class _Analyzer:
         if not isinstance(lhs.type, TileType):
             return
         self.out.define(lhs, stmt.span)
-        value = stmt.value
-        if type(value) is Call and type(value.op) is Op and value.op.name.startswith("tile."):
-            # The usual statement, tested without the class patterns below.
-            space, reason = self.infer_from_op(lhs, value)
-            self.out.record(lhs, space, reason)
-            return
+        value = expr_kind(stmt.value)
         match value:
-            case Call(op=Op(name=name)) as call if name.startswith("tile."):
-                space, reason = self.infer_from_op(lhs, call)
-                self.out.record(lhs, space, reason)
-            case Call() as call:
-                self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=call.op_name))
-            case Var() as src if var_only(src) is not None:
-                if src in self.out.var_memory:
-                    self.out.record(lhs, self.out.var_memory[src], d.Reason(d.ALIAS, var=src.name))
+            case Call():
+                if isinstance(value.op, Op) and value.op.name.startswith("tile."):
+                    space, reason = self.infer_from_op(lhs, value)
+                    self.out.record(lhs, space, reason)
+                else:
+                    self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=value.op_name))
+            case Var():
+                if var_only(value) is not None and value in self.out.var_memory:
+                    self.out.record(lhs, self.out.var_memory[value], d.Reason(d.ALIAS, var=value.name))
+            case ConstInt() | ConstFloat() | ConstBool() | BinaryExpr() | UnaryExpr() | MakeTuple() \
+                    | TupleGetItem():
+                pass  # not a tile's producer: nothing to infer from
+            case _:
+                assert_never(value)
 
     def space_of_value(self, e: Expr, *, like: bool) -> MemorySpace | None:
         """Recorded space of a yielded value, else its annotated space."""
@@ -208,18 +236,16 @@ class _Analyzer:
             elif rv.type.memory_space is not None:
                 self.out.record(rv, rv.type.memory_space, d.Reason(d.ANNOTATION, var=rv.name))
 
-    def visit(self, stmt: Stmt | None) -> None:
+    def visit(self, s: Stmt | None) -> None:
+        if s is None:
+            return
+        stmt = stmt_kind(s)
         match stmt:
-            case None:
-                return
             case AssignStmt():
                 self.assign(stmt)
-            case SeqStmts(stmts=stmts):
-                for s in stmts:
-                    if type(s) is AssignStmt:  # the common case, without the match below
-                        self.assign(s)
-                    else:
-                        self.visit(s)
+            case SeqStmts():
+                for child in stmt.stmts:
+                    self.visit(child)
             case ForStmt():
                 self.for_stmt(stmt)
             case IfStmt():
@@ -230,8 +256,12 @@ class _Analyzer:
                 self.visit(stmt.body)
                 for rv in stmt.return_vars:
                     self.out.define(rv, stmt.span)
-            case ScopeStmt(body=body):
-                self.visit(body)
+            case ScopeStmt():
+                self.visit(stmt.body)
+            case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                pass  # they define nothing
+            case _:
+                assert_never(stmt)
 
 
 def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:

@@ -7,20 +7,14 @@ IterArg).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, GlobalVar, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
-    ForStmt,
-    IfStmt,
-    ScopeStmt,
-    SeqStmts,
     Stmt,
-    WhileStmt,
 )
+from pl.ir.traverse import walk_stmts
 from pl.ops.registry import OpDef, get_op
 
 
@@ -89,24 +83,3 @@ def top_level_call(stmt: Stmt) -> Call | None:
     return value if type(value) is Call else None
 
 
-def walk_stmts(stmt: Stmt | None) -> Iterator[Stmt]:
-    """Every statement of a body, pre-order, nested bodies in place (then before else).
-
-    One generator with an explicit stack: a 20,000-statement body costs no generator per
-    statement and no recursion depth."""
-    if stmt is None:
-        return
-    stack: list[Stmt] = [stmt]
-    while stack:
-        s = stack.pop()
-        yield s
-        kind = type(s)
-        if kind is SeqStmts:
-            stack.extend(reversed(s.stmts))  # type: ignore[attr-defined]
-        elif kind is ForStmt or kind is WhileStmt or kind is ScopeStmt:
-            stack.append(s.body)  # type: ignore[attr-defined]
-        elif kind is IfStmt:
-            assert isinstance(s, IfStmt)
-            if s.else_body is not None:
-                stack.append(s.else_body)
-            stack.append(s.then_body)

@@ -21,15 +21,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from typing_extensions import assert_never
+
 from infer.analysis import last_yield
 from infer.backend import input_layouts
 from infer.common import Constraints, op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
-from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import Call, Expr, IterArg, Var
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -41,7 +45,9 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
     make_body,
+    stmt_kind,
 )
+from pl.ir.traverse import map_expr, map_stmt
 from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 
@@ -112,24 +118,11 @@ class Mutator:
         return new
 
     def expr(self, e: Expr) -> Expr:
-        match e:
-            case Var():
-                return self.var(e)
-            case Call():
-                return self.call(e)
-            case MakeTuple(elements=els):
-                new_els = tuple(self.expr(x) for x in els)
-                return e if _same(new_els, els) else MakeTuple(new_els, span=e.span)
-            case BinaryExpr(left=left, right=right):
-                nl, nr = self.expr(left), self.expr(right)
-                return e if nl is left and nr is right else replace(e, left=nl, right=nr)
-            case UnaryExpr(operand=operand):
-                no = self.expr(operand)
-                return e if no is operand else replace(e, operand=no)
-            case TupleGetItem(tuple_expr=inner):
-                ni = self.expr(inner)
-                return e if ni is inner else replace(e, tuple_expr=ni)
-        return e
+        if isinstance(e, Var):
+            return self.var(e)
+        if isinstance(e, Call):
+            return self.call(e)
+        return map_expr(e, self.expr)
 
     def call(self, call: Call) -> Call:
         return self._call(call, *op_facts(call))
@@ -231,16 +224,15 @@ class Mutator:
             hit = self.differs[key] = (a, b, a != b)
         return hit[2]
 
-    def stmt(self, s: Stmt) -> Stmt:
+    def stmt(self, stmt: Stmt) -> Stmt:
+        s = stmt_kind(stmt)
         match s:
-            case SeqStmts(stmts=stmts):
-                return self.seq(stmts, s.span)
+            case SeqStmts():
+                return self.seq(s.stmts, s.span)
             case AssignStmt():
                 return self.assign(s)
-            case EvalStmt(expr=e):
-                return replace(s, expr=self.expr(e))
-            case ReturnStmt(values=vals) | YieldStmt(values=vals):
-                return replace(s, values=tuple(self.expr(v) for v in vals))
+            case EvalStmt() | ReturnStmt() | YieldStmt():
+                return map_stmt(s, expr=self.expr)
             case ForStmt():
                 iter_args = tuple(self.var(ia) for ia in s.iter_args)
                 loop_var, start = self.var(s.loop_var), self.expr(s.start)
@@ -271,9 +263,12 @@ class Mutator:
                 return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
                                condition=cond, body=body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
-            case ScopeStmt(body=body):
-                return replace(s, body=self.block(body))
-        return s
+            case ScopeStmt():
+                return map_stmt(s, body=self.block, expr=self.expr)
+            case BreakStmt() | ContinueStmt():
+                return s
+            case _:
+                assert_never(s)
 
     def block(self, body: Stmt) -> Stmt:
         """A nested body: its own move scope, whether a SeqStmts or one bare statement."""
@@ -354,7 +349,7 @@ class Mutator:
                 moves = self.moves_for(child, opened)
                 if moves:
                     out.extend(moves)
-            out.append(self.assign(child) if type(child) is AssignStmt else self.stmt(child))
+            out.append(self.stmt(child))
         for key in opened:
             del self.moves[key]
         body = make_body(out)

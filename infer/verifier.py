@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from infer.common import input_constraints, walk_stmts
+from infer.common import input_constraints
 from pl.errors import PlError
-from pl.ir.expr import Call, Expr, MakeTuple
+from pl.ir.expr import Call
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
+from pl.ir.stmt import AssignStmt, Stmt
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
 
 RULE = "TileMemoryInferred"
@@ -50,23 +51,11 @@ def _verify_function(f: Function) -> list[PlError]:
 
 
 def _calls(stmt: Stmt) -> Iterator[Call]:
-    """Every call a simple statement evaluates, nested ones included (outermost first)."""
-    if isinstance(stmt, AssignStmt):
-        roots: tuple[Expr, ...] = (stmt.value,)
-    elif isinstance(stmt, EvalStmt):
-        roots = (stmt.expr,)
-    elif isinstance(stmt, ReturnStmt | YieldStmt):
-        roots = stmt.values
-    else:
-        return
-    stack = list(roots)
-    while stack:
-        e = stack.pop()
-        if isinstance(e, Call):
-            yield e
-            stack.extend(e.args)
-        elif isinstance(e, MakeTuple):
-            stack.extend(e.elements)
+    """Every call a statement evaluates itself, nested ones included (outermost first)."""
+    for root in stmt_exprs(stmt):
+        for e in walk_exprs(root):
+            if isinstance(e, Call):
+                yield e
 
 
 def verify_tile_memory_inferred(program: Program) -> list[PlError]:

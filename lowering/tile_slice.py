@@ -13,19 +13,33 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from typing_extensions import assert_never
+
 from lowering.tensor_to_tile.common import (
     Rewriter,
     index_add,
     is_op_call,
     mk,
     same_items,
-    walk_stmts,
     with_attrs,
 )
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    expr_kind,
+)
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, Stmt, WhileStmt, YieldStmt
+from pl.ir.stmt import AssignStmt, Stmt
+from pl.ir.traverse import expr_children, stmt_exprs, walk_stmts
 from pl.ir.types import TileType
 
 _LEFT_SLOTS = {"tile.matmul": 0, "tile.matmul_bias": 0, "tile.gemv": 0, "tile.gemv_bias": 0,
@@ -38,46 +52,29 @@ def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:
     """For each var: (consumer op name or "", arg index) of every use."""
     uses: dict[int, list[tuple[str, int]]] = defaultdict(list)
 
-    def visit(e: Expr | None, consumer: str = "", slot: int = -1) -> None:
-        match e:
+    def visit(e: Expr, consumer: str = "", slot: int = -1) -> None:
+        k = expr_kind(e)
+        match k:
             case Var():
-                uses[id(e)].append((consumer, slot))
+                uses[id(k)].append((consumer, slot))
             case Call():
-                name = e.op.name
-                for i, a in enumerate(e.args):
-                    visit(a, name, i)
-                for _, v in e.kwargs:
-                    if isinstance(v, Expr):
-                        visit(v)
-            case MakeTuple():
-                for x in e.elements:
+                # An argument is used at its slot of this op; anything else inside the call
+                # (kwargs, attrs) is a use by no consumer.
+                for i, a in enumerate(k.args):
+                    visit(a, k.op.name, i)
+                for x in list(expr_children(k))[len(k.args):]:
                     visit(x)
-            case BinaryExpr():
-                visit(e.left)
-                visit(e.right)
-            case UnaryExpr():
-                visit(e.operand)
-            case TupleGetItem():
-                visit(e.tuple_expr)
+            case MakeTuple() | BinaryExpr() | UnaryExpr() | TupleGetItem():
+                for x in expr_children(k):
+                    visit(x)
+            case ConstInt() | ConstFloat() | ConstBool():
+                pass
+            case _:
+                assert_never(k)
 
     for s in walk_stmts(body):
-        match s:
-            case AssignStmt():
-                visit(s.value)
-            case EvalStmt():
-                visit(s.expr)
-            case YieldStmt() | ReturnStmt():
-                for v in s.values:
-                    visit(v)
-            case ForStmt():
-                for x in (s.start, s.stop, s.step, *(ia.init for ia in s.iter_args)):
-                    visit(x)
-            case WhileStmt():
-                visit(s.condition)
-                for ia in s.iter_args:
-                    visit(ia.init)
-            case IfStmt():
-                visit(s.condition)
+        for x in stmt_exprs(s):
+            visit(x)
     return uses
 
 

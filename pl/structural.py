@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from typing_extensions import assert_never
+
 from pl.ir.enums import DType
 from pl.ir.expr import (
     BinaryExpr,
@@ -25,12 +27,14 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    ExprKind,
     IterArg,
     MakeTuple,
     Op,
     TupleGetItem,
     UnaryExpr,
     Var,
+    expr_kind,
 )
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
@@ -44,8 +48,10 @@ from pl.ir.stmt import (
     ScopeStmt,
     SeqStmts,
     Stmt,
+    StmtKind,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
 from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 
@@ -112,6 +118,18 @@ def _fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]
                 (".attrs", _Map(x.attrs, "Attrs"), NODE),
                 (".return_types", _Seq(x.return_types, TYPE), NODE),
                 (".body", x.body, NODE)]
+        case Stmt():
+            return _stmt_fields(stmt_kind(x))
+        case Expr():
+            return _expr_fields(expr_kind(x))
+        case Enum():
+            return type(x).__name__, [(type(x).__name__, x)], []
+        case _:
+            raise TypeError(f"structural comparison of {type(x).__name__} is not supported")
+
+
+def _stmt_fields(x: StmtKind) -> tuple[str, list[tuple[str, Any]], list[Child]]:
+    match x:
         case SeqStmts():
             return "SeqStmts", [], [("", _Seq(x.stmts, NODE), NODE)]
         case AssignStmt():
@@ -140,6 +158,12 @@ def _fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]
                 (".args", _Map(x.args, "Scope args"), NODE), (".body", x.body, NODE)]
         case BreakStmt() | ContinueStmt():
             return type(x).__name__, [], []
+        case _:
+            assert_never(x)
+
+
+def _expr_fields(x: ExprKind) -> tuple[str, list[tuple[str, Any]], list[Child]]:
+    match x:
         case ConstInt():
             return "ConstInt", [("Integer value", x.value), ("ConstInt dtype", _dtype(x.dtype))], []
         case ConstFloat():
@@ -160,10 +184,10 @@ def _fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]
             return "Call", [("Callee kind", type(x.op).__name__), (callee, x.op.name)], [
                 (".args", _Seq(x.args, NODE), NODE), (".kwargs", _Map(x.kwargs, "Kwargs"), NODE),
                 (".attrs", _Map(x.attrs, "Attrs"), NODE), (".type", x.result_type, TYPE)]
-        case Enum():
-            return type(x).__name__, [(type(x).__name__, x)], []
+        case Var():
+            raise TypeError("a Var is compared through its binding, not its fields")
         case _:
-            raise TypeError(f"structural comparison of {type(x).__name__} is not supported")
+            assert_never(x)
 
 
 def _type_fields(t: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]:

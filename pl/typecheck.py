@@ -21,24 +21,31 @@ after every pass.
 
 from __future__ import annotations
 
+from typing_extensions import assert_never
+
 from lowering.flatten_nd import flat_tile_type
-from lowering.tensor_to_tile.common import walk_stmts
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Expr, GlobalVar, MakeTuple, TupleGetItem, Var
+from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
     ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
+    stmt_kind,
 )
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
@@ -114,19 +121,11 @@ class _Checker:
                                    note="rule WellTyped"))
 
     def expr(self, e: Expr, span: Span) -> None:
-        """Check every op call in `e`, innermost first."""
-        if isinstance(e, Call):
-            for a in e.args:
-                self.expr(a, span)
-            for _, v in e.kwargs:
-                if isinstance(v, Expr):
-                    self.expr(v, span)
-            self.call(e, span)
-        elif isinstance(e, MakeTuple):
-            for x in e.elements:
-                self.expr(x, span)
-        elif isinstance(e, TupleGetItem):
-            self.expr(e.tuple_expr, span)
+        """Check every op call in `e`, innermost first (the reverse of a pre-order puts every
+        expression after all of those inside it)."""
+        for x in reversed(list(walk_exprs(e))):
+            if isinstance(x, Call):
+                self.call(x, span)
 
     def call(self, e: Call, span: Span) -> None:
         if isinstance(e.op, GlobalVar) or get_op(e.op.name) is None:
@@ -143,18 +142,15 @@ class _Checker:
             self.fail(f"{e.op.name} stores the result type {_text(e.type)} but its "
                       f"arguments give {_text(deduced)}", where)
 
-    def stmt(self, s: Stmt) -> None:
+    def stmt(self, stmt: Stmt) -> None:
+        for e in stmt_exprs(stmt):  # every call the statement evaluates, loop headers included
+            self.expr(e, stmt.span)
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
-                self.expr(s.value, s.span)
                 if not _assignable(s.var.type, s.value.type):
                     self.fail(f"'{s.var.name}' is declared {_text(s.var.type)} but assigned "
                               f"a value of type {_text(s.value.type)}", s.span)
-            case EvalStmt():
-                self.expr(s.expr, s.span)
-            case ReturnStmt() | YieldStmt():
-                for v in s.values:
-                    self.expr(v, s.span)
             case ForStmt() | WhileStmt():
                 for ia in s.iter_args:
                     self.carried(f"iter arg '{ia.name}'", ia.type, ia.init.type, s.span,
@@ -166,6 +162,11 @@ class _Checker:
                 self.joined(s.return_vars, s.then_body, False)
                 if s.else_body is not None:
                     self.joined(s.return_vars, s.else_body, False)
+            case EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | ScopeStmt() | BreakStmt() \
+                    | ContinueStmt():
+                pass  # nothing typed beyond their calls (verify_well_typed walks nested bodies)
+            case _:
+                assert_never(s)
 
     def joined(self, return_vars: tuple[Var, ...], body: Stmt, spaces: bool) -> None:
         """Each return var against the value the body's closing yield gives it."""

@@ -21,8 +21,8 @@ from test_show_verify import check_every_mode
 
 import pl
 from infer.analysis import last_yield
-from lowering.tensor_to_tile.common import walk_stmts
 from pl.ir.stmt import IfStmt
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType
 from pl.show_inferred.annotate import run_text
 

@@ -14,10 +14,10 @@ import keyword
 from pathlib import Path
 
 import pytest
-from pl.language.dsl_ops import op_object
 
 from lowering.tensor_to_tile.convert import CONVERTERS, NOT_YET_CONVERTED, PASSTHROUGH
 from pl.interpreter.handlers import HANDLERS, WITHOUT_NUMERICS
+from pl.language.dsl_ops import op_object
 from pl.ops.marks import collect, type_rule
 from pl.ops.registry import DtypeRule, OpDef, all_ops, op
 

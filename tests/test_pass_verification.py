@@ -386,3 +386,35 @@ def test_pass_manager_runs_the_memory_verifier_after_inference() -> None:
     PassManager(passes).run(source)  # off by default: nothing checked
     with pytest.raises(PassOutputInvalid, match="output of pass skip_moves violates TileMemoryInferred"):
         PassManager(passes, verify=True).run(source)
+@pytest.mark.parametrize("where", ["assigned", "in arithmetic", "loop range", "if condition"])
+def test_an_ill_typed_call_is_reported_wherever_a_statement_holds_it(where: str) -> None:
+    """The well-typed check re-deduces every op call a statement holds (pl.ir.traverse.stmt_exprs
+    and walk_exprs): nested in scalar arithmetic, in a loop's range and in an if's condition too."""
+    from pl.ir.enums import DType
+    from pl.ir.expr import BinaryExpr, Call, Op
+    from pl.ir.stmt import IfStmt
+
+    text = _kernel("""
+a = pl.load(y, [0, 0], [16, 16])
+out = pl.store(a, [0, 0], out)""")
+    program = pl.passes.convert_to_ssa()(_parse(text))
+    assert verify_well_typed(program) == []
+    func = program.functions[0]
+    body = func.body
+    assert isinstance(body, SeqStmts)
+    load = next(s for s in body.stmts if isinstance(s, AssignStmt))
+    bad = Call(Op("tile.add"), (load.var, ConstInt(1)))  # tile.add of a tile and an int: refused
+    n = Var("n", pl.ir.ScalarType(DType.INDEX))
+    scalar = BinaryExpr("Add", ConstInt(1), bad, DType.INDEX)
+    extra = {
+        "assigned": lambda: AssignStmt(Var("b", bad.result_type), bad),
+        "in arithmetic": lambda: AssignStmt(n, scalar),
+        "loop range": lambda: ForStmt(Var("i", n.type), ConstInt(0), scalar, ConstInt(1), (),
+                                      AssignStmt(n, ConstInt(0))),
+        "if condition": lambda: IfStmt(BinaryExpr("Lt", scalar, ConstInt(3), DType.BOOL),
+                                       AssignStmt(n, ConstInt(0))),
+    }[where]()
+    broken = Program(program.name, (dataclasses.replace(func, body=SeqStmts((*body.stmts[:-1], extra,
+                                                                              body.stmts[-1]))),))
+    messages = [e.message for e in verify_well_typed(broken)]
+    assert any("tile.add is ill-typed" in m for m in messages), messages

@@ -12,7 +12,6 @@ import pytest
 
 from lowering.auto_tile_l0 import auto_tile_matmul_l0, choose_k
 from lowering.flatten_nd import flatten_tile_nd_to_2d
-from lowering.tensor_to_tile.common import walk_stmts
 from lowering.tile_slice import canonicalize_tile_slice
 from pl.errors import PlError
 from pl.ir import (
@@ -36,6 +35,7 @@ from pl.ir import (
     Var,
     make_body,
 )
+from pl.ir.traverse import walk_stmts
 from pl.ops.deduce import make_call
 
 BRIDGE = "__compiler_tensor_to_tile_mat_bridge"

@@ -441,10 +441,10 @@ def test_manual_transpose_view_chain_is_not_hoisted() -> None:
 
 
 def _all_calls(p: Program) -> list[Call]:
-    from infer.residency.ir import expr_calls, stmt_exprs, walk
+    from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 
-    return [c for f in p.functions for s in walk(f.body) for e in stmt_exprs(s)
-            for c in expr_calls(e) if isinstance(c, Call)]
+    return [c for f in p.functions for s in walk_stmts(f.body) for e in stmt_exprs(s)
+            for c in walk_exprs(e) if isinstance(c, Call)]
 
 
 def test_marker_stripped_and_unrelated_attrs_kept() -> None:

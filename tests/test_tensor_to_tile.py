@@ -110,7 +110,7 @@ def run(program: Program) -> Program:
 
 
 def assigns(body: Any) -> list[AssignStmt]:
-    from lowering.tensor_to_tile.common import walk_stmts
+    from pl.ir.traverse import walk_stmts
 
     return [s for s in walk_stmts(body) if isinstance(s, AssignStmt)]
 

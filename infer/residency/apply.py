@@ -23,13 +23,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from infer.backend import check_backend
-from infer.common import walk_stmts
 from infer.residency.evidence import caller_evidence
 from infer.residency.hoist import Hoister, Verdict
 from infer.residency.ir import BRIDGE_MARKER, strip_and_normalise
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import ForStmt, Stmt, make_body
+from pl.ir.traverse import walk_stmts
 
 __all__ = ["BRIDGE_MARKER", "RULES", "ResidencyDecision", "apply_residency"]
 

@@ -9,9 +9,25 @@ ops yet, so their categories (reference registry) are kept here; a registry entr
 
 from __future__ import annotations
 
+from typing_extensions import assert_never
+
 from infer.residency.ir import callee_name
 from pl.ir.expr import Call, Expr, GlobalVar, is_submit
-from pl.ir.stmt import AssignStmt, EvalStmt, Stmt
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
 from pl.ops.registry import get_op
 
 _SYNC = frozenset(f"system.{n}" for n in
@@ -64,11 +80,16 @@ def ordering_boundary(e: Expr) -> bool:
 
 def closes_prefix(stmt: Stmt) -> bool:
     """Does this non-candidate statement end the hoistable prefix of a loop body?"""
-    match stmt:
+    s = stmt_kind(stmt)
+    match s:
         case AssignStmt(value=value) | EvalStmt(expr=value):
             if is_submit(value):
                 return True
             if isinstance(value, Call):
                 return callee_name(value) in DCE_SIDE_EFFECT_OPS or ordering_boundary(value)
             return False
-    return True
+        case ReturnStmt() | YieldStmt() | SeqStmts() | IfStmt() | ForStmt() | WhileStmt() \
+                | ScopeStmt() | BreakStmt() | ContinueStmt():
+            return True  # control flow and returns end the prefix
+        case _:
+            assert_never(s)

@@ -24,12 +24,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing_extensions import assert_never
+
 from infer.residency.effects import is_builtin
-from infer.residency.ir import call_like_args, callee_name, expr_calls, stmt_exprs, walk
+from infer.residency.ir import call_like_args, callee_name, expr_calls
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, ForStmt, WhileStmt
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
+from pl.ir.traverse import stmt_exprs, walk_stmts
 from pl.ir.types import TensorType, TupleType, Type
 from pl.ops.registry import get_op
 
@@ -85,7 +101,8 @@ class _BufferRoots:
         self.program = program
         self.roots: Roots = {p: p for p in func.params}
         self.tuple_roots: dict[Var, list[Var | None]] = {}
-        for s in walk(func.body):
+        for stmt in walk_stmts(func.body):
+            s = stmt_kind(stmt)
             match s:
                 case ForStmt() | WhileStmt():
                     for i, ia in enumerate(s.iter_args):
@@ -96,6 +113,11 @@ class _BufferRoots:
                                 self.roots[s.return_vars[i]] = root
                 case AssignStmt():
                     self._assign(s)
+                case SeqStmts() | IfStmt() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() \
+                        | BreakStmt() | ContinueStmt():
+                    pass  # they bind no buffer root (an if's phis have none)
+                case _:
+                    assert_never(s)
 
     def _resolve(self, e: Expr | None) -> Var | None:
         v = _var_like(e)
@@ -163,7 +185,7 @@ def storage_roots(program: Program, func: Function) -> StorageInfo:
         else:
             roots.pop(result, None)
 
-    for s in walk(func.body):
+    for s in walk_stmts(func.body):
         if not isinstance(s, AssignStmt):
             continue
         if isinstance(s.value, Call):
@@ -205,7 +227,7 @@ def write_roots(program: Program, func: Function, roots: Roots) -> Writes:
         else:
             out.add(root)
 
-    for s in walk(func.body):
+    for s in walk_stmts(func.body):
         for e in stmt_exprs(s):
             for call in expr_calls(e):
                 name, args = callee_name(call), call_like_args(call)
@@ -236,7 +258,7 @@ def _read_params(f: Function) -> list[int]:
 
 
 def _function_calls(f: Function) -> list[Expr]:
-    return [c for s in walk(f.body) for e in stmt_exprs(s) for c in expr_calls(e)]
+    return [c for s in walk_stmts(f.body) for e in stmt_exprs(s) for c in expr_calls(e)]
 
 
 def caller_evidence(program: Program) -> dict[Var, ParamEvidence]:

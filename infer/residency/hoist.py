@@ -19,16 +19,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from typing_extensions import assert_never
+
 from infer.backend import capacity
 from infer.residency.effects import closes_prefix
 from infer.residency.evidence import ParamEvidence, storage_roots, write_roots
 from infer.residency.inventory import MAT_L0, Inventory, space_of
-from infer.residency.ir import BRIDGE_MARKER, attr_exprs, child_bodies, direct_statements, expr_var_likes
+from infer.residency.ir import BRIDGE_MARKER, direct_statements, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace, ParamDirection
 from pl.ir.expr import Call, ConstInt, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, SeqStmts, Stmt, WhileStmt, make_body
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    make_body,
+    stmt_kind,
+)
+from pl.ir.traverse import child_bodies, expr_children, map_stmt
 from pl.ir.types import TensorType
 
 _EVIDENCE_ORDER = ("submit-site", "non-root-caller", "external-input", "write-alias")
@@ -89,12 +107,14 @@ class Hoister:
         return cursor
 
     # ---- candidates ----------------------------------------------------------------------------
-    def _collect(self, s: Stmt, loop: ForStmt | None, context: str) -> None:
+    def _collect(self, stmt: Stmt, loop: ForStmt | None, context: str) -> None:
+        s = stmt_kind(stmt)
         match s:
-            case AssignStmt() if loop is not None and _is_mat_load(s):
-                assert isinstance(s.value, Call)
-                if _marked(s.value) or not self.inv.why_not_chain(s.var, loop):
-                    self.candidates.setdefault(id(loop), []).append((s, context))
+            case AssignStmt():
+                if loop is not None and _is_mat_load(s):
+                    assert isinstance(s.value, Call)
+                    if _marked(s.value) or not self.inv.why_not_chain(s.var, loop):
+                        self.candidates.setdefault(id(loop), []).append((s, context))
             case ForStmt():
                 self._collect(s.body, s, "direct")
             case SeqStmts(stmts=stmts):
@@ -107,9 +127,14 @@ class Hoister:
                     self._collect(b, loop, "conditional" if context == "direct" else context)
             case WhileStmt() | ScopeStmt():
                 self._collect(s.body, loop, "not-top-level" if context == "direct" else context)
+            case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                pass  # no candidate
+            case _:
+                assert_never(s)
 
     # ---- the rewrite ---------------------------------------------------------------------------
-    def rewrite(self, s: Stmt) -> list[Stmt]:
+    def rewrite(self, stmt: Stmt) -> list[Stmt]:
+        s = stmt_kind(stmt)
         match s:
             case SeqStmts(stmts=stmts):
                 return [y for x in stmts for y in self.rewrite(x)]
@@ -118,13 +143,12 @@ class Hoister:
                 hoist = self._plan(s, stmts)
                 rest = [y for i, x in enumerate(stmts) if i not in hoist for y in self.rewrite(x)]
                 return [stmts[i] for i in sorted(hoist)] + [replace(s, body=make_body(rest))]
-            case IfStmt():
-                return [replace(s, then_body=make_body(self.rewrite(s.then_body)),
-                                else_body=None if s.else_body is None
-                                else make_body(self.rewrite(s.else_body)))]
-            case WhileStmt() | ScopeStmt():
-                return [replace(s, body=make_body(self.rewrite(s.body)))]
-        return [s]
+            case IfStmt() | WhileStmt() | ScopeStmt():
+                return [map_stmt(s, body=lambda b: make_body(self.rewrite(b)))]
+            case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                return [s]
+            case _:
+                assert_never(s)
 
     def _gate(self, loop: ForStmt) -> tuple[str, str] | None:
         if self.backend is None:
@@ -249,9 +273,8 @@ class Hoister:
         return None
 
     def _variant(self, call: Call, loop: ForStmt, invariant: set[Var]) -> bool:
-        exprs = (*call.args, *attr_exprs(call.kwargs), *attr_exprs(call.attrs))
         return any(v not in invariant and self.inv.in_subtree(loop, v)
-                   for e in exprs for v in expr_var_likes(e))
+                   for e in expr_children(call) for v in expr_var_likes(e))
 
     def _capacity_problem(self, space: MemorySpace | None) -> str | None:
         if space is None:

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing_extensions import assert_never
+
 from infer.residency.effects import ordering_boundary
-from infer.residency.ir import BRIDGE_MARKER, expr_var_likes, sub_exprs
+from infer.residency.ir import BRIDGE_MARKER, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -32,7 +36,9 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
+from pl.ir.traverse import expr_children
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
@@ -154,7 +160,7 @@ class Inventory:
                     self.direct.setdefault(a, []).append((e, i))
         elif self._loop is not None and ordering_boundary(e):  # Submit
             self._mark_boundary(self._loop, "submit")
-        for s in sub_exprs(e):
+        for s in expr_children(e):
             self._count_expr(s)
 
     def _mark_boundary(self, loop: ForStmt, name: str) -> None:
@@ -169,7 +175,8 @@ class Inventory:
             for v in vs:
                 self.defining_loop[v] = self._loop
 
-    def _stmt(self, s: Stmt) -> None:
+    def _stmt(self, stmt: Stmt) -> None:
+        s = stmt_kind(stmt)
         match s:
             case SeqStmts(stmts=stmts):
                 for x in stmts:
@@ -212,6 +219,10 @@ class Inventory:
                 self._for(s)
             case ScopeStmt(body=body):
                 self._stmt(body)
+            case BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                assert_never(s)
 
     def _for(self, s: ForStmt) -> None:
         parent = self._loop

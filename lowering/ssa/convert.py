@@ -20,14 +20,16 @@ inside a loop it is not carried out of, or in one branch of an if) is a located 
 never a placeholder name; an escaping loop value with no value of its type to start from starts as
 a zero of its scalar type, and a non-scalar one is that error at the loop.
 
-The use-after analysis of a sequence (`suffix_needs`) feeds only the loops, ifs and scopes in it,
-so a sequence without any is converted without it (tests/test_perf_passes.py checks both ways).
+The use-after analysis of a sequence (`suffix_needs`) tells each loop, if and scope in it which
+values the statements after it need.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
+
+from typing_extensions import assert_never
 
 from lowering.ssa.flow import fold_early_returns, lower_break_continue, never_falls_through
 from lowering.ssa.support import (
@@ -39,15 +41,16 @@ from lowering.ssa.support import (
     is_transparent_scope,
     suffix_needs,
     versioned_name,
-    walk_stmts,
 )
 from lowering.ssa.verify import verify_ssa
 from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
+    BreakStmt,
     ConstBool,
     ConstFloat,
     ConstInt,
+    ContinueStmt,
     DType,
     EvalStmt,
     Expr,
@@ -69,6 +72,8 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import Span
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import map_stmt, walk_stmts
 
 __all__ = ["convert_function", "convert_to_ssa", "verify_ssa"]
 
@@ -84,19 +89,6 @@ def convert_function(func: Function) -> Function:
     if body is not func.body:
         func = dataclasses.replace(func, body=body)
     return _Converter(func).run()
-
-
-# Statements whose conversion reads `_Converter.future` (the uses after them in their sequence).
-_READS_FUTURE = (ForStmt, WhileStmt, IfStmt, ScopeStmt)
-
-
-def _reads_future(stmts: tuple[Stmt, ...]) -> bool:
-    """Some statement of `stmts` is one of `_READS_FUTURE`."""
-    kinds = _READS_FUTURE
-    for c in stmts:
-        if isinstance(c, kinds):
-            return True
-    return False
 
 
 def _name_key(v: Var) -> str:
@@ -182,32 +174,28 @@ class _Converter:
 
     # ── statements ──
 
-    def stmt(self, s: Stmt) -> Stmt:
-        if type(s) is AssignStmt:  # the most frequent statement, first
-            return self.assign(s)
-        self.misses.where = s.span
+    def stmt(self, stmt: Stmt) -> Stmt:
+        self.misses.where = stmt.span
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 return self.assign(s)
             case SeqStmts():
                 return self.seq(s)
-            case ForStmt():
-                return self.loop(s)
-            case WhileStmt():
+            case ForStmt() | WhileStmt():
                 return self.loop(s)
             case IfStmt():
                 return self.if_(s)
-            case ReturnStmt() | YieldStmt():
-                return dataclasses.replace(s, values=tuple(self.subst(v) for v in s.values))
-            case EvalStmt():
-                return dataclasses.replace(s, expr=self.subst(s.expr))
+            case ReturnStmt() | YieldStmt() | EvalStmt():
+                return map_stmt(s, expr=self.subst)
             case ScopeStmt():
                 return self.scope(s)
+            case BreakStmt() | ContinueStmt():
+                return s  # (lower_break_continue has removed them before conversion)
             case _:
-                return s
+                assert_never(s)
 
     def assign(self, s: AssignStmt) -> Stmt:
-        self.misses.where = s.span
         sub = self.sub()
         value = sub.expr(s.value)
         key = s.var
@@ -219,13 +207,6 @@ class _Converter:
     def seq(self, s: SeqStmts) -> Stmt:
         _check_no_mid_yield(s)
         stmts = _reachable(s.stmts)
-        if not _reads_future(stmts):
-            # No child looks at what the rest of the sequence needs: skip that analysis.
-            assign, stmt = self.assign, self.stmt
-            out = [assign(c) if type(c) is AssignStmt else stmt(c) for c in stmts]
-            if out:
-                self.future = set()  # what the last child would have been given
-            return _with_span(make_body(out), s)
         needs = suffix_needs(stmts)
         # What follows this sequence (after the if whose branch it is, say) follows each child too.
         after = self.future
@@ -436,7 +417,8 @@ def _reachable(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
 def _source_definitions(func: Function) -> set[Var]:
     """Every Var the (pre-SSA) function binds: params, assignments, loop vars, carries, results."""
     out: set[Var] = set(func.params)
-    for s in walk_stmts(func.body):
+    for stmt in walk_stmts(func.body):
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 out.add(s.var)
@@ -446,6 +428,11 @@ def _source_definitions(func: Function) -> set[Var]:
                 out.update((*s.iter_args, *s.return_vars))
             case IfStmt():
                 out.update(s.return_vars)
+            case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
+                    | ContinueStmt():
+                pass  # they bind nothing
+            case _:
+                assert_never(s)
     return out
 
 
@@ -479,15 +466,19 @@ def _check_no_mid_yield(s: Stmt) -> None:
 def _trailing_yield(s: Stmt) -> YieldStmt | None:
     """The yield ending a body, looking through `pl.scope()` wrappers."""
     _check_no_mid_yield(s)
-    match s:
+    k = stmt_kind(s)
+    match k:
         case YieldStmt():
-            return s
-        case ScopeStmt() if is_transparent_scope(s):
-            return _trailing_yield(s.body)
-        case SeqStmts() if s.stmts:
-            return _trailing_yield(s.stmts[-1])
-        case _:
+            return k
+        case ScopeStmt():
+            return _trailing_yield(k.body) if is_transparent_scope(k) else None
+        case SeqStmts():
+            return _trailing_yield(k.stmts[-1]) if k.stmts else None
+        case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
+                | BreakStmt() | ContinueStmt():
             return None
+        case _:
+            assert_never(k)
 
 
 def _yielded(s: Stmt) -> tuple[Expr, ...]:
@@ -500,20 +491,24 @@ def _replace_or_append_yield(s: Stmt, values: tuple[Expr, ...], span: Span) -> S
     """`s` ending in `yield values`: an existing trailing yield is replaced, else one is appended."""
     _check_no_mid_yield(s)
     new = YieldStmt(values, span=span, comments=())
-    match s:
+    k = stmt_kind(s)
+    match k:
         case YieldStmt():
-            return dataclasses.replace(s, values=values)
-        case ScopeStmt() if is_transparent_scope(s):
-            return dataclasses.replace(s, body=_replace_or_append_yield(s.body, values, span))
+            return dataclasses.replace(k, values=values)
+        case ScopeStmt() if is_transparent_scope(k):
+            return dataclasses.replace(k, body=_replace_or_append_yield(k.body, values, span))
         case SeqStmts():
-            stmts = list(s.stmts)
+            stmts = list(k.stmts)
             if stmts and _trailing_yield(stmts[-1]) is not None:
                 stmts[-1] = _replace_or_append_yield(stmts[-1], values, span)
             else:
                 stmts.append(new)
-            return _with_span(make_body(stmts), s)
+            return _with_span(make_body(stmts), k)
+        case ScopeStmt() | AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() \
+                | WhileStmt() | BreakStmt() | ContinueStmt():
+            return make_body([k, new])
         case _:
-            return make_body([s, new])
+            assert_never(k)
 
 
 def _with_span(body: Stmt, like: SeqStmts) -> Stmt:

@@ -32,7 +32,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from lowering.ssa.support import walk_stmts
+from typing_extensions import assert_never
+
 from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
@@ -41,6 +42,7 @@ from pl.ir import (
     ConstBool,
     ContinueStmt,
     DType,
+    EvalStmt,
     Expr,
     ForStmt,
     IfStmt,
@@ -57,6 +59,8 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import Span
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import child_bodies, map_stmt, walk_stmts
 
 __all__ = ["fold_early_returns", "lower_break_continue", "never_falls_through"]
 
@@ -72,17 +76,24 @@ def lower_break_continue(body: Stmt) -> Stmt:
 
 def never_falls_through(s: Stmt | None) -> bool:
     """`s` never falls through: every path through it ends in a `return`."""
-    match s:
+    if s is None:
+        return False
+    k = stmt_kind(s)
+    match k:
         case ReturnStmt():
             return True
         case SeqStmts():
-            return any(never_falls_through(c) for c in s.stmts)
+            return any(never_falls_through(c) for c in k.stmts)
         case IfStmt():
-            return never_falls_through(s.then_body) and never_falls_through(s.else_body)
+            return never_falls_through(k.then_body) and never_falls_through(k.else_body)
         case ScopeStmt():
-            return never_falls_through(s.body)
-        case _:
+            return never_falls_through(k.body)
+        case ForStmt() | WhileStmt():
+            return False  # a loop may run no iteration (and a return in one is refused)
+        case AssignStmt() | EvalStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
             return False
+        case _:
+            assert_never(k)
 
 
 def fold_early_returns(body: Stmt) -> Stmt:
@@ -95,12 +106,13 @@ def fold_early_returns(body: Stmt) -> Stmt:
     path that falls through, what a path defines is in scope wherever it is used, and an `if` that
     may return never needs a phi. A program without a `return` in an `if` comes back as the same
     object."""
-    match body:
+    k = stmt_kind(body)
+    match k:
         case SeqStmts():
-            return _fold_seq(body)
+            return _fold_seq(k)
         case IfStmt():
-            if body.return_vars:
-                first = next((x for x in walk_stmts(body) if type(x) is ReturnStmt), None)
+            if k.return_vars:
+                first = next((x for x in walk_stmts(k) if type(x) is ReturnStmt), None)
                 if first is not None:
                     # Its branches end in the yield of its results: the path that returns gives
                     # them no value, and SSA has no phi for a value only some paths give.
@@ -109,26 +121,25 @@ def fold_early_returns(body: Stmt) -> Stmt:
                                   hint="move the 'return' out of that if, or compute the values "
                                        "with plain assignments in the branches instead of "
                                        "pl.yield_")
-            then_body = fold_early_returns(body.then_body)
-            else_body = None if body.else_body is None else fold_early_returns(body.else_body)
-            if then_body is body.then_body and else_body is body.else_body:
-                return body
-            return dataclasses.replace(body, then_body=then_body, else_body=else_body)
+            return map_stmt(k, body=fold_early_returns)
         case ScopeStmt():
-            inner = fold_early_returns(body.body)
-            return body if inner is body.body else dataclasses.replace(body, body=inner)
+            return map_stmt(k, body=fold_early_returns)
+        case ForStmt() | WhileStmt():
+            return k  # (a `return` inside a loop is refused by the frontend)
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return k
         case _:
-            return body  # (a `return` inside a loop is refused by the frontend)
+            assert_never(k)
 
 
 def _fold_seq(body: SeqStmts) -> Stmt:
     stmts = body.stmts
     for i, c in enumerate(stmts):
-        rest = stmts[i + 1:]
-        if type(c) is IfStmt and not c.return_vars and rest and not never_falls_through(c) \
-                and any(type(x) is ReturnStmt for x in walk_stmts(c)):
+        if type(c) is IfStmt and not c.return_vars and i + 1 < len(stmts) \
+                and not never_falls_through(c) and any(type(x) is ReturnStmt for x in walk_stmts(c)):
             head = [fold_early_returns(x) for x in stmts[:i]]
-            return dataclasses.replace(body, stmts=(*head, _with_tail(c, rest)))
+            # (the tail is sliced here only: slicing it at every statement is quadratic)
+            return dataclasses.replace(body, stmts=(*head, _with_tail(c, stmts[i + 1:])))
     out = [fold_early_returns(x) for x in stmts]
     return body if all(a is b for a, b in zip(out, stmts, strict=True)) else \
         dataclasses.replace(body, stmts=tuple(out))
@@ -164,58 +175,59 @@ class _Lowering:
 
     def stmt(self, body: Stmt) -> Stmt:
         """`body` with its loops restructured, inner loops first."""
-        match body:
+        k = stmt_kind(body)
+        match k:
             case SeqStmts():
-                stmts = [self.stmt(c) for c in body.stmts]
-                if all(a is b for a, b in zip(stmts, body.stmts, strict=True)):
-                    return body
+                new = map_stmt(k, body=self.stmt)
+                if new is k:
+                    return k
                 # A restructured loop may come back as `break_flag = False` + the loop: spliced in.
-                return dataclasses.replace(body, stmts=tuple(flatten_body(SeqStmts(tuple(stmts)))))
-            case IfStmt():
-                then_body = self.stmt(body.then_body)
-                else_body = None if body.else_body is None else self.stmt(body.else_body)
-                if then_body is body.then_body and else_body is body.else_body:
-                    return body
-                return dataclasses.replace(body, then_body=then_body, else_body=else_body)
-            case ScopeStmt():
-                inner = self.stmt(body.body)
-                return body if inner is body.body else dataclasses.replace(body, body=inner)
+                return dataclasses.replace(k, stmts=tuple(flatten_body(new)))
+            case IfStmt() | ScopeStmt():
+                return map_stmt(k, body=self.stmt)
             case ForStmt() | WhileStmt():
-                inner = self.stmt(body.body)  # inner loops first
+                inner = self.stmt(k.body)  # inner loops first
                 if not _escapes(inner):
-                    return body if inner is body.body else dataclasses.replace(body, body=inner)
-                return _restructure(body, inner, self)
+                    return k if inner is k.body else dataclasses.replace(k, body=inner)
+                return _restructure(k, inner, self)
+            case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                return k
             case _:
-                return body
+                assert_never(k)
 
 
 def _escapes(s: Stmt) -> bool:
     """`s` holds a break or continue of the loop around it (nested loops' own are not counted)."""
-    match s:
+    k = stmt_kind(s)
+    match k:
         case BreakStmt() | ContinueStmt():
             return True
-        case SeqStmts():
-            return any(_escapes(c) for c in s.stmts)
-        case IfStmt():
-            return _escapes(s.then_body) or (s.else_body is not None and _escapes(s.else_body))
-        case ScopeStmt():
-            return _escapes(s.body)
-        case _:
+        case SeqStmts() | IfStmt() | ScopeStmt():
+            return any(_escapes(c) for c in child_bodies(k))
+        case ForStmt() | WhileStmt():
+            return False  # its breaks and continues are its own
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt():
             return False
+        case _:
+            assert_never(k)
 
 
 def _bound(s: Stmt) -> tuple[Var, ...]:
-    match s:
+    k = stmt_kind(s)
+    match k:
         case AssignStmt():
-            return (s.var,)
+            return (k.var,)
         case ForStmt():
-            return (s.loop_var, *s.iter_args, *s.return_vars)
+            return (k.loop_var, *k.iter_args, *k.return_vars)
         case WhileStmt():
-            return (*s.iter_args, *s.return_vars)
+            return (*k.iter_args, *k.return_vars)
         case IfStmt():
-            return s.return_vars
-        case _:
+            return k.return_vars
+        case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
+                | ContinueStmt():
             return ()
+        case _:
+            assert_never(k)
 
 
 @dataclass
@@ -301,18 +313,24 @@ def _drop_unread(stmts: list[Stmt], f: _Flags) -> list[Stmt]:
     dead = {v for v in (f.brk, f.cont) if v is not None and v.name not in f.read}
     if not dead:
         return stmts
+    def body(b: Stmt) -> Stmt:
+        return make_body(_drop_unread(flatten_body(b), f))
+
     out: list[Stmt] = []
-    for s in stmts:
+    for stmt in stmts:
+        s = stmt_kind(stmt)
         match s:
-            case AssignStmt() if s.var in dead:
-                continue
-            case IfStmt():
-                then_body = make_body(_drop_unread(flatten_body(s.then_body), f))
-                else_body = (make_body(_drop_unread(flatten_body(s.else_body), f))
-                             if s.else_body is not None else None)
-                s = dataclasses.replace(s, then_body=then_body, else_body=else_body)
-            case ScopeStmt():
-                s = dataclasses.replace(s, body=make_body(_drop_unread(flatten_body(s.body), f)))
+            case AssignStmt():
+                if s.var in dead:
+                    continue
+            case IfStmt() | ScopeStmt():
+                s = map_stmt(s, body=body)
+            case ForStmt() | WhileStmt():
+                pass  # a nested loop's flags are its own (restructured before this one)
+            case SeqStmts() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                assert_never(s)
         out.append(s)
     return out
 

@@ -8,15 +8,15 @@ variables, one Var object assigned twice is one variable.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+from typing_extensions import assert_never
 
 from pl.ir import (
     AssignStmt,
-    Call,
-    ConstBool,
-    ConstFloat,
-    ConstInt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     Expr,
     ForStmt,
@@ -27,9 +27,7 @@ from pl.ir import (
     SeqStmts,
     Stmt,
     TensorType,
-    TensorView,
     TileType,
-    TileView,
     TupleType,
     Type,
     UnknownType,
@@ -38,6 +36,8 @@ from pl.ir import (
     YieldStmt,
 )
 from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import child_bodies, map_expr, mentions_var, stmt_exprs, walk_exprs, walk_stmts
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -46,9 +46,6 @@ KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "stor
 _SKIP_FIELDS = frozenset({"span", "comments"})
 
 T = TypeVar("T")
-
-# Values that hold nothing to substitute: returned as they are without the `match` below.
-_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 # ── names ────────────────────────────────────────────────────────────────────────────────────────
@@ -88,14 +85,6 @@ def versioned_name(name: str, role: str, version: int) -> str:
     `x` -> `x__ssa_v0`; an already generated name is re-based (`x__iter_v1` -> `x__rv_v2`), and a
     hand-written name containing the reserved `__` keeps only the part before it.
     """
-    if name and "__" not in name:
-        # The common case (a user's plain name): parse_auto_name would return it all as base.
-        return f"{name}__{role}_v{version}"
-    return rebased_name(name, role, version)
-
-
-def rebased_name(name: str, role: str, version: int) -> str:
-    """`versioned_name` through parse_auto_name, for any name (see there)."""
     base, qualifier, old_role, old_version = parse_auto_name(name)
     if old_role is None and old_version is None:
         qualifier = ""
@@ -118,61 +107,6 @@ def _field_names(cls: type) -> tuple[str, ...]:
         names = _FIELD_NAMES[cls] = tuple(
             f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init)
     return names
-
-
-# Whether a type mentions a Var anywhere (a dynamic dim). Most types do not, and then substitution
-# returns them as they are without walking them. Keyed by the type (equal types mention the same
-# Vars: Vars compare by identity); bounded.
-_TYPE_HAS_VARS: dict[Type, bool] = {}
-
-
-def _mentions_var(v: Any) -> bool:
-    match v:
-        case Var():
-            return True
-        case tuple() | list():
-            return any(_mentions_var(x) for x in v)
-        case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
-            return any(_mentions_var(getattr(v, n)) for n in _field_names(type(v)))
-        case _:
-            return False
-
-
-def _all_const(dims: tuple[Any, ...]) -> bool:
-    for d in dims:
-        if type(d) is not ConstInt:
-            return False
-    return True
-
-
-def _is_static_plain(t: TensorType | TileType) -> bool:
-    """A shaped type whose dims (and view dims) are all constants, without memref: no Var in it.
-
-    Checked before the cache because hashing a type walks it, which costs more than this test.
-    """
-    if t.memref is not None or not _all_const(t.shape):
-        return False
-    view = t.view
-    if view is None:
-        return True
-    if type(view) is TileView:
-        return _all_const(view.valid_shape) and _all_const(view.stride) \
-            and (view.start_offset is None or type(view.start_offset) is ConstInt)
-    return type(view) is TensorView and _all_const(view.valid_shape) and _all_const(view.stride)
-
-
-def _type_has_vars(t: Type) -> bool:
-    if type(t) in (TileType, TensorType) and _is_static_plain(t):  # type: ignore[arg-type]
-        return False
-    try:
-        hit = _TYPE_HAS_VARS.get(t)
-    except TypeError:  # an unhashable field somewhere: walk it
-        return _mentions_var(t)
-    if hit is None:
-        if len(_TYPE_HAS_VARS) > 4096:
-            _TYPE_HAS_VARS.clear()
-        hit = _TYPE_HAS_VARS[t] = _mentions_var(t)
-    return hit
 
 
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
@@ -215,14 +149,8 @@ class Substituter:
     def __init__(self, versions: Mapping[Var, Var], misses: Misses | None = None) -> None:
         self.versions = versions
         self.misses = misses
-        # Type objects found to mention no Var, by id (the object is kept, so its id is not
-        # reused while it is here): the frontend and deduction share one type object among all
-        # values of equal type, so most types are checked once per function, not once per use.
-        self.plain: dict[int, Type] = {}
 
     def value(self, v: Any) -> Any:
-        if type(v) in _ATOMS:
-            return v
         match v:
             case Expr():
                 return self.expr(v)
@@ -235,94 +163,31 @@ class Substituter:
             case _ if dataclasses.is_dataclass(v) and not isinstance(v, type):
                 return _map_fields(v, self.value)  # views (TileView/TensorView)
             case _:
-                return v
+                return v  # str, int, enums, None: nothing to substitute
 
     def expr(self, e: Expr) -> Expr:
-        if type(e) is Call:  # the most frequent value, first
-            return self.call(e)
-        match e:
-            case Var():
-                # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
-                v = self.versions.get(e)
-                if v is None:
-                    return e if self.misses is None else self.misses.miss(e)
-                return v
-            case Call():
-                return self.call(e)
-            case ConstInt() | ConstFloat() | ConstBool():
-                return e
-            case _ if dataclasses.is_dataclass(e):
-                return _map_fields(e, self.value)
-            case _:
-                return e
-
-    def call(self, e: Call) -> Call:
-        """`_map_fields(e, self.value)` for the most frequent node, without the generic walk.
-
-        The callee (an Op or GlobalVar: a name) never holds a value to substitute.
-        """
-        args = self.items(e.args)
-        kwargs = self.items(e.kwargs) if e.kwargs else e.kwargs
-        attrs = self.items(e.attrs) if e.attrs else e.attrs
-        result_type = self.type(e.result_type)
-        if args is e.args and kwargs is e.kwargs and attrs is e.attrs \
-                and result_type is e.result_type:
-            return e
-        return Call(e.op, args, kwargs, attrs, result_type, span=e.span)
+        if isinstance(e, Var):
+            # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
+            v = self.versions.get(e)
+            if v is None:
+                return e if self.misses is None else self.misses.miss(e)
+            return v
+        # Operands, kwargs/attrs values and a Call's result type (a dynamic dim names a Var).
+        return map_expr(e, self.expr, self.type)
 
     def items(self, v: tuple[Any, ...]) -> tuple[Any, ...]:
         """`value` of a tuple: the same tuple when no item changed."""
-        out = []
-        changed = False
-        for x in v:
-            y = self.expr(x) if type(x) is Var or isinstance(x, Var) else self.value(x)
-            if y is not x:
-                changed = True
-            out.append(y)
-        return tuple(out) if changed else v
+        out = tuple([self.value(x) for x in v])
+        return v if all(a is b for a, b in zip(out, v, strict=True)) else out
 
     def type(self, t: Type) -> Type:
-        if self.plain.get(id(t)) is t:
-            return t
-        return self.type_walk(t)
-
-    def type_walk(self, t: Type) -> Type:
-        """`type` without the look-up of the type objects already found plain."""
-        match t:
-            case TensorType() | TileType() | TupleType():
-                if _type_has_vars(t):
-                    return _map_fields(t, self.value)
-                if len(self.plain) >= _PLAIN_LIMIT:
-                    self.plain.clear()
-                self.plain[id(t)] = t
-                return t
-            case _:
-                return t
+        """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        if mentions_var(t):
+            return _map_fields(t, self.value)
+        return t
 
 
-_PLAIN_LIMIT = 1 << 16  # distinct plain type objects a Substituter remembers (about one per value)
-
-
-# ── statement walking ────────────────────────────────────────────────────────────────────────────
-
-
-def child_stmts(s: Stmt) -> list[Stmt]:
-    match s:
-        case SeqStmts():
-            return list(s.stmts)
-        case ForStmt() | WhileStmt() | ScopeStmt():
-            return [s.body]
-        case IfStmt():
-            return [s.then_body] + ([s.else_body] if s.else_body is not None else [])
-        case _:
-            return []
-
-
-def walk_stmts(s: Stmt) -> Iterator[Stmt]:
-    """Every statement of a tree, pre-order."""
-    yield s
-    for c in child_stmts(s):
-        yield from walk_stmts(c)
+# ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
 
 
 def assigned_vars(s: Stmt) -> dict[Var, None]:
@@ -339,56 +204,32 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
     return out
 
 
-def expr_uses(e: Any, out: set[Var]) -> None:
-    """Add the Vars referenced by an expression (or tuple of them) to `out`; types are not searched."""
-    match e:
-        case Var():
-            out.add(e)
-        case tuple() | list():
-            for x in e:
-                expr_uses(x, out)
-        case Expr() if dataclasses.is_dataclass(e):
-            for f in dataclasses.fields(e):
-                if f.name not in _SKIP_FIELDS:
-                    expr_uses(getattr(e, f.name), out)
-        case _:
-            pass
+def vars_used(*exprs: Expr) -> set[Var]:
+    """The Vars the expressions reference (IterArgs included); types are not searched."""
+    return {x for e in exprs for x in walk_exprs(e) if isinstance(x, Var)}
 
 
-def _uses(*exprs: Any) -> set[Var]:
-    out: set[Var] = set()
-    for e in exprs:
-        expr_uses(e, out)
-    return out
-
-
-def stmt_live_in(s: Stmt) -> set[Var]:
+def stmt_live_in(stmt: Stmt) -> set[Var]:
     """Vars a statement needs from outside it: used before (or without) being assigned inside it."""
+    s = stmt_kind(stmt)
+    used = vars_used(*stmt_exprs(s))  # what it evaluates itself: values, headers, inits, scope args
     match s:
-        case AssignStmt():
-            return _uses(s.value)
-        case EvalStmt():
-            return _uses(s.expr)
-        case ReturnStmt() | YieldStmt():
-            return _uses(s.values)
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return used
         case SeqStmts():
             return seq_live_in(s.stmts)
         case ForStmt():
-            used = _uses(s.start, s.stop, s.step, tuple(ia.init for ia in s.iter_args))
-            body = stmt_live_in(s.body) - {s.loop_var, *s.iter_args}
-            return used | body
+            return used | (stmt_live_in(s.body) - {s.loop_var, *s.iter_args})
         case WhileStmt():
-            used = _uses(s.condition, tuple(ia.init for ia in s.iter_args))
             return used | (stmt_live_in(s.body) - set(s.iter_args))
         case IfStmt():
-            used = _uses(s.condition) | stmt_live_in(s.then_body)
-            if s.else_body is not None:
-                used |= stmt_live_in(s.else_body)
+            for b in child_bodies(s):
+                used |= stmt_live_in(b)
             return used
         case ScopeStmt():
-            return stmt_live_in(s.body) | _uses(tuple(v for _, v in s.args))
+            return used | stmt_live_in(s.body)
         case _:
-            return set()
+            assert_never(s)
 
 
 def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
@@ -402,10 +243,12 @@ def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
 
 def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> list[set[Var]]:
     """needs[i] = Vars that stmts[i:] need from before stmts[i] (needs[len] is empty)."""
-    needs: list[set[Var]] = [set() for _ in range(len(stmts) + 1)]
-    for j in range(len(stmts), 0, -1):
-        s = stmts[j - 1]
-        needs[j - 1] = stmt_live_in(s) | (needs[j] - assigned_vars(s).keys())
+    after: set[Var] = set()
+    needs = [after]
+    for s in reversed(stmts):
+        after = stmt_live_in(s) | (after - assigned_vars(s).keys())
+        needs.append(after)
+    needs.reverse()
     return needs
 
 
@@ -425,18 +268,6 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
     has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
     Vec, whatever the first binding's type was.)
     """
-    rhs = value.type
-    kind = type(rhs)
-    if (kind is TileType or kind is TensorType) and rhs.memref is None:  # type: ignore[attr-defined]
-        # The common definition (an op's tile or tensor result): informative, and no memref to
-        # carry over unless the declaration has one.
-        if not isinstance(lhs_type, (TensorType, TileType)) or lhs_type.memref is None:
-            return rhs
-    return assignment_type_general(lhs_type, value)
-
-
-def assignment_type_general(lhs_type: Type, value: Expr) -> Type:
-    """`assignment_type` without its shortcut for a plain tile or tensor value."""
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type

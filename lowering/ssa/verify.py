@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from lowering.ssa.support import expr_uses, is_transparent_scope
+from typing_extensions import assert_never
+
+from lowering.ssa.support import is_transparent_scope, vars_used
 from pl.ir import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
+    Expr,
     ForStmt,
     Function,
     IfStmt,
@@ -28,6 +33,8 @@ from pl.ir import (
     WhileStmt,
     YieldStmt,
 )
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import stmt_exprs
 
 __all__ = ["verify_ssa", "verify_function_ssa"]
 
@@ -69,7 +76,8 @@ class _Checker:
         self._check(f.body, set(f.params))
         return self.errors
 
-    def _collect_defs(self, s: Stmt) -> None:
+    def _collect_defs(self, stmt: Stmt) -> None:
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 self.assigns[s.var] += 1
@@ -93,13 +101,13 @@ class _Checker:
                     self._collect_defs(c)
             case ScopeStmt():
                 self._collect_defs(s.body)
+            case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                pass  # they define nothing
             case _:
-                pass
+                assert_never(s)
 
-    def _use(self, e: object, visible: set[Var], where: str) -> None:
-        used: set[Var] = set()
-        expr_uses(e, used)
-        for v in sorted(used, key=lambda x: x.name):
+    def _use(self, exprs: tuple[Expr, ...], visible: set[Var], where: str) -> None:
+        for v in sorted(vars_used(*exprs), key=lambda x: x.name):
             if v in self.all_defined and v not in visible:
                 self.err(f"'{v.name}' is used in {where} outside the scope that defines it")
 
@@ -117,14 +125,15 @@ class _Checker:
         if any(isinstance(x, YieldStmt) for x in stmts[:-1]):
             self.err(f"{what} has a yield before the end of its body")
 
-    def _check(self, s: Stmt, visible: set[Var]) -> set[Var]:
+    def _check(self, stmt: Stmt, visible: set[Var]) -> set[Var]:
         """Check `s` with `visible` in scope; returns what is visible after it."""
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
-                self._use(s.value, visible, f"the value of '{s.var.name}'")
+                self._use((s.value,), visible, f"the value of '{s.var.name}'")
                 return visible | {s.var}
             case EvalStmt():
-                self._use(s.expr, visible, "a statement")
+                self._use((s.expr,), visible, "a statement")
                 return visible
             case ReturnStmt() | YieldStmt():
                 self._use(s.values, visible, "a return" if isinstance(s, ReturnStmt) else "a yield")
@@ -137,20 +146,21 @@ class _Checker:
                 what = "a for loop" if isinstance(s, ForStmt) else "a while loop"
                 if isinstance(s, ForStmt):
                     self._use((s.start, s.stop, s.step), visible, f"the range of {what}")
-                self._use(tuple(ia.init for ia in s.iter_args), visible, f"the init values of {what}")
+                self._use(tuple(ia.init for ia in s.iter_args if ia.init is not None), visible,
+                          f"the init values of {what}")
                 if len(s.iter_args) != len(s.return_vars):
                     self.err(f"{what} has {len(s.iter_args)} iter args but {len(s.return_vars)} return vars")
                 inner = visible | set(s.iter_args)
                 if isinstance(s, ForStmt):
                     inner.add(s.loop_var)
                 else:
-                    self._use(s.condition, inner, f"the condition of {what}")
+                    self._use((s.condition,), inner, f"the condition of {what}")
                 self._check(s.body, inner)
                 if s.return_vars:
                     self._check_yield_tail(s.body, len(s.return_vars), what)
                 return visible | set(s.return_vars)
             case IfStmt():
-                self._use(s.condition, visible, "an if condition")
+                self._use((s.condition,), visible, "an if condition")
                 self._check(s.then_body, visible)
                 if s.else_body is not None:
                     self._check(s.else_body, visible)
@@ -162,8 +172,10 @@ class _Checker:
                         self._check_yield_tail(s.else_body, len(s.return_vars), "an if's else branch")
                 return visible | set(s.return_vars)
             case ScopeStmt():
-                self._use(tuple(v for _, v in s.args), visible, "scope arguments")
+                self._use(stmt_exprs(s), visible, "scope arguments")
                 # Scopes are transparent: their bindings stay visible after them.
                 return self._check(s.body, visible)
-            case _:
+            case BreakStmt() | ContinueStmt():
                 return visible
+            case _:
+                assert_never(s)

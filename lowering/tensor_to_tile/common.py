@@ -11,8 +11,12 @@ pass that changes nothing costs one walk and hands its input on.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
+
+from typing_extensions import assert_never
 
 from pl.ir.enums import DType
 from pl.ir.expr import (
@@ -23,14 +27,14 @@ from pl.ir.expr import (
     GlobalVar,
     IterArg,
     MakeTuple,
-    TupleGetItem,
-    UnaryExpr,
     Var,
 )
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -42,7 +46,9 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
     make_body,
+    stmt_kind,
 )
+from pl.ir.traverse import map_expr, map_stmt
 from pl.ir.types import TensorType, TileType, Type, effective_tile_view, static_shape
 from pl.ops.registry import get_op
 
@@ -134,10 +140,10 @@ def is_op_call(e: Expr | None, *names: str) -> bool:
 
 
 class Rewriter:
-    """A statement walker with variable substitution and type propagation through carries."""
+    """A statement walker with variable substitution and type propagation through carries.
 
-    # A subclass whose `expr` rewrites more than remapped variables walks every expression.
-    walks_every_expr = False
+    Subclasses override `assign`, `eval`, `ret`, `expr` or `stmt`; everything else is rebuilt
+    through `pl.ir.traverse.map_stmt`, so an unchanged statement comes back as the same object."""
 
     def __init__(self) -> None:
         self.remap: dict[int, Expr] = {}
@@ -147,42 +153,17 @@ class Rewriter:
         self.remap[id(old)] = new
 
     def expr(self, e: Expr) -> Expr:
-        if not self.remap and not self.walks_every_expr:
-            # Nothing remapped yet: every expression below is rebuilt only when a Var in it is
-            # remapped, so it comes back as it is.
-            return e
-        match e:
-            case Var():
-                return self.remap.get(id(e), e)
-            case Call():
-                args = tuple([self.expr(a) for a in e.args])
-                kwargs = tuple([(k, self.expr(v) if isinstance(v, Expr) else v)
-                                for k, v in e.kwargs]) if e.kwargs else e.kwargs
-                if args == e.args and all(a is b for a, b in zip(args, e.args, strict=True)) \
-                        and kwargs == e.kwargs:
-                    return e
-                return self.rebuild_call(e, args, kwargs)
-            case MakeTuple():
-                elems = tuple(self.expr(x) for x in e.elements)
-                if all(a is b for a, b in zip(elems, e.elements, strict=True)):
-                    return e
-                return MakeTuple(elems, span=e.span)
-            case BinaryExpr():
-                left, right = self.expr(e.left), self.expr(e.right)
-                if left is e.left and right is e.right:
-                    return e
-                return BinaryExpr(e.op, left, right, e.dtype, span=e.span)
-            case UnaryExpr():
-                operand = self.expr(e.operand)
-                if operand is e.operand:
-                    return e
-                return UnaryExpr(e.op, operand, e.dtype, span=e.span)
-            case TupleGetItem():
-                inner = self.expr(e.tuple_expr)
-                if inner is e.tuple_expr:
-                    return e
-                return TupleGetItem(inner, e.index, span=e.span)
-        return e
+        if isinstance(e, Var):
+            return self.remap.get(id(e), e)
+        if isinstance(e, Call):
+            # Arguments and kwargs are substituted and a changed call is rebuilt through
+            # `rebuild_call` (its result type re-deduced); attrs are compiler-internal and kept.
+            args = self.exprs(e.args)
+            kwargs = tuple([(n, self.expr(v) if isinstance(v, Expr) else v) for n, v in e.kwargs])
+            if args is e.args and same_items([v for _, v in kwargs], [v for _, v in e.kwargs]):
+                return e
+            return self.rebuild_call(e, args, kwargs)
+        return map_expr(e, self.expr)
 
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
@@ -197,37 +178,30 @@ class Rewriter:
             out.extend(self.stmt(child))
         return body_of(s, out)
 
-    def stmt(self, s: Stmt) -> list[Stmt]:
+    def stmt(self, stmt: Stmt) -> list[Stmt]:
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 return self.assign(s)
             case EvalStmt():
                 return self.eval(s)
-            case SeqStmts():
-                return [self.body(s)]
-            case YieldStmt():
-                values = self.exprs(s.values)
-                return [s if values is s.values
-                        else YieldStmt(values, span=s.span, comments=s.comments)]
             case ReturnStmt():
                 return self.ret(s)
-            case ForStmt():
-                return [self.for_stmt(s)]
-            case WhileStmt():
-                return [self.while_stmt(s)]
+            case SeqStmts():
+                return [self.body(s)]
+            case ForStmt() | WhileStmt():
+                return [self.loop(s)]
             case IfStmt():
                 return [self.if_stmt(s)]
-            case ScopeStmt():
-                body = self.body(s.body)
-                return [s if body is s.body
-                        else ScopeStmt(s.kind, body, s.args, span=s.span, comments=s.comments)]
-        return [s]
+            case YieldStmt() | ScopeStmt() | BreakStmt() | ContinueStmt():
+                return [map_stmt(s, self.body, self.expr)]
+            case _:
+                assert_never(s)
 
     def ret(self, s: ReturnStmt) -> list[Stmt]:
         """A return, rewritten where it stands (a return is never moved: the code after an early
         return must not run)."""
-        values = self.exprs(s.values)
-        return [s if values is s.values else ReturnStmt(values, span=s.span, comments=s.comments)]
+        return [map_stmt(s, expr=self.expr)]
 
     def exprs(self, values: tuple[Expr, ...]) -> tuple[Expr, ...]:
         """`expr` of each value: the same tuple when none changed."""
@@ -247,8 +221,7 @@ class Rewriter:
         return AssignStmt(s.var, value, span=s.span, comments=s.comments)
 
     def eval(self, s: EvalStmt) -> list[Stmt]:
-        e = self.expr(s.expr)
-        return [s if e is s.expr else EvalStmt(e, span=s.span, comments=s.comments)]
+        return [map_stmt(s, expr=self.expr)]
 
     def iter_args(self, iter_args: tuple[IterArg, ...]) -> tuple[IterArg, ...]:
         out: list[IterArg] = []
@@ -273,40 +246,30 @@ class Rewriter:
                 out.append(rv)
         return olds if same_items(out, olds) else tuple(out)
 
-    def for_stmt(self, s: ForStmt) -> ForStmt:
-        start, stop, step = self.expr(s.start), self.expr(s.stop), self.expr(s.step)
+    def loop(self, s: ForStmt | WhileStmt) -> Stmt:
+        """A loop whose iter args take their initial values' new types (remapped in the body) and
+        whose return vars take the iter args' types."""
         iter_args = self.iter_args(s.iter_args)
-        body = self.body(s.body)
+        new = map_stmt(s, self.body, self.expr)
         rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
-        if start is s.start and stop is s.stop and step is s.step and iter_args is s.iter_args \
-                and body is s.body and rvs is s.return_vars:
-            return s
-        return ForStmt(s.loop_var, start, stop, step, iter_args, body, rvs, s.kind, s.attrs,
-                       span=s.span, comments=s.comments)
+        if iter_args is s.iter_args and rvs is s.return_vars:
+            return new
+        return replace(new, iter_args=iter_args, return_vars=rvs)
 
-    def while_stmt(self, s: WhileStmt) -> WhileStmt:
-        iter_args = self.iter_args(s.iter_args)
-        cond = self.expr(s.condition)
-        body = self.body(s.body)
-        rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
-        if iter_args is s.iter_args and cond is s.condition and body is s.body \
-                and rvs is s.return_vars:
-            return s
-        return WhileStmt(iter_args, cond, body, rvs, span=s.span, comments=s.comments)
+    def if_stmt(self, s: IfStmt) -> Stmt:
+        """An if whose branches each start from the substitutions made before it, and whose return
+        vars take the types of the values its branches yield."""
+        saved = self.remap
 
-    def if_stmt(self, s: IfStmt) -> IfStmt:
-        cond = self.expr(s.condition)
-        saved = dict(self.remap)
-        then_body = self.body(s.then_body)
-        self.remap = dict(saved)
-        else_body = self.body(s.else_body) if s.else_body is not None else None
+        def branch(b: Stmt) -> Stmt:
+            self.remap = dict(saved)
+            return self.body(b)
+
+        new = map_stmt(s, branch, self.expr)
         self.remap = saved
-        types = yield_types(then_body) or (yield_types(else_body) if else_body else [])
+        types = yield_types(new.then_body) or yield_types(new.else_body)
         rvs = self.retype_vars(s.return_vars, types)
-        if cond is s.condition and then_body is s.then_body and else_body is s.else_body \
-                and rvs is s.return_vars:
-            return s
-        return IfStmt(cond, then_body, else_body, rvs, span=s.span, comments=s.comments)
+        return new if rvs is s.return_vars else replace(new, return_vars=rvs)
 
     def function(self, f: Function, **changes: Any) -> Function:
         body = self.body(f.body)
@@ -324,12 +287,7 @@ class Rewriter:
 
 def same_items(new: Sequence[Any], old: Sequence[Any]) -> bool:
     """Whether two sequences hold the very same objects, in order."""
-    if len(new) != len(old):
-        return False
-    for a, b in zip(new, old, strict=True):
-        if a is not b:
-            return False
-    return True
+    return len(new) == len(old) and all(map(operator.is_, new, old))
 
 
 def body_of(old: Stmt | None, stmts: list[Stmt]) -> Stmt:
@@ -359,15 +317,3 @@ def yield_types(body: Stmt | None) -> list[Type]:
     return []
 
 
-def walk_stmts(body: Stmt | None) -> list[Stmt]:
-    """Every statement of a body in program order, nested bodies included (pre-order)."""
-    out: list[Stmt] = []
-    for s in flatten_body(body):
-        out.append(s)
-        match s:
-            case ForStmt() | WhileStmt() | ScopeStmt():
-                out.extend(walk_stmts(s.body))
-            case IfStmt():
-                out.extend(walk_stmts(s.then_body))
-                out.extend(walk_stmts(s.else_body))
-    return out

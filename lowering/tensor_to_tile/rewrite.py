@@ -37,7 +37,6 @@ from lowering.tensor_to_tile.convert import check_convertible, converter_for
 from lowering.tensor_to_tile.scan import (
     consumer_spaces,
     hoist_nested_tensor_calls,
-    is_plain_tile_code,
     params_needing_entry_load,
 )
 from lowering.tensor_to_tile.writes import check_gm_writes
@@ -46,7 +45,7 @@ from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, ScopeStmt, Stmt, flatten_body
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
 from pl.ir.types import TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
 
@@ -190,17 +189,10 @@ class _TensorToTile(Rewriter):
 
 
 def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
-    converts = not is_plain_tile_code(f.body)
-    if converts:
-        body = hoist_nested_tensor_calls(f.body)
-        rw = _TensorToTile(consumer_spaces(body), f)
-        used = params_needing_entry_load(body)
-        check_gm_writes(f, body, used, callee_writes)
-    else:
-        # Straight-line tile code: hoisting, the demands and the entry loads would all come back
-        # empty, and the rewrite would hand every statement but the returns back
-        # (tests/test_perf_passes.py).
-        body, rw, used = f.body, _TensorToTile({}, f), set()
+    body = hoist_nested_tensor_calls(f.body)
+    rw = _TensorToTile(consumer_spaces(body), f)
+    used = params_needing_entry_load(body)
+    check_gm_writes(f, body, used, callee_writes)
     entry: list[Stmt] = []
     for p in f.params:
         t = p.type
@@ -213,13 +205,7 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
         entry.append(AssignStmt(tile_var, load, span=f.span))
         rw.map_var(p, tile_var)
 
-    if converts:
-        new_stmts = entry + flatten_body(rw.body(body))
-    else:
-        # Only a return (at the top, or in a scope) can change in plain code.
-        new_stmts = entry
-        for s in flatten_body(body):
-            new_stmts.extend(rw.stmt(s) if isinstance(s, ReturnStmt | ScopeStmt) else (s,))
+    new_stmts = entry + flatten_body(rw.body(body))
 
     params = list(f.params) + list(rw.outs.values())
     directions = list(f.directions) + [ParamDirection.Out] * len(rw.outs)
@@ -261,8 +247,6 @@ class _CallSites(Rewriter):
     a GM tensor, a new Out param of its own that its callers provide in turn (`forward=True`).
     Every call is covered: assigned, evaluated, nested in an expression, or launched by a Submit
     (whose (*returns, TASK_ID) type is kept)."""
-
-    walks_every_expr = True
 
     def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool) -> None:
         super().__init__()

@@ -7,35 +7,49 @@ Guarantees:
 * `consumer_spaces` maps each Var whose consumer needs a memory space (conversion input
   requirements: Mat for matmul operands, ...) to that space, propagated backward through
   inherit-input ops and plain aliases; a non-Vec demand overrides Vec, otherwise first wins.
-* `is_plain_tile_code` tells whether a body is straight-line code without any tensor-op call,
-  anywhere in any of its expressions: then every scan below comes back empty and the conversion
-  hands every statement back as it is (a long kernel written in tile ops throughout). A loop or
-  an if is never plain: the conversion re-derives the types its values carry.
 * `params_needing_entry_load` lists the tensor vars consumed directly by converted ops (outside
   requirement-covered slots and self-loading ops), traced through loop-carry initial values.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
+from typing_extensions import assert_never
 
-from lowering.tensor_to_tile.common import body_of, same_items, walk_stmts
+from lowering.tensor_to_tile.common import body_of, same_items
 from lowering.tensor_to_tile.convert import SELF_LOADING, converter_for
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, IterArg, MakeTuple, Var
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    IterArg,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    expr_kind,
+)
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
     ReturnStmt,
     ScopeStmt,
+    SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
+    stmt_kind,
 )
+from pl.ir.traverse import map_expr, map_stmt, walk_stmts
 from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
@@ -49,19 +63,22 @@ class _Hoister:
         self.pending: list[Stmt] = []
 
     def nested(self, e: Expr) -> Expr:
-        """Hoist tensor-op calls found inside `e` (e itself stays)."""
-        match e:
+        """Hoist tensor-op calls found inside `e` (e itself stays): among a call's arguments and a
+        list's elements, where the seed's nested forms put them."""
+        k = expr_kind(e)
+        match k:
             case Call():
-                args = tuple([self.operand(a) for a in e.args])
-                if same_items(args, e.args):
-                    return e
-                return Call(e.op, args, e.kwargs, e.attrs, e.result_type, span=e.span)
+                args = tuple([self.operand(a) for a in k.args])
+                if same_items(args, k.args):
+                    return k
+                return Call(k.op, args, k.kwargs, k.attrs, k.result_type, span=k.span)
             case MakeTuple():
-                elems = tuple([self.operand(a) for a in e.elements])
-                if same_items(elems, e.elements):
-                    return e
-                return MakeTuple(elems, span=e.span)
-        return e
+                return map_expr(k, self.operand)
+            case Var() | ConstInt() | ConstFloat() | ConstBool() | BinaryExpr() | UnaryExpr() \
+                    | TupleGetItem():
+                return k  # scalar expressions and leaves
+            case _:
+                assert_never(k)
 
     def operand(self, e: Expr) -> Expr:
         if not isinstance(e, (Call, MakeTuple)):
@@ -83,87 +100,19 @@ class _Hoister:
             out.append(new)
         return body_of(s, out)
 
-    def stmt(self, s: Stmt) -> Stmt:
+    def stmt(self, stmt: Stmt) -> Stmt:
+        s = stmt_kind(stmt)
         match s:
-            case AssignStmt():
-                value = self.nested(s.value)
-                return s if value is s.value else AssignStmt(s.var, value, span=s.span,
-                                                             comments=s.comments)
-            case EvalStmt():
-                e = self.nested(s.expr)
-                return s if e is s.expr else EvalStmt(e, span=s.span, comments=s.comments)
-            case YieldStmt():
-                vals = tuple([self.operand(v) for v in s.values])
-                return s if same_items(vals, s.values) \
-                    else YieldStmt(vals, span=s.span, comments=s.comments)
-            case ReturnStmt():
-                vals = tuple([self.operand(v) for v in s.values])
-                return s if same_items(vals, s.values) \
-                    else ReturnStmt(vals, span=s.span, comments=s.comments)
-            case ForStmt():
-                body = self.body(s.body)
-                return s if body is s.body else ForStmt(
-                    s.loop_var, s.start, s.stop, s.step, s.iter_args, body, s.return_vars, s.kind,
-                    s.attrs, span=s.span, comments=s.comments)
-            case WhileStmt():
-                body = self.body(s.body)
-                return s if body is s.body else WhileStmt(
-                    s.iter_args, s.condition, body, s.return_vars, span=s.span,
-                    comments=s.comments)
-            case IfStmt():
-                then_body = self.body(s.then_body)
-                els = self.body(s.else_body) if s.else_body is not None else None
-                return s if then_body is s.then_body and els is s.else_body else IfStmt(
-                    s.condition, then_body, els, s.return_vars, span=s.span, comments=s.comments)
-            case ScopeStmt():
-                body = self.body(s.body)
-                return s if body is s.body else ScopeStmt(s.kind, body, s.args, span=s.span,
-                                                          comments=s.comments)
-        return s
-
-
-def is_plain_tile_code(body: Stmt) -> bool:
-    """`body` (nested scopes included) has no loop or if, and no statement evaluates a tensor-op
-    call at any depth of any of its expressions (keyword values and the operands of arithmetic
-    included: more than the conversion looks at)."""
-    for s in walk_stmts(body):
-        if type(s) is AssignStmt:  # the most frequent statement, without the generic walk
-            if _holds_tensor_call(s.value):
-                return False
-            continue
-        if isinstance(s, (ForStmt, WhileStmt, IfStmt)) or not dataclasses.is_dataclass(s):
-            return False
-        for f in dataclasses.fields(s):
-            value = getattr(s, f.name)
-            if not isinstance(value, Stmt) and _holds_tensor_call(value):
-                return False
-    return True
-
-
-_LEAVES = frozenset({Var, ConstInt, ConstFloat, ConstBool})
-
-
-def _holds_tensor_call(v: Any) -> bool:
-    """`v` (an expression, or a tuple of them or of (key, value) pairs) is or holds a tensor-op
-    call; types and other attributes are not looked into."""
-    kind = type(v)
-    if kind in _LEAVES:
-        return False
-    if kind is Call:
-        op = v.op
-        if not isinstance(op, GlobalVar) and _is_tensor_op_name(op.name):
-            return True
-        for a in v.args:
-            if type(a) not in _LEAVES and _holds_tensor_call(a):
-                return True
-        return bool(v.kwargs and _holds_tensor_call(v.kwargs)
-                    or v.attrs and _holds_tensor_call(v.attrs))
-    if kind is tuple:
-        return any(_holds_tensor_call(x) for x in v)
-    if isinstance(v, Expr) and dataclasses.is_dataclass(v):  # IterArg (its init), tuples, ...
-        return any(_holds_tensor_call(getattr(v, f.name)) for f in dataclasses.fields(v)
-                   if f.name != "span")
-    return False
+            case AssignStmt() | EvalStmt():
+                return map_stmt(s, expr=self.nested)  # the call itself stays, its operands hoist
+            case YieldStmt() | ReturnStmt():
+                return map_stmt(s, expr=self.operand)
+            case ForStmt() | WhileStmt() | IfStmt() | ScopeStmt() | SeqStmts():
+                return map_stmt(s, body=self.body)  # headers and conditions stay as they are
+            case BreakStmt() | ContinueStmt():
+                return s
+            case _:
+                assert_never(s)
 
 
 def _is_tensor_op_name(name: str) -> bool:

@@ -25,23 +25,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from typing_extensions import assert_never
+
 from lowering.tensor_to_tile.convert import PASSTHROUGH
 from pl.errors import PlError
-from pl.ir.expr import BinaryExpr, Call, Expr, GlobalVar, IterArg, MakeTuple, TupleGetItem, UnaryExpr, Var
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
     ReturnStmt,
     ScopeStmt,
+    SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
+    stmt_kind,
 )
+from pl.ir.traverse import walk_exprs
 from pl.ir.types import TensorType
 from pl.ops.registry import get_op
 
@@ -56,21 +63,8 @@ class _Gm:
     seq: int
 
 
-def _vars(e: object) -> list[Var]:
-    match e:
-        case Var():
-            return [e]
-        case Call():
-            return [v for a in (*e.args, *(x for _, x in e.kwargs)) for v in _vars(a)]
-        case MakeTuple():
-            return [v for x in e.elements for v in _vars(x)]
-        case TupleGetItem():
-            return _vars(e.tuple_expr)
-        case BinaryExpr():
-            return _vars(e.left) + _vars(e.right)
-        case UnaryExpr():
-            return _vars(e.operand)
-    return []
+def _vars(e: Expr | None) -> list[Var]:
+    return [] if e is None else [x for x in walk_exprs(e) if isinstance(x, Var)]
 
 
 def _name(v: Expr) -> str:
@@ -104,7 +98,8 @@ class _Checker:
         for x in flatten_body(s):
             self.stmt(x)
 
-    def stmt(self, s: Stmt) -> None:
+    def stmt(self, stmt: Stmt) -> None:
+        s = stmt_kind(stmt)
         match s:
             case AssignStmt():
                 self.reads(s.value, s.span)
@@ -152,6 +147,12 @@ class _Checker:
                     self.reads(v, s.span)
             case ScopeStmt():
                 self.body(s.body)
+            case SeqStmts():
+                self.body(s)
+            case BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                assert_never(s)
 
     # ---- values ----------------------------------------------------------------------------------
     def alias(self, new: Var, source: Expr | None) -> None:

@@ -23,7 +23,6 @@ Guarantees:
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -33,9 +32,10 @@ from pl.interpreter.execute import Machine
 from pl.interpreter.handlers import HANDLERS
 from pl.interpreter.values import coerce_array, coerce_scalar, np_dtype
 from pl.ir.enums import FunctionType, ParamDirection
-from pl.ir.expr import Call, Expr, GlobalVar
+from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.stmt import Stmt
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
 
 __all__ = ["interpret", "supported_ops", "entry_function"]
@@ -134,24 +134,6 @@ def _convert_arg(name: str, t: Any, arg: Any) -> tuple[Any, bool]:
 
 
 def _callees(stmt: Stmt | None) -> set[str]:
-    """Names of program functions called anywhere in a body (a textual scan of Call nodes)."""
-    found: set[str] = set()
-    _scan(stmt, found)
-    return found
-
-
-def _scan(node: Any, found: set[str]) -> None:
-    if isinstance(node, Call):
-        if isinstance(node.op, GlobalVar):
-            found.add(node.op.name)
-        for a in node.args:
-            _scan(a, found)
-        return
-    if isinstance(node, (list, tuple)):
-        for x in node:
-            _scan(x, found)
-        return
-    if isinstance(node, (Stmt, Expr)) and dataclasses.is_dataclass(node):
-        for f in dataclasses.fields(node):
-            if f.name not in ("span", "comments", "var_type", "result_type"):
-                _scan(getattr(node, f.name), found)
+    """Names of program functions called anywhere in a body."""
+    return {e.op.name for s in walk_stmts(stmt) for root in stmt_exprs(s) for e in walk_exprs(root)
+            if isinstance(e, Call) and isinstance(e.op, GlobalVar)}

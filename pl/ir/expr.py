@@ -7,7 +7,7 @@ expression compares by value, recursively, with spans ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -189,6 +189,17 @@ class Call(Expr):
             if k == key:
                 return v
         return default
+
+
+# The closed set of expression kinds (`IterArg` is a `Var`, so `case Var()` covers both). A `match`
+# over `expr_kind(e)` ends in `case _: assert_never(e)`; tests/test_traverse.py checks this union
+# lists every subclass of Expr.
+ExprKind = Var | ConstInt | ConstFloat | ConstBool | BinaryExpr | UnaryExpr | MakeTuple | TupleGetItem | Call
+
+
+def expr_kind(e: Expr) -> ExprKind:
+    """`e` typed as the union of the expression kinds (the IR's fields are typed `Expr`)."""
+    return cast("ExprKind", e)
 
 
 # `pl.submit(self.fn, *args, deps=[...])` is a Call of the program function carrying this attr

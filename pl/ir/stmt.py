@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pl.ir.enums import ForKind, ScopeKind
 from pl.ir.expr import Expr, IterArg, Var
@@ -116,6 +116,18 @@ class ScopeStmt(Stmt):
     args: tuple[tuple[str, Any], ...] = ()
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
+
+
+# The closed set of statement kinds. A `match` over `stmt_kind(s)` that ends in
+# `case _: assert_never(s)` makes mypy name every such match when a kind is added here
+# (tests/test_traverse.py checks this union lists every subclass of Stmt).
+StmtKind = (AssignStmt | EvalStmt | ReturnStmt | YieldStmt | SeqStmts | IfStmt | ForStmt | WhileStmt
+            | BreakStmt | ContinueStmt | ScopeStmt)
+
+
+def stmt_kind(s: Stmt) -> StmtKind:
+    """`s` typed as the union of the statement kinds (the IR's fields are typed `Stmt`)."""
+    return cast("StmtKind", s)
 
 
 def _splice(stmts: Iterable[Stmt], out: list[Stmt]) -> None:

@@ -29,11 +29,13 @@ from pl.ir.stmt import (
     ForStmt,
     IfStmt,
     ScopeStmt,
+    SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
 )
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
 from pl.show_inferred.edit import (
     Spelling,
@@ -107,20 +109,9 @@ def _call_op(e: Expr) -> str | None:
 
 def _source_index(f: Function) -> dict[Key, Stmt]:
     out: dict[Key, Stmt] = {}
-
-    def walk(s: Stmt | None) -> None:
-        for x in flatten_body(s):
+    for x in walk_stmts(f.body):
+        if not isinstance(x, SeqStmts):
             out.setdefault(_key(x.span.line, x.span.col), x)
-            match x:
-                case ForStmt(body=b) | WhileStmt(body=b) | ScopeStmt(body=b):
-                    walk(b)
-                case IfStmt(then_body=t, else_body=e):
-                    walk(t)
-                    walk(e)
-                case _:
-                    pass
-
-    walk(f.body)
     return out
 
 

@@ -1,0 +1,307 @@
+"""The one traversal of the IR: what a statement holds, walks over statements and expressions, and
+the rebuild of a statement from mapped parts.
+
+Guarantees:
+- `child_bodies(s)` are the statement bodies directly inside `s`, in program order (a SeqStmts'
+  statements; a loop's or scope's body; an if's then body, then its else body when present).
+- `stmt_exprs(s)` are the expressions `s` holds directly, in evaluation order, nested bodies
+  excluded: an assignment's value, an evaluated expression, returned/yielded values, an if's or
+  while's condition, a for's start/stop/step, the initial values of iter args, and the scope
+  arguments that are expressions (`pl.spmd(n)`'s `n`). One rule for initial values: an IterArg
+  without one (`init is None`) contributes nothing, so every item is an `Expr`.
+- `walk_stmts(s)` is every statement of a tree, pre-order (a SeqStmts itself included, then before
+  else), with an explicit stack: no generator per statement and no recursion depth.
+- `expr_children(e)` / `walk_exprs(e)`: the direct sub-expressions of an expression and all of them
+  pre-order (Call arguments, then expression-valued kwargs and attrs, directly or in a tuple/list).
+  Neither looks into types nor into an IterArg's initial value (that belongs to its definition).
+  `type_exprs(t)` are the expressions a type holds (dims, view dims, strides, start offset);
+  `mentions_var(t)` tells whether any of them names a Var (a dynamic dim).
+- `map_expr(e, expr, type_)` rebuilds `e` with `expr` applied to its direct sub-expressions and
+  `type_` to a Call's result type; `e` itself when nothing changed.
+- `map_stmt(s, body=..., expr=...)` rebuilds `s` with `body` applied to each child body and `expr`
+  to each expression `stmt_exprs` lists except iter-arg initial values (those live inside the
+  IterArg, a definition: a pass changing one makes a new IterArg and maps its uses itself). Binders
+  (assigned vars, loop vars, iter args, return vars) are kept. When every part comes back as the
+  very same object, `s` itself is returned; a rebuilt statement keeps its span and comments.
+- Every `match` here ends in `assert_never`, so adding a kind to `StmtKind`/`ExprKind` makes mypy
+  point at each place to handle it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from typing_extensions import assert_never
+
+from pl.ir.expr import (
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    expr_kind,
+)
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
+from pl.ir.types import TensorType, TileType, TupleType, Type
+
+__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "mentions_var", "stmt_exprs", "type_exprs",
+           "walk_exprs", "walk_stmts"]
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _identity_type(t: Type) -> Type:
+    return t
+
+
+def child_bodies(s: Stmt) -> tuple[Stmt, ...]:
+    """The statement bodies directly inside `s`, in program order."""
+    k = stmt_kind(s)
+    match k:
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return ()  # the leaves first: most statements are assignments
+        case SeqStmts():
+            return k.stmts
+        case ForStmt() | WhileStmt() | ScopeStmt():
+            return (k.body,)
+        case IfStmt():
+            return (k.then_body,) if k.else_body is None else (k.then_body, k.else_body)
+        case _:
+            assert_never(k)
+
+
+def _scope_exprs(args: tuple[tuple[str, Any], ...]) -> tuple[Expr, ...]:
+    return tuple(v for _, v in args if isinstance(v, Expr))
+
+
+def stmt_exprs(s: Stmt) -> tuple[Expr, ...]:
+    """The expressions `s` holds directly, in evaluation order (see the module docstring)."""
+    k = stmt_kind(s)
+    match k:
+        case AssignStmt():
+            return (k.value,)
+        case EvalStmt():
+            return (k.expr,)
+        case ReturnStmt() | YieldStmt():
+            return k.values
+        case IfStmt():
+            return (k.condition,)
+        case ForStmt():
+            return (k.start, k.stop, k.step, *(ia.init for ia in k.iter_args if ia.init is not None))
+        case WhileStmt():
+            return (*(ia.init for ia in k.iter_args if ia.init is not None), k.condition)
+        case ScopeStmt():
+            return _scope_exprs(k.args)
+        case SeqStmts() | BreakStmt() | ContinueStmt():
+            return ()
+        case _:
+            assert_never(k)
+
+
+N = TypeVar("N")
+
+
+def _preorder(root: N, children: Callable[[N], tuple[N, ...]]) -> Iterator[N]:
+    """`root` and every node below it, pre-order, with an explicit stack (no recursion depth)."""
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        yield top
+        below = children(top)
+        if below:
+            stack.extend(reversed(below))
+
+
+def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:
+    """Every statement of the tree under `s` (itself included), pre-order; nothing for None."""
+    return iter(()) if s is None else _preorder(s, child_bodies)
+
+
+def _value_exprs(values: tuple[tuple[str, Any], ...]) -> tuple[Expr, ...]:
+    """The expressions among kwargs/attrs values, directly or in a list/tuple (e.g. dump_vars)."""
+    out: list[Expr] = []
+    for _, v in values:
+        if isinstance(v, Expr):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(x for x in v if isinstance(x, Expr))
+    return tuple(out)
+
+
+def expr_children(e: Expr) -> tuple[Expr, ...]:
+    """The direct sub-expressions of `e`, in argument order."""
+    k = expr_kind(e)
+    match k:
+        case Call():
+            if not k.kwargs and not k.attrs:
+                return k.args
+            return (*k.args, *_value_exprs(k.kwargs), *_value_exprs(k.attrs))
+        case MakeTuple():
+            return k.elements
+        case BinaryExpr():
+            return (k.left, k.right)
+        case UnaryExpr():
+            return (k.operand,)
+        case TupleGetItem():
+            return (k.tuple_expr,)
+        case Var() | ConstInt() | ConstFloat() | ConstBool():
+            return ()
+        case _:
+            assert_never(k)
+
+
+def walk_exprs(e: Expr) -> Iterator[Expr]:
+    """`e` and every expression inside it, pre-order (outer before inner)."""
+    return _preorder(e, expr_children)
+
+
+def type_exprs(t: Type) -> tuple[Expr, ...]:
+    """The expressions a type holds: its dims, its view's valid shape, strides and start offset,
+    and those of a tuple's element types."""
+    if isinstance(t, TileType | TensorType):
+        view = t.view
+        if view is None:
+            return t.shape
+        offset = getattr(view, "start_offset", None)  # a TileView's; a TensorView has none
+        return (*t.shape, *view.valid_shape, *view.stride, *(() if offset is None else (offset,)))
+    if isinstance(t, TupleType):
+        return tuple(e for x in t.types for e in type_exprs(x))
+    return ()  # ScalarType, UnknownType: nothing inside
+
+
+def mentions_var(t: Type) -> bool:
+    """Some expression `t` holds names a Var (a dynamic dim)."""
+    stack = list(type_exprs(t))
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Var):
+            return True
+        stack.extend(expr_children(e))
+    return False
+
+
+def _map_values(values: tuple[tuple[str, Any], ...], fn: Callable[[Expr], Expr]
+                ) -> tuple[tuple[str, Any], ...]:
+    """kwargs/attrs with `fn` applied to each expression value (directly or in a list/tuple)."""
+    out: list[tuple[str, Any]] = []
+    changed = False
+    for name, v in values:
+        if isinstance(v, Expr):
+            new: Any = fn(v)
+        elif isinstance(v, (list, tuple)):
+            items = [fn(x) if isinstance(x, Expr) else x for x in v]
+            new = v if all(a is b for a, b in zip(items, v, strict=True)) else type(v)(items)
+        else:
+            new = v
+        changed = changed or new is not v
+        out.append((name, new))
+    return tuple(out) if changed else values
+
+
+def map_expr(e: Expr, expr: Callable[[Expr], Expr], type_: Callable[[Type], Type] = _identity_type
+             ) -> Expr:
+    """`e` with `expr` applied to each direct sub-expression (those `expr_children` lists) and
+    `type_` to a Call's stored result type; `e` itself when nothing changed. A Var is a leaf here:
+    mapping uses of variables is the caller's `expr`."""
+    k = expr_kind(e)
+    match k:
+        case Call():
+            args = tuple([expr(a) for a in k.args])
+            kwargs = _map_values(k.kwargs, expr) if k.kwargs else k.kwargs
+            attrs = _map_values(k.attrs, expr) if k.attrs else k.attrs
+            result_type = type_(k.result_type)
+            if _same(args, k.args) and kwargs is k.kwargs and attrs is k.attrs \
+                    and result_type is k.result_type:
+                return k
+            return Call(k.op, args, kwargs, attrs, result_type, span=k.span)
+        case MakeTuple():
+            elements = tuple([expr(x) for x in k.elements])
+            return k if _same(elements, k.elements) else MakeTuple(elements, span=k.span)
+        case BinaryExpr():
+            left, right = expr(k.left), expr(k.right)
+            if left is k.left and right is k.right:
+                return k
+            return BinaryExpr(k.op, left, right, k.dtype, span=k.span)
+        case UnaryExpr():
+            operand = expr(k.operand)
+            return k if operand is k.operand else UnaryExpr(k.op, operand, k.dtype, span=k.span)
+        case TupleGetItem():
+            inner = expr(k.tuple_expr)
+            return k if inner is k.tuple_expr else TupleGetItem(inner, k.index, span=k.span)
+        case Var() | ConstInt() | ConstFloat() | ConstBool():
+            return k
+        case _:
+            assert_never(k)
+
+
+S = TypeVar("S", bound=Stmt)
+
+
+def _same(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
+    return all(a is b for a, b in zip(new, old, strict=True))
+
+
+def map_stmt(s: S, body: Callable[[Stmt], Stmt] = _identity,
+             expr: Callable[[Expr], Expr] = _identity) -> S:
+    """`s` with `body` applied to its child bodies and `expr` to its expressions, in evaluation
+    order (expressions before the bodies they guard); `s` itself when nothing changed. The result
+    is of the same kind as `s`."""
+    k = stmt_kind(s)
+    changes: dict[str, Any] = {}
+    match k:
+        case AssignStmt():
+            changes["value"] = expr(k.value)
+        case EvalStmt():
+            changes["expr"] = expr(k.expr)
+        case ReturnStmt() | YieldStmt():
+            values = tuple([expr(v) for v in k.values])
+            if not _same(values, k.values):
+                changes["values"] = values
+        case SeqStmts():
+            stmts = tuple([body(c) for c in k.stmts])
+            if not _same(stmts, k.stmts):
+                changes["stmts"] = stmts
+        case IfStmt():
+            changes["condition"] = expr(k.condition)
+            changes["then_body"] = body(k.then_body)
+            changes["else_body"] = None if k.else_body is None else body(k.else_body)
+        case ForStmt():
+            changes["start"], changes["stop"], changes["step"] = expr(k.start), expr(k.stop), expr(k.step)
+            changes["body"] = body(k.body)
+        case WhileStmt():
+            changes["condition"] = expr(k.condition)
+            changes["body"] = body(k.body)
+        case ScopeStmt():
+            args = tuple([(n, expr(v) if isinstance(v, Expr) else v) for n, v in k.args])
+            if not _same(tuple(v for _, v in args), tuple(v for _, v in k.args)):
+                changes["args"] = args
+            changes["body"] = body(k.body)
+        case BreakStmt() | ContinueStmt():
+            pass
+        case _:
+            assert_never(k)
+    changed = {name: v for name, v in changes.items() if v is not getattr(s, name)}
+    return dataclasses.replace(s, **changed) if changed else s  # type: ignore[type-var]
