@@ -28,21 +28,22 @@ _CHILD = """
 import gc, sys
 sys.path.insert(0, {root!r})
 from bench.generate import kernel_source
-from lowering.frontend import source as frontend_source
-from lowering.frontend.parse import parse
+import libcst
+from lowering.frontend.text import parse_tree
 from pl.compiler import default_passes
-def compile_text(text, name):
-    program = parse(text, filename=name)
+def compile_tree(text, tree, name):
+    program = parse_tree(text, tree, name)
     for p in default_passes("910B"):
         program = p(program)
     program.as_python()
 n, compile_it = int(sys.argv[1]), sys.argv[2] == "compile"
 gc.disable()
-compile_text(kernel_source(10), "<warm-up>")  # imports and first-use memos, in both runs
+warm = kernel_source(10)
+compile_tree(warm, libcst.parse_module(warm), "<warm-up>")  # imports and first-use memos, in both runs
 text = kernel_source(n)
-frontend_source.source_file("<bench>", text)
+tree = libcst.parse_module(text)
 if compile_it:
-    compile_text(text, "<bench>")
+    compile_tree(text, tree, "<bench>")
 """
 
 

@@ -1,16 +1,14 @@
 """The frontend's fast paths give exactly what the general paths give.
 
-- statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
-  CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
-  text walk does not follow make it decline (None), never guess;
 - op dispatch memoised by operand kinds, the plain-Expr shortcut of `shape_arguments`, and the
   type-token keys of `make_call`'s result cache build the same IR as a cold, general build, on
   every op call of the examples (lowering and all passes);
 - the per-function memo of dotted names never hides a kernel value that shadows the root name;
-- the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the span walk's
-  plain-line reader, the plain-name argument path of `op_call`, and `build_call`'s memo of
-  keyword-free calls over tile/tensor Vars) lower every kernel file, good or bad, to the same IR or
+- the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the plain-name
+  argument path of `op_call`, and `build_call`'s memo of keyword-free calls over tile/tensor
+  Vars) lower every kernel file, good or bad, to the same IR or
   the same located error as with those shortcuts switched off;
+- a caller's own LibCST tree lowers to what the frontend's own parse gives;
 - kernel values bound in outer scopes stay visible in inner ones, and inner bindings shadow them.
 """
 
@@ -29,11 +27,9 @@ from bench.generate import kernel_source
 from lowering.frontend import exprs as frontend_exprs
 from lowering.frontend import op_args as op_builders_args
 from lowering.frontend import op_builders
-from lowering.frontend import source as frontend_source
-from lowering.frontend import spans as frontend_spans
 from lowering.frontend.context import FnCtx, ProgCtx
 from lowering.frontend.source import SourceFile
-from lowering.frontend.spans import text_statement_spans
+from lowering.frontend.text import parse_tree
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Var
@@ -45,110 +41,8 @@ from pl.structural import assert_structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
-KERNEL_FILES = EXAMPLES + sorted((ROOT / "tests").rglob("*.py"))
 BAD_FILES = sorted((ROOT / "tests" / "bad_inputs").glob("*.py")) \
     + sorted((ROOT / "tests" / "error_fixtures").glob("*.py"))
-
-CRAFTED = {
-    "multi-line headers and calls": '''import pl
-
-
-@pl.program
-class K:
-    @pl.function(
-        type=pl.FunctionType.InCore,  # a comment inside the brackets
-    )
-    def kern(
-        self,
-        x: pl.Tensor[[64, 64], pl.FP32],
-    ) -> pl.Tensor[[64, 64], pl.FP32]:
-        """A docstring
-        over two lines, with 'quotes' and # no comment."""
-        t = pl.load(x, [0, 0],
-                    [64, 64])   # trailing
-        # a comment line
-
-        u = pl.add(t, t)
-        return u
-''',
-    "branches and loops": '''x = 1
-if x > 0:
-    y = "#not a comment"
-elif x < 0:  # elif
-    y = 'it''s'
-else:
-    y = f"{x}"
-for i in range(3):
-    pass
-else:
-    z = {"a": [1, (2, 3)]}
-while False:
-    break
-with open("f") as f:
-    data = f.read()
-    # footer comment
-
-
-def g():
-    return (1 +
-            2)
-''',
-    "no trailing newline": "import pl\nx = [1,\n     2]",
-    "decorators and blank lines": "@a\n\n@b.c(1)\n# c\ndef f():\n    return 1\n\n\n# end\n",
-}
-
-DECLINED = {
-    "semicolons": "x = 1; y = 2\n",
-    "backslash": "x = 1 + \\\n    2\n",
-    "one-line suite": "if x: y = 1\n",
-    "try": "try:\n    x = 1\nexcept E:\n    pass\n",
-    "carriage returns": "x = 1\r\ny = 2\r\n",
-    "async": "async def f():\n    return 1\n",
-}
-
-
-def _compare_spans(filename: str, text: str) -> bool:
-    """True when the text walk applies (and agrees with `ast`), False when it declines."""
-    try:
-        src = SourceFile(filename, text)
-    except PlError:
-        return False
-    fast = text_statement_spans(filename, text, src.module)
-    if fast is None:
-        return False
-    slow = src.ast_statement_spans()
-    assert fast == slow
-    return True
-
-
-@pytest.mark.parametrize("path", KERNEL_FILES, ids=[str(p.relative_to(ROOT)) for p in KERNEL_FILES])
-def test_text_spans_match_ast_on_files(path: Path) -> None:
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        pytest.skip("not UTF-8")
-    _compare_spans(str(path), text)
-
-
-def test_text_spans_cover_the_examples() -> None:
-    assert all(_compare_spans(str(p), p.read_text()) for p in EXAMPLES)
-
-
-@pytest.mark.parametrize("n", [1, 9, 10, 37])
-def test_text_spans_match_ast_on_bench_kernels(n: int) -> None:
-    assert _compare_spans(f"<bench{n}>", kernel_source(n))
-
-
-@pytest.mark.parametrize("name", sorted(CRAFTED))
-def test_text_spans_match_ast_on_crafted_layouts(name: str) -> None:
-    assert _compare_spans(f"<{name}>", CRAFTED[name])
-
-
-@pytest.mark.parametrize("name", sorted(DECLINED))
-def test_text_spans_decline_unfollowed_forms(name: str) -> None:
-    src = SourceFile(f"<{name}>", DECLINED[name])
-    assert text_statement_spans(src.filename, src.text, src.module) is None
-
 
 # -- op calls ---------------------------------------------------------------------------------
 
@@ -310,7 +204,6 @@ def test_plain_call_memo_keys_only_tile_and_tensor_vars() -> None:
 def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
     """What `pl.parse` makes of a file (or of a (name, text) pair): its program, or its error's
     message, place and help."""
-    frontend_source._CACHE.clear()  # a fresh parse: the statement spans are derived again
     if isinstance(path, tuple):
         filename, text = path
     else:
@@ -328,7 +221,6 @@ def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
 
 
 def _shortcuts_off(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(frontend_spans._Walk, "plain_line", lambda self: None)
     mp.setattr(frontend_exprs, "_plain_var_args", lambda ctx, args: None)
     mp.setattr(op_builders, "_plain_key", lambda spelling, args: None)
 
@@ -345,28 +237,12 @@ def test_statement_shortcuts_lower_like_the_general_paths(path: Path | tuple[str
     with pytest.MonkeyPatch.context() as mp:
         _shortcuts_off(mp)
         slow = _outcome(path)
-    frontend_source._CACHE.clear()
     assert fast[0] == slow[0]
     if fast[0] == "ok":
         assert_structural_equal(fast[1], slow[1])
         assert fast[1].as_python() == slow[1].as_python()
     else:
         assert fast[1] == slow[1]
-
-
-def test_plain_line_reader_declines_what_it_does_not_follow() -> None:
-    lines = {
-        "x = f(a, b)\n": True, "    x = f(a)   \n": True, "x = 1": True, "x = [1,\n": False,
-        "x = 'a'\n": False, "x = 1  # c\n": False, "x = 1; y = 2\n": False, "x = 1 + \\\n": False,
-        "   \n": False, "\n": False, "# c\n": False,
-    }
-    for text, plain in lines.items():
-        walk = frontend_spans._Walk("<l>", text)
-        span = walk.plain_line()
-        assert (span is not None) == plain, text
-        if span is not None:
-            other = frontend_spans._Walk("<l>", text)
-            assert other.logical_line(None) == span and other.pos == walk.pos
 
 
 def test_variables_of_outer_scopes_stay_visible() -> None:
@@ -387,15 +263,9 @@ def test_variables_of_outer_scopes_stay_visible() -> None:
 
 
 def test_a_callers_own_parse_is_lowered_like_the_frontends() -> None:
-    """`source_file(name, text, module)` keeps the caller's tree (the benchmark lowers the trees
-    its timed parse made) and lowers it to what the frontend's own parse gives."""
+    """`parse_tree(text, tree)` lowers the caller's LibCST tree (the benchmark lowers the trees
+    its timed parse made) to what `pl.parse`'s own parse gives."""
     text = kernel_source(30)
-    tree = cst.parse_module(text)
-    frontend_source.forget_sources()
-    assert frontend_source.source_file("<own_tree>", text, tree).module is tree
-    from_callers_tree = pl.parse(text, filename="<own_tree>")
-    frontend_source.forget_sources()
+    from_callers_tree = parse_tree(text, cst.parse_module(text), "<own_tree>")
     from_own_parse = pl.parse(text, filename="<own_parse>")
-    assert frontend_source.source_file("<own_parse>", text).module is not tree
     assert_structural_equal(from_callers_tree, from_own_parse)
-    assert from_callers_tree.as_python() == from_own_parse.as_python()

@@ -20,10 +20,9 @@ import libcst as cst
 
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
-from lowering.frontend.source import SourceFile, source_file
+from lowering.frontend.source import SourceFile
 from lowering.frontend.stmts import lower_block, suite
 from lowering.frontend.types import lower_annotation, type_text
-from lowering.source.python import python_view
 from pl import dsl
 from pl.errors import PlError, suggest
 from pl.gc_pause import gc_paused
@@ -261,15 +260,8 @@ def _definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
     return found
 
 
-_INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
-
-
 def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:
-    hit = _INDEX.get(id(src))
-    if hit is None or hit[0] is not src:
-        hit = (src, _definitions(src.module))
-        _INDEX[id(src)] = hit
-    cands = hit[1].get(qualname.replace(".<locals>", ".<locals>"), [])
+    cands = _definitions(src.module).get(qualname, [])
     if not cands:
         raise PlError(f"Cannot find the source of {what} '{qualname}' in {src.filename}")
     if len(cands) == 1 or line is None:
@@ -290,7 +282,8 @@ def _source_of(obj: Any, what: str) -> tuple[SourceFile, dict[str, Any]]:
         raise PlError(f"Cannot read the source of {what} '{obj.__qualname__}' ({filename})",
                       hint="Kernels must be defined in a file (or passed to pl.parse as text)")
     glb = getattr(obj, "__globals__", None) or (module.__dict__ if module else {})
-    return source_file(filename, python_view("".join(lines))), glb
+    # Parsed anew for each decorated class or function: nothing outlives the lowering.
+    return SourceFile(filename, "".join(lines)), glb
 
 
 def _closure(fn: Callable[..., Any]) -> dict[str, Any]:

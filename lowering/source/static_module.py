@@ -47,7 +47,7 @@ from lowering.frontend.lower import (
     lower_class_node,
     lower_function_node,
 )
-from lowering.frontend.source import SourceFile, source_file
+from lowering.frontend.source import SourceFile
 from lowering.source.python import compile_python
 from lowering.source.static_eval import (
     EXEC_HINT,
@@ -63,7 +63,7 @@ from pl.dsl_ops import DslOp
 from pl.errors import PlError
 from pl.ir.function import Program
 
-__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module"]
+__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "read_kernel"]
 
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
@@ -92,11 +92,10 @@ def pl_module(name: str) -> Any:
     return None
 
 
-def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
-    """The namespace of the kernel file `text` (named `filename`), read statically (module doc)."""
-    loader = _Loader(kernel_folder(filename), reads)
-    src = _parse(filename, text)
-    ns = loader.namespace(src, kernel_folder(filename))
+def load_static(src: SourceFile, reads: Reads) -> dict[str, Any]:
+    """The namespace of the kernel file `src` (a `read_kernel`), read statically (module doc)."""
+    folder = kernel_folder(src.filename)
+    ns = _Loader(folder, reads).namespace(src, folder)
     if not any(isinstance(v, Program) for v in ns.values()):
         # Programs only a call would make (`K = make_program(64)`): say why none is found.
         for stmt in src.module.body:
@@ -110,11 +109,12 @@ def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     return ns
 
 
-def _parse(filename: str, text: str) -> SourceFile:
-    """The file parsed by LibCST, once CPython has compiled it without error (nothing runs):
-    static loading rejects what importing would reject before running anything."""
-    compile_python(text, filename)
-    return source_file(filename, text)
+def read_kernel(filename: str, text: str) -> SourceFile:
+    """The file parsed, once CPython has compiled it without error (nothing runs): static
+    loading rejects what importing would reject before running anything."""
+    src = SourceFile(filename, text)
+    compile_python(text, filename, src.tree)
+    return src
 
 
 def _sha256(data: bytes) -> str:
@@ -252,7 +252,7 @@ class _Loader:
         # Python's partially initialised module would.
         names: dict[str, Any] = {}
         module = self.modules[path] = StaticNamespace(name, names)
-        self.namespace(_parse(str(path), text), path.parent, names)
+        self.namespace(read_kernel(str(path), text), path.parent, names)
         return module
 
     def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
