@@ -122,11 +122,14 @@ class Positions:
 
     def find(self, token: str, start: Span, end: Span, last: bool = False) -> Span | None:
         """The first (or `last`) `token` between the end of `start` and the start of `end`, where
-        only spaces, brackets, continuations, comments and that token can be."""
+        only spaces, brackets, continuations, comments, keywords and names can be (a word is
+        found as a whole word)."""
         lo, hi = self.offset(start.end_line, start.end_col), self.offset(end.line, end.col)
         gap = _COMMENT.sub(lambda m: " " * len(m.group(0)), self.text[lo:hi])
-        at = gap.rfind(token) if last else gap.find(token)
-        return None if at < 0 else self.at(lo + at, len(token))
+        pattern = rf"\b{re.escape(token)}\b" if token.isidentifier() else re.escape(token)
+        found = list(re.finditer(pattern, gap)) if last else [re.search(pattern, gap)]
+        at = found[-1] if found else None
+        return None if at is None else self.at(lo + at.start(), len(token))
 
 
 def _bisect(starts: list[int], offset: int) -> int:
@@ -204,6 +207,10 @@ class _Pairing:
                 self.statements(_suite(ch.body), ah.body)
                 if self.deep and ch.type is not None and ah.type is not None:
                     self.expr(ch.type, ah.type)
+                    if ch.name is not None and ah.name is not None and ah.body:
+                        name = self.pos.find(ah.name, self.pos.span(ah.type),
+                                             self.pos.span(ah.body[0]))
+                        self.put(ch.name.name, name)
         if isinstance(c, cst.Match) and isinstance(a, ast.Match):
             for cc, ac in zip(c.cases, a.cases, strict=False):
                 self.statements(_suite(cc.body), ac.body)
@@ -262,6 +269,15 @@ class _Pairing:
         elif isinstance(c, cst.Del) and isinstance(a, ast.Delete):
             if len(a.targets) == 1:
                 self.expr(c.target, a.targets[0])
+        elif isinstance(c, cst.Global | cst.Nonlocal) and isinstance(a, ast.Global | ast.Nonlocal):
+            after = _start(span)
+            for name in c.names:  # ast keeps the names as strings: found in turn in the text
+                found = pos.find(name.name.value, after, Span(span.filename, span.end_line,
+                                                                span.end_col))
+                if found is not None:
+                    self.put(name, found)
+                    self.put(name.name, found)
+                    after = found
         elif isinstance(c, cst.Assert) and isinstance(a, ast.Assert):
             self.expr(c.test, a.test)
             if c.msg is not None and a.msg is not None:
@@ -276,6 +292,8 @@ class _Pairing:
             self.definition(c, a, span)
         elif isinstance(c, cst.If | cst.While) and isinstance(a, ast.If | ast.While):
             self.expr(c.test, a.test)
+        elif isinstance(c, cst.Match) and isinstance(a, ast.Match):
+            self.expr(c.subject, a.subject)
         elif isinstance(c, cst.For) and isinstance(a, ast.For | ast.AsyncFor):
             self.expr(c.target, a.target)
             self.expr(c.iter, a.iter)
@@ -302,7 +320,7 @@ class _Pairing:
         for cd, ad in zip(c.decorators, a.decorator_list, strict=False):
             self.expr(cd.decorator, ad)
             expr = pos.span(ad)
-            at = pos.find("@", _start(Span(expr.filename, expr.line, 1)), expr, last=True)
+            at = pos.find("@", _line_start(expr), expr, last=True)
             self.put(cd, _join(at or expr, expr))
         if isinstance(c, cst.ClassDef) and isinstance(a, ast.ClassDef):
             self.arguments([*c.bases, *c.keywords], [*a.bases, *a.keywords])
@@ -313,8 +331,8 @@ class _Pairing:
         self.parameters(c.params, a.args)
 
     def parameters(self, c: cst.Parameters, a: ast.arguments) -> None:
-        star = c.star_arg if isinstance(c.star_arg, cst.Param) else None
-        cparams = [*c.posonly_params, *c.params, *([star] if star else []), *c.kwonly_params,
+        star_arg = c.star_arg if isinstance(c.star_arg, cst.Param) else None
+        cparams = [*c.posonly_params, *c.params, *([star_arg] if star_arg else []), *c.kwonly_params,
                    *([c.star_kwarg] if c.star_kwarg else [])]
         aparams = [*a.posonlyargs, *a.args, *([a.vararg] if a.vararg else []), *a.kwonlyargs,
                    *([a.kwarg] if a.kwarg else [])]
@@ -322,7 +340,9 @@ class _Pairing:
         for cp, ap in zip(cparams, aparams, strict=False):
             whole = self.pos.span(ap)
             name = _prefix(whole, len(ap.arg))
-            self.put(cp, name)
+            star = self.pos.find(cp.star, _line_start(name), name, last=True) \
+                if isinstance(cp.star, str) and cp.star else None  # `*args`, `**kwargs`
+            self.put(cp, _join(star, name) if star is not None else name)
             self.put(cp.name, name)
             extent += [name, whole]
             if cp.annotation is not None and ap.annotation is not None:
@@ -432,6 +452,10 @@ class _Pairing:
             self.expr(c.key, a.key)
             self.expr(c.value, a.value)
             self.comprehension(c.for_in, a.generators)
+        elif isinstance(c, cst.Yield) and isinstance(a, ast.Yield | ast.YieldFrom):
+            value = c.value.item if isinstance(c.value, cst.From) else c.value
+            if value is not None and a.value is not None:
+                self.expr(value, a.value)
         elif isinstance(c, cst.Await) and isinstance(a, ast.Await):
             self.expr(c.expression, a.value)
         elif isinstance(c, cst.StarredElement) and isinstance(a, ast.Starred):
@@ -490,6 +514,11 @@ class _Pairing:
 def _prefix(span: Span, length: int) -> Span:
     """The first `length` characters of `span` (a name at its start)."""
     return Span(span.filename, span.line, span.col, span.line, span.col + length)
+
+
+def _line_start(span: Span) -> Span:
+    """The empty span where `span`'s first line starts."""
+    return Span(span.filename, span.line, 1, span.line, 1)
 
 
 def _start(span: Span) -> Span:
