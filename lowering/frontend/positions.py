@@ -67,6 +67,7 @@ class Positions:
         self.module = module
         self.tree = tree
         self._lines = [ln.rstrip("\r\n") for ln in python_lines(text)]
+        self._ascii = text.isascii()  # then a byte offset is a character offset on every line
         self._user = None if user is None else UserLines(user, text)
         self._statements: dict[int, Span] | None = None
         self._nodes: dict[int, Span] | None = None
@@ -108,6 +109,9 @@ class Positions:
         """The span `ast` gives node `a` (a statement, expression, argument, keyword or alias)."""
         line = a.lineno
         end_line = a.end_lineno or line
+        if self._ascii:
+            return Span(self.filename, line, a.col_offset + 1, end_line,
+                        (a.end_col_offset or 0) + 1)
         return Span(self.filename, line, self.col(line, a.col_offset), end_line,
                     self.col(end_line, a.end_col_offset or 0))
 
@@ -177,25 +181,31 @@ class _Pairing:
 
     # -- statements ------------------------------------------------------------------------------
     def statements(self, stmts: Sequence[cst.CSTNode], asts: Sequence[ast.stmt]) -> None:
-        i = 0
+        i, n = 0, len(asts)
         for s in stmts:
-            if isinstance(s, cst.SimpleStatementLine):
-                if i < len(asts):
-                    self.put(s, self.pos.span(asts[i]))
-                for small in s.body:
-                    if i >= len(asts):
+            if i >= n:
+                return
+            if type(s) is cst.SimpleStatementLine:
+                assert isinstance(s, cst.SimpleStatementLine)
+                line = self.pos.span(asts[i])  # the line's span is its first statement's
+                self.spans[id(s)] = line
+                for k, small in enumerate(s.body):
+                    if i >= n:
                         return
-                    self.statement(small, asts[i])
+                    self.statement(small, asts[i], line if k == 0 else None)
                     i += 1
                 continue
-            if i >= len(asts):
-                return
             self.statement(s, asts[i])
             i += 1
 
-    def statement(self, c: cst.CSTNode, a: ast.stmt) -> None:
-        span = self.pos.span(a)
-        self.put(c, span)
+    def statement(self, c: cst.CSTNode, a: ast.stmt, span: Span | None = None) -> None:
+        if span is None:
+            span = self.pos.span(a)
+        self.spans[id(c)] = span
+        if self.deep:
+            self.parts(c, a, span)
+        if not isinstance(c, cst.BaseCompoundStatement):
+            return
         if isinstance(c, cst.If) and isinstance(a, ast.If):
             self.if_(c, a, span)
         else:
@@ -214,8 +224,6 @@ class _Pairing:
         if isinstance(c, cst.Match) and isinstance(a, ast.Match):
             for cc, ac in zip(c.cases, a.cases, strict=False):
                 self.statements(_suite(cc.body), ac.body)
-        if self.deep:
-            self.parts(c, a, span)
 
     def if_(self, c: cst.If, a: ast.If, span: Span) -> None:
         self.statements(_suite(c.body), a.body)
