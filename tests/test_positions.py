@@ -7,12 +7,15 @@ the LibCST tree.
 - errors are located in the user's own text: layouts as data (tabs, CRLF, form feeds, BOM,
   non-ASCII and NFKC-changed names, strings before the culprit, line continuations), through
   `pl.parse`, show_inferred's static loading and `--exec` (the decorators);
-- no parsed file outlives the load or compile that parsed it (no process-global cache).
+- no parsed file outlives the load or compile that parsed it (no process-global cache), and a
+  module of many programs is parsed once per import (the parse lives in its namespace).
 """
 
 from __future__ import annotations
 
 import gc
+import linecache
+import runpy
 from pathlib import Path
 
 import libcst as cst
@@ -24,9 +27,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 import pl
 from bench.generate import kernel_source
+from lowering.frontend.lower import MODULE_PARSE
 from lowering.frontend.source import SourceFile
 from lowering.frontend.text import parse_tree
 from pl.errors import PlError
+from pl.ir.function import Program
 from pl.show_inferred.annotate import run_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,3 +256,32 @@ def test_no_parsed_file_outlives_its_load(tmp_path: Path) -> None:
     run_text(text, str(path))
     run_text(text, str(path), execute=True)
     assert _live_sources() == before
+
+
+def test_a_module_of_many_programs_is_parsed_once_per_import(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """Each `@pl.program` lowers from the parse its module holds (MODULE_PARSE): K programs, one
+    LibCST parse per import, not K; an edited file is parsed again."""
+    programs = "".join(
+        f"\n\n@pl.program\nclass P{k}:\n    @pl.function\n"
+        f"    def f(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+        f"        return pl.add(a, a)\n" for k in range(5))
+    path = tmp_path / "many.py"
+    parses: list[str] = []
+    real = cst.parse_module
+
+    def counting(text: str, *args: object, **kwargs: object) -> cst.Module:
+        parses.append(text)
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cst, "parse_module", counting)
+    for edit in ("", "\n# edited\n"):
+        path.write_text("import pl\n" + edit + programs)
+        linecache.checkcache(str(path))
+        namespace = runpy.run_path(str(path))
+        assert sorted(k for k, v in namespace.items() if isinstance(v, Program)) == \
+            [f"P{k}" for k in range(5)]
+        assert len(parses) == 1, len(parses)
+        assert namespace[MODULE_PARSE].text == path.read_text()
+        parses.clear()
