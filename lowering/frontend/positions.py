@@ -33,21 +33,6 @@ from lowering.source.python import UserLines
 from pl.errors import python_lines
 from pl.ir.span import UNKNOWN_SPAN, Span
 
-# The text of each LibCST operator, to find it between its operands (ast gives operators no place).
-_OPERATOR_TEXT: dict[type[cst.CSTNode], str] = {
-    cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-    cst.Modulo: "%", cst.Power: "**", cst.MatrixMultiply: "@", cst.LeftShift: "<<",
-    cst.RightShift: ">>", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^",
-    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=",
-    cst.DivideAssign: "/=", cst.FloorDivideAssign: "//=", cst.ModuloAssign: "%=",
-    cst.PowerAssign: "**=", cst.MatrixMultiplyAssign: "@=", cst.LeftShiftAssign: "<<=",
-    cst.RightShiftAssign: ">>=", cst.BitAndAssign: "&=", cst.BitOrAssign: "|=",
-    cst.BitXorAssign: "^=", cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=",
-    cst.GreaterThanEqual: ">=", cst.Equal: "==", cst.NotEqual: "!=", cst.In: "in",
-    cst.NotIn: "not", cst.Is: "is", cst.IsNot: "is", cst.And: "and", cst.Or: "or",
-    cst.Not: "not", cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~",
-}
-
 # Between two tokens there are only spaces, brackets, line continuations and comments (no strings).
 _COMMENT = re.compile(r"#[^\r\n]*")
 _DEF_NAME = re.compile(r"(?:async[ \t\f\\\r\n]+)?(?:def|class)[ \t\f\\\r\n]+(\w+)")
@@ -386,9 +371,14 @@ class _Pairing:
                 self.expr(ca.value, aa)
 
     def operator(self, c: cst.CSTNode, left: Span, right: Span) -> None:
-        token = _OPERATOR_TEXT.get(type(c))
-        if token is not None:
-            self.put(c, self.pos.find(token, left, right))
+        """An operator between two operands (ast gives operators no place): from its first word
+        to its last (`not in`, `is not`), found between them."""
+        words = _words(c)
+        first = self.pos.find(words[0], left, right) if words else None
+        if first is None:
+            return
+        last = self.pos.find(words[-1], first, right) if len(words) > 1 else first
+        self.put(c, _join(first, last or first))
 
     # -- expressions -----------------------------------------------------------------------------
     def expr(self, c: cst.CSTNode, a: ast.expr) -> None:
@@ -416,9 +406,9 @@ class _Pairing:
             self.operator(c.operator, pos.span(a.left), pos.span(a.right))
         elif isinstance(c, cst.UnaryOperation) and isinstance(a, ast.UnaryOp):
             self.expr(c.expression, a.operand)
-            token = _OPERATOR_TEXT.get(type(c.operator))
-            if token is not None:
-                self.put(c.operator, _prefix(span, len(token)))
+            words = _words(c.operator)
+            if words:
+                self.put(c.operator, _prefix(span, len(words[0])))
         elif isinstance(c, cst.BooleanOperation) and isinstance(a, ast.BoolOp):
             self.boolean(c, a)
         elif isinstance(c, cst.Comparison) and isinstance(a, ast.Compare):
@@ -517,6 +507,11 @@ class _Pairing:
             self.expr(node.right, right)
             self.put(node, _join(first, self.pos.span(right)))
             self.operator(node.operator, self.pos.span(a.values[k]), self.pos.span(right))
+
+
+def _words(operator: cst.CSTNode) -> list[str]:
+    """The words of an operator as written (`+`, `not in`), without its spaces and comments."""
+    return _COMMENT.sub(" ", cst.Module([]).code_for_node(operator)).split()
 
 
 def _prefix(span: Span, length: int) -> Span:
