@@ -3,10 +3,12 @@
 
 For each N it generates the kernel of bench/generate.py and times, side by side in one process:
   libcst.parse_module      the bare LibCST parse of the text (the yardstick);
-  lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the trees the bare parse made
-                           are lowered by `lowering.frontend.text.parse_tree` under fresh names
-                           (CPython's parse of the text, where the statement spans come from, is
-                           inside the timing);
+  CPython parse (ast)      pl's other parse of the text, `parse_python` (CPython's parser, which
+                           checks the text before LibCST sees it and gives every position): a
+                           parse, like the row above, so not in "after parse, total";
+  lower (CST -> IR)        lowering to IR WITHOUT the parses: the trees the two parses made are
+                           lowered by `lowering.frontend.text.parse_tree` under fresh names
+                           (pairing the statements of the two trees is inside the timing);
   each pass                of the default pipeline (910B), on the previous pass's output, with
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
@@ -33,6 +35,7 @@ size) for the two timings taken back to back, beside the ratio of the two best t
 
 from __future__ import annotations
 
+import ast
 import gc
 import statistics
 import sys
@@ -51,6 +54,7 @@ import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
 from lowering.frontend.text import parse_tree  # noqa: E402
+from lowering.source.python import parse_python  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
 from pl.gc_pause import gc_paused  # noqa: E402
 from pl.show_inferred.annotate import run_text  # noqa: E402
@@ -59,7 +63,8 @@ _NAMES = count()
 # Every timing of every row, per size, in the order taken: the i-th timings of a row at two sizes
 # were taken back to back (see `scaling`).
 Samples = dict[int, dict[str, list[float]]]
-_NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
+_NOT_IN_TOTAL = {"libcst.parse_module", "CPython parse (ast)", "show_inferred", "cache cold",
+                 "cache warm"}
 
 
 def _mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
@@ -72,10 +77,12 @@ def _mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> 
     return (time.perf_counter() - t) / (len(inputs) * sweeps), results[-1]
 
 
-def _timed_lowering(text: str, trees: list[libcst.Module]) -> tuple[float, list[Any]]:
-    """The mean time of lowering each LibCST tree of `text` in `trees` (without LibCST's parse;
-    with CPython's, where the statement spans come from), each under a fresh file name."""
-    return _mean_over(lambda tree: parse_tree(text, tree, f"<bench{next(_NAMES)}>"), trees)
+def _timed_lowering(text: str, trees: list[tuple[libcst.Module, ast.Module]]
+                    ) -> tuple[float, list[Any]]:
+    """The mean time of lowering each (LibCST, CPython) pair of trees of `text` in `trees`
+    (without the parses), each under a fresh file name."""
+    return _mean_over(lambda pair: parse_tree(text, *pair, filename=f"<bench{next(_NAMES)}>"),
+                      trees)
 
 
 def _paused(p: Any, program: Any) -> Any:
@@ -117,11 +124,15 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
     def record(n: int, stage: str, sec: float) -> None:
         times[n].setdefault(stage, []).append(sec)
 
-    trees: dict[int, list[libcst.Module]] = {}
+    trees: dict[int, list[tuple[libcst.Module, ast.Module]]] = {}
     for n, text in texts.items():
         gc.collect()
-        sec, trees[n] = _mean_over(libcst.parse_module, [text] * copies[n])
+        sec, cst_trees = _mean_over(libcst.parse_module, [text] * copies[n])
         record(n, "libcst.parse_module", sec)
+        gc.collect()
+        sec, python_trees = _mean_over(lambda t: parse_python(t, "<bench>"), [text] * copies[n])
+        record(n, "CPython parse (ast)", sec)
+        trees[n] = list(zip(cst_trees, python_trees, strict=True))
     programs: dict[int, list[Any]] = {}
     gc.collect()
     for _ in range(REPEATS):

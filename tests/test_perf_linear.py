@@ -22,6 +22,7 @@ import pytest
 
 from bench.generate import kernel_source
 from lowering.frontend.text import parse_tree
+from lowering.source.python import parse_python
 from pl.compiler import default_passes
 from pl.show_inferred.annotate import run_text
 
@@ -50,9 +51,9 @@ def _stage_calls(n: int) -> dict[str, int]:
     """Calls of lowering (without the LibCST parse), each pass, print and show_inferred at N = n."""
     text = kernel_source(n)
     name = f"<linear{next(_NAMES)}>"
-    tree = libcst.parse_module(text)
+    trees = (libcst.parse_module(text), parse_python(text, name))
     calls: dict[str, int] = {}
-    calls["lower"], program = _calls(lambda: parse_tree(text, tree, name))
+    calls["lower"], program = _calls(lambda: parse_tree(text, *trees, filename=name))
     for p in default_passes("910B"):
         calls[p.name], program = _calls(partial(p, program))
     calls["print"], _ = _calls(program.as_python)

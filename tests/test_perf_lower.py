@@ -30,6 +30,7 @@ from lowering.frontend import op_builders
 from lowering.frontend.context import FnCtx, ProgCtx
 from lowering.frontend.source import SourceFile
 from lowering.frontend.text import parse_tree
+from lowering.source.python import parse_python
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Var
@@ -263,9 +264,10 @@ def test_variables_of_outer_scopes_stay_visible() -> None:
 
 
 def test_a_callers_own_parse_is_lowered_like_the_frontends() -> None:
-    """`parse_tree(text, tree)` lowers the caller's LibCST tree (the benchmark lowers the trees
-    its timed parse made) to what `pl.parse`'s own parse gives."""
+    """`parse_tree(text, tree, python_tree)` lowers the caller's parses (the benchmark lowers the
+    trees its timed parses made) to what `pl.parse`'s own parses give."""
     text = kernel_source(30)
-    from_callers_tree = parse_tree(text, cst.parse_module(text), "<own_tree>")
+    from_callers_tree = parse_tree(text, cst.parse_module(text), parse_python(text, "<own_tree>"),
+                                   "<own_tree>")
     from_own_parse = pl.parse(text, filename="<own_parse>")
     assert_structural_equal(from_callers_tree, from_own_parse)

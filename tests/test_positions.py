@@ -30,6 +30,7 @@ from bench.generate import kernel_source
 from lowering.frontend.lower import MODULE_PARSE
 from lowering.frontend.source import SourceFile
 from lowering.frontend.text import parse_tree
+from lowering.source.python import parse_python
 from pl.errors import PlError
 from pl.ir.function import Program
 from pl.show_inferred.annotate import run_text
@@ -250,7 +251,7 @@ def test_no_parsed_file_outlives_its_load(tmp_path: Path) -> None:
     before = _live_sources()
     text = kernel_source(5)
     pl.parse(text, filename="<kept?>")
-    parse_tree(text, cst.parse_module(text), "<kept tree?>")
+    parse_tree(text, cst.parse_module(text), parse_python(text, "<kept?>"), "<kept tree?>")
     path = tmp_path / "kern.py"
     path.write_text(text)
     run_text(text, str(path))

@@ -11,6 +11,7 @@ the text's own coordinates (1-based line, 1-based character column).
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -62,21 +63,24 @@ class SourceFile:
 
     The caller holds it for one load or compile; nothing keeps it beyond that."""
 
-    def __init__(self, filename: str, text: str, module: cst.Module | None = None) -> None:
+    def __init__(self, filename: str, text: str,
+                 parsed: tuple[cst.Module, ast.Module] | None = None) -> None:
         """Parse `text` as Python reads it, its `python_view` (CPython first: LibCST never sees
-        what CPython refuses); errors show `text` and every span is in its coordinates. `module`,
-        when given, is the caller's own `libcst.parse_module` of that view, used instead of
-        parsing again."""
+        what CPython refuses); errors show `text` and every span is in its coordinates.
+        `parsed`, when given, is the caller's own parses of that view, LibCST's
+        (`libcst.parse_module`) and CPython's (`parse_python`), used instead of parsing again."""
         self.filename = filename
         self.text = text
         view = python_view(text)
-        if module is None:
+        if parsed is not None:
+            self.module, self.tree = parsed
+        else:
             check_expression_size(filename, view)
-        self.tree = parse_python(view, filename)
-        try:
-            self.module = module if module is not None else cst.parse_module(view)
-        except cst.ParserSyntaxError as e:
-            raise _syntax_error(filename, view, e) from None
+            self.tree = parse_python(view, filename)
+            try:
+                self.module = cst.parse_module(view)
+            except cst.ParserSyntaxError as e:
+                raise _syntax_error(filename, view, e) from None
         self.positions = Positions(filename, view, self.module, self.tree,
                                    None if view == text else text)
 

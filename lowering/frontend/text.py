@@ -10,6 +10,7 @@ dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 
 from __future__ import annotations
 
+import ast
 import linecache
 from typing import Any
 
@@ -87,12 +88,14 @@ def parse_text(text: str | bytes, filename: str = "<string>") -> Program | Funct
         return _lower(SourceFile(filename, text))
 
 
-def parse_tree(text: str, tree: cst.Module, filename: str = "<string>") -> Program | Function:
-    """`parse_text` of a text the caller has parsed with LibCST into `tree` (the benchmark times
-    lowering apart from that parse): `tree` is `libcst.parse_module(python_view(text))`, which
-    for an ASCII text without form feeds is `libcst.parse_module(text)`."""
+def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
+               filename: str = "<string>") -> Program | Function:
+    """`parse_text` of a text the caller has parsed (the benchmark times lowering apart from
+    the parses): `tree` is `libcst.parse_module(python_view(text))` and `python_tree` is
+    `lowering.source.python.parse_python(python_view(text), filename)` (for an ASCII text without
+    form feeds, `python_view(text)` is `text`)."""
     with gc_paused():
-        return _lower(SourceFile(filename, text, tree))
+        return _lower(SourceFile(filename, text, (tree, python_tree)))
 
 
 def _lower(src: SourceFile) -> Program | Function:

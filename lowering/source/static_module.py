@@ -33,6 +33,7 @@ import importlib.util
 import io
 import os
 import tokenize
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -109,12 +110,11 @@ def load_static(src: SourceFile, reads: Reads) -> dict[str, Any]:
     return ns
 
 
-def read_kernel(filename: str, text: str) -> SourceFile:
-    """The file parsed, once CPython has compiled it without error (nothing runs): static
-    loading rejects what importing would reject before running anything."""
+def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
+    """The file parsed, and compiled by CPython (nothing runs: static loading rejects what
+    importing would reject before running anything; `--exec` runs that code)."""
     src = SourceFile(filename, text)
-    compile_python(text, filename, src.tree)
-    return src
+    return src, compile_python(text, filename, src.tree)
 
 
 def _sha256(data: bytes) -> str:
@@ -252,7 +252,7 @@ class _Loader:
         # Python's partially initialised module would.
         names: dict[str, Any] = {}
         module = self.modules[path] = StaticNamespace(name, names)
-        self.namespace(read_kernel(str(path), text), path.parent, names)
+        self.namespace(read_kernel(str(path), text)[0], path.parent, names)
         return module
 
     def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:

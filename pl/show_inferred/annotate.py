@@ -38,7 +38,6 @@ import libcst as cst
 from lowering.frontend.source import SourceFile
 from lowering.source.python import (
     UserLines,
-    compile_python,
     decode,
     python_lines,
     python_view,
@@ -140,13 +139,14 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     that only running the file could give is a located error naming `--exec`. `execute=True`
     imports the file as a fresh module, as Python would (its top-level code runs). The files the
     load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
-    return _load(read_kernel(filename, text), execute, {} if reads is None else reads)
+    src, code = read_kernel(filename, text)
+    return _load(src, code, execute, {} if reads is None else reads)
 
 
-def _load(src: SourceFile, execute: bool, reads: Reads) -> list[Program]:
+def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) -> list[Program]:
     """`load_programs` of a file the caller has read (and keeps, to regenerate it)."""
     linecache.cache[src.filename] = (len(src.text), None, python_lines(src.text), src.filename)
-    namespace = _exec_module(src, reads) if execute else load_static(src, reads)
+    namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
     seen: dict[int, Program] = {}
     for v in namespace.values():
         if isinstance(v, Program):
@@ -154,13 +154,12 @@ def _load(src: SourceFile, execute: bool, reads: Reads) -> list[Program]:
     return list(seen.values())
 
 
-def _exec_module(src: SourceFile, reads: Reads) -> dict[str, Any]:
+def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[str, Any]:
     """`--exec`: run the file as a fresh module named after no real module. Any exception it
     raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
     The project modules it imports (files under the kernel's folder, outside any site-packages)
     are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
     filename = src.filename
-    code = compile_python(src.text, filename, src.tree)
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename
@@ -421,8 +420,8 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
          reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
-    src = read_kernel(filename, text)
-    programs = _load(src, options["execute"], reads)
+    src, code = read_kernel(filename, text)
+    programs = _load(src, code, options["execute"], reads)
     if program is not None:
         programs = [p for p in programs if p.name == program]
     if not programs:
