@@ -68,8 +68,9 @@ class Positions:
         return span if self._user is None else self._user.span(span)
 
     def node(self, node: cst.CSTNode) -> Span:
-        if self.statement(node).line > 0:
-            return self.statement(node)
+        span = self.statement(node)
+        if span.line > 0:
+            return span
         if self._nodes is None:
             self._nodes = {}
             offset = 0
