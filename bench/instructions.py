@@ -2,11 +2,11 @@
 
 `python bench/instructions.py [N ...]` (default 5000 20000; needs `valgrind` on the PATH; about
 two minutes per 5,000 statements) runs the benchmark kernel of bench/generate.py under
-`valgrind --tool=cachegrind --cache-sim=no` twice per N: once only parsing the text, once also
-lowering it, running the default pipeline (910B) and printing the result. Both runs first compile
-a 10-statement kernel, so imports and first-use memos fall out of the difference, which is the
-instructions of everything after the LibCST parse; the table gives it per statement and the
-factor between consecutive sizes.
+`valgrind --tool=cachegrind --cache-sim=no` twice per N: once only parsing the text (LibCST's and
+CPython's parses), once also lowering it, running the default pipeline (910B) and printing the
+result. Both runs first compile a 10-statement kernel, so imports and first-use memos fall out of
+the difference, which is the instructions of everything after the parses; the table gives it per
+statement and the factor between consecutive sizes.
 
 Wall-clock times on a shared 2-core machine drift by a third within minutes, and a large heap
 runs slower per object than a small one (caches), so `bench/run.py`'s scaling factors carry noise.
@@ -28,22 +28,26 @@ _CHILD = """
 import gc, sys
 sys.path.insert(0, {root!r})
 from bench.generate import kernel_source
-from lowering.frontend import source as frontend_source
-from lowering.frontend.parse import parse
+import libcst
+from lowering.frontend.parse import parse_tree
+from lowering.source.python import parse_python
 from pl.compiler import default_passes
 from pl.printer.program import print_node
-def compile_text(text, name):
-    program = parse(text, filename=name)
+
+
+def compile_tree(text, trees, name):
+    program = parse_tree(text, *trees, filename=name)
     for p in default_passes("910B"):
         program = p(program)
     print_node(program)
 n, compile_it = int(sys.argv[1]), sys.argv[2] == "compile"
 gc.disable()
-compile_text(kernel_source(10), "<warm-up>")  # imports and first-use memos, in both runs
+warm = kernel_source(10)
+compile_tree(warm, (libcst.parse_module(warm), parse_python(warm, "<w>")), "<warm-up>")  # imports, memos
 text = kernel_source(n)
-frontend_source.source_file("<bench>", text)
+trees = (libcst.parse_module(text), parse_python(text, "<bench>"))
 if compile_it:
-    compile_text(text, "<bench>")
+    compile_tree(text, trees, "<bench>")
 """
 
 

@@ -3,18 +3,20 @@
 
 For each N it generates the kernel of bench/generate.py and times, side by side in one process:
   libcst.parse_module      the bare LibCST parse of the text (the yardstick);
-  lower (CST -> IR)        lowering to IR WITHOUT the LibCST parse: the trees the bare parse made
-                           are put in the frontend's cache of parsed files under fresh names,
-                           untimed, then `pl.parse` is timed on them (statement spans, read off
-                           the text, are inside the timing);
+  CPython parse (ast)      pl's other parse of the text, `parse_python` (CPython's parser, which
+                           checks the text before LibCST sees it and gives every position): a
+                           parse, like the row above, so not in "after parse, total";
+  lower (CST -> IR)        lowering to IR WITHOUT the parses: the trees the two parses made are
+                           lowered by `lowering.frontend.parse.parse_tree` under fresh names
+                           (pairing the statements of the two trees is inside the timing);
   each pass                of the default pipeline (910B), on the previous pass's output, with
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
   print                    `pl.python_print` of the compiled program;
   show_inferred            `pl.annotate.run_text(text, filename, backend="910B")`: the whole
-                           regeneration an editor runs on save (executing the file, which lowers it
-                           with its own LibCST parse, compiling, and splicing the changed
-                           statements into the text), no cache;
+                           regeneration an editor runs on save (reading the file, which parses it
+                           once and lowers it, compiling, and splicing the changed statements
+                           into the text), no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
 Stage rows are the best of 5 rounds (of 25 timings for lowering, the passes and print, which
 cost little beside a parse), after a round that is not counted; within a round each stage runs
@@ -33,6 +35,7 @@ size) for the two timings taken back to back, beside the ratio of the two best t
 
 from __future__ import annotations
 
+import ast
 import gc
 import statistics
 import sys
@@ -50,8 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
-from lowering.frontend import source as frontend_source  # noqa: E402
-from lowering.frontend.parse import parse  # noqa: E402
+from lowering.frontend.parse import parse_tree  # noqa: E402
+from lowering.source.python import parse_python  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
 from pl.gc_pause import gc_paused  # noqa: E402
 from pl.printer.program import print_node  # noqa: E402
@@ -61,7 +64,8 @@ _NAMES = count()
 # Every timing of every row, per size, in the order taken: the i-th timings of a row at two sizes
 # were taken back to back (see `scaling`).
 Samples = dict[int, dict[str, list[float]]]
-_NOT_IN_TOTAL = {"libcst.parse_module", "show_inferred", "cache cold", "cache warm"}
+_NOT_IN_TOTAL = {"libcst.parse_module", "CPython parse (ast)", "show_inferred", "cache cold",
+                 "cache warm"}
 
 
 def mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> tuple[float, list[Any]]:
@@ -74,26 +78,17 @@ def mean_over(fn: Callable[[Any], Any], inputs: list[Any], sweeps: int = 1) -> t
     return (time.perf_counter() - t) / (len(inputs) * sweeps), results[-1]
 
 
-def _timed_lowering(text: str, trees: list[libcst.Module]) -> tuple[float, list[Any]]:
-    """The mean time of lowering each LibCST tree of `text` in `trees` (without the parse), each
-    under a fresh file name, so the statement spans read off the text are computed anew."""
-    names = _fresh_sources(text, trees)
-    return mean_over(lambda name: parse(text, filename=name), names)
+def _timed_lowering(text: str, trees: list[tuple[libcst.Module, ast.Module]]
+                    ) -> tuple[float, list[Any]]:
+    """The mean time of lowering each (LibCST, CPython) pair of trees of `text` in `trees`
+    (without the parses), each under a fresh file name."""
+    return mean_over(lambda pair: parse_tree(text, *pair, filename=f"<bench{next(_NAMES)}>"),
+                      trees)
 
 
 def _paused(p: Any, program: Any) -> Any:
     with gc_paused():
         return p(program)
-
-
-def _fresh_sources(text: str, trees: list[libcst.Module]) -> list[str]:
-    """New file names under which the frontend's cache holds `trees` (the only entries there:
-    stale ones of earlier repetitions would only weigh on the process's memory)."""
-    frontend_source.forget_sources()
-    names = [f"<bench{next(_NAMES)}>" for _ in trees]
-    for name, tree in zip(names, trees, strict=True):
-        frontend_source.source_file(name, text, tree)
-    return names
 
 
 def _copies(sizes: Iterable[int]) -> dict[int, int]:
@@ -117,9 +112,8 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
     time at every size: best-of timings favour short ones, which are likelier to slip between two
     of this machine's slow spells. The inputs are distinct objects, never one input repeated
     within a timing (a compile never finds its program in cache, so neither may a timing): the
-    parse makes a new tree per run, lowering lowers those trees, each under a new file name so its
-    statement spans are computed anew, and each pass and print take the distinct programs the
-    stage before made. At every size the inputs of a timing together span about the largest
+    parse makes a new tree per run, lowering lowers those trees, each under a new file name, and
+    each pass and print take the distinct programs the stage before made. At every size the inputs of a timing together span about the largest
     size's program, more than this machine's caches hold. Lowering, the passes and print are timed
     REPEATS times per round. A pass or print that takes less than SWEEP_SECONDS at the largest
     size runs `sweeps[stage]` times over its inputs per timing: a timing of a few milliseconds is
@@ -131,18 +125,21 @@ def _stage_round(texts: dict[int, str], backend: str | None, sweeps: dict[str, i
     def record(n: int, stage: str, sec: float) -> None:
         times[n].setdefault(stage, []).append(sec)
 
-    trees: dict[int, list[libcst.Module]] = {}
+    trees: dict[int, list[tuple[libcst.Module, ast.Module]]] = {}
     for n, text in texts.items():
         gc.collect()
-        sec, trees[n] = mean_over(libcst.parse_module, [text] * copies[n])
+        sec, cst_trees = mean_over(libcst.parse_module, [text] * copies[n])
         record(n, "libcst.parse_module", sec)
+        gc.collect()
+        sec, python_trees = mean_over(lambda t: parse_python(t, "<bench>"), [text] * copies[n])
+        record(n, "CPython parse (ast)", sec)
+        trees[n] = list(zip(cst_trees, python_trees, strict=True))
     programs: dict[int, list[Any]] = {}
     gc.collect()
     for _ in range(REPEATS):
         for n, text in texts.items():
             sec, programs[n] = _timed_lowering(text, trees[n])
             record(n, "lower (CST -> IR)", sec)
-    frontend_source.forget_sources()
     del trees
     for p in default_passes(backend):
         outputs = {}
@@ -195,12 +192,10 @@ def measure_regeneration(sizes: list[int], backend: str | None = "910B") -> Samp
 
     for _ in range(REGENERATION_ROUNDS):
         for n, text in texts.items():
-            frontend_source.forget_sources()
             names = [f"<show{next(_NAMES)}>" for _ in range(copies[n])]
             gc.collect()
             record(n, "show_inferred", mean_over(partial(_regenerate, text, backend), names)[0])
         for n, text in texts.items():
-            frontend_source.forget_sources()
             with tempfile.TemporaryDirectory() as root:
                 runs = [(f"<cached{next(_NAMES)}>", str(Path(root, str(i)))) for i in range(copies[n])]
                 cached = partial(_cached_run, text, backend)

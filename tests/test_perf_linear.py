@@ -17,11 +17,12 @@ from itertools import count
 from types import FrameType
 from typing import Any
 
+import libcst
 import pytest
 
 from bench.generate import kernel_source
-from lowering.frontend import source as frontend_source
-from lowering.frontend.parse import parse
+from lowering.frontend.parse import parse_tree
+from lowering.source.python import parse_python
 from pl.compiler import default_passes
 from pl.printer.program import print_node
 from pl.show_inferred.annotate import run_text
@@ -51,9 +52,9 @@ def _stage_calls(n: int) -> dict[str, int]:
     """Calls of lowering (without the LibCST parse), each pass, print and show_inferred at N = n."""
     text = kernel_source(n)
     name = f"<linear{next(_NAMES)}>"
-    frontend_source.source_file(name, text)
+    trees = (libcst.parse_module(text), parse_python(text, name))
     calls: dict[str, int] = {}
-    calls["lower"], program = _calls(lambda: parse(text, filename=name))
+    calls["lower"], program = _calls(lambda: parse_tree(text, *trees, filename=name))
     for p in default_passes("910B"):
         calls[p.name], program = _calls(partial(p, program))
     calls["print"], _ = _calls(partial(print_node, program))

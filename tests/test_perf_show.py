@@ -20,7 +20,7 @@ from residency_cases.programs import ROOT as ROOT_CALLER
 
 import pl.show_inferred.annotate as annotate
 from bench.generate import kernel_source
-from lowering.frontend.source import source_file
+from lowering.frontend.source import SourceFile
 from pl.errors import PlError
 from pl.show_inferred.annotate import regenerate, run_text
 from pl.show_inferred.splice import Edit, SourceText, splice
@@ -117,7 +117,7 @@ LOOP = '''def f(a):
 def test_text_edits_of_moved_inserted_and_appended_statements() -> None:
     """The edits `_Record` makes for hoists (a removal inside the loop, an insert before it) and
     appends (after a block's last line, before what follows) splice to the rendered module."""
-    src = source_file("<perf_show_loop>", LOOP)
+    src = SourceFile("<perf_show_loop>", LOOP)
     text = SourceText(LOOP, src.stmt_span, src.module)
     fd = src.module.body[0]
     assert isinstance(fd, cst.FunctionDef) and isinstance(fd.body, cst.IndentedBlock)

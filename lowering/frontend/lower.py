@@ -1,7 +1,8 @@
 """The frontend entry points: `@pl.program` classes and `@pl.function` functions to IR.
 
-Guarantees: the kernel's whole file is parsed once with LibCST and the class / function is found
-by its qualified name, so spans are the file's own lines and columns; methods count when one of
+Guarantees: the kernel's whole file is parsed once per import of its module (the parse is held in
+the module's own namespace under MODULE_PARSE, never by pl) and the class / function is found by
+its qualified name, so spans are the file's own lines and columns; methods count when one of
 their decorators evaluates to `pl.function` (identity, any spelling); a program is lowered in two
 passes (headers and GlobalVars first, then bodies in source order); every user mistake is a
 located `PlError`, checked before it can raise anything else; any other exception is a bug of pl
@@ -21,9 +22,8 @@ import libcst as cst
 from lowering.frontend.blocks import lower_block, suite
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
-from lowering.frontend.source import SourceFile, source_file
+from lowering.frontend.source import SourceFile
 from lowering.frontend.types import lower_annotation, type_text
-from lowering.source.python import python_view
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
@@ -261,15 +261,8 @@ def definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
     return found
 
 
-_INDEX: dict[int, tuple[SourceFile, dict[str, list[cst.CSTNode]]]] = {}
-
-
 def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:
-    hit = _INDEX.get(id(src))
-    if hit is None or hit[0] is not src:
-        hit = (src, definitions(src.module))
-        _INDEX[id(src)] = hit
-    cands = hit[1].get(qualname.replace(".<locals>", ".<locals>"), [])
+    cands = definitions(src.module).get(qualname, [])
     if not cands:
         raise PlError(f"Cannot find the source of {what} '{qualname}' in {src.filename}")
     if len(cands) == 1 or line is None:
@@ -279,7 +272,16 @@ def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CS
     return best
 
 
+# The name under which a kernel module's own namespace holds the parse of its file while it is
+# imported: every `@pl.program` / `@pl.function` of the module lowers from that one parse (a file
+# of K programs would otherwise be parsed K times), and it goes when the module goes. Nothing of
+# pl's keeps it.
+MODULE_PARSE = "__pl_parsed__"
+
+
 def _source_of(obj: Any, what: str) -> tuple[SourceFile, dict[str, Any]]:
+    """The parsed file defining `obj` (the one its module holds, if its text is the file's
+    current text), and the globals `obj` sees."""
     module = sys.modules.get(getattr(obj, "__module__", ""), None)
     try:
         filename = inspect.getsourcefile(obj) or inspect.getfile(obj)
@@ -290,7 +292,14 @@ def _source_of(obj: Any, what: str) -> tuple[SourceFile, dict[str, Any]]:
         raise PlError(f"Cannot read the source of {what} '{obj.__qualname__}' ({filename})",
                       hint="Kernels must be defined in a file (or passed to pl.parse as text)")
     glb = getattr(obj, "__globals__", None) or (module.__dict__ if module else {})
-    return source_file(filename, python_view("".join(lines))), glb
+    text = "".join(lines)
+    held = glb.get(MODULE_PARSE)
+    if isinstance(held, SourceFile) and held.filename == filename and held.text == text:
+        return held, glb
+    src = SourceFile(filename, text)
+    if glb:  # the namespace of the module being imported (its functions' globals)
+        glb[MODULE_PARSE] = src
+    return src, glb
 
 
 def _closure(fn: Callable[..., Any]) -> dict[str, Any]:

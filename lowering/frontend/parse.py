@@ -10,6 +10,7 @@ dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 
 from __future__ import annotations
 
+import ast
 import linecache
 from typing import Any
 
@@ -22,8 +23,8 @@ from lowering.frontend.lower import (
     lower_class_node,
     lower_function_node,
 )
-from lowering.frontend.source import source_file
-from lowering.source.python import decode, python_lines, python_view
+from lowering.frontend.source import SourceFile
+from lowering.source.python import decode, python_lines
 from lowering.source.static_eval import NotStatic
 from lowering.source.static_module import constant_value, pl_module, pl_surface
 from pl.errors import PlError
@@ -83,12 +84,22 @@ def parse(text: str | bytes, filename: str = "<string>") -> Program | Function:
     if isinstance(text, bytes):
         text, _ = decode(text, filename)
     with gc_paused():
-        return _parse_text(python_view(text), filename)
+        return _lower(SourceFile(filename, text))
 
 
-def _parse_text(text: str, filename: str) -> Program | Function:
-    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
-    src = source_file(filename, text)
+def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
+               filename: str = "<string>") -> Program | Function:
+    """`parse` of a text the caller has parsed (the benchmark times lowering apart from the
+    parses): `tree` is `libcst.parse_module(python_view(text))` and `python_tree` is
+    `lowering.source.python.parse_python(python_view(text), filename)` (for an ASCII text without
+    form feeds, `python_view(text)` is `text`)."""
+    with gc_paused():
+        return _lower(SourceFile(filename, text, (tree, python_tree)))
+
+
+def _lower(src: SourceFile) -> Program | Function:
+    filename = src.filename
+    linecache.cache[filename] = (len(src.text), None, python_lines(src.text), filename)
     ns: dict[str, Any] = {"pl": pl_surface()}
     prog = ProgCtx(src, ns, auto_dynamic=True)
     found: list[Program | Function] = []

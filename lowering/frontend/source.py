@@ -1,27 +1,26 @@
-"""Source files for the frontend: one LibCST parse per file, spans computed lazily.
+"""Source files for the frontend: a `SourceFile` is one file parsed once by CPython and once by LibCST.
 
-Guarantees: a file's text is parsed once (cached by filename and text); precise node positions are
-computed only when asked for (the error path), by one metadata resolution per file; the happy path
-gets statement-level spans read off the text in step with the CST (lowering/frontend/spans.py), or,
-for files that walk declines, from CPython's `ast` matched to the CST statements by walking both
-trees in step (the two agree: tests/test_perf_lower.py). All spans are in the file's own coordinates (1-based line, 1-based
-character column).
+Guarantees: a `SourceFile` holds the text, its LibCST tree (what the frontend lowers) and CPython's
+tree of it (where positions come from: lowering/frontend/positions.py); statement spans are paired
+on first use, the spans of other nodes only when an error asks for one. Nothing is cached beyond
+the `SourceFile`: the caller holds it for one load or compile and it dies with the caller's
+reference. Every error is a located `PlError`: what CPython refuses never reaches LibCST, and a line
+with too many operators (MAX_LINE_OPERATORS) is refused before either parses it. All spans are in
+the text's own coordinates (1-based line, 1-based character column).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
-from typing import Any
 
 import libcst as cst
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange
 
-from lowering.frontend.spans import text_statement_spans
-from lowering.source.python import compile_python, parse_python, python_lines
+from lowering.frontend.positions import Positions
+from lowering.source.python import compile_python, parse_python, python_view
 from pl.errors import PlError
-from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.span import Span
 
 # LibCST parses a long expression in superlinear time (and its native parser, like CPython's
 # compiler, recurses on nesting until the stack runs out), so a line with more operators than this
@@ -60,41 +59,43 @@ def _syntax_error(filename: str, text: str, e: cst.ParserSyntaxError) -> PlError
 
 
 class SourceFile:
-    """A parsed file: its text, its CST, and lazily its positions."""
+    """A parsed file: its text, its LibCST tree, CPython's tree, and the positions of its nodes.
 
-    def __init__(self, filename: str, text: str, module: cst.Module | None = None) -> None:
+    The caller holds it for one load or compile; nothing keeps it beyond that."""
+
+    def __init__(self, filename: str, text: str,
+                 parsed: tuple[cst.Module, ast.Module] | None = None) -> None:
+        """Parse `text` as Python reads it, its `python_view` (CPython first: LibCST never sees
+        what CPython refuses); errors show `text` and every span is in its coordinates.
+        `parsed`, when given, is the caller's own parses of that view, LibCST's
+        (`libcst.parse_module`) and CPython's (`parse_python`), used instead of parsing again."""
         self.filename = filename
         self.text = text
-        if module is None:
-            check_expression_size(filename, text)
-            parse_python(text, filename)  # LibCST must never see what CPython refuses
-        try:
-            self.module = module if module is not None else cst.parse_module(text)
-        except cst.ParserSyntaxError as e:
-            raise _syntax_error(filename, text, e) from None
-        self._positions: Any = None
-        self._stmt_spans: dict[int, Span] | None = None
-        self._lines = [ln.rstrip("\r\n") for ln in python_lines(text)]
-
-    # -- precise positions (error path) ---------------------------------------------------------
-    def positions(self) -> Any:
-        """Position metadata of every node of the module, resolved once, on first request."""
-        if self._positions is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
-        return self._positions
+        view = python_view(text)
+        if parsed is not None:
+            self.module, self.tree = parsed
+        else:
+            check_expression_size(filename, view)
+            self.tree = parse_python(view, filename)
+            try:
+                self.module = cst.parse_module(view)
+            except cst.ParserSyntaxError as e:
+                raise _syntax_error(filename, view, e) from None
+        self.positions = Positions(filename, view, self.module, self.tree,
+                                   None if view == text else text)
 
     def statement_positions(self) -> StatementPositions:
-        """Cheap positions of STATEMENTS only (from CPython's `ast`), with the `.get(node)` /
-        `[node]` interface of LibCST's position metadata; no full-tree resolution."""
+        """Positions of STATEMENTS only, with the `.get(node)` / `[node]` interface of LibCST's
+        position metadata."""
         return StatementPositions(self)
 
+    def stmt_span(self, node: cst.CSTNode) -> Span:
+        """The span of a statement node (UNKNOWN_SPAN for any other): the happy path's spans."""
+        return self.positions.statement(node)
+
     def span_of(self, node: cst.CSTNode) -> Span:
-        rng: CodeRange | None = self.positions().get(node)
-        if rng is None:
-            return self.stmt_span(node)
-        return Span(self.filename, rng.start.line, rng.start.column + 1, rng.end.line,
-                    rng.end.column + 1)
+        """The span of any node (the error path: see lowering/frontend/positions.py)."""
+        return self.positions.node(node)
 
     def error(self, node: cst.CSTNode | None, message: str, *, hint: str | None = None,
               note: str | None = None) -> PlError:
@@ -108,71 +109,6 @@ class SourceFile:
         if err.source is None and err.span is not None and err.span.filename == self.filename:
             err.source = self.text
         return err
-
-    # -- cheap statement spans (happy path) -----------------------------------------------------
-    def stmt_span(self, node: cst.CSTNode) -> Span:
-        spans = self._stmt_spans
-        if spans is None:
-            # Read off the text when the walk follows the file (no second parse), else from `ast`.
-            spans = text_statement_spans(self.filename, self.text, self.module)
-            if spans is None:
-                spans = self.ast_statement_spans()
-            self._stmt_spans = spans
-        return spans.get(id(node), UNKNOWN_SPAN)
-
-    def ast_statement_spans(self) -> dict[int, Span]:
-        """Statement spans from CPython's `ast`, paired with the CST statements (the reference
-        the text walk of lowering/frontend/spans.py must agree with)."""
-        self._stmt_spans = {}
-        try:
-            tree = ast.parse(self.text)
-        except SyntaxError:
-            return self._stmt_spans
-        self._pair(list(self.module.body), tree.body)
-        return self._stmt_spans
-
-    def _span(self, a: ast.stmt) -> Span:
-        line = a.lineno
-        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
-        col = len(text.encode()[:a.col_offset].decode(errors="ignore")) + 1
-        end_line = a.end_lineno or line
-        etext = self._lines[end_line - 1] if 0 < end_line <= len(self._lines) else ""
-        end_col = len(etext.encode()[:a.end_col_offset or 0].decode(errors="ignore")) + 1
-        return Span(self.filename, line, col, end_line, end_col)
-
-    def _pair(self, stmts: Sequence[cst.CSTNode], asts: list[ast.stmt]) -> None:
-        spans = self._stmt_spans
-        assert spans is not None
-        i = 0
-        for s in stmts:
-            if isinstance(s, cst.SimpleStatementLine):
-                if i < len(asts):
-                    spans[id(s)] = self._span(asts[i])
-                for small in s.body:
-                    if i >= len(asts):
-                        return
-                    spans[id(small)] = self._span(asts[i])
-                    i += 1
-                continue
-            if i >= len(asts):
-                return
-            a = asts[i]
-            i += 1
-            spans[id(s)] = self._span(a)
-            self._pair_compound(s, a)
-
-    def _pair_compound(self, s: cst.CSTNode, a: ast.stmt) -> None:
-        body = getattr(s, "body", None)
-        ab = getattr(a, "body", None)
-        if isinstance(body, cst.BaseSuite) and isinstance(ab, list):
-            self._pair(_suite(body), ab)
-        orelse = getattr(s, "orelse", None)
-        ao = getattr(a, "orelse", None)
-        if orelse is not None and isinstance(ao, list):
-            if isinstance(orelse, cst.If):
-                self._pair([orelse], ao)
-            elif isinstance(orelse, cst.Else):
-                self._pair(_suite(orelse.body), ao)
 
 
 class StatementPositions:
@@ -193,34 +129,3 @@ class StatementPositions:
         if rng is None:
             raise KeyError(node)
         return rng
-
-
-def _suite(body: cst.BaseSuite) -> list[cst.CSTNode]:
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    if isinstance(body, cst.SimpleStatementSuite):
-        # `if c: a; b` has no SimpleStatementLine: pair the small statements one by one.
-        return list(body.body)
-    return []
-
-
-_CACHE: dict[tuple[str, int], SourceFile] = {}
-
-
-def source_file(filename: str, text: str, module: cst.Module | None = None) -> SourceFile:
-    """The parsed file, parsed once per (filename, text). `module`, when given, is the caller's
-    own `libcst.parse_module(text)`, used instead of parsing again when the file is not cached
-    (the benchmark lowers the trees its timed parse made)."""
-    key = (filename, hash(text))
-    src = _CACHE.get(key)
-    if src is None or src.text != text:
-        src = SourceFile(filename, text, module)
-        if len(_CACHE) > 64:
-            _CACHE.clear()
-        _CACHE[key] = src
-    return src
-
-
-def forget_sources() -> None:
-    """Drop every cached parse (their LibCST trees are large; the next lowering re-parses)."""
-    _CACHE.clear()

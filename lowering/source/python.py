@@ -14,12 +14,16 @@ Guarantees:
   normalises identifiers, so `ｔ` and `t` are one name). Line breaks and line count are unchanged,
   strings and comments are never touched, and a text that is ASCII without form feeds or BOM is
   returned as is (the common case costs two scans).
+- `UserLines(user, view).span(span)` is where a place found in `view = python_view(user)` is in
+  the user's text: the same column on every line the view leaves alone, and on a changed line the
+  columns of the characters the view kept (a changed stretch maps to its start).
 - `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
   every output line that is an unchanged line of the view is the user's original line again,
   the BOM character comes back, and in changed lines a name the user always spells one
   (non-NFKC) way is spelled that way again; a name spelled several ways shows its NFKC form.
-- `compile_python(text, filename)` compiles the text with CPython, `parse_python` only parses it
-  (both cheaper than LibCST's parse),
+- `compile_python(text, filename, tree)` compiles the text (or its parse `tree`) with CPython,
+  `parse_python` only parses it and returns the `ast.Module` (both cheaper than LibCST's parse;
+  the frontend keeps that tree: every position comes from it, lowering/frontend/positions.py),
   so that only text Python accepts reaches LibCST, whose native parser crashes the process,
   beyond any exception handler, on nesting CPython refuses (thousands of brackets or operators);
   what Python refuses (syntax, `return` outside a function, too deep) is one located `PlError`.
@@ -43,8 +47,8 @@ from dataclasses import dataclass
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "compile_python", "decode", "encode", "parse_python", "python_lines",
-           "python_view", "restore", "syntax_error"]
+__all__ = ["Stored", "UserLines", "compile_python", "decode", "encode", "parse_python",
+           "python_lines", "python_view", "restore", "syntax_error"]
 
 _BOM = "\ufeff"
 # The part of an indentation that CPython ignores: everything up to its last form feed.
@@ -76,17 +80,20 @@ def syntax_error(e: SyntaxError, filename: str, text: str | None = None) -> PlEr
                    source=text)
 
 
-def compile_python(text: str, filename: str) -> types.CodeType:
-    """`text` compiled by CPython, or a located `PlError` (see the module doc)."""
+def compile_python(text: str, filename: str, tree: ast.Module | None = None) -> types.CodeType:
+    """`text` compiled by CPython (from `tree`, its `parse_python`, when given: no second parse),
+    or a located `PlError` (see the module doc)."""
     with _python_errors(text, filename):
-        return compile(text, filename, "exec", dont_inherit=True)
+        return compile(text if tree is None else tree, filename, "exec", dont_inherit=True)
 
 
-def parse_python(text: str, filename: str) -> None:
-    """Raise a located `PlError` unless CPython's parser accepts `text`: its checks only (the
-    frontend words the compiler's own, like `break` outside a loop, in its terms)."""
+def parse_python(text: str, filename: str) -> ast.Module:
+    """CPython's parse of `text`, or a located `PlError`: the parser's checks only (the frontend
+    words the compiler's own, like `break` outside a loop, in its terms)."""
     with _python_errors(text, filename):
-        compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        tree = compile(text, filename, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    assert isinstance(tree, ast.Module)
+    return tree
 
 
 @contextlib.contextmanager
@@ -163,6 +170,35 @@ def python_view(text: str) -> str:
         if "\f" in ln and row not in in_string:
             lines[row] = _FF_INDENT.sub("", ln, count=1)
     return "".join(lines)
+
+
+class UserLines:
+    """The lines of a user's text and of its `python_view`: `span(place)` is a place found in the
+    view, in the coordinates of the user's text (see the module doc)."""
+
+    def __init__(self, user: str, view: str) -> None:
+        self._theirs = [ln.rstrip("\r\n") for ln in python_lines(user.removeprefix(_BOM))]
+        self._seen = [ln.rstrip("\r\n") for ln in python_lines(view)]
+
+    def span(self, span: Span) -> Span:
+        if span.line <= 0 or len(self._theirs) != len(self._seen):
+            return span
+        return Span(span.filename, span.line, self.column(span.line, span.col), span.end_line,
+                    self.column(span.end_line, span.end_col))
+
+    def column(self, line: int, col: int) -> int:
+        """The 1-based column in the user's line `line` of column `col` of the view's."""
+        if not 0 < line <= len(self._seen):
+            return col
+        theirs, seen = self._theirs[line - 1], self._seen[line - 1]
+        if theirs == seen:
+            return col
+        at = col - 1
+        matcher = difflib.SequenceMatcher(None, seen, theirs, autojunk=False)
+        for op, i1, i2, j1, _ in matcher.get_opcodes():
+            if i1 <= at < i2:
+                return j1 + (at - i1 if op == "equal" else 0) + 1
+        return len(theirs) + at - len(seen) + 1  # at or past the end of the line
 
 
 def restore(original: str, view: str, output: str) -> str:

@@ -36,6 +36,7 @@ import importlib.util
 import io
 import os
 import tokenize
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ from lowering.frontend.lower import (
     program,
     program_target_error,
 )
-from lowering.frontend.source import SourceFile, source_file
+from lowering.frontend.source import SourceFile
 from lowering.source.python import compile_python
 from lowering.source.static_eval import (
     EXEC_HINT,
@@ -69,7 +70,7 @@ from pl.ir.function import Program
 from pl.language.dsl import KernelOnly
 from pl.language.dsl_ops import DslOp
 
-__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "pl_surface"]
+__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "pl_surface", "read_kernel"]
 
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
@@ -119,11 +120,10 @@ def pl_module(name: str) -> Any:
     return None
 
 
-def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
-    """The namespace of the kernel file `text` (named `filename`), read statically (module doc)."""
-    loader = _Loader(kernel_folder(filename), reads)
-    src = _parse(filename, text)
-    ns = loader.namespace(src, kernel_folder(filename))
+def load_static(src: SourceFile, reads: Reads) -> dict[str, Any]:
+    """The namespace of the kernel file `src` (a `read_kernel`), read statically (module doc)."""
+    folder = kernel_folder(src.filename)
+    ns = _Loader(folder, reads).namespace(src, folder)
     if not any(isinstance(v, Program) for v in ns.values()):
         # Programs only a call would make (`K = make_program(64)`): say why none is found.
         for stmt in src.module.body:
@@ -137,11 +137,11 @@ def load_static(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     return ns
 
 
-def _parse(filename: str, text: str) -> SourceFile:
-    """The file parsed by LibCST, once CPython has compiled it without error (nothing runs):
-    static loading rejects what importing would reject before running anything."""
-    compile_python(text, filename)
-    return source_file(filename, text)
+def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
+    """The file parsed, and compiled by CPython (nothing runs: static loading rejects what
+    importing would reject before running anything; `--exec` runs that code)."""
+    src = SourceFile(filename, text)
+    return src, compile_python(text, filename, src.tree)
 
 
 def _sha256(data: bytes) -> str:
@@ -279,7 +279,7 @@ class _Loader:
         # Python's partially initialised module would.
         names: dict[str, Any] = {}
         module = self.modules[path] = StaticNamespace(name, names)
-        self.namespace(_parse(str(path), text), path.parent, names)
+        self.namespace(read_kernel(str(path), text)[0], path.parent, names)
         return module
 
     def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:

@@ -35,10 +35,16 @@ from typing import Any
 
 import libcst as cst
 
-from lowering.frontend.source import check_expression_size, source_file
-from lowering.source.python import compile_python, decode, python_lines, python_view, restore
+from lowering.frontend.source import SourceFile
+from lowering.source.python import (
+    UserLines,
+    decode,
+    python_lines,
+    python_view,
+    restore,
+)
 from lowering.source.static_eval import python_failure
-from lowering.source.static_module import kernel_folder, load_static
+from lowering.source.static_module import kernel_folder, load_static, read_kernel
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
 from pl.gc_pause import gc_paused
@@ -133,11 +139,14 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     that only running the file could give is a located error naming `--exec`. `execute=True`
     imports the file as a fresh module, as Python would (its top-level code runs). The files the
     load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
-    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
-    check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
-    reads = {} if reads is None else reads
-    namespace = _exec_module(text, filename, reads) if execute else \
-        load_static(text, filename, reads)
+    src, code = read_kernel(filename, text)
+    return _load(src, code, execute, {} if reads is None else reads)
+
+
+def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) -> list[Program]:
+    """`load_programs` of a file the caller has read (and keeps, to regenerate it)."""
+    linecache.cache[src.filename] = (len(src.text), None, python_lines(src.text), src.filename)
+    namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
     seen: dict[int, Program] = {}
     for v in namespace.values():
         if isinstance(v, Program):
@@ -145,12 +154,12 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     return list(seen.values())
 
 
-def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
-    """`--exec`: run `text` as a fresh module named after no real module. Any exception it
+def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[str, Any]:
+    """`--exec`: run the file as a fresh module named after no real module. Any exception it
     raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
     The project modules it imports (files under the kernel's folder, outside any site-packages)
     are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
-    code = compile_python(text, filename)
+    filename = src.filename
     name = f"_pl_kernel_{next(_MODULE_IDS)}"
     module = types.ModuleType(name)
     module.__file__ = filename
@@ -257,9 +266,14 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
     The output is the rewritten module's text. It is built by splicing the changed statements
     into `text` (pl/show_inferred/splice.py) unless a change cannot be placed that way, or
     `splice_text=False` (the reference the tests compare with): then LibCST renders the module."""
-    # The frontend parsed this very text when the file ran: reuse its tree, and locate statements
-    # by their cheap spans (only statements are ever looked up here).
-    parsed = source_file(filename, text)
+    return _regenerate(SourceFile(filename, text), compiled, splice_text=splice_text)
+
+
+def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
+                splice_text: bool = True) -> Regenerated:
+    """`regenerate` of the file the programs were loaded from: its parse is reused, and
+    statements are located by their spans (only statements are ever looked up here)."""
+    text, filename = parsed.text, parsed.filename
     positions = parsed.statement_positions()
     tree = parsed.module
     source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
@@ -392,7 +406,12 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
                   reads: Reads) -> Regenerated:
     view = python_view(text)
     if view != text:  # compile what Python reads (lowering/source/python.py); keep the user's lines
-        r = _run_verified(view, filename, options, dump_passes, reads)
+        try:
+            r = _run_verified(view, filename, options, dump_passes, reads)
+        except PlError as e:  # located in the view: point into the user's text instead
+            if e.span is not None and e.span.filename == filename:
+                e.span, e.source = UserLines(text, view).span(e.span), text
+            raise
         return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
     r = _run(text, filename, options, dump_passes, reads)
     verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
@@ -403,7 +422,8 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
          reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
-    programs = load_programs(text, filename, execute=options["execute"], reads=reads)
+    src, code = read_kernel(filename, text)
+    programs = _load(src, code, options["execute"], reads)
     if program is not None:
         programs = [p for p in programs if p.name == program]
     if not programs:
@@ -417,7 +437,7 @@ def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | 
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
     with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.cache)
-        return regenerate(text, filename, compiled)
+        return _regenerate(src, compiled)
 
 
 def _to_json(r: Regenerated) -> dict[str, Any]:
