@@ -3,14 +3,13 @@
 - statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
   CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
   text walk does not follow make it decline (None), never guess;
-- op dispatch memoised by operand kinds, the plain-Expr shortcut of `shape_arguments`, and the
-  type-token keys of `make_call`'s result cache build the same IR as a cold, general build, on
-  every op call of the examples (lowering and all passes);
+- the plain-Expr shortcut of `shape_arguments` and the type-token keys of `make_call`'s result
+  cache build the same IR as a cold, general build, on every op call of the examples (lowering and
+  all passes);
 - the per-function memo of dotted names never hides a kernel value that shadows the root name;
 - the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the span walk's
-  plain-line reader, the plain-name argument path of `op_call`, and `build_call`'s memo of
-  keyword-free calls over tile/tensor Vars) lower every kernel file, good or bad, to the same IR or
-  the same located error as with those shortcuts switched off;
+  plain-line reader and the plain-name argument path of `op_call`) lower every kernel file, good or
+  bad, to the same IR or the same located error as with those shortcuts switched off;
 - kernel values bound in outer scopes stay visible in inner ones, and inner bindings shadow them.
 """
 
@@ -36,7 +35,7 @@ from lowering.frontend.source import SourceFile
 from lowering.frontend.spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Var
+from pl.ir.expr import Var
 from pl.ir.types import ScalarType
 from pl.ops import deduce
 from pl.ops.registry import get_op
@@ -183,21 +182,6 @@ def recorded() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         return _recorded_calls(mp)
 
 
-def test_memoised_dispatch_builds_what_a_cold_build_builds(
-        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
-    builds, _ = recorded
-    assert builds
-    for spelling, args, kwargs, span in builds:
-        warm = op_builders.build_call(spelling, args, kwargs, span)
-        saved = dict(op_builders._DISPATCH)
-        op_builders._DISPATCH.clear()
-        try:
-            cold = op_builders.build_call(spelling, args, kwargs, span)
-        finally:
-            op_builders._DISPATCH.update(saved)
-        assert warm == cold and type(warm) is type(cold)
-
-
 def test_shape_arguments_shortcut_equals_the_general_path(
         recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
     builds, _ = recorded
@@ -272,41 +256,6 @@ def test_dotted_name_memo_yields_to_a_shadowing_kernel_value() -> None:
     assert ctx.resolve(node) is pl.add
 
 
-def test_memoised_plain_calls_build_what_a_cold_build_builds(
-        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
-    builds, _ = recorded
-    hits = 0
-    for spelling, args, kwargs, span in builds:
-        try:
-            op_builders.build_call(spelling, args, kwargs, span)  # fills the memo where it applies
-            warm = op_builders.build_call(spelling, args, kwargs, span)
-        except PlError:
-            continue
-        key = None if kwargs else op_builders._plain_key(spelling, args)
-        hits += key is not None and key in op_builders._PLAIN
-        saved_plain, saved_dispatch = dict(op_builders._PLAIN), dict(op_builders._DISPATCH)
-        op_builders._PLAIN.clear()
-        op_builders._DISPATCH.clear()
-        try:
-            cold = op_builders.build_call(spelling, args, kwargs, span)
-        finally:
-            op_builders._PLAIN.update(saved_plain)
-            op_builders._DISPATCH.update(saved_dispatch)
-        assert warm == cold and type(warm) is type(cold) and warm.span == cold.span
-        if isinstance(warm, Call):
-            assert warm.args == cold.args and all(a is b for a, b in zip(warm.args, cold.args, strict=True))
-    assert hits
-
-
-def test_plain_call_memo_keys_only_tile_and_tensor_vars() -> None:
-    t = pl.parse(kernel_source(1)).functions[0].params[0].type  # type: ignore[union-attr]
-    x = Var("x", t)
-    n = Var("n", ScalarType(DType.INDEX))
-    assert op_builders._plain_key("pl.add", [x, x]) is not None
-    assert op_builders._plain_key("pl.add", [x, n]) is None
-    assert op_builders._plain_key("pl.add", [x, 1]) is None
-
-
 def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
     """What `pl.parse` makes of a file (or of a (name, text) pair): its program, or its error's
     message, place and help."""
@@ -330,7 +279,6 @@ def _outcome(path: Path | tuple[str, str]) -> tuple[str, Any]:
 def _shortcuts_off(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(frontend_spans._Walk, "plain_line", lambda self: None)
     mp.setattr(frontend_exprs, "_plain_var_args", lambda ctx, args: None)
-    mp.setattr(op_builders, "_plain_key", lambda spelling, args: None)
 
 
 LOWERED: list[Path | tuple[str, str]] = [

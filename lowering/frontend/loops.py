@@ -8,7 +8,9 @@ it (non-SSA; SSA conversion adds the carried values). Any other iterator is a lo
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -22,8 +24,9 @@ from pl.ir.expr import ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import ForStmt, Stmt, WhileStmt, make_body
 from pl.ir.types import ScalarType
 
-_KINDS = {id(dsl.range): ForKind.Sequential, id(dsl.parallel): ForKind.Parallel,
-          id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline}
+_KINDS: Final[Mapping[int, ForKind]] = MappingProxyType({
+    id(dsl.range): ForKind.Sequential, id(dsl.parallel): ForKind.Parallel,
+    id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline})
 _ITER_MSG = ("For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipeline(), "
              "pl.while_(), pl.spmd(), or pl.split_aiv()")
 _BARE_YIELD = ("Loop with init_values requires an assignment-form pl.yield_(...) — the LHS "

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from pl.dsl_ops import canonical_spelling
 from pl.errors import PlError
@@ -32,27 +33,28 @@ from pl.ops.registry import OpDef, dsl_positional, rebinding_slot
 _TENSOR_OPTIONAL_ARGS = frozenset({"valid_shape", "drop_dims", "init_cond", "tmp", "tmp_tile"})
 
 # DSL-level minimum arity where the wrapper fills an argument the IR op requires.
-_DSL_MIN_ARGS = {"tile.load": 3}
+_DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
 
 # String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
-_STRING_ENUMS: dict[str, dict[str, int]] = {
-    "mode": {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6},
-    "cmp_type": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "cmp_mode": {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5},
-    "coalesce": {"row": 0, "elem": 1},
-    "atomic": {"none": 0, "none_": 0, "add": 1},
-    "gather_oob": {"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3},
-}
+_STRING_ENUMS: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType({
+    "mode": MappingProxyType(
+        {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}),
+    "cmp_type": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "cmp_mode": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
+    "coalesce": MappingProxyType({"row": 0, "elem": 1}),
+    "atomic": MappingProxyType({"none": 0, "none_": 0, "add": 1}),
+    "gather_oob": MappingProxyType({"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3}),
+})
 
 # Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
 _DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
 
-_ENUM_KWARG_TYPES: dict[str, type[Enum]] = {
+_ENUM_KWARG_TYPES: Final[Mapping[str, type[Enum]]] = MappingProxyType({
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
-}
+})
 
 # Defaults the reference's builders always store, by IR op.
-_ALWAYS: dict[str, tuple[tuple[str, Any], ...]] = {
+_ALWAYS: Final[Mapping[str, tuple[tuple[str, Any], ...]]] = MappingProxyType({
     "tile.load": (("target_memory", MemorySpace.Vec),),
     "tile.create": (("target_memory", MemorySpace.Vec),),
     "tensor.create": (("layout", TensorLayout.ND),),
@@ -67,20 +69,21 @@ _ALWAYS: dict[str, tuple[tuple[str, Any], ...]] = {
     "tile.cmp": (("cmp_type", 0),),
     "tile.cmps": (("cmp_type", 0),),
     "tensor.cmp": (("cmp_type", 0),),
-}
+})
 
 # Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
-_REQUIRED: dict[str, tuple[str, ...]] = {
+_REQUIRED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "tile.move": ("target_memory",),
     "tile.extract": ("target_memory",),
-}
+})
 
 # Tensor-only flags a unified wrapper accepts for tile operands as long as they keep the default.
-_DROPPABLE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tile.matmul": {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None},
-    "tile.matmul_acc": {"a_trans": False, "b_trans": False},
-    "tile.rsqrt": {"high_precision": False},
-}
+_DROPPABLE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
+    "tile.matmul": MappingProxyType(
+        {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None}),
+    "tile.matmul_acc": MappingProxyType({"a_trans": False, "b_trans": False}),
+    "tile.rsqrt": MappingProxyType({"high_precision": False}),
+})
 
 _LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
@@ -104,18 +107,8 @@ def to_expr(value: Any) -> Any:
     return value
 
 
-_BOUNDS: dict[str, tuple[int, int]] = {}
-
-
 def _arg_bounds(op: OpDef) -> tuple[int, int]:
-    """(required, maximum) positional arguments of `op` at DSL level (memoised per op name)."""
-    bounds = _BOUNDS.get(op.name)
-    if bounds is None:
-        bounds = _BOUNDS[op.name] = _compute_arg_bounds(op)
-    return bounds
-
-
-def _compute_arg_bounds(op: OpDef) -> tuple[int, int]:
+    """(required, maximum) positional arguments of `op` at DSL level."""
     if op.level == "tensor":
         required = sum(1 for a in op.args if not a.optional and a.name not in _TENSOR_OPTIONAL_ARGS)
     else:
@@ -212,21 +205,22 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
 
 
 # What a positional argument of each registry kind is, in messages.
-_KIND_WORDS = {"tile": "a tile", "tensor": "a tensor", "scalar": "a scalar",
-               "tuple": "a list such as [0, 0]"}
+_KIND_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "tile": "a tile", "tensor": "a tensor", "scalar": "a scalar", "tuple": "a list such as [0, 0]"})
 
 # The Python values a keyword of each registry type takes (after `_convert_kwarg`); None keeps
 # the op's default.
-_KWARG_VALUES: dict[str, tuple[type, ...]] = {
+_KWARG_VALUES: Final[Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "int": (int,), "bool": (bool, int), "double": (int, float), "str": (str,),
     "DataType": (DType,), "PadValue": (PadValue,), "MemorySpace": (MemorySpace,),
     "TileLayout": (TileLayout,), "TensorLayout": (TensorLayout,),
-}
+})
 
-_KWARG_WORDS = {"int": "an integer constant", "bool": "True or False", "double": "a number",
-                "str": "a string", "DataType": "a dtype such as pl.FP32",
-                "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
-                "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"}
+_KWARG_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "int": "an integer constant", "bool": "True or False", "double": "a number",
+    "str": "a string", "DataType": "a dtype such as pl.FP32",
+    "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
+    "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"})
 
 
 def describe(value: Any) -> str:
@@ -285,7 +279,7 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
             and op.name not in _REQUIRED and op.name != "tile.load":
         # Every argument is an Expr in its own slot and no keyword is given: the general path
         # would return the arguments unchanged and the op's own defaults.
-        return list(args), list(_default_kwargs(spelling, op))
+        return list(args), _default_kwargs(spelling, op)
     return shape_arguments_general(spelling, op, args, kwargs)
 
 
@@ -349,17 +343,11 @@ def _plain_exprs(args: Sequence[Any]) -> bool:
     return True
 
 
-# The ordered kwargs of a call given no keyword arguments, by op name: the op's always-stored
-# defaults only (ops with required kwargs and tile.load, whose defaults read the arguments, are
-# never looked up here).
-_DEFAULT_KWARGS: dict[str, tuple[tuple[str, Any], ...]] = {}
-
-
-def _default_kwargs(spelling: str, op: OpDef) -> tuple[tuple[str, Any], ...]:
-    defaults = _DEFAULT_KWARGS.get(op.name)
-    if defaults is None:
-        defaults = _DEFAULT_KWARGS[op.name] = tuple(_finish_kwargs(spelling, op, [], {}))
-    return defaults
+def _default_kwargs(spelling: str, op: OpDef) -> list[tuple[str, Any]]:
+    """The ordered kwargs of a call given no keyword arguments: the op's always-stored defaults
+    only (ops with required kwargs and tile.load, whose defaults read the arguments, never come
+    here)."""
+    return _finish_kwargs(spelling, op, [], {})
 
 
 def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:

@@ -11,26 +11,24 @@ Guarantees:
 - a canonical printed call (`pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory=...)`)
   builds back exactly the Call it was printed from;
 - every user mistake raises PlError located at `span`;
-- a keyword-free call over tile / tensor Vars reuses the op, kwargs and result type that an
-  earlier successful build with equal argument types chose (`_PLAIN`; tests/test_perf_lower.py
-  checks it against a cold build).
+- nothing is remembered between calls: a build depends only on its arguments.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, UnaryExpr
 from pl.ir.span import Span
-from pl.ir.types import ScalarType, TensorType, TileType, Type
-from pl.ops.deduce import type_token
+from pl.ir.types import ScalarType, TensorType, TileType
+from pl.ops import deduce
 from pl.ops.deduce_util import promote
 from pl.ops.registry import OpDef, get_op
 
@@ -44,12 +42,13 @@ SCALAR_VARIANTS: dict[str, str] = {
 }
 
 # Scalar arithmetic reached through unified spellings (both operands scalar).
-_SCALAR_BINARY: dict[str, str] = {
+_SCALAR_BINARY: Final[Mapping[str, str]] = MappingProxyType({
     "add": "Add", "sub": "Sub", "mul": "Mul", "div": "FloatDiv", "maximum": "Max", "minimum": "Min",
-}
+})
 
 # Where a popped tile lives when its type is given with shape=/dtype= (ops.tsv notes).
-_TPOP_SPACE = {"tile.tpop_from_aic": MemorySpace.Vec, "tile.tpop_from_aiv": MemorySpace.Mat}
+_TPOP_SPACE: Final[Mapping[str, MemorySpace]] = MappingProxyType(
+    {"tile.tpop_from_aic": MemorySpace.Vec, "tile.tpop_from_aiv": MemorySpace.Mat})
 
 # Ops whose operands legitimately mix levels (tensor target + tile source), dispatched on arg 0.
 _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write"})
@@ -57,71 +56,15 @@ _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write
 
 def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span) -> Expr:
     """Turn one DSL op call with lowered arguments into IR (see the module docstring)."""
-    key = None if kwargs else _plain_key(spelling, args)
-    if key is not None:
-        hit = _PLAIN.get(key)
-        if hit is not None:
-            return Call(hit[0], tuple(args), hit[1], (), hit[2], span=span)
     try:
-        built = _build(spelling, [to_expr(a) for a in args],
-                       {k: to_expr(v) for k, v in kwargs.items()}, span)
+        return _build(spelling, [to_expr(a) for a in args],
+                      {k: to_expr(v) for k, v in kwargs.items()}, span)
     except PlError as err:
         raise err.located(span) from None
-    if key is not None:
-        _remember_plain(key, args, built)
-    return built
-
-
-# The Call parts (op node, kwargs, result type) of a call given no keywords and only Vars of
-# tile / tensor type, by (spelling, the arguments' type tokens, see `pl.ops.deduce.type_token`).
-# Dispatch reads such arguments only through their kinds, argument shaping leaves them in their
-# slots, and deduction reads them only through their types, so calls with equal keys build equal
-# Calls over their own arguments. Only successful builds that kept the arguments as given are
-# stored; an error is raised again, with its own message, every time. Bounded.
-_PLAIN: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = {}
-_PLAIN_LIMIT = 4096
-
-
-def _plain_key(spelling: str, args: Sequence[Arg]) -> tuple[Any, ...] | None:
-    """The `_PLAIN` key of a keyword-free call, or None when an argument is not a tile / tensor
-    Var."""
-    key: list[Any] = [spelling]
-    for a in args:
-        if type(a) is not Var:
-            return None
-        t = a.var_type
-        if type(t) is not TileType and type(t) is not TensorType:
-            return None
-        key.append(type_token(t))
-    return tuple(key)
-
-
-def _remember_plain(key: tuple[Any, ...], args: Sequence[Arg], built: Expr) -> None:
-    if type(built) is not Call or built.attrs or type(built.op) is not Op \
-            or len(built.args) != len(args):
-        return
-    for given, kept in zip(args, built.args, strict=True):
-        if given is not kept:
-            return
-    if len(_PLAIN) >= _PLAIN_LIMIT:
-        _PLAIN.clear()
-    _PLAIN[key] = (built.op, built.kwargs, built.result_type)
-
-
-# The op a spelling dispatches to, by (spelling, operand kinds, keyword names): dispatch reads the
-# arguments only through `_kind` and the keyword names, so equal keys choose the same op. Only
-# successful choices are stored (a failing one raises again, with its own message, every time);
-# None stands for the scalar form of a unified op.
-_DISPATCH: dict[tuple[str, tuple[str, ...], tuple[str, ...]], OpDef | None] = {}
 
 
 def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -> Expr:
-    key = (spelling, tuple([_kind(a) for a in args]), tuple(kwargs))
-    if key in _DISPATCH:
-        op = _DISPATCH[key]
-    else:
-        op = _dispatch(spelling, args, kwargs)
-        _DISPATCH[key] = op
+    op = _dispatch(spelling, args, kwargs)
     if op is None:
         if spelling in SCALAR_ONLY_SPELLINGS:
             return _scalar_binary(spelling, SCALAR_ONLY_SPELLINGS[spelling], args, kwargs, span)
@@ -174,19 +117,8 @@ def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileT
     return TileType(shape.elements, dtype, space)
 
 
-_DEDUCE: list[Any] = []
-
-
-def _deduce_module() -> Any:
-    # `make_call` is looked up on the module at each call (not imported by name), so a test can
-    # record the calls by patching `pl.ops.deduce.make_call`.
-    if not _DEDUCE:
-        _DEDUCE.append(importlib.import_module("pl.ops.deduce"))
-    return _DEDUCE[0]
-
-
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
-    call = _deduce_module().make_call(name, args, kwargs, span=span)
+    call = deduce.make_call(name, args, kwargs, span=span)
     if not isinstance(call, Expr):  # pragma: no cover - contract of make_call
         raise TypeError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
     return call
@@ -199,9 +131,6 @@ def _base_name(spelling: str) -> str:
 
 def _kind(arg: Arg) -> str:
     if isinstance(arg, Expr):
-        kind = _TYPE_KINDS.get(type(arg.type))
-        if kind is not None:
-            return kind
         t = arg.type
         if isinstance(t, TensorType):
             return "Tensor"
@@ -210,9 +139,6 @@ def _kind(arg: Arg) -> str:
         if isinstance(t, ScalarType):
             return "Scalar"
     return type(arg).__name__
-
-
-_TYPE_KINDS: dict[type, str] = {TensorType: "Tensor", TileType: "Tile", ScalarType: "Scalar"}
 
 
 def _levels(candidates: Sequence[str]) -> list[str]:

@@ -109,21 +109,8 @@ def rebased_name(name: str, role: str, version: int) -> str:
 # ── substitution ─────────────────────────────────────────────────────────────────────────────────
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(
-            f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init)
-    return names
-
-
-# Whether a type mentions a Var anywhere (a dynamic dim). Most types do not, and then substitution
-# returns them as they are without walking them. Keyed by the type (equal types mention the same
-# Vars: Vars compare by identity); bounded.
-_TYPE_HAS_VARS: dict[Type, bool] = {}
+def _field_names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init]
 
 
 def _mentions_var(v: Any) -> bool:
@@ -146,10 +133,7 @@ def _all_const(dims: tuple[Any, ...]) -> bool:
 
 
 def _is_static_plain(t: TensorType | TileType) -> bool:
-    """A shaped type whose dims (and view dims) are all constants, without memref: no Var in it.
-
-    Checked before the cache because hashing a type walks it, which costs more than this test.
-    """
+    """A shaped type whose dims (and view dims) are all constants, without memref: no Var in it."""
     if t.memref is not None or not _all_const(t.shape):
         return False
     view = t.view
@@ -162,17 +146,11 @@ def _is_static_plain(t: TensorType | TileType) -> bool:
 
 
 def _type_has_vars(t: Type) -> bool:
+    """Whether a type mentions a Var anywhere (a dynamic dim). Most types do not, and then
+    substitution returns them as they are without walking them."""
     if type(t) in (TileType, TensorType) and _is_static_plain(t):  # type: ignore[arg-type]
         return False
-    try:
-        hit = _TYPE_HAS_VARS.get(t)
-    except TypeError:  # an unhashable field somewhere: walk it
-        return _mentions_var(t)
-    if hit is None:
-        if len(_TYPE_HAS_VARS) > 4096:
-            _TYPE_HAS_VARS.clear()
-        hit = _TYPE_HAS_VARS[t] = _mentions_var(t)
-    return hit
+    return _mentions_var(t)
 
 
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:

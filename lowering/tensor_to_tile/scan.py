@@ -166,16 +166,9 @@ def _holds_tensor_call(v: Any) -> bool:
     return False
 
 
-# Whether an op name is a tensor op, per name: the op table is fixed once loaded.
-_TENSOR_OP_NAMES: dict[str, bool] = {}
-
-
 def _is_tensor_op_name(name: str) -> bool:
-    known = _TENSOR_OP_NAMES.get(name)
-    if known is None:
-        op = get_op(name)
-        known = _TENSOR_OP_NAMES[name] = op is not None and op.level == "tensor"
-    return known
+    op = get_op(name)
+    return op is not None and op.level == "tensor"
 
 
 def hoist_nested_tensor_calls(body: Stmt) -> Stmt:

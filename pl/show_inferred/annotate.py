@@ -29,7 +29,6 @@ import sys
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +53,6 @@ from pl.show_inferred.written_spaces import space_changes
 
 __all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
            "show_inferred"]
-
-_MODULE_IDS = count()
-
 
 @dataclass(frozen=True)
 class FunctionInfo:
@@ -151,8 +147,8 @@ def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     The project modules it imports (files under the kernel's folder, outside any site-packages)
     are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
     code = compile_python(text, filename)
-    name = f"_pl_kernel_{next(_MODULE_IDS)}"
-    module = types.ModuleType(name)
+    module = types.ModuleType("_pl_kernel")
+    name = module.__name__ = f"_pl_kernel_{id(module):x}"  # unique while it is in sys.modules
     module.__file__ = filename
     folder = str(kernel_folder(filename))
     sys.path.insert(0, folder)
