@@ -24,6 +24,11 @@ class Expr:
     def type(self) -> Type:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def int_value(self) -> int | None:
+        """The value of an integer constant (ConstInt), else None. Lets `pl.ir.types` read static
+        dims without importing this module."""
+        return None
+
 
 @fast_init
 @dataclass(frozen=True, slots=True, eq=False)
@@ -63,6 +68,9 @@ class ConstInt(Expr):
     @property
     def type(self) -> Type:
         return ScalarType(self.dtype)
+
+    def int_value(self) -> int:
+        return self.value
 
 
 @fast_init
