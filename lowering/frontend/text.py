@@ -1,7 +1,8 @@
 """The implementation of `pl.parse`: program text (ours or the reference printer's) to a Program or a Function.
 
-Guarantees: the text is registered in `linecache` under `filename`, so errors show its lines;
-it is never executed: top-level imports of `pl` / `pypto.language` bind the `pl` module, and
+Guarantees: an error located in the text carries the text (`PlError.source`), so it shows its
+lines; nothing of the text is kept once the parse returns (it is not registered in `linecache`,
+which would keep every parsed file for the life of the process); the text is never executed: top-level imports of `pl` / `pypto.language` bind the `pl` module, and
 constants (`X = pl.dynamic("X")`, `N = 128`, `M = pl.MemRef(...)`, ...) bind the values the static
 evaluator gives them (lowering/source/static_eval.py), and the one `@pl.program` class or
 `@pl.function` function is lowered with the same frontend as the decorators. Free names used as
@@ -10,7 +11,6 @@ dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 
 from __future__ import annotations
 
-import linecache
 from typing import Any
 
 import libcst as cst
@@ -24,7 +24,7 @@ from lowering.frontend.lower import (
     lower_function_node,
 )
 from lowering.frontend.source import source_file
-from lowering.source.python import decode, python_lines, python_view
+from lowering.source.python import decode, python_view
 from lowering.source.static_eval import NotStatic
 from lowering.source.static_module import constant_value, pl_module
 from pl.errors import PlError
@@ -83,12 +83,17 @@ def parse_text(text: str | bytes, filename: str = "<string>") -> Program | Funct
     source file; the text is read as Python reads it: lowering/source/python.py)."""
     if isinstance(text, bytes):
         text, _ = decode(text, filename)
-    with gc_paused():
-        return _parse_text(python_view(text), filename)
+    view = python_view(text)
+    try:
+        with gc_paused():
+            return _parse_text(view, filename)
+    except PlError as e:
+        if e.source is None and e.span is not None and e.span.filename == filename:
+            e.source = view
+        raise
 
 
 def _parse_text(text: str, filename: str) -> Program | Function:
-    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
     src = source_file(filename, text)
     ns: dict[str, Any] = {"pl": pl}
     prog = ProgCtx(src, ns, auto_dynamic=True)
