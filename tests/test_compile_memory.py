@@ -26,6 +26,7 @@ import sys
 import pytest
 
 import pl
+from pl.show_inferred.annotate import run_text
 
 COMPILES, WARM_UP = 1000, 100
 # Allowed growth over the 900 measured compiles. One kept kernel is hundreds of objects (its LibCST
@@ -107,6 +108,39 @@ def test_a_parse_keeps_nothing_and_its_errors_show_their_lines() -> None:
     assert "<parse_error_lines>" not in linecache.cache
     assert info.value.source is not None
     assert "pl.lood(y," in info.value.render(color=False)
+
+
+# Parses, and fails in the compile (flattening to 2-D): a located error of a pass.
+COMPILE_ERROR = """import pl
+
+
+@pl.program
+class Nd:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[2, 8, 16], pl.FP32],
+          out: pl.Out[pl.Tensor[[8, 8, 16], pl.FP32]]) -> pl.Tensor[[8, 8, 16], pl.FP32]:
+        t = pl.load(x, [0, 0, 0], [2, 8, 16])
+        u = pl.transpose(t, axis1=0, axis2=1)
+        out = pl.store(u, [0, 0, 0], out)
+        return out
+"""
+
+
+@pytest.mark.parametrize("execute", [False, True], ids=["read", "exec"])
+def test_show_inferred_keeps_nothing_and_its_errors_show_their_lines(execute: bool) -> None:
+    """The CLI's load-compile-regenerate leaves `linecache` as it found it (`--exec` registers the
+    text only while the module runs), and its errors, from the load or from the compile, carry
+    the text they point into."""
+    name = f"<show_keeps_nothing_{execute}>"
+    run_text(distinct_kernel(5), name, execute=execute)
+    assert name not in linecache.cache
+    load_error = distinct_kernel(6).replace("pl.load(y,", "pl.lood(y,")
+    compile_error = COMPILE_ERROR
+    for bad, line in ((load_error, "pl.lood(y,"), (compile_error, "pl.transpose(t, axis1=0, axis2=1)")):
+        with pytest.raises(pl.PlError) as info:
+            run_text(bad, name, execute=execute)
+        assert name not in linecache.cache
+        assert line in info.value.render(color=False), info.value.render(color=False)
 
 
 @pytest.mark.xfail(strict=False, reason="branch h2-state only: other owners' tables still keep "

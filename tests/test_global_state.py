@@ -19,12 +19,24 @@ import ast
 import collections.abc
 import importlib
 import inspect
+import linecache
 import pkgutil
 import sys
 from collections.abc import Iterator
 from types import ModuleType
 
+import pytest
+
 PACKAGES = ("pl", "lowering", "infer")
+
+# Branch h2-state only (issue 16 is split among helpers): the state that other owners remove on
+# their branches. The lead deletes this table, its test below and the xfail mark at merge.
+OWNED_ELSEWHERE = {
+    "printer": ("pl.printer.", "pl.show_inferred.edit."),
+    "ops": ("pl.ops.", "pl.interpreter.", "pl.mypy_plugin.", "lowering.tensor_to_tile.convert.",
+            "lowering.frontend.op_builders.SCALAR_VARIANTS"),
+    "positions": ("lowering.frontend.source.", "lowering.frontend.lower._INDEX"),
+}
 
 # dict/list/set/bytearray and their subclasses (defaultdict, OrderedDict, Counter), deque, weak
 # containers and any user class registered as a mutable collection; iterators advance when used.
@@ -117,10 +129,18 @@ def global_state(modules: list[ModuleType] | None = None) -> list[str]:
     return sorted(found)
 
 
+@pytest.mark.xfail(strict=False, reason="branch h2-state only: the printer's, the ops' and the "
+                   "frontend source's tables (OWNED_ELSEWHERE) go on their owners' branches")
 def test_no_module_level_mutable_state() -> None:
     found = global_state()
     assert not found, (f"{len(found)} process-global mutable containers or lru_caches (make a constant "
                        "table immutable; move a memo onto the compile that uses it):\n  " + "\n  ".join(found))
+
+
+def test_no_module_level_mutable_state_outside_the_other_owners_areas() -> None:
+    prefixes = tuple(p for owned in OWNED_ELSEWHERE.values() for p in owned)
+    found = [name for name in global_state() if not name.startswith(prefixes)]
+    assert not found, "process-global mutable state:\n  " + "\n  ".join(found)
 
 
 def test_the_census_sees_each_kind_of_state() -> None:
@@ -149,10 +169,8 @@ class K:
     FIXED = ()
 '''
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    sys.modules[module.__name__] = module
-    linecache_source = source.splitlines(keepends=True)
-    import linecache
-    linecache.cache[module.__file__] = (len(source), None, linecache_source, module.__file__)
+    sys.modules[module.__name__] = module  # inspect.getsource reads the text through linecache
+    linecache.cache[module.__file__] = (len(source), None, source.splitlines(keepends=True), module.__file__)
     try:
         found = global_state([module])
     finally:

@@ -88,9 +88,7 @@ def parse_text(text: str | bytes, filename: str = "<string>") -> Program | Funct
         with gc_paused():
             return _parse_text(view, filename)
     except PlError as e:
-        if e.source is None and e.span is not None and e.span.filename == filename:
-            e.source = view
-        raise
+        raise e.in_text(filename, view) from None
 
 
 def _parse_text(text: str, filename: str) -> Program | Function:

@@ -128,12 +128,15 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     By default the file is READ, never run (lowering/source/static_module.py): a name the kernels use
     that only running the file could give is a located error naming `--exec`. `execute=True`
     imports the file as a fresh module, as Python would (its top-level code runs). The files the
-    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
-    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
-    check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
+    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent). An
+    error located in `text` carries it (`PlError.source`): nothing keeps the text afterwards."""
     reads = {} if reads is None else reads
-    namespace = _exec_module(text, filename, reads) if execute else \
-        load_static(text, filename, reads)
+    try:
+        check_expression_size(filename, text)  # before CPython's compiler recurses on a huge one
+        namespace = _exec_module(text, filename, reads) if execute else \
+            load_static(text, filename, reads)
+    except PlError as e:
+        raise e.in_text(filename, text) from None
     seen: dict[int, Program] = {}
     for v in namespace.values():
         if isinstance(v, Program):
@@ -154,6 +157,10 @@ def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
     sys.path.insert(0, folder)
     sys.modules[name] = module
     before = set(sys.modules)
+    # The decorators read their class's lines through `linecache` (as `inspect` does): the text
+    # is there while the module runs, and only then.
+    cached_lines = linecache.cache.get(filename)
+    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
     try:
         exec(code, module.__dict__)
     except PlError as e:
@@ -166,6 +173,10 @@ def _exec_module(text: str, filename: str, reads: Reads) -> dict[str, Any]:
             raise  # a bug of pl met while the module ran: an internal error
         raise _exec_error(e, filename) from None  # the user's own code failed: located
     finally:
+        if cached_lines is None:
+            linecache.cache.pop(filename, None)
+        else:
+            linecache.cache[filename] = cached_lines
         if folder in sys.path:
             sys.path.remove(folder)
         sys.modules.pop(name, None)
@@ -359,7 +370,6 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
         return _run_verified(text, filename, options, dump_passes, {})
 
     def from_json(data: Any) -> Regenerated:
-        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
         return _from_json(data, text, filename,
                           lambda: _run_verified(text, filename, options, None, {}).compiled)
 
@@ -396,6 +406,14 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
 
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
          reads: Reads) -> Regenerated:
+    try:
+        return _compile_text(text, filename, options, dump_passes, reads)
+    except PlError as e:  # a compile error shows the lines of the text it points into
+        raise e.in_text(filename, text) from None
+
+
+def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+                  reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
     programs = load_programs(text, filename, execute=options["execute"], reads=reads)
     if program is not None:
