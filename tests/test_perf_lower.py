@@ -3,9 +3,9 @@
 - statement spans read off the text (lowering/frontend/spans.py) equal the ones paired from
   CPython's `ast`, on every kernel file of examples/ and tests/ and on crafted layouts; forms the
   text walk does not follow make it decline (None), never guess;
-- the plain-Expr shortcut of `shape_arguments` and the type-token keys of `make_call`'s result
-  cache build the same IR as a cold, general build, on every op call of the examples (lowering and
-  all passes);
+- the plain-Expr shortcut of `shape_arguments`, the type-token keys of `make_call`'s result
+  cache and `build_call`'s per-parse memo of keyword-free calls over tile/tensor Vars build the
+  same IR as a cold, general build, on every op call of the examples (lowering and all passes);
 - the per-function memo of dotted names never hides a kernel value that shadows the root name;
 - the shortcuts for the common statement `t = pl.op(a, b)` over kernel values (the span walk's
   plain-line reader and the plain-name argument path of `op_call`) lower every kernel file, good or
@@ -35,7 +35,7 @@ from lowering.frontend.source import SourceFile
 from lowering.frontend.spans import text_statement_spans
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Var
+from pl.ir.expr import Call, Var
 from pl.ir.types import ScalarType
 from pl.ops import deduce
 from pl.ops.registry import get_op
@@ -158,9 +158,9 @@ def _recorded_calls(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ..
     makes: list[tuple[Any, ...]] = []
     real_build, real_make = op_builders.build_call, deduce.make_call
 
-    def build(spelling: str, args: Any, kwargs: Any, span: Any) -> Any:
+    def build(spelling: str, args: Any, kwargs: Any, span: Any, memo: Any = None) -> Any:
         builds.append((spelling, list(args), dict(kwargs), span))
-        return real_build(spelling, args, kwargs, span)
+        return real_build(spelling, args, kwargs, span, memo)
 
     def make(name: str, args: Any, kwargs: Any = (), attrs: Any = (), span: Any = None) -> Any:
         makes.append((name, list(args), list(kwargs.items()) if isinstance(kwargs, dict) else list(kwargs)))
@@ -180,6 +180,23 @@ def _recorded_calls(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ..
 def recorded() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     with pytest.MonkeyPatch.context() as mp:  # recording only: the tests run the real functions
         return _recorded_calls(mp)
+
+
+def test_memoised_plain_calls_build_what_a_cold_build_builds(
+        recorded: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]) -> None:
+    builds, _ = recorded
+    memo: op_builders.PlainCalls = {}
+    for spelling, args, kwargs, span in builds:
+        try:
+            op_builders.build_call(spelling, args, kwargs, span, memo)  # fills the memo where it applies
+            warm = op_builders.build_call(spelling, args, kwargs, span, memo)
+        except PlError:
+            continue
+        cold = op_builders.build_call(spelling, args, kwargs, span)
+        assert warm == cold and type(warm) is type(cold) and warm.span == cold.span
+        if isinstance(warm, Call):
+            assert warm.args == cold.args and all(a is b for a, b in zip(warm.args, cold.args, strict=True))
+    assert memo, "no keyword-free call over tile / tensor Vars in the examples"
 
 
 def test_shape_arguments_shortcut_equals_the_general_path(

@@ -338,7 +338,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     if values is not None:  # `pl.op(a, b)` over kernel values: nothing to sort or convert
         cheap = ctx.cur_span
         try:
-            return op_builders.build_call(spelling, values, _NO_KWARGS, cheap)
+            return op_builders.build_call(spelling, values, _NO_KWARGS, cheap, ctx.prog.built_calls)
         except PlError as e:
             raise ctx.src.locate(e, _culprit(e, node, node.args), cheap) from None
     pos, kw = _split_args(ctx, node.args)
@@ -354,7 +354,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     cheap = ctx.cur_span
     try:
-        built = op_builders.build_call(spelling, args, kwargs, cheap)
+        built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
