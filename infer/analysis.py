@@ -10,7 +10,6 @@ Nothing is mutated; keys are Var objects (identity).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from typing_extensions import assert_never
 
@@ -90,12 +89,6 @@ def last_yield(body: Stmt | None) -> YieldStmt | None:
             assert_never(s)
 
 
-@lru_cache(maxsize=1024)
-def _op_reason(kind: str, op: str) -> d.Reason:
-    """Reasons that name only an op repeat for every call of it: one immutable object each."""
-    return d.Reason(kind, op=op)
-
-
 class _Analyzer:
     def __init__(self, demands: dict[Var, Demand]) -> None:
         self.demands = demands
@@ -111,7 +104,7 @@ class _Analyzer:
     def infer_from_op(self, lhs: Var, call: Call) -> tuple[MemorySpace, d.Reason]:
         op = op_facts(call)[0]
         if op is None:
-            return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
+            return MemorySpace.Vec, d.Reason(d.DEFAULT)
         out = op.output_memory
         if not op.has_memory_spec or not out.has_resolver:
             # An op without a result rule (a cross-core pop) is typed by its annotation: the
@@ -119,16 +112,16 @@ class _Analyzer:
             t = call.type if not isinstance(call.type, UnknownType) else lhs.type
             if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
                 assert t.memory_space is not None
-                return t.memory_space, _op_reason(d.CALL_RESULT, op.name)
-            return MemorySpace.Vec, _op_reason(d.DEFAULT, "")
+                return t.memory_space, d.Reason(d.CALL_RESULT, op=op.name)
+            return MemorySpace.Vec, d.Reason(d.DEFAULT)
         if out.kind == "fixed" and out.space is not None:
-            return out.space, _op_reason(d.FIXED_OUTPUT, op.name)
+            return out.space, d.Reason(d.FIXED_OUTPUT, op=op.name)
         kwargs = dict(call.kwargs)
         resolved = out.resolve(kwargs)
         if resolved is not None:
             if out.kind == "kwarg" and isinstance(kwargs.get("target_memory"), MemorySpace):
-                return resolved, _op_reason(d.EXPLICIT_KWARG, op.name)
-            return resolved, _op_reason(d.FIXED_OUTPUT, op.name)
+                return resolved, d.Reason(d.EXPLICIT_KWARG, op=op.name)
+            return resolved, d.Reason(d.FIXED_OUTPUT, op=op.name)
         if op.inherits_input:
             return self.inherit(call)
         if op.retargetable:

@@ -7,6 +7,10 @@ never adds layout kwargs (pass.md decision 3). Facts come from ops.md sections 6
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace, TileLayout
 
@@ -16,19 +20,16 @@ _R = TileLayout.row_major
 
 # Row-major input indices per op (ops.md 6). Both backends register the same PTO table; 910B only
 # lacks the mx ops, none of which appear here.
-_ROW_MAJOR_INPUTS: dict[str, tuple[int, ...]] = {}
-for _op in ("add sub mul part_add part_mul part_max part_min fmod and or shl shr maximum minimum "
-            "adds subs muls divs fmods maximums lrelu").split():
-    _ROW_MAJOR_INPUTS["tile." + _op] = (0, 1)
-for _op in "rem xor addsc subsc prelu".split():
-    _ROW_MAJOR_INPUTS["tile." + _op] = (0, 1, 2)
-for _op in "abs exp sqrt not relu log recip cast cmps mrgsort_format1".split():
-    _ROW_MAJOR_INPUTS["tile." + _op] = (0,)
-for _op in "div rsqrt gatherb sort32".split():
-    _ROW_MAJOR_INPUTS["tile." + _op] = (0, 1)
-for _op in "sel sels mrgsort_format2".split():
-    _ROW_MAJOR_INPUTS["tile." + _op] = (0, 1, 2, 3)
-_ROW_MAJOR_INPUTS["tile.mscatter"] = (0, 1)
+_INPUTS_BY_OPS: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("add sub mul part_add part_mul part_max part_min fmod and or shl shr maximum minimum "
+     "adds subs muls divs fmods maximums lrelu", (0, 1)),
+    ("rem xor addsc subsc prelu", (0, 1, 2)),
+    ("abs exp sqrt not relu log recip cast cmps mrgsort_format1", (0,)),
+    ("div rsqrt gatherb sort32 mscatter", (0, 1)),
+    ("sel sels mrgsort_format2", (0, 1, 2, 3)),
+)
+_ROW_MAJOR_INPUTS: Final[Mapping[str, tuple[int, ...]]] = MappingProxyType(
+    {"tile." + op: slots for ops, slots in _INPUTS_BY_OPS for op in ops.split()})
 
 _MX_OPS = frozenset({"tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias",
                      "tile.tget_scale_addr"})
@@ -36,13 +37,15 @@ _MX_OPS = frozenset({"tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bia
 KIB = 1024
 
 # Bytes per space (ops.md 13). A space absent from a table has capacity 0 (unchecked).
-CAPACITIES: dict[str, dict[MemorySpace, int]] = {
-    "910B": {MemorySpace.Vec: 184 * KIB, MemorySpace.Mat: 512 * KIB, MemorySpace.Left: 64 * KIB,
-             MemorySpace.Right: 64 * KIB, MemorySpace.Acc: 128 * KIB, MemorySpace.Bias: 1 * KIB},
-    "950": {MemorySpace.Vec: 240 * KIB, MemorySpace.Mat: 512 * KIB, MemorySpace.Left: 64 * KIB,
-            MemorySpace.Right: 64 * KIB, MemorySpace.Acc: 256 * KIB, MemorySpace.Bias: 4 * KIB,
-            MemorySpace.LeftScale: 4 * KIB, MemorySpace.RightScale: 4 * KIB},
-}
+CAPACITIES: Final[Mapping[str, Mapping[MemorySpace, int]]] = MappingProxyType({
+    "910B": MappingProxyType({
+        MemorySpace.Vec: 184 * KIB, MemorySpace.Mat: 512 * KIB, MemorySpace.Left: 64 * KIB,
+        MemorySpace.Right: 64 * KIB, MemorySpace.Acc: 128 * KIB, MemorySpace.Bias: 1 * KIB}),
+    "950": MappingProxyType({
+        MemorySpace.Vec: 240 * KIB, MemorySpace.Mat: 512 * KIB, MemorySpace.Left: 64 * KIB,
+        MemorySpace.Right: 64 * KIB, MemorySpace.Acc: 256 * KIB, MemorySpace.Bias: 4 * KIB,
+        MemorySpace.LeftScale: 4 * KIB, MemorySpace.RightScale: 4 * KIB}),
+})
 
 
 def check_backend(backend: str | None) -> None:

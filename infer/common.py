@@ -31,8 +31,6 @@ def var_like(e: object) -> Var | None:
 Constraints = tuple[tuple[MemorySpace, ...], ...]
 OpFacts = tuple[OpDef | None, Constraints]
 _NO_FACTS: OpFacts = (None, ())
-# Every phase asks these of every call: memoised by op name (the registry is fixed at import).
-_FACTS_BY_NAME: dict[str, OpFacts] = {}
 
 
 def op_facts(call: Call) -> OpFacts:
@@ -40,12 +38,10 @@ def op_facts(call: Call) -> OpFacts:
     op = call.op
     if type(op) is GlobalVar:
         return _NO_FACTS
-    facts = _FACTS_BY_NAME.get(op.name)
-    if facts is None:
-        opdef = get_op(op.name)
-        constraints = opdef.input_constraints if opdef is not None and opdef.has_memory_spec else ()
-        facts = _FACTS_BY_NAME[op.name] = (opdef, constraints)
-    return facts
+    opdef = get_op(op.name)
+    if opdef is None or not opdef.has_memory_spec:
+        return (opdef, ())
+    return (opdef, opdef.input_constraints)
 
 
 def input_constraints(call: Call) -> Constraints:

@@ -10,7 +10,6 @@ chains. Demands are only read by phase 1 for retargetable producers without `tar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from infer.common import CallSite, call_sites, var_only
 from pl.ir.enums import MemorySpace
@@ -39,12 +38,6 @@ def _offer(demands: dict[Var, Demand], var: Var, demand: Demand) -> None:
         demands[var] = demand
 
 
-@lru_cache(maxsize=4096)
-def _demand(space: MemorySpace, op: str, arg_index: int) -> Demand:
-    """Demands are immutable and repeat per (op, slot): one object each."""
-    return Demand(space, op, arg_index)
-
-
 def collect_demands(body: Stmt, sites: list[CallSite] | None = None) -> dict[Var, Demand]:
     """Phase 0 over `body` (`sites`: its `call_sites`, when the caller has them already)."""
     demands: dict[Var, Demand] = {}
@@ -55,7 +48,7 @@ def collect_demands(body: Stmt, sites: list[CallSite] | None = None) -> dict[Var
             if allowed and type(arg) is Var:  # var_only: an IterArg does not match
                 old = demands.get(arg)
                 if old is None or should_override(old.space, allowed[0]):
-                    demands[arg] = _demand(allowed[0], call.op.name, i)
+                    demands[arg] = Demand(allowed[0], call.op.name, i)
         if isinstance(stmt, AssignStmt) and op is not None and op.inherits_input:
             # IterArgs are skipped on purpose: assemble(iter_target, src, off) links to src.
             src = next((a for a in call.args

@@ -52,7 +52,6 @@ from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]
-_NO_MOVES: list[Stmt] = []  # shared "no moves before this statement" answer: never appended to
 MakeCall = Callable[..., Call]
 
 _VAR_LIST_ATTRS = ("manual_dep_edges", "compiler_manual_dep_edges", "arg_direction_overrides_vars",
@@ -355,12 +354,12 @@ class Mutator:
         body = make_body(out)
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
 
-    def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> list[Stmt]:
+    def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> Sequence[Stmt]:
         call = top_level_call(consumer)
         if call is None or self.needed_vars.isdisjoint(call.args):
-            return _NO_MOVES  # (one C-level test: most statements consume no value to move)
+            return ()  # (one C-level test: most statements consume no value to move)
         constraints = op_facts(call)[1]
-        out: list[Stmt] = _NO_MOVES
+        out: list[Stmt] = []
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
             if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
@@ -368,8 +367,6 @@ class Mutator:
             key = (v, allowed[0])
             if key not in self.needed or key in self.moves:
                 continue
-            if out is _NO_MOVES:
-                out = []
             target = allowed[0]
             layouts = input_layouts(self.backend, call.op_name)
             kwargs: tuple[tuple[str, Any], ...] = ()

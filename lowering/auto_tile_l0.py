@@ -14,6 +14,10 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from lowering.tensor_to_tile.common import (
     Rewriter,
     index,
@@ -30,10 +34,10 @@ from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, make_body
 from pl.ir.types import ScalarType, TileType, static_shape
 
 KIB = 1024
-L0_CAPACITY: dict[str, tuple[int, int, int]] = {   # (L0A, L0B, L0C) bytes
+L0_CAPACITY: Final[Mapping[str, tuple[int, int, int]]] = MappingProxyType({   # (L0A, L0B, L0C) bytes
     "910B": (64 * KIB, 64 * KIB, 128 * KIB),
     "950": (64 * KIB, 64 * KIB, 256 * KIB),
-}
+})
 
 
 def choose_k(m: int, n: int, k_full: int, elem_bytes: int, l0a: int, l0b: int) -> int:

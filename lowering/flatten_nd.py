@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from lowering.tensor_to_tile.common import (
     Rewriter,
@@ -378,7 +380,8 @@ def _acts_along_axis0(call: Call) -> bool:
 # loses: they are rejected rather than rewritten into something that computes other values.
 _NO_ND = ("tile.read", "tile.write", "tile.slice", "tile.transpose")
 # batched matmul -> the 2-D op of each batch
-_BATCHED = {"tile.batch_matmul": "tile.matmul", "tile.batch_matmul_acc": "tile.matmul_acc"}
+_BATCHED: Final[Mapping[str, str]] = MappingProxyType(
+    {"tile.batch_matmul": "tile.matmul", "tile.batch_matmul_acc": "tile.matmul_acc"})
 
 
 def _check_flattenable(call: Call) -> None:

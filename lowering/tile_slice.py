@@ -12,6 +12,9 @@ Guarantees, for InCore / AIC / AIV functions:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
 
 from typing_extensions import assert_never
 
@@ -42,10 +45,12 @@ from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.traverse import expr_children, stmt_exprs, walk_stmts
 from pl.ir.types import TileType
 
-_LEFT_SLOTS = {"tile.matmul": 0, "tile.matmul_bias": 0, "tile.gemv": 0, "tile.gemv_bias": 0,
-               "tile.matmul_acc": 1, "tile.gemv_acc": 1}
-_RIGHT_SLOTS = {"tile.matmul": 1, "tile.matmul_bias": 1, "tile.gemv": 1, "tile.gemv_bias": 1,
-                "tile.matmul_acc": 2, "tile.gemv_acc": 2}
+_LEFT_SLOTS: Final[Mapping[str, int]] = MappingProxyType({
+    "tile.matmul": 0, "tile.matmul_bias": 0, "tile.gemv": 0, "tile.gemv_bias": 0, "tile.matmul_acc": 1,
+    "tile.gemv_acc": 1})
+_RIGHT_SLOTS: Final[Mapping[str, int]] = MappingProxyType({
+    "tile.matmul": 1, "tile.matmul_bias": 1, "tile.gemv": 1, "tile.gemv_bias": 1, "tile.matmul_acc": 2,
+    "tile.gemv_acc": 2})
 
 
 def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:

@@ -77,6 +77,13 @@ class PlError(Exception):
             self.span = span
         return self
 
+    def in_text(self, filename: str, text: str) -> PlError:
+        """Give `text`, the text of `filename`, to this error when it is located in that file and
+        carries no text yet (so it shows its lines without `linecache` keeping the file)."""
+        if self.source is None and self.span is not None and self.span.filename == filename:
+            self.source = text
+        return self
+
     def source_lines(self) -> list[str]:
         if self.source is not None:
             return [ln.rstrip("\r\n") for ln in python_lines(self.source)]

@@ -3,16 +3,25 @@
 Memos keyed by the values a user wrote must tell `0` from `False` and `1` from `True` (Python
 hashes them alike): each kernel below is compiled in a fresh interpreter alone and after its twin,
 in both orders, and must print the same program every time.
+
+And across many programs: the examples, the inference cases (every one a class named `Before`),
+the twins, generated kernels and copies of them that keep every name but change the dtype, all
+parsed under the same file name, are compiled in one process in program order and then again in
+reverse order, and in another process in a shuffled order; every program prints the same each
+time.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from infer_cases.cases import CASES
+from test_compile_memory import distinct_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,6 +75,36 @@ def test_compiling_a_twin_first_changes_nothing(first: str, second: str) -> None
     b_then_a = _compile_in_fresh_process([b, a])
     assert a_then_b == alone
     assert b_then_a == alone[::-1]
+
+
+def _programs() -> list[str]:
+    texts = [p.read_text() for p in sorted((ROOT / "examples").glob("*.py"))]
+    texts += [c.source("Before") for c in CASES]
+    texts += [_kernel(call) for pair in TWINS for call in pair]
+    generated = [distinct_kernel(i) for i in range(0, 60, 4)]
+    texts += generated
+    # Same names (file, class, function, values), other dtype: a memo keyed by a name would mix
+    # them up.
+    texts += [t.replace("pl.FP32", "pl.FP16") if "pl.FP32" in t else t.replace("pl.FP16", "pl.FP32")
+              for t in generated]
+    return texts
+
+
+def test_many_programs_print_the_same_in_any_compile_order() -> None:
+    texts = _programs()
+    n = len(texts)
+    forward_then_reverse = _compile_in_fresh_process(texts + texts[::-1])
+    forward, reverse = forward_then_reverse[:n], forward_then_reverse[n:][::-1]
+    order = list(range(n))
+    random.Random(16).shuffle(order)
+    shuffled_out = _compile_in_fresh_process([texts[i] for i in order])
+    shuffled = [""] * n
+    for out, i in zip(shuffled_out, order, strict=True):
+        shuffled[i] = out
+    assert not [out for out in forward if out.startswith("error: ")], "every program compiles"
+    for i in range(n):
+        assert reverse[i] == forward[i], f"program {i} prints differently after the others"
+        assert shuffled[i] == forward[i], f"program {i} prints differently in a shuffled order"
 
 
 def test_typed_keys_tell_equal_values_of_other_types_apart() -> None:

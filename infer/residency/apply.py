@@ -19,8 +19,10 @@ Guarantees:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from infer.backend import check_backend
 from infer.residency.evidence import caller_evidence
@@ -33,7 +35,7 @@ from pl.ir.traverse import walk_stmts
 
 __all__ = ["BRIDGE_MARKER", "RULES", "ResidencyDecision", "apply_residency"]
 
-RULES: dict[str, str] = {
+RULES: Final[Mapping[str, str]] = MappingProxyType({
     # hoisted
     "chain": "the whole load -> transpose_view* -> move/extract prefix moved before the loop",
     "load-only": "the load moved before the loop; a later chain step stayed inside (see detail)",
@@ -71,7 +73,7 @@ RULES: dict[str, str] = {
     "unknown-size": "an allocation in the space has a dynamic shape",
     "pipeline-space": "the space has allocations inside a pipeline loop (they may be replicated)",
     "reserved-buffer": "the function reserves a cross-core buffer the footprint cannot account for",
-}
+})
 
 
 def _loc(span: Span) -> str:

@@ -12,9 +12,10 @@ it (non-SSA; SSA conversion adds the carried values). Any other iterator is a lo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -28,8 +29,9 @@ from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, m
 from pl.ir.types import ScalarType
 from pl.language import dsl
 
-_KINDS = {id(dsl.range): ForKind.Sequential, id(dsl.parallel): ForKind.Parallel,
-          id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline}
+_KINDS: Final[Mapping[int, ForKind]] = MappingProxyType({
+    id(dsl.range): ForKind.Sequential, id(dsl.parallel): ForKind.Parallel,
+    id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline})
 _ITER_MSG = ("For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipeline(), "
              "pl.while_(), pl.spmd(), or pl.split_aiv()")
 _BARE_YIELD = ("Loop with init_values requires an assignment-form pl.yield_(...) — the LHS "

@@ -11,8 +11,9 @@ Each error points at the argument it is about (the user's list), else at the cal
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -23,7 +24,7 @@ from pl.ir.types import TensorType, TileType
 from pl.ops.registry import get_op
 
 # IR op -> (positional slot of an offset / index list, slot of the operand it addresses).
-_INDEXES: dict[str, tuple[tuple[int, int], ...]] = {
+_INDEXES: Final[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType({
     "tensor.assemble": ((2, 0),),
     "tile.assemble": ((2, 0),),
     "tile.store": ((1, 2),),
@@ -31,7 +32,7 @@ _INDEXES: dict[str, tuple[tuple[int, int], ...]] = {
     "tile.read": ((1, 0),),
     "tensor.write": ((1, 0),),
     "tile.write": ((1, 0),),
-}
+})
 
 
 def check_op_call(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,

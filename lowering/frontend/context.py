@@ -21,7 +21,7 @@ from lowering.frontend.source import SourceFile
 from lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection
-from pl.ir.expr import GlobalVar, IterArg, Var
+from pl.ir.expr import GlobalVar, IterArg, Op, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
 from pl.language import dsl
@@ -53,6 +53,10 @@ class ProgCtx:
     auto_dyn: dict[str, dsl.DynVar] = field(default_factory=dict)
     # (caller, callee, callee node) of every `self.fn(...)`, to reject call cycles.
     calls: list[tuple[str, str, cst.CSTNode]] = field(default_factory=list)
+    # `build_call`'s memo of keyword-free calls over tile / tensor Vars for this parse
+    # (lowering/frontend/op_builders.py): it dies with the parse.
+    built_calls: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = \
+        field(default_factory=dict)
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
         hit = self.dyn_vars.get(id(obj))

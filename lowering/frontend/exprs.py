@@ -8,9 +8,10 @@ and any error it raises without a place gets the call's span; program calls chec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -38,14 +39,17 @@ from pl.ir.stmt import AssignStmt
 from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
 
-_BIN = {cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
-        cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
-        cst.RightShift: "BitShiftRight"}
-_CMP = {cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
-        cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"}
-_FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
-         "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
-         "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b}
+_BIN: Final[Mapping[type, str]] = MappingProxyType({
+    cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
+    cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
+    cst.RightShift: "BitShiftRight"})
+_CMP: Final[Mapping[type, str]] = MappingProxyType({
+    cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
+    cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"})
+_FOLD: Final[Mapping[str, Callable[[int, int], int]]] = MappingProxyType({
+    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
+    "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
+    "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b})
 
 
 # Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
@@ -67,13 +71,13 @@ def _int_text(value: int) -> str:
     return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
 
 
-_STATIC_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+_STATIC_BINARY: Final[Mapping[str, Callable[[Any, Any], Any]]] = MappingProxyType({
     **_FOLD, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
     "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
     "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
-    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min}
-_STATIC_UNARY: dict[str, Callable[[Any], Any]] = {
-    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a}
+    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min})
+_STATIC_UNARY: Final[Mapping[str, Callable[[Any], Any]]] = MappingProxyType({
+    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a})
 
 
 def static_value(e: Expr) -> int | float | bool | None:
@@ -343,7 +347,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     cheap = ctx.cur_span
     try:
-        built = op_builders.build_call(spelling, args, kwargs, cheap)
+        built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
@@ -502,10 +506,10 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
 
 
 # The expression forms lower_value accepts, by exact LibCST class.
-_VALUE_HANDLERS: dict[type, Callable[[FnCtx, Any], Any]] = {
+_VALUE_HANDLERS: Final[Mapping[type, Callable[[FnCtx, Any], Any]]] = MappingProxyType({
     cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,
     cst.ConcatenatedString: _string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
     cst.Tuple: _sequence, cst.UnaryOperation: _unary, cst.BinaryOperation: _binary,
     cst.Comparison: _compare, cst.BooleanOperation: _boolean, cst.Call: lower_call,
     cst.Subscript: _subscript,
-}
+})

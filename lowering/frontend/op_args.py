@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
@@ -31,12 +32,12 @@ from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
 # Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
 _DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
 
-_ENUM_KWARG_TYPES: dict[str, type[Enum]] = {
+_ENUM_KWARG_TYPES: Final[Mapping[str, type[Enum]]] = MappingProxyType({
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
-}
+})
 
 # Defaults the reference's builders always store, by IR op.
-_ALWAYS: dict[str, tuple[tuple[str, Any], ...]] = {
+_ALWAYS: Final[Mapping[str, tuple[tuple[str, Any], ...]]] = MappingProxyType({
     "tile.load": (("target_memory", MemorySpace.Vec),),
     "tile.create": (("target_memory", MemorySpace.Vec),),
     "tensor.create": (("layout", TensorLayout.ND),),
@@ -51,20 +52,21 @@ _ALWAYS: dict[str, tuple[tuple[str, Any], ...]] = {
     "tile.cmp": (("cmp_type", 0),),
     "tile.cmps": (("cmp_type", 0),),
     "tensor.cmp": (("cmp_type", 0),),
-}
+})
 
 # Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
-_REQUIRED: dict[str, tuple[str, ...]] = {
+_REQUIRED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "tile.move": ("target_memory",),
     "tile.extract": ("target_memory",),
-}
+})
 
 # Tensor-only flags a unified wrapper accepts for tile operands as long as they keep the default.
-_DROPPABLE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tile.matmul": {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None},
-    "tile.matmul_acc": {"a_trans": False, "b_trans": False},
-    "tile.rsqrt": {"high_precision": False},
-}
+_DROPPABLE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
+    "tile.matmul": MappingProxyType(
+        {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None}),
+    "tile.matmul_acc": MappingProxyType({"a_trans": False, "b_trans": False}),
+    "tile.rsqrt": MappingProxyType({"high_precision": False}),
+})
 
 _LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
@@ -182,21 +184,22 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
 
 
 # What a positional argument of each registry kind is, in messages.
-_KIND_WORDS = {"tile": "a tile", "tensor": "a tensor", "scalar": "a scalar",
-               "tuple": "a list such as [0, 0]"}
+_KIND_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "tile": "a tile", "tensor": "a tensor", "scalar": "a scalar", "tuple": "a list such as [0, 0]"})
 
 # The Python values a keyword of each registry type takes (after `_convert_kwarg`); None keeps
 # the op's default.
-_KWARG_VALUES: dict[str, tuple[type, ...]] = {
+_KWARG_VALUES: Final[Mapping[str, tuple[type, ...]]] = MappingProxyType({
     "int": (int,), "bool": (bool, int), "double": (int, float), "str": (str,),
     "DataType": (DType,), "PadValue": (PadValue,), "MemorySpace": (MemorySpace,),
     "TileLayout": (TileLayout,), "TensorLayout": (TensorLayout,),
-}
+})
 
-_KWARG_WORDS = {"int": "an integer constant", "bool": "True or False", "double": "a number",
-                "str": "a string", "DataType": "a dtype such as pl.FP32",
-                "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
-                "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"}
+_KWARG_WORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "int": "an integer constant", "bool": "True or False", "double": "a number",
+    "str": "a string", "DataType": "a dtype such as pl.FP32",
+    "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
+    "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"})
 
 
 def describe(value: Any) -> str:

@@ -10,21 +10,25 @@ Guarantees:
   Tensor and Tile operands is a PlError;
 - a canonical printed call (`pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory=...)`)
   builds back exactly the Call it was printed from;
-- every user mistake raises PlError located at `span`.
+- every user mistake raises PlError located at `span`;
+- given a `memo` (one per parse: `ProgCtx.built_calls`), a keyword-free call over tile / tensor
+  Vars reuses the op, kwargs and result type that an earlier successful build with equal argument
+  types chose in the same parse; nothing is remembered across parses.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, UnaryExpr
+from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
-from pl.ir.types import ScalarType, TensorType, TileType
+from pl.ir.types import ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.deduce import make_call
 from pl.ops.deduce_util import promote
@@ -33,40 +37,72 @@ from pl.ops.registry import OpDef, get_op
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
 
 # Scalar arithmetic reached through unified spellings (both operands scalar).
-_SCALAR_BINARY: dict[str, str] = {
+_SCALAR_BINARY: Final[Mapping[str, str]] = MappingProxyType({
     "add": "Add", "sub": "Sub", "mul": "Mul", "div": "FloatDiv", "maximum": "Max", "minimum": "Min",
-}
+})
 
 # Where a popped tile lives when its type is given with shape=/dtype= (ops.tsv notes).
-_TPOP_SPACE = {"tile.tpop_from_aic": MemorySpace.Vec, "tile.tpop_from_aiv": MemorySpace.Mat}
+_TPOP_SPACE: Final[Mapping[str, MemorySpace]] = MappingProxyType(
+    {"tile.tpop_from_aic": MemorySpace.Vec, "tile.tpop_from_aiv": MemorySpace.Mat})
 
 # Ops whose operands legitimately mix levels (tensor target + tile source), dispatched on arg 0.
 _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write"})
 
 
-def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span) -> Expr:
+PlainCalls = dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]]
+
+
+def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span,
+               memo: PlainCalls | None = None) -> Expr:
     """Turn one DSL op call with lowered arguments into IR (see the module docstring)."""
+    key = None if kwargs or memo is None else _plain_key(spelling, args)
+    if key is not None:
+        assert memo is not None
+        hit = memo.get(key)
+        if hit is not None:
+            return Call(hit[0], tuple(args), hit[1], (), hit[2], span=span)
     try:
-        return _build(spelling, [to_expr(a) for a in args],
-                      {k: to_expr(v) for k, v in kwargs.items()}, span)
+        built = _build(spelling, [to_expr(a) for a in args],
+                       {k: to_expr(v) for k, v in kwargs.items()}, span)
     except PlError as err:
         raise err.located(span) from None
+    if key is not None:
+        assert memo is not None
+        _remember_plain(memo, key, args, built)
+    return built
 
 
-# The op a spelling dispatches to, by (spelling, operand kinds, keyword names): dispatch reads the
-# arguments only through `_kind` and the keyword names, so equal keys choose the same op. Only
-# successful choices are stored (a failing one raises again, with its own message, every time);
-# None stands for the scalar form of a unified op.
-_DISPATCH: dict[tuple[str, tuple[str, ...], tuple[str, ...]], OpDef | None] = {}
+# `memo` keys: (spelling, the arguments' types). Dispatch reads tile / tensor Vars only through
+# their kinds, argument shaping leaves them in their slots, and deduction reads them only through
+# their types, which compare by value (IR constants compare by class too: ConstInt(1) is not
+# ConstBool(True)), so calls with equal keys build equal Calls over their own arguments. Only
+# successful builds that kept the arguments as given are stored; an error is raised again, with
+# its own message, every time.
+def _plain_key(spelling: str, args: Sequence[Arg]) -> tuple[Any, ...] | None:
+    """The memo key of a keyword-free call, or None when an argument is not a tile / tensor Var."""
+    key: list[Any] = [spelling]
+    for a in args:
+        if type(a) is not Var:
+            return None
+        t = a.var_type
+        if type(t) is not TileType and type(t) is not TensorType:
+            return None
+        key.append(t)
+    return tuple(key)
+
+
+def _remember_plain(memo: PlainCalls, key: tuple[Any, ...], args: Sequence[Arg], built: Expr) -> None:
+    if type(built) is not Call or built.attrs or type(built.op) is not Op \
+            or len(built.args) != len(args):
+        return
+    for given, kept in zip(args, built.args, strict=True):
+        if given is not kept:
+            return
+    memo[key] = (built.op, built.kwargs, built.result_type)
 
 
 def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -> Expr:
-    key = (spelling, tuple([_kind(a) for a in args]), tuple(kwargs))
-    if key in _DISPATCH:
-        op = _DISPATCH[key]
-    else:
-        op = _dispatch(spelling, args, kwargs)
-        _DISPATCH[key] = op
+    op = _dispatch(spelling, args, kwargs)
     if op is None:
         if spelling in SCALAR_ONLY_SPELLINGS:
             return _scalar_binary(spelling, SCALAR_ONLY_SPELLINGS[spelling], args, kwargs, span)
@@ -133,9 +169,6 @@ def _base_name(spelling: str) -> str:
 
 def _kind(arg: Arg) -> str:
     if isinstance(arg, Expr):
-        kind = _TYPE_KINDS.get(type(arg.type))
-        if kind is not None:
-            return kind
         t = arg.type
         if isinstance(t, TensorType):
             return "Tensor"
@@ -144,9 +177,6 @@ def _kind(arg: Arg) -> str:
         if isinstance(t, ScalarType):
             return "Scalar"
     return type(arg).__name__
-
-
-_TYPE_KINDS: dict[type, str] = {TensorType: "Tensor", TileType: "Tile", ScalarType: "Scalar"}
 
 
 def _levels(candidates: Sequence[str]) -> list[str]:

@@ -1,7 +1,8 @@
 """`pl.parse(text, filename="<string>")`: program text (ours or the reference printer's) to a Program or a Function.
 
-Guarantees: the text is registered in `linecache` under `filename`, so errors show its lines;
-it is never executed: top-level imports of `pl` / `pypto.language` bind pl's kernel surface, and
+Guarantees: an error located in the text carries the text (`PlError.source`), so it shows its
+lines; nothing of the text is kept once the parse returns (it is not registered in `linecache`,
+which would keep every parsed file for the life of the process); the text is never executed: top-level imports of `pl` / `pypto.language` bind pl's kernel surface, and
 constants (`X = pl.dynamic("X")`, `N = 128`, `M = pl.MemRef(...)`, ...) bind the values the static
 evaluator gives them (lowering/source/static_eval.py), and the one `@pl.program` class or
 `@pl.function` function is lowered with the same frontend as the decorators. Free names used as
@@ -11,7 +12,6 @@ dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 from __future__ import annotations
 
 import ast
-import linecache
 from typing import Any
 
 import libcst as cst
@@ -24,7 +24,7 @@ from lowering.frontend.lower import (
     lower_function_node,
 )
 from lowering.frontend.source import SourceFile
-from lowering.source.python import decode, python_lines
+from lowering.source.python import decode
 from lowering.source.static_eval import NotStatic
 from lowering.source.static_module import constant_value, pl_module, pl_surface
 from pl.errors import PlError
@@ -83,8 +83,11 @@ def parse(text: str | bytes, filename: str = "<string>") -> Program | Function:
     source file; the text is read as Python reads it: lowering/source/python.py)."""
     if isinstance(text, bytes):
         text, _ = decode(text, filename)
-    with gc_paused():
-        return _lower(SourceFile(filename, text))
+    try:
+        with gc_paused():
+            return _lower(SourceFile(filename, text))
+    except PlError as e:
+        raise e.in_text(filename, text) from None
 
 
 def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
@@ -99,7 +102,6 @@ def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
 
 def _lower(src: SourceFile) -> Program | Function:
     filename = src.filename
-    linecache.cache[filename] = (len(src.text), None, python_lines(src.text), filename)
     ns: dict[str, Any] = {"pl": pl_surface()}
     prog = ProgCtx(src, ns, auto_dynamic=True)
     found: list[Program | Function] = []

@@ -7,8 +7,9 @@ Guarantees: a non-strict rebinding of a plain Var re-uses that Var and must keep
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -30,10 +31,11 @@ from pl.ir.stmt import (
 from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
 
-_AUG = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-        cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
-        cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
-        cst.RightShiftAssign: cst.RightShift}
+_AUG: Final[Mapping[type[cst.BaseAugOp], type[cst.BaseBinaryOp]]] = MappingProxyType({
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift})
 
 
 def comments_of(node: cst.CSTNode) -> list[str]:
@@ -92,7 +94,7 @@ def _aug_assign_stmt(ctx: FnCtx, node: cst.AugAssign) -> list[Stmt]:
     op = _AUG.get(type(node.operator))
     if op is None or not isinstance(node.target, cst.Name):
         raise ctx.error(node, "Unsupported augmented assignment")
-    value = cst.BinaryOperation(node.target, op(), node.value)  # type: ignore[abstract]
+    value = cst.BinaryOperation(node.target, op(), node.value)
     e = lower_expr(ctx, value)
     return [bind(ctx, node.target, e, None, node)]
 
@@ -306,8 +308,8 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
 
 
 # The small statements lower_small accepts, by exact LibCST class.
-_SMALL_HANDLERS: dict[type, Callable[[FnCtx, Any], list[Stmt]]] = {
+_SMALL_HANDLERS: Final[Mapping[type, Callable[[FnCtx, Any], list[Stmt]]]] = MappingProxyType({
     cst.Assign: _assign_stmt, cst.AnnAssign: _ann_assign_stmt, cst.AugAssign: _aug_assign_stmt,
     cst.Expr: _expr_stmt, cst.Return: _return_stmt, cst.Pass: _pass_stmt,
     cst.Break: _break_continue_stmt, cst.Continue: _break_continue_stmt,
-}
+})

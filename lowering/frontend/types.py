@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 import libcst as cst
 
@@ -250,8 +250,8 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
     return Annot(TensorType(shape, dtype, view))
 
 
-_TILE_FIELDS = {"valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad",
-                "compact"}
+_TILE_FIELDS: Final = frozenset({"valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal",
+                                "pad", "compact"})
 
 
 def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],

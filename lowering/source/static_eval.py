@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from types import ModuleType
-from typing import Any
+from types import MappingProxyType, ModuleType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -51,7 +51,7 @@ EXEC_HINT = ("show_inferred reads kernel files without running them; run it with
              "file's top-level code")
 
 _CONSTRUCTORS = (dsl.MemRef, dsl.TileView, dsl.TensorView, dsl.dynamic, dsl.DynVar)
-_NAMED = {"True": True, "False": False, "None": None}
+_NAMED: Final[Mapping[str, bool | None]] = MappingProxyType({"True": True, "False": False, "None": None})
 
 
 class FailsWhenRun(Exception):
@@ -143,12 +143,12 @@ def _number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, Enum)
 
 
-_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+_BINARY: Final[Mapping[type, Callable[[Any, Any], Any]]] = MappingProxyType({
     cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
     cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
     cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
     cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-}
+})
 
 
 def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, right: Any) -> Any:
@@ -185,13 +185,13 @@ def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, r
         raise FailsWhenRun(node, e) from None
 
 
-_AUG: dict[type, type] = {
+_AUG: Final[Mapping[type, type]] = MappingProxyType({
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
     cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
     cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift,
     cst.RightShiftAssign: cst.RightShift, cst.BitAndAssign: cst.BitAnd,
     cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
-}
+})
 
 
 def _unary(node: cst.UnaryOperation, value: Any) -> Any:

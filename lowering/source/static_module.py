@@ -37,9 +37,10 @@ import io
 import os
 import tokenize
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -159,10 +160,10 @@ def _is_main_guard(node: cst.If) -> bool:
         any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
-_TARGET_FIELDS: dict[type, str] = {
+_TARGET_FIELDS: Final[Mapping[type, str]] = MappingProxyType({
     cst.AssignTarget: "target", cst.AnnAssign: "target", cst.AugAssign: "target",
     cst.For: "target", cst.AsName: "name", cst.NamedExpr: "target",
-}
+})
 
 
 def _has_program_decorator(cd: cst.ClassDef) -> bool:

@@ -98,15 +98,8 @@ def versioned_name(name: str, role: str, version: int) -> str:
 # ── substitution ─────────────────────────────────────────────────────────────────────────────────
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(
-            f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init)
-    return names
+def _field_names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls) if f.name not in _SKIP_FIELDS and f.init]
 
 
 def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:

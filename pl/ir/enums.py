@@ -6,7 +6,10 @@ so the printer and the frontend translate by name and never need a second table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from types import MappingProxyType
+from typing import Final
 
 
 class IrEnum(Enum):
@@ -145,7 +148,7 @@ class Level(IrEnum):
 
 
 # Input-only aliases of Level members (the reference accepts these spellings).
-LEVEL_ALIASES = {
+LEVEL_ALIASES: Final[Mapping[str, Level]] = MappingProxyType({
     "L2CACHE": Level.CHIP_DIE,
     "PROCESSOR": Level.CHIP,
     "UMA": Level.HOST,
@@ -153,7 +156,7 @@ LEVEL_ALIASES = {
     "POD": Level.CLUSTER_1,
     "CLOS1": Level.CLUSTER_2,
     "CLOS2": Level.GLOBAL,
-}
+})
 
 
 class Role(IrEnum):

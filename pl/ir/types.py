@@ -3,12 +3,20 @@
 A `TileType` whose view equals the implicit view of its (shape, memory space) stores no view at
 all, and a valid shape equal to the shape is cleared, so two spellings of one type are `==`.
 MemRefs are carried but never compared (the reference does not compare them either).
+
+Building a type is cheap (the IR builds one per op call): a TileType without a view does no work
+beyond storing its fields, the implicit views are built once at import (they are frozen), and a
+view is rebuilt with a changed valid shape by its own constructor, not `dataclasses.replace`.
+This module never imports `pl.ir.expr` (expressions carry types): it reads static dims through
+`Expr.static_int()`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
@@ -72,37 +80,50 @@ class TileView:
     pad: PadValue = PadValue.null
     compact: CompactMode = CompactMode.null
 
+    def with_valid_shape(self, valid_shape: tuple[Expr, ...]) -> TileView:
+        """This view with another valid shape (every other field kept)."""
+        return TileView(valid_shape, self.stride, self.start_offset, self.blayout, self.slayout,
+                        self.fractal, self.pad, self.compact)
 
-def _shape_blayout(shape: tuple[Expr, ...]) -> TileLayout:
-    """col_major iff the shape is 2-D, static, one column and more than one row."""
-    dims = static_shape(shape)
-    if dims is not None and len(dims) == 2 and dims[1] == 1 and dims[0] > 1:
-        return TileLayout.col_major
-    return TileLayout.row_major
+
+def _is_column(shape: tuple[Expr, ...]) -> bool:
+    """The shape is 2-D, static, one column and more than one row (a col_major tile)."""
+    if len(shape) != 2:
+        return False
+    rows, cols = shape[0].static_int(), shape[1].static_int()
+    return cols == 1 and rows is not None and rows > 1
+
+
+_R, _C, _N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
+# The implicit views (ops.md 5). Only Right and the vector spaces depend on the shape (a column
+# tile is col_major there); the others are one view per space.
+_FIXED_VIEWS: Final[Mapping[MemorySpace, TileView]] = MappingProxyType({
+    MemorySpace.Mat: TileView(blayout=_C, slayout=_R, fractal=512),
+    MemorySpace.Left: TileView(blayout=_C, slayout=_R, fractal=512),
+    MemorySpace.Acc: TileView(blayout=_C, slayout=_R, fractal=1024),
+    MemorySpace.LeftScale: TileView(blayout=_R, slayout=_R, fractal=32),
+    MemorySpace.RightScale: TileView(blayout=_C, slayout=_C, fractal=32),
+})
+# (row_major, col_major) views of Right and of every other space.
+_RIGHT_VIEWS = (TileView(blayout=_R, slayout=_C, fractal=512),
+                TileView(blayout=_C, slayout=_C, fractal=512))
+_OTHER_VIEWS = (TileView(blayout=_R, slayout=_N, fractal=512),
+                TileView(blayout=_C, slayout=_N, fractal=512))
 
 
 def implicit_tile_view(shape: tuple[Expr, ...], space: MemorySpace | None) -> TileView:
     """The view a tile of this shape gets in this space when nothing else is said (ops.md 5)."""
-    R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
-    if space in (MemorySpace.Mat, MemorySpace.Left):
-        return TileView(blayout=C, slayout=R, fractal=512)
-    if space is MemorySpace.Right:
-        return TileView(blayout=_shape_blayout(shape), slayout=C, fractal=512)
-    if space is MemorySpace.Acc:
-        return TileView(blayout=C, slayout=R, fractal=1024)
-    if space is MemorySpace.LeftScale:
-        return TileView(blayout=R, slayout=R, fractal=32)
-    if space is MemorySpace.RightScale:
-        return TileView(blayout=C, slayout=C, fractal=32)
-    return TileView(blayout=_shape_blayout(shape), slayout=N, fractal=512)
+    if space is not None:
+        fixed = _FIXED_VIEWS.get(space)
+        if fixed is not None:
+            return fixed
+    views = _RIGHT_VIEWS if space is MemorySpace.Right else _OTHER_VIEWS
+    return views[_is_column(shape)]
 
 
-def _canonical_view(shape: tuple[Expr, ...], space: MemorySpace | None,
-                    view: TileView | None) -> TileView | None:
-    if view is None:
-        return None
-    if view.valid_shape and tuple(view.valid_shape) == tuple(shape):
-        view = replace(view, valid_shape=())
+def _canonical_view(shape: tuple[Expr, ...], space: MemorySpace | None, view: TileView) -> TileView | None:
+    if view.valid_shape and tuple(view.valid_shape) == shape:
+        view = view.with_valid_shape(())
     if view == implicit_tile_view(shape, space):
         return None
     return view
@@ -119,10 +140,12 @@ class TileType(Type):
     memref: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shape", tuple(self.shape))
-        canon = _canonical_view(self.shape, self.memory_space, self.view)
-        if canon is not self.view:
-            object.__setattr__(self, "view", canon)
+        if type(self.shape) is not tuple:
+            object.__setattr__(self, "shape", tuple(self.shape))
+        if self.view is not None:
+            canon = _canonical_view(self.shape, self.memory_space, self.view)
+            if canon is not self.view:
+                object.__setattr__(self, "view", canon)
 
     @property
     def rank(self) -> int:
@@ -136,7 +159,7 @@ def effective_tile_view(t: TileType) -> TileView:
     """The stored view, or the implicit one; the valid shape is always filled in."""
     view = t.view if t.view is not None else implicit_tile_view(t.shape, t.memory_space)
     if not view.valid_shape:
-        view = replace(view, valid_shape=tuple(t.shape))
+        view = view.with_valid_shape(t.shape)
     return view
 
 

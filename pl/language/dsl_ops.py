@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import keyword
 import re
-from functools import lru_cache
-from typing import Any, NoReturn
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final, NoReturn
 
 from pl.errors import PlError, UnknownNameError, suggest
 from pl.ops.registry import all_ops
 
 # Spellings that build scalar expressions (BinaryExpr Min/Max), not registered ops (ops.md 11).
-SCALAR_ONLY_SPELLINGS: dict[str, str] = {
+SCALAR_ONLY_SPELLINGS: Final[Mapping[str, str]] = MappingProxyType({
     "pl.min": "Min", "pl.max": "Max", "pl.tile.min": "Min", "pl.tile.max": "Max",
-}
+})
 
 # Names owned by pl/language/dsl.py and the decorators; an op spelling must never shadow them.
 _DSL_NAMES = frozenset({
@@ -45,9 +46,7 @@ def canonical_spelling(op_name: str) -> str:
     return "pl." + ".".join(parts)
 
 
-@lru_cache(maxsize=1)
-def spelling_index() -> dict[str, tuple[str, ...]]:
-    """Spelling -> the IR ops it may build, in registry order (dispatch picks one per call)."""
+def _index_spellings() -> dict[str, tuple[str, ...]]:
     index: dict[str, list[str]] = {}
 
     def add(spelling: str, op_name: str) -> None:
@@ -64,6 +63,15 @@ def spelling_index() -> dict[str, tuple[str, ...]]:
         if name.startswith("system."):
             add("pl.system." + name.split(".", 1)[1], name)
     return {k: tuple(v) for k, v in index.items()}
+
+
+# The registry is read once, when this module is imported (the op objects below need it anyway).
+_SPELLING_INDEX: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(_index_spellings())
+
+
+def spelling_index() -> Mapping[str, tuple[str, ...]]:
+    """Spelling -> the IR ops it may build, in registry order (dispatch picks one per call)."""
+    return _SPELLING_INDEX
 
 
 def suggest_op(spelling: str) -> str | None:
@@ -111,7 +119,7 @@ class OpNamespace:
 tile = OpNamespace("pl.tile")
 tensor = OpNamespace("pl.tensor")
 system = OpNamespace("pl.system")
-_NAMESPACES = {"tile": tile, "tensor": tensor, "system": system}
+_NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType({"tile": tile, "tensor": tensor, "system": system})
 
 
 def _all_spellings() -> dict[str, tuple[str, ...]]:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import keyword
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeAlias, cast
+from types import MappingProxyType
+from typing import Any, Final, TypeAlias, cast
 
 from typing_extensions import assert_never
 
@@ -152,7 +153,7 @@ def dict_text(items: Sequence[tuple[str, Any]], ctx: PrintContext) -> str:
 # Python precedence, lowest first; atoms and calls bind tightest.
 _OR, _AND, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ADD, _MUL, _UNARY, _POW, _ATOM = range(13)
 
-_BINARY: dict[str, tuple[int, str]] = {
+_BINARY: Final[Mapping[str, tuple[int, str]]] = MappingProxyType({
     "Add": (_ADD, "+"), "Sub": (_ADD, "-"), "Mul": (_MUL, "*"), "FloorDiv": (_MUL, "//"),
     "FloorMod": (_MUL, "%"), "FloatDiv": (_MUL, "/"), "Pow": (_POW, "**"), "BitAnd": (_BAND, "&"),
     "BitOr": (_BOR, "|"), "BitXor": (_BXOR, "^"), "BitShiftLeft": (_SHIFT, "<<"),
@@ -160,10 +161,10 @@ _BINARY: dict[str, tuple[int, str]] = {
     "Eq": (_CMP, "=="), "Ne": (_CMP, "!="), "Lt": (_CMP, "<"), "Le": (_CMP, "<="),
     "Gt": (_CMP, ">"), "Ge": (_CMP, ">="),
     "And": (_AND, "and"), "Or": (_OR, "or"),
-}
+})
 # Operators with no Python spelling the DSL accepts print as calls.
-_FUNCTION_BINARY = {"Min": "min", "Max": "max", "Xor": "xor"}
-_UNARY_OPS = {"Neg": "-", "BitNot": "~", "Not": "not "}
+_FUNCTION_BINARY: Final[Mapping[str, str]] = MappingProxyType({"Min": "min", "Max": "max", "Xor": "xor"})
+_UNARY_OPS: Final[Mapping[str, str]] = MappingProxyType({"Neg": "-", "BitNot": "~", "Not": "not "})
 
 
 def precedence(e: Expr) -> int:

@@ -11,7 +11,9 @@ recursion per statement. `statement_text` prints one statement alone at a given 
 
 from __future__ import annotations
 
-from typing import TypeAlias, cast
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, TypeAlias, cast
 
 from typing_extensions import assert_never
 
@@ -48,14 +50,14 @@ from pl.printer.exprs import (
 StmtKind: TypeAlias = (AssignStmt | EvalStmt | ReturnStmt | YieldStmt | SeqStmts | IfStmt | ForStmt
                        | WhileStmt | BreakStmt | ContinueStmt | ScopeStmt)
 
-_SCOPE_CALLS = {
+_SCOPE_CALLS: Final[Mapping[ScopeKind, str]] = MappingProxyType({
     ScopeKind.Runtime: "scope", ScopeKind.InCore: "at", ScopeKind.Hierarchy: "at",
     ScopeKind.Cluster: "cluster", ScopeKind.Spmd: "spmd",
-}
-_RANGE_CALLS = {
+})
+_RANGE_CALLS: Final[Mapping[ForKind, str]] = MappingProxyType({
     ForKind.Sequential: "range", ForKind.Parallel: "parallel",
     ForKind.Unroll: "unroll", ForKind.Pipeline: "pipeline",
-}
+})
 
 
 def _is_index(e: Expr, value: int) -> bool:

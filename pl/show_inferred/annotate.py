@@ -29,7 +29,6 @@ import sys
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +59,6 @@ from pl.show_inferred.written_spaces import space_changes
 
 __all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
            "show_inferred"]
-
-_MODULE_IDS = count()
-
 
 @dataclass(frozen=True)
 class FunctionInfo:
@@ -138,15 +134,21 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     By default the file is READ, never run (lowering/source/static_module.py): a name the kernels use
     that only running the file could give is a located error naming `--exec`. `execute=True`
     imports the file as a fresh module, as Python would (its top-level code runs). The files the
-    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent)."""
-    src, code = read_kernel(filename, text)
+    load depended on besides `text` are recorded in `reads` (path -> sha256; None: absent). An
+    error located in `text` carries it (`PlError.source`): nothing keeps the text afterwards."""
+    try:
+        src, code = read_kernel(filename, text)
+    except PlError as e:
+        raise e.in_text(filename, text) from None
     return _load(src, code, execute, {} if reads is None else reads)
 
 
 def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) -> list[Program]:
     """`load_programs` of a file the caller has read (and keeps, to regenerate it)."""
-    linecache.cache[src.filename] = (len(src.text), None, python_lines(src.text), src.filename)
-    namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
+    try:
+        namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
+    except PlError as e:
+        raise e.in_text(src.filename, src.text) from None
     seen: dict[int, Program] = {}
     for v in namespace.values():
         if isinstance(v, Program):
@@ -159,14 +161,18 @@ def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[st
     raises, `SystemExit` and `KeyboardInterrupt` included, is a located error for this file.
     The project modules it imports (files under the kernel's folder, outside any site-packages)
     are recorded in `reads` and forgotten afterwards, so the next file imports its own."""
-    filename = src.filename
-    name = f"_pl_kernel_{next(_MODULE_IDS)}"
-    module = types.ModuleType(name)
+    filename, text = src.filename, src.text
+    module = types.ModuleType("_pl_kernel")
+    name = module.__name__ = f"_pl_kernel_{id(module):x}"  # unique while it is in sys.modules
     module.__file__ = filename
     folder = str(kernel_folder(filename))
     sys.path.insert(0, folder)
     sys.modules[name] = module
     before = set(sys.modules)
+    # The decorators read their class's lines through `linecache` (as `inspect` does): the text
+    # is there while the module runs, and only then.
+    cached_lines = linecache.cache.get(filename)
+    linecache.cache[filename] = (len(text), None, python_lines(text), filename)
     try:
         exec(code, module.__dict__)
     except PlError as e:
@@ -179,6 +185,10 @@ def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[st
             raise  # a bug of pl met while the module ran: an internal error
         raise _exec_error(e, filename) from None  # the user's own code failed: located
     finally:
+        if cached_lines is None:
+            linecache.cache.pop(filename, None)
+        else:
+            linecache.cache[filename] = cached_lines
         if folder in sys.path:
             sys.path.remove(folder)
         sys.modules.pop(name, None)
@@ -379,7 +389,6 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
         return _run_verified(text, filename, options, dump_passes, {})
 
     def from_json(data: Any) -> Regenerated:
-        linecache.cache[filename] = (len(text), None, python_lines(text), filename)
         return _from_json(data, text, filename,
                           lambda: _run_verified(text, filename, options, None, {}).compiled)
 
@@ -421,6 +430,14 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
 
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
          reads: Reads) -> Regenerated:
+    try:
+        return _compile_text(text, filename, options, dump_passes, reads)
+    except PlError as e:  # a compile error shows the lines of the text it points into
+        raise e.in_text(filename, text) from None
+
+
+def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+                  reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text)
     programs = _load(src, code, options["execute"], reads)

@@ -26,10 +26,11 @@ import stat
 import sys
 import tempfile
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from types import MappingProxyType
+from typing import Any, Final, TextIO
 
 from lowering.source.python import Stored, decode, encode
 from pl.errors import InternalError, PlError, package_version, want_color
@@ -40,7 +41,7 @@ from pl.show_inferred.annotate import load_programs as _load_text
 from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
 from pl.show_inferred.verify import ir_text, verify_ir
 
-_BACKENDS = {"910B": "910B", "950": "950", "none": None}
+_BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 
 
