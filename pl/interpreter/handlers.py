@@ -37,7 +37,7 @@ HANDLERS: Final = build_handlers()
 
 _CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
                "model")
-_HARDWARE = "it reads the hardware (block / sub-block ids, addresses), which the interpreter has not"
+_HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
 _NOT_YET = "its numerics are not written in the interpreter yet"
 
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
@@ -51,7 +51,8 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
         "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
         "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
-        "tile.alloc", "tensor.alloc", "tile.tget_scale_addr"), _HARDWARE),
+        "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
+        "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys((
         "tile.addsc", "tile.subsc", "tile.ci", "tensor.ci", "tile.tri", "tile.random",
         "tensor.random", "tile.cmp", "tile.cmps", "tensor.cmp", "tile.sel", "tile.sels",
