@@ -105,9 +105,13 @@ def imports(root: Path) -> list[Import]:
     return found
 
 
-# The one upward edge the layer table allows (docs/architecture.md, under the table): the IR
-# core's `as_python()` / `str()` import the printer when called, as the reference's nodes print.
-CALL_TIME_EDGES = frozenset({("pl.ir.function", "pl.printer.program")})
+# The upward edges the layer table allows (docs/architecture.md, under the table), each an import
+# inside one method, run when called: the IR core's `as_python()` / `str()` import the printer
+# (the reference's nodes print themselves); an op's record finds its interpreter function and its
+# tensor-to-tile converter in the layers that own them.
+CALL_TIME_EDGES = frozenset({("pl.ir.function", "pl.printer.program"),
+                             ("pl.ops.registry", "pl.interpreter.handlers"),
+                             ("pl.ops.registry", "lowering.tensor_to_tile.convert")})
 
 
 def graph(root: Path) -> dict[str, set[str]]:

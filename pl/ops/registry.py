@@ -51,9 +51,6 @@ Rule = Callable[[Deduction], Type]
 # The modules whose `@type_rule` marks give the ops their result-type rules.
 _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
                  deduce_tensor, deduce_tensor_view)
-# Where the implementations of the upper layers live, imported by name on request (see above).
-_INTERPRETER_TABLE = "pl.interpreter.handlers"
-_CONVERTER_TABLE = "lowering.tensor_to_tile.convert"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,11 +180,13 @@ class OpDef:
 
     def interpreter(self) -> Callable[..., Any] | None:
         """The interpreter function of this op (`@interprets`), or None when it has none."""
-        return import_module(_INTERPRETER_TABLE).handler(self.name)  # type: ignore[no-any-return]
+        # At call time: a higher layer (docs/architecture.md names this edge; numpy is optional).
+        return import_module("pl.interpreter.handlers").handler(self.name)  # type: ignore[no-any-return]
 
     def converter(self) -> Callable[..., Any] | None:
         """The tensor-to-tile converter of this op (`@converts`, or a 1:1 rename), or None."""
-        return import_module(_CONVERTER_TABLE).converter_for(self.name)  # type: ignore[no-any-return]
+        # At call time: a higher layer (docs/architecture.md names this edge).
+        return import_module("lowering.tensor_to_tile.convert").converter_for(self.name)  # type: ignore[no-any-return]
 
     @property
     def dsl_min_args(self) -> int:
