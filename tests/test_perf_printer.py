@@ -16,8 +16,9 @@ from infer_cases.cases import CASES as INFER_CASES
 from bench.generate import kernel_source
 from lowering.frontend.parse import parse
 from pl.compiler import compile_program
-from pl.ir.expr import Call, GlobalVar, Var
+from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
+from pl.ir.stmt import ForStmt
 from pl.ir.traverse import stmt_exprs, type_exprs, walk_exprs, walk_stmts
 from pl.printer.names import Names, collect, dynamic_dims, unique_names
 from pl.printer.program import callees
@@ -73,7 +74,8 @@ def _slow_dynamic_dims(functions: list[Function]) -> dict[Var, str]:
 
 
 def _traversal_order(f: Function) -> tuple[list[Var], list[str]]:
-    """The Var uses and the callees of `f` by pl.ir.traverse: statements and expressions pre-order."""
+    """The Var uses and the callees of `f` by pl.ir.traverse: statements and expressions pre-order
+    (and a loop's attrs after its header expressions)."""
     uses: list[Var] = []
     found: dict[str, None] = {}
     for s in walk_stmts(f.body):
@@ -83,6 +85,8 @@ def _traversal_order(f: Function) -> tuple[list[Var], list[str]]:
                     uses.append(e)
                 elif isinstance(e, Call) and isinstance(e.op, GlobalVar):
                     found.setdefault(e.op.name, None)
+        if isinstance(s, ForStmt):  # a loop's attrs: uses to name, never calls
+            uses.extend(e for _, v in s.attrs if isinstance(v, Expr) for e in walk_exprs(v) if isinstance(e, Var))
     return uses, list(found)
 
 

@@ -483,6 +483,17 @@ def test_colliding_names_free_vars_func_attrs_and_empty_body() -> None:
     assert_valid(text)
 
 
+def test_a_var_only_in_loop_attrs_is_named_as_a_use() -> None:
+    # `attrs={"k": n}` holds an expression that pl.ir.traverse.stmt_exprs does not list; a free
+    # Var there is still marked free and does not take the name of a defined Var.
+    n_defined, n_free, i = scalar("n"), scalar("n"), scalar("i")
+    loop = ForStmt(i, c(0), c(4), c(1), (), make_body([BreakStmt()]),
+                   attrs=(("k", n_free), ("l", tup(n_free, 2))))
+    text = program_text(fn("f", [n_defined], [loop, ReturnStmt()]))
+    assert 'for i in pl.range(4, attrs={"k": n_1__FREE_VAR, "l": [n_1__FREE_VAR, 2]}):' in text
+    assert "def f(self, n: pl.Scalar[pl.INDEX]):" in text
+
+
 def test_callees_first_and_standalone_function() -> None:
     v = Var("v", tensor(4))
     leaf = fn("zzz", [v], [ReturnStmt((v,))], ret=(v.type,))

@@ -61,8 +61,9 @@ def _append_vars(exprs: Iterable[Expr], out: list[Var], callees: dict[str, None]
 
 class Collector:
     """Definitions and uses of one body, in the reference's pre-order (a statement's definitions,
-    then the uses in its expressions, then its bodies), and the program functions it calls
-    (`callees`, in order of first call, from the same walk)."""
+    then the uses in its expressions - `pl.ir.traverse.stmt_exprs`, then a loop's attrs - then its
+    bodies), and the program functions it calls (`callees`, in order of first call, from the same
+    walk; a loop's attrs call none)."""
 
     def __init__(self) -> None:
         self.defs: list[Var] = []
@@ -91,6 +92,10 @@ class Collector:
             else:
                 self._definitions(s)
                 _append_vars(stmt_exprs(s), uses, callees)
+                if type(s) is ForStmt and s.attrs:
+                    # A loop's attrs may hold expressions (`attrs={"k": n}`) that `stmt_exprs`
+                    # does not list; a Var there still needs its printed name (free, colliding).
+                    _append_vars([v for _, v in s.attrs if isinstance(v, Expr)], uses)
 
     def _definitions(self, s: Stmt) -> None:
         """The Vars `s` binds, in the reference's order (loop var, return vars, iter args)."""
