@@ -53,7 +53,7 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
-from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType, type_kind
 
 __all__ = ["assert_structural_equal", "structural_equal", "structural_hash"]
 
@@ -190,7 +190,10 @@ def _expr_fields(x: ExprKind) -> tuple[str, list[tuple[str, Any]], list[Child]]:
             assert_never(x)
 
 
-def _type_fields(t: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]:
+def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]:
+    if not isinstance(x, Type):
+        raise TypeError(f"not a type: {type(x).__name__}")
+    t = type_kind(x)
     match t:
         case ScalarType(dtype=dt):
             return "ScalarType", [("ScalarType dtype", _dtype(dt) if mode == LTYPE else dt)], []
@@ -208,7 +211,7 @@ def _type_fields(t: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
         case UnknownType():
             return "UnknownType", [], []
         case _:
-            raise TypeError(f"not a type: {type(t).__name__}")
+            assert_never(t)
 
 
 def _view_fields(v: Any) -> tuple[str, list[tuple[str, Any]], list[Child]]:

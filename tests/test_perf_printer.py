@@ -1,6 +1,7 @@
 """The printer's name analysis (pl/printer/names.py) walks each function once for both namings
-and the callees; its shortcuts equal their plain definitions. Checked on every example (before
-and after compilation), on the programs the tests hold as data, and on the benchmark kernel.
+and the callees, in the order of the one IR traversal (pl/ir/traverse.py), and its shortcuts
+equal their plain definitions. Checked on every example (before and after compilation), on the
+programs the tests hold as data, and on the benchmark kernel.
 `PROGRAMS` is shared with tests/test_printer_text.py.
 """
 
@@ -17,18 +18,10 @@ from lowering.frontend.parse import parse
 from pl.compiler import compile_program
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import Stmt
-from pl.printer.names import (
-    Names,
-    children_of,
-    collect,
-    dynamic_dims,
-    expr_children,
-    type_exprs,
-    unique_names,
-    vars_in_exprs,
-)
-from pl.printer.program import _stmt_exprs, _sub_bodies, callees
+from pl.ir.stmt import ForStmt
+from pl.ir.traverse import stmt_exprs, type_exprs, walk_exprs, walk_stmts
+from pl.printer.names import Names, collect, dynamic_dims, unique_names
+from pl.printer.program import callees
 from pl.show_inferred.annotate import load_programs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,27 +59,8 @@ PROGRAMS = list(_programs())
 IDS = [label for label, _ in PROGRAMS]
 
 
-def _all_exprs(f: Function) -> Iterator[Expr]:
-    stack: list[Stmt] = [f.body]
-    while stack:
-        s = stack.pop()
-        stack.extend(_sub_bodies(s))
-        exprs = list(_stmt_exprs(s))
-        while exprs:
-            e = exprs.pop()
-            yield e
-            exprs.extend(expr_children(e))
-
-
 def _functions(program: Program) -> list[Function]:
     return list(program.functions)
-
-
-@pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
-def test_children_of_equals_expr_children(label: str, program: Program) -> None:
-    for f in _functions(program):
-        for e in _all_exprs(f):
-            assert list(children_of(e)) == list(expr_children(e))
 
 
 def _slow_dynamic_dims(functions: list[Function]) -> dict[Var, str]:
@@ -95,27 +69,29 @@ def _slow_dynamic_dims(functions: list[Function]) -> dict[Var, str]:
     for f in functions:
         c = collect(f)
         for t in [*(p.type for p in f.params), *f.return_types, *c.types]:
-            order.extend(vars_in_exprs(type_exprs(t)))
+            order.extend(v for d in type_exprs(t) for v in walk_exprs(d) if isinstance(v, Var))
     return unique_names(order)
 
 
-def _slow_callees(f: Function) -> list[str]:
+def _traversal_order(f: Function) -> tuple[list[Var], list[str]]:
+    """The Var uses and the callees of `f` by pl.ir.traverse: statements and expressions pre-order
+    (and a loop's attrs after its header expressions)."""
+    uses: list[Var] = []
     found: dict[str, None] = {}
-    stack: list[Stmt] = [f.body]
-    while stack:
-        s = stack.pop()
-        stack.extend(reversed(_sub_bodies(s)))
-        exprs = list(_stmt_exprs(s))[::-1]
-        while exprs:
-            e = exprs.pop()
-            if isinstance(e, Call) and isinstance(e.op, GlobalVar):
-                found.setdefault(e.op.name, None)
-            exprs.extend(reversed(list(expr_children(e))))
-    return list(found)
+    for s in walk_stmts(f.body):
+        for root in stmt_exprs(s):
+            for e in walk_exprs(root):
+                if isinstance(e, Var):
+                    uses.append(e)
+                elif isinstance(e, Call) and isinstance(e.op, GlobalVar):
+                    found.setdefault(e.op.name, None)
+        if isinstance(s, ForStmt):  # a loop's attrs: uses to name, never calls
+            uses.extend(e for _, v in s.attrs if isinstance(v, Expr) for e in walk_exprs(v) if isinstance(e, Var))
+    return uses, list(found)
 
 
 @pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
-def test_name_analysis_shortcuts(label: str, program: Program) -> None:
+def test_name_analysis_follows_the_traversal(label: str, program: Program) -> None:
     functions = _functions(program)
     collected = [collect(f) for f in functions]
     dyn = dynamic_dims(functions, collected)
@@ -124,4 +100,6 @@ def test_name_analysis_shortcuts(label: str, program: Program) -> None:
         shared, alone = Names.for_function(f, dyn, c), Names.for_function(f, dyn)
         for v in [*f.params, *c.defs, *c.uses]:
             assert shared(v) == alone(v)
-        assert callees(f) == _slow_callees(f) == c.callees  # the Collector's walk finds them too
+        uses, found = _traversal_order(f)
+        assert c.uses == uses
+        assert callees(f) == found == c.callees

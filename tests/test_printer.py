@@ -49,6 +49,7 @@ from pl.ir import (
     Stmt,
     TensorLayout,
     TensorType,
+    TensorView,
     TileLayout,
     TileType,
     TileView,
@@ -482,6 +483,17 @@ def test_colliding_names_free_vars_func_attrs_and_empty_body() -> None:
     assert_valid(text)
 
 
+def test_a_var_only_in_loop_attrs_is_named_as_a_use() -> None:
+    # `attrs={"k": n}` holds an expression that pl.ir.traverse.stmt_exprs does not list; a free
+    # Var there is still marked free and does not take the name of a defined Var.
+    n_defined, n_free, i = scalar("n"), scalar("n"), scalar("i")
+    loop = ForStmt(i, c(0), c(4), c(1), (), make_body([BreakStmt()]),
+                   attrs=(("k", n_free), ("l", tup(n_free, 2))))
+    text = program_text(fn("f", [n_defined], [loop, ReturnStmt()]))
+    assert 'for i in pl.range(4, attrs={"k": n_1__FREE_VAR, "l": [n_1__FREE_VAR, 2]}):' in text
+    assert "def f(self, n: pl.Scalar[pl.INDEX]):" in text
+
+
 def test_callees_first_and_standalone_function() -> None:
     v = Var("v", tensor(4))
     leaf = fn("zzz", [v], [ReturnStmt((v,))], ret=(v.type,))
@@ -508,6 +520,18 @@ def test_dynamic_dims_are_declared_and_named_program_wide() -> None:
     text = program_text(fn("f", [p1, p2], [ReturnStmt()]))
     assert "def f(self, p: pl.Tensor[[M], pl.FP32], q: pl.Tensor[[M_1], pl.FP32]):" in text
     assert text.startswith('import pl\n\nM = pl.dynamic("M")\nM_1 = pl.dynamic("M")\n\n\n@pl.program\n')
+    assert_valid(text)
+
+
+def test_dynamic_dims_of_a_view_are_named_valid_shape_before_stride() -> None:
+    # The reference's order (CollectDynVarMapping): shape, then the view's valid shape, then its
+    # strides, for a tensor as for a tile (pl.ir.traverse.type_exprs).
+    stride_dim, valid_dim = Var("M", ScalarType(INDEX)), Var("M", ScalarType(INDEX))
+    view = TensorView(stride=(stride_dim, c(1)), valid_shape=(valid_dim, c(8)))
+    p = Var("p", TensorType((c(16), c(8)), FP32, view))
+    text = program_text(fn("f", [p], [ReturnStmt()]))
+    assert text.startswith('import pl\n\nM = pl.dynamic("M")\nM_1 = pl.dynamic("M")\n\n\n@pl.program\n')
+    assert "stride=[M_1, 1]" in text and "valid_shape=[M, 8]" in text
     assert_valid(text)
 
 

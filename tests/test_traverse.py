@@ -1,8 +1,8 @@
 """The IR traversal module (pl/ir/traverse.py) and the closed kind unions it matches over.
 
-* `StmtKind` / `ExprKind` list every concrete statement / expression class, so a `match` ending in
-  `assert_never` is exhaustive exactly when it handles every kind, and mypy --strict names the kind
-  a match misses.
+* `StmtKind` / `ExprKind` / `TypeKind` list every concrete statement / expression / type class, so
+  a `match` ending in `assert_never` is exhaustive exactly when it handles every kind, and
+  mypy --strict names the kind a match misses.
 * Over every example and generated program, at every stage of the pipeline: `walk_stmts` is the
   pre-order of `child_bodies`, `stmt_exprs` holds no None, and `map_stmt` with identity functions
   hands back the very same statement; a changed part gives a new statement with span and comments.
@@ -23,6 +23,7 @@ import pl
 from pl.compiler import default_passes
 from pl.ir import expr as ir_expr
 from pl.ir import stmt as ir_stmt
+from pl.ir import types as ir_types
 from pl.ir.enums import DType, ScopeKind
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, Op, Var
 from pl.ir.function import Program
@@ -39,7 +40,7 @@ from pl.ir.stmt import (
     YieldStmt,
 )
 from pl.ir.traverse import child_bodies, expr_children, map_stmt, stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import ScalarType
+from pl.ir.types import ScalarType, Type
 from pl.show_inferred.cli import load_programs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +68,10 @@ def test_stmt_kind_lists_every_statement_class() -> None:
 def test_expr_kind_lists_every_expression_class() -> None:
     # IterArg is a Var: `case Var()` handles both, so the union names Var only.
     assert set(get_args(ir_expr.ExprKind)) | {IterArg} == _concrete(ir_expr, Expr)
+
+
+def test_type_kind_lists_every_type_class() -> None:
+    assert set(get_args(ir_types.TypeKind)) == _concrete(ir_types, Type)
 
 
 def test_mypy_names_the_kind_a_match_misses(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import libcst as cst
+from typing_extensions import assert_never
 
 from lowering.frontend.context import FnCtx
 from pl.errors import PlError
@@ -38,6 +39,7 @@ from pl.ir.types import (
     Type,
     UnknownType,
     implicit_tile_view,
+    type_kind,
 )
 from pl.language import dsl
 from pl.printer.program import print_type
@@ -77,7 +79,8 @@ def _dim_text(d: Expr) -> str:
     return "?"
 
 
-def _fallback_text(t: Type) -> str:
+def _fallback_text(x: Type) -> str:
+    t = type_kind(x)
     match t:
         case ScalarType(dtype=dt):
             return f"pl.Scalar[pl.{dt.name}]"
@@ -88,8 +91,10 @@ def _fallback_text(t: Type) -> str:
             return f"pl.Tile[[{', '.join(map(_dim_text, shape))}], pl.{dt.name}{extra}]"
         case TupleType(types=ts):
             return f"pl.Tuple[{', '.join(map(_fallback_text, ts))}]"
-        case _:
+        case UnknownType():
             return "Unknown"
+        case _:
+            assert_never(t)
 
 
 def _items(ctx: FnCtx, node: cst.Subscript) -> list[cst.BaseExpression]:

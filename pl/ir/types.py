@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
@@ -153,6 +153,16 @@ class TileType(Type):
 
     def with_space(self, space: MemorySpace | None) -> TileType:
         return TileType(self.shape, self.dtype, space, self.view, self.memref)
+
+
+# The closed set of type kinds. A `match` over `type_kind(t)` ends in `case _: assert_never(t)`;
+# tests/test_traverse.py checks this union lists every subclass of Type.
+TypeKind = ScalarType | TensorType | TileType | TupleType | UnknownType
+
+
+def type_kind(t: Type) -> TypeKind:
+    """`t` typed as the union of the type kinds (the IR's fields are typed `Type`)."""
+    return cast("TypeKind", t)
 
 
 def effective_tile_view(t: TileType) -> TileView:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias, cast
+from typing import Any, Final, cast
 
 from typing_extensions import assert_never
 
@@ -30,6 +30,7 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    ExprKind,
     GlobalVar,
     MakeTuple,
     TupleGetItem,
@@ -44,15 +45,11 @@ from pl.ir.types import (
     TileType,
     TupleType,
     Type,
+    TypeKind,
     UnknownType,
     implicit_tile_view,
 )
 from pl.ops.registry import get_op, rebinding_slot
-
-# Every expression kind, so that a `match` over them can end in `assert_never`.
-ExprKind: TypeAlias = (Var | ConstInt | ConstFloat | ConstBool | BinaryExpr | UnaryExpr | MakeTuple
-                       | TupleGetItem | Call)
-TypeKind: TypeAlias = ScalarType | TensorType | TileType | TupleType | UnknownType
 
 
 @dataclass(slots=True)
@@ -201,7 +198,7 @@ def _const_tree(e: Expr) -> bool:
 
 def expr_text(e: Expr, ctx: PrintContext, typed_index: bool = False) -> str:
     """The printed form of an expression (`typed_index`: INDEX consts as `pl.const(v, pl.INDEX)`)."""
-    kind = cast(ExprKind, e)
+    kind = cast(ExprKind, e)  # the union itself: `expr_kind` would add a call per expression
     match kind:
         case Var():
             return ctx.name_of(kind)

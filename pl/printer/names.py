@@ -12,22 +12,11 @@ A function's body is walked once (`collect`) for both its dynamic dims and its l
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
-from pl.ir.expr import (
-    BinaryExpr,
-    Call,
-    ConstBool,
-    ConstFloat,
-    ConstInt,
-    Expr,
-    GlobalVar,
-    MakeTuple,
-    TupleGetItem,
-    UnaryExpr,
-    Var,
-)
+from typing_extensions import assert_never
+
+from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
@@ -42,62 +31,20 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
-from pl.ir.types import TensorType, TileType, TupleType, Type
+from pl.ir.traverse import expr_children, stmt_exprs, type_exprs, walk_stmts
+from pl.ir.types import Type
 
 FREE_SUFFIX = "__FREE_VAR"
 
 
-def expr_children(e: Expr) -> Iterator[Expr]:
-    """Direct sub-expressions, in printing order (kwarg and attr Expr values included)."""
-    match e:
-        case BinaryExpr(left=left, right=right):
-            yield left
-            yield right
-        case UnaryExpr(operand=operand):
-            yield operand
-        case MakeTuple(elements=elements):
-            yield from elements
-        case TupleGetItem(tuple_expr=inner):
-            yield inner
-        case Call(args=args, kwargs=kwargs, attrs=attrs):
-            yield from args
-            for _, v in (*kwargs, *attrs):
-                yield from value_exprs(v)
-        case _:
-            return
-
-
-def value_exprs(v: Any) -> Iterator[Expr]:
-    """Exprs held by a kwarg/attr value (an Expr, or a list/tuple of them)."""
-    if isinstance(v, Expr):
-        yield v
-    elif isinstance(v, (tuple, list)):
-        for item in v:
-            yield from value_exprs(item)
-
-
-def children_of(e: Expr) -> Sequence[Expr]:
-    """`expr_children(e)` as a sequence; the common shapes without a generator."""
-    t = type(e)
-    if t is Call:
-        assert isinstance(e, Call)
-        if not e.kwargs and not e.attrs:
-            return e.args
-    elif t is BinaryExpr:
-        assert isinstance(e, BinaryExpr)
-        return (e.left, e.right)
-    elif isinstance(e, Var) or t in _LEAVES:
-        return ()
-    return list(expr_children(e))
-
-
-_LEAVES = (ConstInt, ConstFloat, ConstBool)
-
-
 def _append_vars(exprs: Iterable[Expr], out: list[Var], callees: dict[str, None] | None = None) -> None:
-    """Appends every Var occurrence in the expressions to `out`, left to right, depth first, and
-    (if given) the names of the program functions they call to `callees`, in order of first call."""
+    """Appends every Var occurrence in the expressions to `out`, left to right, pre-order (the
+    order of pl.ir.traverse.walk_exprs), and (if given) the names of the program functions they
+    call to `callees`, in order of first call. Written as a stack over `expr_children` rather than
+    a `walk_exprs` loop so that a Var operand, the most common node, costs no call (the print stage
+    measured ~10% slower with a generator per expression)."""
     stack = list(exprs)
     stack.reverse()
     while stack:
@@ -107,41 +54,16 @@ def _append_vars(exprs: Iterable[Expr], out: list[Var], callees: dict[str, None]
             continue
         if callees is not None and type(e) is Call and isinstance(e.op, GlobalVar):
             callees.setdefault(e.op.name, None)
-        children = children_of(e)
+        children = expr_children(e)
         if children:
             stack.extend(reversed(children))
 
 
-def vars_in_exprs(exprs: Iterable[Expr]) -> Iterator[Var]:
-    """Every Var occurrence in the expressions, left to right, depth first."""
-    out: list[Var] = []
-    _append_vars(exprs, out)
-    return iter(out)
-
-
-def type_exprs(t: Type) -> Iterator[Expr]:
-    """The expressions a type holds: dims, view fields."""
-    match t:
-        case TensorType(shape=shape, view=view):
-            yield from shape
-            if view is not None:
-                yield from (*view.stride, *view.valid_shape)
-        case TileType(shape=shape, view=view):
-            yield from shape
-            if view is not None:
-                yield from (*view.valid_shape, *view.stride)
-                if view.start_offset is not None:
-                    yield view.start_offset
-        case TupleType(types=types):
-            for sub in types:
-                yield from type_exprs(sub)
-        case _:
-            return
-
-
 class Collector:
-    """Definitions and uses of one body, in the reference's pre-order, and the program functions
-    it calls (`callees`: `pl.printer.callees` of the function, from the same walk)."""
+    """Definitions and uses of one body, in the reference's pre-order (a statement's definitions,
+    then the uses in its expressions - `pl.ir.traverse.stmt_exprs`, then a loop's attrs - then its
+    bodies), and the program functions it calls (`callees`, in order of first call, from the same
+    walk; a loop's attrs call none)."""
 
     def __init__(self) -> None:
         self.defs: list[Var] = []
@@ -158,56 +80,40 @@ class Collector:
             self.defs.append(v)
             self.types.append(v.type)
 
-    def use(self, exprs: Iterable[Expr]) -> None:
-        _append_vars(exprs, self.uses, self._callees)
+    def body(self, body: Stmt) -> None:
+        """Every statement of `body`, pre-order (pl.ir.traverse.walk_stmts)."""
+        defs, types, uses, callees = self.defs, self.types, self.uses, self._callees
+        for s in walk_stmts(body):
+            if type(s) is AssignStmt:  # most statements: without the match below
+                var = s.var
+                defs.append(var)
+                types.append(var.type)
+                _append_vars((s.value,), uses, callees)
+            else:
+                self._definitions(s)
+                _append_vars(stmt_exprs(s), uses, callees)
+                if type(s) is ForStmt and s.attrs:
+                    # A loop's attrs may hold expressions (`attrs={"k": n}`) that `stmt_exprs`
+                    # does not list; a Var there still needs its printed name (free, colliding).
+                    _append_vars([v for _, v in s.attrs if isinstance(v, Expr)], uses)
 
-    def use_values(self, values: Iterable[Any]) -> None:
-        """Uses in loop attrs and scope arguments, which `callees` does not look into."""
-        for v in values:
-            _append_vars(value_exprs(v), self.uses)
-
-    def stmt(self, s: Stmt) -> None:
-        # Statement nesting depth is small; a long SeqStmts is walked by a loop, not by recursion.
-        match s:
-            case SeqStmts(stmts=stmts):
-                defs, types, uses, callees = self.defs, self.types, self.uses, self._callees
-                for child in stmts:
-                    if type(child) is AssignStmt:  # most statements: without the match below
-                        var = child.var
-                        defs.append(var)
-                        types.append(var.type)
-                        _append_vars((child.value,), uses, callees)
-                    else:
-                        self.stmt(child)
-            case AssignStmt(var=var, value=value):
-                self.define([var])
-                self.use([value])
-            case EvalStmt(expr=expr):
-                self.use([expr])
-            case ReturnStmt(values=values) | YieldStmt(values=values):
-                self.use(values)
+    def _definitions(self, s: Stmt) -> None:
+        """The Vars `s` binds, in the reference's order (loop var, return vars, iter args)."""
+        k = stmt_kind(s)
+        match k:
+            case AssignStmt():
+                self.define((k.var,))
             case ForStmt():
-                self.define([s.loop_var, *s.return_vars, *s.iter_args])
-                self.use([s.start, s.stop, s.step, *(ia.init for ia in s.iter_args)])
-                self.use_values(v for _, v in s.attrs)
-                self.stmt(s.body)
+                self.define((k.loop_var, *k.return_vars, *k.iter_args))
             case WhileStmt():
-                self.define([*s.return_vars, *s.iter_args])
-                self.use([*(ia.init for ia in s.iter_args), s.condition])
-                self.stmt(s.body)
+                self.define((*k.return_vars, *k.iter_args))
             case IfStmt():
-                self.define(s.return_vars)
-                self.use([s.condition])
-                self.stmt(s.then_body)
-                if s.else_body is not None:
-                    self.stmt(s.else_body)
-            case ScopeStmt(body=body, args=args):
-                self.use_values(v for _, v in args)
-                self.stmt(body)
-            case BreakStmt() | ContinueStmt():
+                self.define(k.return_vars)
+            case EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | ScopeStmt() | BreakStmt() \
+                    | ContinueStmt():
                 pass
             case _:
-                raise TypeError(f"unknown statement kind {type(s).__name__}")
+                assert_never(k)
 
 
 def unique_names(order: Sequence[Var]) -> dict[Var, str]:
@@ -232,7 +138,7 @@ def unique_names(order: Sequence[Var]) -> dict[Var, str]:
 def collect(f: Function) -> Collector:
     """The definitions, uses and defined types of `f`'s body (one walk, shared by the users below)."""
     c = Collector()
-    c.stmt(f.body)
+    c.body(f.body)
     return c
 
 
@@ -268,10 +174,6 @@ class Names:
         self._free = free
 
     @classmethod
-    def empty(cls) -> Names:
-        return cls({}, {}, set())
-
-    @classmethod
     def for_function(cls, f: Function, dyn: dict[Var, str], collected: Collector | None = None) -> Names:
         c = collect(f) if collected is None else collected
         defined = set(f.params) | set(c.defs)
@@ -290,5 +192,4 @@ class Names:
         return name + FREE_SUFFIX if v in self._free else name
 
 
-__all__ = ["FREE_SUFFIX", "Collector", "Names", "children_of", "collect", "dynamic_dims", "expr_children", "type_exprs",
-           "unique_names", "value_exprs", "vars_in_exprs"]
+__all__ = ["FREE_SUFFIX", "Collector", "Names", "collect", "dynamic_dims", "unique_names"]

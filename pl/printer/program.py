@@ -13,34 +13,18 @@ memos (type texts) live on the per-function `PrintContext` and die with the call
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import cast
-
-from typing_extensions import assert_never
+from collections.abc import Callable
 
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
-from pl.ir.expr import Call, Expr, GlobalVar, Var
+from pl.ir.expr import Expr, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import (
-    AssignStmt,
-    BreakStmt,
-    ContinueStmt,
-    EvalStmt,
-    ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
-    Stmt,
-    WhileStmt,
-    YieldStmt,
-)
+from pl.ir.stmt import Stmt
 from pl.ir.types import Type, UnknownType
 from pl.printer.doc import Doc
 from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, expr_text, type_text
-from pl.printer.names import Collector, Names, children_of, collect, dynamic_dims
-from pl.printer.stmts import StmtKind, StmtPrinter, statement_text
+from pl.printer.names import Collector, Names, collect, dynamic_dims
+from pl.printer.stmts import StmtPrinter, statement_text
 
 __all__ = ["callees", "print_expr", "print_node", "print_stmt", "print_type"]
 
@@ -157,63 +141,9 @@ def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_pr
 # ---- callee-first order --------------------------------------------------------------------
 
 
-def _stmt_exprs(s: Stmt) -> Iterator[Expr]:
-    kind = cast(StmtKind, s)
-    match kind:
-        case AssignStmt(value=value):
-            yield value
-        case EvalStmt(expr=expr):
-            yield expr
-        case ReturnStmt(values=values) | YieldStmt(values=values):
-            yield from values
-        case ForStmt():
-            yield from (kind.start, kind.stop, kind.step, *(ia.init for ia in kind.iter_args))
-        case WhileStmt():
-            yield from (*(ia.init for ia in kind.iter_args), kind.condition)
-        case IfStmt(condition=condition):
-            yield condition
-        case SeqStmts() | ScopeStmt() | BreakStmt() | ContinueStmt():
-            return
-        case _:
-            assert_never(kind)
-
-
-def _sub_bodies(s: Stmt) -> list[Stmt]:
-    kind = cast(StmtKind, s)
-    match kind:
-        case SeqStmts(stmts=stmts):
-            return list(stmts)
-        case ForStmt(body=body) | WhileStmt(body=body) | ScopeStmt(body=body):
-            return [body]
-        case IfStmt(then_body=then_body, else_body=else_body):
-            return [then_body] if else_body is None else [then_body, else_body]
-        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
-            return []
-        case _:
-            assert_never(kind)
-
-
 def callees(f: Function) -> list[str]:
-    """Names of the program functions `f` calls, in order of first call."""
-    found: dict[str, None] = {}
-    stmts: list[Stmt] = [f.body]
-    while stmts:
-        s = stmts.pop()
-        if type(s) is AssignStmt:
-            exprs = [s.value]  # most statements: one expression, no body (no matching for them)
-        else:
-            stmts.extend(reversed(_sub_bodies(s)))
-            exprs = list(_stmt_exprs(s))[::-1]
-        while exprs:
-            e = exprs.pop()
-            if isinstance(e, Var):
-                continue
-            if isinstance(e, Call) and isinstance(e.op, GlobalVar):
-                found.setdefault(e.op.name, None)
-            children = children_of(e)
-            if children:
-                exprs.extend(reversed(children))
-    return list(found)
+    """Names of the program functions `f` calls, in order of first call (pre-order)."""
+    return collect(f).callees
 
 
 def _callee_first(functions: tuple[Function, ...],

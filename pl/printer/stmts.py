@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, TypeAlias, cast
+from typing import Final, cast
 
 from typing_extensions import assert_never
 
@@ -30,6 +30,7 @@ from pl.ir.stmt import (
     ScopeStmt,
     SeqStmts,
     Stmt,
+    StmtKind,
     WhileStmt,
     YieldStmt,
 )
@@ -45,10 +46,6 @@ from pl.printer.exprs import (
     type_text,
     value_text,
 )
-
-# Every statement kind, so that a `match` over them can end in `assert_never`.
-StmtKind: TypeAlias = (AssignStmt | EvalStmt | ReturnStmt | YieldStmt | SeqStmts | IfStmt | ForStmt
-                       | WhileStmt | BreakStmt | ContinueStmt | ScopeStmt)
 
 _SCOPE_CALLS: Final[Mapping[ScopeKind, str]] = MappingProxyType({
     ScopeKind.Runtime: "scope", ScopeKind.InCore: "at", ScopeKind.Hierarchy: "at",
@@ -118,7 +115,7 @@ class StmtPrinter:
         doc, ctx = self.doc, self.ctx
         if s.comments and type(s) is not SeqStmts:
             doc.comments(s.comments)
-        kind = cast(StmtKind, s)
+        kind = cast(StmtKind, s)  # the union itself: `stmt_kind` would add a call per statement
         match kind:
             case AssignStmt(var=var, value=value):
                 self._ending_in(self._target(var) + " = ", value)
