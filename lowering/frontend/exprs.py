@@ -64,7 +64,7 @@ def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
     if not INT_MIN <= value <= UINT_MAX:
         raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
                         hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
-    return ConstInt(value, DType.INDEX)
+    return ConstInt(int(value), DType.INDEX)  # int(): `pl.PipeType.V` is stored as the plain int
 
 
 def _int_text(value: int) -> str:

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 from pl.errors import PlError, UnknownNameError, suggest
+from pl.ir.enums import MaskPattern
 from pl.ops.registry import all_ops
 
 # Spellings that build scalar expressions (BinaryExpr Min/Max), not registered ops (ops.md 11).
@@ -120,6 +121,8 @@ tile = OpNamespace("pl.tile")
 tensor = OpNamespace("pl.tensor")
 system = OpNamespace("pl.system")
 _NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType({"tile": tile, "tensor": tensor, "system": system})
+# The one name of a namespace that is no op: the reference's `pl.tile.MaskPattern`.
+setattr(tile, "MaskPattern", MaskPattern)  # noqa: B010  (OpNamespace declares no attributes)
 
 
 def _all_spellings() -> dict[str, tuple[str, ...]]:
