@@ -9,7 +9,7 @@ and any error it raises without a place gets the call's span; program calls chec
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -403,6 +403,8 @@ def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value
     val = _op_arg(ctx, node)
+    if isinstance(val, IntEnum):  # `pl.SplitMode.UP_DOWN`: the attr keeps the int, as the reference's
+        return int(val)
     match val:
         case ConstBool(value=b):
             return b
