@@ -174,7 +174,7 @@ def _header(body: str, reexports: tuple[str, ...] = ()) -> str:
              "from collections.abc import Sequence",
              f"from typing import {', '.join(typing_names)}", "",
              f"from pl._core import {', '.join(sorted(['Scalar', 'Tensor', 'Tile', *enums]))}",
-             *reexports, ""]
+             *(("", *reexports) if reexports else ()), ""]  # ruff sorts them in a block of their own
     lines += [f"{name} = {value}" for name, value in _ALIASES]
     return "\n".join(lines) + "\n"
 

@@ -22,7 +22,6 @@ from pl.ir.enums import (
     ForKind,
     FunctionType,
     Level,
-    MaskPattern,
     MemorySpace,
     PadValue,
     ParamDirection,

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from typing import Any, overload
 
 from pl._core import DType, MemorySpace, PadValue, Scalar, Tensor, Tile, TileLayout
+
 from pl.ir.enums import MaskPattern as MaskPattern
 
 _Tile = Tile[Any, Any]
