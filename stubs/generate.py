@@ -163,7 +163,8 @@ _ENUMS = ("DType", "MemorySpace", "PadValue", "TensorLayout", "TileLayout")
 
 
 # Names of a namespace that are no ops (pl/language/dsl_ops.py), re-exported by its stub.
-_REEXPORTS: Final = MappingProxyType({"tile": ("from pl.ir.enums import MaskPattern as MaskPattern",)})
+_REEXPORTS: Final = MappingProxyType({"tile": ("from pl.ir.enums import MaskPattern as MaskPattern",),
+                                      "system": ("from pl import AUTO as AUTO",)})
 
 
 def _header(body: str, reexports: tuple[str, ...] = ()) -> str:

@@ -161,6 +161,7 @@ def test_the_enums_have_the_reference_members_and_values() -> None:
                                                       "P0100": 5, "P1000": 6, "P1111": 7}
     assert {m.name: m.value for m in SplitMode} == {"NONE": 0, "UP_DOWN": 1, "LEFT_RIGHT": 2}
     assert pl.tile.MaskPattern is MaskPattern and pl.AtomicType is AtomicType
+    assert pl.AUTO == pl.system.AUTO == -1  # reserve_buffer(base=pl.AUTO): the compiler's choice
 
 
 def test_an_atomic_add_store_adds_in_the_interpreter_too() -> None:

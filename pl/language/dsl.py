@@ -48,6 +48,9 @@ FP4, FP8E4M3FN, FP8E5M2, FP8E8M0 = DType.FP4, DType.FP8E4M3FN, DType.FP8E5M2, DT
 FP16, BF16, FP32, HF4, HF8 = DType.FP16, DType.BF16, DType.FP32, DType.HF4, DType.HF8
 INDEX, TASK_ID = DType.INDEX, DType.TASK_ID
 
+# `base=pl.AUTO` (also `pl.system.AUTO`): the compiler picks a pipe buffer's address.
+AUTO = -1
+
 # The tensor layouts by their bare names, as the reference exports them (`pl.NZ`).
 ND, DN, NZ, MX_A_ZZ, MX_B_NN = (TensorLayout.ND, TensorLayout.DN, TensorLayout.NZ,
                                 TensorLayout.MX_A_ZZ, TensorLayout.MX_B_NN)
@@ -188,7 +191,7 @@ static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
 
 __all__ = [
-    "Annotation", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
+    "AUTO", "Annotation", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
     "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4",
     "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "MX_A_ZZ",
     "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection",

@@ -70,6 +70,8 @@ HF8: Final[DType]
 INDEX: Final[DType]
 TASK_ID: Final[DType]
 
+AUTO: Final = -1
+
 ND: Final = TensorLayout.ND
 DN: Final = TensorLayout.DN
 NZ: Final = TensorLayout.NZ

@@ -20,5 +20,6 @@ class Enums:
         pl.system.sync_wait(pipe=pl.PipeType.MTE3, event_id=3)
         g = pl.tile.gather_mask(t, pl.tile.MaskPattern.P0101)
         pl.load(x, [0, 0], [16, 128], target_memory=pl.PipeType.V)  # E: Argument "target_memory" to "load" has incompatible type "PipeType"; expected "MemorySpace"
+        base: int = pl.system.AUTO + pl.AUTO
         out = pl.store(t, [0, 0], out, atomic=pl.AtomicType.Add)
         return out
