@@ -9,7 +9,7 @@ and any error it raises without a place gets the call's span; program calls chec
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -64,7 +64,7 @@ def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
     if not INT_MIN <= value <= UINT_MAX:
         raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
                         hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
-    return ConstInt(value, DType.INDEX)
+    return ConstInt(int(value), DType.INDEX)  # int(): `pl.PipeType.V` is stored as the plain int
 
 
 def _int_text(value: int) -> str:
@@ -403,6 +403,8 @@ def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value
     val = _op_arg(ctx, node)
+    if isinstance(val, IntEnum):  # `pl.SplitMode.UP_DOWN`: the attr keeps the int, as the reference's
+        return int(val)
     match val:
         case ConstBool(value=b):
             return b

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -77,6 +77,8 @@ def to_expr(value: Any) -> Any:
         return value
     if isinstance(value, bool):
         return ConstBool(value)
+    if isinstance(value, IntEnum):  # an int-coded member: `_convert_kwarg` decides what it means
+        return value
     if isinstance(value, int):
         return ConstInt(value)
     if isinstance(value, float):
@@ -165,6 +167,10 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
         value = value.value
     elif isinstance(value, ConstInt | ConstFloat) and type_name not in ("Expr",):
         value = value.value
+    if isinstance(value, IntEnum):  # `pl.AtomicType.Add` & co. (pl/ir/enums.py)
+        # An int-coded kwarg keeps the int, as the reference's IR does; in any other kwarg the
+        # member stays itself, so the check below names the misuse instead of reading its int.
+        return int(value) if type_name == "int" else value
     if key == "pad_value" and not isinstance(value, PadValue):
         return _pad_value(spelling, value)
     enum_type = _ENUM_KWARG_TYPES.get(type_name)

@@ -7,7 +7,7 @@ so the printer and the frontend translate by name and never need a second table.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Final
 
@@ -116,6 +116,52 @@ class TensorLayout(IrEnum):
     NZ = 2
     MX_A_ZZ = 3
     MX_B_NN = 4
+
+
+class AtomicType(IntEnum):
+    """`atomic=` of `tile.store` / `assemble`: how a store combines with the destination.
+
+    This and the int-coded enums below are `IntEnum`s because the IR keeps such a kwarg as the
+    plain int (as the reference does): the frontend stores `int(member)`, and the printer spells
+    the int back as the member by the kwarg's name (`pl/printer/exprs.py`)."""
+
+    None_ = 0  # plain store; `None` is a keyword, hence the reference's trailing underscore
+    Add = 1
+
+
+class PipeType(IntEnum):
+    """Hardware pipes: `set_pipe=` / `wait_pipe=` of `system.sync_src/dst`, `pipe=` of
+    `system.sync_set/wait`."""
+
+    MTE1 = 0
+    MTE2 = 1
+    MTE3 = 2
+    M = 3
+    V = 4
+    S = 5
+    FIX = 6
+    ALL = 7
+
+
+class MaskPattern(IntEnum):
+    """`mask_pattern=` of `tile.gather_mask` / `tile.scatter_mask` (`pl.tile.MaskPattern`). Bits
+    read right to left: P0101 selects positions 0, 2, 4, ...; the reference prints the int."""
+
+    P0101 = 1
+    P1010 = 2
+    P0001 = 3
+    P0010 = 4
+    P0100 = 5
+    P1000 = 6
+    P1111 = 7
+
+
+class SplitMode(IntEnum):
+    """How a mixed kernel's data is split between its two vector cores (`"split"` attr)."""
+
+    NONE = 0
+    UP_DOWN = 1
+    LEFT_RIGHT = 2
 
 
 class FunctionType(IrEnum):

@@ -16,6 +16,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import (
     LEVEL_ALIASES,
+    AtomicType,
     CompactMode,
     DType,
     ForKind,
@@ -24,7 +25,9 @@ from pl.ir.enums import (
     MemorySpace,
     PadValue,
     ParamDirection,
+    PipeType,
     Role,
+    SplitMode,
     TensorLayout,
     TileLayout,
 )
@@ -44,6 +47,13 @@ UINT4, UINT8, UINT16, UINT32, UINT64 = (DType.UINT4, DType.UINT8, DType.UINT16, 
 FP4, FP8E4M3FN, FP8E5M2, FP8E8M0 = DType.FP4, DType.FP8E4M3FN, DType.FP8E5M2, DType.FP8E8M0
 FP16, BF16, FP32, HF4, HF8 = DType.FP16, DType.BF16, DType.FP32, DType.HF4, DType.HF8
 INDEX, TASK_ID = DType.INDEX, DType.TASK_ID
+
+# `base=pl.AUTO` (also `pl.system.AUTO`): the compiler picks a pipe buffer's address.
+AUTO = -1
+
+# The tensor layouts by their bare names, as the reference exports them (`pl.NZ`).
+ND, DN, NZ, MX_A_ZZ, MX_B_NN = (TensorLayout.ND, TensorLayout.DN, TensorLayout.NZ,
+                                TensorLayout.MX_A_ZZ, TensorLayout.MX_B_NN)
 
 
 class ScopeMode(Enum):
@@ -181,10 +191,11 @@ static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
 
 __all__ = [
-    "Annotation", "Array", "BF16", "BOOL", "CompactMode", "DType", "DynVar", "FP16", "FP32", "FP4",
-    "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4", "HF8", "INDEX", "INT16",
-    "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "Mem", "MemRef", "MemorySpace", "Out",
-    "PadValue", "ParamDirection", "Role", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
+    "AUTO", "Annotation", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
+    "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4",
+    "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "MX_A_ZZ",
+    "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection",
+    "PipeType", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
     "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",

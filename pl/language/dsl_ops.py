@@ -22,6 +22,8 @@ from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 from pl.errors import PlError, UnknownNameError, suggest
+from pl.ir.enums import MaskPattern
+from pl.language.dsl import AUTO
 from pl.ops.registry import all_ops
 
 # Spellings that build scalar expressions (BinaryExpr Min/Max), not registered ops (ops.md 11).
@@ -120,6 +122,9 @@ tile = OpNamespace("pl.tile")
 tensor = OpNamespace("pl.tensor")
 system = OpNamespace("pl.system")
 _NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType({"tile": tile, "tensor": tensor, "system": system})
+# The names of a namespace that are no ops, as the reference has them.
+setattr(tile, "MaskPattern", MaskPattern)  # noqa: B010  (OpNamespace declares no attributes)
+setattr(system, "AUTO", AUTO)  # noqa: B010
 
 
 def _all_spellings() -> dict[str, tuple[str, ...]]:

@@ -15,13 +15,13 @@ import keyword
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Any, Final, cast
 
 from typing_extensions import assert_never
 
-from pl.ir.enums import DType, MemorySpace
+from pl.ir.enums import AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -117,6 +117,11 @@ def enum_text(v: Enum, ctx: PrintContext) -> str:
 
 _CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
 
+# Int-coded kwargs the reference prints as enum members, by kwarg name. `pipe` is a kwarg of
+# system.sync_set / sync_wait only (tests/test_int_enums.py checks that no other op has one).
+_INT_CODED: Final[Mapping[str, type[IntEnum]]] = MappingProxyType({
+    "atomic": AtomicType, "set_pipe": PipeType, "wait_pipe": PipeType, "pipe": PipeType})
+
 
 def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     """A kwarg / attr value: Python scalars, enum members, Exprs, lists, dicts."""
@@ -127,7 +132,9 @@ def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     if isinstance(v, int):
         if key == "mode" and 0 <= v < len(_CAST_MODES):
             return repr(_CAST_MODES[v])
-        return int_text(v)
+        named = _INT_CODED.get(key)
+        member = _member_name(named, v) if named is not None else None
+        return int_text(v) if member is None else ctx.dsl(member)
     if isinstance(v, float):
         return float_text(v)
     if isinstance(v, str):
@@ -144,7 +151,20 @@ def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
 
 
 def dict_text(items: Sequence[tuple[str, Any]], ctx: PrintContext) -> str:
-    return "{" + ", ".join('"' + k + '": ' + value_text(v, ctx, k) for k, v in items) + "}"
+    """An attrs dict. Its `"split"` is an int-coded `pl.SplitMode` (an op's `split=` kwarg stays an
+    int: the reference spells only the attr)."""
+    return "{" + ", ".join('"' + k + '": ' + (_split_text(v, ctx) if k == "split" else value_text(v, ctx, k))
+                           for k, v in items) + "}"
+
+
+def _split_text(v: Any, ctx: PrintContext) -> str:
+    member = _member_name(SplitMode, v) if isinstance(v, int) and not isinstance(v, bool) else None
+    return value_text(v, ctx, "split") if member is None else ctx.dsl(member)
+
+
+def _member_name(enum: type[IntEnum], v: int) -> str | None:
+    """`Enum.Member` for the member whose value is v; None (printed as the int) for no member."""
+    return next((f"{enum.__name__}.{m.name}" for m in enum if m.value == v), None)
 
 
 # Python precedence, lowest first; atoms and calls bind tightest.

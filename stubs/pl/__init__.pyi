@@ -26,6 +26,7 @@ from pl import system as system
 from pl import tensor as tensor
 from pl import tile as tile
 from pl.errors import PlError as PlError
+from pl.ir.enums import AtomicType as AtomicType
 from pl.ir.enums import CompactMode as CompactMode
 from pl.ir.enums import DType as DType
 from pl.ir.enums import ForKind as ForKind
@@ -34,7 +35,9 @@ from pl.ir.enums import Level as Level
 from pl.ir.enums import MemorySpace as MemorySpace
 from pl.ir.enums import PadValue as PadValue
 from pl.ir.enums import ParamDirection as ParamDirection
+from pl.ir.enums import PipeType as PipeType
 from pl.ir.enums import Role as Role
+from pl.ir.enums import SplitMode as SplitMode
 from pl.ir.enums import TensorLayout as TensorLayout
 from pl.ir.enums import TileLayout as TileLayout
 from pl.ir.function import Function, Program
@@ -66,6 +69,14 @@ HF4: Final[DType]
 HF8: Final[DType]
 INDEX: Final[DType]
 TASK_ID: Final[DType]
+
+AUTO: Final = -1
+
+ND: Final = TensorLayout.ND
+DN: Final = TensorLayout.DN
+NZ: Final = TensorLayout.NZ
+MX_A_ZZ: Final = TensorLayout.MX_A_ZZ
+MX_B_NN: Final = TensorLayout.MX_B_NN
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _Index = int | Scalar[Any]

@@ -5,6 +5,8 @@ from typing import Any
 
 from pl._core import Scalar, Tensor, Tile
 
+from pl import AUTO as AUTO
+
 _Tile = Tile[Any, Any]
 _Tensor = Tensor[Any]
 _Scalar = Scalar[Any]

@@ -5,6 +5,8 @@ from typing import Any, overload
 
 from pl._core import DType, MemorySpace, PadValue, Scalar, Tensor, Tile, TileLayout
 
+from pl.ir.enums import MaskPattern as MaskPattern
+
 _Tile = Tile[Any, Any]
 _Tensor = Tensor[Any]
 _Scalar = Scalar[Any]

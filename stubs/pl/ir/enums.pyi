@@ -1,6 +1,6 @@
 """Stubs of the IR enums (kept equal to pl/ir/enums.py by tests/test_typing.py)."""
 
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import Any
 
 class DType(Enum):
@@ -70,6 +70,34 @@ class TensorLayout(Enum):
     NZ = 2
     MX_A_ZZ = 3
     MX_B_NN = 4
+
+class AtomicType(IntEnum):
+    None_ = 0
+    Add = 1
+
+class PipeType(IntEnum):
+    MTE1 = 0
+    MTE2 = 1
+    MTE3 = 2
+    M = 3
+    V = 4
+    S = 5
+    FIX = 6
+    ALL = 7
+
+class MaskPattern(IntEnum):
+    P0101 = 1
+    P1010 = 2
+    P0001 = 3
+    P0010 = 4
+    P0100 = 5
+    P1000 = 6
+    P1111 = 7
+
+class SplitMode(IntEnum):
+    NONE = 0
+    UP_DOWN = 1
+    LEFT_RIGHT = 2
 
 class FunctionType(Enum):
     Opaque = 0
