@@ -37,7 +37,7 @@ from pl.ir import (
 )
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import child_bodies, map_expr, mentions_var, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, walk_stmts
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -91,8 +91,8 @@ def versioned_name(name: str, role: str, version: int) -> str:
     if not base:
         # "__x" has no usable base; keep something printable rather than an empty identifier.
         base = name.strip("_").split("__")[0] or "v"
-    suffix = "_".join(p for p in (qualifier, role, f"v{version}") if p)
-    return f"{base}__{suffix}"
+    head = f"{qualifier}_{role}" if qualifier and role else qualifier or role
+    return f"{base}__{head}_v{version}" if head else f"{base}__v{version}"
 
 
 # ── substitution ─────────────────────────────────────────────────────────────────────────────────
@@ -175,9 +175,9 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
-        if mentions_var(t):
-            return _map_fields(t, self.value)
-        return t
+        if t.all_constant:  # asked of the type itself: no walk for the common static type
+            return t
+        return _map_fields(t, self.value)
 
 
 # ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
@@ -188,18 +188,30 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
     the return vars of the loops and ifs in it (a value yielded out of an inner loop is a
     definition of the loop around that loop too)."""
     out: dict[Var, None] = {}
-    for x in walk_stmts(s):
+    stack = [s]
+    while stack:  # pre-order over child_bodies, an explicit stack (no generator frame per statement)
+        x = stack.pop()
         if type(x) is AssignStmt:
             out[x.var] = None
-        elif isinstance(x, ForStmt | WhileStmt | IfStmt):
+            continue
+        if isinstance(x, ForStmt | WhileStmt | IfStmt):
             for rv in x.return_vars:
                 out[rv] = None
+        stack.extend(reversed(child_bodies(x)))
     return out
 
 
 def vars_used(*exprs: Expr) -> set[Var]:
     """The Vars the expressions reference (IterArgs included); types are not searched."""
-    return {x for e in exprs for x in walk_exprs(e) if isinstance(x, Var)}
+    out: set[Var] = set()
+    stack = list(exprs)
+    while stack:  # an explicit stack: no generator frame per expression (see walk_exprs)
+        e = stack.pop()
+        if isinstance(e, Var):
+            out.add(e)
+        else:
+            stack.extend(expr_children(e))
+    return out
 
 
 def stmt_live_in(stmt: Stmt) -> set[Var]:
