@@ -246,14 +246,18 @@ def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
     return live
 
 
-def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> list[set[Var]]:
-    """needs[i] = Vars that stmts[i:] need from before stmts[i] (needs[len] is empty)."""
+def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> dict[int, set[Var]]:
+    """For each i where stmts[i] holds statements (a loop, if, scope or nested sequence: what
+    decides from the uses after it which values to carry out), the Vars that stmts[i + 1:] need
+    from before them. One backward pass updating one set in place; a copy only where asked."""
     after: set[Var] = set()
-    needs = [after]
-    for s in reversed(stmts):
-        after = stmt_live_in(s) | (after - assigned_vars(s).keys())
-        needs.append(after)
-    needs.reverse()
+    needs: dict[int, set[Var]] = {}
+    for i in range(len(stmts) - 1, -1, -1):
+        s = stmts[i]
+        if child_bodies(s):
+            needs[i] = set(after)
+        after -= assigned_vars(s).keys()
+        after |= stmt_live_in(s)
     return needs
 
 
