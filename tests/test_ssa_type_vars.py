@@ -34,8 +34,8 @@ from pl.ir import (
     Var,
     WhileStmt,
 )
+from pl.ir.traverse import expr_children, stmt_exprs, type_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TensorView, TileView
-from pl.ir.traverse import expr_children, type_exprs, walk_exprs, walk_stmts, stmt_exprs
 
 N = Var("n", ScalarType(DType.INDEX))
 
