@@ -16,26 +16,12 @@ import pytest
 
 from lowering.frontend.parse import parse
 from lowering.ssa.convert import convert_to_ssa
-from pl.ir import (
-    AssignStmt,
-    ConstInt,
-    DType,
-    Expr,
-    ForStmt,
-    Function,
-    IfStmt,
-    Program,
-    ScalarType,
-    TensorType,
-    TileType,
-    TupleType,
-    Type,
-    UnknownType,
-    Var,
-    WhileStmt,
-)
+from pl.ir.enums import DType
+from pl.ir.expr import ConstInt, Expr, Var
+from pl.ir.function import Function, Program
+from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, WhileStmt
 from pl.ir.traverse import expr_children, stmt_exprs, type_exprs, walk_exprs, walk_stmts
-from pl.ir.types import TensorView, TileView
+from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TileView, TupleType, Type, UnknownType
 
 N = Var("n", ScalarType(DType.INDEX))
 
@@ -77,19 +63,19 @@ KERNELS = {
 import pl
 
 @pl.program
-class K:
+class P:
     @pl.function(type=pl.FunctionType.InCore)
-    def kernel(self, x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],
-               n: pl.Scalar[pl.INDEX],
-               out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
-        a = pl.load(x, [0, 0], [16, 128], valid_shape=[16, n])
-        b = pl.load(y, [0, 0], [128, 128], valid_shape=[n, 128])
-        a = pl.add(a, a)
-        for i in pl.range(4):
-            a = pl.mul(a, a)
-        c = pl.matmul(a, b)
-        out = pl.store(c, [0, 0], out)
-        return out
+    def body(self, lhs: pl.Tensor[[32, 64], pl.FP16], rhs: pl.Tensor[[64, 64], pl.FP16],
+             k: pl.Scalar[pl.INDEX], res: pl.Out[pl.Tensor[[32, 64], pl.FP32]]
+             ) -> pl.Tensor[[32, 64], pl.FP32]:
+        u = pl.load(lhs, [0, 0], [32, 64], valid_shape=[32, k])
+        u = pl.add(u, u)
+        for j in pl.range(3):
+            u = pl.mul(u, u)
+        w = pl.load(rhs, [0, 0], [64, 64], valid_shape=[k, 64])
+        r = pl.matmul(u, w)
+        res = pl.store(r, [0, 0], res)
+        return res
 ''',
     "dynamic_dims_of_parameters": '''
 import pl
@@ -151,6 +137,6 @@ def test_types_mention_only_vars_the_converted_function_defines(name: str) -> No
         defined = _defined(f)
         free = {v for t in _types_in(f) for v in _type_vars(t)} - defined
         # A dynamic dim no statement or parameter binds (M above) stays as it is, the same Var
-        # everywhere; a dim a parameter binds (n) is renamed with the parameter.
-        assert all(v.name != "n" for v in free), free
+        # everywhere; a dim a parameter binds (k) is renamed with the parameter.
+        assert all(v.name != "k" for v in free), free
         assert all(not t.all_constant for t in _types_in(f) if _type_vars(t))
