@@ -249,10 +249,12 @@ def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
 def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> dict[int, set[Var]]:
     """For each i where stmts[i] holds statements (a loop, if, scope or nested sequence: what
     decides from the uses after it which values to carry out), the Vars that stmts[i + 1:] need
-    from before them. One backward pass updating one set in place; a copy only where asked."""
+    from before them. One backward pass, updating one set in place, from the end down to the
+    first such statement (nothing before it is asked about; a straight-line sequence asks nothing)."""
+    holders = [i for i, s in enumerate(stmts) if child_bodies(s)]
     after: set[Var] = set()
     needs: dict[int, set[Var]] = {}
-    for i in range(len(stmts) - 1, -1, -1):
+    for i in range(len(stmts) - 1, holders[0] - 1 if holders else len(stmts), -1):
         s = stmts[i]
         if child_bodies(s):
             needs[i] = set(after)
