@@ -69,7 +69,7 @@ class _Stripper:
         if isinstance(e, Var):
             return self.var(e)
         new = map_expr(e, self.expr)
-        if isinstance(new, Call) and any(k == BRIDGE_MARKER for k, _ in new.attrs):
+        if isinstance(new, Call) and new.attrs and any(k == BRIDGE_MARKER for k, _ in new.attrs):
             new = replace(new, attrs=tuple((k, v) for k, v in new.attrs if k != BRIDGE_MARKER))
         return new
 

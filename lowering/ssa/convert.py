@@ -212,7 +212,9 @@ class _Converter:
         after = self.future
         out = []
         for i, child in enumerate(stmts):
-            self.future = needs[i + 1] | after
+            later = needs.get(i)
+            # Only a statement that holds statements reads self.future (see suffix_needs).
+            self.future = after if later is None else later | after
             out.append(self.stmt(child))
         return _with_span(make_body(out), s)
 

@@ -37,7 +37,7 @@ from pl.ir import (
 )
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import child_bodies, map_expr, mentions_var, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, walk_stmts
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -91,8 +91,8 @@ def versioned_name(name: str, role: str, version: int) -> str:
     if not base:
         # "__x" has no usable base; keep something printable rather than an empty identifier.
         base = name.strip("_").split("__")[0] or "v"
-    suffix = "_".join(p for p in (qualifier, role, f"v{version}") if p)
-    return f"{base}__{suffix}"
+    head = f"{qualifier}_{role}" if qualifier and role else qualifier or role
+    return f"{base}__{head}_v{version}" if head else f"{base}__v{version}"
 
 
 # ── substitution ─────────────────────────────────────────────────────────────────────────────────
@@ -175,9 +175,9 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
-        if mentions_var(t):
-            return _map_fields(t, self.value)
-        return t
+        if t.all_constant:  # asked of the type itself: no walk for the common static type
+            return t
+        return _map_fields(t, self.value)
 
 
 # ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
@@ -188,18 +188,30 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
     the return vars of the loops and ifs in it (a value yielded out of an inner loop is a
     definition of the loop around that loop too)."""
     out: dict[Var, None] = {}
-    for x in walk_stmts(s):
+    stack = [s]
+    while stack:  # pre-order over child_bodies, an explicit stack (no generator frame per statement)
+        x = stack.pop()
         if type(x) is AssignStmt:
             out[x.var] = None
-        elif isinstance(x, ForStmt | WhileStmt | IfStmt):
+            continue
+        if isinstance(x, ForStmt | WhileStmt | IfStmt):
             for rv in x.return_vars:
                 out[rv] = None
+        stack.extend(reversed(child_bodies(x)))
     return out
 
 
 def vars_used(*exprs: Expr) -> set[Var]:
     """The Vars the expressions reference (IterArgs included); types are not searched."""
-    return {x for e in exprs for x in walk_exprs(e) if isinstance(x, Var)}
+    out: set[Var] = set()
+    stack = list(exprs)
+    while stack:  # an explicit stack: no generator frame per expression (see walk_exprs)
+        e = stack.pop()
+        if isinstance(e, Var):
+            out.add(e)
+        else:
+            stack.extend(expr_children(e))
+    return out
 
 
 def stmt_live_in(stmt: Stmt) -> set[Var]:
@@ -234,14 +246,20 @@ def seq_live_in(stmts: tuple[Stmt, ...] | list[Stmt]) -> set[Var]:
     return live
 
 
-def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> list[set[Var]]:
-    """needs[i] = Vars that stmts[i:] need from before stmts[i] (needs[len] is empty)."""
+def suffix_needs(stmts: tuple[Stmt, ...] | list[Stmt]) -> dict[int, set[Var]]:
+    """For each i where stmts[i] holds statements (a loop, if, scope or nested sequence: what
+    decides from the uses after it which values to carry out), the Vars that stmts[i + 1:] need
+    from before them. One backward pass, updating one set in place, from the end down to the
+    first such statement (nothing before it is asked about; a straight-line sequence asks nothing)."""
+    holders = [i for i, s in enumerate(stmts) if child_bodies(s)]
     after: set[Var] = set()
-    needs = [after]
-    for s in reversed(stmts):
-        after = stmt_live_in(s) | (after - assigned_vars(s).keys())
-        needs.append(after)
-    needs.reverse()
+    needs: dict[int, set[Var]] = {}
+    for i in range(len(stmts) - 1, holders[0] - 1 if holders else len(stmts), -1):
+        s = stmts[i]
+        if child_bodies(s):
+            needs[i] = set(after)
+        after -= assigned_vars(s).keys()
+        after |= stmt_live_in(s)
     return needs
 
 

@@ -7,7 +7,7 @@ expression compares by value, recursively, with spans ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from pl.ir.enums import DType
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -199,7 +199,9 @@ ExprKind = Var | ConstInt | ConstFloat | ConstBool | BinaryExpr | UnaryExpr | Ma
 
 def expr_kind(e: Expr) -> ExprKind:
     """`e` typed as the union of the expression kinds (the IR's fields are typed `Expr`)."""
-    return cast("ExprKind", e)
+    # A bare return, not `typing.cast`: this runs for every expression a pass visits, and `cast`
+    # is a Python-level call.
+    return e  # type: ignore[return-value]
 
 
 # `pl.submit(self.fn, *args, deps=[...])` is a Call of the program function carrying this attr

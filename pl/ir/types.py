@@ -24,10 +24,24 @@ if TYPE_CHECKING:
     from pl.ir.expr import Expr
 
 
+def _constant(dims: tuple[Expr, ...]) -> bool:
+    for d in dims:
+        if d.static_int() is None:
+            return False
+    return True
+
+
 class Type:
     """Base of all IR types."""
 
     __slots__ = ()
+
+    @property
+    def all_constant(self) -> bool:
+        """Every expression the type holds (dims, a view's valid shape, strides and start offset,
+        a tuple's element types') is an integer constant, so none names a Var: what a pass that
+        substitutes Vars asks before walking a type. Asked of the type, in O(rank), no walk."""
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +58,10 @@ class UnknownType(Type):
 class TupleType(Type):
     types: tuple[Type, ...]
 
+    @property
+    def all_constant(self) -> bool:
+        return all(t.all_constant for t in self.types)
+
 
 @dataclass(frozen=True, slots=True)
 class TensorView:
@@ -51,6 +69,10 @@ class TensorView:
     layout: TensorLayout = TensorLayout.ND
     valid_shape: tuple[Expr, ...] = ()
     pad: PadValue = PadValue.null
+
+    @property
+    def all_constant(self) -> bool:
+        return _constant(self.stride) and _constant(self.valid_shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +88,10 @@ class TensorType(Type):
     def rank(self) -> int:
         return len(self.shape)
 
+    @property
+    def all_constant(self) -> bool:
+        return _constant(self.shape) and (self.view is None or self.view.all_constant)
+
 
 @dataclass(frozen=True, slots=True)
 class TileView:
@@ -79,6 +105,11 @@ class TileView:
     fractal: int = 512
     pad: PadValue = PadValue.null
     compact: CompactMode = CompactMode.null
+
+    @property
+    def all_constant(self) -> bool:
+        return _constant(self.valid_shape) and _constant(self.stride) \
+            and (self.start_offset is None or self.start_offset.static_int() is not None)
 
     def with_valid_shape(self, valid_shape: tuple[Expr, ...]) -> TileView:
         """This view with another valid shape (every other field kept)."""
@@ -150,6 +181,10 @@ class TileType(Type):
     @property
     def rank(self) -> int:
         return len(self.shape)
+
+    @property
+    def all_constant(self) -> bool:
+        return _constant(self.shape) and (self.view is None or self.view.all_constant)
 
     def with_space(self, space: MemorySpace | None) -> TileType:
         return TileType(self.shape, self.dtype, space, self.view, self.memref)
