@@ -24,7 +24,7 @@ from lowering.frontend.exprs import lower_expr, lower_value
 from lowering.frontend.stmts import comments_of, dsl_callee, lower_small
 from lowering.frontend.types import type_text
 from pl.ir.enums import DType, ForKind, Level, ScopeKind
-from pl.ir.expr import ConstInt, Expr, IterArg, Var
+from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
 from pl.ir.types import ScalarType
 from pl.language import dsl
@@ -175,12 +175,12 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
                 raise ctx.error(val, "pl.unroll does not take init_values")
             inits = _inits(ctx, val)
         elif key == "stage" and kind is ForKind.Pipeline:
-            attrs.append(("pipeline_stages", getattr(lower_expr(ctx, val), "value", None)))
+            stage = lower_expr(ctx, val)
+            if not isinstance(stage, ConstInt):
+                raise ctx.error(val, "pl.pipeline's stage must be an integer literal")
+            attrs.append(("pipeline_stages", stage.value))
         elif key == "attrs" and isinstance(val, cst.Dict):
-            for el in val.elements:
-                assert isinstance(el, cst.DictElement)
-                v = lower_value(ctx, el.value)
-                attrs.append((str(lower_value(ctx, el.key)), getattr(v, "value", v)))
+            attrs.extend(_loop_attrs(ctx, val))
         else:
             raise ctx.error(val, f"Unknown loop argument '{key}'")
     target = node.target
@@ -350,3 +350,23 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
         kind = ScopeKind.Spmd
     body = lower_block(ctx, suite(node.body))
     return [ScopeStmt(kind, make_body(body), tuple(args), span=ctx.src.stmt_span(node))]
+
+
+def _loop_attrs(ctx: FnCtx, node: cst.Dict) -> list[tuple[str, Any]]:
+    """`attrs={"k": v}` of a loop: string-literal keys, constant values (int, float, bool, str),
+    as the reference's parser takes them. A value computed in the kernel would be a Var that no
+    pass renames or keeps alive, so it is refused where it stands."""
+    out: list[tuple[str, Any]] = []
+    for el in node.elements:
+        if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
+            raise ctx.error(el, "A loop's attrs keys must be string literals")
+        key = str(el.key.evaluated_value)
+        v = lower_value(ctx, el.value)
+        if isinstance(v, ConstInt | ConstFloat | ConstBool):
+            v = v.value
+        if isinstance(v, bool | int | float | str):
+            out.append((key, v))
+            continue
+        raise ctx.error(el.value, f"Unsupported value type for attrs key '{key}'",
+                        hint="A loop's attrs values are integer, float, bool or string constants")
+    return out
