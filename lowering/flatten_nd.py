@@ -49,13 +49,14 @@ from lowering.tensor_to_tile.common import (
     index_tuple,
     is_op_call,
     mk,
+    op_name,
     same_items,
     shape_tuple,
     with_attrs,
 )
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, MakeTuple, Var
+from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
@@ -122,7 +123,7 @@ class _Flatten(Rewriter):
         call = s.value
         if isinstance(call, Call):
             # The op's name is read once: each rewrite below applies to one op (or family) only.
-            name = _op_name(call)
+            name = op_name(call)
             if name in _NO_ND:
                 _check_flattenable(call)
             self.check_view_uses(call)
@@ -294,11 +295,6 @@ class _Flatten(Rewriter):
             new = mk(call.op.name, args, call.kwargs, (), call.span)
             return with_attrs(new, call.attrs)
         return Call(call.op, call.args, call.kwargs, call.attrs, flat, span=call.span)
-
-
-def _op_name(call: Call) -> str:
-    """The name of a registered op's call; "" for a call of a program function."""
-    return "" if isinstance(call.op, GlobalVar) else call.op.name
 
 
 def _swaps_last_two(call: Call) -> bool:

@@ -139,6 +139,12 @@ def is_op_call(e: Expr | None, *names: str) -> bool:
     return isinstance(e, Call) and not isinstance(e.op, GlobalVar) and e.op.name in names
 
 
+def op_name(e: Expr) -> str:
+    """The name of the registered op `e` calls; "" for any other expression (a call of a program
+    function included). A pass reads it once and compares it with the ops it rewrites."""
+    return e.op.name if isinstance(e, Call) and not isinstance(e.op, GlobalVar) else ""
+
+
 class Rewriter:
     """A statement walker with variable substitution and type propagation through carries.
 

@@ -80,6 +80,8 @@ class _Hoister:
             case Call():
                 args = k.args
                 for i, a in enumerate(args):
+                    if not isinstance(a, (Call, MakeTuple)):
+                        continue  # a leaf neither holds nor is a call
                     new = self.operand(a)
                     if new is not a:  # the first hoisted operand: rebuild from here on
                         args = (*args[:i], new, *[self.operand(x) for x in args[i + 1:]])
