@@ -196,10 +196,11 @@ class _Scanner:
         call = value if isinstance(value, Call) and not isinstance(value.op, GlobalVar) else None
         op = get_op(call.op.name) if call is not None else None
         if isinstance(s, AssignStmt) and _shaped(s.var):
-            src = _plain_var(value)
-            if src is not None and _shaped(src):
-                self.edges.append((id(s.var), id(src)))
-            elif op is not None and op.inherits_input and call is not None:
+            if call is None:  # an alias of a var (a call of a program function is no alias)
+                src = _plain_var(value)
+                if src is not None and _shaped(src):
+                    self.edges.append((id(s.var), id(src)))
+            elif op is not None and op.inherits_input:
                 for a in call.args:
                     v = _plain_var(a)
                     if v is not None and _shaped(v):
