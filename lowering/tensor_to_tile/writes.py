@@ -114,11 +114,10 @@ class _Checker:
         match s:
             case AssignStmt():
                 self.reads(s.value, s.span)
-                self.effect(s.value, s.span)
-                self.define(s.var, s.value, s.span)
+                self.value(s.var, s.value, s.span)
             case EvalStmt():
                 self.reads(s.expr, s.span)
-                self.effect(s.expr, s.span)
+                self.value(None, s.expr, s.span)
             case ForStmt() | WhileStmt():
                 for ia in s.iter_args:
                     self.reads(ia.init, s.span)
@@ -178,16 +177,24 @@ class _Checker:
         op = get_op(call.op.name)
         return op.written_args if op is not None else ()
 
-    def define(self, var: Var, value: Expr, span: Span) -> None:
-        """`var` bound to `value`: backed by the GM tensor a call writes and returns, or by the
-        one its first argument is backed by (an inheriting tensor op: a view, copied on chip
-        here unless the op stays a tensor op). Only a call with an argument backed by a GM tensor
-        can bind one, so nothing else is looked up."""
+    def value(self, var: Var | None, value: Expr, span: Span) -> None:
+        """A statement's value: its writes (`effect`), then what `var` (when given) is bound to
+        (`define`). Only a call with an argument backed by a GM tensor can write or bind one, so
+        no other call is looked up."""
         if not isinstance(value, Call):
-            self.alias(var, value)
+            if var is not None:
+                self.alias(var, value)
             return
         if not _gm_value(self.info, value.args):
             return
+        self.effect(value, span)
+        if var is not None:
+            self.define(var, value, span)
+
+    def define(self, var: Var, value: Call, span: Span) -> None:
+        """`var` bound to the call `value`: backed by the GM tensor the call writes and returns,
+        or by the one its first argument is backed by (an inheriting tensor op: a view, copied on
+        chip here unless the op stays a tensor op)."""
         if isinstance(var.type, TensorType):
             written = [i for i in self.written(value) if i < len(value.args)]
             if written:
@@ -201,9 +208,7 @@ class _Checker:
                 self.copies = True
             self.info[id(var)] = g
 
-    def effect(self, e: Expr, span: Span) -> None:
-        if not isinstance(e, Call) or not _gm_value(self.info, e.args):
-            return  # only an argument backed by a GM tensor can write one
+    def effect(self, e: Call, span: Span) -> None:
         for i in self.written(e):
             g = self.info.get(id(e.args[i])) if i < len(e.args) else None
             if g is None:
