@@ -22,8 +22,8 @@ from lowering.tensor_to_tile.common import (
     Rewriter,
     index,
     index_tuple,
-    is_op_call,
     mk,
+    op_name,
     same_items,
 )
 from pl.errors import PlError
@@ -63,7 +63,7 @@ class _AutoTile(Rewriter):
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         value = self.expr(s.value)
-        if not is_op_call(value, "tile.matmul", "tile.matmul_acc"):
+        if op_name(value) not in ("tile.matmul", "tile.matmul_acc"):
             return [self.pass_through(s, value)]
         assert isinstance(value, Call)
         acc = value.op.name == "tile.matmul_acc"

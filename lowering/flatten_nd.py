@@ -49,6 +49,7 @@ from lowering.tensor_to_tile.common import (
     index_tuple,
     is_op_call,
     mk,
+    op_name,
     same_items,
     shape_tuple,
     with_attrs,
@@ -119,19 +120,23 @@ class _Flatten(Rewriter):
         return super().rebuild_call(e, args, kwargs)
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
-        if isinstance(s.value, Call):
-            _check_flattenable(s.value)
-            self.check_view_uses(s.value)
-            if is_op_call(s.value, "tile.transpose_view") and _batches(s.value.args[0]) > 1:
-                self.batched_views[id(s.var)] = s.value.args[0]
-            if is_op_call(s.value, *_BATCHED) and max(_batches(a) for a in s.value.args) > 1:
-                return self.batch_matmul(s, s.value)
-            if _swaps_last_two(s.value):
-                return self.nd_transpose(s, s.value)
-            if _acts_along_axis0(s.value):
-                return self.axis0_op(s, s.value)
-            if _is_nd_assemble(s.value):
-                return [self.pass_through(s, self.nd_assemble(s.value))]
+        call = s.value
+        if isinstance(call, Call):
+            # The op's name is read once: each rewrite below applies to one op (or family) only.
+            name = op_name(call)
+            if name in _NO_ND:
+                _check_flattenable(call)
+            self.check_view_uses(call)
+            if name == "tile.transpose_view" and _batches(call.args[0]) > 1:
+                self.batched_views[id(s.var)] = call.args[0]
+            if name in _BATCHED and max(_batches(a) for a in call.args) > 1:
+                return self.batch_matmul(s, call)
+            if name == "tile.transpose" and _swaps_last_two(call):
+                return self.nd_transpose(s, call)
+            if name.startswith("tile.col_") and _acts_along_axis0(call):
+                return self.axis0_op(s, call)
+            if name == "tile.assemble" and _is_nd_assemble(call):
+                return [self.pass_through(s, self.nd_assemble(call))]
         value = self.expr(s.value)
         t = value.type
         if isinstance(value, Call) and isinstance(t, TileType):
@@ -168,8 +173,8 @@ class _Flatten(Rewriter):
     def check_view_uses(self, call: Call) -> None:
         """A batched transpose_view flattens to its pages side by side ([K, B*N]): only a batched
         matmul, which reads it page by page, may use it."""
-        if is_op_call(call, *_BATCHED):
-            return
+        if not self.batched_views or is_op_call(call, *_BATCHED):
+            return  # no batched view to misuse, or its one allowed reader
         for a in call.args:
             if id(a) in self.batched_views:
                 raise PlError(f"flatten_tile_nd_to_2d: the transposed view '{a.name}' "  # type: ignore[attr-defined]
@@ -378,7 +383,7 @@ def _acts_along_axis0(call: Call) -> bool:
 
 # Ops whose meaning on a rank > 2 tile needs its N-D structure, which merging the leading dims
 # loses: they are rejected rather than rewritten into something that computes other values.
-_NO_ND = ("tile.read", "tile.write", "tile.slice", "tile.transpose")
+_NO_ND = frozenset({"tile.read", "tile.write", "tile.slice", "tile.transpose"})
 # batched matmul -> the 2-D op of each batch
 _BATCHED: Final[Mapping[str, str]] = MappingProxyType(
     {"tile.batch_matmul": "tile.matmul", "tile.batch_matmul_acc": "tile.matmul_acc"})

@@ -21,8 +21,8 @@ from typing_extensions import assert_never
 from lowering.tensor_to_tile.common import (
     Rewriter,
     index_add,
-    is_op_call,
     mk,
+    op_name,
     same_items,
     with_attrs,
 )
@@ -98,13 +98,14 @@ class _Canon(Rewriter):
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         value = self.expr(s.value)
-        if is_op_call(value, "tile.extract") and isinstance(value, Call) \
+        name = op_name(value)  # read once: only extracts and slices are rewritten
+        if name == "tile.extract" and isinstance(value, Call) \
                 and isinstance(value.args[0], Var) and id(value.args[0]) in self.folded:
             base, r, c = self.folded[id(value.args[0])]
             args = (base, index_add(r, value.args[1]), index_add(c, value.args[2]), *value.args[3:])
             new = with_attrs(mk("tile.extract", args, value.kwargs, (), value.span), value.attrs)
             return [self.pass_through(s, new)]
-        if not (is_op_call(value, "tile.slice") and isinstance(value, Call)):
+        if not (name == "tile.slice" and isinstance(value, Call)):
             return [self.pass_through(s, value)]
         base = value.args[0]
         bt = base.type

@@ -39,7 +39,15 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
-from pl.ir.traverse import child_bodies, expr_children, map_stmt, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import (
+    child_bodies,
+    expr_children,
+    map_expr,
+    map_stmt,
+    stmt_exprs,
+    walk_exprs,
+    walk_stmts,
+)
 from pl.ir.types import ScalarType, Type
 from pl.show_inferred.cli import load_programs
 
@@ -192,3 +200,47 @@ def test_map_stmt_rebuilds_only_what_changed_and_keeps_span_and_comments() -> No
     moved = map_stmt(scope, expr=lambda e: ConstInt(2) if e is n else e)
     assert isinstance(moved, ScopeStmt) and moved.args == (("core_num", ConstInt(2)),)
     assert moved.body is inner
+
+
+def test_map_expr_calls_each_part_once_in_order_and_keeps_the_unchanged_ones() -> None:
+    """A rebuild from the first changed part on: every sub-expression (args, then expression
+    kwargs, directly or in a list) is mapped exactly once, in `expr_children` order; the parts
+    before and after the changed one are the very same objects."""
+    a, b, c, d = _x("a"), _x("b"), _x("c"), _x("d")
+    call = Call(Op("tile.add"), (a, b, c), (("scale", d), ("dump", [a, 3])))
+    seen: list[Expr] = []
+
+    def swap_b(e: Expr) -> Expr:
+        seen.append(e)
+        return ConstInt(7) if e is b else e
+
+    new = map_expr(call, swap_b)
+    assert seen == list(expr_children(call)) == [a, b, c, d, a]
+    assert isinstance(new, Call) and new is not call
+    assert new.args[0] is a and new.args[1] == ConstInt(7) and new.args[2] is c
+    assert new.kwargs is call.kwargs  # no kwarg changed: the very same pairs
+    seen.clear()
+    assert map_expr(call, lambda e: seen.append(e) or e) is call and len(seen) == 5
+    only_kw = map_expr(call, lambda e: ConstInt(1) if e is d else e)
+    assert isinstance(only_kw, Call) and only_kw.args is call.args
+    assert only_kw.kwargs == (("scale", ConstInt(1)), ("dump", [a, 3]))
+    assert only_kw.kwargs[1] is call.kwargs[1]
+
+
+def test_map_stmt_maps_each_value_once_and_keeps_the_others() -> None:
+    x, y, z = _x("x"), _x("y"), _x("z")
+    ret = ReturnStmt((x, y, z), comments=("# r",))
+    seen: list[Expr] = []
+
+    def swap_y(e: Expr) -> Expr:
+        seen.append(e)
+        return ConstInt(0) if e is y else e
+
+    new = map_stmt(ret, expr=swap_y)
+    assert seen == [x, y, z]
+    assert isinstance(new, ReturnStmt) and new.values[0] is x and new.values[2] is z
+    assert new.values[1] == ConstInt(0) and new.comments == ("# r",)
+    seq = SeqStmts((ret, AssignStmt(x, y)))
+    assert map_stmt(seq, body=lambda s: s) is seq
+    first = map_stmt(seq, body=lambda s: new if s is ret else s)
+    assert isinstance(first, SeqStmts) and first.stmts[0] is new and first.stmts[1] is seq.stmts[1]

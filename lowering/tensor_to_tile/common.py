@@ -139,6 +139,12 @@ def is_op_call(e: Expr | None, *names: str) -> bool:
     return isinstance(e, Call) and not isinstance(e.op, GlobalVar) and e.op.name in names
 
 
+def op_name(e: Expr) -> str:
+    """The name of the registered op `e` calls; "" for any other expression (a call of a program
+    function included). A pass reads it once and compares it with the ops it rewrites."""
+    return e.op.name if isinstance(e, Call) and not isinstance(e.op, GlobalVar) else ""
+
+
 class Rewriter:
     """A statement walker with variable substitution and type propagation through carries.
 
@@ -159,11 +165,16 @@ class Rewriter:
             # Arguments and kwargs are substituted and a changed call is rebuilt through
             # `rebuild_call` (its result type re-deduced); attrs are compiler-internal and kept.
             args = self.exprs(e.args)
-            kwargs = tuple([(n, self.expr(v) if isinstance(v, Expr) else v) for n, v in e.kwargs])
-            if args is e.args and same_items([v for _, v in kwargs], [v for _, v in e.kwargs]):
+            kwargs = self.kwargs(e.kwargs) if e.kwargs else e.kwargs
+            if args is e.args and kwargs is e.kwargs:
                 return e
             return self.rebuild_call(e, args, kwargs)
         return map_expr(e, self.expr)
+
+    def kwargs(self, pairs: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+        """`expr` of each expression-valued kwarg: the same tuple when none changed."""
+        out = tuple([(n, self.expr(v) if isinstance(v, Expr) else v) for n, v in pairs])
+        return pairs if same_items([v for _, v in out], [v for _, v in pairs]) else out
 
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
@@ -205,8 +216,12 @@ class Rewriter:
 
     def exprs(self, values: tuple[Expr, ...]) -> tuple[Expr, ...]:
         """`expr` of each value: the same tuple when none changed."""
-        out = tuple([self.expr(v) for v in values])
-        return values if same_items(out, values) else out
+        expr = self.expr
+        for i, v in enumerate(values):
+            new = expr(v)
+            if new is not v:  # the first change: copy from here on
+                return (*values[:i], new, *[expr(x) for x in values[i + 1:]])
+        return values
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
         return [self.pass_through(s, self.expr(s.value))]

@@ -35,9 +35,7 @@ from lowering.tensor_to_tile.common import (
 )
 from lowering.tensor_to_tile.convert import check_convertible, converter_for
 from lowering.tensor_to_tile.scan import (
-    consumer_spaces,
-    hoist_nested_tensor_calls,
-    params_needing_entry_load,
+    hoist_and_scan,
 )
 from lowering.tensor_to_tile.writes import check_gm_writes
 from pl.errors import PlError
@@ -189,9 +187,9 @@ class _TensorToTile(Rewriter):
 
 
 def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
-    body = hoist_nested_tensor_calls(f.body)
-    rw = _TensorToTile(consumer_spaces(body), f)
-    used = params_needing_entry_load(body)
+    body, facts = hoist_and_scan(f.body)
+    rw = _TensorToTile(facts.demands, f)
+    used = facts.entry_loaded
     check_gm_writes(f, body, used, callee_writes)
     entry: list[Stmt] = []
     for p in f.params:

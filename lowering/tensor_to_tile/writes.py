@@ -67,6 +67,14 @@ def _vars(e: Expr | None) -> list[Var]:
     return [] if e is None else [x for x in walk_exprs(e) if isinstance(x, Var)]
 
 
+def _gm_value(info: Mapping[int, _Gm], args: tuple[Expr, ...]) -> bool:
+    """Whether some argument is backed by a GM tensor (only such a call can write one)."""
+    for a in args:
+        if id(a) in info:
+            return True
+    return False
+
+
 def _name(v: Expr) -> str:
     name = v.name if isinstance(v, Var) else "the value"
     return name.split("__", 1)[0] or name
@@ -84,10 +92,13 @@ class _Checker:
         self.repeating = False  # inside the walk that stands for a loop's later iterations
         self.seq = 0
         self.info: dict[int, _Gm] = {}
+        # Whether an on-chip copy exists yet: until one does, no read can be stale.
+        self.copies = False
         self.last_write: dict[int, tuple[int, Span]] = {}
         for p in f.params:
             if isinstance(p.type, TensorType):
                 self.info[id(p)] = _Gm(p, f.span if id(p) in entry_loaded else None, 0)
+        self.copies = any(g.copy is not None for g in self.info.values())
 
     def tick(self) -> int:
         self.seq += 1
@@ -103,11 +114,10 @@ class _Checker:
         match s:
             case AssignStmt():
                 self.reads(s.value, s.span)
-                self.effect(s.value, s.span)
-                self.define(s.var, s.value, s.span)
+                self.value(s.var, s.value, s.span)
             case EvalStmt():
                 self.reads(s.expr, s.span)
-                self.effect(s.expr, s.span)
+                self.value(None, s.expr, s.span)
             case ForStmt() | WhileStmt():
                 for ia in s.iter_args:
                     self.reads(ia.init, s.span)
@@ -167,26 +177,38 @@ class _Checker:
         op = get_op(call.op.name)
         return op.written_args if op is not None else ()
 
-    def define(self, var: Var, value: Expr, span: Span) -> None:
+    def value(self, var: Var | None, value: Expr, span: Span) -> None:
+        """A statement's value: its writes (`effect`), then what `var` (when given) is bound to
+        (`define`). Only a call with an argument backed by a GM tensor can write or bind one, so
+        no other call is looked up."""
         if not isinstance(value, Call):
-            self.alias(var, value)
+            if var is not None:
+                self.alias(var, value)
             return
-        written = [i for i in self.written(value) if i < len(value.args)]
-        if written and isinstance(var.type, TensorType):
-            self.alias(var, value.args[written[0]])  # the written tensor, returned
+        if not _gm_value(self.info, value.args):
             return
-        op = None if isinstance(value.op, GlobalVar) else get_op(value.op.name)
-        if op is not None and value.args and op.level == "tensor" and op.inherits_input:
-            g = self.info.get(id(value.args[0]))
-            if g is None:
+        self.effect(value, span)
+        if var is not None:
+            self.define(var, value, span)
+
+    def define(self, var: Var, value: Call, span: Span) -> None:
+        """`var` bound to the call `value`: backed by the GM tensor the call writes and returns,
+        or by the one its first argument is backed by (an inheriting tensor op: a view, copied on
+        chip here unless the op stays a tensor op)."""
+        if isinstance(var.type, TensorType):
+            written = [i for i in self.written(value) if i < len(value.args)]
+            if written:
+                self.alias(var, value.args[written[0]])  # the written tensor, returned
                 return
+        g = self.info.get(id(value.args[0]))
+        op = None if isinstance(value.op, GlobalVar) else get_op(value.op.name)
+        if g is not None and op is not None and op.level == "tensor" and op.inherits_input:
             if g.copy is None and value.op.name not in PASSTHROUGH:
                 g = _Gm(g.root, span, self.tick())  # loaded on chip right here
+                self.copies = True
             self.info[id(var)] = g
 
-    def effect(self, e: Expr, span: Span) -> None:
-        if not isinstance(e, Call):
-            return
+    def effect(self, e: Call, span: Span) -> None:
         for i in self.written(e):
             g = self.info.get(id(e.args[i])) if i < len(e.args) else None
             if g is None:
@@ -202,6 +224,8 @@ class _Checker:
             self.last_write[id(g.root)] = (self.tick(), span)
 
     def reads(self, e: Expr | None, span: Span) -> None:
+        if not self.copies:
+            return  # no on-chip copy yet, so none read here can miss a write
         for v in _vars(e):
             g = self.info.get(id(v))
             if g is None or g.copy is None:

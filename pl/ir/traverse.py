@@ -203,22 +203,32 @@ def mentions_var(t: Type) -> bool:
     return False
 
 
+def _map_items(items: tuple[Any, ...], fn: Callable[[Any], Any]) -> tuple[Any, ...]:
+    """`fn` of each item: `items` itself when every item comes back as the same object (no tuple
+    is built then; a copy is made from the first changed item on)."""
+    for i, x in enumerate(items):
+        y = fn(x)
+        if y is not x:
+            return (*items[:i], y, *[fn(z) for z in items[i + 1:]])
+    return items
+
+
 def _map_values(values: tuple[tuple[str, Any], ...], fn: Callable[[Expr], Expr]
                 ) -> tuple[tuple[str, Any], ...]:
     """kwargs/attrs with `fn` applied to each expression value (directly or in a list/tuple)."""
-    out: list[tuple[str, Any]] = []
-    changed = False
-    for name, v in values:
+
+    def one(pair: tuple[str, Any]) -> tuple[str, Any]:
+        name, v = pair
         if isinstance(v, Expr):
             new: Any = fn(v)
         elif isinstance(v, (list, tuple)):
             items = [fn(x) if isinstance(x, Expr) else x for x in v]
             new = v if all(a is b for a, b in zip(items, v, strict=True)) else type(v)(items)
         else:
-            new = v
-        changed = changed or new is not v
-        out.append((name, new))
-    return tuple(out) if changed else values
+            return pair
+        return pair if new is v else (name, new)
+
+    return _map_items(values, one)
 
 
 def map_expr(e: Expr, expr: Callable[[Expr], Expr], type_: Callable[[Type], Type] = _identity_type
@@ -229,17 +239,17 @@ def map_expr(e: Expr, expr: Callable[[Expr], Expr], type_: Callable[[Type], Type
     k = expr_kind(e)
     match k:
         case Call():
-            args = tuple([expr(a) for a in k.args])
+            args = _map_items(k.args, expr)
             kwargs = _map_values(k.kwargs, expr) if k.kwargs else k.kwargs
             attrs = _map_values(k.attrs, expr) if k.attrs else k.attrs
             result_type = type_(k.result_type)
-            if _same(args, k.args) and kwargs is k.kwargs and attrs is k.attrs \
+            if args is k.args and kwargs is k.kwargs and attrs is k.attrs \
                     and result_type is k.result_type:
                 return k
             return Call(k.op, args, kwargs, attrs, result_type, span=k.span)
         case MakeTuple():
-            elements = tuple([expr(x) for x in k.elements])
-            return k if _same(elements, k.elements) else MakeTuple(elements, span=k.span)
+            elements = _map_items(k.elements, expr)
+            return k if elements is k.elements else MakeTuple(elements, span=k.span)
         case BinaryExpr():
             left, right = expr(k.left), expr(k.right)
             if left is k.left and right is k.right:
@@ -260,48 +270,68 @@ def map_expr(e: Expr, expr: Callable[[Expr], Expr], type_: Callable[[Type], Type
 S = TypeVar("S", bound=Stmt)
 
 
-def _same(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
-    return all(a is b for a, b in zip(new, old, strict=True))
-
-
 def map_stmt(s: S, body: Callable[[Stmt], Stmt] = _identity,
              expr: Callable[[Expr], Expr] = _identity) -> S:
     """`s` with `body` applied to its child bodies and `expr` to its expressions, in evaluation
     order (expressions before the bodies they guard); `s` itself when nothing changed. The result
     is of the same kind as `s`."""
     k = stmt_kind(s)
-    changes: dict[str, Any] = {}
+    new: Stmt
     match k:
         case AssignStmt():
-            changes["value"] = expr(k.value)
+            value = expr(k.value)
+            if value is k.value:
+                return s
+            new = AssignStmt(k.var, value, span=k.span, comments=k.comments)
         case EvalStmt():
-            changes["expr"] = expr(k.expr)
+            e = expr(k.expr)
+            if e is k.expr:
+                return s
+            new = EvalStmt(e, span=k.span, comments=k.comments)
         case ReturnStmt() | YieldStmt():
-            values = tuple([expr(v) for v in k.values])
-            if not _same(values, k.values):
-                changes["values"] = values
+            values = _map_items(k.values, expr)
+            if values is k.values:
+                return s
+            new = dataclasses.replace(k, values=values)
         case SeqStmts():
-            stmts = tuple([body(c) for c in k.stmts])
-            if not _same(stmts, k.stmts):
-                changes["stmts"] = stmts
+            stmts = _map_items(k.stmts, body)
+            if stmts is k.stmts:
+                return s
+            new = dataclasses.replace(k, stmts=stmts)
         case IfStmt():
-            changes["condition"] = expr(k.condition)
-            changes["then_body"] = body(k.then_body)
-            changes["else_body"] = None if k.else_body is None else body(k.else_body)
+            condition = expr(k.condition)
+            then_body = body(k.then_body)
+            else_body = None if k.else_body is None else body(k.else_body)
+            if condition is k.condition and then_body is k.then_body and else_body is k.else_body:
+                return s
+            new = dataclasses.replace(k, condition=condition, then_body=then_body,
+                                      else_body=else_body)
         case ForStmt():
-            changes["start"], changes["stop"], changes["step"] = expr(k.start), expr(k.stop), expr(k.step)
-            changes["body"] = body(k.body)
+            start, stop, step = expr(k.start), expr(k.stop), expr(k.step)
+            loop_body = body(k.body)
+            if start is k.start and stop is k.stop and step is k.step and loop_body is k.body:
+                return s
+            new = dataclasses.replace(k, start=start, stop=stop, step=step, body=loop_body)
         case WhileStmt():
-            changes["condition"] = expr(k.condition)
-            changes["body"] = body(k.body)
+            condition = expr(k.condition)
+            loop_body = body(k.body)
+            if condition is k.condition and loop_body is k.body:
+                return s
+            new = dataclasses.replace(k, condition=condition, body=loop_body)
         case ScopeStmt():
-            args = tuple([(n, expr(v) if isinstance(v, Expr) else v) for n, v in k.args])
-            if not _same(tuple(v for _, v in args), tuple(v for _, v in k.args)):
-                changes["args"] = args
-            changes["body"] = body(k.body)
+            args = _map_items(k.args, lambda pair: pair if not isinstance(pair[1], Expr)
+                              else _renamed(pair, expr(pair[1])))
+            scope_body = body(k.body)
+            if args is k.args and scope_body is k.body:
+                return s
+            new = dataclasses.replace(k, args=args, body=scope_body)
         case BreakStmt() | ContinueStmt():
-            pass
+            return s
         case _:
             assert_never(k)
-    changed = {name: v for name, v in changes.items() if v is not getattr(s, name)}
-    return dataclasses.replace(s, **changed) if changed else s  # type: ignore[type-var]
+    return new  # type: ignore[return-value]
+
+
+def _renamed(pair: tuple[str, Any], value: Any) -> tuple[str, Any]:
+    """`pair` with its value replaced, or `pair` itself when the value is the same object."""
+    return pair if value is pair[1] else (pair[0], value)
