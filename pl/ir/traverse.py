@@ -15,7 +15,7 @@ Guarantees:
   pre-order (Call arguments, then expression-valued kwargs and attrs, directly or in a tuple/list).
   Neither looks into types nor into an IterArg's initial value (that belongs to its definition).
   `type_exprs(t)` are the expressions a type holds (dims, view dims, strides, start offset);
-  `mentions_var(t)` tells whether any of them names a Var (a dynamic dim).
+  whether a type names a Var at all, the type itself says (`Type.all_constant`).
 - `map_expr(e, expr, type_)` rebuilds `e` with `expr` applied to its direct sub-expressions and
   `type_` to a Call's result type; `e` itself when nothing changed.
 - `map_stmt(s, body=..., expr=...)` rebuilds `s` with `body` applied to each child body and `expr`
@@ -65,7 +65,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import TensorType, TileType, TupleType, Type
 
-__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "mentions_var", "stmt_exprs", "type_exprs",
+__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "stmt_exprs", "type_exprs",
            "walk_exprs", "walk_stmts"]
 
 
@@ -190,17 +190,6 @@ def type_exprs(t: Type) -> tuple[Expr, ...]:
     if isinstance(t, TupleType):
         return tuple(e for x in t.types for e in type_exprs(x))
     return ()  # ScalarType, UnknownType: nothing inside
-
-
-def mentions_var(t: Type) -> bool:
-    """Some expression `t` holds names a Var (a dynamic dim)."""
-    stack = list(type_exprs(t))
-    while stack:
-        e = stack.pop()
-        if isinstance(e, Var):
-            return True
-        stack.extend(expr_children(e))
-    return False
 
 
 def _map_items(items: tuple[Any, ...], fn: Callable[[Any], Any]) -> tuple[Any, ...]:

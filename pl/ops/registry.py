@@ -177,6 +177,13 @@ class OpDef:
     result_dtype: DtypeRule = DtypeRule("unknown")  # op_types.tsv: how the result dtype follows
     scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
     type_rule: Rule | None = field(default=None, compare=False, repr=False)
+    # The positional args this op writes, read off the effects column once (`writes arg0
+    # (ReadWrite)`, `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops
+    # write none): passes ask it for every call they visit.
+    written_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "written_args", _written_args(self.effects))
 
     def interpreter(self) -> Callable[..., Any] | None:
         """The interpreter function of this op (`@interprets`), or None when it has none."""
@@ -192,12 +199,6 @@ class OpDef:
     def dsl_min_args(self) -> int:
         """The fewest positional arguments a DSL call takes (a wrapper may fill one the IR needs)."""
         return _DSL_MIN_ARGS.get(self.name, self.min_args)
-
-    @property
-    def written_args(self) -> tuple[int, ...]:
-        """The positional args this op writes, read off the effects column (`writes arg0 (ReadWrite)`,
-        `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops write none)."""
-        return _written_args(self.effects)
 
     @property
     def has_memory_spec(self) -> bool:
