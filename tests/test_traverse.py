@@ -44,6 +44,7 @@ from pl.ir.traverse import (
     expr_children,
     map_expr,
     map_stmt,
+    stmt_defs,
     stmt_exprs,
     walk_exprs,
     walk_stmts,
@@ -244,3 +245,17 @@ def test_map_stmt_maps_each_value_once_and_keeps_the_others() -> None:
     assert map_stmt(seq, body=lambda s: s) is seq
     first = map_stmt(seq, body=lambda s: new if s is ret else s)
     assert isinstance(first, SeqStmts) and first.stmts[0] is new and first.stmts[1] is seq.stmts[1]
+
+
+def test_stmt_defs_are_what_each_statement_binds_in_the_references_order() -> None:
+    """Every Var a function binds, params aside, is bound by exactly one statement's `stmt_defs`
+    (SSA form), and a loop lists its loop var, return vars, then iter args."""
+    for path in sorted((ROOT / "examples").glob("*.py")):
+        for program in load_programs(path):
+            ssa = pl.passes.convert_to_ssa()(program)
+            for f in ssa.functions:
+                bound = [v for s in walk_stmts(f.body) for v in stmt_defs(s)]
+                assert len(bound) == len(set(bound)), (path.name, f.name)
+                for s in walk_stmts(f.body):
+                    if isinstance(s, ForStmt):
+                        assert stmt_defs(s) == (s.loop_var, *s.return_vars, *s.iter_args)

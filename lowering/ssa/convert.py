@@ -73,7 +73,7 @@ from pl.ir import (
 )
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import map_stmt, walk_stmts
+from pl.ir.traverse import map_stmt, stmt_defs, walk_stmts
 
 __all__ = ["convert_function", "convert_to_ssa", "verify_ssa"]
 
@@ -420,21 +420,7 @@ def _source_definitions(func: Function) -> set[Var]:
     """Every Var the (pre-SSA) function binds: params, assignments, loop vars, carries, results."""
     out: set[Var] = set(func.params)
     for stmt in walk_stmts(func.body):
-        s = stmt_kind(stmt)
-        match s:
-            case AssignStmt():
-                out.add(s.var)
-            case ForStmt():
-                out.update((s.loop_var, *s.iter_args, *s.return_vars))
-            case WhileStmt():
-                out.update((*s.iter_args, *s.return_vars))
-            case IfStmt():
-                out.update(s.return_vars)
-            case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
-                    | ContinueStmt():
-                pass  # they bind nothing
-            case _:
-                assert_never(s)
+        out.update(stmt_defs(stmt))
     return out
 
 

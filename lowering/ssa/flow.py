@@ -60,7 +60,7 @@ from pl.ir import (
 )
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import child_bodies, map_stmt, walk_stmts
+from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, walk_stmts
 
 __all__ = ["fold_early_returns", "lower_break_continue", "never_falls_through"]
 
@@ -163,7 +163,7 @@ class _Lowering:
     has a name of its own (SSA matches a use after a loop to a definition in it by name)."""
 
     def __init__(self, body: Stmt) -> None:
-        self.names = {v.name for s in walk_stmts(body) for v in _bound(s)}
+        self.names = {v.name for s in walk_stmts(body) for v in stmt_defs(s)}
 
     def fresh(self, base: str) -> str:
         name, n = base, 0
@@ -208,24 +208,6 @@ def _escapes(s: Stmt) -> bool:
             return False  # its breaks and continues are its own
         case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt():
             return False
-        case _:
-            assert_never(k)
-
-
-def _bound(s: Stmt) -> tuple[Var, ...]:
-    k = stmt_kind(s)
-    match k:
-        case AssignStmt():
-            return (k.var,)
-        case ForStmt():
-            return (k.loop_var, *k.iter_args, *k.return_vars)
-        case WhileStmt():
-            return (*k.iter_args, *k.return_vars)
-        case IfStmt():
-            return k.return_vars
-        case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
-                | ContinueStmt():
-            return ()
         case _:
             assert_never(k)
 

@@ -34,7 +34,7 @@ from pl.ir import (
     YieldStmt,
 )
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import stmt_exprs
+from pl.ir.traverse import stmt_defs, stmt_exprs, walk_stmts
 
 __all__ = ["verify_ssa", "verify_function_ssa"]
 
@@ -76,35 +76,13 @@ class _Checker:
         self._check(f.body, set(f.params))
         return self.errors
 
-    def _collect_defs(self, stmt: Stmt) -> None:
-        s = stmt_kind(stmt)
-        match s:
-            case AssignStmt():
-                self.assigns[s.var] += 1
-                self.defs[s.var] += 1
-                self.all_defined.add(s.var)
-            case ForStmt() | WhileStmt():
-                own = [*s.iter_args, *s.return_vars] + ([s.loop_var] if isinstance(s, ForStmt) else [])
-                for v in own:
-                    self.defs[v] += 1
-                    self.all_defined.add(v)
-                self._collect_defs(s.body)
-            case IfStmt():
-                for v in s.return_vars:
-                    self.defs[v] += 1
-                    self.all_defined.add(v)
-                self._collect_defs(s.then_body)
-                if s.else_body is not None:
-                    self._collect_defs(s.else_body)
-            case SeqStmts():
-                for c in s.stmts:
-                    self._collect_defs(c)
-            case ScopeStmt():
-                self._collect_defs(s.body)
-            case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
-                pass  # they define nothing
-            case _:
-                assert_never(s)
+    def _collect_defs(self, body: Stmt) -> None:
+        for stmt in walk_stmts(body):
+            if isinstance(stmt, AssignStmt):
+                self.assigns[stmt.var] += 1
+            for v in stmt_defs(stmt):
+                self.defs[v] += 1
+                self.all_defined.add(v)
 
     def _use(self, exprs: tuple[Expr, ...], visible: set[Var], where: str) -> None:
         for v in sorted(vars_used(*exprs), key=lambda x: x.name):

@@ -4,6 +4,8 @@ the rebuild of a statement from mapped parts.
 Guarantees:
 - `child_bodies(s)` are the statement bodies directly inside `s`, in program order (a SeqStmts'
   statements; a loop's or scope's body; an if's then body, then its else body when present).
+- `stmt_defs(s)` are the Vars `s` binds itself, in the reference's order (loop var, return vars,
+  iter args).
 - `stmt_exprs(s)` are the expressions `s` holds directly, in evaluation order, nested bodies
   excluded: an assignment's value, an evaluated expression, returned/yielded values, an if's or
   while's condition, a for's start/stop/step, the initial values of iter args, and the scope
@@ -65,8 +67,8 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import TensorType, TileType, TupleType, Type
 
-__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "stmt_exprs", "type_exprs",
-           "walk_exprs", "walk_stmts"]
+__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "stmt_defs", "stmt_exprs",
+           "type_exprs", "walk_exprs", "walk_stmts"]
 
 
 def _identity(x: Any) -> Any:
@@ -75,6 +77,26 @@ def _identity(x: Any) -> Any:
 
 def _identity_type(t: Type) -> Type:
     return t
+
+
+def stmt_defs(s: Stmt) -> tuple[Var, ...]:
+    """The Vars `s` binds itself (not those of nested bodies), in the reference's order: an
+    assignment's var; a loop's loop var, return vars, then iter args; an if's return vars."""
+    k = stmt_kind(s)
+    match k:
+        case AssignStmt():
+            return (k.var,)
+        case ForStmt():
+            return (k.loop_var, *k.return_vars, *k.iter_args)
+        case WhileStmt():
+            return (*k.return_vars, *k.iter_args)
+        case IfStmt():
+            return k.return_vars
+        case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
+                | ContinueStmt():
+            return ()
+        case _:
+            assert_never(k)
 
 
 def child_bodies(s: Stmt) -> tuple[Stmt, ...]:

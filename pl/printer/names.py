@@ -14,26 +14,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from typing_extensions import assert_never
-
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function
 from pl.ir.stmt import (
     AssignStmt,
-    BreakStmt,
-    ContinueStmt,
-    EvalStmt,
     ForStmt,
-    IfStmt,
-    ReturnStmt,
-    ScopeStmt,
-    SeqStmts,
     Stmt,
-    WhileStmt,
-    YieldStmt,
-    stmt_kind,
 )
-from pl.ir.traverse import expr_children, stmt_exprs, type_exprs, walk_stmts
+from pl.ir.traverse import expr_children, stmt_defs, stmt_exprs, type_exprs, walk_stmts
 from pl.ir.types import Type
 
 FREE_SUFFIX = "__FREE_VAR"
@@ -99,21 +87,7 @@ class Collector:
 
     def _definitions(self, s: Stmt) -> None:
         """The Vars `s` binds, in the reference's order (loop var, return vars, iter args)."""
-        k = stmt_kind(s)
-        match k:
-            case AssignStmt():
-                self.define((k.var,))
-            case ForStmt():
-                self.define((k.loop_var, *k.return_vars, *k.iter_args))
-            case WhileStmt():
-                self.define((*k.return_vars, *k.iter_args))
-            case IfStmt():
-                self.define(k.return_vars)
-            case EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | ScopeStmt() | BreakStmt() \
-                    | ContinueStmt():
-                pass
-            case _:
-                assert_never(k)
+        self.define(stmt_defs(s))
 
 
 def unique_names(order: Sequence[Var]) -> dict[Var, str]:
