@@ -287,6 +287,11 @@ class Machine:
             result = handler(ctx)
         except PlError as err:
             raise err.located(call.span) from None
+        except (ValueError, IndexError) as err:
+            # NumPy's complaint about operands that do not fit (shapes that do not broadcast, an
+            # index past the end, a window of another rank): the kernel's input, not a bug in pl.
+            raise PlError(f"pl.interpret: op '{call.op_name}' cannot run on these operands: {err}",
+                          call.span) from None
         return _conform(call, result)
 
 

@@ -255,3 +255,113 @@ def _matmul_acc(c: OpCtx) -> Any:
 def _matmul_bias(c: OpCtx) -> Any:
     prod = _mm(*_operands(c, 0))
     return prod + c.array(2).astype(prod.dtype)
+
+
+@interprets("tile.gemv", first=0, acc=False, bias=False)
+@interprets("tile.gemv_acc", first=1, acc=True, bias=False)
+@interprets("tile.gemv_bias", first=0, acc=False, bias=True)
+def _gemv(c: OpCtx, *, first: int, acc: bool, bias: bool) -> Any:
+    """C[1, N] = A[1, K] @ B[K, N] (+ acc row, + bias row) in row 0 of the [16, N] accumulator
+    tile the type gives (rows 1..15 lie outside its valid region: 0, or the accumulator's own)."""
+    lhs, rhs = c.array(first), c.array(first + 1)
+    if lhs.ndim != 2 or lhs.shape[0] != 1:
+        raise PlError(f"pl.interpret: op '{c.name}' needs a [1, K] row vector, got {list(lhs.shape)}")
+    row = _mm(lhs, rhs)
+    shape = c.result_shape() or row.shape
+    out = c.array(0).astype(row.dtype) if acc else np.zeros(shape, dtype=row.dtype)
+    if acc:
+        row = out[:1] + row
+    if bias:
+        row = row + c.array(2)[:1].astype(row.dtype)
+    out[:1] = row
+    return out
+
+
+def _indices(c: OpCtx, i: int, bound: int) -> Array:
+    """Argument `i` as integer indices, each in [0, bound) (the hardware does not wrap them)."""
+    ix = c.array(i)
+    if not np.issubdtype(ix.dtype, np.integer):
+        raise PlError(f"pl.interpret: op '{c.name}' needs integer indices as argument {i}")
+    if ix.size and (int(ix.min()) < 0 or int(ix.max()) >= bound):
+        raise PlError(f"pl.interpret: op '{c.name}' has an index outside [0, {bound}) "
+                      f"(range {int(ix.min())}..{int(ix.max())})")
+    return ix.astype(np.int64)
+
+
+def _last_axis(c: OpCtx, rank: int) -> None:
+    dim = c.kwargs.get("dim", -1)
+    dim = -1 if dim is None else int(getattr(dim, "value", dim))
+    if rank < 1 or dim not in (-1, rank - 1):
+        raise PlError(f"pl.interpret: op '{c.name}' is defined along the last axis only (dim -1), "
+                      f"got dim {dim} of a rank-{rank} input")
+
+
+@interprets("tensor.gather")
+def _gather(c: OpCtx) -> Any:
+    """output[b, k] = input[b, index[b, k]] (the reference's index form, last axis only)."""
+    src = c.array(0)
+    _last_axis(c, src.ndim)
+    ix = _indices(c, 1, src.shape[-1])
+    if ix.ndim != src.ndim or ix.shape[:-1] != src.shape[:-1]:
+        raise PlError(f"pl.interpret: op '{c.name}' needs an index of shape {list(src.shape[:-1])} + [K], "
+                      f"got {list(ix.shape)}")
+    return np.take_along_axis(src, ix, axis=-1)
+
+
+@interprets("tensor.scatter")
+def _scatter(c: OpCtx) -> Any:
+    """output = input; output[b, index[b, k]] = src[b, k] (index form, last axis only). Two writes
+    to one element in a row have no defined order on the hardware, so they are rejected."""
+    base, src = c.array(0), c.array(2)
+    _last_axis(c, base.ndim)
+    ix = _indices(c, 1, base.shape[-1])
+    if ix.shape != src.shape or ix.shape[:-1] != base.shape[:-1]:
+        raise PlError(f"pl.interpret: op '{c.name}' needs index and src of one shape "
+                      f"{list(base.shape[:-1])} + [K], got {list(ix.shape)} and {list(src.shape)}")
+    rows = ix.reshape(-1, ix.shape[-1]) if ix.ndim else ix.reshape(1, 1)
+    if any(len(set(r.tolist())) != len(r) for r in rows):
+        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (repeated index in a row); "
+                      "the order of those writes is not defined")
+    out = base.copy()
+    np.put_along_axis(out, ix, src, axis=-1)
+    return out
+
+
+@interprets("tile.scatter_update")
+def _scatter_update(c: OpCtx) -> Any:
+    """Row index.flat[k] of input (its leading axes flattened) receives row k of src (its leading
+    axes flattened), in place. Repeated indices are rejected: their write order is not defined."""
+    target, src = c.array(0), c.array(2)
+    dim = c.kwargs.get("dim", -2)
+    if int(getattr(dim, "value", dim)) != -2:
+        raise PlError(f"pl.interpret: op '{c.name}' is defined for dim -2 only, got {dim}")
+    width = target.shape[-1]
+    rows = target.reshape(-1, width)  # a view: the target is a whole buffer
+    if not np.shares_memory(rows, target):
+        raise PlError(f"pl.interpret: op '{c.name}' cannot update a strided window in place")
+    ix = _indices(c, 1, rows.shape[0]).reshape(-1)
+    values = src.reshape(-1, src.shape[-1])
+    if values.shape != (ix.size, width):
+        raise PlError(f"pl.interpret: op '{c.name}' needs {ix.size} source rows of width {width}, "
+                      f"got {list(values.shape)}")
+    if len(set(ix.tolist())) != ix.size:
+        raise PlError(f"pl.interpret: op '{c.name}' updates one row twice; the order is not defined")
+    rows[ix] = values
+    return target
+
+
+@interprets("tile.gather_row")
+def _gather_row(c: OpCtx) -> Any:
+    """dst[dst_offset window] = src[src_offset window of `shapes` (or its valid_shape)], the
+    window transposed when `transpose`; dst is written in place and returned."""
+    dst, src = c.array(0), c.array(1)
+    shapes = c.ints(4)
+    valid = c.ints(5) if c.arg(5) is not None else shapes
+    part = src[window(c.ints(3), valid)]
+    if tuple(part.shape) != tuple(valid):
+        raise PlError(f"pl.interpret: op '{c.name}' window {list(valid)} at {list(c.ints(3))} leaves the "
+                      f"source of shape {list(src.shape)}")
+    if c.kwargs.get("transpose"):
+        part = np.swapaxes(part, -1, -2)
+    dst[window(c.ints(2), part.shape)] = part
+    return dst
