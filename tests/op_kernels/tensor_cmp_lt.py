@@ -1,0 +1,16 @@
+# expect: out = (x < y).astype(np.float32)
+import pl
+
+
+@pl.program
+class TensorCmpLt:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def kernel(
+        self,
+        x: pl.Tensor[[16, 64], pl.FP32],
+        y: pl.Tensor[[16, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        r = pl.tensor.cmp(x, y, cmp_type=2)
+        out = pl.assemble(out, r, [0, 0])
+        return out
