@@ -363,5 +363,9 @@ def _gather_row(c: OpCtx) -> Any:
                       f"source of shape {list(src.shape)}")
     if c.kwargs.get("transpose"):
         part = np.swapaxes(part, -1, -2)
-    dst[window(c.ints(2), part.shape)] = part
+    slot = dst[window(c.ints(2), part.shape)]
+    if slot.shape != part.shape:  # NumPy would clip the slot and broadcast into nothing
+        raise PlError(f"pl.interpret: op '{c.name}' slot {list(part.shape)} at {list(c.ints(2))} leaves the "
+                      f"destination tile of shape {list(dst.shape)}")
+    slot[...] = part
     return dst
