@@ -81,6 +81,10 @@ def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = Fa
 @interprets("tile.assemble", "tensor.assemble")
 def _assemble(c: OpCtx) -> Any:
     target, source = c.array(0), c.array(1)
+    if source.ndim < target.ndim:
+        # A lower-rank source fills the trailing axes: its shape is padded with leading 1s, as
+        # the reference pads the assembled window (a [2, 4] tile into [B, S, H] at [b, p, q]).
+        source = source.reshape((1,) * (target.ndim - source.ndim) + source.shape)
     _write_window(target, c.ints(2), source, add=_atomic_add(c))
     return target
 
