@@ -1,9 +1,10 @@
-# expect: out = np.tril(np.ones((16, 16), dtype=np.float32), 1) * x
+# expect: out = np.tril(np.ones((16, 16), dtype=np.float32), 1) * np.triu(np.ones((16, 16), dtype=np.float32), -2) * x
 import pl
 
 
+# A band: the lower triangle up to diagonal 1 times the upper triangle from diagonal -2.
 @pl.program
-class LowerTriangle:
+class Band:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(
         self,
@@ -11,7 +12,8 @@ class LowerTriangle:
         out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
     ) -> pl.Tensor[[16, 16], pl.FP32]:
         a = pl.load(x, [0, 0], [16, 16])
-        m = pl.tile.tri(1, [16, 16], dtype=pl.FP32)
-        r = pl.tile.mul(a, m)
+        lower = pl.tile.tri(1, [16, 16], dtype=pl.FP32)
+        upper = pl.tile.tri(-2, [16, 16], dtype=pl.FP32, upper=True)
+        r = pl.tile.mul(pl.tile.mul(a, lower), upper)
         out = pl.store(r, [0, 0], out)
         return out

@@ -1,9 +1,10 @@
-# expect: out = (x >= np.float32(0.25)).astype(np.float32)
+# expect: out = (x < y).astype(np.float32) + (x >= np.float32(0.25)).astype(np.float32)
 import pl
 
 
+# A tensor-rhs compare (lt) plus a scalar-rhs compare (ge): 0/1 in lhs's dtype.
 @pl.program
-class TensorCmpGeScalar:
+class TensorCmp:
     @pl.function(type=pl.FunctionType.Orchestration)
     def kernel(
         self,
@@ -11,6 +12,8 @@ class TensorCmpGeScalar:
         y: pl.Tensor[[16, 64], pl.FP32],
         out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
     ) -> pl.Tensor[[16, 64], pl.FP32]:
-        r = pl.tensor.cmp(x, 0.25, cmp_type=5)
+        lt = pl.tensor.cmp(x, y, cmp_type=2)
+        ge = pl.tensor.cmp(x, 0.25, cmp_type=5)
+        r = pl.tensor.add(lt, ge)
         out = pl.assemble(out, r, [0, 0])
         return out
