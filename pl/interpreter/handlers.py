@@ -47,6 +47,8 @@ _RANDOM = ("its bits come from the pto-isa counter-based generator (keys, counte
            "exact algorithm the reference does not define")
 _ISA_INDEX = "its index, offset or mask-pattern encoding is defined by the pto-isa instruction, not by the reference"
 _ISA_SORT = "its packed value-index layout is defined by the pto-isa sort instructions, not by the reference"
+_BYTES = ("it reinterprets the bytes of a buffer, whose order follows the hardware layout (row or "
+          "column major, fractal) that the interpreter's row-major arrays do not keep")
 _MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
 
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
@@ -73,8 +75,8 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "tensor.mrgsort_format1", "tensor.mrgsort_format2"), _ISA_SORT),
     **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
     **dict.fromkeys((
-        "tensor.gather_row", "tensor.paged_gather", "tensor.scatter_update", "tile.reinterpret_view",
-        "tensor.reinterpret_view", "tensor.create_l1", "tensor.expand_clone"), _NOT_YET),
+        "tensor.paged_gather", "tensor.create_l1", "tensor.expand_clone"), _NOT_YET),
+    **dict.fromkeys(("tile.reinterpret_view", "tensor.reinterpret_view"), _BYTES),
 })
 
 

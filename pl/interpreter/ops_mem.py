@@ -331,11 +331,13 @@ def _scatter(c: OpCtx) -> Any:
     return out
 
 
-@interprets("tile.scatter_update")
-def _scatter_update(c: OpCtx) -> Any:
+@interprets("tile.scatter_update", inplace=True)
+@interprets("tensor.scatter_update", inplace=False)
+def _scatter_update(c: OpCtx, *, inplace: bool) -> Any:
     """Row index.flat[k] of input (its leading axes flattened) receives row k of src (its leading
-    axes flattened), in place. Repeated indices are rejected: their write order is not defined."""
-    target, src = c.array(0), c.array(2)
+    axes flattened); the tile op writes its input (DPS), the tensor op a copy. Repeated indices
+    are rejected: their write order is not defined."""
+    target, src = c.array(0) if inplace else c.array(0).copy(), c.array(2)
     dim = c.kwargs.get("dim", -2)
     if int(getattr(dim, "value", dim)) != -2:
         raise PlError(f"pl.interpret: op '{c.name}' is defined for dim -2 only, got {dim}")
@@ -354,11 +356,13 @@ def _scatter_update(c: OpCtx) -> Any:
     return target
 
 
-@interprets("tile.gather_row")
-def _gather_row(c: OpCtx) -> Any:
+@interprets("tile.gather_row", inplace=True)
+@interprets("tensor.gather_row", inplace=False)
+def _gather_row(c: OpCtx, *, inplace: bool) -> Any:
     """dst[dst_offset window] = src[src_offset window of `shapes` (or its valid_shape)], the
-    window transposed when `transpose`; dst is written in place and returned."""
-    dst, src = c.array(0), c.array(1)
+    window transposed when `transpose`; the tile op writes dst in place (DPS), the tensor op a
+    copy of it."""
+    dst, src = c.array(0) if inplace else c.array(0).copy(), c.array(1)
     shapes = c.ints(4)
     valid = c.ints(5) if c.arg(5) is not None else shapes
     part = src[window(c.ints(3), valid)]
