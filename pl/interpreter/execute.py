@@ -7,7 +7,8 @@ Scopes are transparent. A call of a program function (`GlobalVar`) binds its par
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
 op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
-`PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call.
+`PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call; an
+op whose operands NumPy refuses (a ValueError or IndexError) raises a PlError located there too.
 """
 
 from __future__ import annotations

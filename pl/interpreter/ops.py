@@ -1,5 +1,6 @@
 """Op semantics of the interpreter, part 1: arithmetic (elementwise, scalar, unary, reductions,
-row/col broadcasts, cast, creation). Part 2 (`interpret_ops_mem`) has memory, views and matmul.
+row/col broadcasts, comparisons to 0/1, the partial part_* ops, cast, creation, ci and tri).
+Part 2 (`ops_mem`) has memory, views and matmul.
 
 Guarantees: every handler returns a NEW array (inputs are never modified); tile reductions read
 only the valid region of their input (a tile's or a tensor's); the caller coerces every result to the dtype of the Call's

@@ -1,11 +1,15 @@
 """Op semantics of the interpreter, part 2: memory (load/store/move/extract), views, assemble,
-scalar access, padding and matmul.
+scalar access, padding, matmul and gemv, and the index forms of gather / scatter.
 
 Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"):
 * tile.load / move / extract / transpose / fillpad / concat and every matmul return fresh arrays;
   a load reads only the valid window (clipped to the tensor) and zero-fills the rest.
-* tile.store, tensor.assemble, tile.assemble, tile.write, tensor.write and tile.fillpad_inplace
-  write into their target array and return that same array, so writes reach the caller's tensor.
+* tile.store, tensor.assemble, tile.assemble, tile.write, tensor.write, tile.fillpad_inplace,
+  tile.scatter_update and tile.gather_row write into their target array and return that same
+  array, so writes reach the caller's tensor; tensor.scatter / scatter_update / gather_row
+  return an updated copy. An index outside its axis, or a window outside its array, is a PlError
+  (never wrapped or clipped); an index repeated in one scatter is a PlError (its order is not
+  defined).
 * tile.slice / reshape / transpose_view / set_validshape and tensor.slice / view / reshape /
   transpose return NumPy views of their input: writing through them changes the root. (A tile
   reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
