@@ -38,7 +38,6 @@ HANDLERS: Final = build_handlers()
 _CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
                "model")
 _HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
-_NOT_YET = "its numerics are not written in the interpreter yet"
 # The reference defines these through pto-isa instructions and leaves the encodings to the
 # target; computing a guess would be worse than refusing (a wrong interpreter hides bugs).
 _PACKED_MASK = ("its predicate is a packed bit mask whose bit order the reference leaves to the target "
@@ -74,8 +73,8 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "tile.sort32", "tensor.sort32", "tile.mrgsort_format1", "tile.mrgsort_format2",
         "tensor.mrgsort_format1", "tensor.mrgsort_format2"), _ISA_SORT),
     **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
-    **dict.fromkeys((
-        "tensor.paged_gather", "tensor.create_l1", "tensor.expand_clone"), _NOT_YET),
+    "tensor.paged_gather": ("the reference sizes its result by max_indices, leaves the rows past the "
+                            "gathered indices undefined, and its is_trans layout is the hardware's"),
     **dict.fromkeys(("tile.reinterpret_view", "tensor.reinterpret_view"), _BYTES),
 })
 

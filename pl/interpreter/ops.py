@@ -225,6 +225,13 @@ def _expand(c: OpCtx, *, op: Fn2 | None) -> Any:
         return op(target, vec)
 
 
+@interprets("tensor.expand_clone")
+def _expand_clone(c: OpCtx) -> Any:
+    """A new tensor of the target's shape: the input broadcast along its extent-1 axes (the
+    target gives only the shape; its values are not read)."""
+    return np.broadcast_to(c.array(0), c.array(1).shape).copy()
+
+
 @interprets("tile.expands", "tensor.expands")
 def _expands(c: OpCtx) -> Any:
     return np.full(c.array(0).shape, c.arg(1))
@@ -264,7 +271,7 @@ def _shape_dtype(c: OpCtx) -> tuple[tuple[int, ...], Any]:
     return shape, dtype
 
 
-@interprets("tile.create", "tensor.create")
+@interprets("tile.create", "tensor.create", "tensor.create_l1")
 def _zeros(c: OpCtx) -> Any:
     shape, dtype = _shape_dtype(c)
     init = c.kwargs.get("init_value")
