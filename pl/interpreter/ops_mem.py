@@ -296,42 +296,55 @@ def _indices(c: OpCtx, i: int, bound: int) -> Array:
     return ix.astype(np.int64)
 
 
-def _last_axis(c: OpCtx, rank: int) -> None:
+def _axis(c: OpCtx, rank: int) -> int:
+    """The `dim` kwarg (default -1) as an axis in [0, rank)."""
     dim = c.kwargs.get("dim", -1)
     dim = -1 if dim is None else int(getattr(dim, "value", dim))
-    if rank < 1 or dim not in (-1, rank - 1):
-        raise PlError(f"pl.interpret: op '{c.name}' is defined along the last axis only (dim -1), "
-                      f"got dim {dim} of a rank-{rank} input")
+    if not -rank <= dim < rank:
+        raise PlError(f"pl.interpret: op '{c.name}' has dim {dim} for a rank-{rank} input")
+    return dim % rank
+
+
+def _index_window(c: OpCtx, ix: Array, within: Array, axis: int | None, what: str) -> tuple[slice, ...]:
+    """The leading corner of `within` that `ix` covers on every axis but `axis` (None: on every
+    axis), torch's rule: the index is no larger than `what` there."""
+    if ix.ndim != within.ndim or any(i > w for d, (i, w) in enumerate(zip(ix.shape, within.shape,
+                                                                             strict=True)) if d != axis):
+        raise PlError(f"pl.interpret: op '{c.name}' needs an index of rank {within.ndim} no larger than "
+                      f"the {what} {list(within.shape)}" + ("" if axis is None else f" off dim {axis}")
+                      + f", got {list(ix.shape)}")
+    return tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(ix.shape))
 
 
 @interprets("tensor.gather")
 def _gather(c: OpCtx) -> Any:
-    """output[b, k] = input[b, index[b, k]] (the reference's index form, last axis only)."""
+    """torch.gather (the reference checks its kernels against it): for dim 1 of a rank-3 input,
+    output[i, j, k] = input[i, index[i, j, k], k]; the output has the index's shape."""
     src = c.array(0)
-    _last_axis(c, src.ndim)
-    ix = _indices(c, 1, src.shape[-1])
-    if ix.ndim != src.ndim or ix.shape[:-1] != src.shape[:-1]:
-        raise PlError(f"pl.interpret: op '{c.name}' needs an index of shape {list(src.shape[:-1])} + [K], "
-                      f"got {list(ix.shape)}")
-    return np.take_along_axis(src, ix, axis=-1)
+    axis = _axis(c, src.ndim)
+    ix = _indices(c, 1, src.shape[axis])
+    return np.take_along_axis(src[_index_window(c, ix, src, axis, "input")], ix, axis=axis)
 
 
 @interprets("tensor.scatter")
 def _scatter(c: OpCtx) -> Any:
-    """output = input; output[b, index[b, k]] = src[b, k] (index form, last axis only). Two writes
-    to one element in a row have no defined order on the hardware, so they are rejected."""
+    """torch.scatter on a copy of input, the inverse of gather: for dim -1 of a rank-2 input,
+    output[b, index[b, k]] = src[b, k]. Two writes to one element have no defined order on the
+    hardware, so a repeated index along dim is rejected."""
     base, src = c.array(0), c.array(2)
-    _last_axis(c, base.ndim)
-    ix = _indices(c, 1, base.shape[-1])
-    if ix.shape != src.shape or ix.shape[:-1] != base.shape[:-1]:
-        raise PlError(f"pl.interpret: op '{c.name}' needs index and src of one shape "
-                      f"{list(base.shape[:-1])} + [K], got {list(ix.shape)} and {list(src.shape)}")
-    rows = ix.reshape(-1, ix.shape[-1]) if ix.ndim else ix.reshape(1, 1)
-    if any(len(set(r.tolist())) != len(r) for r in rows):
-        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (repeated index in a row); "
-                      "the order of those writes is not defined")
+    axis = _axis(c, base.ndim)
+    ix = _indices(c, 1, base.shape[axis])
+    region = _index_window(c, ix, base, axis, "input")
+    values = src[_index_window(c, ix, src, None, "src")] if src.ndim == ix.ndim else src
+    if values.shape != ix.shape:
+        raise PlError(f"pl.interpret: op '{c.name}' needs src covering the index {list(ix.shape)}, "
+                      f"got {list(src.shape)}")
+    lines = np.moveaxis(ix, axis, -1).reshape(-1, ix.shape[axis])
+    if any(len(set(line.tolist())) != len(line) for line in lines):
+        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (an index repeated along "
+                      f"dim {axis}); the order of those writes is not defined")
     out = base.copy()
-    np.put_along_axis(out, ix, src, axis=-1)
+    np.put_along_axis(out[region], ix, values, axis=axis)
     return out
 
 
