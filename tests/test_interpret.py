@@ -547,3 +547,37 @@ def test_partial_store_writes_only_the_valid_region() -> None:
     interpret(_program(src), x, out)
     np.testing.assert_array_equal(out[:10, :40], x[:10, :40])
     assert (out[10:] == -1).all() and (out[:, 40:] == -1).all()
+
+
+TENSOR_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def kernel(
+        self,
+        x: pl.Tensor[[4, 16], pl.FP32],
+        ix: pl.Tensor[[4, 8], pl.INT32],
+        out: pl.Out[pl.Tensor[[4, 16], pl.FP32]],
+    ) -> pl.Tensor[[4, 16], pl.FP32]:
+        r = {expr}
+        out = pl.assemble(out, r, [0, 0])
+        return out
+"""
+
+# Indices the hardware would not wrap, and writes whose order is not defined: located errors.
+BAD_INDICES = [
+    ("pl.tensor.gather(x, dim=-1, index=ix)", -1, "an index outside [0, 16)"),
+    ("pl.tensor.gather(x, dim=-1, index=ix)", 16, "an index outside [0, 16)"),
+    ("pl.tensor.scatter(x, dim=-1, index=ix, src=x)", 3, "writes one element twice"),
+]
+
+
+@pytest.mark.parametrize(("expr", "index", "message"), BAD_INDICES)
+def test_bad_indices_get_a_located_error(expr: str, index: int, message: str) -> None:
+    program = _program(TENSOR_KERNEL.format(expr=expr))
+    ix = np.full((4, 8), index, np.int32)
+    with pytest.raises(PlError, match=re.escape(message)) as info:
+        interpret(program, _rand(4, 16), ix, np.zeros((4, 16), np.float32))
+    assert info.value.span is not None and info.value.span.line == 13  # the `r = ...` line
