@@ -373,13 +373,38 @@ def test_round_bf16_keeps_eight_mantissa_bits() -> None:
 # ---- errors and coverage ------------------------------------------------------------------------------
 
 def test_uncovered_op_raises_a_clear_error() -> None:
-    program = _program(KERNEL.format(expr="pl.tile.ci(0, [16, 64], dtype=pl.INT32)", out_shape=FULL,
-                                     out_dtype="INT32"))
+    # tile.cmps's packed bit mask has a target-defined bit order: refused, with the reason.
+    program = _program(KERNEL.format(expr="pl.tile.cmps(a, 0.0, cmp_type=0)", out_shape="[16, 32]",
+                                     out_dtype="UINT8"))
     x = _rand(16, 64)
     with pytest.raises(PlError, match=re.escape(
-            "pl.interpret: op 'tile.ci' is not supported by the interpreter")) as info:
-        interpret(program, x, x, np.zeros((16, 64), np.int32))
+            "pl.interpret: op 'tile.cmps' is not supported by the interpreter: its predicate is a "
+            "packed bit mask")) as info:
+        interpret(program, x, x, np.zeros((16, 32), np.uint8))
     assert info.value.span is not None and info.value.span.line > 0
+
+
+# Operands an op cannot compute on: each gets one located PlError, never a NumPy exception.
+BAD_OPERANDS = [
+    # tile.ci fills only the first row, so the other rows would be undefined.
+    ("pl.tile.ci(0, [16, 64], dtype=pl.INT32)", "INT32", "fills only the first row"),
+    # the destination row 16 lies past the [16, 64] tile.
+    ("pl.tile.gather_row(a, y, [16, 0], [0, 0], [1, 64])", "FP32", "leaves the destination"),
+    # the source window leaves the [16, 64] tensor.
+    ("pl.tile.gather_row(a, y, [0, 0], [16, 0], [1, 64])", "FP32", "leaves the source"),
+    # rows 14..17 of a 16-row tile.
+    ("pl.tile.scatter_update(a, pl.tile.ci(14, [1, 4], dtype=pl.INT32), "
+     "pl.load(x, [0, 0], [4, 64]), dim=-2)", "FP32", "an index outside [0, 16)"),
+]
+
+
+@pytest.mark.parametrize(("expr", "dtype", "message"), BAD_OPERANDS)
+def test_bad_operands_get_a_located_error(expr: str, dtype: str, message: str) -> None:
+    program = _program(KERNEL.format(expr=expr, out_shape=FULL, out_dtype=dtype))
+    x = _rand(16, 64)
+    with pytest.raises(PlError, match=re.escape(message)) as info:
+        interpret(program, x, x, np.zeros((16, 64), np.float32 if dtype == "FP32" else np.int32))
+    assert info.value.span is not None and info.value.span.line == 16  # the `r = ...` line
 
 
 def test_wrong_argument_shape_is_rejected() -> None:
@@ -522,3 +547,37 @@ def test_partial_store_writes_only_the_valid_region() -> None:
     interpret(_program(src), x, out)
     np.testing.assert_array_equal(out[:10, :40], x[:10, :40])
     assert (out[10:] == -1).all() and (out[:, 40:] == -1).all()
+
+
+TENSOR_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def kernel(
+        self,
+        x: pl.Tensor[[4, 16], pl.FP32],
+        ix: pl.Tensor[[4, 8], pl.INT32],
+        out: pl.Out[pl.Tensor[[4, 16], pl.FP32]],
+    ) -> pl.Tensor[[4, 16], pl.FP32]:
+        r = {expr}
+        out = pl.assemble(out, r, [0, 0])
+        return out
+"""
+
+# Indices the hardware would not wrap, and writes whose order is not defined: located errors.
+BAD_INDICES = [
+    ("pl.tensor.gather(x, dim=-1, index=ix)", -1, "an index outside [0, 16)"),
+    ("pl.tensor.gather(x, dim=-1, index=ix)", 16, "an index outside [0, 16)"),
+    ("pl.tensor.scatter(x, dim=-1, index=ix, src=x)", 3, "writes one element twice"),
+]
+
+
+@pytest.mark.parametrize(("expr", "index", "message"), BAD_INDICES)
+def test_bad_indices_get_a_located_error(expr: str, index: int, message: str) -> None:
+    program = _program(TENSOR_KERNEL.format(expr=expr))
+    ix = np.full((4, 8), index, np.int32)
+    with pytest.raises(PlError, match=re.escape(message)) as info:
+        interpret(program, _rand(4, 16), ix, np.zeros((4, 16), np.float32))
+    assert info.value.span is not None and info.value.span.line == 13  # the `r = ...` line

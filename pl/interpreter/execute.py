@@ -7,7 +7,8 @@ Scopes are transparent. A call of a program function (`GlobalVar`) binds its par
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
 op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
-`PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call.
+`PlError("pl.interpret: op 'x' is not supported by the interpreter")` located at the call; an
+op whose operands NumPy refuses (a ValueError or IndexError) raises a PlError located there too.
 """
 
 from __future__ import annotations
@@ -287,6 +288,11 @@ class Machine:
             result = handler(ctx)
         except PlError as err:
             raise err.located(call.span) from None
+        except (ValueError, IndexError) as err:
+            # NumPy's complaint about operands that do not fit (shapes that do not broadcast, an
+            # index past the end, a window of another rank): the kernel's input, not a bug in pl.
+            raise PlError(f"pl.interpret: op '{call.op_name}' cannot run on these operands: {err}",
+                          call.span) from None
         return _conform(call, result)
 
 

@@ -38,7 +38,17 @@ HANDLERS: Final = build_handlers()
 _CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
                "model")
 _HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
-_NOT_YET = "its numerics are not written in the interpreter yet"
+# The reference defines these through pto-isa instructions and leaves the encodings to the
+# target; computing a guess would be worse than refusing (a wrong interpreter hides bugs).
+_PACKED_MASK = ("its predicate is a packed bit mask whose bit order the reference leaves to the target "
+                "(pto-isa), so the interpreter cannot compute or read it")
+_RANDOM = ("its bits come from the pto-isa counter-based generator (keys, counters, rounds), whose "
+           "exact algorithm the reference does not define")
+_ISA_INDEX = "its index, offset or mask-pattern encoding is defined by the pto-isa instruction, not by the reference"
+_ISA_SORT = "its packed value-index layout is defined by the pto-isa sort instructions, not by the reference"
+_BYTES = ("it reinterprets the bytes of a buffer, whose order follows the hardware layout (row or "
+          "column major, fractal) that the interpreter's row-major arrays do not keep")
+_MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
 
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
@@ -53,20 +63,19 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
         "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
+    **dict.fromkeys(("tile.cmp", "tile.cmps", "tile.sel", "tile.sels"), _PACKED_MASK),
+    **dict.fromkeys(("tile.random", "tensor.random"), _RANDOM),
     **dict.fromkeys((
-        "tile.addsc", "tile.subsc", "tile.ci", "tensor.ci", "tile.tri", "tile.random",
-        "tensor.random", "tile.cmp", "tile.cmps", "tensor.cmp", "tile.sel", "tile.sels",
-        "tile.part_add", "tile.part_max", "tile.part_min", "tile.part_mul", "tensor.part_add",
-        "tensor.part_max", "tensor.part_min", "tensor.part_mul", "tile.gather",
-        "tile.gather_compare", "tile.gather_mask", "tile.gather_row", "tile.gatherb",
-        "tensor.gather", "tensor.gather_compare", "tensor.gather_mask", "tensor.gather_row",
-        "tensor.paged_gather", "tile.mgather", "tile.mscatter", "tile.scatter",
-        "tile.scatter_mask", "tile.scatter_update", "tensor.scatter", "tensor.scatter_mask",
-        "tensor.scatter_update", "tile.sort32", "tensor.sort32", "tile.mrgsort_format1",
-        "tile.mrgsort_format2", "tensor.mrgsort_format1", "tensor.mrgsort_format2", "tile.gemv",
-        "tile.gemv_acc", "tile.gemv_bias", "tile.matmul_mx", "tile.matmul_mx_acc",
-        "tile.matmul_mx_bias", "tile.reinterpret_view", "tensor.reinterpret_view",
-        "tensor.create_l1", "tensor.expand_clone"), _NOT_YET),
+        "tile.gather", "tile.gatherb", "tile.mgather", "tile.mscatter", "tile.scatter",
+        "tile.gather_mask", "tile.scatter_mask", "tile.gather_compare", "tensor.gather_mask",
+        "tensor.scatter_mask", "tensor.gather_compare"), _ISA_INDEX),
+    **dict.fromkeys((
+        "tile.sort32", "tensor.sort32", "tile.mrgsort_format1", "tile.mrgsort_format2",
+        "tensor.mrgsort_format1", "tensor.mrgsort_format2"), _ISA_SORT),
+    **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
+    "tensor.paged_gather": ("the reference sizes its result by max_indices, leaves the rows past the "
+                            "gathered indices undefined, and its is_trans layout is the hardware's"),
+    **dict.fromkeys(("tile.reinterpret_view", "tensor.reinterpret_view"), _BYTES),
 })
 
 

@@ -1,5 +1,6 @@
 """Op semantics of the interpreter, part 1: arithmetic (elementwise, scalar, unary, reductions,
-row/col broadcasts, cast, creation). Part 2 (`interpret_ops_mem`) has memory, views and matmul.
+row/col broadcasts, comparisons to 0/1, the partial part_* ops, cast, creation, ci and tri).
+Part 2 (`ops_mem`) has memory, views and matmul.
 
 Guarantees: every handler returns a NEW array (inputs are never modified); tile reductions read
 only the valid region of their input (a tile's or a tensor's); the caller coerces every result to the dtype of the Call's
@@ -88,8 +89,8 @@ def _subc(a: Any, b: Any, d: Any) -> Any:
     return a - b - d
 
 
-@interprets("tile.addc", fn=_addc)
-@interprets("tile.subc", fn=_subc)
+@interprets("tile.addc", "tile.addsc", fn=_addc)
+@interprets("tile.subc", "tile.subsc", fn=_subc)
 def _three(c: OpCtx, *, fn: Callable[[Any, Any, Any], Any]) -> Any:
     with np.errstate(all="ignore"):
         return fn(c.array(0), _operand(c, 1), _operand(c, 2))
@@ -107,6 +108,49 @@ def _prelu(c: OpCtx) -> Any:
     x = c.array(0)
     with np.errstate(all="ignore"):
         return np.where(x > 0, x, x * c.array(1))
+
+
+# The reference's comparison codes (cmp_type): EQ=0, NE=1, LT=2, LE=3, GT=4, GE=5.
+_COMPARE: tuple[Fn2, ...] = (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+                             np.greater_equal)
+
+
+@interprets("tensor.cmp")
+def _tensor_cmp(c: OpCtx) -> Any:
+    """1 where `lhs cmp rhs` holds, else 0, in lhs's dtype (tile.cmp's packed bit mask is not this)."""
+    code = c.kwargs.get("cmp_type", 0)
+    code = int(getattr(code, "value", code))
+    if not 0 <= code < len(_COMPARE):
+        raise PlError(f"pl.interpret: op '{c.name}' has cmp_type {code}; the codes are 0 (eq) to 5 (ge)")
+    with np.errstate(invalid="ignore"):
+        return _COMPARE[code](c.array(0), _operand(c, 1)).astype(c.array(0).dtype)
+
+
+def _part(fn: Fn2, a: Array, b: Array, valid_a: tuple[int, ...], valid_b: tuple[int, ...]) -> Array:
+    """`fn` where both sources are valid, the one valid source where only one is, 0 elsewhere."""
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    in_a = np.zeros(shape, dtype=bool)
+    in_a[window([0] * len(shape), valid_a)] = True
+    in_b = np.zeros(shape, dtype=bool)
+    in_b[window([0] * len(shape), valid_b)] = True
+    with np.errstate(all="ignore"):
+        both = fn(a, b)
+    zero = np.zeros((), dtype=both.dtype)
+    out: Array = np.where(in_a & in_b, both, np.where(in_a, a, np.where(in_b, b, zero)))
+    return out
+
+
+@interprets("tile.part_add", "tensor.part_add", fn=np.add)
+@interprets("tile.part_mul", "tensor.part_mul", fn=np.multiply)
+@interprets("tile.part_max", "tensor.part_max", fn=np.maximum)
+@interprets("tile.part_min", "tensor.part_min", fn=np.minimum)
+def _partial(c: OpCtx, *, fn: Fn2) -> Any:
+    """part_*: over the destination's valid region; where only one source is valid the result
+    copies that source (the reference's TPART* semantics)."""
+    a, b = c.array(0), c.array(1)
+    if a.ndim != b.ndim:
+        raise PlError(f"pl.interpret: op '{c.name}' needs sources of one rank, got {a.ndim} and {b.ndim}")
+    return _part(fn, a, b, c.valid_shape(0), c.valid_shape(1))
 
 
 # ---- reductions ---------------------------------------------------------------------------------
@@ -181,6 +225,13 @@ def _expand(c: OpCtx, *, op: Fn2 | None) -> Any:
         return op(target, vec)
 
 
+@interprets("tensor.expand_clone")
+def _expand_clone(c: OpCtx) -> Any:
+    """A new tensor of the target's shape: the input broadcast along its extent-1 axes (the
+    target gives only the shape; its values are not read)."""
+    return np.broadcast_to(c.array(0), c.array(1).shape).copy()
+
+
 @interprets("tile.expands", "tensor.expands")
 def _expands(c: OpCtx) -> Any:
     return np.full(c.array(0).shape, c.arg(1))
@@ -220,7 +271,7 @@ def _shape_dtype(c: OpCtx) -> tuple[tuple[int, ...], Any]:
     return shape, dtype
 
 
-@interprets("tile.create", "tensor.create")
+@interprets("tile.create", "tensor.create", "tensor.create_l1")
 def _zeros(c: OpCtx) -> Any:
     shape, dtype = _shape_dtype(c)
     init = c.kwargs.get("init_value")
@@ -233,3 +284,33 @@ def _zeros(c: OpCtx) -> Any:
 def _full(c: OpCtx) -> Any:
     shape, dtype = _shape_dtype(c)
     return np.full(shape, c.arg(1), dtype=dtype)
+
+
+@interprets("tile.ci", "tensor.ci")
+def _ci(c: OpCtx) -> Any:
+    """start + k (descending: start - k) along the last axis; the hardware fills only the first
+    row, so a shape with a leading extent other than 1 has undefined rows and is rejected."""
+    shape, dtype = _shape_dtype(c)
+    if any(d != 1 for d in shape[:-1]):
+        raise PlError(f"pl.interpret: op '{c.name}' fills only the first row, so its leading "
+                      f"dimensions must be 1, got shape {list(shape)}")
+    step = -1 if c.kwargs.get("descending") else 1
+    seq = int(c.arg(0)) + step * np.arange(shape[-1] if shape else 1, dtype=np.int64)
+    return seq.reshape(shape).astype(dtype)
+
+
+@interprets("tile.tri")
+def _tri(c: OpCtx) -> Any:
+    """1 where column j <= row i + diagonal (upper: j >= i + diagonal), else 0, inside the valid
+    region. Outside it the reference writes nothing (undefined contents); the interpreter has 0."""
+    shape, dtype = _shape_dtype(c)
+    if len(shape) != 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs a 2-D shape, got {list(shape)}")
+    rows, cols = np.indices(shape)
+    diagonal = int(c.arg(0))
+    mask = cols >= rows + diagonal if c.kwargs.get("upper") else cols <= rows + diagonal
+    valid = c.ints(2) if c.arg(2) is not None else shape
+    out = np.zeros(shape, dtype=dtype)
+    region = window([0, 0], valid)
+    out[region] = mask[region]
+    return out

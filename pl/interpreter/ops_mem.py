@@ -1,11 +1,15 @@
 """Op semantics of the interpreter, part 2: memory (load/store/move/extract), views, assemble,
-scalar access, padding and matmul.
+scalar access, padding, matmul and gemv, and the index forms of gather / scatter.
 
 Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"):
 * tile.load / move / extract / transpose / fillpad / concat and every matmul return fresh arrays;
   a load reads only the valid window (clipped to the tensor) and zero-fills the rest.
-* tile.store, tensor.assemble, tile.assemble, tile.write, tensor.write and tile.fillpad_inplace
-  write into their target array and return that same array, so writes reach the caller's tensor.
+* tile.store, tensor.assemble, tile.assemble, tile.write, tensor.write, tile.fillpad_inplace,
+  tile.scatter_update and tile.gather_row write into their target array and return that same
+  array, so writes reach the caller's tensor; tensor.scatter / scatter_update / gather_row
+  return an updated copy. An index outside its axis, or a window outside its array, is a PlError
+  (never wrapped or clipped); an index repeated in one scatter is a PlError (its order is not
+  defined).
 * tile.slice / reshape / transpose_view / set_validshape and tensor.slice / view / reshape /
   transpose return NumPy views of their input: writing through them changes the root. (A tile
   reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
@@ -81,6 +85,10 @@ def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = Fa
 @interprets("tile.assemble", "tensor.assemble")
 def _assemble(c: OpCtx) -> Any:
     target, source = c.array(0), c.array(1)
+    if source.ndim < target.ndim:
+        # A lower-rank source fills the trailing axes: its shape is padded with leading 1s, as
+        # the reference pads the assembled window (a [2, 4] tile into [B, S, H] at [b, p, q]).
+        source = source.reshape((1,) * (target.ndim - source.ndim) + source.shape)
     _write_window(target, c.ints(2), source, add=_atomic_add(c))
     return target
 
@@ -255,3 +263,134 @@ def _matmul_acc(c: OpCtx) -> Any:
 def _matmul_bias(c: OpCtx) -> Any:
     prod = _mm(*_operands(c, 0))
     return prod + c.array(2).astype(prod.dtype)
+
+
+@interprets("tile.gemv", first=0, acc=False, bias=False)
+@interprets("tile.gemv_acc", first=1, acc=True, bias=False)
+@interprets("tile.gemv_bias", first=0, acc=False, bias=True)
+def _gemv(c: OpCtx, *, first: int, acc: bool, bias: bool) -> Any:
+    """C[1, N] = A[1, K] @ B[K, N] (+ acc row, + bias row) in row 0 of the [16, N] accumulator
+    tile the type gives (rows 1..15 lie outside its valid region: 0, or the accumulator's own)."""
+    lhs, rhs = c.array(first), c.array(first + 1)
+    if lhs.ndim != 2 or lhs.shape[0] != 1:
+        raise PlError(f"pl.interpret: op '{c.name}' needs a [1, K] row vector, got {list(lhs.shape)}")
+    row = _mm(lhs, rhs)
+    shape = c.result_shape() or row.shape
+    out = c.array(0).astype(row.dtype) if acc else np.zeros(shape, dtype=row.dtype)
+    if acc:
+        row = out[:1] + row
+    if bias:
+        row = row + c.array(2)[:1].astype(row.dtype)
+    out[:1] = row
+    return out
+
+
+def _indices(c: OpCtx, i: int, bound: int) -> Array:
+    """Argument `i` as integer indices, each in [0, bound) (the hardware does not wrap them)."""
+    ix = c.array(i)
+    if not np.issubdtype(ix.dtype, np.integer):
+        raise PlError(f"pl.interpret: op '{c.name}' needs integer indices as argument {i}")
+    if ix.size and (int(ix.min()) < 0 or int(ix.max()) >= bound):
+        raise PlError(f"pl.interpret: op '{c.name}' has an index outside [0, {bound}) "
+                      f"(range {int(ix.min())}..{int(ix.max())})")
+    return ix.astype(np.int64)
+
+
+def _axis(c: OpCtx, rank: int) -> int:
+    """The `dim` kwarg (default -1) as an axis in [0, rank)."""
+    dim = c.kwargs.get("dim", -1)
+    dim = -1 if dim is None else int(getattr(dim, "value", dim))
+    if not -rank <= dim < rank:
+        raise PlError(f"pl.interpret: op '{c.name}' has dim {dim} for a rank-{rank} input")
+    return dim % rank
+
+
+def _index_window(c: OpCtx, ix: Array, within: Array, axis: int | None, what: str) -> tuple[slice, ...]:
+    """The leading corner of `within` that `ix` covers on every axis but `axis` (None: on every
+    axis), torch's rule: the index is no larger than `what` there."""
+    if ix.ndim != within.ndim or any(i > w for d, (i, w) in enumerate(zip(ix.shape, within.shape,
+                                                                             strict=True)) if d != axis):
+        raise PlError(f"pl.interpret: op '{c.name}' needs an index of rank {within.ndim} no larger than "
+                      f"the {what} {list(within.shape)}" + ("" if axis is None else f" off dim {axis}")
+                      + f", got {list(ix.shape)}")
+    return tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(ix.shape))
+
+
+@interprets("tensor.gather")
+def _gather(c: OpCtx) -> Any:
+    """torch.gather (the reference checks its kernels against it): for dim 1 of a rank-3 input,
+    output[i, j, k] = input[i, index[i, j, k], k]; the output has the index's shape."""
+    src = c.array(0)
+    axis = _axis(c, src.ndim)
+    ix = _indices(c, 1, src.shape[axis])
+    return np.take_along_axis(src[_index_window(c, ix, src, axis, "input")], ix, axis=axis)
+
+
+@interprets("tensor.scatter")
+def _scatter(c: OpCtx) -> Any:
+    """torch.scatter on a copy of input, the inverse of gather: for dim -1 of a rank-2 input,
+    output[b, index[b, k]] = src[b, k]. Two writes to one element have no defined order on the
+    hardware, so a repeated index along dim is rejected."""
+    base, src = c.array(0), c.array(2)
+    axis = _axis(c, base.ndim)
+    ix = _indices(c, 1, base.shape[axis])
+    region = _index_window(c, ix, base, axis, "input")
+    values = src[_index_window(c, ix, src, None, "src")] if src.ndim == ix.ndim else src
+    if values.shape != ix.shape:
+        raise PlError(f"pl.interpret: op '{c.name}' needs src covering the index {list(ix.shape)}, "
+                      f"got {list(src.shape)}")
+    lines = np.moveaxis(ix, axis, -1).reshape(-1, ix.shape[axis])
+    if any(len(set(line.tolist())) != len(line) for line in lines):
+        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (an index repeated along "
+                      f"dim {axis}); the order of those writes is not defined")
+    out = base.copy()
+    np.put_along_axis(out[region], ix, values, axis=axis)
+    return out
+
+
+@interprets("tile.scatter_update", inplace=True)
+@interprets("tensor.scatter_update", inplace=False)
+def _scatter_update(c: OpCtx, *, inplace: bool) -> Any:
+    """Row index.flat[k] of input (its leading axes flattened) receives row k of src (its leading
+    axes flattened); the tile op writes its input (DPS), the tensor op a copy. Repeated indices
+    are rejected: their write order is not defined."""
+    target, src = c.array(0) if inplace else c.array(0).copy(), c.array(2)
+    dim = c.kwargs.get("dim", -2)
+    if int(getattr(dim, "value", dim)) != -2:
+        raise PlError(f"pl.interpret: op '{c.name}' is defined for dim -2 only, got {dim}")
+    width = target.shape[-1]
+    rows = target.reshape(-1, width)  # a view: the target is a whole buffer
+    if not np.shares_memory(rows, target):
+        raise PlError(f"pl.interpret: op '{c.name}' cannot update a strided window in place")
+    ix = _indices(c, 1, rows.shape[0]).reshape(-1)
+    values = src.reshape(-1, src.shape[-1])
+    if values.shape != (ix.size, width):
+        raise PlError(f"pl.interpret: op '{c.name}' needs {ix.size} source rows of width {width}, "
+                      f"got {list(values.shape)}")
+    if len(set(ix.tolist())) != ix.size:
+        raise PlError(f"pl.interpret: op '{c.name}' updates one row twice; the order is not defined")
+    rows[ix] = values
+    return target
+
+
+@interprets("tile.gather_row", inplace=True)
+@interprets("tensor.gather_row", inplace=False)
+def _gather_row(c: OpCtx, *, inplace: bool) -> Any:
+    """dst[dst_offset window] = src[src_offset window of `shapes` (or its valid_shape)], the
+    window transposed when `transpose`; the tile op writes dst in place (DPS), the tensor op a
+    copy of it."""
+    dst, src = c.array(0) if inplace else c.array(0).copy(), c.array(1)
+    shapes = c.ints(4)
+    valid = c.ints(5) if c.arg(5) is not None else shapes
+    part = src[window(c.ints(3), valid)]
+    if tuple(part.shape) != tuple(valid):
+        raise PlError(f"pl.interpret: op '{c.name}' window {list(valid)} at {list(c.ints(3))} leaves the "
+                      f"source of shape {list(src.shape)}")
+    if c.kwargs.get("transpose"):
+        part = np.swapaxes(part, -1, -2)
+    slot = dst[window(c.ints(2), part.shape)]
+    if slot.shape != part.shape:  # NumPy would clip the slot and broadcast into nothing
+        raise PlError(f"pl.interpret: op '{c.name}' slot {list(part.shape)} at {list(c.ints(2))} leaves the "
+                      f"destination tile of shape {list(dst.shape)}")
+    slot[...] = part
+    return dst
