@@ -189,6 +189,7 @@ class Mutator:
         lhs = self.cache.get(orig) or self.var(orig)
         if type(stmt.value) is not Call:
             value = self.expr(stmt.value)
+            lhs = self._sync_alias(orig, lhs, value.type)
             return stmt if lhs is orig and value is stmt.value else \
                 AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
         op, constraints = op_facts(stmt.value)  # the rewritten call has the same op
@@ -212,6 +213,24 @@ class Mutator:
         if lhs is stmt.var and value is stmt.value:
             return stmt
         return AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
+
+    def _sync_alias(self, orig: Var, lhs: Var, got: Type) -> Var:
+        """`lhs` (placed `orig`) of an alias `lhs = value` whose placed value has type `got`: when
+        both agree on space, shape and dtype but not on the view, the alias takes the value's type.
+        An alias copies its value, so a view it had before placement (e.g. the col_major view of
+        an elementwise op on a Mat tile, gone once a move feeds that op Vec; the SSA pass's
+        `x_next = carry` before a `continue`) must not outlive it: the program would be ill-typed.
+        The reference syncs only a call's LHS; it has no alias statements of this kind."""
+        want = lhs.type
+        if not isinstance(got, TileType) or not isinstance(want, TileType) or got == want \
+                or (got.memory_space, got.shape, got.dtype) != (want.memory_space, want.shape,
+                                                               want.dtype):
+            return lhs
+        memref = got.memref if got.memref is not None else want.memref
+        synced = Var(lhs.name, TileType(got.shape, got.dtype, got.memory_space, got.view, memref),
+                     span=lhs.span)
+        self.cache[orig] = synced
+        return synced
 
     def _differ(self, a: TileType, b: TileType) -> bool:
         """`a != b`, remembered per pair of type objects: a body repeats the same few pairs, and
