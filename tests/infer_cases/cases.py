@@ -671,4 +671,40 @@ CASES: list[Case] = [
              pl.tile.write(t_Vec, [0, 0], 1.0)
          return out
          """, moves=("t_Vec",)),
+    # An alias keeps no view of its own (an iter arg's alias is unrecorded, as in the reference,
+    # but still typed): the SSA pass's `c_next = c` before a `continue` takes
+    # the placed type of what it copies. Before placement `v` (relu of a Mat tile) carries the
+    # col_major view of a Mat-derived Vec tile; on 910B relu's input moves to Vec row_major, so
+    # `v`, the carry `c`, the alias, the phi and the loop's result are all plain Vec tiles.
+    Case("alias_of_loop_carry_takes_its_placed_view", P_VEC + ", n: pl.Scalar[pl.INDEX]", T16,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32] = pl.load(x, [0, 0], [16, 128], target_memory={M})
+         v: pl.Tile[[16, 128], pl.FP32] = pl.relu(t)
+         for i, (c,) in pl.range(2, init_values=(v,)):
+             c_next: pl.Tile[[16, 128], pl.FP32] = c
+             if n == 0:
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c_next)
+             else:
+                 s: pl.Tile[[16, 128], pl.FP32] = pl.add(c, 0.5)
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(s)
+             c_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(p)
+         r: {T16} = pl.store(c_out, [0, 0], out)
+         return r
+         """,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory={M})
+         t_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(t, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         v: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.relu(t_Vec)
+         for i, (c,) in pl.range(2, init_values=(v,)):
+             c_next: pl.Tile[[16, 128], pl.FP32, {V}] = c
+             if n == 0:
+                 p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c_next)
+             else:
+                 s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.adds(c, 0.5)
+                 p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s)
+             c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(p)
+         r: {T16} = pl.tile.store(c_out, [0, 0], out)
+         return r
+         """, moves=("t_Vec",), backend="910B", decisions=(("c_next", "Vec", "unresolved"),
+                                                        ("c_out", "Vec", "loop_backprop"))),
 ]
