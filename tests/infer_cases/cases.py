@@ -671,9 +671,9 @@ CASES: list[Case] = [
              pl.tile.write(t_Vec, [0, 0], 1.0)
          return out
          """, moves=("t_Vec",)),
-    # An alias keeps no view of its own (an iter arg's alias is unrecorded, as in the reference,
-    # but still typed): the SSA pass's `c_next = c` before a `continue` takes
-    # the placed type of what it copies. Before placement `v` (relu of a Mat tile) carries the
+    # An alias keeps no view of its own: the SSA pass's `c_next = c` before a `continue` takes
+    # the placed type of what it copies (and, unlike the reference, an iter arg's alias is
+    # recorded: it shares the carry's space, re-placed with it by the loop's back-propagation). Before placement `v` (relu of a Mat tile) carries the
     # col_major view of a Mat-derived Vec tile; on 910B relu's input moves to Vec row_major, so
     # `v`, the carry `c`, the alias, the phi and the loop's result are all plain Vec tiles.
     Case("alias_of_loop_carry_takes_its_placed_view", P_VEC + ", n: pl.Scalar[pl.INDEX]", T16,
@@ -705,6 +705,83 @@ CASES: list[Case] = [
              c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(p)
          r: {T16} = pl.tile.store(c_out, [0, 0], out)
          return r
-         """, moves=("t_Vec",), backend="910B", decisions=(("c_next", "Vec", "unresolved"),
+         """, moves=("t_Vec",), backend="910B", decisions=(("c_next", "Vec", "loop_backprop"),
                                                         ("c_out", "Vec", "loop_backprop"))),
+    # An alias and its source are one value with one space (infer/analysis.py, alias groups):
+    # when a loop's back-propagation re-places a carry or its initial value after an alias of it
+    # was recorded, the alias moves with it. The reference leaves an iter arg's alias unrecorded
+    # and an earlier alias in the space it had then: its output assigns an Acc tile to a Vec
+    # variable (and reads the Vec alias in matmul_acc's Acc slot).
+    Case("alias_of_carry_follows_loop_backprop", P_MM, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             w: pl.Tile[[16, 128], pl.FP32] = acc
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(w, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             w: pl.Tile[[16, 128], pl.FP32, {A}] = acc
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(w, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, decisions=(("w", "Acc", "loop_backprop"), ("init", "Acc", "loop_backprop"))),
+    Case("alias_group_of_loop_init_follows_loop_backprop", P_MM, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         init2: pl.Tile[[16, 128], pl.FP32] = init
+         for i, (acc,) in pl.range(4, init_values=(init2,)):
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         s: pl.Tile[[16, 128], pl.FP32] = pl.add(init, acc_out)
+         r: {T16} = pl.store(s, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         init2: pl.Tile[[16, 128], pl.FP32, {A}] = init
+         for i, (acc,) in pl.range(4, init_values=(init2,)):
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         init_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(init, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(init_Vec, acc_out_Vec)
+         r: {T16} = pl.tile.store(s, [0, 0], out)
+         return r
+         """, moves=("init_Vec", "acc_out_Vec"),
+         decisions=(("init", "Acc", "loop_backprop"), ("init2", "Acc", "loop_backprop"))),
+    # An if-phi whose branches yield one value (a carry, directly or through an alias) is one more
+    # alias of it: it follows the carry to Acc, so compiling the output again changes nothing.
+    Case("phi_of_one_carry_follows_loop_backprop", P_MM_N, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             if n == 0:
+                 w: pl.Tile[[16, 128], pl.FP32] = acc
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(w)
+             else:
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(acc)
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(p, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             if n == 0:
+                 w: pl.Tile[[16, 128], pl.FP32, {A}] = acc
+                 p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(w)
+             else:
+                 p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(acc)
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(p, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, decisions=(("p", "Acc", "loop_backprop"), ("w", "Acc", "loop_backprop"))),
 ]
