@@ -32,6 +32,7 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    IterArg,
     MakeTuple,
     Op,
     TupleGetItem,
@@ -70,6 +71,8 @@ class Analysis:
     # Alias groups (see the module docstring): a member maps to the list of its group's members,
     # one list object shared by the whole group.
     groups: dict[Var, list[Var]] = field(default_factory=dict)
+    # Values whose producer fixes their space: a call whose op cannot be retargeted.
+    fixed: set[Var] = field(default_factory=set)
 
     def define(self, var: Var, span: Span) -> None:
         if isinstance(var.type, TileType) and var not in self.spans:
@@ -93,6 +96,13 @@ class Analysis:
         if space is not None:
             self.var_memory[alias] = space
             self.reasons[alias] = d.Reason(d.ALIAS, var=source.name)
+
+    def replaceable(self, var: Var) -> bool:
+        """Whether loop back-propagation may re-place `var`'s alias group: its root (the value
+        the group aliases) is not made by a fixed-space producer nor an iter arg (which its own
+        loop places)."""
+        root = self.groups[var][0] if var in self.groups else var
+        return root not in self.fixed and not isinstance(root, IterArg)
 
     def same_value(self, a: Var, b: Var) -> bool:
         """Whether `a` and `b` are one value (the same Var or members of one alias group)."""
@@ -168,6 +178,9 @@ class _Analyzer:
         value = expr_kind(stmt.value)
         match value:
             case Call():
+                op = op_facts(value)[0]
+                if op is None or not op.retargetable:
+                    self.out.fixed.add(lhs)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value)
                     self.out.record(lhs, space, reason)
@@ -223,7 +236,11 @@ class _Analyzer:
                 ia = stmt.iter_args[i]
                 self.out.record(ia, space, reason)
                 init = var_only(ia.init)
-                if init is not None and isinstance(init.type, TileType):
+                # An initial value whose producer fixes its space (the reference re-places it
+                # anyway, leaving e.g. a tile.sub typed Acc) stays: phase 3 moves it to the
+                # carry's space before the loop (`Mutator.var`).
+                if init is not None and isinstance(init.type, TileType) \
+                        and self.out.replaceable(init):
                     self.out.record(init, space, reason)
 
     def if_stmt(self, stmt: IfStmt) -> None:

@@ -312,7 +312,13 @@ def _for(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[st
             _early_exit(k, indent + 1, inner, [*loop_vars, (ivar, trips)], depth + 1, "exit")
         _body(k, indent + 1, inner, [*loop_vars, (ivar, trips)], depth + 1, 0, 3)
         nxt = k.fresh("n")
-        k.emit(indent + 1, f"{nxt} = {_value_like(k, indent + 1, inner, carry)}")
+        if inner[carry] == "Vec" and k.draw(st.booleans()):
+            # a Vec carry accumulated by matmul_acc: back-propagation re-places the carry, its
+            # initial value and every alias of them in Acc after the body was analysed
+            k.emit(indent + 1, f"{nxt} = {_acc_value(k, indent + 1, inner, carry)}")
+            k.features.add("for:acc_backprop")
+        else:
+            k.emit(indent + 1, f"{nxt} = {_value_like(k, indent + 1, inner, carry)}")
         result = k.fresh("r")
         k.emit(indent + 1, f"{result} = pl.yield_({nxt})")
         pool[result] = pool[init]

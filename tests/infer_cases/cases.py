@@ -784,4 +784,29 @@ CASES: list[Case] = [
          r: {T16} = pl.tile.store(acc_out, [0, 0], out)
          return r
          """, decisions=(("p", "Acc", "loop_backprop"), ("w", "Acc", "loop_backprop"))),
+    # Back-propagation places a carry in Acc while its initial value comes from an op whose
+    # output space is fixed (tile.exp: Vec). The reference re-places that value anyway (a
+    # tile.exp typed Acc, an ill-typed program); here it stays and the loop starts from a copy of
+    # it in the carry's space, moved right before the loop.
+    Case("fixed_space_init_is_moved_into_its_carry_space", P_MM + f", x2: {T16}", T16,
+         MM_OPERANDS_BEFORE + f"""
+         t: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
+         init: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
+         init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t)
+         init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init_Acc,)):
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, moves=("init_Acc",),
+         decisions=(("init", "Vec", "fixed_output"), ("acc", "Acc", "loop_backprop"))),
 ]
