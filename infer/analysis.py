@@ -71,7 +71,8 @@ class Analysis:
     # Alias groups (see the module docstring): a member maps to the list of its group's members,
     # one list object shared by the whole group.
     groups: dict[Var, list[Var]] = field(default_factory=dict)
-    # Values whose producer fixes their space: a call whose op cannot be retargeted.
+    # Values whose producer fixes their space: a call whose op cannot be retargeted, a loop's
+    # return var (its loop places it with the carry).
     fixed: set[Var] = field(default_factory=set)
 
     def define(self, var: Var, span: Span) -> None:
@@ -99,8 +100,7 @@ class Analysis:
 
     def replaceable(self, var: Var) -> bool:
         """Whether loop back-propagation may re-place `var`'s alias group: its root (the value
-        the group aliases) is not made by a fixed-space producer nor an iter arg (which its own
-        loop places)."""
+        the group aliases) is not `fixed` nor an iter arg (which its own loop places)."""
         root = self.groups[var][0] if var in self.groups else var
         return root not in self.fixed and not isinstance(root, IterArg)
 
@@ -220,6 +220,7 @@ class _Analyzer:
         self.visit(stmt.body)
         for rv in stmt.return_vars:
             self.out.define(rv, stmt.span)
+            self.out.fixed.add(rv)  # placed with its loop's carry, never on its own
         y = last_yield(stmt.body)
         if not stmt.return_vars or y is None:
             return
@@ -301,6 +302,7 @@ class _Analyzer:
                 self.visit(stmt.body)
                 for rv in stmt.return_vars:
                     self.out.define(rv, stmt.span)
+                    self.out.fixed.add(rv)
             case ScopeStmt():
                 self.visit(stmt.body)
             case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():

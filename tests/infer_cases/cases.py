@@ -809,4 +809,31 @@ CASES: list[Case] = [
          return r
          """, moves=("init_Acc",),
          decisions=(("init", "Vec", "fixed_output"), ("acc", "Acc", "loop_backprop"))),
+    # Likewise when the initial value is an earlier loop's result (its loop placed it in Acc):
+    # re-placing it alone would leave that loop's result a Vec tile its Acc yield flows into.
+    Case("loop_result_init_is_moved_into_its_carry_space", P_MM, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         for j, (v,) in pl.range(2, init_values=(acc_out,)):
+             w: pl.Tile[[16, 128], pl.FP32] = pl.add(v, v)
+             v_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(w)
+         r: {T16} = pl.store(v_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         for j, (v,) in pl.range(2, init_values=(acc_out_Vec,)):
+             w: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(v, v)
+             v_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(w)
+         r: {T16} = pl.tile.store(v_out, [0, 0], out)
+         return r
+         """, moves=("acc_out_Vec",),
+         decisions=(("acc_out", "Acc", "loop_backprop"), ("v", "Vec", "loop_backprop"))),
 ]
