@@ -89,6 +89,23 @@ VEC_LOADS_BEFORE, VEC_LOADS_EXPECTED = _nine(VEC_LOADS_BEFORE), _nine(VEC_LOADS_
 LR_MOVES = _nine(LR_MOVES)
 T32 = "pl.Tensor[[32, 128], pl.FP32]"
 P_MM32 = P_MM + f", o32: pl.Out[{T32}]"
+CREATE_VEC_BEFORE = _nine(
+    f"init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})")
+CREATE_ACC_EXPECTED = _nine(
+    f"init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, "
+    f"target_memory={A})")
+
+
+def acc_loop(init: str, placed: bool) -> str:
+    """`acc_out`, matmul_acc(acc, a_l, b_r) accumulated from `init` over 4 trips: as written
+    (Before) or with every tile in Acc (`placed`, Expected)."""
+    t = f"pl.Tile[[16, 128], pl.FP32, {A}]" if placed else "pl.Tile[[16, 128], pl.FP32]"
+    mm = "pl.tile.matmul_acc" if placed else "pl.matmul_acc"
+    return _nine(f"""
+        for i, (acc,) in pl.range(4, init_values=({init},)):
+            c: {t} = {mm}(acc, a_l, b_r)
+            acc_out: {t} = pl.yield_(c)
+        """)
 
 
 CASES: list[Case] = [
@@ -732,22 +749,16 @@ CASES: list[Case] = [
          return r
          """, decisions=(("w", "Acc", "loop_backprop"), ("init", "Acc", "loop_backprop"))),
     Case("alias_group_of_loop_init_follows_loop_backprop", P_MM, T16,
-         MM_OPERANDS_BEFORE + f"""
-         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         MM_OPERANDS_BEFORE + CREATE_VEC_BEFORE + """
          init2: pl.Tile[[16, 128], pl.FP32] = init
-         for i, (acc,) in pl.range(4, init_values=(init2,)):
-             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         """ + acc_loop("init2", False) + f"""
          s: pl.Tile[[16, 128], pl.FP32] = pl.add(init, acc_out)
          r: {T16} = pl.store(s, [0, 0], out)
          return r
          """,
-         MM_OPERANDS_EXPECTED + f"""
-         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         MM_OPERANDS_EXPECTED + CREATE_ACC_EXPECTED + f"""
          init2: pl.Tile[[16, 128], pl.FP32, {A}] = init
-         for i, (acc,) in pl.range(4, init_values=(init2,)):
-             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         """ + acc_loop("init2", True) + f"""
          init_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(init, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
          acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
          s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(init_Vec, acc_out_Vec)
@@ -792,9 +803,7 @@ CASES: list[Case] = [
          MM_OPERANDS_BEFORE + f"""
          t: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
          init: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
-         for i, (acc,) in pl.range(4, init_values=(init,)):
-             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         """ + acc_loop("init", False) + f"""
          r: {T16} = pl.store(acc_out, [0, 0], out)
          return r
          """,
@@ -802,9 +811,7 @@ CASES: list[Case] = [
          t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
          init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t)
          init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})
-         for i, (acc,) in pl.range(4, init_values=(init_Acc,)):
-             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         """ + acc_loop("init_Acc", True) + f"""
          r: {T16} = pl.tile.store(acc_out, [0, 0], out)
          return r
          """, moves=("init_Acc",),
@@ -812,22 +819,14 @@ CASES: list[Case] = [
     # Likewise when the initial value is an earlier loop's result (its loop placed it in Acc):
     # re-placing it alone would leave that loop's result a Vec tile its Acc yield flows into.
     Case("loop_result_init_is_moved_into_its_carry_space", P_MM, T16,
-         MM_OPERANDS_BEFORE + f"""
-         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
-         for i, (acc,) in pl.range(4, init_values=(init,)):
-             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         MM_OPERANDS_BEFORE + CREATE_VEC_BEFORE + acc_loop("init", False) + f"""
          for j, (v,) in pl.range(2, init_values=(acc_out,)):
              w: pl.Tile[[16, 128], pl.FP32] = pl.add(v, v)
              v_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(w)
          r: {T16} = pl.store(v_out, [0, 0], out)
          return r
          """,
-         MM_OPERANDS_EXPECTED + f"""
-         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
-         for i, (acc,) in pl.range(4, init_values=(init,)):
-             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(acc, a_l, b_r)
-             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         MM_OPERANDS_EXPECTED + CREATE_ACC_EXPECTED + acc_loop("init", True) + f"""
          acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
          for j, (v,) in pl.range(2, init_values=(acc_out_Vec,)):
              w: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(v, v)
