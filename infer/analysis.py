@@ -59,6 +59,10 @@ from pl.ir.stmt import (
 from pl.ir.types import TileType, UnknownType
 from pl.ops.registry import get_op
 
+# Retargetable producers that read GM: their `target_memory` is Vec or Mat only (ops.md, tile.load),
+# so a loop's back-propagation never re-places them further (the loop starts from a move).
+DDR_FACING = frozenset({"tile.load"})
+
 
 @dataclass
 class Analysis:
@@ -71,9 +75,10 @@ class Analysis:
     # Alias groups (see the module docstring): a member maps to the list of its group's members,
     # one list object shared by the whole group.
     groups: dict[Var, list[Var]] = field(default_factory=dict)
-    # Values whose producer fixes their space: a call whose op cannot be retargeted, a loop's
-    # return var (its loop places it with the carry).
-    fixed: set[Var] = field(default_factory=set)
+    # The spaces back-propagation may re-place a value into, for values it may not re-place into
+    # any: none for a call whose op cannot be retargeted and a loop's return var (its loop places
+    # it with the carry); Vec and Mat for a load (`DDR_FACING`).
+    reach: dict[Var, tuple[MemorySpace, ...]] = field(default_factory=dict)
 
     def define(self, var: Var, span: Span) -> None:
         if isinstance(var.type, TileType) and var not in self.spans:
@@ -98,11 +103,12 @@ class Analysis:
             self.var_memory[alias] = space
             self.reasons[alias] = d.Reason(d.ALIAS, var=source.name)
 
-    def replaceable(self, var: Var) -> bool:
-        """Whether loop back-propagation may re-place `var`'s alias group: its root (the value
-        the group aliases) is not `fixed` nor an iter arg (which its own loop places)."""
+    def replaceable(self, var: Var, space: MemorySpace) -> bool:
+        """Whether loop back-propagation may re-place `var`'s alias group into `space`: its root
+        (the value the group aliases) reaches `space` and is no iter arg (which its own loop
+        places)."""
         root = self.groups[var][0] if var in self.groups else var
-        return root not in self.fixed and not isinstance(root, IterArg)
+        return space in self.reach.get(root, (space,)) and not isinstance(root, IterArg)
 
     def same_value(self, a: Var, b: Var) -> bool:
         """Whether `a` and `b` are one value (the same Var or members of one alias group)."""
@@ -180,7 +186,9 @@ class _Analyzer:
             case Call():
                 op = op_facts(value)[0]
                 if op is None or not op.retargetable:
-                    self.out.fixed.add(lhs)
+                    self.out.reach[lhs] = ()
+                elif op.name in DDR_FACING:
+                    self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value)
                     self.out.record(lhs, space, reason)
@@ -220,7 +228,7 @@ class _Analyzer:
         self.visit(stmt.body)
         for rv in stmt.return_vars:
             self.out.define(rv, stmt.span)
-            self.out.fixed.add(rv)  # placed with its loop's carry, never on its own
+            self.out.reach[rv] = ()  # placed with its loop's carry, never on its own
         y = last_yield(stmt.body)
         if not stmt.return_vars or y is None:
             return
@@ -237,11 +245,11 @@ class _Analyzer:
                 ia = stmt.iter_args[i]
                 self.out.record(ia, space, reason)
                 init = var_only(ia.init)
-                # An initial value whose producer fixes its space (the reference re-places it
-                # anyway, leaving e.g. a tile.sub typed Acc) stays: phase 3 moves it to the
-                # carry's space before the loop (`Mutator.var`).
+                # An initial value whose producer cannot make `space` (the reference re-places it
+                # anyway, leaving e.g. a tile.sub or tile.load typed Acc) stays: phase 3 moves it
+                # to the carry's space before the loop (`Mutator.iter_args`).
                 if init is not None and isinstance(init.type, TileType) \
-                        and self.out.replaceable(init):
+                        and self.out.replaceable(init, space):
                     self.out.record(init, space, reason)
 
     def if_stmt(self, stmt: IfStmt) -> None:
@@ -302,7 +310,7 @@ class _Analyzer:
                 self.visit(stmt.body)
                 for rv in stmt.return_vars:
                     self.out.define(rv, stmt.span)
-                    self.out.fixed.add(rv)
+                    self.out.reach[rv] = ()
             case ScopeStmt():
                 self.visit(stmt.body)
             case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():

@@ -795,27 +795,33 @@ CASES: list[Case] = [
          r: {T16} = pl.tile.store(acc_out, [0, 0], out)
          return r
          """, decisions=(("p", "Acc", "loop_backprop"), ("w", "Acc", "loop_backprop"))),
-    # Back-propagation places a carry in Acc while its initial value comes from an op whose
-    # output space is fixed (tile.exp: Vec). The reference re-places that value anyway (a
-    # tile.exp typed Acc, an ill-typed program); here it stays and the loop starts from a copy of
-    # it in the carry's space, moved right before the loop.
-    Case("fixed_space_init_is_moved_into_its_carry_space", P_MM + f", x2: {T16}", T16,
-         MM_OPERANDS_BEFORE + f"""
-         t: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
-         init: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
-         """ + acc_loop("init", False) + f"""
-         r: {T16} = pl.store(acc_out, [0, 0], out)
-         return r
-         """,
-         MM_OPERANDS_EXPECTED + f"""
-         t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
-         init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t)
-         init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})
-         """ + acc_loop("init_Acc", True) + f"""
-         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
-         return r
-         """, moves=("init_Acc",),
-         decisions=(("init", "Vec", "fixed_output"), ("acc", "Acc", "loop_backprop"))),
+    # Back-propagation places a carry in Acc while its initial value comes from a producer that
+    # cannot make Acc. The reference re-places that value anyway (a tile.exp or tile.load typed
+    # Acc, an ill-typed program); here it stays and the loop starts from a copy of it in the
+    # carry's space, moved right before the loop.
+    *(Case(f"{name}_init_is_moved_into_its_carry_space", P_MM + f", x2: {T16}", T16,
+           MM_OPERANDS_BEFORE + _nine(before) + acc_loop("init", False)
+           + _nine(f"r: {T16} = pl.store(acc_out, [0, 0], out)\nreturn r"),
+           MM_OPERANDS_EXPECTED + _nine(expected)
+           + _nine(f"init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})")
+           + acc_loop("init_Acc", True)
+           + _nine(f"r: {T16} = pl.tile.store(acc_out, [0, 0], out)\nreturn r"),
+           moves=("init_Acc",), decisions=(("init", "Vec", kind), ("acc", "Acc", "loop_backprop")))
+      for name, before, expected, kind in (
+          # tile.exp's output space is fixed (Vec)
+          ("fixed_space", """
+           t: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
+           init: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
+           """, f"""
+           t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
+           init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t)
+           """, "fixed_output"),
+          # a load reads GM into Vec or Mat only (ops.md, tile.load target_memory)
+          ("loaded", """
+           init: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
+           """, f"""
+           init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
+           """, "explicit_kwarg"))),
     # Likewise when the initial value is an earlier loop's result (its loop placed it in Acc):
     # re-placing it alone would leave that loop's result a Vec tile its Acc yield flows into.
     Case("loop_result_init_is_moved_into_its_carry_space", P_MM, T16,
