@@ -5,6 +5,14 @@ Guarantees: `analyze(body, demands)` visits a function body in program order and
 the reason and defining span of every tile value, recorded or not. `collect_moves(body, var_memory)`
 returns the global set of (producer var, target space) keys of section 3, in first-need order.
 Nothing is mutated; keys are Var objects (identity).
+
+An alias `y = x` (x a Var or, unlike the reference, an IterArg) and its source are one value: they
+form an alias group that always has one space, as does an if-phi whose two branches yield members
+of one group. A space recorded for any member later on (loop back-propagation re-placing an iter
+arg or its initial value) is recorded for every member. The reference records `y` once, from `x`'s
+space at that point, and leaves an IterArg's alias unrecorded (pass.md 2, AssignStmt): when the
+source is re-placed afterwards, its output assigns a tile of one space to a variable of another,
+and a phi of an iter arg keeps the space the carry had before it was re-placed.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from pl.ir.expr import (
     ConstFloat,
     ConstInt,
     Expr,
+    IterArg,
     MakeTuple,
     Op,
     TupleGetItem,
@@ -50,6 +59,10 @@ from pl.ir.stmt import (
 from pl.ir.types import TileType, UnknownType
 from pl.ops.registry import get_op
 
+# Retargetable producers that read GM: their `target_memory` is Vec or Mat only (ops.md, tile.load),
+# so a loop's back-propagation never re-places them further (the loop starts from a move).
+DDR_FACING = frozenset({"tile.load"})
+
 
 @dataclass
 class Analysis:
@@ -59,6 +72,13 @@ class Analysis:
     reasons: dict[Var, d.Reason] = field(default_factory=dict)
     spans: dict[Var, Span] = field(default_factory=dict)
     order: list[Var] = field(default_factory=list)
+    # Alias groups (see the module docstring): a member maps to the list of its group's members,
+    # one list object shared by the whole group.
+    groups: dict[Var, list[Var]] = field(default_factory=dict)
+    # The spaces back-propagation may re-place a value into, for values it may not re-place into
+    # any: none for a call whose op cannot be retargeted and a loop's return var (its loop places
+    # it with the carry); Vec and Mat for a load (`DDR_FACING`).
+    reach: dict[Var, tuple[MemorySpace, ...]] = field(default_factory=dict)
 
     def define(self, var: Var, span: Span) -> None:
         if isinstance(var.type, TileType) and var not in self.spans:
@@ -66,8 +86,33 @@ class Analysis:
             self.order.append(var)
 
     def record(self, var: Var, space: MemorySpace, reason: d.Reason) -> None:
-        self.var_memory[var] = space
-        self.reasons[var] = reason
+        """`var` and every member of its alias group are in `space`."""
+        for member in self.groups.get(var) or (var,):
+            self.var_memory[member] = space
+            self.reasons[member] = reason
+
+    def alias(self, alias: Var, source: Var, space: MemorySpace | None) -> None:
+        """`alias` (new, so in no group yet) is `source` again: it joins `source`'s group and
+        takes `space` (`source`'s, when it has one) with the reason `alias`."""
+        group = self.groups.get(source)
+        if group is None:
+            group = self.groups[source] = [source]
+        group.append(alias)
+        self.groups[alias] = group
+        if space is not None:
+            self.var_memory[alias] = space
+            self.reasons[alias] = d.Reason(d.ALIAS, var=source.name)
+
+    def replaceable(self, var: Var, space: MemorySpace) -> bool:
+        """Whether loop back-propagation may re-place `var`'s alias group into `space`: its root
+        (the value the group aliases) reaches `space` and is no iter arg (which its own loop
+        places)."""
+        root = self.groups[var][0] if var in self.groups else var
+        return space in self.reach.get(root, (space,)) and not isinstance(root, IterArg)
+
+    def same_value(self, a: Var, b: Var) -> bool:
+        """Whether `a` and `b` are one value (the same Var or members of one alias group)."""
+        return a is b or (a in self.groups and self.groups[a] is self.groups.get(b))
 
 
 def last_yield(body: Stmt | None) -> YieldStmt | None:
@@ -139,14 +184,20 @@ class _Analyzer:
         value = expr_kind(stmt.value)
         match value:
             case Call():
+                op = op_facts(value)[0]
+                if op is None or not op.retargetable:
+                    self.out.reach[lhs] = ()
+                elif op.name in DDR_FACING:
+                    self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value)
                     self.out.record(lhs, space, reason)
                 else:
                     self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=value.op_name))
-            case Var():
-                if var_only(value) is not None and value in self.out.var_memory:
-                    self.out.record(lhs, self.out.var_memory[value], d.Reason(d.ALIAS, var=value.name))
+            case Var():  # a Var or an IterArg (IterArg is a Var subclass)
+                if not isinstance(value.type, TileType):
+                    return
+                self.out.alias(lhs, value, self.out.var_memory.get(value))
             case ConstInt() | ConstFloat() | ConstBool() | BinaryExpr() | UnaryExpr() | MakeTuple() \
                     | TupleGetItem():
                 pass  # not a tile's producer: nothing to infer from
@@ -177,6 +228,7 @@ class _Analyzer:
         self.visit(stmt.body)
         for rv in stmt.return_vars:
             self.out.define(rv, stmt.span)
+            self.out.reach[rv] = ()  # placed with its loop's carry, never on its own
         y = last_yield(stmt.body)
         if not stmt.return_vars or y is None:
             return
@@ -193,7 +245,11 @@ class _Analyzer:
                 ia = stmt.iter_args[i]
                 self.out.record(ia, space, reason)
                 init = var_only(ia.init)
-                if init is not None and isinstance(init.type, TileType):
+                # An initial value whose producer cannot make `space` (the reference re-places it
+                # anyway, leaving e.g. a tile.sub or tile.load typed Acc) stays: phase 3 moves it
+                # to the carry's space before the loop (`Mutator.iter_args`).
+                if init is not None and isinstance(init.type, TileType) \
+                        and self.out.replaceable(init, space):
                     self.out.record(init, space, reason)
 
     def if_stmt(self, stmt: IfStmt) -> None:
@@ -222,7 +278,12 @@ class _Analyzer:
                     self.out.record(rv, dem.space, d.Reason(d.DEMAND, op=dem.op,
                                                             arg_index=dem.arg_index))
                 continue
-            if ts is not None and isinstance(tv, Var):
+            if ts is not None and isinstance(tv, Var) and isinstance(ev, Var) \
+                    and self.out.same_value(tv, ev):
+                # Both branches give one value (an iter arg and its `continue` copy, say): the
+                # phi is one more alias of it, re-placed with it by a loop's back-propagation.
+                self.out.alias(rv, tv, ts)
+            elif ts is not None and isinstance(tv, Var):
                 self.out.record(rv, ts, d.Reason(d.ALIAS, var=tv.name))
             elif es is not None and isinstance(ev, Var):
                 self.out.record(rv, es, d.Reason(d.ALIAS, var=ev.name))
@@ -249,6 +310,7 @@ class _Analyzer:
                 self.visit(stmt.body)
                 for rv in stmt.return_vars:
                     self.out.define(rv, stmt.span)
+                    self.out.reach[rv] = ()
             case ScopeStmt():
                 self.visit(stmt.body)
             case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():

@@ -11,8 +11,11 @@ arguments changed are rebuilt through `make_call` so result types are re-deduced
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
 call; `dump_vars`-style attrs follow the rewrite. A branch whose closing yield hands an if-phi a
 tile in another space than the phi's (divergent branches) moves it to the phi's space before the
-yield; a return var takes the placed type of what it reads back from (iter arg, then-yield), so
-the printed program compiles to itself. The input IR is never mutated.
+yield; a loop whose carry was placed in another space than its initial value starts from a move
+of that value, inserted right before the loop; an alias `y = x` takes `x`'s placed type when
+they agree on space, shape and dtype (its view included); a return var takes the placed type of
+what it reads back from (iter arg, then-yield), so the printed program compiles to itself. The
+input IR is never mutated.
 """
 
 from __future__ import annotations
@@ -189,6 +192,7 @@ class Mutator:
         lhs = self.cache.get(orig) or self.var(orig)
         if type(stmt.value) is not Call:
             value = self.expr(stmt.value)
+            lhs = self._sync_alias(orig, lhs, value.type)
             return stmt if lhs is orig and value is stmt.value else \
                 AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
         op, constraints = op_facts(stmt.value)  # the rewritten call has the same op
@@ -213,6 +217,24 @@ class Mutator:
             return stmt
         return AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
 
+    def _sync_alias(self, orig: Var, lhs: Var, got: Type) -> Var:
+        """`lhs` (placed `orig`) of an alias `lhs = value` whose placed value has type `got`: when
+        both agree on space, shape and dtype but not on the view, the alias takes the value's type.
+        An alias copies its value, so a view it had before placement (e.g. the col_major view of
+        an elementwise op on a Mat tile, gone once a move feeds that op Vec; the SSA pass's
+        `x_next = carry` before a `continue`) must not outlive it: the program would be ill-typed.
+        The reference syncs only a call's LHS; it has no alias statements of this kind."""
+        want = lhs.type
+        if not isinstance(got, TileType) or not isinstance(want, TileType) or got == want \
+                or (got.memory_space, got.shape, got.dtype) != (want.memory_space, want.shape,
+                                                               want.dtype):
+            return lhs
+        memref = got.memref if got.memref is not None else want.memref
+        synced = Var(lhs.name, TileType(got.shape, got.dtype, got.memory_space, got.view, memref),
+                     span=lhs.span)
+        self.cache[orig] = synced
+        return synced
+
     def _differ(self, a: TileType, b: TileType) -> bool:
         """`a != b`, remembered per pair of type objects: a body repeats the same few pairs, and
         comparing tile types walks their shapes and views. The entry keeps both objects alive, so
@@ -233,14 +255,15 @@ class Mutator:
             case EvalStmt() | ReturnStmt() | YieldStmt():
                 return map_stmt(s, expr=self.expr)
             case ForStmt():
-                iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                iter_args, init_moves = self.iter_args(s.iter_args)
                 loop_var, start = self.var(s.loop_var), self.expr(s.start)
                 stop, step = self.expr(s.stop), self.expr(s.step)
                 body = self.block(s.body)
                 self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
-                return replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
+                loop = replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
                                body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                return make_body([*init_moves, loop]) if init_moves else loop
             case IfStmt():
                 cond = self.expr(s.condition)
                 then_body = self.block(s.then_body)
@@ -256,18 +279,40 @@ class Mutator:
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
             case WhileStmt():
-                iter_args = tuple(self.var(ia) for ia in s.iter_args)
+                iter_args, init_moves = self.iter_args(s.iter_args)
                 cond, body = self.expr(s.condition), self.block(s.body)
                 self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
-                return replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                               condition=cond, body=body,
-                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                wloop = replace(s, iter_args=iter_args,  # type: ignore[arg-type]
+                                condition=cond, body=body,
+                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                return make_body([*init_moves, wloop]) if init_moves else wloop
             case ScopeStmt():
                 return map_stmt(s, body=self.block, expr=self.expr)
             case BreakStmt() | ContinueStmt():
                 return s
             case _:
                 assert_never(s)
+
+    def iter_args(self, iter_args: Sequence[IterArg]) -> tuple[tuple[Var, ...], list[Stmt]]:
+        """A loop header's placed iter args, and the moves to emit right before the loop: a
+        carry that back-propagation placed where its initial value's producer cannot go (see
+        `analyze`) starts from a copy of that value in the carry's space. (Called before the
+        loop's body is visited, so every use in the body sees the final iter arg.)"""
+        placed: list[Var] = []
+        moves: list[Stmt] = []
+        for i, ia in enumerate(iter_args):
+            new = self.var(ia)
+            t = new.type
+            init = new.init if isinstance(new, IterArg) else None
+            if isinstance(t, TileType) and t.memory_space is not None \
+                    and isinstance(init, Var) and isinstance(init.type, TileType) \
+                    and init.type.memory_space not in (None, t.memory_space):
+                move = self._move(init, t.memory_space, (), "init_values", i, ia.span)
+                moves.append(move)
+                new = self.cache[ia] = IterArg(new.name, move.var.type, span=new.span,
+                                               init=move.var)
+            placed.append(new)
+        return tuple(placed), moves
 
     def block(self, body: Stmt) -> Stmt:
         """A nested body: its own move scope, whether a SeqStmts or one bare statement."""

@@ -128,7 +128,8 @@ def _value_like(k: _Kernel, indent: int, pool: dict[str, str], name: str) -> str
 
 def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[str, int]],
           depth: int) -> None:
-    kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind", "nested"]
+    kinds = ["load", "vec", "vec", "matmul", "matmul_acc", "move", "store", "rebind", "nested",
+             "alias"]
     if depth < 2:
         kinds += ["for_carry", "for_rebind", "if_phi", "if_rebind", "one_line"]
     if depth < 1:
@@ -174,6 +175,15 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
         k.emit(indent, f"{name} = pl.move({src}, target_memory=pl.Mem.{target})")
         pool[name] = target
         k.features.add(f"move:{target}")
+    elif kind == "alias":
+        # `a = b`: a copy whose placed type must follow b's, view included (b's view may change
+        # with placement, e.g. an elementwise op on a Mat tile once a move feeds it Vec)
+        src = _pick(k, pool)
+        assert src is not None
+        name = k.fresh("a")
+        k.emit(indent, f"{name} = {src}")
+        pool[name] = pool[src]
+        k.features.add("alias")
     elif kind == "store":
         if "out" in k.frozen:
             return
@@ -296,9 +306,19 @@ def _for(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[st
         carry = k.fresh("c")
         k.emit(indent, f"for {ivar}, ({carry},) in {rng[:-1]}, init_values=({init},)):")
         inner[carry] = pool[init]
+        if k.draw(st.booleans()):
+            # an exit first: SSA conversion copies the carry (`c_next = c`) for the path that
+            # leaves, a copy whose view must follow the carry's placed one
+            _early_exit(k, indent + 1, inner, [*loop_vars, (ivar, trips)], depth + 1, "exit")
         _body(k, indent + 1, inner, [*loop_vars, (ivar, trips)], depth + 1, 0, 3)
         nxt = k.fresh("n")
-        k.emit(indent + 1, f"{nxt} = {_value_like(k, indent + 1, inner, carry)}")
+        if inner[carry] == "Vec" and k.draw(st.booleans()):
+            # a Vec carry accumulated by matmul_acc: back-propagation re-places the carry, its
+            # initial value and every alias of them in Acc after the body was analysed
+            k.emit(indent + 1, f"{nxt} = {_acc_value(k, indent + 1, inner, carry)}")
+            k.features.add("for:acc_backprop")
+        else:
+            k.emit(indent + 1, f"{nxt} = {_value_like(k, indent + 1, inner, carry)}")
         result = k.fresh("r")
         k.emit(indent + 1, f"{result} = pl.yield_({nxt})")
         pool[result] = pool[init]

@@ -89,6 +89,23 @@ VEC_LOADS_BEFORE, VEC_LOADS_EXPECTED = _nine(VEC_LOADS_BEFORE), _nine(VEC_LOADS_
 LR_MOVES = _nine(LR_MOVES)
 T32 = "pl.Tensor[[32, 128], pl.FP32]"
 P_MM32 = P_MM + f", o32: pl.Out[{T32}]"
+CREATE_VEC_BEFORE = _nine(
+    f"init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})")
+CREATE_ACC_EXPECTED = _nine(
+    f"init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, "
+    f"target_memory={A})")
+
+
+def acc_loop(init: str, placed: bool) -> str:
+    """`acc_out`, matmul_acc(acc, a_l, b_r) accumulated from `init` over 4 trips: as written
+    (Before) or with every tile in Acc (`placed`, Expected)."""
+    t = f"pl.Tile[[16, 128], pl.FP32, {A}]" if placed else "pl.Tile[[16, 128], pl.FP32]"
+    mm = "pl.tile.matmul_acc" if placed else "pl.matmul_acc"
+    return _nine(f"""
+        for i, (acc,) in pl.range(4, init_values=({init},)):
+            c: {t} = {mm}(acc, a_l, b_r)
+            acc_out: {t} = pl.yield_(c)
+        """)
 
 
 CASES: list[Case] = [
@@ -671,4 +688,157 @@ CASES: list[Case] = [
              pl.tile.write(t_Vec, [0, 0], 1.0)
          return out
          """, moves=("t_Vec",)),
+    # An alias keeps no view of its own: the SSA pass's `c_next = c` before a `continue` takes
+    # the placed type of what it copies (and, unlike the reference, an iter arg's alias is
+    # recorded: it shares the carry's space, re-placed with it by the loop's back-propagation). Before placement `v` (relu of a Mat tile) carries the
+    # col_major view of a Mat-derived Vec tile; on 910B relu's input moves to Vec row_major, so
+    # `v`, the carry `c`, the alias, the phi and the loop's result are all plain Vec tiles.
+    Case("alias_of_loop_carry_takes_its_placed_view", P_VEC + ", n: pl.Scalar[pl.INDEX]", T16,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32] = pl.load(x, [0, 0], [16, 128], target_memory={M})
+         v: pl.Tile[[16, 128], pl.FP32] = pl.relu(t)
+         for i, (c,) in pl.range(2, init_values=(v,)):
+             c_next: pl.Tile[[16, 128], pl.FP32] = c
+             if n == 0:
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c_next)
+             else:
+                 s: pl.Tile[[16, 128], pl.FP32] = pl.add(c, 0.5)
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(s)
+             c_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(p)
+         r: {T16} = pl.store(c_out, [0, 0], out)
+         return r
+         """,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory={M})
+         t_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(t, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         v: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.relu(t_Vec)
+         for i, (c,) in pl.range(2, init_values=(v,)):
+             c_next: pl.Tile[[16, 128], pl.FP32, {V}] = c
+             if n == 0:
+                 p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c_next)
+             else:
+                 s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.adds(c, 0.5)
+                 p: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(s)
+             c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(p)
+         r: {T16} = pl.tile.store(c_out, [0, 0], out)
+         return r
+         """, moves=("t_Vec",), backend="910B", decisions=(("c_next", "Vec", "loop_backprop"),
+                                                        ("c_out", "Vec", "loop_backprop"))),
+    # An alias and its source are one value with one space (infer/analysis.py, alias groups):
+    # when a loop's back-propagation re-places a carry or its initial value after an alias of it
+    # was recorded, the alias moves with it. The reference leaves an iter arg's alias unrecorded
+    # and an earlier alias in the space it had then: its output assigns an Acc tile to a Vec
+    # variable (and reads the Vec alias in matmul_acc's Acc slot).
+    Case("alias_of_carry_follows_loop_backprop", P_MM, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             w: pl.Tile[[16, 128], pl.FP32] = acc
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(w, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             w: pl.Tile[[16, 128], pl.FP32, {A}] = acc
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(w, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, decisions=(("w", "Acc", "loop_backprop"), ("init", "Acc", "loop_backprop"))),
+    Case("alias_group_of_loop_init_follows_loop_backprop", P_MM, T16,
+         MM_OPERANDS_BEFORE + CREATE_VEC_BEFORE + """
+         init2: pl.Tile[[16, 128], pl.FP32] = init
+         """ + acc_loop("init2", False) + f"""
+         s: pl.Tile[[16, 128], pl.FP32] = pl.add(init, acc_out)
+         r: {T16} = pl.store(s, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + CREATE_ACC_EXPECTED + f"""
+         init2: pl.Tile[[16, 128], pl.FP32, {A}] = init
+         """ + acc_loop("init2", True) + f"""
+         init_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(init, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(init_Vec, acc_out_Vec)
+         r: {T16} = pl.tile.store(s, [0, 0], out)
+         return r
+         """, moves=("init_Vec", "acc_out_Vec"),
+         decisions=(("init", "Acc", "loop_backprop"), ("init2", "Acc", "loop_backprop"))),
+    # An if-phi whose branches yield one value (a carry, directly or through an alias) is one more
+    # alias of it: it follows the carry to Acc, so compiling the output again changes nothing.
+    Case("phi_of_one_carry_follows_loop_backprop", P_MM_N, T16,
+         MM_OPERANDS_BEFORE + f"""
+         init: pl.Tile[[16, 128], pl.FP32] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             if n == 0:
+                 w: pl.Tile[[16, 128], pl.FP32] = acc
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(w)
+             else:
+                 p: pl.Tile[[16, 128], pl.FP32] = pl.yield_(acc)
+             c: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(p, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c)
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + f"""
+         init: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         for i, (acc,) in pl.range(4, init_values=(init,)):
+             if n == 0:
+                 w: pl.Tile[[16, 128], pl.FP32, {A}] = acc
+                 p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(w)
+             else:
+                 p: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(acc)
+             c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(p, a_l, b_r)
+             acc_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c)
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, decisions=(("p", "Acc", "loop_backprop"), ("w", "Acc", "loop_backprop"))),
+    # Back-propagation places a carry in Acc while its initial value comes from a producer that
+    # cannot make Acc. The reference re-places that value anyway (a tile.exp or tile.load typed
+    # Acc, an ill-typed program); here it stays and the loop starts from a copy of it in the
+    # carry's space, moved right before the loop.
+    *(Case(f"{name}_init_is_moved_into_its_carry_space", P_MM + f", x2: {T16}", T16,
+           MM_OPERANDS_BEFORE + _nine(before) + acc_loop("init", False)
+           + _nine(f"r: {T16} = pl.store(acc_out, [0, 0], out)\nreturn r"),
+           MM_OPERANDS_EXPECTED + _nine(expected)
+           + _nine(f"init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})")
+           + acc_loop("init_Acc", True)
+           + _nine(f"r: {T16} = pl.tile.store(acc_out, [0, 0], out)\nreturn r"),
+           moves=("init_Acc",), decisions=(("init", "Vec", kind), ("acc", "Acc", "loop_backprop")))
+      for name, before, expected, kind in (
+          # tile.exp's output space is fixed (Vec)
+          ("fixed_space", """
+           t: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
+           init: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
+           """, f"""
+           t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
+           init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t)
+           """, "fixed_output"),
+          # a load reads GM into Vec or Mat only (ops.md, tile.load target_memory)
+          ("loaded", """
+           init: pl.Tile[[16, 128], pl.FP32] = pl.load(x2, [0, 0], [16, 128])
+           """, f"""
+           init: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x2, [0, 0], [16, 128], [16, 128], target_memory={V})
+           """, "explicit_kwarg"))),
+    # Likewise when the initial value is an earlier loop's result (its loop placed it in Acc):
+    # re-placing it alone would leave that loop's result a Vec tile its Acc yield flows into.
+    Case("loop_result_init_is_moved_into_its_carry_space", P_MM, T16,
+         MM_OPERANDS_BEFORE + CREATE_VEC_BEFORE + acc_loop("init", False) + f"""
+         for j, (v,) in pl.range(2, init_values=(acc_out,)):
+             w: pl.Tile[[16, 128], pl.FP32] = pl.add(v, v)
+             v_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(w)
+         r: {T16} = pl.store(v_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + CREATE_ACC_EXPECTED + acc_loop("init", True) + f"""
+         acc_out_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(acc_out, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         for j, (v,) in pl.range(2, init_values=(acc_out_Vec,)):
+             w: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(v, v)
+             v_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(w)
+         r: {T16} = pl.tile.store(v_out, [0, 0], out)
+         return r
+         """, moves=("acc_out_Vec",),
+         decisions=(("acc_out", "Acc", "loop_backprop"), ("v", "Vec", "loop_backprop"))),
 ]
