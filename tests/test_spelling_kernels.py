@@ -45,6 +45,9 @@ PROMOTED = [
     ("pl.import_peer_buffer", "pl.system.import_peer_buffer", 'b = {}(name="r", peer_func="peer")'),
     ("pl.tfree_to_aic", "pl.system.tfree_to_aic", "{}(t, split=0)"),
     ("pl.tfree_to_aiv", "pl.system.tfree_to_aiv", "{}(t, id=1)"),
+    ("pl.aic_initialize_pipe", "pl.system.aic_initialize_pipe", "{}(0, 0, dir_mask=1, slot_size=512)"),
+    ("pl.aiv_initialize_pipe", "pl.system.aiv_initialize_pipe",
+     "{}(v2c_consumer_buf=0, c2v_consumer_buf=1, dir_mask=2, slot_size=256, id=1)"),
 ]
 
 _KERNEL = """import pl
