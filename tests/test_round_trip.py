@@ -14,6 +14,8 @@ import pl
 from pl.ir import Program
 
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
+# Kernels for forms whose printed text reads back only through a rule of the parser.
+KERNELS = sorted((Path(__file__).resolve().parent / "round_trip_kernels").glob("*.py"))
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -23,6 +25,7 @@ def _sources() -> list[tuple[str, str]]:
                 (f"infer:{c.name}:Expected", c.source("Expected"))]
     out += [(f"residency:{c[0]}", c[1]) for c in RESIDENCY_CASES]
     out += [(f"reference:{p.name}", p.read_text(encoding="utf-8")) for p in REFERENCE]
+    out += [(f"kernel:{p.name}", p.read_text(encoding="utf-8")) for p in KERNELS]
     return out
 
 

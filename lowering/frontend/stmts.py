@@ -7,6 +7,7 @@ Guarantees: a non-strict rebinding of a plain Var re-uses that Var and must keep
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Final
@@ -18,7 +19,7 @@ from lowering.frontend.context import FnCtx, YieldSite
 from lowering.frontend.exprs import attrs_arg, hoist_nested, lower_call, lower_expr, static_value
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
 from pl.ir.enums import DType
-from pl.ir.expr import Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -288,6 +289,11 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     name = name_node.value
     if ann is not None:
         value = as_flattened_load(value, ann.type)
+        if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
+                and not isinstance(ann.type, UnknownType):
+            # A call whose type its op cannot tell (`pl.tile.tpop_from_aic(split=0)`, as the
+            # printer writes a pop) takes the annotation's type, as the reference's parser does.
+            value = dataclasses.replace(value, result_type=ann.type)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.prog.src.stmt_span(node)
     existing = ctx.lookup_var(name)
