@@ -109,3 +109,36 @@ def test_the_printer_does_not_import_libcst() -> None:
     printer = sorted((ROOT / "pl" / "printer").glob("*.py"))
     assert printer
     assert [(p.name, m) for p in printer for m in _imports(p) if m.split(".")[0] == "libcst"] == []
+
+
+def test_the_width_option_moves_the_wrapping_and_keeps_the_program() -> None:
+    """`as_python(width=N)` (the reference formats at 200 columns) wraps by the same rule at N:
+    no line the rule can shorten is longer than N, and the text reads back to the same program."""
+    program = pl.parse(WIDE_KERNEL, filename="<wide>")
+    narrow, default, wide = (program.as_python(width=w) for w in (60, 100, 200))
+    assert default == program.as_python() == pl.python_print(program)
+    assert len(narrow.splitlines()) > len(default.splitlines()) > len(wide.splitlines())
+    assert max(len(line) for line in wide.splitlines()) > 100
+    for text in (narrow, default, wide):
+        pl.assert_structural_equal(pl.parse(text), program)
+    aliased = program.as_python(width=200, mem_alias=True)
+    assert "pl.Mem.Vec" in aliased and "pl.MemorySpace" not in aliased
+    with pytest.raises(ValueError, match="positive"):
+        program.as_python(width=0)
+
+
+WIDE_KERNEL = """import pl
+
+
+@pl.program
+class Wide:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel_with_a_long_name(self, first_input: pl.Tensor[[128, 128], pl.FP32],
+                                second_input: pl.Tensor[[128, 128], pl.FP32],
+                                out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        a: pl.Tile[[128, 128], pl.FP32, pl.MemorySpace.Vec] = pl.load(first_input, [0, 0], [128, 128])
+        b: pl.Tile[[128, 128], pl.FP32, pl.MemorySpace.Vec] = pl.load(second_input, [0, 0], [128, 128])
+        c = pl.add(a, b)
+        out = pl.store(c, [0, 0], out)
+        return out
+"""

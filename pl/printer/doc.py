@@ -3,7 +3,7 @@
 Guarantees: `Doc` writes each line at its current indentation (4 spaces a level) and returns
 them joined, each ending in a newline. The one wrapping rule (`Doc.group`): a line that ends in a
 bracketed, comma-separated list (a call's arguments, a def's parameters) is written flat if it
-fits in WIDTH columns; otherwise it is broken after the open bracket, the items indented one
+fits in the width (WIDTH, 100 columns, unless the caller asks for another); otherwise it is broken after the open bracket, the items indented one
 level further and the closing bracket (and whatever follows it) on a line of its own at the
 line's indentation: all items on one line if the closing bracket ends the statement (a call's
 `)`) and every line of that form fits, else one item per line, each with a trailing comma (so a
@@ -22,16 +22,16 @@ INDENT = "    "
 __all__ = ["INDENT", "WIDTH", "Doc", "group_lines"]
 
 
-def group_lines(indent: str, head: str, items: Sequence[str], tail: str) -> str:
-    """`<indent><head><items joined by ", "><tail>` wrapped by the one rule (see the module
-    doc): `head` ends with the open bracket, `tail` starts with the closing one."""
+def group_lines(indent: str, head: str, items: Sequence[str], tail: str, width: int = WIDTH) -> str:
+    """`<indent><head><items joined by ", "><tail>` wrapped by the one rule at `width` columns
+    (see the module doc): `head` ends with the open bracket, `tail` starts with the closing one."""
     start = indent + head
     joined = ", ".join(items)
-    if len(start) + len(joined) + len(tail) <= WIDTH or not items:
+    if len(start) + len(joined) + len(tail) <= width or not items:
         return start + joined + tail + "\n"
     inner = indent + INDENT
     close = indent + tail + "\n"
-    if len(tail) == 1 and len(start) <= WIDTH and len(inner) + len(joined) <= WIDTH:
+    if len(tail) == 1 and len(start) <= width and len(inner) + len(joined) <= width:
         return start + "\n" + inner + joined + "\n" + close
     return start + "\n" + "".join(inner + item + ",\n" for item in items) + close
 
@@ -39,9 +39,10 @@ def group_lines(indent: str, head: str, items: Sequence[str], tail: str) -> str:
 class Doc:
     """Lines being printed, at a current indentation (`push` / `pop` one level)."""
 
-    def __init__(self, indent: str = "") -> None:
+    def __init__(self, indent: str = "", width: int = WIDTH) -> None:
         self.parts: list[str] = []
         self.indent = indent
+        self.width = width
 
     def line(self, text: str) -> None:
         """One line at the current indentation (an empty line: no indentation)."""
@@ -49,7 +50,7 @@ class Doc:
 
     def group(self, head: str, items: Sequence[str], tail: str) -> None:
         """`head` + items + `tail` at the current indentation, wrapped by the one rule."""
-        self.parts.append(group_lines(self.indent, head, items, tail))
+        self.parts.append(group_lines(self.indent, head, items, tail, self.width))
 
     def comments(self, comments: Sequence[str]) -> None:
         """Each line of each comment as a `# text` line at the current indentation."""

@@ -21,7 +21,7 @@ from pl.ir.expr import Expr, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import Stmt
 from pl.ir.types import Type, UnknownType
-from pl.printer.doc import Doc
+from pl.printer.doc import WIDTH, Doc
 from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, expr_text, type_text
 from pl.printer.names import Collector, Names, collect, dynamic_dims
 from pl.printer.stmts import StmtPrinter, statement_text
@@ -55,14 +55,19 @@ def _hint(v: Var) -> str:
     return v.name
 
 
-def print_node(node: Program | Function, *, mem_alias: bool = False) -> str:
-    """Canonical typed source of a program (or of one standalone function)."""
+def print_node(node: Program | Function, *, mem_alias: bool = False, width: int = WIDTH) -> str:
+    """Canonical typed source of a program (or of one standalone function). `mem_alias=True`
+    spells memory spaces `pl.Mem.X` (the reference printer's spelling) instead of
+    `pl.MemorySpace.X`; `width` is the column count the one wrapping rule keeps lines within
+    (the reference formats at 200)."""
+    if width < 1:
+        raise ValueError(f"width must be a positive column count, got {width}")
     with gc_paused():
-        return _module(node, mem_alias=mem_alias)
+        return _module(node, mem_alias=mem_alias, width=width)
 
 
-def _module(node: Program | Function, *, mem_alias: bool = False) -> str:
-    doc = Doc()
+def _module(node: Program | Function, *, mem_alias: bool = False, width: int = WIDTH) -> str:
+    doc = Doc(width=width)
     doc.line("import pl")
     if isinstance(node, Program):
         # One walk per function, for both namings and the callees.
