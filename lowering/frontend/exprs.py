@@ -112,6 +112,8 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
         return ctx.prog.dyn_var(value)
     if isinstance(value, list | tuple):
         return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+    if value is None:  # the "no producer yet" task id, as in the reference (`prev_tid = None`)
+        return op_builders.build_call("pl.system.task_invalid", (), {}, ctx.cur_span)
     raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
 
 
