@@ -2,7 +2,8 @@
 
 Each kernel in tests/language_forms/ parses, compiles for every backend, prints to text that
 parses back to the same printed text, and computes the same before and after `pl.compile` (a
-kernel whose first line is `# no-interpret: OP` uses an op `pl.interpret` has no numerics for). What
+kernel whose first line is `# no-interpret: OP` uses an op `pl.interpret` has no numerics for);
+each `# printed: TEXT` line names text the printed program keeps before and after compiling. What
 stays refused is in tests/error_fixtures/ (checked by tests/test_diagnostics.py).
 """
 
@@ -42,6 +43,10 @@ def test_form_compiles_prints_and_computes_the_same(path: Path, backend: str | N
     compiled = pl.compile(program, backend=backend).program
     compiled_text = pl.python_print(compiled)
     assert pl.python_print(pl.parse(compiled_text)) == compiled_text
+    for line in path.read_text().splitlines():
+        if line.startswith("# printed: "):  # what the user wrote must survive, as written
+            kept = line.removeprefix("# printed: ")
+            assert kept in text and kept in compiled_text, (kept, compiled_text)
     first = path.read_text().splitlines()[0]
     if first.startswith("# no-interpret: "):  # an op the interpreter has no numerics for
         with pytest.raises(PlError, match=first.removeprefix("# no-interpret: ")):

@@ -477,6 +477,9 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
         params = [f"{p}: {d.name}" for p, _, d in sig.params]
         raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
                               f"{len(pos)}", hint=f"Parameters: {params}")
+    for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
+        if a.keyword is not None and a.keyword.value == "attrs":
+            attrs += attrs_arg(ctx, a.value)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
