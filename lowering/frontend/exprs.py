@@ -203,7 +203,14 @@ def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
         raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
                               f"{type(t).__name__}",
                         hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
+    if t.dtype is DType.TASK_ID:
+        raise _task_id_error(ctx, node)
     return t.dtype
+
+
+def _task_id_error(ctx: FnCtx, node: cst.CSTNode) -> PlError:
+    return ctx.error(node, "A task id (`None`, or the id pl.submit gives) is not a number",
+                     hint="pass it in deps=[...]; test it with pl.system.task_is_valid(tid)")
 
 
 def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
@@ -347,6 +354,13 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
+    if not spelling.startswith("pl.system."):  # only the task ops read a task id
+        pairs = [*zip(pos, args, strict=True),
+                 *((a, kwargs[a.keyword.value]) for a in kw
+                   if a.keyword is not None and a.keyword.value in kwargs)]
+        for a, value in pairs:
+            if isinstance(value, Expr) and value.type == ScalarType(DType.TASK_ID):
+                raise _task_id_error(ctx, a.value)
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
