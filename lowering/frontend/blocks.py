@@ -288,7 +288,9 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     else_sites = ctx.yields.pop()
     span = ctx.src.stmt_span(node)
     sites = then_sites + else_sites
-    if not sites:
+    # A bare `pl.yield_()` yields nothing: the if merges no values and, as with no yield at
+    # all, names bound in a branch stay visible after it (the reference reads it the same way).
+    if all(s.names is None and not s.values for s in sites):
         ctx.leak(then_names)
         ctx.leak(else_names)
         return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None,

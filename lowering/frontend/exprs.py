@@ -112,6 +112,8 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
         return ctx.prog.dyn_var(value)
     if isinstance(value, list | tuple):
         return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+    if value is None:  # the "no producer yet" task id, as in the reference (`prev_tid = None`)
+        return op_builders.build_call("pl.system.task_invalid", (), {}, ctx.cur_span)
     raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
 
 
@@ -201,7 +203,14 @@ def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
         raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
                               f"{type(t).__name__}",
                         hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
+    if t.dtype is DType.TASK_ID:
+        raise _task_id_error(ctx, node)
     return t.dtype
+
+
+def _task_id_error(ctx: FnCtx, node: cst.CSTNode) -> PlError:
+    return ctx.error(node, "A task id (`None`, or the id pl.submit gives) is not a number",
+                     hint="pass it in deps=[...]; test it with pl.system.task_is_valid(tid)")
 
 
 def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
@@ -345,6 +354,13 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
+    if not spelling.startswith("pl.system."):  # only the task ops read a task id
+        pairs = [*zip(pos, args, strict=True),
+                 *((a, kwargs[a.keyword.value]) for a in kw
+                   if a.keyword is not None and a.keyword.value in kwargs)]
+        for a, value in pairs:
+            if isinstance(value, Expr) and value.type == ScalarType(DType.TASK_ID):
+                raise _task_id_error(ctx, a.value)
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
@@ -475,6 +491,9 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
         params = [f"{p}: {d.name}" for p, _, d in sig.params]
         raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
                               f"{len(pos)}", hint=f"Parameters: {params}")
+    for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
+        if a.keyword is not None and a.keyword.value == "attrs":
+            attrs += attrs_arg(ctx, a.value)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and

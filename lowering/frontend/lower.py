@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import linecache
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import libcst as cst
@@ -168,9 +168,26 @@ def _body(h: _Header) -> Function:
     ctx.func_type = h.ft
     ctx.return_types = h.returns
     name = h.node.name.value
-    body = lower_block(ctx, suite(h.node.body))
+    stmts = suite(h.node.body)
+    ellipsis = _abstract_body(stmts)
+    if ellipsis is not None:
+        raise ctx.error(ellipsis, f"Function '{name}' has no body, only `...`",
+                        hint="an abstract body (a callback bound at run time) has no IR in pl: "
+                             "write the function's statements")
+    body = lower_block(ctx, stmts)
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
+
+
+def _abstract_body(stmts: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
+    """The `...` of a body that holds nothing else (a docstring aside), else None."""
+    exprs = [small.value for line in stmts if isinstance(line, cst.SimpleStatementLine)
+             for small in line.body if isinstance(small, cst.Expr)]
+    if len(exprs) != len(stmts) or not exprs or not isinstance(exprs[-1], cst.Ellipsis):
+        return None
+    if all(isinstance(e, cst.SimpleString | cst.ConcatenatedString) for e in exprs[:-1]):
+        return exprs[-1]
+    return None
 
 
 def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:

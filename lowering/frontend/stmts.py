@@ -245,8 +245,34 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
     if type(target) is cst.Name or isinstance(target, cst.Name):
         return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
-        return _unpack(ctx, target, _lower_rhs(ctx, value, callee), node)
+        names = _submit_targets(ctx, target) if callee is dsl.submit else _plain_targets(ctx, target)
+        return _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
     raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
+
+
+def _plain_targets(ctx: FnCtx, target: cst.Tuple | cst.List) -> list[cst.Name]:
+    names = []
+    for el in target.elements:
+        if not isinstance(el.value, cst.Name):
+            raise ctx.error(el, "Tuple unpacking targets must be plain names")
+        names.append(el.value)
+    return names
+
+
+def _submit_targets(ctx: FnCtx, target: cst.Tuple | cst.List) -> list[cst.Name]:
+    """`out, tid` or `(a, b), tid`: pl.submit's value is the flat tuple (*results, task id), so
+    the grouped results bind its first elements in order, as in the reference."""
+    first = target.elements[0].value if len(target.elements) == 2 else None
+    if not isinstance(first, cst.Tuple | cst.List):
+        return _plain_targets(ctx, target)
+    for el in first.elements:
+        if not isinstance(el.value, cst.Name):
+            raise ctx.error(el, "pl.submit's result targets must be plain names (no nested tuples)",
+                            hint="Use `out, tid = pl.submit(...)` or `(a, b), tid = pl.submit(...)`")
+    tid = target.elements[1].value
+    if not isinstance(tid, cst.Name):
+        raise ctx.error(tid, "pl.submit's task id target must be a plain name")
+    return [*_plain_targets(ctx, first), tid]
 
 
 def _lower_rhs(ctx: FnCtx, value: cst.BaseExpression, callee: Any) -> Expr:
@@ -256,12 +282,7 @@ def _lower_rhs(ctx: FnCtx, value: cst.BaseExpression, callee: Any) -> Expr:
     return lower_expr(ctx, value)
 
 
-def _unpack(ctx: FnCtx, target: cst.Tuple | cst.List, e: Expr, node: cst.CSTNode) -> list[Stmt]:
-    names = []
-    for el in target.elements:
-        if not isinstance(el.value, cst.Name):
-            raise ctx.error(el, "Tuple unpacking targets must be plain names")
-        names.append(el.value)
+def _unpack(ctx: FnCtx, names: list[cst.Name], e: Expr, node: cst.CSTNode) -> list[Stmt]:
     t = e.type
     if not isinstance(t, TupleType) or len(t.types) != len(names):
         got = len(t.types) if isinstance(t, TupleType) else 1

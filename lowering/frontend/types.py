@@ -167,9 +167,26 @@ def shape_of(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr,
              least: int = 1) -> tuple[Expr, ...]:
     """The dims of a shape literal; each an integer of at least `least` (a tile's valid shape may
     be empty: a window read past its source's end has valid extent 0, as in the reference)."""
-    if not isinstance(node, cst.List | cst.Tuple):
-        raise ctx.error(node, "Shape must be a list literal such as [64, 128]")
-    return tuple(_dim(ctx, el.value, lower_expr, least) for el in node.elements)
+    if isinstance(node, cst.List | cst.Tuple):
+        return tuple(_dim(ctx, el.value, lower_expr, least) for el in node.elements)
+    named = ctx.try_resolve(node) if isinstance(node, cst.Name | cst.Attribute) else None
+    if isinstance(named, list | tuple):  # a Python name bound to a shape, e.g. `shape = [64, 128]`
+        return tuple(_named_dim(ctx, node, d, least) for d in named)
+    raise ctx.error(node, "Shape must be a list literal such as [64, 128], or a name bound to one")
+
+
+def _named_dim(ctx: FnCtx, node: cst.BaseExpression, dim: Any, least: int) -> Expr:
+    """One dim of a shape given by name: a Python int or a `pl.dynamic` dim (the IR keeps the
+    dims themselves, so the printed text shows the literal shape)."""
+    if isinstance(dim, dsl.DynVar):
+        return ctx.prog.dyn_var(dim)
+    if isinstance(dim, int) and not isinstance(dim, bool) and dim >= least:
+        return ConstInt(dim, DType.INDEX)
+    raise ctx.error(node, f"Shape element {dim!r} is not {_dim_wanted(least)}")
+
+
+def _dim_wanted(least: int) -> str:
+    return "a positive integer" if least == 1 else f"an integer >= {least}"
 
 
 def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr, least: int) -> Expr:
@@ -181,8 +198,7 @@ def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr, least: int
     dim = lower_expr(ctx, node)
     if isinstance(dim, ConstInt):
         if dim.value < least:
-            what = "a positive integer" if least == 1 else f"an integer >= {least}"
-            raise ctx.error(node, f"Dimension must be {what}, got {dim.value}")
+            raise ctx.error(node, f"Dimension must be {_dim_wanted(least)}, got {dim.value}")
         return ConstInt(dim.value, DType.INDEX)
     if not isinstance(dim.type, ScalarType) or not (dim.type.dtype.is_int()):
         raise ctx.error(node, "Dimension must be an integer or a scalar index value")
