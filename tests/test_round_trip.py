@@ -14,6 +14,7 @@ import pl
 from pl.ir import Program
 
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
+OP_KERNELS = sorted((Path(__file__).resolve().parent / "op_kernels").glob("*.py"))
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -23,6 +24,7 @@ def _sources() -> list[tuple[str, str]]:
                 (f"infer:{c.name}:Expected", c.source("Expected"))]
     out += [(f"residency:{c[0]}", c[1]) for c in RESIDENCY_CASES]
     out += [(f"reference:{p.name}", p.read_text(encoding="utf-8")) for p in REFERENCE]
+    out += [(f"op_kernel:{p.name}", p.read_text(encoding="utf-8")) for p in OP_KERNELS]
     return out
 
 

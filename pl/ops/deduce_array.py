@@ -15,7 +15,6 @@ from pl.ir.types import ArrayType, ScalarType, Type
 from pl.ops.deduce_util import Deduction, type_name
 from pl.ops.marks import type_rule
 
-
 ARRAY_EXTENT = "An array's extent must be a positive compile-time int"
 
 
