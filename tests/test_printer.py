@@ -574,3 +574,24 @@ def test_array_type_prints_as_the_reference_does(extent: int, dtype: str, text: 
     t = ArrayType(extent, DType[dtype])
     assert print_type(t) == text
     assert t == ArrayType(extent, DType[dtype]) and t != ArrayType(extent + 1, DType[dtype])
+
+
+def test_array_indexing_prints_as_the_array_ops() -> None:
+    """`arr[i] = v` / `arr[i]` print as the reference prints them: the ops, an integer literal
+    value typed as the array's elements."""
+    src = textwrap.dedent("""
+        import pl
+
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def f(self, x: pl.Tensor[[16], pl.INT32]) -> pl.Tensor[[16], pl.INT32]:
+                arr = pl.array.create(4, pl.INT32)
+                arr[1] = 7
+                v = arr[1]
+                return x
+        """)
+    text = pl.python_print(pl.parse(src))
+    assert "pl.array.create(4, dtype=pl.INT32)" in text
+    assert "pl.array.update_element(arr, 1, pl.const(7, pl.INT32))" in text
+    assert "pl.array.get_element(arr" in text and ", 1)" in text
