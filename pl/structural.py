@@ -53,7 +53,16 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
-from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType, type_kind
+from pl.ir.types import (
+    ArrayType,
+    ScalarType,
+    TensorType,
+    TileType,
+    TupleType,
+    Type,
+    UnknownType,
+    type_kind,
+)
 
 __all__ = ["assert_structural_equal", "structural_equal", "structural_hash"]
 
@@ -208,6 +217,8 @@ def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
                 (".view", _Opt(t.view, NODE, "TileType tile_view"), NODE)]
         case TupleType(types=types):
             return "TupleType", [], [(".types", _Seq(types, TYPE), NODE)]
+        case ArrayType(extent=n, dtype=dt):
+            return "ArrayType", [("ArrayType dtype", dt), ("ArrayType extent", n)], []
         case UnknownType():
             return "UnknownType", [], []
         case _:

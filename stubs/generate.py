@@ -1,4 +1,4 @@
-"""Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi) from the registry.
+"""Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi, array.pyi) from the registry.
 
 Guarantees: every spelling of `pl.language.dsl_ops.spelling_index()` (plus the scalar-only `pl.min` / `pl.max`
 family) gets one stub function in the module that matches its namespace; a spelling that reaches ops
@@ -48,7 +48,7 @@ _KWARG_TYPES: Final = MappingProxyType({
 })
 
 _RESULT: Final = MappingProxyType({"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any",
-                                   "Unknown": "Any"})
+                                   "Array": "Any", "Unknown": "Any"})
 
 # Unified spellings that also build scalar arithmetic when both operands are scalars.
 _SCALAR_FORMS = frozenset({"pl.add", "pl.sub", "pl.mul", "pl.div", "pl.maximum", "pl.minimum",
@@ -181,7 +181,7 @@ def _header(body: str, reexports: tuple[str, ...] = ()) -> str:
 
 
 _NAMESPACES: Final = MappingProxyType({"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor",
-                                       "pl.system": "system"})
+                                       "pl.system": "system", "pl.array": "array"})
 
 
 def render() -> dict[str, str]:

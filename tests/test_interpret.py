@@ -581,3 +581,44 @@ def test_bad_indices_get_a_located_error(expr: str, index: int, message: str) ->
     with pytest.raises(PlError, match=re.escape(message)) as info:
         interpret(program, _rand(4, 16), ix, np.zeros((4, 16), np.float32))
     assert info.value.span is not None and info.value.span.line == 13  # the `r = ...` line
+
+
+ARRAY_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 64], pl.INT32], n: pl.Scalar[pl.INDEX],
+               out: pl.Out[pl.Tensor[[16, 64], pl.INT32]]) -> pl.Tensor[[16, 64], pl.INT32]:
+        arr = pl.array.create(4, dtype=pl.INT32)
+        arr = pl.array.update_element(arr, 0, 5)
+        v = pl.array.get_element(arr, n)
+        t = pl.tile.adds(pl.load(x, [0, 0], [16, 64]), v)
+        out = pl.store(t, [0, 0], out)
+        return out
+"""
+
+
+@pytest.mark.parametrize(("n", "message"), [
+    (1, "reads element 1 of an array before any write"),  # never written: not defined
+    (4, "index 4 is out of range for an array of 4 elements"),  # a dynamic index past the end
+    (-1, "index -1 is out of range"),  # never wrapped
+])
+def test_array_reads_outside_what_was_written_are_errors(n: int, message: str) -> None:
+    program = _program(ARRAY_KERNEL)
+    x = np.ones((16, 64), np.int32)
+    with pytest.raises(PlError, match=re.escape(message)) as info:
+        interpret(program, x, n, np.zeros((16, 64), np.int32))
+    assert info.value.span is not None and info.value.span.line == 11  # the get_element line
+
+
+def test_array_update_is_functional() -> None:
+    """`update_element` gives a new array; the old value still reads its own elements."""
+    src = ARRAY_KERNEL.replace("v = pl.array.get_element(arr, n)",
+                               "arr2 = pl.array.update_element(arr, 0, 9)\n"
+                               "        v = pl.array.get_element(arr, 0) + pl.array.get_element(arr2, 0)")
+    for program in _both(src):
+        out = np.zeros((16, 64), np.int32)
+        interpret(program, np.ones((16, 64), np.int32), 0, out)
+        np.testing.assert_array_equal(out, np.full((16, 64), 1 + 5 + 9, np.int32))

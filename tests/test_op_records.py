@@ -22,7 +22,8 @@ from pl.ops.marks import collect, type_rule
 from pl.ops.registry import DtypeRule, OpDef, all_ops, op
 
 ROOT = Path(__file__).resolve().parent.parent
-STUB_MODULES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system"}
+STUB_MODULES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system",
+                "pl.array": "array"}
 
 
 def missing_parts(record: OpDef) -> list[str]:

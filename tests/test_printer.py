@@ -62,6 +62,7 @@ from pl.ir import (
     implicit_tile_view,
     make_body,
 )
+from pl.ir.types import ArrayType
 from pl.printer.program import callees, print_expr, print_node, print_type
 
 BF16, FP32, INDEX = DType.BF16, DType.FP32, DType.INDEX
@@ -564,3 +565,33 @@ def test_round_trip_through_frontend(build: Any) -> None:
     again = text_mod.parse(text)
     assert_structural_equal(again, p)
     assert print_node(again) == text
+
+
+@pytest.mark.parametrize(("extent", "dtype", "text"), [
+    (8, "INT32", "pl.Array[8, pl.INT32]"), (32, "UINT16", "pl.Array[32, pl.UINT16]"),
+    (4, "TASK_ID", "pl.Array[4, pl.TASK_ID]")])
+def test_array_type_prints_as_the_reference_does(extent: int, dtype: str, text: str) -> None:
+    t = ArrayType(extent, DType[dtype])
+    assert print_type(t) == text
+    assert t == ArrayType(extent, DType[dtype]) and t != ArrayType(extent + 1, DType[dtype])
+
+
+def test_array_indexing_prints_as_the_array_ops() -> None:
+    """`arr[i] = v` / `arr[i]` print as the reference prints them: the ops, an integer literal
+    value typed as the array's elements."""
+    src = textwrap.dedent("""
+        import pl
+
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.InCore)
+            def f(self, x: pl.Tensor[[16], pl.INT32]) -> pl.Tensor[[16], pl.INT32]:
+                arr = pl.array.create(4, pl.INT32)
+                arr[1] = 7
+                v = arr[1]
+                return x
+        """)
+    text = pl.python_print(pl.parse(src))
+    assert "pl.array.create(4, dtype=pl.INT32)" in text
+    assert "pl.array.update_element(arr, 1, pl.const(7, pl.INT32))" in text
+    assert "pl.array.get_element(arr" in text and ", 1)" in text

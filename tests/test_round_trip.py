@@ -16,6 +16,7 @@ from pl.ir import Program
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
 # Kernels for forms whose printed text reads back only through a rule of the parser.
 KERNELS = sorted((Path(__file__).resolve().parent / "round_trip_kernels").glob("*.py"))
+OP_KERNELS = sorted((Path(__file__).resolve().parent / "op_kernels").glob("*.py"))
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -26,6 +27,7 @@ def _sources() -> list[tuple[str, str]]:
     out += [(f"residency:{c[0]}", c[1]) for c in RESIDENCY_CASES]
     out += [(f"reference:{p.name}", p.read_text(encoding="utf-8")) for p in REFERENCE]
     out += [(f"kernel:{p.name}", p.read_text(encoding="utf-8")) for p in KERNELS]
+    out += [(f"op_kernel:{p.name}", p.read_text(encoding="utf-8")) for p in OP_KERNELS]
     return out
 
 

@@ -36,7 +36,7 @@ from pl.ir.expr import (
     Var,
 )
 from pl.ir.stmt import AssignStmt
-from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
@@ -287,6 +287,10 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
 
 def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
     base = lower_expr(ctx, node.value)
+    if isinstance(base.type, ArrayType):  # `arr[i]` reads element i
+        index = array_index(ctx, node)
+        return array_op(ctx, "pl.array.get_element",
+                        [(node.value, base), (index, lower_expr(ctx, index))], node)
     if isinstance(base.type, TupleType) and len(node.slice) == 1 \
             and isinstance(node.slice[0].slice, cst.Index):
         idx = lower_expr(ctx, node.slice[0].slice.value)
@@ -294,6 +298,27 @@ def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
             return TupleGetItem(base, idx.value)
     raise ctx.error(node, "Subscripts are only supported on tuple values with a constant index",
                     hint="Use pl.slice / pl.read for Tensor and Tile regions")
+
+
+def array_index(ctx: FnCtx, node: cst.Subscript) -> cst.BaseExpression:
+    """The one index of `arr[i]` (a read, or the target of `arr[i] = v`)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        raise ctx.error(node, "An array is indexed by one integer", hint="e.g. arr[i]")
+    return node.slice[0].slice.value
+
+
+def array_op(ctx: FnCtx, spelling: str, operands: Sequence[tuple[cst.CSTNode, Expr]],
+             node: cst.CSTNode) -> Expr:
+    """The op call that array indexing stands for (`arr[i]` is `pl.array.get_element(arr, i)`,
+    `arr[i] = v` is `arr = pl.array.update_element(arr, i, v)`), built and checked as that call
+    is; an error points at the operand it names."""
+    try:
+        return op_builders.build_call(spelling, [hoist_nested(ctx, e) for _, e in operands], {},
+                                      ctx.cur_span)
+    except PlError as e:
+        i = e.argument
+        culprit = operands[i][0] if isinstance(i, int) and 0 <= i < len(operands) else node
+        raise ctx.src.locate(e, culprit, ctx.cur_span) from None
 
 
 # -- calls ------------------------------------------------------------------------------------

@@ -26,9 +26,9 @@ from typing import Any, Final
 from lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, MakeTuple, Op, UnaryExpr, Var
+from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
-from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.deduce import make_call
 from pl.ops.deduce_util import promote
@@ -109,10 +109,22 @@ def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -
         return _scalar_form(spelling, _base_name(spelling), args, kwargs, span)
     result_type = _tpop_result_type(spelling, op, kwargs) if kwargs else None
     exprs, kw = shape_arguments(spelling, op, args, kwargs)
+    if op.name == "array.update_element":
+        exprs = _element_literal(exprs)
     call = _make(op.name, exprs, kw, span)
     if result_type is not None and isinstance(call, Call):
         call = dataclasses.replace(call, result_type=result_type)
     return call
+
+
+def _element_literal(args: list[Expr]) -> list[Expr]:
+    """`update_element(arr, i, 7)`: an integer literal value takes the integer array's element
+    dtype, as the reference's wrapper gives it (printed `pl.const(7, pl.INT32)`)."""
+    if len(args) == 3 and isinstance(args[0].type, ArrayType) and args[0].type.dtype.is_int():
+        value = args[2]
+        if type(value) is ConstInt and value.dtype is DType.INDEX:
+            return [args[0], args[1], ConstInt(value.value, args[0].type.dtype, span=value.span)]
+    return args
 
 
 def _dispatch(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> OpDef | None:

@@ -16,7 +16,15 @@ import libcst as cst
 
 from lowering.flatten_nd import as_flattened_load
 from lowering.frontend.context import FnCtx, YieldSite
-from lowering.frontend.exprs import attrs_arg, hoist_nested, lower_call, lower_expr, static_value
+from lowering.frontend.exprs import (
+    array_index,
+    array_op,
+    attrs_arg,
+    hoist_nested,
+    lower_call,
+    lower_expr,
+    static_value,
+)
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
@@ -29,7 +37,7 @@ from pl.ir.stmt import (
     Stmt,
     YieldStmt,
 )
-from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
 
 _AUG: Final[Mapping[type[cst.BaseAugOp], type[cst.BaseBinaryOp]]] = MappingProxyType({
@@ -247,6 +255,15 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
     if isinstance(target, cst.Tuple | cst.List):
         names = _submit_targets(ctx, target) if callee is dsl.submit else _plain_targets(ctx, target)
         return _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
+    if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+        rhs = _lower_rhs(ctx, value, callee)  # Python evaluates the value before the target
+        base = lower_expr(ctx, target.value)
+        if isinstance(base.type, ArrayType):  # `arr[i] = v` rebinds arr to the updated array
+            index = array_index(ctx, target)
+            updated = array_op(ctx, "pl.array.update_element",
+                               [(target.value, base), (index, lower_expr(ctx, index)),
+                                (value, rhs)], node)
+            return [bind(ctx, target.value, updated, None, node)]
     raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
 
 

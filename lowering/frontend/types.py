@@ -31,6 +31,7 @@ from pl.ir.enums import (
 )
 from pl.ir.expr import ConstInt, Expr, Var
 from pl.ir.types import (
+    ArrayType,
     ScalarType,
     TensorType,
     TensorView,
@@ -42,6 +43,7 @@ from pl.ir.types import (
     type_kind,
 )
 from pl.language import dsl
+from pl.ops.deduce_array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
 from pl.printer.program import print_type
 
 LowerExpr = Callable[[FnCtx, cst.BaseExpression], Expr]
@@ -91,6 +93,8 @@ def _fallback_text(x: Type) -> str:
             return f"pl.Tile[[{', '.join(map(_dim_text, shape))}], pl.{dt.name}{extra}]"
         case TupleType(types=ts):
             return f"pl.Tuple[{', '.join(map(_fallback_text, ts))}]"
+        case ArrayType(extent=n, dtype=dt):
+            return f"pl.Array[{n}, pl.{dt.name}]"
         case UnknownType():
             return "Unknown"
         case _:
@@ -149,11 +153,26 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
             types.append(t)
         return Annot(TupleType(tuple(types)))
     if head is dsl.Array:
-        raise ctx.error(node, "pl.Array is not supported yet")
+        return Annot(_array(ctx, node, items, lower_expr))
     if isinstance(head, DType):
         return Annot(ScalarType(head))
     raise ctx.error(node, f"Unsupported type annotation '{cst.Module([]).code_for_node(node)}'",
                     hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype] or pl.Scalar[dtype]")
+
+
+def _array(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
+           lower_expr: LowerExpr) -> ArrayType:
+    """`pl.Array[extent, dtype]`: a positive constant extent, an integer or BOOL dtype."""
+    if len(items) != 2:
+        raise ctx.error(node, "pl.Array[...] takes an extent and a dtype",
+                        hint="e.g. pl.Array[8, pl.INT32]")
+    extent, dtype = lower_expr(ctx, items[0]), _dtype(ctx, items[1])
+    if not is_array_extent(extent):
+        raise ctx.error(items[0], ARRAY_EXTENT)
+    if not is_array_dtype(dtype):
+        raise ctx.error(items[1], array_dtype_problem(dtype))
+    assert isinstance(extent, ConstInt)  # is_array_extent checked it
+    return ArrayType(extent.value, dtype)
 
 
 def _dtype(ctx: FnCtx, node: cst.BaseExpression) -> DType:
@@ -388,6 +407,13 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 return TileType(inferred.shape, inferred.dtype, space, view, inferred.memref)
+            return at
+        case (ArrayType(), ArrayType()):
+            if at.dtype != inferred.dtype:
+                raise _dtype_error(ctx, name, at.dtype, inferred.dtype, node, hint)
+            if at.extent != inferred.extent:
+                raise ctx.error(node, f"Type annotation for '{name}' has extent {at.extent} but "
+                                      f"expression has extent {inferred.extent}", hint=hint)
             return at
         case _:
             return at

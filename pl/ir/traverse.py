@@ -211,7 +211,7 @@ def type_exprs(t: Type) -> tuple[Expr, ...]:
         return (*t.shape, *view.valid_shape, *view.stride, *(() if offset is None else (offset,)))
     if isinstance(t, TupleType):
         return tuple(e for x in t.types for e in type_exprs(x))
-    return ()  # ScalarType, UnknownType: nothing inside
+    return ()  # ScalarType, ArrayType (a static int extent), UnknownType: nothing inside
 
 
 def _map_items(items: tuple[Any, ...], fn: Callable[[Any], Any]) -> tuple[Any, ...]:

@@ -50,6 +50,16 @@ class ScalarType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class ArrayType(Type):
+    """A small on-core array of scalars (`pl.Array[extent, dtype]`): 1-D, a fixed positive extent
+    known when the kernel is written, integer or BOOL elements. It lives beside the tiles, in no
+    memory space, and is updated functionally (`pl.array.update_element` returns a new value)."""
+
+    extent: int
+    dtype: DType
+
+
+@dataclass(frozen=True, slots=True)
 class UnknownType(Type):
     pass
 
@@ -192,7 +202,7 @@ class TileType(Type):
 
 # The closed set of type kinds. A `match` over `type_kind(t)` ends in `case _: assert_never(t)`;
 # tests/test_traverse.py checks this union lists every subclass of Type.
-TypeKind = ScalarType | TensorType | TileType | TupleType | UnknownType
+TypeKind = ScalarType | TensorType | TileType | TupleType | ArrayType | UnknownType
 
 
 def type_kind(t: Type) -> TypeKind:

@@ -121,7 +121,9 @@ class OpNamespace:
 tile = OpNamespace("pl.tile")
 tensor = OpNamespace("pl.tensor")
 system = OpNamespace("pl.system")
-_NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType({"tile": tile, "tensor": tensor, "system": system})
+array = OpNamespace("pl.array")
+_NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType(
+    {"tile": tile, "tensor": tensor, "system": system, "array": array})
 # The names of a namespace that are no ops, as the reference has them.
 setattr(tile, "MaskPattern", MaskPattern)  # noqa: B010  (OpNamespace declares no attributes)
 setattr(system, "AUTO", AUTO)  # noqa: B010
@@ -148,7 +150,7 @@ def _publish() -> list[str]:
             exported.append(name)
         elif len(parts) == 3 and parts[1] in _NAMESPACES:
             setattr(_NAMESPACES[parts[1]], parts[2], obj)
-    return exported + ["tile", "tensor", "system"]
+    return exported + list(_NAMESPACES)
 
 
 def op_object(spelling: str) -> DslOp | None:

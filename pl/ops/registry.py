@@ -2,7 +2,7 @@
 
 A record carries everything the layers know about its op, or points to it:
 - its facts, one row of `data/ops.tsv` (tile.* and tensor.*, checked on the reference) or of
-  `data/system_ops.tsv` (system.*): positional and keyword signature, ordered input-memory
+  `data/system_ops.tsv` (system.* and array.*): positional and keyword signature, ordered input-memory
   constraints, the output-memory rule, inheritance / retargetable flags, category and effects;
 - its typing facts, one row of `data/op_types.tsv`: the result kind and the dtype rule (parsed
   once into a `DtypeRule`) that the stubs (stubs/generate.py) and the mypy plugin
@@ -36,6 +36,7 @@ from typing import Any, Final, Literal
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops import (
+    deduce_array,
     deduce_tensor,
     deduce_tensor_view,
     deduce_tile_ew,
@@ -50,7 +51,7 @@ Rule = Callable[[Deduction], Type]
 
 # The modules whose `@type_rule` marks give the ops their result-type rules.
 _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
-                 deduce_tensor, deduce_tensor_view)
+                 deduce_tensor, deduce_tensor_view, deduce_array)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,7 @@ def _dtype_rule(text: str) -> DtypeRule:
 @dataclass(frozen=True, slots=True)
 class OpDef:
     name: str
-    level: str                                   # "tile" | "tensor" | "system"
+    level: str                                   # "tile" | "tensor" | "system" | "array"
     spellings: tuple[str, ...]
     args: tuple[ArgSpec, ...]
     kwargs: tuple[KwargSpec, ...]
@@ -462,7 +463,7 @@ def build_registry() -> Registry:
     for section, cols in _rows("ops.tsv"):
         rows[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
-        rows[cols[0]] = _tile_row(cols, "system")
+        rows[cols[0]] = _tile_row(cols, cols[0].split(".", 1)[0])  # "system" or "array"
     typing = _typing_rows()
     rules = collect("type_rule", _RULE_MODULES)
     unknown = sorted(set(rules) - set(rows))
@@ -524,5 +525,6 @@ def get_op(name: str) -> OpDef | None:
 
 
 def all_ops() -> Mapping[str, OpDef]:
-    """Every registered op by IR name: tile.*, tensor.* (ops.tsv) and system.* (system_ops.tsv)."""
+    """Every registered op by IR name: tile.*, tensor.* (ops.tsv), system.* and array.*
+    (system_ops.tsv)."""
     return REGISTRY.ops

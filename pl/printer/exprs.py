@@ -39,6 +39,7 @@ from pl.ir.expr import (
     is_submit,
 )
 from pl.ir.types import (
+    ArrayType,
     ScalarType,
     TensorType,
     TensorView,
@@ -411,6 +412,8 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             return _subscript(ctx.dsl("Tile"), items)
         case TupleType(types=types):
             return _subscript(ctx.dsl("Tuple"), [type_text(x, ctx) for x in types])
+        case ArrayType(extent=n, dtype=dt):
+            return _subscript(ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)])
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

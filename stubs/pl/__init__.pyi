@@ -2,7 +2,7 @@
 
 Read by mypy together with `pl.mypy_plugin`, which turns `pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec]`
 into `Tile[FP32, Vec]` and types op results. The op functions live in the generated `_ops.pyi`,
-`tile.pyi`, `tensor.pyi`, `system.pyi` (stubs/generate.py); this file is written by hand.
+`tile.pyi`, `tensor.pyi`, `system.pyi`, `array.pyi` (stubs/generate.py); this file is written by hand.
 """
 
 from collections.abc import Callable, Iterator
@@ -21,6 +21,7 @@ from pl._core import Tuple as Tuple
 from pl._ops import *  # noqa: F403  (every `pl.X` op spelling)
 
 from pl import _core as _core
+from pl import array as array
 from pl import passes as passes
 from pl import system as system
 from pl import tensor as tensor

@@ -841,4 +841,26 @@ CASES: list[Case] = [
          return r
          """, moves=("acc_out_Vec",),
          decisions=(("acc_out", "Acc", "loop_backprop"), ("v", "Vec", "loop_backprop"))),
+    # An on-core array lives in no memory space: its ops have no memory rule (pass.md), so the
+    # pass leaves their types and statements alone, and a tile op reading an element is placed
+    # as it would be with any scalar.
+    Case("array_ops_stay_out_of_memory_spaces", P_VEC, T16,
+         """
+         arr: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)
+         arr2: pl.Array[4, pl.INT32] = pl.array.update_element(arr, 1, 3)
+         v: pl.Scalar[pl.INT32] = pl.array.get_element(arr2, 1)
+         t: pl.Tile[[16, 128], pl.FP32] = pl.load(x, [0, 0], [16, 128])
+         s: pl.Tile[[16, 128], pl.FP32] = pl.tile.adds(t, v)
+         r: pl.Tensor[[16, 128], pl.FP32] = pl.store(s, [0, 0], out)
+         return r
+         """,
+         f"""
+         arr: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)
+         arr2: pl.Array[4, pl.INT32] = pl.array.update_element(arr, 1, 3)
+         v: pl.Scalar[pl.INT32] = pl.array.get_element(arr2, 1)
+         t: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory={V})
+         s: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.adds(t, v)
+         r: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(s, [0, 0], out)
+         return r
+         """),
 ]
