@@ -380,11 +380,11 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     if not spelling.startswith("pl.system."):  # only the task ops read a task id
-        pairs = [*zip(pos, args, strict=True),
-                 *((a, kwargs[a.keyword.value]) for a in kw
-                   if a.keyword is not None and a.keyword.value in kwargs)]
-        for a, value in pairs:
-            if isinstance(value, Expr) and value.type == ScalarType(DType.TASK_ID):
+        for a, value in zip(pos, args, strict=True):
+            if _is_task_id(value):
+                raise _task_id_error(ctx, a.value)
+        for a in kw:
+            if a.keyword is not None and _is_task_id(kwargs.get(a.keyword.value)):
                 raise _task_id_error(ctx, a.value)
     cheap = ctx.cur_span
     try:
@@ -396,6 +396,14 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
     return built
+
+
+def _is_task_id(value: Any) -> bool:
+    """`value` is a kernel value of type Scalar[TASK_ID] (pl.submit's, or `None`)."""
+    if not isinstance(value, Expr):
+        return False
+    t = value.type
+    return isinstance(t, ScalarType) and t.dtype is DType.TASK_ID
 
 
 def hoist_nested(ctx: FnCtx, value: Any) -> Any:
