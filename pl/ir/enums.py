@@ -164,6 +164,25 @@ class SplitMode(IntEnum):
     LEFT_RIGHT = 2
 
 
+class ArgDirection(IntEnum):
+    """How a call passes one argument to the runtime (`attrs={"arg_directions": [pl.adir.input,
+    ...]}` on a program call); the IR keeps the int, as the reference's does."""
+
+    Input = 0
+    Output = 1
+    InOut = 2
+    OutputExisting = 3
+    NoDep = 4
+    Scalar = 5
+
+
+# How `pl.adir` spells each direction (pl/language/adir.py defines those names; the printer writes them).
+ARG_DIRECTION_NAMES: Final[Mapping[ArgDirection, str]] = MappingProxyType({
+    ArgDirection.Input: "input", ArgDirection.Output: "output",
+    ArgDirection.OutputExisting: "output_existing", ArgDirection.InOut: "inout",
+    ArgDirection.NoDep: "no_dep", ArgDirection.Scalar: "scalar"})
+
+
 class FunctionType(IrEnum):
     Opaque = 0
     Orchestration = 1

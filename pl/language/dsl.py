@@ -16,6 +16,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import (
     LEVEL_ALIASES,
+    ArgDirection,
     AtomicType,
     CompactMode,
     DType,
@@ -31,6 +32,7 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
+from pl.language import adir
 
 Mem = MemorySpace
 
@@ -191,13 +193,13 @@ static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
 
 __all__ = [
-    "AUTO", "Annotation", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
+    "AUTO", "Annotation", "ArgDirection", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
     "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4",
     "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "MX_A_ZZ",
     "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection",
     "PipeType", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
-    "UINT8", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
+    "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
     "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",
     "while_", "yield_",
 ]

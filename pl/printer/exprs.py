@@ -21,7 +21,7 @@ from typing import Any, Final, cast
 
 from typing_extensions import assert_never
 
-from pl.ir.enums import AtomicType, DType, MemorySpace, PipeType, SplitMode
+from pl.ir.enums import ARG_DIRECTION_NAMES, ArgDirection, AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -154,8 +154,22 @@ def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
 def dict_text(items: Sequence[tuple[str, Any]], ctx: PrintContext) -> str:
     """An attrs dict. Its `"split"` is an int-coded `pl.SplitMode` (an op's `split=` kwarg stays an
     int: the reference spells only the attr)."""
-    return "{" + ", ".join('"' + k + '": ' + (_split_text(v, ctx) if k == "split" else value_text(v, ctx, k))
-                           for k, v in items) + "}"
+    return "{" + ", ".join('"' + k + '": ' + _attr_text(k, v, ctx) for k, v in items) + "}"
+
+
+def _attr_text(key: str, v: Any, ctx: PrintContext) -> str:
+    if key == "split":
+        return _split_text(v, ctx)
+    if key == "arg_directions" and isinstance(v, (tuple, list)):
+        # `[pl.adir.input, ...]`, as the reference prints a call's argument directions.
+        return list_text([_direction_text(x, ctx) for x in v])
+    return value_text(v, ctx, key)
+
+
+def _direction_text(v: Any, ctx: PrintContext) -> str:
+    if isinstance(v, int) and not isinstance(v, bool) and v in set(ArgDirection):
+        return ctx.dsl("adir." + ARG_DIRECTION_NAMES[ArgDirection(v)])
+    return value_text(v, ctx)
 
 
 def _split_text(v: Any, ctx: PrintContext) -> str:

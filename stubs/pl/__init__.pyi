@@ -21,12 +21,14 @@ from pl._core import Tuple as Tuple
 from pl._ops import *  # noqa: F403  (every `pl.X` op spelling)
 
 from pl import _core as _core
+from pl import adir as adir
 from pl import array as array
 from pl import passes as passes
 from pl import system as system
 from pl import tensor as tensor
 from pl import tile as tile
 from pl.errors import PlError as PlError
+from pl.ir.enums import ArgDirection as ArgDirection
 from pl.ir.enums import AtomicType as AtomicType
 from pl.ir.enums import CompactMode as CompactMode
 from pl.ir.enums import DType as DType

@@ -99,6 +99,14 @@ class SplitMode(IntEnum):
     UP_DOWN = 1
     LEFT_RIGHT = 2
 
+class ArgDirection(IntEnum):
+    Input = 0
+    Output = 1
+    InOut = 2
+    OutputExisting = 3
+    NoDep = 4
+    Scalar = 5
+
 class FunctionType(Enum):
     Opaque = 0
     Orchestration = 1
