@@ -182,9 +182,13 @@ class OpDef:
     # (ReadWrite)`, `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops
     # write none): passes ask it for every call they visit.
     written_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    # A tile op whose output memory the data table specifies (inference asks it of every call).
+    has_memory_spec: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "written_args", _written_args(self.effects))
+        object.__setattr__(self, "has_memory_spec",
+                           self.output_memory.kind != "no_spec" and self.level == "tile")
 
     def interpreter(self) -> Callable[..., Any] | None:
         """The interpreter function of this op (`@interprets`), or None when it has none."""
@@ -200,10 +204,6 @@ class OpDef:
     def dsl_min_args(self) -> int:
         """The fewest positional arguments a DSL call takes (a wrapper may fill one the IR needs)."""
         return _DSL_MIN_ARGS.get(self.name, self.min_args)
-
-    @property
-    def has_memory_spec(self) -> bool:
-        return self.output_memory.kind != "no_spec" and self.level == "tile"
 
     @property
     def min_args(self) -> int:
