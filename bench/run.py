@@ -13,7 +13,7 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
   print                    `pl.python_print` of the compiled program;
-  show_inferred            `pl.annotate.run_text(text, filename, backend="910B")`: the whole
+  show_inferred            `pl.show_inferred.annotate.run_text(text, filename, backend="910B")`: the whole
                            regeneration an editor runs on save (reading the file, which parses it
                            once and lowers it, compiling, and splicing the changed statements
                            into the text), no cache;

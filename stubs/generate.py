@@ -5,7 +5,7 @@ family) gets one stub function in the module that matches its namespace; a spell
 of several levels (`pl.add`: tile and tensor) gets one `@overload` per level, told apart by the kind
 of its first operand. Positional parameters follow the op's registry arguments (tile -> Tile,
 tensor -> Tensor, scalar -> int/float/Scalar, tuple -> a list of dims), keyword parameters follow
-its kwargs and may also be given positionally after them, as `lowering.op_builders` accepts. The
+its kwargs and may also be given positionally after them, as `lowering.frontend.op_builders` accepts. The
 return type is the op record's result kind (`OpDef.result_kind`, its op_types.tsv row);
 `pl.mypy_plugin` refines dtype and space from the same record.
 

@@ -1,4 +1,4 @@
-"""The compile cache (pl.cache) and its hooks in `pl.annotate.run_text` and the CLI.
+"""The compile cache (pl.show_inferred.cache) and its hooks in `pl.show_inferred.annotate.run_text` and the CLI.
 
 Every test passes its own tmp folder; none relies on the user's cache folder.
 """

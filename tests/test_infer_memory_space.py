@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from infer_cases.cases import CASES, Case
 
-import pl  # noqa: F401  (initialises the package before lowering.text, which imports it)
+import pl  # noqa: F401  (the package runs before any of its modules, lowering.frontend.parse included)
 from infer.memory_space import infer_tile_memory_space
 from infer.verifier import verify_tile_memory_inferred
 from lowering.frontend import parse as text

@@ -1,4 +1,4 @@
-"""`python -m pl.show_inferred` and `pl.annotate.show_inferred`: goldens, round trip, every option."""
+"""`python -m pl.show_inferred` and `pl.show_inferred.annotate.show_inferred`: goldens, round trip, every option."""
 
 from __future__ import annotations
 

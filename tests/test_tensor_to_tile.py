@@ -1,6 +1,6 @@
 """ConvertTensorToTileOps: tensor kernels become the tile IR inference consumes (pass.md 7).
 
-Programs are built by hand (and parsed from DSL text when `lowering.text` is available), run
+Programs are built by hand (and parsed from DSL text when `pl.parse` is available), run
 through convert_to_ssa and then the pass, and checked by node inspection against the reference's
 printed result (reference-output/seed_residency.after.py) and pass.md / ops.md section 10."""
 

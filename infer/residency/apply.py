@@ -5,9 +5,9 @@ phases 0-3) and returns the rewritten program with one `ResidencyDecision` per c
 
 Guarantees:
 - pure: the input program is never mutated; functions keep their order;
-- caller evidence is computed once for the whole program (`infer.residency_evidence`), the inventory
-  once per function (`infer.residency_inventory`), and each loop is decided once on its original
-  body (`infer.residency_hoist`), so a chain moves at most one lexical loop level per run;
+- caller evidence is computed once for the whole program (`infer.residency.evidence`), the inventory
+  once per function (`infer.residency.inventory`), and each loop is decided once on its original
+  body (`infer.residency.hoist`), so a chain moves at most one lexical loop level per run;
 - only InCore / AIC / AIV functions are rewritten; with `backend=None` nothing is hoisted;
 - afterwards the private marker `__compiler_tensor_to_tile_mat_bridge` is gone from every Call of
   every function (other attrs kept), and every InCore-kind body is normalised with `make_body`, so a

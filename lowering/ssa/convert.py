@@ -11,7 +11,7 @@ never mutated; running the pass on its own output gives a structurally equal pro
 
 Control flow: `break`/`continue` are first made structured (lowering/ssa/flow.py), so every
 loop body runs to its trailing yield. A `return` stays where it is, and the statements after an
-`if` that may return are copied into each of its paths that falls through (ssa_flow's
+`if` that may return are copied into each of its paths that falls through (lowering/ssa/flow.py's
 `fold_early_returns`): no phi takes a value from a path that returns; a `return` inside an `if`
 whose branches yield values is a located PlError, and statements after a `return`,
 or after an `if` all of whose branches return, are unreachable and dropped here (as the reference,

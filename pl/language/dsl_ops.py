@@ -7,7 +7,7 @@ Guarantees:
 - `pl.X` objects are listed in `__all__`; `pl.tile.X` / `pl.tensor.X` / `pl.system.X` live on the
   namespaces `tile`, `tensor`, `system`;
 - calling one outside a kernel raises `PlError` (they only mean something to the frontend, which
-  resolves them by identity and turns them into IR calls with `lowering.op_builders.build_call`);
+  resolves them by identity and turns them into IR calls with `lowering.frontend.op_builders.build_call`);
 - `spelling_index()` maps each spelling to the IR ops it may build, the table the builders dispatch on.
 
 Names that `pl/language/dsl.py` and the frontend's decorators define (types, loops, dtypes) are never defined here.

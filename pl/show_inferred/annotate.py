@@ -382,7 +382,7 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
 
     The file is read statically unless `execute` (see `load_programs`). With `cache_dir`, an
     unchanged file (same text, name, folder, options, `pl`, and the same content of every module
-    the load read) is answered from the compile cache in that folder (pl.cache; only verified
+    the load read) is answered from the compile cache in that folder (pl.show_inferred.cache; only verified
     results are stored); `dump_passes` always compiles."""
     options = _options(filename, backend, residency, program, execute)
     if cache_dir is None or dump_passes is not None:
@@ -453,12 +453,12 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.cache)
+    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.gc_pause)
         return _regenerate(src, compiled)
 
 
 def _to_json(r: Regenerated) -> dict[str, Any]:
-    """What the cache keeps of a result: text and JSON data only (pl.cache)."""
+    """What the cache keeps of a result: text and JSON data only (pl.show_inferred.cache)."""
     return {"output": r.output,
             "functions": [[i.program, i.name, i.move_names, i.kept_reason]
                           for i in r.functions],

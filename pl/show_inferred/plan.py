@@ -445,7 +445,7 @@ def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], spell: Sp
                                 _edited(small, edits[id(small)], spell) for small in s.body])
 
 
-# Ranks of edits at one offset (see pl/annotate_splice.Edit): appends to an ending block (minus
+# Ranks of edits at one offset (see pl/show_inferred/splice.py, Edit): appends to an ending block (minus
 # its depth: the deepest block ends first), inserts before a statement, then its replacement.
 _INSERT, _REPLACE = 1, 2
 
