@@ -73,7 +73,8 @@ class Reason:
         return out
 
 
-def _loc(span: Span) -> str:
+def location(span: Span) -> str:
+    """`file:line` of a decision, as the log prints it."""
     return f"{span.filename}:{span.line}"
 
 
@@ -90,7 +91,7 @@ class SpaceDecision:
     span: Span
 
     def format(self) -> str:
-        return f"{_loc(self.span)}: {self.name} -> {_space(self.space)} ({self.reason.describe()})"
+        return f"{location(self.span)}: {self.name} -> {_space(self.space)} ({self.reason.describe()})"
 
     def to_json(self) -> dict[str, Any]:
         return {"function": self.function, "name": self.name, "space": _space(self.space),
@@ -110,7 +111,7 @@ class MoveDecision:
     arg_index: int = 0
 
     def format(self) -> str:
-        return (f"{_loc(self.span)}: {self.name} -> {self.target.name} (move of {self.producer} "
+        return (f"{location(self.span)}: {self.name} -> {self.target.name} (move of {self.producer} "
                 f"for {self.consumer_op} argument {self.arg_index})")
 
     def to_json(self) -> dict[str, Any]:

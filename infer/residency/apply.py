@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from infer.backend import check_backend
+from infer.decisions import location
 from infer.residency.evidence import caller_evidence
 from infer.residency.hoist import Hoister, Verdict
 from infer.residency.ir import BRIDGE_MARKER, strip_and_normalise
@@ -76,10 +77,6 @@ RULES: Final[Mapping[str, str]] = MappingProxyType({
 })
 
 
-def _loc(span: Span) -> str:
-    return f"{span.filename}:{span.line}"
-
-
 @dataclass(frozen=True, slots=True)
 class ResidencyDecision:
     """One candidate load: `hoisted` or `declined`, and the rule (a `RULES` key) that says why."""
@@ -100,7 +97,7 @@ class ResidencyDecision:
         where = f"the loop at line {self.loop_span.line}"
         verb = f"hoisted before {where}" if self.hoisted else f"kept inside {where}"
         tail = f"; {self.detail}" if self.detail else ""
-        return f"{_loc(self.load_span)}: {self.function}.{self.load} {verb} ({self.rule}: " \
+        return f"{location(self.load_span)}: {self.function}.{self.load} {verb} ({self.rule}: " \
                f"{RULES.get(self.rule, self.rule)}{tail})"
 
     def to_json(self) -> dict[str, Any]:

@@ -177,7 +177,7 @@ class ArgDirection(IntEnum):
 
 
 # How `pl.adir` spells each direction (pl/language/adir.py defines those names; the printer writes them).
-ARG_DIRECTION_NAMES: Final[Mapping[ArgDirection, str]] = MappingProxyType({
+ARG_DIRECTION_NAMES: Final[Mapping[int, str]] = MappingProxyType({
     ArgDirection.Input: "input", ArgDirection.Output: "output",
     ArgDirection.OutputExisting: "output_existing", ArgDirection.InOut: "inout",
     ArgDirection.NoDep: "no_dep", ArgDirection.Scalar: "scalar"})

@@ -21,7 +21,7 @@ from typing import Any, Final, cast
 
 from typing_extensions import assert_never
 
-from pl.ir.enums import ARG_DIRECTION_NAMES, ArgDirection, AtomicType, DType, MemorySpace, PipeType, SplitMode
+from pl.ir.enums import ARG_DIRECTION_NAMES, AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -50,7 +50,7 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
-from pl.ops.registry import get_op, rebinding_slot
+from pl.ops.registry import KWARG_CODES, get_op, rebinding_slot
 
 
 @dataclass(slots=True)
@@ -116,7 +116,9 @@ def enum_text(v: Enum, ctx: PrintContext) -> str:
     return ctx.dsl(f"{type(v).__name__}.{v.name}")
 
 
-_CAST_MODES = ("none", "rint", "round", "floor", "ceil", "trunc", "odd")
+# A cast's `mode` int printed by the name the frontend reads (the registry's one table of codes).
+_CAST_MODE_NAMES: Final[Mapping[int, str]] = MappingProxyType(
+    {code: name for name, code in KWARG_CODES["mode"].items()})
 
 # Int-coded kwargs the reference prints as enum members, by kwarg name. `pipe` is a kwarg of
 # system.sync_set / sync_wait only (tests/test_int_enums.py checks that no other op has one).
@@ -131,8 +133,8 @@ def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, int):
-        if key == "mode" and 0 <= v < len(_CAST_MODES):
-            return repr(_CAST_MODES[v])
+        if key == "mode" and v in _CAST_MODE_NAMES:
+            return repr(_CAST_MODE_NAMES[v])
         named = _INT_CODED.get(key)
         member = _member_name(named, v) if named is not None else None
         return int_text(v) if member is None else ctx.dsl(member)
@@ -167,9 +169,8 @@ def _attr_text(key: str, v: Any, ctx: PrintContext) -> str:
 
 
 def _direction_text(v: Any, ctx: PrintContext) -> str:
-    if isinstance(v, int) and not isinstance(v, bool) and v in set(ArgDirection):
-        return ctx.dsl("adir." + ARG_DIRECTION_NAMES[ArgDirection(v)])
-    return value_text(v, ctx)
+    name = ARG_DIRECTION_NAMES.get(v) if isinstance(v, int) and not isinstance(v, bool) else None
+    return value_text(v, ctx) if name is None else ctx.dsl("adir." + name)
 
 
 def _split_text(v: Any, ctx: PrintContext) -> str:
