@@ -2,10 +2,12 @@
 `Program -> Program` (as in the reference), plus the property verifiers.
 
 A `Pass` is pure: it never mutates its input. `PassManager` runs a list of them and can write the
-program after each one to a numbered file (`00_frontend.py`, `01_after_convert_to_ssa.py`, ...).
-With `verify=True` it checks every pass's output: well-typed (`pl.typecheck.verify_well_typed`),
-from convert_to_ssa on in SSA form (`lowering.ssa.verify`), and from infer_tile_memory_space on
-the TileMemoryInferred property (`infer.verifier`); a violation is an internal error naming the pass.
+program after each one to a numbered file (`00_frontend.py`, `01_after_unroll_loops.py`, ...).
+With `verify=True` it checks the output of every pass from convert_to_ssa on: well-typed
+(`pl.typecheck.verify_well_typed`) and in SSA form (`lowering.ssa.verify`), and from
+infer_tile_memory_space on the TileMemoryInferred property (`infer.verifier`); a violation is an
+internal error naming the pass. Passes before SSA (unroll_loops) are not checked: a program
+before SSA may rebind a name to a value of another type, which only SSA makes well-typed.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
 from lowering.ssa.verify import verify_ssa
 from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
 from lowering.tile_slice import canonicalize_tile_slice as run_canonicalize_tile_slice
+from lowering.unroll import unroll_loops as run_unroll_loops
 from pl.errors import PlError
 from pl.ir.function import Program
 from pl.printer.program import print_node
@@ -41,6 +44,11 @@ class Pass:
 
     def __call__(self, program: Program) -> Program:
         return self.run_logged(program)[0]
+
+
+def unroll_loops() -> Pass:
+    """Replace every `pl.unroll` loop by its body, once per iteration, the index a constant."""
+    return Pass("unroll_loops", lambda p: (run_unroll_loops(p), None))
 
 
 def convert_to_ssa() -> Pass:
@@ -105,7 +113,7 @@ class PassManager:
             self._dump(index, f"after_{p.name}", program)
             ssa = ssa or p.name == "convert_to_ssa"
             placed = placed or p.name == "infer_tile_memory_space"
-            if self.verify:
+            if self.verify and ssa:
                 verify_pass_output(p.name, program, ssa=ssa, placed=placed)
         return program
 
@@ -152,4 +160,4 @@ def check_memory_inferred(what: str, program: Program) -> None:
 __all__ = ["Pass", "PassManager", "PassOutputInvalid", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "check_memory_inferred",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
-           "infer_tile_memory_space", "verify_pass_output", "verify_tile_memory_inferred"]
+           "infer_tile_memory_space", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]

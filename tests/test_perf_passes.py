@@ -45,17 +45,28 @@ PROGRAMS = _programs()
 IDS = [label for label, _ in PROGRAMS]
 
 
+def _before_inference(backend: str | None) -> list[pl.passes.Pass]:
+    return [p for p in default_passes(backend) if p.name != "infer_tile_memory_space"]
+
+
 def _stages(program: Program, backend: str | None) -> list[Program]:
-    """The program after each pass before inference."""
+    """The program after each pass before inference (`[0]` is the input)."""
     out = [program]
-    for p in default_passes(backend)[:5]:
+    for p in _before_inference(backend):
         out.append(p(out[-1]))
     return out
 
 
+def _after_ssa(backend: str | None) -> int:
+    """The index in `_stages` of the program convert_to_ssa made."""
+    return [p.name for p in _before_inference(backend)].index("convert_to_ssa") + 1
+
+
 def test_no_op_passes_hand_on_the_same_program() -> None:
     stages = _stages(parse(kernel_source(30), filename="<bench30>"), "910B")
-    for before, after in zip(stages[1:], stages[2:], strict=False):
+    assert stages[1] is stages[0]  # no pl.unroll loop: unroll_loops changes nothing
+    after_ssa = stages[_after_ssa("910B"):]
+    for before, after in zip(after_ssa, after_ssa[1:], strict=False):
         assert after is before
         assert all(a is b for a, b in zip(after.functions, before.functions, strict=True))
 
@@ -63,14 +74,14 @@ def test_no_op_passes_hand_on_the_same_program() -> None:
 @pytest.mark.parametrize(("label", "program"), PROGRAMS, ids=IDS)
 def test_a_second_run_of_each_pass_changes_nothing_it_did_not_change(
         label: str, program: Program) -> None:
-    passes = default_passes("910B")[1:5]
     stages = _stages(program, "910B")
-    for p, out in zip(passes, stages[2:], strict=True):
+    for p, out in zip(_before_inference("910B"), stages[1:], strict=True):
+        if p.name == "convert_to_ssa":
+            continue  # a second SSA conversion versions the versions again, by design
         again = p(out)
         assert pl.python_print(again) == pl.python_print(out)
         if again is not out:  # only a pass that rebuilt something may return a new program
             assert any(a is not b for a, b in zip(again.functions, out.functions, strict=True))
-
 
 
 def _assigned_pairs(program: Program) -> Iterator[tuple[Type, Expr]]:

@@ -35,6 +35,7 @@ from pl.ir.expr import (
     UnaryExpr,
     Var,
 )
+from pl.ir.fold import FOLDABLE, INT_MIN, UINT_MAX, fold_int
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
@@ -46,16 +47,11 @@ _BIN: Final[Mapping[type, str]] = MappingProxyType({
 _CMP: Final[Mapping[type, str]] = MappingProxyType({
     cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
     cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"})
-_FOLD: Final[Mapping[str, Callable[[int, int], int]]] = MappingProxyType({
-    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
-    "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
-    "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b})
 
 
 # Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
 # constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
 # and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
-INT_MIN, UINT_MAX = -(1 << 63), (1 << 64) - 1
 _LITERAL_DIGITS = 40
 
 
@@ -72,7 +68,7 @@ def _int_text(value: int) -> str:
 
 
 _STATIC_BINARY: Final[Mapping[str, Callable[[Any, Any], Any]]] = MappingProxyType({
-    **_FOLD, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    **FOLDABLE, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
     "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
     "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
     "Or": lambda a, b: bool(a or b), "Max": max, "Min": min})
@@ -241,15 +237,18 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
         raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
     dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
-    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in _FOLD \
+    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE \
             and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
         if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
             raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
                             hint="kernel integers are 64-bit; shift by 0 to 63")
         if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
             raise ctx.error(node.right, f"Negative shift count {right.value}")
-        folded = int_const(ctx, _FOLD[op](left.value, right.value), node)
-        return ConstInt(folded.value, left.dtype)
+        folded = fold_int(op, left.value, right.value)
+        if folded is None:  # what is left unfolded here is a result past 64 bits
+            int_const(ctx, FOLDABLE[op](left.value, right.value), node)
+        else:
+            return ConstInt(folded, left.dtype)
     dt = _promote(left, right, dl, dr)
     return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
 

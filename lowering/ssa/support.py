@@ -135,11 +135,13 @@ class Misses:
 
 
 class Substituter:
-    """Rewrites uses of Vars through a version map, inside expressions and the types they carry.
+    """Rewrites uses of Vars through a version map (a Var to its new version, or to any
+    expression that replaces it, such as an unrolled loop's constant index), inside expressions and
+    the types they carry.
 
     A Var without a version is left as it is and, when `misses` is given, recorded there."""
 
-    def __init__(self, versions: Mapping[Var, Var], misses: Misses | None = None) -> None:
+    def __init__(self, versions: Mapping[Var, Expr], misses: Misses | None = None) -> None:
         self.versions = versions
         self.misses = misses
 

@@ -1,0 +1,135 @@
+"""UnrollLoops (lowering/unroll.py), as data: each Before kernel, unrolled, equals its Expected
+kernel (written by hand, before SSA); compiled, it computes what its source computes and reads back
+from its printed form; the refusals are located at the loop.
+"""
+
+from __future__ import annotations
+
+import pytest
+from interpret_support import compare_results
+
+import pl
+from lowering.frontend.parse import parse
+from pl.errors import PlError
+from pl.ir.enums import ForKind
+from pl.ir.stmt import ForStmt
+from pl.ir.traverse import walk_stmts
+
+HEAD = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, vals: pl.Tensor[[64], pl.FP32], table: pl.InOut[pl.Tensor[[16, 32], pl.FP32]],
+          x: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:
+'''
+
+CASES = {
+    # nested loops, a step, a rebound tensor carried from copy to copy, the index folded
+    "nested_write": (
+        '''        for k in pl.unroll(2):
+            for t in pl.unroll(0, 4, 2):
+                v: pl.Scalar[pl.FP32] = pl.read(vals, [k * 16 + t])
+                table = pl.write(table, [t, k], v)
+        return table
+''', '''        v: pl.Scalar[pl.FP32] = pl.read(vals, [0])
+        table = pl.write(table, [0, 0], v)
+        v: pl.Scalar[pl.FP32] = pl.read(vals, [2])
+        table = pl.write(table, [2, 0], v)
+        v: pl.Scalar[pl.FP32] = pl.read(vals, [16])
+        table = pl.write(table, [0, 1], v)
+        v: pl.Scalar[pl.FP32] = pl.read(vals, [18])
+        table = pl.write(table, [2, 1], v)
+        return table
+'''),
+    # a tile accumulated through the copies; a pl.range loop inside is copied, not unrolled
+    "accumulate_with_inner_range": (
+        '''        acc = pl.load(x, [0, 0], [16, 32])
+        for i in pl.unroll(3):
+            for j in pl.range(2):
+                acc = pl.add(acc, acc)
+        out = pl.store(acc, [0, 0], table)
+        return out
+''', '''        acc = pl.load(x, [0, 0], [16, 32])
+        for j in pl.range(2):
+            acc = pl.add(acc, acc)
+        for j in pl.range(2):
+            acc = pl.add(acc, acc)
+        for j in pl.range(2):
+            acc = pl.add(acc, acc)
+        out = pl.store(acc, [0, 0], table)
+        return out
+'''),
+    # a descending loop, its index used as an offset
+    "descending": (
+        '''        t = pl.load(x, [0, 0], [4, 32])
+        for r in pl.unroll(8, 0, -4):
+            table = pl.store(t, [r, 0], table)
+        return table
+''', '''        t = pl.load(x, [0, 0], [4, 32])
+        table = pl.store(t, [8, 0], table)
+        table = pl.store(t, [4, 0], table)
+        return table
+'''),
+    # no iteration: the loop goes, what follows stays
+    "empty": (
+        '''        for i in pl.unroll(0):
+            table = pl.write(table, [0, 0], 1.0)
+        return table
+''', '''        return table
+'''),
+}
+
+
+def _unrolled(text: str) -> pl.ir.Program:
+    return pl.passes.unroll_loops()(parse(text, filename="<before>"))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_unrolled_kernel_equals_its_expected_form(name: str) -> None:
+    before, expected = CASES[name]
+    got = _unrolled(HEAD + before)
+    assert not any(isinstance(s, ForStmt) and s.kind is ForKind.Unroll
+                   for f in got.functions for s in walk_stmts(f.body))
+    # Compared in SSA form: copies share their definitions' Vars, as the reference's pass keeps them,
+    # where the hand-written form has one Var per written loop; SSA versions both alike.
+    ssa = pl.passes.convert_to_ssa()
+    pl.assert_structural_equal(ssa(got), ssa(parse(HEAD + expected, filename="<expected>")))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_compiled_unrolled_kernel_keeps_results_and_reads_back(name: str) -> None:
+    source = parse(HEAD + CASES[name][0], filename="<before>")
+    compiled = pl.compile(source, "910B", verify=True)
+    assert compare_results(source, compiled.program) == "same"
+    pl.assert_structural_equal(pl.parse(compiled.as_python()), compiled.program)
+    again = pl.compile(pl.parse(compiled.as_python()), "910B", verify=True)
+    pl.assert_structural_equal(again.program, compiled.program)
+
+
+def test_a_program_without_unroll_loops_is_handed_on_as_is() -> None:
+    program = parse(HEAD + "        return table\n", filename="<k>")
+    assert pl.passes.unroll_loops()(program) is program
+
+
+def test_the_loops_comment_goes_to_the_first_copy() -> None:
+    text = HEAD + '''        # fill the first row
+        for c in pl.unroll(2):
+            table = pl.write(table, [0, c], 1.0)
+        return table
+'''
+    printed = pl.compile(parse(text, filename="<k>"), "910B").as_python()
+    lines = printed.splitlines()
+    at = lines.index("        # fill the first row")
+    assert "pl.tensor.write(" in lines[at + 1] and "[0, 0]" in printed and "[0, 1]" in printed
+
+
+def test_too_many_iterations_is_a_located_error() -> None:
+    text = HEAD + '''        for i in pl.unroll(2000):
+            table = pl.write(table, [0, 0], 1.0)
+        return table
+'''
+    with pytest.raises(PlError, match="2000 iterations, more than the 1024") as info:
+        pl.compile(parse(text, filename="<k>"), "910B")
+    assert info.value.span is not None and info.value.span.line == HEAD.count("\n") + 1
