@@ -325,16 +325,19 @@ def _same(a: Type, b: Type) -> bool:
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
+    existing = ctx.lookup_var(name)
     if ann is not None:
         value = as_flattened_load(value, ann.type)
-        if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
-                and not isinstance(ann.type, UnknownType):
-            # A call whose type its op cannot tell (`pl.tile.tpop_from_aic(split=0)`, as the
-            # printer writes a pop) takes the annotation's type, as the reference's parser does.
-            value = dataclasses.replace(value, result_type=ann.type)
+    # A call whose type its op or callee cannot tell (`pl.tile.tpop_from_aic(split=0)`, a function
+    # without a return annotation) takes the annotation's type, as the reference's parser does;
+    # rebinding a typed name without one declares that name's type, which is what the printer
+    # then writes as the annotation (so the printed program reads back the same).
+    declared = ann.type if ann is not None else existing.type if existing is not None else None
+    if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
+            and declared is not None and not isinstance(declared, UnknownType):
+        value = dataclasses.replace(value, result_type=declared)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.prog.src.stmt_span(node)
-    existing = ctx.lookup_var(name)
     if existing is not None:  # a rebinding
         if ctx.prog.strict_ssa and name in ctx.scopes[-1] \
                 and id(existing) not in ctx.params and not isinstance(existing, IterArg):

@@ -39,12 +39,12 @@ from lowering.tensor_to_tile.scan import (
 )
 from lowering.tensor_to_tile.writes import check_gm_writes
 from pl.errors import PlError
-from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
+from pl.ir.enums import DType, FunctionType, MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var, is_submit
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
-from pl.ir.types import TensorType, TileType, TupleType, Type
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type
 from pl.ops.registry import get_op
 
 
@@ -239,8 +239,9 @@ def _same_types(new: list[Type], old: tuple[Type, ...]) -> bool:
 
 
 class _CallSites(Rewriter):
-    """Gives every call of a function that gained Out params (`changed`: the new function and how
-    many params it appended) an actual for each: a fresh `tensor.create` placed before the
+    """Gives every call of a function that gained Out params or result types (`changed`: the new
+    function and how many params it appended) the callee's result type and an actual for each new
+    param: a fresh `tensor.create` placed before the
     statement (`forward=False`), or, in an InCore-kind / Group / Spmd function that cannot allocate
     a GM tensor, a new Out param of its own that its callers provide in turn (`forward=True`).
     Every call is covered: assigned, evaluated, nested in an expression, or launched by a Submit
@@ -285,14 +286,18 @@ class _CallSites(Rewriter):
                 and out.op.name in self.changed):
             return out
         callee, n = self.changed[out.op.name]
-        if len(out.args) >= len(callee.params):
-            return out  # already given its actuals
+        rtypes = callee.return_types
+        rtype: Type = TupleType((*rtypes, ScalarType(DType.TASK_ID))) if is_submit(out) else (
+            rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))  # a submit: (*returns, task id)
+        if len(out.args) >= len(callee.params):  # already given its actuals
+            if rtype == out.result_type:
+                return out
+            # The callee's results became known (a function without a return annotation returns
+            # what its converted body returns): the call's type follows, as a reparse deduces it.
+            return Call(out.op, out.args, out.kwargs, out.attrs, rtype, span=out.span)
         dims = _dim_bindings(callee.params, out.args)
         extra = tuple(self.actual(p, out.span, dims)
                       for p in callee.params[len(callee.params) - n:])
-        rtypes = callee.return_types
-        rtype: Type = out.result_type if is_submit(out) else (
-            rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))
         return Call(out.op, out.args + extra, out.kwargs, out.attrs, rtype, span=out.span)
 
 
@@ -356,7 +361,7 @@ def convert_tensor_to_tile_ops(program: Program) -> Program:
     for f in program.functions:
         if f.func_type.is_incore_kind():
             new_f, added = _convert_incore(f, callee_writes)
-            if added:
+            if added or new_f.return_types != f.return_types:  # its callers' calls follow it
                 converted[f.name] = (new_f, added)
             funcs.append(new_f)
         else:
