@@ -59,3 +59,10 @@ def test_program_and_its_compiled_form_round_trip(label: str, source: str) -> No
 
 def test_there_are_many_programs() -> None:
     assert len(SOURCES) > 100
+
+
+def test_a_dispatch_keeps_its_device() -> None:
+    """`device=` on an orchestrator's call is kept on the call and printed back as written."""
+    path = Path(__file__).resolve().parent / "round_trip_kernels" / "dispatch_to_a_device.py"
+    printed = pl.python_print(pl.parse(path.read_text(encoding="utf-8")))
+    assert "self.orch(x, device=d)" in printed and "self.orch(x, device=1)" in printed

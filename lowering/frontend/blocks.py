@@ -178,11 +178,17 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
             stage = lower_expr(ctx, val)
             if not isinstance(stage, ConstInt):
                 raise ctx.error(val, "pl.pipeline's stage must be an integer literal")
+            if stage.value < 1:
+                raise ctx.error(val, f"pl.pipeline() stage must be >= 1, got {stage.value}",
+                                hint="stage is how many iterations are in flight at once")
             attrs.append(("pipeline_stages", stage.value))
         elif key == "attrs" and isinstance(val, cst.Dict):
             attrs.extend(_loop_attrs(ctx, val))
         else:
             raise ctx.error(val, f"Unknown loop argument '{key}'")
+    if kind is ForKind.Pipeline and "stage" not in kw:
+        raise ctx.error(call, "pl.pipeline() requires stage=N, the iterations in flight at once",
+                        hint="for i in pl.pipeline(8, stage=2): ...")
     target = node.target
     if inits is None:
         if not isinstance(target, cst.Name):

@@ -20,7 +20,7 @@ import libcst as cst
 from lowering.frontend.source import SourceFile
 from lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 from pl.errors import PlError, suggest
-from pl.ir.enums import DType, FunctionType, ParamDirection
+from pl.ir.enums import DType, FunctionType, ParamDirection, Role
 from pl.ir.expr import GlobalVar, IterArg, Op, Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
@@ -39,6 +39,7 @@ class Signature:
     return_types: tuple[Type, ...]
     func_type: FunctionType
     gvar: GlobalVar
+    role: Role | None = None
 
 
 @dataclass

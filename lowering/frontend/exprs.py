@@ -20,7 +20,7 @@ from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, dotted
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
-from pl.ir.enums import DType
+from pl.ir.enums import ArgDirection, DType, Role
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -441,8 +441,35 @@ def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tup
         key = el.key.evaluated_value
         if not isinstance(key, str):
             raise ctx.error(el.key, f"{what} keys must be string literals")
-        out.append((key, _attr_value(ctx, el.value)))
+        if isinstance(el.value, cst.List | cst.Tuple):
+            out.append((key, _attr_list(ctx, key, el.value)))
+        else:
+            out.append((key, _attr_value(ctx, el.value)))
     return tuple(out)
+
+
+# The one attr key whose list holds plain integers (argument positions), as in the reference.
+_INT_LIST_KEY = "arg_direction_overrides"
+
+
+def _attr_list(ctx: FnCtx, key: str, node: cst.List | cst.Tuple) -> tuple[Any, ...]:
+    """A list-valued attr holds one kind of element, as the reference's attr conversion demands:
+    kernel values (a reference to each), `pl.adir` members, or, under `arg_direction_overrides`
+    only, integers. Anything else would be dropped or misread downstream, so it is refused here."""
+    raw = [_op_arg(ctx, el.value) if not isinstance(el.value, cst.SimpleString)
+           else el.value.evaluated_value for el in node.elements]
+    if key == _INT_LIST_KEY:
+        ok = all(isinstance(v, ConstInt) and v.dtype is DType.INDEX for v in raw)
+        expected = "integers"
+    elif raw and isinstance(raw[0], Var):
+        ok, expected = all(isinstance(v, Var) for v in raw), "all kernel values, as the first is"
+    else:
+        ok, expected = all(isinstance(v, ArgDirection) for v in raw), "pl.adir members"
+    if not ok:
+        raise ctx.error(node, f"Unsupported list element type for key: {key} (expected {expected})",
+                        hint="a list-valued attr holds kernel values or pl.adir members; integer "
+                             f"lists only under '{_INT_LIST_KEY}'")
+    return tuple(_attr_value(ctx, el.value) for el in node.elements)
 
 
 def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
@@ -495,6 +522,24 @@ def _const(ctx: FnCtx, node: cst.Call) -> Expr:
     raise ctx.error(args[0].value, "pl.const needs a literal value")
 
 
+def _bind_dynamic_dims(ctx: FnCtx, node: cst.CSTNode, name: str, pname: str, declared: Type,
+                       actual: Type, bound: dict[Var, tuple[int, str]]) -> None:
+    """Bind each dynamic dim (`pl.dynamic("M")`) of a callee's parameter to the constant extent
+    the argument has there; one dim bound to two extents by one call is a located error."""
+    if not (isinstance(declared, TensorType | TileType) and isinstance(actual, TensorType | TileType)
+            and len(declared.shape) == len(actual.shape)):
+        return
+    for d, extent in zip(declared.shape, actual.shape, strict=True):
+        if isinstance(d, Var) and isinstance(extent, ConstInt):
+            first, where = bound.setdefault(d, (extent.value, pname))
+            if first != extent.value:
+                raise ctx.error(node, f"Dynamic dimension '{d.name}' of '{name}' has conflicting "
+                                      f"bindings: {first} from '{where}' and {extent.value} from "
+                                      f"'{pname}'",
+                                hint=f"every argument of '{name}' sized by {d.name} must have "
+                                     "the same extent there")
+
+
 def _callee_result(types: tuple[Type, ...]) -> Type:
     if len(types) == 1:
         return types[0]
@@ -527,6 +572,7 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += attrs_arg(ctx, a.value)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
         # dtype must agree (a value of another dtype is not what the callee computes on).
@@ -534,6 +580,15 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
         if why is not None:
             raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
                             hint=f"'{name}' declares {pname}: {type_text(ptype)}")
+        _bind_dynamic_dims(ctx, a.value, name, pname, ptype, value.type, bound)
+    device = next((a for a in kw if a.keyword is not None and a.keyword.value == "device"), None)
+    if device is not None:
+        if sig.role is not Role.Orchestrator:
+            raise ctx.error(device, f"Function '{name}' does not take 'device': only an "
+                                    "orchestrator is dispatched to a device",
+                            hint="device= goes on a call of a function with "
+                                 "type=pl.FunctionType.Orchestration or role=pl.Role.Orchestrator")
+        attrs += (("device", lower_expr(ctx, device.value)),)
     return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
                 span=ctx.cur_span)
 

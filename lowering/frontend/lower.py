@@ -209,7 +209,7 @@ def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
         h = _header(prog, fd, dec, in_class=True)
         prog.signatures[name] = Signature(
             name, [(p.name, p.type, d) for p, d in zip(h.params, h.directions, strict=True)],
-            h.returns, h.ft, GlobalVar(name))
+            h.returns, h.ft, GlobalVar(name), h.role)
         headers.append(h)
     funcs = tuple(_body(h) for h in headers)
     _reject_call_cycles(prog)

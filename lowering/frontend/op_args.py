@@ -180,12 +180,15 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                 return member
         raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
                       + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
-    if isinstance(value, str) and key in KWARG_CODES:
+    if key in KWARG_CODES and isinstance(value, str | int) and not isinstance(value, bool):
         table = KWARG_CODES[key]
-        if value.lower() not in table:
-            raise PlError(f"{spelling}: invalid {key} '{value}'; expected one of "
-                          + ", ".join(repr(k) for k in table))
-        return table[value.lower()]
+        code = table.get(value.lower()) if isinstance(value, str) else value
+        if code not in table.values():
+            shown = f"'{value}'" if isinstance(value, str) else str(value)
+            raise PlError(f"{spelling}: invalid {key} {shown}; expected one of "
+                          + ", ".join(repr(k) for k in table)
+                          + f" (or its code, {min(table.values())} to {max(table.values())})")
+        return code
     return value
 
 

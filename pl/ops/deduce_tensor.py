@@ -190,6 +190,7 @@ def matmul(ctx: Deduction) -> Type:
 @type_rule("tensor.matmul_acc")
 def matmul_acc(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
+    ctx.init_cond(3)
     acc = ctx.shaped(0)
     ctx.shaped(1)
     ctx.shaped(2)

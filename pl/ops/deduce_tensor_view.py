@@ -9,7 +9,7 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 from __future__ import annotations
 
 from pl.ir.enums import DType, PadValue, TensorLayout
-from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
+from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
     Deduction,
@@ -23,11 +23,21 @@ from pl.ops.deduce_util import (
 )
 from pl.ops.marks import type_rule
 
+_MX_LAYOUTS = frozenset({TensorLayout.MX_A_ZZ, TensorLayout.MX_B_NN})
+
+
+def _plain_layout(ctx: Deduction, a: TensorType | TileType) -> None:
+    """A zero-copy view (slice, reshape, view, transpose, reinterpret) of an MX-layout tensor
+    would reread its packed scale blocks as plain elements: refused, as the reference does."""
+    if isinstance(a, TensorType) and a.view is not None and a.view.layout in _MX_LAYOUTS:
+        raise ctx.fail(f"{ctx.name} does not support MX-layout tensors", argument=0)
+
 
 @type_rule("tensor.slice")
 def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.shaped(0)
+    _plain_layout(ctx, a)
     shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
     valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
     drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
@@ -64,6 +74,7 @@ def _valid_view(ctx: Deduction, i: int, shape: Shape) -> TensorView | None:
 def reshape(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
+    _plain_layout(ctx, a)
     new = ctx.tuple_arg(1)
     n0, n1 = numel(a.shape), numel(new)
     if n0 is not None and n1 is not None and n0 != n1:
@@ -75,6 +86,7 @@ def reshape(ctx: Deduction) -> Type:
 def view(ctx: Deduction) -> Type:
     ctx.nargs(1, 3)
     a = ctx.shaped(0)
+    _plain_layout(ctx, a)
     new = ctx.opt_tuple(1) or a.shape
     n0, n1 = numel(a.shape), numel(new)
     if n0 is not None and n1 is not None and n0 != n1:
@@ -84,6 +96,8 @@ def view(ctx: Deduction) -> Type:
     layout = ctx.kwargs.get("layout")
     if not isinstance(layout, TensorLayout):
         return tensor(new, a.dtype, valid)
+    if layout in _MX_LAYOUTS:
+        raise ctx.fail(f"{ctx.name} does not support MX layouts")
     strides = row_major_strides(new)
     if layout is TensorLayout.DN and strides is not None and len(new) >= 2:
         rows = static(new[-2])
@@ -97,6 +111,7 @@ def view(ctx: Deduction) -> Type:
 def transpose(ctx: Deduction) -> Type:
     ctx.nargs(3, 4)
     a = ctx.shaped(0)
+    _plain_layout(ctx, a)
     i0, j0 = ctx.int_arg(1), ctx.int_arg(2)
     if i0 is None or j0 is None:
         raise ctx.fail(f"The operator {ctx.name} requires constant axes")
@@ -155,6 +170,7 @@ def set_validshape(ctx: Deduction) -> Type:
 def reinterpret_view(ctx: Deduction) -> Type:
     ctx.nargs(1, 2)
     a = ctx.shaped(0)
+    _plain_layout(ctx, a)
     dt = ctx.kw_dtype("dtype")
     if ctx.has(1):
         return tensor(ctx.tuple_arg(1), dt)

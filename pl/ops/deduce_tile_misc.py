@@ -79,6 +79,8 @@ def _check_2d(ctx: Deduction, **tiles: TileType) -> None:
 def matmul(ctx: Deduction, *, first: int = 0, nargs: tuple[int, int] = (2, 2), acc: bool = False,
            gemv: bool = False, bias: bool = False, batch: bool = False) -> Type:
     ctx.nargs(*nargs)
+    if acc:
+        ctx.init_cond(3)
     lhs, rhs = ctx.tile(first), ctx.tile(first + 1)
     if not batch:
         _check_2d(ctx, lhs=lhs, rhs=rhs)

@@ -84,6 +84,18 @@ class Deduction:
                             f"but got {type_name(t)}", argument=i)
         return t.dtype
 
+    def init_cond(self, i: int) -> None:
+        """A matmul-accumulate's optional predicate at position `i` (first iteration: overwrite
+        the accumulator) is a BOOL scalar, never an index read as a truth value."""
+        if len(self.args) <= i:
+            return
+        t = self._arg(i).type
+        if not (isinstance(t, ScalarType) and t.dtype is DType.BOOL):
+            got = t.dtype.short if isinstance(t, ScalarType) else type_name(t)
+            raise self.fail(f"The operator {self.name} requires init_cond to have dtype BOOL, but "
+                            f"got {got}: write a comparison such as `k == 0` rather than the index "
+                            "itself", argument=i)
+
     def tuple_arg(self, i: int) -> Shape:
         e = self._arg(i)
         if isinstance(e, MakeTuple):

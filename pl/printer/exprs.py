@@ -325,8 +325,12 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
             names = [a.name for a in op_def.args]
             items[cut:] = [names[i] + "=" + items[i] for i in range(cut, len(items))]
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
-    if e.attrs:
-        items.append("attrs=" + dict_text(list(e.attrs), ctx))
+    attrs = list(e.attrs)
+    if isinstance(op, GlobalVar):  # an orchestrator's dispatch target is spelled as a keyword
+        items += ["device=" + value_text(v, ctx, k) for k, v in attrs if k == "device"]
+        attrs = [(k, v) for k, v in attrs if k != "device"]
+    if attrs:
+        items.append("attrs=" + dict_text(attrs, ctx))
     return func, items
 
 
