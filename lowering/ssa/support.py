@@ -278,8 +278,9 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
 
     As in the reference, the value's type wins when it is informative (the value is a Var, or it is
     a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef that only the declaration
-    has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
-    Vec, whatever the first binding's type was.)
+    has is kept, and so is a Tile view only the declaration has. (A rebinding
+    `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is Vec, whatever the first
+    binding's type was.)
     """
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
@@ -287,6 +288,11 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
     if isinstance(chosen, (TensorType, TileType)) and isinstance(lhs_type, (TensorType, TileType)):
         if chosen.memref is None and lhs_type.memref is not None:
             chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
+        if isinstance(chosen, TileType) and isinstance(lhs_type, TileType) and chosen.view is None \
+                and lhs_type.view is not None and dataclasses.replace(lhs_type, view=None) == chosen:
+            # A declared view (`valid_shape=[12, 12]` on a created tile) refines the value's type;
+            # the calls that read the name were typed against it, so it stays.
+            chosen = lhs_type
     return chosen
 
 
