@@ -27,7 +27,7 @@ import pl
 from lowering.frontend.op_builders import build_call
 from lowering.frontend.parse import parse
 from pl.errors import PlError, UnknownNameError, suggest
-from pl.ir.enums import DType, MemorySpace
+from pl.ir.enums import ArgDirection, DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
@@ -405,11 +405,22 @@ def test_a_kept_or_unwritten_space_is_not_reported(tmp_path: Path) -> None:
 
 
 def test_function_attrs_take_the_values_func_attr_takes() -> None:
-    text = ('import pl\n\n\n@pl.function(attrs={"k": pl.FP32, "v": [1, [2, pl.MemorySpace.Vec]]})\n'
+    text = ('import pl\n\n\n@pl.function(attrs={"k": pl.FP32, "m": pl.MemorySpace.Vec, '
+            '"v": [pl.adir.input, pl.adir.output]})\n'
             'def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n'
-            '    pl.func_attr({"a": 1, "s": "x"})\n    return n\n')
+            '    pl.func_attr({"a": 1, "s": "x", "arg_direction_overrides": [0, 2]})\n    return n\n')
     fn = parse(text)
-    assert dict(fn.attrs) == {"k": DType.FP32, "v": (1, (2, MemorySpace.Vec)), "a": 1, "s": "x"}
+    assert dict(fn.attrs) == {"k": DType.FP32, "m": MemorySpace.Vec,
+                              "v": (int(ArgDirection.Input), int(ArgDirection.Output)),
+                              "a": 1, "s": "x", "arg_direction_overrides": (0, 2)}
+
+
+@pytest.mark.parametrize("value", ["[1, 2]", "[1, [2, pl.MemorySpace.Vec]]", '["a"]', "[n, 1]"])
+def test_a_list_attr_of_other_values_is_refused_as_the_reference_does(value: str) -> None:
+    text = ('import pl\n\n\n@pl.function\ndef f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n'
+            f'    pl.func_attr({{"v": {value}}})\n    return n\n')
+    with pytest.raises(PlError, match="Unsupported list element type for key: v"):
+        parse(text)
 
 
 @settings(max_examples=80, deadline=None)

@@ -456,8 +456,8 @@ def _attr_list(ctx: FnCtx, key: str, node: cst.List | cst.Tuple) -> tuple[Any, .
     """A list-valued attr holds one kind of element, as the reference's attr conversion demands:
     kernel values (a reference to each), `pl.adir` members, or, under `arg_direction_overrides`
     only, integers. Anything else would be dropped or misread downstream, so it is refused here."""
-    raw = [_op_arg(ctx, el.value) if not isinstance(el.value, cst.SimpleString)
-           else el.value.evaluated_value for el in node.elements]
+    raw = [el.value if isinstance(el.value, cst.List | cst.Tuple | cst.SimpleString)
+           else _op_arg(ctx, el.value) for el in node.elements]  # a nested list or a string: refused
     if key == _INT_LIST_KEY:
         ok = all(isinstance(v, ConstInt) and v.dtype is DType.INDEX for v in raw)
         expected = "integers"
