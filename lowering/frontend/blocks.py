@@ -63,7 +63,9 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
             raise ctx.error(s, "pl.yield_ must be the last statement of its loop or branch body",
                             hint="move the statements after it above the yield")
         if produced and pending:
-            produced[0] = replace(produced[0], comments=tuple(pending))  # type: ignore[type-var]
+            # Before any the statement has already (an inline function's, spliced first).
+            produced[0] = replace(produced[0],  # type: ignore[type-var]
+                                  comments=(*pending, *produced[0].comments))
             pending = []
         out += produced
     ctx.cur_span = outer_span

@@ -17,7 +17,7 @@ import libcst as cst
 
 from lowering.frontend import op_builders
 from lowering.frontend.call_checks import check_op_call
-from lowering.frontend.context import FnCtx, dotted
+from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
 from pl.ir.enums import DType
@@ -35,6 +35,7 @@ from pl.ir.expr import (
     UnaryExpr,
     Var,
 )
+from pl.ir.function import Function
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
@@ -353,6 +354,12 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
                               "assignment")
     if isinstance(obj, dsl.KernelOnly):
         raise ctx.error(func, f"{obj.spelling}(...) cannot be used as an expression here")
+    if isinstance(obj, InlineCallee):
+        value = obj.expand(ctx, node)
+        assert value is not None  # as a value, an inline call without one is refused
+        return value
+    if isinstance(obj, Function):
+        return external_call(ctx, node, obj)
     raise ctx.error(func, f"Unknown operation '{dotted(func)}'"
                     if isinstance(func, cst.Attribute) else f"Cannot call '{dotted(func)}' in a kernel")
 
@@ -506,15 +513,36 @@ def _callee_result(types: tuple[Type, ...]) -> Type:
 
 def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                  attrs: tuple[tuple[str, Any], ...] = ()) -> Expr:
+    """`self.name(...)`: a call of a function of the program (recursion included: the
+    reference's parser accepts it, and a pass that cannot follow a cycle says so)."""
     sig = ctx.prog.signatures.get(name)
-    func = node.func
     if sig is None:
-        raise ctx.error(func, f"Function '{name}' not defined in program",
+        raise ctx.error(node.func, f"Function '{name}' not defined in program",
                         hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
-    if name == ctx.name:
-        raise ctx.error(func, f"Recursive call of function '{name}' is not supported",
-                        hint="Kernels cannot call themselves; write the repetition as a loop")
-    ctx.prog.calls.append((ctx.name, name, func))
+    return _signature_call(ctx, node, sig, args, attrs)
+
+
+def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
+    """`name(...)` of a module-level `@pl.function`: the function joins the program (after its
+    own functions) and is called as `self.name(...)` is, as in the reference."""
+    name = fn.name
+    if name in ctx.prog.signatures:
+        raise ctx.error(node.func, f"External function '{name}' conflicts with program function "
+                                   f"'{name}'",
+                        hint="Rename either the external or program function")
+    held = ctx.prog.externals.setdefault(name, fn)
+    if held is not fn:
+        raise ctx.error(node.func, f"Conflicting external functions with name '{name}'",
+                        hint="External functions must have unique names; rename one of them")
+    sig = Signature(name, [(p.name, p.type, d) for p, d in zip(fn.params, fn.directions,
+                                                                  strict=True)],
+                    fn.return_types, fn.func_type, GlobalVar(name))
+    return _signature_call(ctx, node, sig, node.args, ())
+
+
+def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
+                    attrs: tuple[tuple[str, Any], ...]) -> Expr:
+    name = sig.name
     pos, kw = _split_args(ctx, args)
     for a in kw:
         if a.keyword is not None and a.keyword.value not in ("device", "attrs"):

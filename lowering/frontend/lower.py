@@ -22,6 +22,7 @@ import libcst as cst
 from lowering.frontend.blocks import lower_block, suite
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
+from lowering.frontend.inline import InlineFunction, inline_function
 from lowering.frontend.source import SourceFile
 from lowering.frontend.types import lower_annotation, type_text
 from pl.errors import PlError, frame_span, suggest
@@ -53,6 +54,13 @@ def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | No
             except PlError:
                 continue
     return None
+
+
+def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
+    """One of the def's decorators evaluates to `pl.inline` (identity, any spelling)."""
+    probe = FnCtx(prog, fd.name.value, None)
+    return any(isinstance(d.decorator, cst.Name | cst.Attribute)
+               and probe.try_resolve(d.decorator) is inline for d in fd.decorators)
 
 
 def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:
@@ -212,31 +220,8 @@ def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
             h.returns, h.ft, GlobalVar(name))
         headers.append(h)
     funcs = tuple(_body(h) for h in headers)
-    _reject_call_cycles(prog)
-    return Program(cd.name.value, funcs, span=prog.src.stmt_span(cd))
-
-
-def _reject_call_cycles(prog: ProgCtx) -> None:
-    """Functions calling each other in a cycle (f -> g -> f) are recursion too."""
-    edges: dict[str, list[tuple[str, cst.CSTNode]]] = {}
-    for caller, callee, node in prog.calls:
-        edges.setdefault(caller, []).append((callee, node))
-    done: set[str] = set()
-
-    def visit(name: str, path: list[str]) -> None:
-        for callee, node in edges.get(name, []):
-            if callee in path:
-                cycle = " -> ".join([*path[path.index(callee):], callee])
-                raise prog.src.error(node, f"Recursive calls are not supported: {cycle}",
-                                     hint="Kernels cannot call themselves, directly or through "
-                                          "other functions")
-            if callee not in done:
-                visit(callee, [*path, callee])
-        done.add(name)
-
-    for caller, _, _ in prog.calls:
-        if caller not in done:
-            visit(caller, [caller])
+    return Program(cd.name.value, funcs + tuple(prog.externals.values()),
+                   span=prog.src.stmt_span(cd))
 
 
 def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:
@@ -392,6 +377,23 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     if fn is None:
         return apply
     return apply(fn)
+
+
+def inline(fn: Callable[..., Any]) -> InlineFunction:
+    """`@pl.inline`: a helper whose body is spliced into each call in a kernel
+    (lowering/frontend/inline.py); its definition is read from its file when decorated."""
+    scope = dict(sys._getframe(1).f_locals)
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise PlError("@pl.inline must decorate a def", frame_span(sys._getframe(1))).uncaught()
+    try:
+        src, glb = _source_of(fn, "function")
+        closure = dict(scope) if scope and scope is not glb else {}
+        closure.update(_closure(fn))
+        node = _find(src, fn.__qualname__, fn.__code__.co_firstlineno, "function")
+        assert isinstance(node, cst.FunctionDef)
+        return inline_function(ProgCtx(src, glb, closure), node)
+    except PlError as error:
+        raise error.uncaught() from None
 
 
 def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:

@@ -15,7 +15,8 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
 - `NAME = expr`, `A, B = expr`, `NAME: T = expr` and `NAME op= expr` evaluate `expr` with the
   static evaluator (lowering/source/static_eval.py lists the accepted forms).
 - `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
-  (the frontend, as the decorators would), in source order, so later names see earlier ones.
+  (the frontend, as the decorators would), in source order, so later names see earlier ones;
+  `@pl.inline` defs bind the inline function the kernels calling them splice in.
 - `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
 - Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
   a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
@@ -45,9 +46,12 @@ from typing import Any, Final
 import libcst as cst
 
 from lowering.frontend.context import FnCtx, ProgCtx, dotted
+from lowering.frontend.inline import inline_function
 from lowering.frontend.lower import (
     function,
     function_decorator,
+    inline,
+    is_inline_decorated,
     is_program_decorator,
     lower_class_node,
     lower_function_node,
@@ -94,10 +98,10 @@ _TOOL_REASON = "it is one of pl's tools, which static loading does not run"
 
 def pl_surface() -> StaticNamespace:
     """What `import pl` binds in a kernel read statically: every object of the language surface,
-    the decorators `function` / `program`, `PlError`, and pl's tools unresolved (a fresh
+    the decorators `function` / `inline` / `program`, `PlError`, and pl's tools unresolved (a fresh
     namespace: an import binds its own)."""
     names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
-    names.update(PlError=PlError, function=function, program=program)
+    names.update(PlError=PlError, function=function, inline=inline, program=program)
     names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
     return StaticNamespace("pl", names)
 
@@ -403,7 +407,9 @@ class _Loader:
                 self._class(ns, stmt, prog)
             elif isinstance(stmt, cst.FunctionDef):
                 _check_decorators(prog, stmt)
-                if function_decorator(prog, stmt) is not None:
+                if is_inline_decorated(prog, stmt):
+                    ns[stmt.name.value] = inline_function(ProgCtx(src, ns), stmt)
+                elif function_decorator(prog, stmt) is not None:
                     ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
                 else:
                     self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
