@@ -19,7 +19,7 @@ def twice_then(t, k):
 
 @pl.inline
 def looped(t, n):
-    for i, (acc,) in pl.range(n, init_values=(t,)):
+    for _i, (acc,) in pl.range(n, init_values=(t,)):
         nxt = pl.add(acc, acc)
         acc_out = pl.yield_(nxt)
     return acc_out
