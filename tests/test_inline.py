@@ -137,3 +137,12 @@ def test_a_name_bound_on_every_path_of_nested_ifs_is_one_value(m: int) -> None:
     pl.interpret(compiled, x, out, m)
     want = {0: np.exp(x), 1: x - 1.0, 3: x * x, 5: x + x}[m]
     np.testing.assert_allclose(out, want.astype(np.float32), rtol=1e-6)
+
+
+def test_a_deps_comprehension_is_unrolled_while_compiling() -> None:
+    """`deps=[[tids[k] for k in range(SLOTS) if k != SKIP], tids[3]]`: the reference's parser
+    unrolls the comprehension (constant iterable and filter) into one entry per kept value."""
+    program = pl.parse((CASES / "deps_comprehension.py").read_text())
+    text = pl.python_print(program)
+    slots = [f"pl.array.get_element(tids, {k})" for k in (0, 2, 3, 3)]
+    assert f"deps=[{', '.join(slots)}]" in text, text

@@ -187,7 +187,9 @@ def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
 
 
 def _unsupported(ctx: FnCtx, node: cst.BaseExpression) -> Any:
-    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}",
+                    hint="a list comprehension over constants is unrolled only as pl.submit's "
+                         "deps=[...]" if isinstance(node, cst.ListComp) else None)
 
 
 def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], Any]:
@@ -579,12 +581,110 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
     attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
     if deps:
-        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
+        attrs += (("deps", _deps(ctx, deps[0].value)),)
     call = program_call(ctx, node, name, rest, attrs)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
     return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+
+
+def _deps(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`deps=[...]` of pl.submit: a list whose entries may be list comprehensions over values
+    known while compiling (`[tids[k] for k in range(K) if k != SKIP]`), unrolled into their
+    entries as the reference's parser unrolls them (only here: elsewhere a comprehension is
+    refused, as there)."""
+    if isinstance(node, cst.ListComp):
+        return MakeTuple(tuple(_unrolled(ctx, node)))
+    if isinstance(node, cst.List | cst.Tuple) and any(isinstance(el.value, cst.ListComp)
+                                                        for el in node.elements):
+        entries: list[Expr] = []
+        for el in node.elements:
+            if isinstance(el.value, cst.ListComp):
+                entries += _unrolled(ctx, el.value)
+            else:
+                entries.append(lower_expr(ctx, el.value))
+        return MakeTuple(tuple(entries))
+    return lower_expr(ctx, node)
+
+
+def _unrolled(ctx: FnCtx, comp: cst.ListComp) -> list[Expr]:
+    """The entries of `[elt for name in ITER if COND]`: ITER a `range(...)` of constants or a
+    sequence of constant ints, COND constant once `name` is each of them."""
+    gen = comp.for_in
+    if gen.inner_for_in is not None or gen.asynchronous is not None:
+        raise ctx.error(comp, "A deps= comprehension takes a single plain `for` clause")
+    if not isinstance(gen.target, cst.Name):
+        raise ctx.error(gen.target, "A deps= comprehension's target must be a single name",
+                        hint="Use `for i in ...`, not `for i, j in ...`")
+    name = gen.target.value
+    values = _static_ints(ctx, gen.iter)
+    entries: list[Expr] = []
+    for v in values:
+        keep = True
+        for cond in gen.ifs:
+            test = static_value(lower_expr(ctx, _with_constant(cond.test, name, v)))
+            if test is None:
+                raise ctx.error(cond.test, "A deps= comprehension's filter depends on a kernel "
+                                           "value: it cannot be unrolled while compiling",
+                                hint="Filters may read only constants and the comprehension's "
+                                     "own loop name")
+            keep = keep and bool(test)
+        if keep:
+            try:
+                entries.append(lower_expr(ctx, _with_constant(comp.elt, name, v)))
+            except PlError as e:  # the entry is a copy of `comp.elt`: locate at the original
+                raise ctx.src.locate(e, comp.elt) from None
+    return entries
+
+
+def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
+    """The ints a comprehension's iterable gives while compiling."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+            and ctx.try_resolve(node.func) is range:
+        bounds = [static_value(lower_expr(ctx, a.value)) for a in node.args]
+        if len(bounds) in (1, 2, 3) and all(type(b) is int for b in bounds) and bounds[-1] != 0 \
+                and not any(a.keyword or a.star for a in node.args):
+            return list(range(*bounds))  # type: ignore[arg-type]
+        raise ctx.error(node, "A deps= comprehension's range(...) needs constant bounds",
+                        hint="Use module-level numbers, or write the loop as pl.range with "
+                             "deps=[arr[i]] inside")
+    if isinstance(node, cst.Call) and isinstance(ctx.try_resolve(node.func), dsl.KernelOnly):
+        raise ctx.error(node, "A deps= comprehension's iterable is a kernel loop (pl.range, "
+                              "pl.parallel, ...): it cannot be unrolled while compiling",
+                        hint="Use Python's range(...) for a list unrolled while compiling")
+    value = lower_value(ctx, node)
+    ints: list[Any] | None = None
+    if isinstance(value, list | tuple):  # a module constant
+        ints = list(value)
+    elif isinstance(value, MakeTuple):
+        ints = [static_value(e) for e in value.elements]
+    if ints is None or any(type(i) is not int for i in ints):
+        raise ctx.error(node, "A deps= comprehension's iterable must be range(...) or a sequence "
+                              "of constant ints")
+    return ints  # type: ignore[return-value]
+
+
+def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseExpression:
+    """`node` with each read of `name` replaced by the literal `value`."""
+    literal: cst.BaseExpression = cst.Integer(str(abs(value)))
+    if value < 0:
+        literal = cst.UnaryOperation(cst.Minus(), literal)
+
+    class _Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return literal if original.value == name else updated
+
+        def leave_Attribute(self, original: cst.Attribute,
+                            updated: cst.Attribute) -> cst.BaseExpression:
+            return updated.with_changes(attr=original.attr)  # `x.name` is not a read of name
+
+        def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+            return updated.with_changes(keyword=original.keyword)
+
+    out = node.visit(_Substitute())
+    assert isinstance(out, cst.BaseExpression)
+    return out
 
 
 # The expression forms lower_value accepts, by exact LibCST class.
