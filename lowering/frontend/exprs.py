@@ -662,7 +662,7 @@ def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
     if ints is None or any(type(i) is not int for i in ints):
         raise ctx.error(node, "A deps= comprehension's iterable must be range(...) or a sequence "
                               "of constant ints")
-    return ints  # type: ignore[return-value]
+    return ints
 
 
 def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseExpression:
