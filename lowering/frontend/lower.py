@@ -24,6 +24,7 @@ from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend.inline import InlineFunction, inline_function
 from lowering.frontend.source import SourceFile
+from lowering.frontend.stmts import dsl_callee
 from lowering.frontend.types import lower_annotation, type_text
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
@@ -33,6 +34,7 @@ from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import make_body
 from pl.ir.types import TileType, TupleType, Type
+from pl.language.dsl import func_attr
 
 
 class _Header:
@@ -177,6 +179,8 @@ def _body(h: _Header) -> Function:
     ctx.return_types = h.returns
     name = h.node.name.value
     stmts = suite(h.node.body)
+    if h.level is not None and h.level.value >= Level.HOST.value and h.role is Role.SubWorker:
+        return _host_function(h, stmts)
     ellipsis = _abstract_body(stmts)
     if ellipsis is not None:
         raise ctx.error(ellipsis, f"Function '{name}' has no body, only `...`",
@@ -185,6 +189,27 @@ def _body(h: _Header) -> Function:
     body = lower_block(ctx, stmts)
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
+
+
+def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:
+    """A HOST-level SubWorker: plain Python the host runs, kept as the text of its body (after a
+    leading `pl.func_attr(...)`, which gives attrs), as the reference keeps it; `...` alone is a
+    callback bound at run time."""
+    ctx, name = h.ctx, h.node.name.value
+    if ctx.self_name is not None:
+        raise ctx.error(h.node.name, f"SubWorker function '{name}' must not declare 'self'",
+                        hint="A HOST SubWorker is self-contained: remove the 'self' parameter")
+    rest = list(stmts)
+    while rest and isinstance(rest[0], cst.SimpleStatementLine) \
+            and len(rest[0].body) == 1 and isinstance(rest[0].body[0], cst.Expr) \
+            and dsl_callee(ctx, rest[0].body[0].value) is func_attr:
+        lower_block(ctx, rest[:1])
+        rest = rest[1:]
+    footer = h.node.body.footer if isinstance(h.node.body, cst.IndentedBlock) else ()
+    text = "".join(_code(n) for n in (*rest, *footer)).rstrip()
+    return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body([]), h.ft,
+                    h.level, h.role, tuple(h.attrs + ctx.attrs), host_body=text,
+                    span=ctx.src.stmt_span(h.node))
 
 
 def _abstract_body(stmts: Sequence[cst.CSTNode]) -> cst.CSTNode | None:

@@ -92,6 +92,9 @@ class Machine:
     # ---- functions ------------------------------------------------------------------------------
 
     def run_function(self, func: Function, args: Sequence[Any]) -> tuple[Any, ...]:
+        if func.host_body is not None:
+            raise PlError(f"pl.interpret: '{func.name}' is a HOST SubWorker: its Python runs on "
+                          "the host and is not interpreted", func.span)
         if len(args) != len(func.params):
             raise PlError(f"pl.interpret: function '{func.name}' takes {len(func.params)} arguments, "
                           f"got {len(args)}", func.span)
