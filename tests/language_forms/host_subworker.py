@@ -18,7 +18,7 @@ class K:
 
         # comments and blank lines stay
         assert x is not None
-        for row in range(16):
+        for _row in range(16):
             pass
 
     # `...` alone: a callback bound at run time
