@@ -167,8 +167,9 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
         vals[0], vals[1], vals[2] if len(vals) == 3 else one)
     if kind is ForKind.Unroll and not all(isinstance(v, ConstInt) for v in (start, stop, step)):
         raise ctx.error(call, "pl.unroll needs integer-literal bounds")
-    if isinstance(step, ConstInt) and step.value == 0:
-        raise ctx.error(call, "Loop step must not be zero")
+    if kind is ForKind.Unroll and isinstance(step, ConstInt) and step.value == 0:
+        # (Any other loop with a step of 0 runs no iteration, as the reference counts it.)
+        raise ctx.error(call, "pl.unroll's step must not be zero")
     attrs: list[tuple[str, Any]] = []
     inits: list[Expr] | None = None
     for key, val in kw.items():

@@ -20,7 +20,7 @@ from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
-from pl.ir.enums import DType
+from pl.ir.enums import DType, ParamDirection
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -514,14 +514,16 @@ def _callee_result(types: tuple[Type, ...]) -> Type:
 
 
 def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
-                 attrs: tuple[tuple[str, Any], ...] = ()) -> Expr:
+                 attrs: tuple[tuple[str, Any], ...] = (), submit: bool = False) -> Expr:
     """`self.name(...)`: a call of a function of the program (recursion included: the
-    reference's parser accepts it, and a pass that cannot follow a cycle says so)."""
+    reference's parser accepts it, and a pass that cannot follow a cycle says so). A submit
+    (`pl.submit(self.name, ...)`) may leave out Out / InOut arguments: the runtime allocates
+    them."""
     sig = ctx.prog.signatures.get(name)
     if sig is None:
         raise ctx.error(node.func, f"Function '{name}' not defined in program",
                         hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
-    return _signature_call(ctx, node, sig, args, attrs)
+    return _signature_call(ctx, node, sig, args, attrs, submit)
 
 
 def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
@@ -543,22 +545,27 @@ def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
 
 
 def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
-                    attrs: tuple[tuple[str, Any], ...]) -> Expr:
+                    attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
     name = sig.name
     pos, kw = _split_args(ctx, args)
     for a in kw:
         if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
             raise ctx.error(a, f"Function '{name}' does not take keyword argument "
                                f"'{a.keyword.value}'")
-    if len(pos) != len(sig.params):
+    most = len(sig.params)
+    least = sum(d not in (ParamDirection.Out, ParamDirection.InOut) for _, _, d in sig.params) \
+        if submit else most
+    if not least <= len(pos) <= most:
         params = [f"{p}: {d.name}" for p, _, d in sig.params]
-        raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
-                              f"{len(pos)}", hint=f"Parameters: {params}")
+        expects = f"{least}..{most}" if least != most else f"{most}"
+        raise ctx.error(node, f"Function '{name}' expects {expects} argument(s), got {len(pos)}",
+                        hint=f"Parameters: {params}" + (". Out/InOut params may be omitted in "
+                                                        "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += attrs_arg(ctx, a.value)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
-    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
+    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
         # dtype must agree (a value of another dtype is not what the callee computes on).
         why = type_mismatch(ptype, value.type)
@@ -582,7 +589,7 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
     if deps:
         attrs += (("deps", _deps(ctx, deps[0].value)),)
-    call = program_call(ctx, node, name, rest, attrs)
+    call = program_call(ctx, node, name, rest, attrs, submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
