@@ -23,6 +23,8 @@ import pytest
 import pl
 from pl.errors import PlError
 from pl.ir import Program
+from pl.ir.expr import Call, GlobalVar
+from pl.ir.stmt import AssignStmt
 from pl.ir.traverse import walk_stmts
 from pl.show_inferred.annotate import run_text
 from pl.show_inferred.cli import load_programs
@@ -146,3 +148,16 @@ def test_a_deps_comprehension_is_unrolled_while_compiling() -> None:
     text = pl.python_print(program)
     slots = [f"pl.array.get_element(tids, {k})" for k in (0, 2, 3, 3)]
     assert f"deps=[{', '.join(slots)}]" in text, text
+
+
+def test_a_submit_may_leave_out_its_outputs() -> None:
+    """`pl.submit(self.kernel, x)` of a kernel with an Out parameter: the reference's parser
+    accepts it (the runtime allocates the output); it compiles and reads back the same."""
+    program = pl.parse((CASES / "submit_without_outputs.py").read_text())
+    compiled = pl.compile(program, backend="910B", verify=True)
+    pl.assert_structural_equal(pl.parse(compiled.as_python()), compiled.program)
+    main = program.get("main")
+    assert main is not None
+    calls = [s.value for s in walk_stmts(main.body) if isinstance(s, AssignStmt)
+             and isinstance(s.value, Call) and s.value.op == GlobalVar("kernel")]
+    assert [len(c.args) for c in calls] == [1]
