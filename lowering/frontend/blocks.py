@@ -335,11 +335,15 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
         raise ctx.error(call, "Unsupported context manager: use pl.scope(), pl.at(...), "
                               "pl.cluster() or pl.spmd(n)")
     args: list[tuple[str, Any]] = []
+    # The parameters a scope takes by position, in order (the reference's signatures).
+    positional = {id(dsl.spmd): ("core_num",), id(dsl.at): ("level", "role")}.get(id(obj), ())
     for a in call.args:
         if a.keyword is None:
-            if obj is not dsl.spmd or args:
+            if len(args) >= len(positional) or any(k != p for (k, _), p in zip(args, positional)):
                 raise ctx.error(a, "Scope arguments are keywords")
-            args.append(("core_num", lower_expr(ctx, a.value)))
+            key = positional[len(args)]
+            args.append((key, lower_expr(ctx, a.value) if key == "core_num"
+                         else lower_value(ctx, a.value)))
         else:
             v = lower_value(ctx, a.value)
             args.append((a.keyword.value, v))
