@@ -339,7 +339,7 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
     positional = {id(dsl.spmd): ("core_num",), id(dsl.at): ("level", "role")}.get(id(obj), ())
     for a in call.args:
         if a.keyword is None:
-            if len(args) >= len(positional) or any(k != p for (k, _), p in zip(args, positional)):
+            if len(args) >= len(positional):  # (Python puts positional arguments first)
                 raise ctx.error(a, "Scope arguments are keywords")
             key = positional[len(args)]
             args.append((key, lower_expr(ctx, a.value) if key == "core_num"
