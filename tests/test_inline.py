@@ -56,7 +56,10 @@ def _imported(folder: Path) -> Program:
 
 
 def _expected(x: np.ndarray) -> np.ndarray:
-    return np.exp(x * 2.0).astype(np.float32) + np.float32(1.0)
+    t = (x * np.float32(2.0)).astype(np.float32)
+    for _ in range(2):  # softplus_like's loop, whose rebound parameter carries the value
+        t = (np.exp(t) + np.float32(1.0)).astype(np.float32)
+    return t
 
 
 def test_imported_and_read_statically_give_one_program(helper_files: Path) -> None:
@@ -86,7 +89,7 @@ def test_compiles_and_computes_the_same(helper_files: Path, backend: str | None)
     compiled = pl.compile(program, backend=backend, verify=True)
     text = compiled.as_python()
     pl.assert_structural_equal(pl.parse(text), compiled.program)
-    x = np.random.default_rng(7).standard_normal((16, 16)).astype(np.float32)
+    x = (np.random.default_rng(7).standard_normal((16, 16)) * 0.25).astype(np.float32)
     for p in (program, compiled.program):
         out = np.zeros((16, 16), np.float32)
         pl.interpret(p, x.copy(), out)

@@ -362,8 +362,11 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
         return value
     if isinstance(obj, Function):
         return external_call(ctx, node, obj)
-    raise ctx.error(func, f"Unknown operation '{dotted(func)}'"
-                    if isinstance(func, cst.Attribute) else f"Cannot call '{dotted(func)}' in a kernel")
+    if isinstance(func, cst.Attribute):
+        raise ctx.error(func, f"Unknown operation '{dotted(func)}'")
+    raise ctx.error(func, f"Cannot call '{dotted(func)}' in a kernel",
+                    hint="A kernel calls pl.* operations, self.method(...) of its program, and "
+                         "module-level @pl.function / @pl.inline functions by name")
 
 
 def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:

@@ -22,12 +22,13 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend.blocks import lower_block, suite
+from lowering.frontend.bound import BoundNames
 from lowering.frontend.context import FnCtx, InlineCallee, ProgCtx
 from lowering.frontend.exprs import hoist_nested, lower_value, py_to_expr
 from lowering.frontend.source import SourceFile
 from pl.errors import PlError
-from pl.ir.expr import Call, Expr, MakeTuple
-from pl.ir.stmt import EvalStmt, ReturnStmt
+from pl.ir.expr import Call, Expr, MakeTuple, Var
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,9 +53,20 @@ class InlineFunction(InlineCallee):
             raise ctx.error(call.func, f"Inline function '{self.name}' calls itself: {cycle}",
                             hint="An inline body is spliced at each call: it cannot recurse")
         values = self._arguments(ctx, call)
+        # A parameter the body rebinds becomes a Var of its own, bound to the argument before
+        # the body (rebinding it in a loop is then a carried value, as for any local); the
+        # others stand for the argument itself, as the reference binds them.
+        rebound = BoundNames()
+        self.node.body.visit(rebound)
+        locals_: dict[str, Var] = {}
+        for pname, value in zip(self.params, values, strict=True):
+            if pname in rebound.names and isinstance(value, Expr):
+                local = Var(pname, value.type, span=ctx.cur_span)
+                ctx.hoisted.append(AssignStmt(local, value, span=ctx.cur_span))
+                locals_[pname] = local
         prog = replace(ctx.prog, src=self.src, globals=self.globals,
                        closure={**self.closure, **dict(zip(self.params, values, strict=True))})
-        body_ctx = FnCtx(prog, ctx.name, None, func_type=ctx.func_type,
+        body_ctx = FnCtx(prog, ctx.name, None, func_type=ctx.func_type, scopes=[locals_],
                          inlining=(*ctx.inlining, self.name))
         try:
             stmts = lower_block(body_ctx, _body(body_ctx, self.node))

@@ -38,13 +38,13 @@ import io
 import os
 import tokenize
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 import libcst as cst
 
+from lowering.frontend.bound import BoundNames
 from lowering.frontend.context import FnCtx, ProgCtx, dotted
 from lowering.frontend.inline import inline_function
 from lowering.frontend.lower import (
@@ -164,12 +164,6 @@ def _is_main_guard(node: cst.If) -> bool:
         any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
-_TARGET_FIELDS: Final[Mapping[type, str]] = MappingProxyType({
-    cst.AssignTarget: "target", cst.AnnAssign: "target", cst.AugAssign: "target",
-    cst.For: "target", cst.AsName: "name", cst.NamedExpr: "target",
-})
-
-
 def _has_program_decorator(cd: cst.ClassDef) -> bool:
     """Spelled `@...program` / `@...program(...)` (a guess by name: used where the names in
     scope are unknown, to say why a program is not loaded)."""
@@ -194,50 +188,18 @@ def _program_class(node: cst.CSTNode) -> cst.ClassDef | None:
     return found[0] if found else None
 
 
-class _Bound(cst.CSTVisitor):
-    """Names a compound statement may bind (not looking into nested defs and classes), and
-    whether it defines a `@...program` class."""
+class _Bound(BoundNames):
+    """Names a compound statement may bind (lowering/frontend/bound.py), and whether it defines
+    a `@...program` class."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.names: list[str] = []
         self.program: cst.ClassDef | None = None
 
-    def _target(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
-            self.names.append(node.value)
-        elif isinstance(node, cst.Tuple | cst.List):
-            for el in node.elements:
-                self._target(el.value)
-        elif isinstance(node, cst.StarredElement):
-            self._target(node.value)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        field = _TARGET_FIELDS.get(type(node))
-        if field is not None:  # `x = `, `x: T = `, `x += `, `for x in`, `as x`, `x :=`
-            self._target(getattr(node, field))
-        return super().on_visit(node)
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for a in node.names:
-            if a.asname is None:
-                self.names.append(dotted(a.name).split(".")[0])
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if not isinstance(node.names, cst.ImportStar):
-            for a in node.names:
-                if a.asname is None:
-                    self.names.append(dotted(a.name))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.append(node.name.value)
-        return False
-
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.append(node.name.value)
         if self.program is None and _has_program_decorator(node):
             self.program = node
-        return False
+        return super().visit_ClassDef(node)
 
 
 class _Loader:
@@ -484,7 +446,7 @@ class _Loader:
                 ns[name] = value
         elif isinstance(small, cst.Del):
             bound = _Bound()
-            bound._target(small.target)
+            bound.target(small.target)
             for name in bound.names:
                 ns.pop(name, None)
         elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Assert | cst.Raise |
@@ -528,7 +490,7 @@ class _Loader:
     def _unbind(self, ns: dict[str, Any], target: cst.BaseExpression, why: str, src: SourceFile,
                 stmt: cst.CSTNode) -> None:
         bound = _Bound()
-        bound._target(target)
+        bound.target(target)
         for name in bound.names:
             self._unresolved(ns, name, why, src, stmt)
 

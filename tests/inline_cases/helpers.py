@@ -7,8 +7,8 @@ N = 16
 
 @pl.inline
 def softplus_like(t):
-    # a loop inside the helper: its statements are a multiple of the caller's lines
-    for _i in pl.range(1):
+    # the parameter is rebound in a loop: each iteration reads the previous one's value
+    for _i in pl.range(2):
         e = pl.exp(t)
         t = pl.add(e, 1.0)
     return t
