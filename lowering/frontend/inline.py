@@ -59,10 +59,10 @@ class InlineFunction(InlineCallee):
         rebound = BoundNames()
         self.node.body.visit(rebound)
         locals_: dict[str, Var] = {}
-        for pname, value in zip(self.params, values, strict=True):
-            if pname in rebound.names and isinstance(value, Expr):
-                local = Var(pname, value.type, span=ctx.cur_span)
-                ctx.hoisted.append(AssignStmt(local, value, span=ctx.cur_span))
+        for pname, arg in zip(self.params, values, strict=True):
+            if pname in rebound.names and isinstance(arg, Expr):
+                local = Var(pname, arg.type, span=ctx.cur_span)
+                ctx.hoisted.append(AssignStmt(local, arg, span=ctx.cur_span))
                 locals_[pname] = local
         prog = replace(ctx.prog, src=self.src, globals=self.globals,
                        closure={**self.closure, **dict(zip(self.params, values, strict=True))})
@@ -80,8 +80,9 @@ class InlineFunction(InlineCallee):
             stmts.pop()
             returned = last.values
         ctx.hoisted.extend(stmts)
-        value = None if not returned else returned[0] if len(returned) == 1 \
-            else MakeTuple(returned)
+        value: Expr | None = None
+        if returned:
+            value = returned[0] if len(returned) == 1 else MakeTuple(returned)
         if as_value and value is None:
             raise ctx.error(call, f"Inline function '{self.name}' has no return value",
                             hint="Inline functions used as expressions must return a value")
