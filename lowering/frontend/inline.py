@@ -1,15 +1,21 @@
 """`@pl.inline` functions: helpers whose body is spliced into the caller at each call site.
 
-Guarantees (the reference's parser does the same): an inline function is no function of the
-program; each call lowers its body anew, in the caller's function, so every call has its own
-locals. The arguments are lowered in the caller, by position, one per parameter; the body sees
-its parameters bound to them and the names of its own module (and closure), never the caller's
-locals, and rebinding a parameter does not rebind the caller's variable. The body's statements go
-before the caller's statement; the call's value is what the body's final `return` gives (a tuple
-for `return a, b`). Refused with a located error: keyword arguments, a wrong argument count, a
-`return` anywhere but as the body's last statement, the value of an inline function that returns
-nothing, an inline function that calls itself (directly or through others), a call in the header
-of a compound statement (`if f(x):`), and parameters other than plain names.
+Guarantees: an inline function is no function of the program; each call lowers its body anew, in
+the caller's function, so every call has its own locals. The arguments are lowered in the caller,
+by position, one per parameter; the body sees its parameters bound to them and the names of its
+own module (and closure). A parameter the body rebinds is a local bound to the argument first, so
+rebinding it never rebinds the caller's variable. The body's statements go before the caller's
+statement; the call's value is what the body's final `return` gives (a tuple for `return a, b`);
+as a statement, a call may give no value. Refused with a located error: keyword arguments, a
+wrong argument count, a `return` anywhere but as the body's last statement, the value of an
+inline function that returns nothing, an inline function that calls itself (directly or through
+others), a call in the header of a compound statement (`if f(x):`), and parameters other than
+plain names.
+
+Where the reference's parser differs, Python's scoping is kept instead: its inline body also sees
+the caller's local variables, and the body's names (its parameters included) stay bound in the
+caller after the call; here neither happens (a kernel relying on them gets "Undefined variable").
+Its early `return` in a branch silently gives the last one parsed; here it is refused.
 """
 
 from __future__ import annotations
