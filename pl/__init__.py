@@ -22,6 +22,7 @@ from pl.structural import structural_hash as structural_hash
 
 if TYPE_CHECKING:
     from lowering.frontend.lower import function as function
+    from lowering.frontend.lower import inline as inline
     from lowering.frontend.lower import program as program
     from lowering.frontend.parse import parse as parse
     from pl import passes as passes
@@ -34,7 +35,7 @@ def __getattr__(name: str) -> object:
 
     # The tools above the language surface (see the module docstring).
     match name:
-        case "function" | "program":
+        case "function" | "inline" | "program":
             return getattr(importlib.import_module("lowering.frontend.lower"), name)
         case "parse":  # pl.parse: program text -> Program | Function
             return importlib.import_module("lowering.frontend.parse").parse
@@ -69,4 +70,4 @@ def __dir__() -> list[str]:
 
 
 __all__ = [*_language_names, "Compiled", "PlError", "assert_structural_equal", "compile", "function",
-           "parse", "passes", "program", "python_print", "structural_equal", "structural_hash"]
+           "inline", "parse", "passes", "program", "python_print", "structural_equal", "structural_hash"]

@@ -63,7 +63,9 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
             raise ctx.error(s, "pl.yield_ must be the last statement of its loop or branch body",
                             hint="move the statements after it above the yield")
         if produced and pending:
-            produced[0] = replace(produced[0], comments=tuple(pending))  # type: ignore[type-var]
+            # Before any the statement has already (an inline function's, spliced first).
+            produced[0] = replace(produced[0],  # type: ignore[type-var]
+                                  comments=(*pending, *produced[0].comments))
             pending = []
         out += produced
     ctx.cur_span = outer_span
@@ -165,8 +167,9 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
         vals[0], vals[1], vals[2] if len(vals) == 3 else one)
     if kind is ForKind.Unroll and not all(isinstance(v, ConstInt) for v in (start, stop, step)):
         raise ctx.error(call, "pl.unroll needs integer-literal bounds")
-    if isinstance(step, ConstInt) and step.value == 0:
-        raise ctx.error(call, "Loop step must not be zero")
+    if kind is ForKind.Unroll and isinstance(step, ConstInt) and step.value == 0:
+        # (Any other loop with a step of 0 runs no iteration, as the reference counts it.)
+        raise ctx.error(call, "pl.unroll's step must not be zero")
     attrs: list[tuple[str, Any]] = []
     inits: list[Expr] | None = None
     for key, val in kw.items():
@@ -338,11 +341,15 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
         raise ctx.error(call, "Unsupported context manager: use pl.scope(), pl.at(...), "
                               "pl.cluster() or pl.spmd(n)")
     args: list[tuple[str, Any]] = []
+    # The parameters a scope takes by position, in order (the reference's signatures).
+    positional = {id(dsl.spmd): ("core_num",), id(dsl.at): ("level", "role")}.get(id(obj), ())
     for a in call.args:
         if a.keyword is None:
-            if obj is not dsl.spmd or args:
+            if len(args) >= len(positional):  # (Python puts positional arguments first)
                 raise ctx.error(a, "Scope arguments are keywords")
-            args.append(("core_num", lower_expr(ctx, a.value)))
+            key = positional[len(args)]
+            args.append((key, lower_expr(ctx, a.value) if key == "core_num"
+                         else lower_value(ctx, a.value)))
         else:
             v = lower_value(ctx, a.value)
             args.append((a.keyword.value, v))

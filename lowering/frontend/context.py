@@ -10,6 +10,7 @@ only names and attribute chains are evaluated (`root.attr` once per function, se
 from __future__ import annotations
 
 import builtins
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
 from types import ModuleType
@@ -21,7 +22,8 @@ from lowering.frontend.source import SourceFile
 from lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection, Role
-from pl.ir.expr import GlobalVar, IterArg, Op, Var
+from pl.ir.expr import Expr, GlobalVar, IterArg, Op, Var
+from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
 from pl.language import dsl
@@ -52,8 +54,9 @@ class ProgCtx:
     signatures: dict[str, Signature] = field(default_factory=dict)
     dyn_vars: dict[int, tuple[Any, Var]] = field(default_factory=dict)
     auto_dyn: dict[str, dsl.DynVar] = field(default_factory=dict)
-    # (caller, callee, callee node) of every `self.fn(...)`, to reject call cycles.
-    calls: list[tuple[str, str, cst.CSTNode]] = field(default_factory=list)
+    # Module-level `@pl.function`s the program's methods call, by name: they become functions of
+    # the program (after its own), as in the reference.
+    externals: dict[str, Function] = field(default_factory=dict)
     # `build_call`'s memo of keyword-free calls over tile / tensor Vars for this parse
     # (lowering/frontend/op_builders.py): it dies with the parse.
     built_calls: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = \
@@ -78,6 +81,19 @@ class ProgCtx:
         if not self.auto_dynamic or name.startswith("__") or self.lookup_py(name) is not _MISSING:
             return None
         return self.auto_dyn.setdefault(name, dsl.DynVar(name))
+
+
+class InlineCallee(ABC):
+    """A callee whose body is lowered anew at each call site, in the caller's function
+    (`@pl.inline`: lowering/frontend/inline.py). The expression lowering meets it by name
+    resolution and hands it the call."""
+
+    name: str
+
+    @abstractmethod
+    def expand(self, ctx: FnCtx, call: cst.Call, as_value: bool = True) -> Expr | None:
+        """Put the body's statements before the statement being lowered (`ctx.hoisted`) and
+        return the call's value (None for a call made as a statement that gives none)."""
 
 
 @dataclass
@@ -115,6 +131,9 @@ class FnCtx:
     # kernel's closure and globals do not change while it is lowered (nothing is executed), so
     # each dotted name is evaluated once per function. Failures are never stored.
     py_attrs: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # The `@pl.inline` functions being expanded around this body, outermost first (a function
+    # met again there would expand forever).
+    inlining: tuple[str, ...] = ()
 
     @property
     def src(self) -> SourceFile:

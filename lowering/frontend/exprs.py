@@ -17,10 +17,10 @@ import libcst as cst
 
 from lowering.frontend import op_builders
 from lowering.frontend.call_checks import check_op_call
-from lowering.frontend.context import FnCtx, dotted
+from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
-from pl.ir.enums import ArgDirection, DType, Role
+from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -36,6 +36,7 @@ from pl.ir.expr import (
     Var,
 )
 from pl.ir.fold import FOLDABLE, INT_MIN, UINT_MAX, fold_int
+from pl.ir.function import Function
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
 from pl.language import dsl
@@ -182,7 +183,9 @@ def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
 
 
 def _unsupported(ctx: FnCtx, node: cst.BaseExpression) -> Any:
-    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}")
+    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}",
+                    hint="a list comprehension over constants is unrolled only as pl.submit's "
+                         "deps=[...]" if isinstance(node, cst.ListComp) else None)
 
 
 def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], Any]:
@@ -352,8 +355,17 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
                               "assignment")
     if isinstance(obj, dsl.KernelOnly):
         raise ctx.error(func, f"{obj.spelling}(...) cannot be used as an expression here")
-    raise ctx.error(func, f"Unknown operation '{dotted(func)}'"
-                    if isinstance(func, cst.Attribute) else f"Cannot call '{dotted(func)}' in a kernel")
+    if isinstance(obj, InlineCallee):
+        value = obj.expand(ctx, node)
+        assert value is not None  # as a value, an inline call without one is refused
+        return value
+    if isinstance(obj, Function):
+        return external_call(ctx, node, obj)
+    if isinstance(func, cst.Attribute):
+        raise ctx.error(func, f"Unknown operation '{dotted(func)}'")
+    raise ctx.error(func, f"Cannot call '{dotted(func)}' in a kernel",
+                    hint="A kernel calls pl.* operations, self.method(...) of its program, and "
+                         "module-level @pl.function / @pl.inline functions by name")
 
 
 def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
@@ -549,31 +561,59 @@ def _callee_result(types: tuple[Type, ...]) -> Type:
 
 
 def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
-                 attrs: tuple[tuple[str, Any], ...] = ()) -> Expr:
+                 attrs: tuple[tuple[str, Any], ...] = (), submit: bool = False) -> Expr:
+    """`self.name(...)`: a call of a function of the program (recursion included: the
+    reference's parser accepts it, and a pass that cannot follow a cycle says so). A submit
+    (`pl.submit(self.name, ...)`) may leave out Out / InOut arguments: the runtime allocates
+    them."""
     sig = ctx.prog.signatures.get(name)
-    func = node.func
     if sig is None:
-        raise ctx.error(func, f"Function '{name}' not defined in program",
+        raise ctx.error(node.func, f"Function '{name}' not defined in program",
                         hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
-    if name == ctx.name:
-        raise ctx.error(func, f"Recursive call of function '{name}' is not supported",
-                        hint="Kernels cannot call themselves; write the repetition as a loop")
-    ctx.prog.calls.append((ctx.name, name, func))
+    return _signature_call(ctx, node, sig, args, attrs, submit)
+
+
+def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
+    """`name(...)` of a module-level `@pl.function`: the function joins the program (after its
+    own functions) and is called as `self.name(...)` is, as in the reference."""
+    name = fn.name
+    if name in ctx.prog.signatures:
+        raise ctx.error(node.func, f"External function '{name}' conflicts with program function "
+                                   f"'{name}'",
+                        hint="Rename either the external or program function")
+    held = ctx.prog.externals.setdefault(name, fn)
+    if held is not fn:
+        raise ctx.error(node.func, f"Conflicting external functions with name '{name}'",
+                        hint="External functions must have unique names; rename one of them")
+    sig = Signature(name, [(p.name, p.type, d) for p, d in zip(fn.params, fn.directions,
+                                                                  strict=True)],
+                    fn.return_types, fn.func_type, GlobalVar(name), fn.role)
+    return _signature_call(ctx, node, sig, node.args, ())
+
+
+def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
+                    attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
+    name = sig.name
     pos, kw = _split_args(ctx, args)
     for a in kw:
         if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
             raise ctx.error(a, f"Function '{name}' does not take keyword argument "
                                f"'{a.keyword.value}'")
-    if len(pos) != len(sig.params):
+    most = len(sig.params)
+    least = sum(d not in (ParamDirection.Out, ParamDirection.InOut) for _, _, d in sig.params) \
+        if submit else most
+    if not least <= len(pos) <= most:
         params = [f"{p}: {d.name}" for p, _, d in sig.params]
-        raise ctx.error(node, f"Function '{name}' expects {len(sig.params)} argument(s), got "
-                              f"{len(pos)}", hint=f"Parameters: {params}")
+        expects = f"{least}..{most}" if least != most else f"{most}"
+        raise ctx.error(node, f"Function '{name}' expects {expects} argument(s), got {len(pos)}",
+                        hint=f"Parameters: {params}" + (". Out/InOut params may be omitted in "
+                                                        "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += attrs_arg(ctx, a.value)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
-    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
+    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
         # dtype must agree (a value of another dtype is not what the callee computes on).
         why = type_mismatch(ptype, value.type)
@@ -605,12 +645,110 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
     attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
     if deps:
-        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
-    call = program_call(ctx, node, name, rest, attrs)
+        attrs += (("deps", _deps(ctx, deps[0].value)),)
+    call = program_call(ctx, node, name, rest, attrs, submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
     return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+
+
+def _deps(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`deps=[...]` of pl.submit: a list whose entries may be list comprehensions over values
+    known while compiling (`[tids[k] for k in range(K) if k != SKIP]`), unrolled into their
+    entries as the reference's parser unrolls them (only here: elsewhere a comprehension is
+    refused, as there)."""
+    if isinstance(node, cst.ListComp):
+        return MakeTuple(tuple(_unrolled(ctx, node)))
+    if isinstance(node, cst.List | cst.Tuple) and any(isinstance(el.value, cst.ListComp)
+                                                        for el in node.elements):
+        entries: list[Expr] = []
+        for el in node.elements:
+            if isinstance(el.value, cst.ListComp):
+                entries += _unrolled(ctx, el.value)
+            else:
+                entries.append(lower_expr(ctx, el.value))
+        return MakeTuple(tuple(entries))
+    return lower_expr(ctx, node)
+
+
+def _unrolled(ctx: FnCtx, comp: cst.ListComp) -> list[Expr]:
+    """The entries of `[elt for name in ITER if COND]`: ITER a `range(...)` of constants or a
+    sequence of constant ints, COND constant once `name` is each of them."""
+    gen = comp.for_in
+    if gen.inner_for_in is not None or gen.asynchronous is not None:
+        raise ctx.error(comp, "A deps= comprehension takes a single plain `for` clause")
+    if not isinstance(gen.target, cst.Name):
+        raise ctx.error(gen.target, "A deps= comprehension's target must be a single name",
+                        hint="Use `for i in ...`, not `for i, j in ...`")
+    name = gen.target.value
+    values = _static_ints(ctx, gen.iter)
+    entries: list[Expr] = []
+    for v in values:
+        keep = True
+        for cond in gen.ifs:
+            test = static_value(lower_expr(ctx, _with_constant(cond.test, name, v)))
+            if test is None:
+                raise ctx.error(cond.test, "A deps= comprehension's filter depends on a kernel "
+                                           "value: it cannot be unrolled while compiling",
+                                hint="Filters may read only constants and the comprehension's "
+                                     "own loop name")
+            keep = keep and bool(test)
+        if keep:
+            try:
+                entries.append(lower_expr(ctx, _with_constant(comp.elt, name, v)))
+            except PlError as e:  # the entry is a copy of `comp.elt`: locate at the original
+                raise ctx.src.locate(e, comp.elt) from None
+    return entries
+
+
+def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
+    """The ints a comprehension's iterable gives while compiling."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+            and ctx.try_resolve(node.func) is range:
+        bounds = [static_value(lower_expr(ctx, a.value)) for a in node.args]
+        if len(bounds) in (1, 2, 3) and all(type(b) is int for b in bounds) and bounds[-1] != 0 \
+                and not any(a.keyword or a.star for a in node.args):
+            return list(range(*bounds))  # type: ignore[arg-type]
+        raise ctx.error(node, "A deps= comprehension's range(...) needs constant bounds",
+                        hint="Use module-level numbers, or write the loop as pl.range with "
+                             "deps=[arr[i]] inside")
+    if isinstance(node, cst.Call) and isinstance(ctx.try_resolve(node.func), dsl.KernelOnly):
+        raise ctx.error(node, "A deps= comprehension's iterable is a kernel loop (pl.range, "
+                              "pl.parallel, ...): it cannot be unrolled while compiling",
+                        hint="Use Python's range(...) for a list unrolled while compiling")
+    value = lower_value(ctx, node)
+    ints: list[Any] | None = None
+    if isinstance(value, list | tuple):  # a module constant
+        ints = list(value)
+    elif isinstance(value, MakeTuple):
+        ints = [static_value(e) for e in value.elements]
+    if ints is None or any(type(i) is not int for i in ints):
+        raise ctx.error(node, "A deps= comprehension's iterable must be range(...) or a sequence "
+                              "of constant ints")
+    return ints
+
+
+def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseExpression:
+    """`node` with each read of `name` replaced by the literal `value`."""
+    literal: cst.BaseExpression = cst.Integer(str(abs(value)))
+    if value < 0:
+        literal = cst.UnaryOperation(cst.Minus(), literal)
+
+    class _Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return literal if original.value == name else updated
+
+        def leave_Attribute(self, original: cst.Attribute,
+                            updated: cst.Attribute) -> cst.BaseExpression:
+            return updated.with_changes(attr=original.attr)  # `x.name` is not a read of name
+
+        def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+            return updated.with_changes(keyword=original.keyword)
+
+    out = node.visit(_Substitute())
+    assert isinstance(out, cst.BaseExpression)
+    return out
 
 
 # The expression forms lower_value accepts, by exact LibCST class.

@@ -22,7 +22,9 @@ import libcst as cst
 from lowering.frontend.blocks import lower_block, suite
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
+from lowering.frontend.inline import InlineFunction, inline_function
 from lowering.frontend.source import SourceFile
+from lowering.frontend.stmts import dsl_callee
 from lowering.frontend.types import lower_annotation, type_text
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
@@ -32,6 +34,7 @@ from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import make_body
 from pl.ir.types import TileType, TupleType, Type
+from pl.language.dsl import func_attr
 
 
 class _Header:
@@ -53,6 +56,13 @@ def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | No
             except PlError:
                 continue
     return None
+
+
+def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
+    """One of the def's decorators evaluates to `pl.inline` (identity, any spelling)."""
+    probe = FnCtx(prog, fd.name.value, None)
+    return any(isinstance(d.decorator, cst.Name | cst.Attribute)
+               and probe.try_resolve(d.decorator) is inline for d in fd.decorators)
 
 
 def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:
@@ -169,6 +179,8 @@ def _body(h: _Header) -> Function:
     ctx.return_types = h.returns
     name = h.node.name.value
     stmts = suite(h.node.body)
+    if h.level is not None and h.level.value >= Level.HOST.value and h.role is Role.SubWorker:
+        return _host_function(h, stmts)
     ellipsis = _abstract_body(stmts)
     if ellipsis is not None:
         raise ctx.error(ellipsis, f"Function '{name}' has no body, only `...`",
@@ -177,6 +189,27 @@ def _body(h: _Header) -> Function:
     body = lower_block(ctx, stmts)
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
+
+
+def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:
+    """A HOST-level SubWorker: plain Python the host runs, kept as the text of its body (after a
+    leading `pl.func_attr(...)`, which gives attrs), as the reference keeps it; `...` alone is a
+    callback bound at run time."""
+    ctx, name = h.ctx, h.node.name.value
+    if ctx.self_name is not None:
+        raise ctx.error(h.node.name, f"SubWorker function '{name}' must not declare 'self'",
+                        hint="A HOST SubWorker is self-contained: remove the 'self' parameter")
+    rest = list(stmts)
+    while rest and isinstance(rest[0], cst.SimpleStatementLine) \
+            and len(rest[0].body) == 1 and isinstance(rest[0].body[0], cst.Expr) \
+            and dsl_callee(ctx, rest[0].body[0].value) is func_attr:
+        lower_block(ctx, rest[:1])
+        rest = rest[1:]
+    footer = h.node.body.footer if isinstance(h.node.body, cst.IndentedBlock) else ()
+    text = "".join(_code(n) for n in (*rest, *footer)).rstrip()
+    return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body([]), h.ft,
+                    h.level, h.role, tuple(h.attrs + ctx.attrs), host_body=text,
+                    span=ctx.src.stmt_span(h.node))
 
 
 def _abstract_body(stmts: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
@@ -212,31 +245,8 @@ def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
             h.returns, h.ft, GlobalVar(name), h.role)
         headers.append(h)
     funcs = tuple(_body(h) for h in headers)
-    _reject_call_cycles(prog)
-    return Program(cd.name.value, funcs, span=prog.src.stmt_span(cd))
-
-
-def _reject_call_cycles(prog: ProgCtx) -> None:
-    """Functions calling each other in a cycle (f -> g -> f) are recursion too."""
-    edges: dict[str, list[tuple[str, cst.CSTNode]]] = {}
-    for caller, callee, node in prog.calls:
-        edges.setdefault(caller, []).append((callee, node))
-    done: set[str] = set()
-
-    def visit(name: str, path: list[str]) -> None:
-        for callee, node in edges.get(name, []):
-            if callee in path:
-                cycle = " -> ".join([*path[path.index(callee):], callee])
-                raise prog.src.error(node, f"Recursive calls are not supported: {cycle}",
-                                     hint="Kernels cannot call themselves, directly or through "
-                                          "other functions")
-            if callee not in done:
-                visit(callee, [*path, callee])
-        done.add(name)
-
-    for caller, _, _ in prog.calls:
-        if caller not in done:
-            visit(caller, [caller])
+    return Program(cd.name.value, funcs + tuple(prog.externals.values()),
+                   span=prog.src.stmt_span(cd))
 
 
 def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:
@@ -392,6 +402,23 @@ def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
     if fn is None:
         return apply
     return apply(fn)
+
+
+def inline(fn: Callable[..., Any]) -> InlineFunction:
+    """`@pl.inline`: a helper whose body is spliced into each call in a kernel
+    (lowering/frontend/inline.py); its definition is read from its file when decorated."""
+    scope = dict(sys._getframe(1).f_locals)
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise PlError("@pl.inline must decorate a def", frame_span(sys._getframe(1))).uncaught()
+    try:
+        src, glb = _source_of(fn, "function")
+        closure = dict(scope) if scope and scope is not glb else {}
+        closure.update(_closure(fn))
+        node = _find(src, fn.__qualname__, fn.__code__.co_firstlineno, "function")
+        assert isinstance(node, cst.FunctionDef)
+        return inline_function(ProgCtx(src, glb, closure), node)
+    except PlError as error:
+        raise error.uncaught() from None
 
 
 def program(cls: type | None = None, /, *, strict_ssa: bool = False) -> Any:

@@ -32,7 +32,7 @@ from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.deduce import make_call
 from pl.ops.deduce_util import promote
-from pl.ops.registry import OpDef, get_op
+from pl.ops.registry import OpDef, dsl_positional, get_op
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
 
@@ -135,7 +135,10 @@ def _dispatch(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> OpDef |
     if not candidates:
         raise PlError(f"Unknown operation '{spelling}'")
     base = _base_name(spelling)
-    level = _choose_level(spelling, base, candidates, args)
+    # Operands given by keyword (`pl.add(lhs=a, rhs=b)`) choose the level as positional ones do.
+    named = dsl_positional(spelling) or ()
+    operands = [*args, *(kwargs[p] for p in named[len(args):] if p in kwargs)]
+    level = _choose_level(spelling, base, candidates, operands)
     if level is None:
         return None
     op = _choose_op(spelling, base, level, candidates, args, kwargs)

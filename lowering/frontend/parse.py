@@ -5,7 +5,8 @@ lines; nothing of the text is kept once the parse returns (it is not registered 
 which would keep every parsed file for the life of the process); the text is never executed: top-level imports of `pl` / `pypto.language` bind pl's kernel surface, and
 constants (`X = pl.dynamic("X")`, `N = 128`, `M = pl.MemRef(...)`, ...) bind the values the static
 evaluator gives them (lowering/source/static_eval.py), and the one `@pl.program` class or
-`@pl.function` function is lowered with the same frontend as the decorators. Free names used as
+`@pl.function` function is lowered with the same frontend as the decorators (`@pl.inline` functions
+are bound for the kernels that call them). Free names used as
 dims (printed programs omit their `pl.dynamic` lines) become dynamic dims.
 """
 
@@ -17,8 +18,10 @@ from typing import Any
 import libcst as cst
 
 from lowering.frontend.context import ProgCtx, dotted
+from lowering.frontend.inline import inline_function
 from lowering.frontend.lower import (
     function_decorator,
+    is_inline_decorated,
     is_program_decorator,
     lower_class_node,
     lower_function_node,
@@ -121,12 +124,15 @@ def _lower(src: SourceFile) -> Program | Function:
             strict = _strict(prog, stmt)
             prog_i = ProgCtx(src, ns, auto_dynamic=True, strict_ssa=strict, auto_dyn=prog.auto_dyn)
             found.append(lower_class_node(prog_i, stmt))
+        elif isinstance(stmt, cst.FunctionDef) and is_inline_decorated(prog, stmt):
+            ns[stmt.name.value] = inline_function(prog, stmt)
         elif isinstance(stmt, cst.FunctionDef) and function_decorator(prog, stmt) is not None:
             prog_i = ProgCtx(src, ns, auto_dynamic=True, auto_dyn=prog.auto_dyn)
             found.append(lower_function_node(prog_i, stmt))
         else:
-            raise src.error(stmt, "Only imports, constants, @pl.program classes and @pl.function "
-                                  "functions are allowed at top level of parsed text")
+            raise src.error(stmt, "Only imports, constants, @pl.program classes, @pl.function "
+                                  "and @pl.inline functions are allowed at top level of parsed "
+                                  "text")
     if not found:
         raise PlError(f"No @pl.function or @pl.program found in {filename}")
     if len(found) > 1:

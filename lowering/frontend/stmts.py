@@ -15,7 +15,7 @@ from typing import Any, Final
 import libcst as cst
 
 from lowering.flatten_nd import as_flattened_load
-from lowering.frontend.context import FnCtx, YieldSite
+from lowering.frontend.context import FnCtx, InlineCallee, YieldSite
 from lowering.frontend.exprs import (
     array_index,
     array_op,
@@ -193,6 +193,10 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         return []
     if obj is dsl.cond:
         raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
+    if isinstance(obj, InlineCallee):  # its statements are hoisted before this one
+        assert isinstance(value, cst.Call)
+        obj.expand(ctx, value, as_value=False)
+        return []
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
 
 

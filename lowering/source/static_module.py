@@ -15,7 +15,8 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
 - `NAME = expr`, `A, B = expr`, `NAME: T = expr` and `NAME op= expr` evaluate `expr` with the
   static evaluator (lowering/source/static_eval.py lists the accepted forms).
 - `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
-  (the frontend, as the decorators would), in source order, so later names see earlier ones.
+  (the frontend, as the decorators would), in source order, so later names see earlier ones;
+  `@pl.inline` defs bind the inline function the kernels calling them splice in.
 - `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
 - Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
   a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
@@ -37,17 +38,20 @@ import io
 import os
 import tokenize
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 import libcst as cst
 
+from lowering.frontend.bound import BoundNames
 from lowering.frontend.context import FnCtx, ProgCtx, dotted
+from lowering.frontend.inline import inline_function
 from lowering.frontend.lower import (
     function,
     function_decorator,
+    inline,
+    is_inline_decorated,
     is_program_decorator,
     lower_class_node,
     lower_function_node,
@@ -94,10 +98,10 @@ _TOOL_REASON = "it is one of pl's tools, which static loading does not run"
 
 def pl_surface() -> StaticNamespace:
     """What `import pl` binds in a kernel read statically: every object of the language surface,
-    the decorators `function` / `program`, `PlError`, and pl's tools unresolved (a fresh
+    the decorators `function` / `inline` / `program`, `PlError`, and pl's tools unresolved (a fresh
     namespace: an import binds its own)."""
     names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
-    names.update(PlError=PlError, function=function, program=program)
+    names.update(PlError=PlError, function=function, inline=inline, program=program)
     names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
     return StaticNamespace("pl", names)
 
@@ -160,12 +164,6 @@ def _is_main_guard(node: cst.If) -> bool:
         any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
-_TARGET_FIELDS: Final[Mapping[type, str]] = MappingProxyType({
-    cst.AssignTarget: "target", cst.AnnAssign: "target", cst.AugAssign: "target",
-    cst.For: "target", cst.AsName: "name", cst.NamedExpr: "target",
-})
-
-
 def _has_program_decorator(cd: cst.ClassDef) -> bool:
     """Spelled `@...program` / `@...program(...)` (a guess by name: used where the names in
     scope are unknown, to say why a program is not loaded)."""
@@ -190,50 +188,18 @@ def _program_class(node: cst.CSTNode) -> cst.ClassDef | None:
     return found[0] if found else None
 
 
-class _Bound(cst.CSTVisitor):
-    """Names a compound statement may bind (not looking into nested defs and classes), and
-    whether it defines a `@...program` class."""
+class _Bound(BoundNames):
+    """Names a compound statement may bind (lowering/frontend/bound.py), and whether it defines
+    a `@...program` class."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.names: list[str] = []
         self.program: cst.ClassDef | None = None
 
-    def _target(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
-            self.names.append(node.value)
-        elif isinstance(node, cst.Tuple | cst.List):
-            for el in node.elements:
-                self._target(el.value)
-        elif isinstance(node, cst.StarredElement):
-            self._target(node.value)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        field = _TARGET_FIELDS.get(type(node))
-        if field is not None:  # `x = `, `x: T = `, `x += `, `for x in`, `as x`, `x :=`
-            self._target(getattr(node, field))
-        return super().on_visit(node)
-
-    def visit_Import(self, node: cst.Import) -> None:
-        for a in node.names:
-            if a.asname is None:
-                self.names.append(dotted(a.name).split(".")[0])
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if not isinstance(node.names, cst.ImportStar):
-            for a in node.names:
-                if a.asname is None:
-                    self.names.append(dotted(a.name))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.append(node.name.value)
-        return False
-
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.append(node.name.value)
         if self.program is None and _has_program_decorator(node):
             self.program = node
-        return False
+        return super().visit_ClassDef(node)
 
 
 class _Loader:
@@ -403,7 +369,9 @@ class _Loader:
                 self._class(ns, stmt, prog)
             elif isinstance(stmt, cst.FunctionDef):
                 _check_decorators(prog, stmt)
-                if function_decorator(prog, stmt) is not None:
+                if is_inline_decorated(prog, stmt):
+                    ns[stmt.name.value] = inline_function(ProgCtx(src, ns), stmt)
+                elif function_decorator(prog, stmt) is not None:
                     ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
                 else:
                     self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
@@ -478,7 +446,7 @@ class _Loader:
                 ns[name] = value
         elif isinstance(small, cst.Del):
             bound = _Bound()
-            bound._target(small.target)
+            bound.target(small.target)
             for name in bound.names:
                 ns.pop(name, None)
         elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Assert | cst.Raise |
@@ -522,7 +490,7 @@ class _Loader:
     def _unbind(self, ns: dict[str, Any], target: cst.BaseExpression, why: str, src: SourceFile,
                 stmt: cst.CSTNode) -> None:
         bound = _Bound()
-        bound._target(target)
+        bound.target(target)
         for name in bound.names:
             self._unresolved(ns, name, why, src, stmt)
 

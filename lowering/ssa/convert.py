@@ -85,6 +85,8 @@ def convert_to_ssa(program: Program) -> Program:
 
 
 def convert_function(func: Function) -> Function:
+    if func.host_body is not None:  # its Python names the parameters as written: not renamed
+        return func
     body = fold_early_returns(lower_break_continue(func.body))
     if body is not func.body:
         func = dataclasses.replace(func, body=body)
@@ -348,12 +350,14 @@ class _Converter:
         then_ver = {**then_ver, **{b: then_ver[k] for k, b in aliases.items() if k in then_ver}}
         if s.else_body is not None:
             else_ver = {**else_ver, **{b: else_ver[k] for k, b in aliases.items() if k in else_ver}}
-        # A name first bound in both branches is two source Vars (one per branch): one phi.
+        # A name first bound in both branches is two source Vars (one per branch): one phi. A
+        # use after the if may name a third Var of that name (bound in an if nested in a branch
+        # of an enclosing if: the frontend's latest binding), so the name is what is needed.
+        needed_names = {v.name for v in needed}
         else_new = {k.name: k for k in else_ver if k not in before and k not in aliases}
         twins = {k: else_new[k.name] for k in then_ver
                  if k not in before and k not in aliases and k.name in else_new
-                 and else_new[k.name] is not k
-                 and (k in needed or else_new[k.name] in needed)}
+                 and else_new[k.name] is not k and k.name in needed_names}
         for tk, ek in twins.items():
             else_ver = {**else_ver, tk: else_ver[ek]}
         phis: list[Var] = []
@@ -375,11 +379,17 @@ class _Converter:
         rvs: list[Var] = []
         then_y: list[Expr] = []
         else_y: list[Expr] = []
+        merged: dict[tuple[str, int, int], Var] = {}
         for key in phis:
             tv = then_ver.get(key, before.get(key))
             ev = else_ver.get(key, before.get(key))
             assert tv is not None and ev is not None
+            same = merged.get((key.name, id(tv), id(ev)))
+            if same is not None:  # twins of one name already merged (one value per branch)
+                self.cur[key] = same
+                continue
             phi = Var(versioned_name(key.name, "phi", self.next_version(key)), tv.type, span=s.span)
+            merged[(key.name, id(tv), id(ev))] = phi
             rvs.append(phi)
             then_y.append(tv)
             else_y.append(ev)

@@ -92,6 +92,9 @@ class Machine:
     # ---- functions ------------------------------------------------------------------------------
 
     def run_function(self, func: Function, args: Sequence[Any]) -> tuple[Any, ...]:
+        if func.host_body is not None:
+            raise PlError(f"pl.interpret: '{func.name}' is a HOST SubWorker: its Python runs on "
+                          "the host and is not interpreted", func.span)
         if len(args) != len(func.params):
             raise PlError(f"pl.interpret: function '{func.name}' takes {len(func.params)} arguments, "
                           f"got {len(args)}", func.span)
@@ -182,10 +185,9 @@ class Machine:
 
     def _for(self, stmt: ForStmt, env: Env) -> Flow | None:
         start, stop, step = (int(self.eval(e, env)) for e in (stmt.start, stmt.stop, stmt.step))
-        if step == 0:
-            raise PlError("pl.interpret: for loop with step 0", stmt.span)
         values = tuple(self.eval(a.init, env) for a in stmt.iter_args)
-        for i in range(start, stop, step):
+        # A step of 0 runs no iteration: the reference's trip count (and its generated loop).
+        for i in range(start, stop, step) if step != 0 else ():
             env[stmt.loop_var] = i
             values, stop_loop, ret = self._iteration(stmt, stmt.body, env, values)
             if ret is not None:

@@ -29,6 +29,10 @@ class Function:
     level: Level | None = None
     role: Role | None = None
     attrs: tuple[tuple[str, Any], ...] = ()
+    # A HOST-level SubWorker's body: plain Python, kept as its text (the reference's InlineStmt),
+    # run by the host, never compiled; `body` is then empty. `...` alone is a callback bound at
+    # run time. None for every other function.
+    host_body: str | None = None
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 

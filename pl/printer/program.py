@@ -129,7 +129,8 @@ def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_pr
               collected: Collector) -> None:
     names = Names.for_function(f, dyn, collected)
     ctx = PrintContext(name_of=names, mem_alias=mem_alias, in_program=in_program)
-    params = ["self"] if in_program else []
+    # A HOST SubWorker is self-contained (the reference refuses `self` on it).
+    params = ["self"] if in_program and f.host_body is None else []
     directions = list(f.directions) + [ParamDirection.In] * (len(f.params) - len(f.directions))
     for p, d in zip(f.params, directions, strict=True):
         params.append(names(p) + ": " + _param_annotation(p, d, ctx))
@@ -139,7 +140,11 @@ def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_pr
     doc.push()
     if f.attrs:
         doc.group("pl.func_attr(", [dict_text(list(f.attrs), ctx)], ")")
-    StmtPrinter(ctx, doc).block(f.body, function_level=True, empty=None if f.attrs else "pass")
+    if f.host_body is not None:  # a HOST SubWorker's Python, as written
+        for line in (f.host_body or "pass").split("\n"):
+            doc.line(line)
+    else:
+        StmtPrinter(ctx, doc).block(f.body, function_level=True, empty=None if f.attrs else "pass")
     doc.pop()
 
 

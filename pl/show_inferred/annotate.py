@@ -234,7 +234,11 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _find_class(tree: cst.Module, positions: Any, filename: str, program: Program) -> cst.ClassDef | None:
-    lines = [f.span.line for f in program.functions if _same_file(f.span.filename, filename)]
+    # The program's own line where it has one: functions it calls from outside the class
+    # (module-level `@pl.function`s) lie elsewhere.
+    lines = [program.span.line] if program.span.line > 0 \
+        and _same_file(program.span.filename, filename) else \
+        [f.span.line for f in program.functions if _same_file(f.span.filename, filename)]
     if not lines:
         return None
     for stmt in tree.body:

@@ -196,6 +196,8 @@ class _Planner:
                 continue
             k = _key(s.span.line, s.span.col)
             entry = self.index.get(k)
+            if entry is not None and s.span.filename != self.compiled.span.filename:
+                entry = None  # a statement an inline function of another file wrote
             if entry is None:
                 if isinstance(s, YieldStmt):
                     continue  # a carry SSA conversion adds; re-derived on every compile

@@ -128,6 +128,8 @@ def function(
     strict_ssa: bool = ...,
     external_source: str | None = ...,
 ) -> Callable[[_F], _F]: ...
+# `@pl.inline`: a helper whose body each call in a kernel splices in (the caller types its result)
+def inline(fn: _F, /) -> _F: ...
 
 # ---- loops: `for i in pl.range(n)` and `for i, (a,) in pl.range(n, init_values=(x,))` ----
 @overload

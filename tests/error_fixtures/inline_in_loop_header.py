@@ -1,0 +1,18 @@
+import pl
+
+
+@pl.inline
+def count(n):
+    return n + 1
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]],
+          n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16], pl.FP32]:
+        t = pl.load(x, [0], [16])
+        for i in pl.range(count(n)):  # error: Inline function 'count' cannot be called in the header  # error-col: 27
+            t = pl.add(t, t)
+        out = pl.store(t, [0], out)
+        return out

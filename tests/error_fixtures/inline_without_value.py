@@ -1,0 +1,16 @@
+import pl
+
+
+@pl.inline
+def nothing(t):
+    u = pl.add(t, t)
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[16], pl.FP32], out: pl.Out[pl.Tensor[[16], pl.FP32]]) -> pl.Tensor[[16], pl.FP32]:
+        t = pl.load(x, [0], [16])
+        d = nothing(t)  # error: Inline function 'nothing' has no return value  # error-col: 13
+        out = pl.store(d, [0], out)
+        return out
