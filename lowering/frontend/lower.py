@@ -146,11 +146,6 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
         if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
             raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
                             hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
-        if ft.is_incore_kind() and isinstance(ann.type, TileType):
-            raise ctx.error(p.annotation.annotation,
-                            f"InCore functions take tensors; parameter '{pname}' is "
-                            f"{type_text(ann.type)}",
-                            hint="Pass a pl.Tensor and load it with pl.load(...) in the function")
         var = Var(pname, ann.type, span=prog.src.stmt_span(fd))
         params.append(var)
         directions.append(ann.direction)
