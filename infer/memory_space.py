@@ -9,10 +9,12 @@ and every inserted move.
 Tile parameters (docs/tile_params.md; this replaces pass.md decision 2, which rejected them): a
 parameter is a value fixed in the space its type names; one whose type names none is Vec, and the
 function's signature says so afterwards. No parameter is ever re-placed: a consumer that needs
-another space reads a `tile.move` of it. A call `self.f(t)` from an InCore/AIC/AIV function gives
-`t` in the space of `f`'s parameter, moved there when it is elsewhere; a call from a function
+another space reads a `tile.move` of it. A Tile parameter in DDR is a located PlError (a tile is
+an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t` in the space of
+`f`'s parameter, moved there when it is elsewhere - unless the parameter is Out/InOut, where the
+callee's writes would reach only the copy: then it is a located PlError. A call from a function
 inference does not transform (Orchestration, Opaque, ...) with a tile placed elsewhere is a
-PlError located at the argument, since nothing there could move it.
+PlError located at the call, since nothing there could move it.
 """
 
 from __future__ import annotations
@@ -28,11 +30,42 @@ from infer.mutate import MakeCall, Mutator
 from infer.residency.hook import Residency, strip_bridge_markers
 from infer.verifier import misplaced_arguments
 from pl.errors import PlError
+from pl.ir.enums import MemorySpace, ParamDirection
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type
 from pl.ops.deduce import CallBuilder
+
+
+def _check_params(f: Function) -> None:
+    for p in f.params:
+        if isinstance(p.type, TileType) and p.type.memory_space is MemorySpace.DDR:
+            raise PlError(
+                f"{f.func_type.name} function '{f.name}': Tile parameter '{user_name(p.name)}' is "
+                f"in DDR, "
+                f"but a tile is an on-chip buffer (DDR holds tensors)", p.span,
+                hint=f"declare {user_name(p.name)} as a pl.Tensor and pl.load it, or give the tile an "
+                     f"on-chip space such as pl.MemorySpace.Vec")
+
+
+def _check_written_moves(program: Program, log: d.DecisionLog) -> None:
+    """A move made for a callee's Out/InOut Tile parameter would hand the callee a copy: its
+    writes would never reach the caller's tile, so the program would compute something else."""
+    for m in log.moves:
+        callee = program.get(m.consumer_op)
+        if callee is None or m.arg_index >= len(callee.directions) \
+                or callee.directions[m.arg_index] is ParamDirection.In:
+            continue
+        p = callee.params[m.arg_index]
+        raise PlError(
+            f"Function '{m.function}': argument {m.arg_index} of '{callee.name}' is its "
+            f"{callee.directions[m.arg_index].name} Tile parameter '{user_name(p.name)}' in "
+            f"{m.target.name}, but the value passed is in another space: a tile.move would "
+            f"give '{callee.name}' a copy, and its writes would not reach the caller",
+            m.span, hint=f"produce {user_name(m.producer)} in {m.target.name}, or make the "
+                         f"parameter In")
 
 
 def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None,
@@ -41,6 +74,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     `callees`: the program's `callee_spaces`."""
     if not f.func_type.is_incore_kind():
         return f, d.DecisionLog()
+    _check_params(f)
     sites = call_sites(f.body, callees)
     demands = collect_demands(f.body, sites)
     result = analyze(f.body, demands, f.params)
@@ -108,6 +142,7 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     for f in program.functions:
         check_unplaced_callers(f, callees)
         new_f, f_log = infer_function(f, backend, calls.make_call, callees)
+        _check_written_moves(program, f_log)
         funcs.append(new_f)
         log = log.merged(f_log)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)

@@ -20,6 +20,7 @@ from infer.common import Callees, callee_spaces, input_constraints
 from pl.errors import PlError
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
@@ -32,7 +33,8 @@ def _verify_function(f: Function, callees: Callees) -> list[PlError]:
     for p in f.params:
         if isinstance(p.type, TileType) and p.type.memory_space is None:
             errors.append(PlError(
-                f"InCore function '{f.name}': Tile parameter '{p.name}' has no memory_space set",
+                f"InCore function '{f.name}': Tile parameter '{user_name(p.name)}' has no "
+                f"memory_space set",
                 p.span, note=f"rule {RULE}"))
     for stmt in walk_stmts(f.body):
         if isinstance(stmt, AssignStmt):
@@ -61,7 +63,7 @@ def misplaced_arguments(f: Function, stmt: Stmt, callees: Callees,
             space = arg.type.memory_space
             if space is not None and space not in allowed:
                 span = call.span if call.span.line > 0 else stmt.span
-                what = getattr(arg, "name", None) or getattr(arg, "op_name", "a value")
+                what = user_name(getattr(arg, "name", None) or getattr(arg, "op_name", "a value"))
                 kind = "Function" if type(call.op) is GlobalVar else "Op"
                 errors.append(PlError(
                     f"{f.func_type.name} function '{f.name}': {kind} '{call.op_name}' input {i} "
