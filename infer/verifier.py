@@ -63,7 +63,7 @@ def misplaced_arguments(f: Function, stmt: Stmt, callees: Callees,
             space = arg.type.memory_space
             if space is not None and space not in allowed:
                 span = call.span if call.span.line > 0 else stmt.span
-                what = user_name(getattr(arg, "name", None) or getattr(arg, "op_name", "a value"))
+                what = user_name(str(getattr(arg, "name", None) or getattr(arg, "op_name", "a value")))
                 kind = "Function" if type(call.op) is GlobalVar else "Op"
                 errors.append(PlError(
                     f"{f.func_type.name} function '{f.name}': {kind} '{call.op_name}' input {i} "

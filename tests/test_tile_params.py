@@ -143,3 +143,51 @@ def test_a_tile_parameter_is_never_hoisted() -> None:
     assert "res" not in verdicts(ds) and "lhs_left" not in verdicts(ds)
     before, inside = layout(kernel_of(out))
     assert "lhs_left" in inside and "lhs_left" not in before
+
+
+CALL = """
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.AIV)
+    def f(self, a: pl.Tile[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]
+          ) -> pl.Tensor[[64, 64], pl.FP32]:
+        r: pl.Tensor[[64, 64], pl.FP32] = pl.store(a, [0, 0], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.CALLER)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]
+             ) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64]SPACE)
+        r: pl.Tensor[[64, 64], pl.FP32] = self.f(t, out)
+        return r
+"""
+
+
+def _call_program(caller: str, space: str) -> Program:
+    src = CALL.replace("CALLER", caller).replace(
+        "SPACE", f", target_memory=pl.MemorySpace.{space}" if space else "")
+    prog = pl.parse(src)
+    assert isinstance(prog, Program)
+    return prog
+
+
+def test_verifier_checks_tile_parameters_and_program_function_calls() -> None:
+    # Not inferred: f's parameter has no space, and main hands f a Mat tile where f wants Vec.
+    messages = [e.message for e in verify_tile_memory_inferred(_call_program("InCore", "Mat"))]
+    assert messages == ["InCore function 'f': Tile parameter 'a' has no memory_space set",
+                        "InCore function 'main': Function 'f' input 0 ('t') requires Vec but is "
+                        "in Mat"]
+
+
+@pytest.mark.parametrize("caller", ["Orchestration", "Opaque"])
+def test_an_untransformed_caller_passes_a_tile_as_it_is(caller: str) -> None:
+    # A tile whose space is the callee's, or that has none written, needs no move: it compiles.
+    for space in ("", "Vec"):
+        prog = _call_program(caller, space)
+        compiled = pl.compile(prog, backend="910B", verify=True).program
+        assert compare_results(prog, compiled) == "same"
+    with pytest.raises(pl.PlError, match="requires Vec but is in Mat"):
+        pl.compile(_call_program(caller, "Mat"), backend="910B")

@@ -23,7 +23,7 @@ from lowering.frontend.blocks import lower_block, suite
 from lowering.frontend.context import FnCtx, ProgCtx, Signature
 from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend.source import SourceFile
-from lowering.frontend.types import lower_annotation, type_text
+from lowering.frontend.types import lower_annotation
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
@@ -31,7 +31,7 @@ from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import make_body
-from pl.ir.types import TileType, TupleType, Type
+from pl.ir.types import TupleType, Type
 
 
 class _Header:

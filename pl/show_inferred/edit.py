@@ -12,7 +12,6 @@ a node of the user's tree is rebuilt.
 
 from __future__ import annotations
 
-
 import libcst as cst
 
 from pl.ir.enums import MemorySpace

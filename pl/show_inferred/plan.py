@@ -23,6 +23,7 @@ from libcst.metadata import CodeRange
 
 from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.function import Function
+from pl.ir.names import user_name
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -45,7 +46,6 @@ from pl.show_inferred.edit import (
     names_in,
     rename_arg,
     set_target_memory,
-    user_name,
     value_call,
     with_value_call,
 )

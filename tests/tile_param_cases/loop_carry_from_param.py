@@ -9,7 +9,7 @@ class Before:
     def main(self, p: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Mat], x: pl.Tensor[[16, 128], pl.FP32],
              out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
         x_tile: pl.Tile[[16, 128], pl.FP32] = pl.load(x, [0, 0], [16, 128])
-        for i, (acc,) in pl.range(4, init_values=(p,)):
+        for _i, (acc,) in pl.range(4, init_values=(p,)):
             s: pl.Tile[[16, 128], pl.FP32] = pl.add(acc, x_tile)
             acc_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(s)
         r: pl.Tensor[[16, 128], pl.FP32] = pl.store(acc_out, [0, 0], out)
@@ -25,7 +25,7 @@ class Expected:
              out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
         x_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec)
         p_Vec: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(p, target_memory=pl.MemorySpace.Vec)
-        for i, (acc,) in pl.range(4, init_values=(p_Vec,)):
+        for _i, (acc,) in pl.range(4, init_values=(p_Vec,)):
             s: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.add(acc, x_tile)
             acc_out: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.yield_(s)
         r: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(acc_out, [0, 0], out)
