@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from interpret_support import compare_results
 from residency_cases.programs import LEFT, LOOP_BODY, MATMUL, RHS_LOAD, RHS_MOVE, STORE, orch, program
 from test_residency import kernel_of, layout, run, verdicts
@@ -191,3 +193,51 @@ def test_an_untransformed_caller_passes_a_tile_as_it_is(caller: str) -> None:
         assert compare_results(prog, compiled) == "same"
     with pytest.raises(pl.PlError, match="requires Vec but is in Mat"):
         pl.compile(_call_program(caller, "Mat"), backend="910B")
+
+
+# ---- generated programs ---------------------------------------------------------------------------
+@st.composite
+def tile_param_programs(draw: st.DrawFn) -> str:
+    """A kernel whose Tile parameter `p` (a drawn space, or none) flows through a drawn chain of
+    vector ops and, maybe, a loop carried from it; maybe called by an InCore `main` that hands it
+    a tile loaded in a drawn space."""
+    space = draw(st.sampled_from(("", "Vec", "Mat", "Acc")))
+    kind = draw(st.sampled_from(("InCore", "AIV")))
+    tile = "pl.Tile[[16, 64], pl.FP32" + (f", pl.MemorySpace.{space}]" if space else "]")
+    tensor = "pl.Tensor[[16, 64], pl.FP32]"
+    body = ["x_tile = pl.load(x, [0, 0], [16, 64])"]
+    prev = "p"
+    for n in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(("pl.add({a}, p)", "pl.mul({a}, x_tile)", "pl.exp({a})",
+                                   "pl.neg({a})", "pl.sub(p, {a})", "pl.maximum({a}, x_tile)")))
+        body.append(f"v{n} = " + op.format(a=prev))
+        prev = f"v{n}"
+    if draw(st.booleans()):
+        body += [f"for _i, (acc,) in pl.range({draw(st.integers(1, 3))}, init_values=(p,)):",
+                 f"    nxt = pl.add(acc, {prev})", "    acc_out = pl.yield_(nxt)"]
+        prev = "acc_out"
+    body += [f"r = pl.store({prev}, [0, 0], out)", "return r"]
+    lines = ["import pl", "", "", "@pl.program", "class Generated:",
+             f"    @pl.function(type=pl.FunctionType.{kind})",
+             f"    def kernel(self, p: {tile}, x: {tensor}, out: pl.Out[{tensor}]) -> {tensor}:",
+             *("        " + b for b in body)]
+    caller = draw(st.sampled_from(("", "Vec", "Mat")))
+    if caller:
+        lines += ["", "    @pl.function(type=pl.FunctionType.InCore)",
+                  f"    def main(self, x: {tensor}, out: pl.Out[{tensor}]) -> {tensor}:",
+                  f"        t = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.{caller})",
+                  "        r = self.kernel(t, x, out)", "        return r"]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(source=tile_param_programs())
+def test_generated_tile_parameter_programs_compile_and_keep_results(source: str) -> None:
+    prog = pl.parse(source)
+    assert isinstance(prog, Program)
+    for backend in (None, "910B", "950"):
+        compiled = pl.compile(prog, backend=backend, verify=True).program
+        assert_structural_equal(pl.parse(pl.python_print(compiled)), compiled)
+        assert verify_tile_memory_inferred(compiled) == []
+        assert compare_results(prog, compiled) == "same", source
