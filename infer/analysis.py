@@ -4,8 +4,9 @@ Guarantees: `analyze(body, demands, params)` visits a function body in program o
 the `var_memory` map of pass.md section 2 (only values the reference records get an entry) together
 with the reason and defining span of every tile value, recorded or not. Tile parameters come first:
 each is recorded in the space its type names (Vec when it names none) and is never re-placed, so a
-consumer that needs another space reads a move of it (docs/tile_params.md). `collect_moves(body, var_memory)`
-returns the global set of (producer var, target space) keys of section 3, in first-need order.
+consumer that needs another space reads a move of it (docs/tile_params.md).
+`collect_moves(body, var_memory)` returns the global set of (producer var, target space) keys of
+section 3, in first-need order.
 Nothing is mutated; keys are Var objects (identity).
 
 An alias `y = x` (x a Var or, unlike the reference, an IterArg) and its source are one value: they

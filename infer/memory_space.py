@@ -24,13 +24,14 @@ from dataclasses import replace
 from infer import decisions as d
 from infer.analysis import analyze, collect_moves
 from infer.backend import check_backend
-from infer.common import NO_CALLEES, Callees, call_sites, callee_spaces
+from infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces
 from infer.demand import collect_demands
 from infer.mutate import MakeCall, Mutator
 from infer.residency.hook import Residency, strip_bridge_markers
 from infer.verifier import misplaced_arguments
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace, ParamDirection
+from pl.ir.expr import GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.names import user_name
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
@@ -42,42 +43,56 @@ from pl.ops.deduce import CallBuilder
 def _check_params(f: Function) -> None:
     for p in f.params:
         if isinstance(p.type, TileType) and p.type.memory_space is MemorySpace.DDR:
+            name = user_name(p.name)
             raise PlError(
-                f"{f.func_type.name} function '{f.name}': Tile parameter '{user_name(p.name)}' is "
-                f"in DDR, "
-                f"but a tile is an on-chip buffer (DDR holds tensors)", p.span,
-                hint=f"declare {user_name(p.name)} as a pl.Tensor and pl.load it, or give the tile an "
-                     f"on-chip space such as pl.MemorySpace.Vec")
+                f"{f.func_type.name} function '{f.name}': Tile parameter '{name}' is in DDR, but a "
+                f"tile is an on-chip buffer (DDR holds tensors)", p.span,
+                hint=f"declare {name} as a pl.Tensor and pl.load it, or give the tile an on-chip "
+                     f"space such as pl.MemorySpace.Vec")
 
 
-def _check_written_moves(program: Program, log: d.DecisionLog) -> None:
-    """A move made for a callee's Out/InOut Tile parameter would hand the callee a copy: its
-    writes would never reach the caller's tile, so the program would compute something else."""
-    for m in log.moves:
-        callee = program.get(m.consumer_op)
-        if callee is None or m.arg_index >= len(callee.directions) \
-                or callee.directions[m.arg_index] is ParamDirection.In:
+def _check_written_args(program: Program, f: Function, sites: list[CallSite],
+                        var_memory: dict[Var, MemorySpace]) -> None:
+    """Refuse a move for a callee's Out/InOut Tile parameter: it would hand the callee a copy,
+    whose writes would never reach the caller's tile (the program would compute something
+    else)."""
+    for _, call, _, constraints in sites:
+        callee = program.get(call.op.name) if type(call.op) is GlobalVar else None
+        if callee is None:
             continue
-        p = callee.params[m.arg_index]
-        raise PlError(
-            f"Function '{m.function}': argument {m.arg_index} of '{callee.name}' is its "
-            f"{callee.directions[m.arg_index].name} Tile parameter '{user_name(p.name)}' in "
-            f"{m.target.name}, but the value passed is in another space: a tile.move would "
-            f"give '{callee.name}' a copy, and its writes would not reach the caller",
-            m.span, hint=f"produce {user_name(m.producer)} in {m.target.name}, or make the "
-                         f"parameter In")
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            arg = call.args[i]
+            if not isinstance(arg, Var):
+                continue
+            space = var_memory.get(arg)
+            if not allowed or space is None or space in allowed \
+                    or callee.directions[i] is ParamDirection.In:
+                continue
+            raise PlError(
+                f"{f.func_type.name} function '{f.name}': argument {i} of '{callee.name}' is its "
+                f"{callee.directions[i].name} Tile parameter '{user_name(callee.params[i].name)}' "
+                f"in {allowed[0].name}, but '{user_name(arg.name)}' is in {space.name}: a "
+                f"tile.move would give '{callee.name}' a copy, and its writes would not reach "
+                f"the caller", call.span,
+                hint=f"produce {user_name(arg.name)} in {allowed[0].name}, or make the parameter In")
 
 
 def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None,
-                   callees: Callees = NO_CALLEES) -> tuple[Function, d.DecisionLog]:
+                   program: Program | None = None, callees: Callees | None = None
+                   ) -> tuple[Function, d.DecisionLog]:
     """Phases 0-3 on one function (unchanged when it is not InCore/AIC/AIV or has no tiles);
-    `callees`: the program's `callee_spaces`."""
+    `program`: the one `f` belongs to, whose functions `f` may call; `callees`: its
+    `callee_spaces`, when the caller has them already."""
+    if callees is None:
+        callees = callee_spaces(program) if program is not None else NO_CALLEES
     if not f.func_type.is_incore_kind():
         return f, d.DecisionLog()
     _check_params(f)
     sites = call_sites(f.body, callees)
     demands = collect_demands(f.body, sites)
     result = analyze(f.body, demands, f.params)
+    if program is not None:
+        _check_written_args(program, f, sites, result.var_memory)
     mutator = None
     body, params = f.body, f.params
     if result.var_memory:
@@ -100,7 +115,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
                    return_types=_returned_types(f.return_types, body)), log
 
 
-def check_unplaced_callers(f: Function, callees: Callees) -> None:
+def _check_unplaced_callers(f: Function, callees: Callees) -> None:
     """Raise the first misplaced tile argument of a program-function call in `f` when inference
     does not transform `f` (an InCore-kind caller gets a move instead)."""
     if f.func_type.is_incore_kind() or not callees:
@@ -140,9 +155,8 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     calls = CallBuilder()  # one memo of deduced call types for this run, dropped at its end
     callees = callee_spaces(program)
     for f in program.functions:
-        check_unplaced_callers(f, callees)
-        new_f, f_log = infer_function(f, backend, calls.make_call, callees)
-        _check_written_moves(program, f_log)
+        _check_unplaced_callers(f, callees)
+        new_f, f_log = infer_function(f, backend, calls.make_call, program, callees)
         funcs.append(new_f)
         log = log.merged(f_log)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)

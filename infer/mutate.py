@@ -10,9 +10,9 @@ space); calls whose
 arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
 call; `dump_vars`-style attrs follow the rewrite; a call of a program function is given its
-arguments in the spaces of the callee's Tile parameters (`callees`), moved like an op's. A branch whose closing yield hands an if-phi a
-tile in another space than the phi's (divergent branches) moves it to the phi's space before the
-yield; a loop whose carry was placed in another space than its initial value starts from a move
+arguments in the spaces of the callee's Tile parameters (`callees`), moved like an op's. A branch
+whose closing yield hands an if-phi a tile in another space than the phi's (divergent branches)
+moves it to the phi's space before the yield; a loop whose carry was placed in another space than its initial value starts from a move
 of that value, inserted right before the loop; an alias `y = x` takes `x`'s placed type when
 they agree on space, shape and dtype (its view included); a return var takes the placed type of
 what it reads back from (iter arg, then-yield), so the printed program compiles to itself. The

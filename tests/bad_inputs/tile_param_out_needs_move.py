@@ -12,6 +12,6 @@ class K:
     @pl.function(type=pl.FunctionType.InCore)
     def main(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
         m = pl.load(x, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
-        s = self.fill(x, m)  # error: InOut Tile parameter 'a' in Vec
+        s = self.fill(x, m)  # error: InOut Tile parameter 'a' in Vec, but 'm' is in Mat
         r = pl.store(s, [0, 0], out)
         return r
