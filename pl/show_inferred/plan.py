@@ -255,6 +255,11 @@ class _Planner:
                     edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
                 self._record(entry, edit)
             case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
+                if any(isinstance(ia.init, Var) and ia.init.name in self.move_names
+                       for ia in s.iter_args):
+                    # A carry that starts from a move (inference re-placed the loop where its
+                    # initial value cannot go): the header's init_values would need the edit.
+                    raise Unsupported(f"the loop at line {s.span.line} starts from an inserted move")
                 self._record_types(s, src)
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
             case ScopeStmt(body=body):
