@@ -1,9 +1,12 @@
 """Phases 1 and 2 of memory-space inference: forward analysis and move collection.
 
-Guarantees: `analyze(body, demands)` visits a function body in program order and returns the
-`var_memory` map of pass.md section 2 (only values the reference records get an entry) together with
-the reason and defining span of every tile value, recorded or not. `collect_moves(body, var_memory)`
-returns the global set of (producer var, target space) keys of section 3, in first-need order.
+Guarantees: `analyze(body, demands, params)` visits a function body in program order and returns
+the `var_memory` map of pass.md section 2 (only values the reference records get an entry) together
+with the reason and defining span of every tile value, recorded or not. Tile parameters come first:
+each is recorded in the space its type names (Vec when it names none) and is never re-placed, so a
+consumer that needs another space reads a move of it (docs/tile_params.md).
+`collect_moves(body, var_memory)` returns the global set of (producer var, target space) keys of
+section 3, in first-need order.
 Nothing is mutated; keys are Var objects (identity).
 
 An alias `y = x` (x a Var or, unlike the reference, an IterArg) and its source are one value: they
@@ -17,6 +20,7 @@ and a phi of an iter arg keeps the space the carry had before it was re-placed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from typing_extensions import assert_never
@@ -138,6 +142,21 @@ class _Analyzer:
     def __init__(self, demands: dict[Var, Demand]) -> None:
         self.demands = demands
         self.out = Analysis()
+
+    def params(self, params: Sequence[Var]) -> None:
+        """A Tile parameter is a value fixed in the space its type names, or in Vec when it names
+        none (docs/tile_params.md): recorded first, never re-placed by a loop's
+        back-propagation (`reach` empty), so a consumer needing another space gets a move."""
+        for p in params:
+            t = p.type
+            if not isinstance(t, TileType):
+                continue
+            self.out.define(p, p.span)
+            self.out.reach[p] = ()
+            if t.memory_space is not None:
+                self.out.record(p, t.memory_space, d.Reason(d.PARAMETER, var=p.name))
+            else:
+                self.out.record(p, MemorySpace.Vec, d.Reason(d.PARAMETER_DEFAULT, var=p.name))
 
     def inherit(self, call: Call) -> tuple[MemorySpace, d.Reason]:
         for arg in call.args:
@@ -319,8 +338,10 @@ class _Analyzer:
                 assert_never(stmt)
 
 
-def analyze(body: Stmt, demands: dict[Var, Demand]) -> Analysis:
+def analyze(body: Stmt, demands: dict[Var, Demand], params: Sequence[Var] = ()) -> Analysis:
+    """Phase 1 over a function body whose parameters are `params`."""
     a = _Analyzer(demands)
+    a.params(params)
     a.visit(body)
     return a.out
 

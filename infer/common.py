@@ -2,19 +2,26 @@
 
 Guarantees: pure functions over the frozen IR; the two value matchers of pass.md section 0 are here
 so every phase uses the same one: `var_only` (exactly a Var, never an IterArg) and `var_like` (Var or
-IterArg).
+IterArg). A call of a program function constrains its tile arguments like an op's slots do: each
+to the space of the callee's Tile parameter (`Callees`, built by `callee_spaces`), so phases 0-3
+and the verifier treat `self.f(t)` as they treat an op (docs/tile_params.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, GlobalVar, IterArg, Var
+from pl.ir.function import Function, Program
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
     Stmt,
 )
 from pl.ir.traverse import walk_stmts
+from pl.ir.types import TileType
 from pl.ops.registry import OpDef, get_op
 
 
@@ -30,36 +37,61 @@ def var_like(e: object) -> Var | None:
 
 Constraints = tuple[tuple[MemorySpace, ...], ...]
 OpFacts = tuple[OpDef | None, Constraints]
+# Program function name -> the space each parameter must be given in (`()`: any, or not a tile).
+Callees = Mapping[str, Constraints]
 _NO_FACTS: OpFacts = (None, ())
+NO_CALLEES: Callees = MappingProxyType({})
 
 
-def op_facts(call: Call) -> OpFacts:
-    """(registered op or None, allowed spaces per positional arg) of a call, in one look-up."""
+def param_space(f: Function, p: Var) -> MemorySpace | None:
+    """The space Tile parameter `p` of `f` holds its value in: the one its type names, else Vec
+    when `f` is transformed by inference (InCore/AIC/AIV), else None (any: `f` is not placed)."""
+    t = p.type
+    if not isinstance(t, TileType):
+        return None
+    if t.memory_space is not None:
+        return t.memory_space
+    return MemorySpace.Vec if f.func_type.is_incore_kind() else None
+
+
+def callee_spaces(program: Program) -> Callees:
+    """The `Callees` of a program: its functions that take a Tile parameter of a known space."""
+    out: dict[str, Constraints] = {}
+    for f in program.functions:
+        spaces = [param_space(f, p) for p in f.params]
+        if any(sp is not None for sp in spaces):
+            out[f.name] = tuple(() if sp is None else (sp,) for sp in spaces)
+    return out
+
+
+def op_facts(call: Call, callees: Callees = NO_CALLEES) -> OpFacts:
+    """(registered op or None, allowed spaces per positional arg) of a call, in one look-up; a
+    program function's call has no op and the constraints `callees` gives it."""
     op = call.op
     if type(op) is GlobalVar:
-        return _NO_FACTS
+        return (None, callees.get(op.name, ())) if callees else _NO_FACTS
     opdef = get_op(op.name)
     if opdef is None or not opdef.has_memory_spec:
         return (opdef, ())
     return (opdef, opdef.input_constraints)
 
 
-def input_constraints(call: Call) -> Constraints:
-    """Allowed spaces per positional arg of a registered op's call (empty when none)."""
-    return op_facts(call)[1]
+def input_constraints(call: Call, callees: Callees = NO_CALLEES) -> Constraints:
+    """Allowed spaces per positional arg of a call (empty when none)."""
+    return op_facts(call, callees)[1]
 
 
 CallSite = tuple[Stmt, Call, OpDef | None, Constraints]
 
 
-def call_sites(body: Stmt | None) -> list[CallSite]:
+def call_sites(body: Stmt | None, callees: Callees = NO_CALLEES) -> list[CallSite]:
     """(statement, its top-level call, op, constraints) for every statement of `body` that
     evaluates a Call at top level, pre-order: phases 0 and 2 share one walk of the body."""
     sites: list[CallSite] = []
     for stmt in walk_stmts(body):
         call = top_level_call(stmt)
         if call is not None:
-            op, constraints = op_facts(call)
+            op, constraints = op_facts(call, callees)
             sites.append((stmt, call, op, constraints))
     return sites
 

@@ -17,7 +17,9 @@ from pl.ir.span import Span
 
 # Reason kinds. `annotation` (the space came from a type annotation, e.g. a loop init or an if-phi
 # without recorded yields) and `unresolved` (left as annotated: while carries, tuple items)
-# complete the list for values the reference leaves unrecorded.
+# complete the list for values the reference leaves unrecorded. `parameter` / `parameter_default`:
+# a Tile parameter keeps the space its type names, or is Vec when it names none
+# (docs/tile_params.md).
 EXPLICIT_KWARG = "explicit_kwarg"
 DEMAND = "demand"
 INHERITED = "inherited"
@@ -27,6 +29,8 @@ FIXED_OUTPUT = "fixed_output"
 CALL_RESULT = "call_result"
 DEFAULT = "default"
 ANNOTATION = "annotation"
+PARAMETER = "parameter"
+PARAMETER_DEFAULT = "parameter_default"
 UNRESOLVED = "unresolved"
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,10 @@ class Reason:
                 return "default (Vec)"
             case "annotation":
                 return "type annotation" + (f" of {self.var}" if self.var else "")
+            case "parameter":
+                return "fixed by the parameter's type"
+            case "parameter_default":
+                return "parameter typed without a memory space (default Vec)"
             case _:
                 return "left as annotated (" + (self.op or "not inferred") + ")"
 

@@ -2,10 +2,19 @@
 
 Guarantees: pure (the input program is never mutated). For each function of kind InCore, AIC or AIV
 (pass.md decision 1) it runs phase 0 (demands), phase 1 (forward analysis), phase 2 (move keys)
-and phase 3 (rewrite with inserted `tile.move`s); other functions pass through unchanged. A
-tile-typed parameter of such a function is a PlError located at the parameter. Then the residency
-hook (phase 4; today it only strips the private bridge marker and normalises bodies) runs on the
-whole program. The second result explains every tile's space and every inserted move.
+and phase 3 (rewrite with inserted `tile.move`s); other functions pass through unchanged. Then the
+residency hook (phase 4) runs on the whole program. The second result explains every tile's space
+and every inserted move.
+
+Tile parameters (docs/tile_params.md; this replaces pass.md decision 2, which rejected them): a
+parameter is a value fixed in the space its type names; one whose type names none is Vec, and the
+function's signature says so afterwards. No parameter is ever re-placed: a consumer that needs
+another space reads a `tile.move` of it. A Tile parameter in DDR is a located PlError (a tile is
+an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t` in the space of
+`f`'s parameter, moved there when it is elsewhere - unless the parameter is Out/InOut, where the
+callee's writes would reach only the copy: then it is a located PlError. A call from a function
+inference does not transform (Orchestration, Opaque, ...) with a tile placed elsewhere is a
+PlError located at the call, since nothing there could move it.
 """
 
 from __future__ import annotations
@@ -15,40 +24,81 @@ from dataclasses import replace
 from infer import decisions as d
 from infer.analysis import analyze, collect_moves
 from infer.backend import check_backend
-from infer.common import call_sites
+from infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces
 from infer.demand import collect_demands
 from infer.mutate import MakeCall, Mutator
 from infer.residency.hook import Residency, strip_bridge_markers
+from infer.verifier import misplaced_arguments
 from pl.errors import PlError
+from pl.ir.enums import MemorySpace, ParamDirection
+from pl.ir.expr import GlobalVar, Var
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
+from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type
 from pl.ops.deduce import CallBuilder
 
 
 def _check_params(f: Function) -> None:
     for p in f.params:
-        if isinstance(p.type, TileType):
+        if isinstance(p.type, TileType) and p.type.memory_space is MemorySpace.DDR:
+            name = user_name(p.name)
             raise PlError(
-                f"{f.func_type.name} function '{f.name}': parameter '{p.name}' has a Tile type, "
-                f"but {f.func_type.name} parameters must be Tensors", p.span,
-                hint="pass a pl.Tensor and load it with pl.load inside the function")
+                f"{f.func_type.name} function '{f.name}': Tile parameter '{name}' is in DDR, but a "
+                f"tile is an on-chip buffer (DDR holds tensors)", p.span,
+                hint=f"declare {name} as a pl.Tensor and pl.load it, or give the tile an on-chip "
+                     f"space such as pl.MemorySpace.Vec")
 
 
-def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None
+def _check_written_args(program: Program, f: Function, sites: list[CallSite],
+                        var_memory: dict[Var, MemorySpace]) -> None:
+    """Refuse a move for a callee's Out/InOut Tile parameter: it would hand the callee a copy,
+    whose writes would never reach the caller's tile (the program would compute something
+    else)."""
+    for _, call, _, constraints in sites:
+        callee = program.get(call.op.name) if type(call.op) is GlobalVar else None
+        if callee is None:
+            continue
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            arg = call.args[i]
+            if not isinstance(arg, Var):
+                continue
+            space = var_memory.get(arg)
+            if not allowed or space is None or space in allowed \
+                    or callee.directions[i] is ParamDirection.In:
+                continue
+            raise PlError(
+                f"{f.func_type.name} function '{f.name}': argument {i} of '{callee.name}' is its "
+                f"{callee.directions[i].name} Tile parameter '{user_name(callee.params[i].name)}' "
+                f"in {allowed[0].name}, but '{user_name(arg.name)}' is in {space.name}: a "
+                f"tile.move would give '{callee.name}' a copy, and its writes would not reach "
+                f"the caller", call.span,
+                hint=f"produce {user_name(arg.name)} in {allowed[0].name}, or make the parameter In")
+
+
+def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None,
+                   program: Program | None = None, callees: Callees | None = None
                    ) -> tuple[Function, d.DecisionLog]:
-    """Phases 0-3 on one function (unchanged when it is not InCore/AIC/AIV or has no tiles)."""
+    """Phases 0-3 on one function (unchanged when it is not InCore/AIC/AIV or has no tiles);
+    `program`: the one `f` belongs to, whose functions `f` may call; `callees`: its
+    `callee_spaces`, when the caller has them already."""
+    if callees is None:
+        callees = callee_spaces(program) if program is not None else NO_CALLEES
     if not f.func_type.is_incore_kind():
         return f, d.DecisionLog()
     _check_params(f)
-    sites = call_sites(f.body)
+    sites = call_sites(f.body, callees)
     demands = collect_demands(f.body, sites)
-    result = analyze(f.body, demands)
+    result = analyze(f.body, demands, f.params)
+    if program is not None:
+        _check_written_args(program, f, sites, result.var_memory)
     mutator = None
-    body = f.body
+    body, params = f.body, f.params
     if result.var_memory:
         mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites),
-                          backend, make_call)
+                          backend, make_call, callees)
+        params = tuple(mutator.var(p) for p in f.params)  # before the body: its uses share them
         body = mutator.stmt(f.body)
     spaces = []
     unresolved = d.Reason(d.UNRESOLVED)
@@ -59,9 +109,23 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
         space = t.memory_space if isinstance(t, TileType) else None
         spaces.append(d.SpaceDecision(f.name, v.name, space, reasons.get(v, unresolved), spans[v]))
     log = d.DecisionLog(tuple(spaces), tuple(mutator.log) if mutator is not None else ())
-    if body is f.body:
+    if body is f.body and all(a is b for a, b in zip(params, f.params, strict=True)):
         return f, log
-    return replace(f, body=body, return_types=_returned_types(f.return_types, body)), log
+    return replace(f, params=params, body=body,
+                   return_types=_returned_types(f.return_types, body)), log
+
+
+def _check_unplaced_callers(f: Function, callees: Callees) -> None:
+    """Raise the first misplaced tile argument of a program-function call in `f` when inference
+    does not transform `f` (an InCore-kind caller gets a move instead)."""
+    if f.func_type.is_incore_kind() or not callees:
+        return
+    for stmt in walk_stmts(f.body):
+        errors = misplaced_arguments(f, stmt, callees, functions_only=True)
+        if errors:
+            e = errors[0]
+            raise PlError(e.message, e.span, hint="only InCore, AIC and AIV callers get a "
+                          "tile.move inserted; pass the tile in the space the callee declares")
 
 
 def _returned_types(declared: tuple[Type, ...], body: Stmt) -> tuple[Type, ...]:
@@ -89,8 +153,10 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     log = d.DecisionLog()
     funcs = []
     calls = CallBuilder()  # one memo of deduced call types for this run, dropped at its end
+    callees = callee_spaces(program)
     for f in program.functions:
-        new_f, f_log = infer_function(f, backend, calls.make_call)
+        _check_unplaced_callers(f, callees)
+        new_f, f_log = infer_function(f, backend, calls.make_call, program, callees)
         funcs.append(new_f)
         log = log.merged(f_log)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)

@@ -9,9 +9,10 @@ the reference inserts none into a bare body, which would leave its call reading 
 space); calls whose
 arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
 producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
-call; `dump_vars`-style attrs follow the rewrite. A branch whose closing yield hands an if-phi a
-tile in another space than the phi's (divergent branches) moves it to the phi's space before the
-yield; a loop whose carry was placed in another space than its initial value starts from a move
+call; `dump_vars`-style attrs follow the rewrite; a call of a program function is given its
+arguments in the spaces of the callee's Tile parameters (`callees`), moved like an op's. A branch
+whose closing yield hands an if-phi a tile in another space than the phi's (divergent branches)
+moves it to the phi's space before the yield; a loop whose carry was placed in another space than its initial value starts from a move
 of that value, inserted right before the loop; an alias `y = x` takes `x`'s placed type when
 they agree on space, shape and dtype (its view included); a return var takes the placed type of
 what it reads back from (iter arg, then-yield), so the printed program compiles to itself. The
@@ -28,7 +29,7 @@ from typing_extensions import assert_never
 
 from infer.analysis import last_yield
 from infer.backend import input_layouts
-from infer.common import Constraints, op_facts, top_level_call, var_like
+from infer.common import NO_CALLEES, Callees, Constraints, op_facts, top_level_call, var_like
 from infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.expr import Call, Expr, IterArg, Var
@@ -80,8 +81,9 @@ def retype(t: TileType, space: MemorySpace) -> TileType:
 class Mutator:
     def __init__(self, function: str, var_memory: dict[Var, MemorySpace],
                  needed: dict[MoveKey, None], backend: str | None,
-                 make_call: MakeCall | None = None) -> None:
+                 make_call: MakeCall | None = None, callees: Callees = NO_CALLEES) -> None:
         self.function = function
+        self.callees = callees
         self.var_memory = var_memory
         self.needed = needed
         self.needed_vars = {v for v, _ in needed}
@@ -127,7 +129,7 @@ class Mutator:
         return map_expr(e, self.expr)
 
     def call(self, call: Call) -> Call:
-        return self._call(call, *op_facts(call))
+        return self._call(call, *op_facts(call, self.callees))
 
     def _call(self, call: Call, op: OpDef | None, constraints: Constraints) -> Call:
         """`call` with its arguments rewritten (`op`, `constraints`: its `op_facts`)."""
@@ -195,7 +197,7 @@ class Mutator:
             lhs = self._sync_alias(orig, lhs, value.type)
             return stmt if lhs is orig and value is stmt.value else \
                 AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
-        op, constraints = op_facts(stmt.value)  # the rewritten call has the same op
+        op, constraints = op_facts(stmt.value, self.callees)  # the rewritten call: same op
         value = self._call(stmt.value, op, constraints)
         if op is not None and op.retargetable:
             space = self.var_memory.get(orig)
@@ -403,7 +405,7 @@ class Mutator:
         call = top_level_call(consumer)
         if call is None or self.needed_vars.isdisjoint(call.args):
             return ()  # (one C-level test: most statements consume no value to move)
-        constraints = op_facts(call)[1]
+        constraints = op_facts(call, self.callees)[1]
         out: list[Stmt] = []
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]

@@ -115,13 +115,25 @@ def test_bridge_marker_stripped_other_attrs_kept() -> None:
     assert isinstance(only, EvalStmt) and isinstance(only.expr, Call) and only.expr.attrs == ()
 
 
-def test_tile_parameter_is_a_located_error() -> None:
-    p = Var("t", TileType(S16, DType.FP32), span=span(3))
+def test_tile_parameter_keeps_its_space_or_becomes_vec() -> None:
+    # docs/tile_params.md: a named space is kept as it is; none means Vec, in the signature too.
+    mat = Var("m", TileType(S16, DType.FP32, MemorySpace.Mat), span=span(3))
+    bare = Var("t", TileType(S16, DType.FP32), span=span(3))
+    after, log = infer_tile_memory_space(function([ReturnStmt(())], (mat, bare), FunctionType.AIV))
+    placed = after.functions[0].params
+    assert placed[0] is mat
+    assert isinstance(placed[1].type, TileType) and placed[1].type.memory_space is MemorySpace.Vec
+    assert [(s.name, s.reason.kind) for s in log.spaces] == [("m", "parameter"),
+                                                              ("t", "parameter_default")]
+
+
+def test_tile_parameter_in_ddr_is_a_located_error() -> None:
+    p = Var("t", TileType(S16, DType.FP32, MemorySpace.DDR), span=span(3))
     prog = function([ReturnStmt(())], (p,), FunctionType.AIV)
     with pytest.raises(PlError) as info:
         infer_tile_memory_space(prog)
     assert info.value.span == span(3)
-    assert "'t'" in info.value.message and "Tensor" in info.value.message
+    assert "'t'" in info.value.message and "DDR" in info.value.message
 
 
 def test_unknown_backend_rejected() -> None:

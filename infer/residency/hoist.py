@@ -89,7 +89,7 @@ class Hoister:
                  evidence: dict[Var, ParamEvidence]) -> None:
         self.backend = backend
         self.evidence = evidence
-        self.inv = Inventory(func.body)
+        self.inv = Inventory(func.body, func.params)
         storage = storage_roots(program, func)
         self.roots = storage.roots
         self.writes = write_roots(program, func, storage.roots)

@@ -9,8 +9,11 @@ Guarantees (plain data, keyed by Var identity or by the identity of Call / ForSt
 - the defining loop of every value, exact residency chains (load -> transpose_view* -> move/extract
   -> matching matmul slot, each value used exactly once) and retained panels (a marked Mat load whose
   every use path reaches matching matmul slots);
-- capacity data: allocation owners per space with static bytes, unknown-size spaces, spaces with
-  owners inside a Pipeline loop, and whether any `system.reserve_buffer` appears.
+- capacity data: allocation owners per space with static bytes (Tile parameters first: each holds
+  its space for the whole function), unknown-size spaces, spaces with owners inside a Pipeline
+  loop, and whether any `system.reserve_buffer` appears;
+- a Tile parameter is never a chain or panel source: it has no defining load, so it is never
+  hoisted (docs/tile_params.md).
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ def matmul_slot(call: Call, space: MemorySpace | None) -> int | None:
 
 
 class Inventory:
-    def __init__(self, body: Stmt) -> None:
+    def __init__(self, body: Stmt, params: tuple[Var, ...] = ()) -> None:
         self.uses: dict[Var, int] = {}
         self.direct: dict[Var, list[Use]] = {}
         self.defs: dict[Var, Call] = {}
@@ -110,6 +113,8 @@ class Inventory:
         self._order = 0
         self._loop: ForStmt | None = None
         self._pipeline = 0
+        for p in params:
+            self._record_owner(p, None)
         self._stmt(body)
         self._build_chains()
         self._build_panels()
@@ -250,9 +255,12 @@ class Inventory:
             parent_info.yielded |= info.yielded
             parent_info.boundary = parent_info.boundary or info.boundary
 
-    def _record_owner(self, var: Var, value: Expr) -> None:
+    def _record_owner(self, var: Var, value: Expr | None) -> None:
+        """Record `var = value` as an allocation of its space when it owns one; a Tile
+        parameter (`value` None) always does: its buffer lives for the whole function."""
         t = var.type
-        if not isinstance(t, TileType) or t.memory_space is None or not owns_allocation(value):
+        if not isinstance(t, TileType) or t.memory_space is None \
+                or (value is not None and not owns_allocation(value)):
             return
         if self._pipeline:
             self.pipeline_spaces.add(t.memory_space)

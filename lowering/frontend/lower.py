@@ -25,7 +25,7 @@ from lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from lowering.frontend.inline import InlineFunction, inline_function
 from lowering.frontend.source import SourceFile
 from lowering.frontend.stmts import dsl_callee
-from lowering.frontend.types import lower_annotation, type_text
+from lowering.frontend.types import lower_annotation
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
@@ -33,7 +33,7 @@ from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import make_body
-from pl.ir.types import TileType, TupleType, Type
+from pl.ir.types import TupleType, Type
 from pl.language.dsl import func_attr
 
 
@@ -156,11 +156,6 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
         if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
             raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
                             hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
-        if ft.is_incore_kind() and isinstance(ann.type, TileType):
-            raise ctx.error(p.annotation.annotation,
-                            f"InCore functions take tensors; parameter '{pname}' is "
-                            f"{type_text(ann.type)}",
-                            hint="Pass a pl.Tensor and load it with pl.load(...) in the function")
         var = Var(pname, ann.type, span=prog.src.stmt_span(fd))
         params.append(var)
         directions.append(ann.direction)

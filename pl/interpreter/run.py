@@ -6,6 +6,8 @@ Guarantees:
   tensor.create allocates zeros. An argument array whose dtype already is the parameter's storage
   dtype is used in place, so Out / InOut parameters are written straight into the caller's array;
   any other array is converted to a copy and, for Out / InOut parameters, copied back at the end.
+  A Tile parameter's array is always such a copy (a tile is a value the kernel owns;
+  docs/tile_params.md).
 * Tiles are arrays owned by the kernel: loads, moves and extracts copy; memory spaces never change
   values. tile.slice / reshape / transpose_view are views; tile.assemble / write / fillpad_inplace
   write their target (as the hardware buffers do).

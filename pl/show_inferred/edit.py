@@ -12,32 +12,20 @@ a node of the user's tree is rebuilt.
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Var
+from pl.ir.names import user_name
 from pl.ir.stmt import Stmt
 from pl.ir.types import TileType, Type
 from pl.printer import print_stmt, print_type
 
-_SSA_SUFFIX = re.compile(r"__(?:[a-z]+_)*v\d+")
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
 
 
 class Unsupported(Exception):
     """The statement cannot be edited in place; the caller prints the function canonically."""
-
-
-def user_name(compiled_name: str) -> str:
-    """`x__ssa_v0` -> `x`, `a_k__ssa_v0_Left` -> `a_k_Left`: the name the user would write."""
-    return _SSA_SUFFIX.sub("", compiled_name) or compiled_name
-
-
-def user_text(text: str) -> str:
-    """A message with every compiler name in it shown as the user's name."""
-    return _SSA_SUFFIX.sub("", text)
 
 
 def _dotted(path: str) -> cst.BaseExpression:

@@ -23,6 +23,7 @@ from libcst.metadata import CodeRange
 
 from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.function import Function
+from pl.ir.names import user_name
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
@@ -45,7 +46,6 @@ from pl.show_inferred.edit import (
     names_in,
     rename_arg,
     set_target_memory,
-    user_name,
     value_call,
     with_value_call,
 )
@@ -257,6 +257,11 @@ class _Planner:
                     edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
                 self._record(entry, edit)
             case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
+                if any(isinstance(ia.init, Var) and ia.init.name in self.move_names
+                       for ia in s.iter_args):
+                    # A carry that starts from a move (inference re-placed the loop where its
+                    # initial value cannot go): the header's init_values would need the edit.
+                    raise Unsupported(f"the loop at line {s.span.line} starts from an inserted move")
                 self._record_types(s, src)
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
             case ScopeStmt(body=body):

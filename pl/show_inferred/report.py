@@ -13,8 +13,8 @@ from infer.residency.apply import RULES
 from pl.compiler import Compiled
 from pl.errors import PlError
 from pl.ir.function import Function
+from pl.ir.names import user_name, user_text
 from pl.show_inferred.annotate import FunctionInfo, Regenerated
-from pl.show_inferred.edit import user_name, user_text
 from pl.show_inferred.written_spaces import space_changes
 
 JSON_VERSION = 1

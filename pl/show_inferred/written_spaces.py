@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pl.ir.names import user_name, user_text
 from pl.ir.span import Span
-from pl.show_inferred.edit import user_name, user_text
 
 _SPACE = re.compile(r"\b(?:MemorySpace|Mem)\.(\w+)")
 
