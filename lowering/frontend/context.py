@@ -114,6 +114,9 @@ class FnCtx:
     # kernel's closure and globals do not change while it is lowered (nothing is executed), so
     # each dotted name is evaluated once per function. Failures are never stored.
     py_attrs: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # MemRef bases named before (or without) an alloc binding them: one Ptr Var per name
+    # (lowering/frontend/memref.py).
+    ptrs: dict[str, Var] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

@@ -42,8 +42,9 @@ from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, wa
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
 
-# Fields that never hold values to substitute: locations and comments.
-_SKIP_FIELDS = frozenset({"span", "comments"})
+# Fields that never hold values to substitute: locations, comments, and a type's MemRef (an
+# allocation's identity and place, which the reference's substitution leaves alone too).
+_SKIP_FIELDS = frozenset({"span", "comments", "memref"})
 
 T = TypeVar("T")
 
@@ -276,13 +277,21 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
 
     As in the reference, the value's type wins when it is informative (the value is a Var, or it is
     a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef that only the declaration
-    has is kept. (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
+    has is kept, for a tile only when the value lies in the MemRef's space (an unplaced value
+    takes that space). (A rebinding `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is
     Vec, whatever the first binding's type was.)
     """
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type
-    if isinstance(chosen, (TensorType, TileType)) and isinstance(lhs_type, (TensorType, TileType)):
+    if isinstance(chosen, TileType) and isinstance(lhs_type, TileType):
+        if chosen.memref is None and lhs_type.memref is not None:
+            # The allocation holds tiles of its space only: a value placed elsewhere is not in it.
+            if chosen.memory_space is None:
+                chosen = chosen.with_space(lhs_type.memory_space)
+            if chosen.memory_space is lhs_type.memory_space:
+                chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
+    elif isinstance(chosen, TensorType) and isinstance(lhs_type, TensorType):
         if chosen.memref is None and lhs_type.memref is not None:
             chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
     return chosen
