@@ -13,6 +13,9 @@ arg or its initial value) is recorded for every member. The reference records `y
 space at that point, and leaves an IterArg's alias unrecorded (pass.md 2, AssignStmt): when the
 source is re-placed afterwards, its output assigns a tile of one space to a variable of another,
 and a phi of an iter arg keeps the space the carry had before it was re-placed.
+
+A tile bound to allocated memory (its type has a MemRef: IR printed after memory allocation) is
+never re-placed: its space is the allocation's (docs/memory_allocation.md).
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from typing_extensions import assert_never
 from infer import decisions as d
 from infer.common import CallSite, call_sites, op_facts, var_like, var_only
 from infer.demand import Demand
-from pl.errors import PlError
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import (
     BinaryExpr,
@@ -58,7 +60,6 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.types import TileType, UnknownType
-from pl.ops.deduce_util import allocated_elsewhere
 from pl.ops.registry import get_op
 
 # Retargetable producers that read GM: their `target_memory` is Vec or Mat only (ops.md, tile.load),
@@ -136,19 +137,6 @@ def last_yield(body: Stmt | None) -> YieldStmt | None:
             assert_never(s)
 
 
-def _check_allocated(lhs: Var, space: MemorySpace, call: Call, span: Span) -> None:
-    """A tile bound to allocated memory (its type has a MemRef, IR after memory allocation) keeps
-    the space it was allocated in: inference never moves it (docs/memory_allocation.md). A call
-    that produces another space is the kernel's contradiction, reported here."""
-    t = lhs.type
-    assert isinstance(t, TileType)
-    if t.memref is None or t.memory_space is None or t.memory_space is space:
-        return
-    raise PlError(allocated_elsewhere(lhs.name, t.memory_space, space), span,
-                  hint=f"{call.op_name} is placed in {space.name} here: allocate it there, or give "
-                       "the call a target_memory")
-
-
 class _Analyzer:
     def __init__(self, demands: dict[Var, Demand]) -> None:
         self.demands = demands
@@ -206,9 +194,10 @@ class _Analyzer:
                     self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value)
-                    _check_allocated(lhs, space, value, stmt.span)
                     if lhs.type.memref is not None:
-                        self.out.reach[lhs] = ()  # allocated memory stays where it was allocated
+                        # Bound to allocated memory (IR after memory allocation): back-propagation
+                        # never re-places it; a carry that must live elsewhere starts from a move.
+                        self.out.reach[lhs] = ()
                     self.out.record(lhs, space, reason)
                 else:
                     self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=value.op_name))

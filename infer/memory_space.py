@@ -5,7 +5,9 @@ Guarantees: pure (the input program is never mutated). For each function of kind
 and phase 3 (rewrite with inserted `tile.move`s); other functions pass through unchanged. A
 tile-typed parameter of such a function is a PlError located at the parameter. Then the residency
 hook (phase 4; today it only strips the private bridge marker and normalises bodies) runs on the
-whole program. The second result explains every tile's space and every inserted move.
+whole program. The second result explains every tile's space and every inserted move. A tile bound
+to allocated memory (a MemRef, IR printed after memory allocation) keeps the space it was
+allocated in: it is never re-placed, consumers get moves (docs/memory_allocation.md).
 """
 
 from __future__ import annotations

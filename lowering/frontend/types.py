@@ -1,7 +1,8 @@
 """Type annotations (`pl.Tensor[...]`, `pl.Tile[...]`, `pl.Scalar[...]`, `pl.Out[...]`) to IR types.
 
 Guarantees: heads are recognised by identity; a Tile takes up to three trailing items in any order
-(one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`); omitted TileView fields come from
+(one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`: an allocated MemRef is kept on the
+type, lowering/frontend/memref.py, and needs the memory space); `pl.Ptr` is PtrType; omitted TileView fields come from
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
 objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
 `type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
@@ -20,7 +21,6 @@ from typing_extensions import assert_never
 
 from lowering.frontend.context import FnCtx
 from lowering.frontend.memref import placed_memref
-from pl.ops.deduce_util import allocated_elsewhere
 from pl.errors import PlError
 from pl.ir.enums import (
     CompactMode,
@@ -372,7 +372,7 @@ def _view_field(ctx: FnCtx, key: str, val: cst.BaseExpression, lower_expr: Lower
 
 def _kind(t: Type) -> str:
     return {ScalarType: "pl.Scalar", TensorType: "pl.Tensor", TileType: "pl.Tile",
-            TupleType: "pl.Tuple"}.get(type(t), "Unknown")
+            TupleType: "pl.Tuple", PtrType: "pl.Ptr"}.get(type(t), "Unknown")
 
 
 def type_mismatch(declared: Type, actual: Type) -> str | None:
@@ -421,9 +421,12 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                                           f"shape [{', '.join(map(_dim_text, ish))}]", hint=hint)
             if isinstance(at, TileType) and isinstance(inferred, TileType):
                 if at.memref is not None and inferred.memory_space not in (None, at.memory_space):
+                    # Allocated memory lies in one space, and inference never moves it.
                     assert at.memory_space is not None and inferred.memory_space is not None
-                    raise ctx.error(node, allocated_elsewhere(name, at.memory_space, inferred.memory_space),
-                                    hint=hint)
+                    raise ctx.error(node, f"'{name}' is bound to memory allocated in "
+                                          f"{at.memory_space.name} (its pl.MemRef), but its value is a "
+                                          f"{inferred.memory_space.name} tile; allocated memory is "
+                                          "never moved", hint=hint)
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 memref = at.memref if at.memref is not None else inferred.memref

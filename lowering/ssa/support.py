@@ -21,6 +21,7 @@ from pl.ir import (
     Expr,
     ForStmt,
     IfStmt,
+    MemRef,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,
@@ -42,8 +43,8 @@ from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, wa
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
 
-# Fields that never hold values to substitute: locations, comments, and a type's MemRef (an
-# allocation's identity and place, which the reference's substitution leaves alone too).
+# Fields that never hold values to substitute: locations and comments; a type's MemRef is
+# substituted by `Substituter.memref` (its base is a name, not a use).
 _SKIP_FIELDS = frozenset({"span", "comments", "memref"})
 
 T = TypeVar("T")
@@ -176,9 +177,25 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        if isinstance(t, TileType | TensorType) and t.memref is not None:
+            memref = self.memref(t.memref)
+            if memref is not t.memref:
+                t = dataclasses.replace(t, memref=memref)
         if t.all_constant:  # asked of the type itself: no walk for the common static type
             return t
         return _map_fields(t, self.value)
+
+    def memref(self, m: MemRef) -> MemRef:
+        """`m` naming the current version of its base Ptr, so the allocation it names is still the
+        one an alloc binds. A base without a version (a forward reference, a DDR buffer that no
+        statement allocates) stays as it is: naming it is no use of an undefined value."""
+        assert isinstance(m.base, Var)
+        base = self.versions.get(m.base, m.base)
+        offset = self.expr(m.byte_offset)
+        index = None if m.slot_index is None else self.expr(m.slot_index)
+        if base is m.base and offset is m.byte_offset and index is m.slot_index:
+            return m
+        return MemRef(base, offset, m.size, m.slots, index)
 
 
 # ── use/def analysis ─────────────────────────────────────────────────────────────────────────────

@@ -304,10 +304,3 @@ def numel(shape: Shape) -> int | None:
             return None
         n *= s
     return n
-
-
-def allocated_elsewhere(name: str, allocated: MemorySpace, produced: MemorySpace) -> str:
-    """Why a tile bound to memory allocated in one space (its MemRef) cannot hold a value produced
-    in another: the frontend and memory-space inference say it in these words."""
-    return (f"'{name}' is bound to memory allocated in {allocated.name} (its pl.MemRef), but its "
-            f"value is a {produced.name} tile; allocated memory is never moved")
