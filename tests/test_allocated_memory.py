@@ -10,9 +10,12 @@ and the error fixtures named `memref_*` / `alloc_*` cover the rest.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import numpy as np
+from hypothesis import HealthCheck, Phase, given, settings
+from kernel_strategies import GeneratedProgram, tile_programs
 
 import pl
 from pl.ir import AssignStmt, Call, Program, PtrType, TensorType, TileType, Var, flatten_body
@@ -119,3 +122,40 @@ def test_interpreted_the_same_before_and_after_compiling() -> None:
         outs.append(out)
     np.testing.assert_array_equal(outs[0], x + x)
     np.testing.assert_array_equal(outs[1], x + x)
+
+
+# ---- generated programs ----------------------------------------------------------------------------
+
+# A placed Tile annotation of an assignment target, up to its memory space.
+_PLACED = re.compile(r"^(\s+\w+: pl\.Tile\[\[[^\]]*\], pl\.\w+, )(pl\.MemorySpace\.\w+)", re.M)
+
+
+def _allocate_every_tile(text: str) -> tuple[str, int]:
+    """`text` with each placed tile bound to memory of its own (`pl.MemRef("buf_N", 0, 64)`, a
+    forward-referenced base), and how many were bound."""
+    count = 0
+
+    def bind(m: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f'{m.group(1)}pl.MemRef("buf_{count}", 0, 64), {m.group(2)}'
+
+    return _PLACED.sub(bind, text), count
+
+
+@settings(max_examples=8, derandomize=True, database=None, deadline=None,
+          phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(g=tile_programs())
+def test_binding_every_placed_tile_to_allocated_memory_changes_nothing(g: GeneratedProgram) -> None:
+    """Allocating every tile of a compiled program in the space inference gave it: the text reads
+    back, compiling it again keeps every space and inserts nothing (the same program, MemRefs
+    aside), and every MemRef is still printed."""
+    program = pl.parse(g.source)
+    assert isinstance(program, Program)
+    compiled = pl.compile(program, backend="910B", verify=True).program
+    allocated, count = _allocate_every_tile(pl.python_print(compiled))
+    assert count > 0, allocated
+    again = pl.compile(pl.parse(allocated), backend="910B", verify=True).program
+    pl.assert_structural_equal(again, compiled)
+    assert pl.python_print(again).count("pl.MemRef(") == count
