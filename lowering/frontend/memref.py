@@ -28,16 +28,17 @@ def placed_memref(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr) -
     """The MemRef `node` (a `pl.MemRef(...)` call, or a subscript of one) spells, or None when it
     is a form pl does not carry (see the module docstring)."""
     index_node: cst.BaseExpression | None = None
+    call = node.value if isinstance(node, cst.Subscript) else node
+    if not isinstance(call, cst.Call):
+        return None
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if len(positional) != 3 or isinstance(positional[0], cst.Integer):
+        return None
     if isinstance(node, cst.Subscript):
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             raise ctx.error(node, "A MemRef slot is one index: pl.MemRef(base, 0, 64, slots=2)[1]")
         index_node = node.slice[0].slice.value
-        node = node.value
-    if not isinstance(node, cst.Call):
-        return None
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    if len(positional) != 3 or isinstance(positional[0], cst.Integer):
-        return None
+    node = call
     slots = 1
     for a in node.args:
         if a.keyword is None:
