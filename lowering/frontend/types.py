@@ -336,8 +336,8 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                 raise ctx.error(extra, "Expected a memory space such as pl.MemorySpace.Vec, "
                                        "a pl.TileView(...) or a pl.MemRef(...)")
             space = obj
-    if memref is not None and space is None:
-        # Allocated memory lies in one space: the reference refuses a MemRef without it.
+    if memref_node is not None and space is None:
+        # Memory lies in one space: the reference refuses any MemRef (declared ones too) without it.
         raise ctx.error(memref_node, "A pl.Tile with a pl.MemRef(...) must also give its memory space",
                         hint="e.g. pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, 0, 16384), pl.Mem.Vec]")
     t = TileType(shape, dtype, space, tile_view(shape, space, view_kw), memref)
