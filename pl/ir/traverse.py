@@ -203,7 +203,7 @@ def walk_exprs(e: Expr) -> Iterator[Expr]:
 def type_exprs(t: Type) -> tuple[Expr, ...]:
     """The expressions a type holds: its dims, its view's valid shape, strides and start offset,
     and those of a tuple's element types. A MemRef is not among them: it names its allocation
-    (and offset) as an opaque annotation that no pass substitutes into (pl.ir.types)."""
+    (and offset) as an annotation that only SSA conversion renames (pl.ir.types)."""
     if isinstance(t, TileType | TensorType):
         view = t.view
         if view is None:

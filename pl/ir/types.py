@@ -5,7 +5,7 @@ all, and a valid shape equal to the shape is cleared, so two spellings of one ty
 MemRefs are carried but never compared (the reference does not compare them either): a `MemRef`
 says where allocated memory lives (`pl.MemRef(base, byte_offset, size)` after memory allocation),
 its `base` a Var of `PtrType` that a `tile.alloc` / `tensor.alloc` defines. Passes carry a type's
-MemRef as it is and substitute nothing inside it, as the reference does for a resolved MemRef.
+MemRef as it is; only SSA conversion renames the Vars in it to their versions (lowering/ssa).
 
 Building a type is cheap (the IR builds one per op call): a TileType without a view does no work
 beyond storing its fields, the implicit views are built once at import (they are frozen), and a

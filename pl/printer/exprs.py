@@ -298,7 +298,7 @@ def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
 
 
 FULL_OPS = ("tile.full", "tensor.full")
-ALLOC_OPS = ("tile.alloc", "tensor.alloc")
+_SPACE_CODES = frozenset(m.value for m in MemorySpace)
 
 
 def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
@@ -323,9 +323,12 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     else:
         func = ctx.dsl(dotted(op.name))
         items = [expr_text(a, ctx) for a in e.args]
-        if e.args and isinstance(e.args[0], ConstInt) and op.name in ALLOC_OPS:
-            # The allocation's memory space is stored as its integer code; it prints as the member.
-            items[0] = enum_text(MemorySpace(e.args[0].value), ctx)
+        if e.args and isinstance(e.args[0], ConstInt) and e.args[0].value in _SPACE_CODES:
+            op_def = get_op(op.name)
+            if op_def is not None and op_def.args and op_def.args[0].kind == "space":
+                # A memory space operand (`pl.tile.alloc`) is stored as its integer code, as the
+                # reference stores it; it prints as the member.
+                items[0] = enum_text(MemorySpace(e.args[0].value), ctx)
         cut = _keyword_from(op.name, len(e.args), ctx)
         if cut is not None:
             # The reference's wrapper binds these positions to other parameters: spell them by name.
