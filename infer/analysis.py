@@ -16,6 +16,9 @@ arg or its initial value) is recorded for every member. The reference records `y
 space at that point, and leaves an IterArg's alias unrecorded (pass.md 2, AssignStmt): when the
 source is re-placed afterwards, its output assigns a tile of one space to a variable of another,
 and a phi of an iter arg keeps the space the carry had before it was re-placed.
+
+A tile bound to allocated memory (its type has a MemRef: IR printed after memory allocation) is
+never re-placed: its space is the allocation's (docs/memory_allocation.md).
 """
 
 from __future__ import annotations
@@ -210,6 +213,10 @@ class _Analyzer:
                     self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value)
+                    if lhs.type.memref is not None:
+                        # Bound to allocated memory (IR after memory allocation): back-propagation
+                        # never re-places it; a carry that must live elsewhere starts from a move.
+                        self.out.reach[lhs] = ()
                     self.out.record(lhs, space, reason)
                 else:
                     self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=value.op_name))

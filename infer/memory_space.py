@@ -15,6 +15,8 @@ an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t`
 callee's writes would reach only the copy: then it is a located PlError. A call from a function
 inference does not transform (Orchestration, Opaque, ...) with a tile placed elsewhere is a
 PlError located at the call, since nothing there could move it.
+A tile bound to allocated memory (a MemRef, IR printed after memory allocation) keeps the space
+it was allocated in: it is never re-placed, consumers get moves (docs/memory_allocation.md).
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import (
     ArrayType,
+    PtrType,
     ScalarType,
     TensorType,
     TileType,
@@ -220,6 +221,8 @@ def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
             return "TupleType", [], [(".types", _Seq(types, TYPE), NODE)]
         case ArrayType(extent=n, dtype=dt):
             return "ArrayType", [("ArrayType dtype", dt), ("ArrayType extent", n)], []
+        case PtrType():
+            return "PtrType", [], []
         case UnknownType():
             return "UnknownType", [], []
         case _:
@@ -247,7 +250,7 @@ def _is_view(x: Any) -> bool:
 
 
 # Nodes that hold no Var and compare by value with ==, exactly as _fields would compare them.
-_LEAVES = (ConstInt, ConstFloat, ConstBool, ScalarType, UnknownType)
+_LEAVES = (ConstInt, ConstFloat, ConstBool, ScalarType, PtrType, UnknownType)
 
 
 class _Mismatch(Exception):

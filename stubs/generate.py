@@ -67,6 +67,8 @@ def _arg_type(op: OpDef, index: int, arg: ArgSpec) -> str:
             return SCALAR
         case "tuple":
             return DIMS
+        case "space":
+            return "MemorySpace"
     if arg.name in _DIM_NAMES:
         return DIMS
     if arg.name in _SCALAR_NAMES:

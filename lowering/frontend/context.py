@@ -134,6 +134,9 @@ class FnCtx:
     # The `@pl.inline` functions being expanded around this body, outermost first (a function
     # met again there would expand forever).
     inlining: tuple[str, ...] = ()
+    # MemRef bases named before (or without) an alloc binding them: one Ptr Var per name
+    # (lowering/frontend/memref.py).
+    ptrs: dict[str, Var] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

@@ -1,7 +1,8 @@
 """Type annotations (`pl.Tensor[...]`, `pl.Tile[...]`, `pl.Scalar[...]`, `pl.Out[...]`) to IR types.
 
 Guarantees: heads are recognised by identity; a Tile takes up to three trailing items in any order
-(one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`); omitted TileView fields come from
+(one memory space, one `pl.TileView(...)`, one `pl.MemRef(...)`: an allocated MemRef is kept on the
+type, lowering/frontend/memref.py, and needs the memory space); `pl.Ptr` is PtrType; omitted TileView fields come from
 the implicit view of (shape, memory space); dims are positive ints, closure ints, `pl.dynamic`
 objects or scalar values in scope. `check_local` enforces dsl.md 1.3 for `x: T = e`;
 `type_mismatch` says why a tensor / tile value cannot stand where a type is declared (a callee's
@@ -19,6 +20,7 @@ import libcst as cst
 from typing_extensions import assert_never
 
 from lowering.frontend.context import FnCtx
+from lowering.frontend.memref import placed_memref
 from pl.errors import PlError
 from pl.ir.enums import (
     CompactMode,
@@ -32,6 +34,8 @@ from pl.ir.enums import (
 from pl.ir.expr import ConstInt, Expr, Var
 from pl.ir.types import (
     ArrayType,
+    MemRef,
+    PtrType,
     ScalarType,
     TensorType,
     TensorView,
@@ -95,6 +99,8 @@ def _fallback_text(x: Type) -> str:
             return f"pl.Tuple[{', '.join(map(_fallback_text, ts))}]"
         case ArrayType(extent=n, dtype=dt):
             return f"pl.Array[{n}, pl.{dt.name}]"
+        case PtrType():
+            return "pl.Ptr"
         case UnknownType():
             return "Unknown"
         case _:
@@ -154,6 +160,8 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         return Annot(TupleType(tuple(types)))
     if head is dsl.Array:
         return Annot(_array(ctx, node, items, lower_expr))
+    if head is dsl.Ptr and isinstance(node, cst.Name | cst.Attribute):
+        return Annot(PtrType())
     if isinstance(head, DType):
         return Annot(ScalarType(head))
     raise ctx.error(node, f"Unsupported type annotation '{cst.Module([]).code_for_node(node)}'",
@@ -266,6 +274,7 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
     shape = shape_of(ctx, items[0], lower_expr)
     dtype = _dtype(ctx, items[1])
     view: TensorView | None = None
+    memref: MemRef | None = None
     for extra in items[2:]:
         head = _view_call(ctx, extra)
         if head is dsl.TensorView:
@@ -283,11 +292,11 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
                     raise ctx.error(val, f"Unknown TensorView field '{key}'")
             view = TensorView(**fields)
         elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
-            continue
+            memref = placed_memref(ctx, extra, lower_expr)
         else:
             layout = _enum_arg(ctx, extra, (TensorLayout,))
             view = TensorView(layout=layout)
-    return Annot(TensorType(shape, dtype, view))
+    return Annot(TensorType(shape, dtype, view, memref))
 
 
 _TILE_FIELDS: Final = frozenset({"valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal",
@@ -304,6 +313,8 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
     dtype = _dtype(ctx, items[1])
     space: MemorySpace | None = None
     view_kw: dict[str, Any] | None = None
+    memref: MemRef | None = None
+    memref_node: cst.BaseExpression | None = None
     for extra in items[2:]:
         head = _view_call(ctx, extra)
         if head is dsl.TileView:
@@ -315,7 +326,8 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                                     hint=f"TileView fields: {', '.join(sorted(_TILE_FIELDS))}")
                 view_kw[key] = _view_field(ctx, key, val, lower_expr)
         elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
-            continue
+            memref = placed_memref(ctx, extra, lower_expr)
+            memref_node = extra
         else:
             obj = ctx.resolve(extra) if isinstance(extra, cst.Name | cst.Attribute) else None
             if isinstance(obj, TensorLayout):
@@ -324,7 +336,11 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                 raise ctx.error(extra, "Expected a memory space such as pl.MemorySpace.Vec, "
                                        "a pl.TileView(...) or a pl.MemRef(...)")
             space = obj
-    t = TileType(shape, dtype, space, tile_view(shape, space, view_kw))
+    if memref_node is not None and space is None:
+        # Memory lies in one space: the reference refuses any MemRef (declared ones too) without it.
+        raise ctx.error(memref_node, "A pl.Tile with a pl.MemRef(...) must also give its memory space",
+                        hint="e.g. pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, 0, 16384), pl.Mem.Vec]")
+    t = TileType(shape, dtype, space, tile_view(shape, space, view_kw), memref)
     return Annot(t, space_given=space is not None, view_given=view_kw is not None)
 
 
@@ -356,7 +372,7 @@ def _view_field(ctx: FnCtx, key: str, val: cst.BaseExpression, lower_expr: Lower
 
 def _kind(t: Type) -> str:
     return {ScalarType: "pl.Scalar", TensorType: "pl.Tensor", TileType: "pl.Tile",
-            TupleType: "pl.Tuple"}.get(type(t), "Unknown")
+            TupleType: "pl.Tuple", PtrType: "pl.Ptr"}.get(type(t), "Unknown")
 
 
 def type_mismatch(declared: Type, actual: Type) -> str | None:
@@ -404,9 +420,17 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                                           f"[{', '.join(map(_dim_text, ash))}] but expression has "
                                           f"shape [{', '.join(map(_dim_text, ish))}]", hint=hint)
             if isinstance(at, TileType) and isinstance(inferred, TileType):
+                if at.memref is not None and inferred.memory_space not in (None, at.memory_space):
+                    # Allocated memory lies in one space, and inference never moves it.
+                    assert at.memory_space is not None and inferred.memory_space is not None
+                    raise ctx.error(node, f"'{name}' is bound to memory allocated in "
+                                          f"{at.memory_space.name} (its pl.MemRef), but its value is a "
+                                          f"{inferred.memory_space.name} tile; allocated memory is "
+                                          "never moved", hint=hint)
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
-                return TileType(inferred.shape, inferred.dtype, space, view, inferred.memref)
+                memref = at.memref if at.memref is not None else inferred.memref
+                return TileType(inferred.shape, inferred.dtype, space, view, memref)
             return at
         case (ArrayType(), ArrayType()):
             if at.dtype != inferred.dtype:

@@ -21,6 +21,7 @@ from pl.ir import (
     Expr,
     ForStmt,
     IfStmt,
+    MemRef,
     ReturnStmt,
     ScopeKind,
     ScopeStmt,
@@ -42,8 +43,9 @@ from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, wa
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
 
-# Fields that never hold values to substitute: locations and comments.
-_SKIP_FIELDS = frozenset({"span", "comments"})
+# Fields that never hold values to substitute: locations and comments; a type's MemRef is
+# substituted by `Substituter.memref` (its base is a name, not a use).
+_SKIP_FIELDS = frozenset({"span", "comments", "memref"})
 
 T = TypeVar("T")
 
@@ -177,9 +179,25 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        if isinstance(t, TileType | TensorType) and t.memref is not None:
+            memref = self.memref(t.memref)
+            if memref is not t.memref:
+                t = dataclasses.replace(t, memref=memref)
         if t.all_constant:  # asked of the type itself: no walk for the common static type
             return t
         return _map_fields(t, self.value)
+
+    def memref(self, m: MemRef) -> MemRef:
+        """`m` naming the current version of its base Ptr, so the allocation it names is still the
+        one an alloc binds. A base without a version (a forward reference, a DDR buffer that no
+        statement allocates) stays as it is: naming it is no use of an undefined value."""
+        assert isinstance(m.base, Var)
+        base = self.versions.get(m.base, m.base)
+        offset = self.expr(m.byte_offset)
+        index = None if m.slot_index is None else self.expr(m.slot_index)
+        if base is m.base and offset is m.byte_offset and index is m.slot_index:
+            return m
+        return MemRef(base, offset, m.size, m.slots, index)
 
 
 # ── use/def analysis ─────────────────────────────────────────────────────────────────────────────
@@ -278,21 +296,29 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
 
     As in the reference, the value's type wins when it is informative (the value is a Var, or it is
     a Tensor/Tile/Tuple type), else the declared one is kept; a MemRef that only the declaration
-    has is kept, and so is a Tile view only the declaration has. (A rebinding
+    has is kept (for a tile only when the value lies in the MemRef's space; an unplaced value
+    takes that space), and so is a Tile view only the declaration has. (A rebinding
     `v = pl.mul(v, 2.0)` of a Mat `v` is a Vec value: its new version is Vec, whatever the first
     binding's type was.)
     """
     rhs = value.type
     informative = isinstance(value, Var) or isinstance(rhs, (TensorType, TileType, TupleType))
     chosen = rhs if informative and not isinstance(rhs, UnknownType) else lhs_type
-    if isinstance(chosen, (TensorType, TileType)) and isinstance(lhs_type, (TensorType, TileType)):
+    if isinstance(chosen, TileType) and isinstance(lhs_type, TileType):
         if chosen.memref is None and lhs_type.memref is not None:
-            chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
-        if isinstance(chosen, TileType) and isinstance(lhs_type, TileType) and chosen.view is None \
-                and lhs_type.view is not None and dataclasses.replace(lhs_type, view=None) == chosen:
+            # The allocation holds tiles of its space only: a value placed elsewhere is not in it.
+            if chosen.memory_space is None:
+                chosen = chosen.with_space(lhs_type.memory_space)
+            if chosen.memory_space is lhs_type.memory_space:
+                chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
+        if chosen.view is None and lhs_type.view is not None \
+                and dataclasses.replace(lhs_type, view=None) == chosen:
             # A declared view (`valid_shape=[12, 12]` on a created tile) refines the value's type;
             # the calls that read the name were typed against it, so it stays.
             chosen = lhs_type
+    elif isinstance(chosen, TensorType) and isinstance(lhs_type, TensorType):
+        if chosen.memref is None and lhs_type.memref is not None:
+            chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
     return chosen
 
 

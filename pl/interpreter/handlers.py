@@ -61,7 +61,7 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
         "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
         "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
-        "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
+        "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys(("tile.cmp", "tile.cmps", "tile.sel", "tile.sels"), _PACKED_MASK),
     **dict.fromkeys(("tile.random", "tensor.random"), _RANDOM),

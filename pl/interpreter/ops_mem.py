@@ -14,11 +14,17 @@ Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"
   transpose return NumPy views of their input: writing through them changes the root. (A tile
   reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
 * matmuls accumulate in float32 for float inputs and in int64 (then the result dtype) for ints.
+* tile.alloc / tensor.alloc (IR after memory allocation) give an `Allocation`: the Ptr names
+  memory, it holds no value. A tile bound to it by a MemRef gets its value from the op that
+  defines it, as any tile does; MemRefs do not alias values here (the reference shares a buffer
+  only between tiles whose lifetimes do not overlap, or an in-place op's input and output, and
+  for those the value semantics computes the same results).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,8 +32,21 @@ import numpy as np
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx, window
 from pl.interpreter.values import Array
-from pl.ir.enums import PadValue
+from pl.ir.enums import MemorySpace, PadValue
 from pl.ops.marks import interprets
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    """The interpreter's value of a Ptr: where and how much, nothing to read."""
+
+    space: MemorySpace
+    size: int
+
+
+@interprets("tile.alloc", "tensor.alloc")
+def _alloc(c: OpCtx) -> Any:
+    return Allocation(MemorySpace(int(c.arg(0))), int(c.arg(1)))
 
 
 def _clipped(offsets: Sequence[int], extent: Sequence[int], bound: Sequence[int]) -> tuple[int, ...]:

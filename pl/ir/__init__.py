@@ -54,6 +54,8 @@ from pl.ir.stmt import (
     make_body,
 )
 from pl.ir.types import (
+    MemRef,
+    PtrType,
     ScalarType,
     TensorType,
     TensorView,
@@ -70,8 +72,8 @@ from pl.ir.types import (
 __all__ = [
     "AssignStmt", "BinaryExpr", "BreakStmt", "Call", "CompactMode", "ConstBool", "ConstFloat",
     "ConstInt", "ContinueStmt", "DType", "EvalStmt", "Expr", "ForKind", "ForStmt", "Function",
-    "FunctionType", "GlobalVar", "IfStmt", "IterArg", "Level", "MakeTuple", "MemorySpace", "Op",
-    "PadValue", "ParamDirection", "Program", "ReturnStmt", "Role", "ScalarType", "ScopeKind",
+    "FunctionType", "GlobalVar", "IfStmt", "IterArg", "Level", "MakeTuple", "MemRef", "MemorySpace", "Op",
+    "PadValue", "ParamDirection", "Program", "PtrType", "ReturnStmt", "Role", "ScalarType", "ScopeKind",
     "ScopeStmt", "SeqStmts", "Span", "Stmt", "TensorLayout", "TensorType", "TensorView",
     "TileLayout", "TileType", "TileView", "TupleGetItem", "TupleType", "Type", "UnaryExpr",
     "UnknownType", "Var", "WhileStmt", "YieldStmt", "const_index", "effective_tile_view",

@@ -202,7 +202,8 @@ def walk_exprs(e: Expr) -> Iterator[Expr]:
 
 def type_exprs(t: Type) -> tuple[Expr, ...]:
     """The expressions a type holds: its dims, its view's valid shape, strides and start offset,
-    and those of a tuple's element types."""
+    and those of a tuple's element types. A MemRef is not among them: it names its allocation
+    (and offset) as an annotation that only SSA conversion renames (pl.ir.types)."""
     if isinstance(t, TileType | TensorType):
         view = t.view
         if view is None:
@@ -211,7 +212,7 @@ def type_exprs(t: Type) -> tuple[Expr, ...]:
         return (*t.shape, *view.valid_shape, *view.stride, *(() if offset is None else (offset,)))
     if isinstance(t, TupleType):
         return tuple(e for x in t.types for e in type_exprs(x))
-    return ()  # ScalarType, ArrayType (a static int extent), UnknownType: nothing inside
+    return ()  # ScalarType, ArrayType (a static int extent), PtrType, UnknownType: nothing inside
 
 
 def _map_items(items: tuple[Any, ...], fn: Callable[[Any], Any]) -> tuple[Any, ...]:

@@ -2,7 +2,10 @@
 
 A `TileType` whose view equals the implicit view of its (shape, memory space) stores no view at
 all, and a valid shape equal to the shape is cleared, so two spellings of one type are `==`.
-MemRefs are carried but never compared (the reference does not compare them either).
+MemRefs are carried but never compared (the reference does not compare them either): a `MemRef`
+says where allocated memory lives (`pl.MemRef(base, byte_offset, size)` after memory allocation),
+its `base` a Var of `PtrType` that a `tile.alloc` / `tensor.alloc` defines. Passes carry a type's
+MemRef as it is; only SSA conversion renames the Vars in it to their versions (lowering/ssa).
 
 Building a type is cheap (the IR builds one per op call): a TileType without a view does no work
 beyond storing its fields, the implicit views are built once at import (they are frozen), and a
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
 
@@ -65,6 +68,25 @@ class UnknownType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class PtrType(Type):
+    """A base pointer (`pl.Ptr`): the identity of one allocation, the result of `tile.alloc` /
+    `tensor.alloc`. It holds no value the kernel reads; a MemRef names it as its base."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemRef:
+    """`pl.MemRef(base, byte_offset, size)`: the bytes [byte_offset, byte_offset + size) of the
+    allocation `base` (a Var of PtrType). `slots` > 1 is a multi-slot allocation and `slot_index`
+    the slot this one is (`pl.MemRef(b, 0, 64, slots=2)[1]`)."""
+
+    base: Expr
+    byte_offset: Expr
+    size: int
+    slots: int = 1
+    slot_index: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TupleType(Type):
     types: tuple[Type, ...]
 
@@ -92,7 +114,7 @@ class TensorType(Type):
     shape: tuple[Expr, ...]
     dtype: DType
     view: TensorView | None = None
-    memref: Any = field(default=None, compare=False)
+    memref: MemRef | None = field(default=None, compare=False)
 
     @property
     def rank(self) -> int:
@@ -178,7 +200,7 @@ class TileType(Type):
     dtype: DType
     memory_space: MemorySpace | None = None
     view: TileView | None = None
-    memref: Any = field(default=None, compare=False)
+    memref: MemRef | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if type(self.shape) is not tuple:
@@ -202,7 +224,7 @@ class TileType(Type):
 
 # The closed set of type kinds. A `match` over `type_kind(t)` ends in `case _: assert_never(t)`;
 # tests/test_traverse.py checks this union lists every subclass of Type.
-TypeKind = ScalarType | TensorType | TileType | TupleType | ArrayType | UnknownType
+TypeKind = ScalarType | TensorType | TileType | TupleType | ArrayType | PtrType | UnknownType
 
 
 def type_kind(t: Type) -> TypeKind:

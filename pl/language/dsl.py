@@ -142,6 +142,11 @@ class MemRef(_Record):
     """`pl.MemRef(...)` inside a Tile / Tensor annotation."""
 
 
+class Ptr:
+    """`pl.Ptr`: the annotation of an allocation's base pointer, `m: pl.Ptr = pl.tile.alloc(...)`
+    in IR printed after memory allocation."""
+
+
 class DynVar:
     """`pl.dynamic("M")`: a dimension known at run time; one IR variable per object per program."""
 
@@ -197,7 +202,7 @@ __all__ = [
     "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4",
     "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "MX_A_ZZ",
     "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection",
-    "PipeType", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
+    "PipeType", "Ptr", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
     "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",

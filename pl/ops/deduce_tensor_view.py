@@ -9,7 +9,7 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 from __future__ import annotations
 
 from pl.ir.enums import DType, PadValue, TensorLayout
-from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
     Deduction,
@@ -278,8 +278,3 @@ def paged_gather(ctx: Deduction) -> Type:
 def scalar_index(ctx: Deduction) -> Type:
     ctx.nargs(0)
     return ScalarType(DType.INDEX)
-
-
-@type_rule("tensor.alloc")
-def unknown(ctx: Deduction) -> Type:
-    return UnknownType()

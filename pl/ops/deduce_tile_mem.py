@@ -1,6 +1,7 @@
 """Type rules of the tile data-movement, creation and scalar-access ops.
 
-load/store/move/extract/create/full/ci/tri/random/read/write and the gather-from-memory ops.
+load/store/move/extract/create/full/ci/tri/random/read/write, the gather-from-memory ops, and
+the allocations of IR printed after memory allocation (`tile.alloc` / `tensor.alloc`: a Ptr).
 Layout facts (ops.md 5): a Mat load is NZ (col/row), ZN (row/col) from a DN source, row/none_box
 for a single-row 2-D tile; a move to a boxed space takes that space's implicit layout while a move
 to a flat space keeps the source's blayout/slayout; Right forces blayout row_major; extract to Left
@@ -13,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
-from pl.ir.expr import Expr
+from pl.ir.expr import ConstInt, Expr
 from pl.ir.types import (
+    PtrType,
     ScalarType,
     TileView,
     Type,
@@ -391,3 +393,22 @@ def output_tensor(ctx: Deduction, *, i: int) -> Type:
     return ctx.shaped(i)
 
 __all__ = ["positive_shape", "space_kwarg", "window_valid"]
+
+
+_SPACE_CODES = frozenset(m.value for m in MemorySpace)
+
+
+@type_rule("tile.alloc", "tensor.alloc")
+def alloc(ctx: Deduction) -> Type:
+    """`pl.tile.alloc(pl.Mem.Vec, 16384)`: the base Ptr of an allocation of `size` bytes in a
+    memory space (stored as the space's integer code, as the reference stores it)."""
+    ctx.nargs(2)
+    space = ctx.args[0]
+    if not (isinstance(space, ConstInt) and space.value in _SPACE_CODES):
+        raise ctx.fail(f"The operator {ctx.name} requires the first argument to be a memory space "
+                       "such as pl.Mem.Vec", argument=0)
+    size = ctx.scalar(1)
+    if not size.is_int() or size is DType.BOOL:
+        raise ctx.fail(f"The operator {ctx.name} requires the size to be an integer, but got "
+                       f"{size.short}", argument=1)
+    return PtrType()

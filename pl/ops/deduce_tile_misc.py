@@ -2,8 +2,8 @@
 
 The matmul family yields FP32 (INT32 for integer inputs) in Acc with the Acc implicit layout and
 requires lhs and rhs of one dtype; gemv pads M to 16 with valid rows 1 (space left to the
-resolver). Ops whose reference deducer returns a PtrType or nothing (alloc, tpush/tpop) give
-UnknownType; the DSL builds tpop's result type itself.
+resolver). Ops whose reference deducer returns nothing (tpush/tpop) give UnknownType; the DSL
+builds tpop's result type itself (alloc's Ptr rule is with the memory ops, deduce_tile_mem).
 """
 
 from __future__ import annotations
@@ -243,6 +243,6 @@ def scalar_index(ctx: Deduction) -> Type:
     return ScalarType(DType.INDEX)
 
 
-@type_rule("tile.alloc", "tile.tpush_to_aic", "tile.tpush_to_aiv", "tile.tpop_from_aic", "tile.tpop_from_aiv")
+@type_rule("tile.tpush_to_aic", "tile.tpush_to_aiv", "tile.tpop_from_aic", "tile.tpop_from_aiv")
 def unknown(ctx: Deduction) -> Type:
     return UnknownType()

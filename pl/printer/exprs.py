@@ -40,6 +40,8 @@ from pl.ir.expr import (
 )
 from pl.ir.types import (
     ArrayType,
+    MemRef,
+    PtrType,
     ScalarType,
     TensorType,
     TensorView,
@@ -62,6 +64,9 @@ class PrintContext:
     mem_alias: bool = False
     in_program: bool = False
     root: str = "pl"
+    # The Vars the function body binds (an alloc's Ptr prints bare in a MemRef only if there);
+    # empty in a signature and for a statement or type printed alone.
+    allocs: frozenset[Var] = frozenset()
     types: dict[Type, str] = field(default_factory=dict, repr=False)
     # (op name, number of positional arguments) -> `_keyword_from` of it.
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
@@ -293,6 +298,7 @@ def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
 
 
 FULL_OPS = ("tile.full", "tensor.full")
+_SPACE_CODES = frozenset(m.value for m in MemorySpace)
 
 
 def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
@@ -317,6 +323,12 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     else:
         func = ctx.dsl(dotted(op.name))
         items = [expr_text(a, ctx) for a in e.args]
+        if e.args and isinstance(e.args[0], ConstInt) and e.args[0].value in _SPACE_CODES:
+            op_def = get_op(op.name)
+            if op_def is not None and op_def.args and op_def.args[0].kind == "space":
+                # A memory space operand (`pl.tile.alloc`) is stored as its integer code, as the
+                # reference stores it; it prints as the member.
+                items[0] = enum_text(MemorySpace(e.args[0].value), ctx)
         cut = _keyword_from(op.name, len(e.args), ctx)
         if cut is not None:
             # The reference's wrapper binds these positions to other parameters: spell them by name.
@@ -405,10 +417,26 @@ def _tensor_view(v: TensorView, ctx: PrintContext) -> str:
 
 def type_text(t: Type, ctx: PrintContext) -> str:
     """`pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`, `pl.Tensor[..]`, `pl.Scalar[..]`, ..."""
+    if getattr(t, "memref", None) is not None:
+        return _type_text(t, ctx)  # the memo's key (`==`) does not see a MemRef
     text = ctx.types.get(t)
     if text is None:
         text = ctx.types[t] = _type_text(t, ctx)
     return text
+
+
+def _memref_text(m: MemRef, ctx: PrintContext) -> str:
+    """`pl.MemRef(base, byte_offset, size)`. The base prints as a bare name where the function
+    body binds it (its alloc) and this is not the signature, else as a string literal: the
+    reference's rule, so the text reads back with no name used before it is bound."""
+    assert isinstance(m.base, Var)
+    name = ctx.name_of(m.base)
+    base = name if m.base in ctx.allocs else '"' + name + '"'
+    items = [base, expr_text(m.byte_offset, ctx), int_text(m.size)]
+    if m.slots > 1:
+        items.append("slots=" + int_text(m.slots))
+    text = call_text(ctx.dsl("MemRef"), items)
+    return text if m.slot_index is None else text + "[" + expr_text(m.slot_index, ctx) + "]"
 
 
 def _type_text(t: Type, ctx: PrintContext) -> str:
@@ -420,9 +448,13 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             items = [_shape(shape, ctx), ctx.dsl(dt.name)]
             if view is not None:
                 items.append(_tensor_view(view, ctx))
+            if kind.memref is not None:
+                items.append(_memref_text(kind.memref, ctx))
             return _subscript(ctx.dsl("Tensor"), items)
         case TileType(shape=shape, dtype=dt, memory_space=space):
             items = [_shape(shape, ctx), ctx.dsl(dt.name)]
+            if kind.memref is not None:
+                items.append(_memref_text(kind.memref, ctx))
             if space is not None:
                 items.append(enum_text(space, ctx))
             tv = _tile_view(kind, ctx)
@@ -433,6 +465,8 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             return _subscript(ctx.dsl("Tuple"), [type_text(x, ctx) for x in types])
         case ArrayType(extent=n, dtype=dt):
             return _subscript(ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)])
+        case PtrType():
+            return ctx.dsl("Ptr")
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

@@ -14,6 +14,7 @@ memos (type texts) live on the per-function `PrintContext` and die with the call
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
@@ -128,15 +129,16 @@ def _returns(types: tuple[Type, ...], ctx: PrintContext) -> str:
 def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_program: bool,
               collected: Collector) -> None:
     names = Names.for_function(f, dyn, collected)
-    ctx = PrintContext(name_of=names, mem_alias=mem_alias, in_program=in_program)
+    sig = PrintContext(name_of=names, mem_alias=mem_alias, in_program=in_program)
+    ctx = replace(sig, allocs=frozenset(collected.defs))
     # A HOST SubWorker is self-contained (the reference refuses `self` on it).
     params = ["self"] if in_program and f.host_body is None else []
     directions = list(f.directions) + [ParamDirection.In] * (len(f.params) - len(f.directions))
     for p, d in zip(f.params, directions, strict=True):
-        params.append(names(p) + ": " + _param_annotation(p, d, ctx))
+        params.append(names(p) + ": " + _param_annotation(p, d, sig))
     doc.comments(f.comments)
     doc.line(_decorator(f))
-    doc.group("def " + f.name + "(", params, ")" + _returns(f.return_types, ctx) + ":")
+    doc.group("def " + f.name + "(", params, ")" + _returns(f.return_types, sig) + ":")
     doc.push()
     if f.attrs:
         doc.group("pl.func_attr(", [dict_text(list(f.attrs), ctx)], ")")

@@ -103,6 +103,9 @@ class TensorView:
 
 class MemRef:
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def __getitem__(self, slot: Any) -> MemRef: ...
+
+class Ptr: ...
 
 class DynVar:
     name: str

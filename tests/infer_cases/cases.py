@@ -844,6 +844,26 @@ CASES: list[Case] = [
     # An on-core array lives in no memory space: its ops have no memory rule (pass.md), so the
     # pass leaves their types and statements alone, and a tile op reading an element is placed
     # as it would be with any scalar.
+    # IR after memory allocation: a tile bound to allocated memory (a MemRef) stays in the space
+    # it was allocated in. The carry it starts is still back-propagated to Acc, from a move
+    # before the loop (its Vec allocation is not re-placed into Acc, as an unallocated create is).
+    Case("allocated_loop_init_is_never_re_placed", P_MM, T16,
+         MM_OPERANDS_BEFORE + _nine(f"""
+         buf: pl.Ptr = pl.tile.alloc({V}, 8192)
+         init: pl.Tile[[16, 128], pl.FP32, pl.MemRef(buf, 0, 8192), {V}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         """) + acc_loop("init", False) + f"""
+         r: {T16} = pl.store(acc_out, [0, 0], out)
+         return r
+         """,
+         MM_OPERANDS_EXPECTED + _nine(f"""
+         buf: pl.Ptr = pl.tile.alloc({V}, 8192)
+         init: pl.Tile[[16, 128], pl.FP32, pl.MemRef(buf, 0, 8192), {V}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={V})
+         init_Acc: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.move(init, target_memory={A})
+         """) + acc_loop("init_Acc", True) + f"""
+         r: {T16} = pl.tile.store(acc_out, [0, 0], out)
+         return r
+         """, moves=("init_Acc",),
+         decisions=(("init", "Vec", "explicit_kwarg"), ("acc_out", "Acc", "loop_backprop"))),
     Case("array_ops_stay_out_of_memory_spaces", P_VEC, T16,
          """
          arr: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)
