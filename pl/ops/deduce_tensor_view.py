@@ -20,6 +20,8 @@ from pl.ops.deduce_util import (
     pad_kwarg,
     shape_str,
     static,
+    valid_shape_of,
+    write_bounds,
 )
 from pl.ops.marks import type_rule
 
@@ -31,8 +33,10 @@ def slice_(ctx: Deduction) -> Type:
     shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
     valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
     drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
-    if not ctx.kw_bool("clamp"):
-        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=False)):
+    # A window of another rank than its source reinterprets the source's axes (as a
+    # rank-mismatched write does) and is not bounds-checked, as in the reference.
+    if not ctx.kw_bool("clamp") and len(shape) == len(offsets) == len(a.shape):
+        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=True)):
             so, se, sd = static(o), static(e), static(d)
             if so is not None and se is not None and sd is not None and so + se > sd:
                 raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
@@ -120,11 +124,8 @@ def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.shaped(0), ctx.shaped(1)
     off = ctx.tuple_arg(2)
-    for k, (o, s, d) in enumerate(zip(off, src.shape, tgt.shape, strict=False)):
-        so, ss, sd = static(o), static(s), static(d)
-        if so is not None and ss is not None and sd is not None and so + ss > sd:
-            raise ctx.fail(f"The operator {ctx.name} requires the source to fit in the target: "
-                           f"dimension {k} offset {so} + extent {ss} exceeds {sd}")
+    # Only the source's valid region is transferred: that is what must fit.
+    write_bounds(ctx, off, valid_shape_of(src), tgt.shape, "target")
     return tensor(tgt.shape, tgt.dtype) if not isinstance(tgt, TensorType) else tgt
 
 
