@@ -30,7 +30,7 @@ from lowering.frontend.exprs import (
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -354,6 +354,10 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     name = name_node.value
     if ann is not None:
         value = as_flattened_load(value, ann.type)
+        at = ann.type
+        if type(value) is ConstInt and value.dtype is DType.INDEX and isinstance(at, ScalarType) \
+                and at.dtype.is_int():  # `i: pl.Scalar[pl.INT32] = 1`: the literal is an INT32
+            value = ConstInt(value.value, at.dtype, span=value.span)
         if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
                 and not isinstance(ann.type, UnknownType):
             # A call whose type its op cannot tell (`pl.tile.tpop_from_aic(split=0)`, as the

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pl.ir.enums import DType, TensorLayout
+from pl.ir.expr import ConstInt
 from pl.ir.types import ScalarType, TensorType, TensorView, Type
 from pl.ops.deduce_util import (
     Deduction,
@@ -93,6 +94,11 @@ def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = Fals
         if not s.is_int():
             raise ctx.fail(f"The operator {ctx.name} requires the shift/bitwise scalar to be an "
                            f"integer type, but got {s.short}")
+    rhs = ctx.args[1]
+    if type(rhs) is ConstInt and rhs.dtype is DType.INDEX and (a.dtype.is_int() or a.dtype.is_float()):
+        # A bare integer literal has no dtype of its own yet: it takes the tensor's, as the
+        # reference's wrappers stamp it (`pl.mul(int32_tensor, 2)` is INT32, not INDEX).
+        s = a.dtype
     if allowed:
         dtype_in(ctx, a.dtype, allowed, "tensor dtype")
         dtype_in(ctx, s, allowed, "scalar dtype")
@@ -227,8 +233,8 @@ def read(ctx: Deduction) -> Type:
     return ScalarType(ctx.shaped(0).dtype)
 
 
-@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_mask",
-           "tensor.scatter_update")
+@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_update")
+@type_rule("tensor.scatter_mask", i=1)  # the rewritten dst
 @type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
 def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:
     """The type of argument `i` (as a plain tensor of its shape and dtype unless `keep_view`)."""

@@ -9,6 +9,7 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 from __future__ import annotations
 
 from pl.ir.enums import DType, PadValue, TensorLayout
+from pl.ir.expr import BinaryExpr, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
@@ -79,13 +80,24 @@ def reshape(ctx: Deduction) -> Type:
 def view(ctx: Deduction) -> Type:
     ctx.nargs(1, 3)
     a = ctx.shaped(0)
+    layout = ctx.kwargs.get("layout")
+    src_layout = a.view.layout if isinstance(a, TensorType) and a.view is not None \
+        else TensorLayout.ND
     new = ctx.opt_tuple(1) or a.shape
     n0, n1 = numel(a.shape), numel(new)
     if n0 is not None and n1 is not None and n0 != n1:
         raise ctx.fail(f"{ctx.name}: cannot reinterpret tensor of size {n0} as shape with size "
                        f"{n1}")
     valid = _valid_view(ctx, 2, new)
-    layout = ctx.kwargs.get("layout")
+    if not ctx.opt_tuple(1) and isinstance(layout, TensorLayout) and layout is not src_layout:
+        # The same memory read in the other layout: the trailing pair of dims (and of the
+        # source's valid shape) swaps, as in the reference.
+        if a.rank < 2:
+            raise ctx.fail(f"{ctx.name}: cross-layout reinterpret requires rank >= 2, got {a.rank}")
+        new = tuple(a.shape[:-2]) + (a.shape[-1], a.shape[-2])
+        sv = a.view.valid_shape if isinstance(a, TensorType) and a.view is not None else ()
+        if sv and tuple(sv) != tuple(a.shape):
+            valid = TensorView(valid_shape=tuple(sv[:-2]) + (sv[-1], sv[-2]))
     if not isinstance(layout, TensorLayout):
         return tensor(new, a.dtype, valid)
     strides = row_major_strides(new)
@@ -244,9 +256,17 @@ def gather_mask(ctx: Deduction) -> Type:
 
 @type_rule("tensor.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
+    """The merged list: the sources' shape with their last dims summed."""
     ctx.nargs(2, 4)
-    a = ctx.shaped(0)
-    return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
+    srcs = [ctx.shaped(i) for i in range(len(ctx.args))]
+    lasts = [static(t.shape[-1]) for t in srcs]
+    if all(n is not None for n in lasts):
+        last: Expr = idx(sum(n for n in lasts if n is not None))
+    else:
+        last = srcs[0].shape[-1]
+        for t in srcs[1:]:
+            last = BinaryExpr("Add", last, t.shape[-1], DType.INDEX)
+    return tensor(tuple(srcs[0].shape[:-1]) + (last,), srcs[0].dtype)
 
 
 @type_rule("tensor.paged_gather")

@@ -380,8 +380,8 @@ def mgather(ctx: Deduction) -> Type:
         shape = ctx.tuple_arg(3)
     elif ctx.kw_int("coalesce", 0) == 1 or ix.rank < 2:
         shape = ix.shape
-    else:
-        shape = (ix.shape[0], mem.shape[-1])
+    else:  # row mode: one row of mem per index of a [1, R] or [R, 1] index tile
+        shape = (ix.shape[1] if static(ix.shape[0]) == 1 else ix.shape[0], mem.shape[-1])
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 

@@ -70,7 +70,9 @@ def slice_(ctx: Deduction) -> Type:
     keep = [k for k in range(len(shape)) if k not in drops]
     new_shape = tuple(shape[k] for k in keep)
     new_valid = tuple(valid[k] for k in keep)
-    while len(new_shape) < 2:
+    # Tiles are physically 2-D: a rank reduction below 2-D puts unit axes back in front (a
+    # 1-D window of a 1-D tile, dropping nothing, stays 1-D, as in the reference).
+    while drops and len(new_shape) < 2:
         new_shape, new_valid = (idx(1),) + new_shape, (idx(1),) + new_valid
     if a.view is not None:
         view = replace(a.view, valid_shape=new_valid)
