@@ -23,7 +23,9 @@ from pl.ops.deduce_util import (
     dtype_in,
     idx,
     promote,
+    same_dim,
     static,
+    valid_shape_of,
 )
 from pl.ops.marks import type_rule
 
@@ -73,7 +75,25 @@ def binary(ctx: Deduction, *, int_only: bool = False, keep_dtype: bool = False,
     dt = a.dtype if keep_dtype else promote(a.dtype, b.dtype)
     if ctx.kw_bool("high_precision") and not dt.is_float():
         raise ctx.fail(f"The operator {ctx.name} supports high_precision only for FP16 or FP32")
-    return tensor(broadcast(ctx, a.shape, b.shape), dt)
+    shape = broadcast(ctx, a.shape, b.shape)
+    keep = ctx.name not in _FRESH_VALID and isinstance(a, TensorType) \
+        and isinstance(b, TensorType) and len(a.shape) == len(b.shape) \
+        and all(map(same_dim, a.shape, b.shape)) \
+        and all(map(same_dim, valid_shape_of(a), valid_shape_of(b)))
+    return tensor(shape, dt, _valid(shape, valid_shape_of(a)) if keep else None)
+
+
+# Elementwise results keep their operands' valid region (both operands', when they agree), as
+# the reference's do; the partial combines and comparisons make a fully valid result.
+_FRESH_VALID = frozenset({"tensor.part_add", "tensor.part_mul", "tensor.part_max",
+                          "tensor.part_min", "tensor.cmp"})
+
+
+def _valid(shape: Shape, valid: Shape) -> TensorView | None:
+    """A view carrying `valid` when it is narrower than `shape`."""
+    if len(valid) != len(shape) or all(map(same_dim, valid, shape)):
+        return None
+    return TensorView(valid_shape=tuple(valid))
 
 
 @type_rule("tensor.adds", "tensor.muls", "tensor.divs", "tensor.fmods")
@@ -102,7 +122,9 @@ def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = Fals
     if allowed:
         dtype_in(ctx, a.dtype, allowed, "tensor dtype")
         dtype_in(ctx, s, allowed, "scalar dtype")
-    return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s))
+    keep = isinstance(a, TensorType) and ctx.name not in _FRESH_VALID
+    return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s),
+                  _valid(a.shape, valid_shape_of(a)) if keep else None)
 
 
 @type_rule("tensor.abs", "tensor.neg")
