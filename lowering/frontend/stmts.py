@@ -274,6 +274,10 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
         if isinstance(base.type, TensorType | TileType):  # `dst[a:b] = src` (subscripts.py)
             return [bind(ctx, target.value, _subscript_write(ctx, target, base, rhs, value), None,
                          node)]
+    if isinstance(target, cst.Subscript):
+        raise ctx.error(target, "Subscript-write target must be a variable name, got "
+                                f"{cst.Module([]).code_for_node(target.value)}",
+                        hint="Assign through a named Tensor/Tile, e.g. 'dst[...] = src'")
     raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
 
 

@@ -87,6 +87,9 @@ def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
     valid = valid_of(a)
     if all(map(same_dim, valid, a.shape)):
         return new
+    lifted = _unit_axes_valid(a.shape, valid, new)
+    if lifted is not None:
+        return lifted
     sv, ss = [static(v) for v in valid], [static(d) for d in a.shape]
     # The valid region is a contiguous prefix iff only one dim is partial, every dim after it is
     # full and every dim before it has extent 1.
@@ -100,6 +103,18 @@ def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
                        "because only part of it holds valid data and that part is not a "
                        "contiguous prefix of the new shape")
     return (idx(count // tail),) + tuple(new[1:])
+
+
+def _unit_axes_valid(shape: Shape, valid: Shape, new: Shape) -> Shape | None:
+    """The valid region of a reshape that only inserts or removes unit axes (a coordinate-only
+    rank change, as a subscript write's lift is): each other axis keeps its valid extent. None
+    for any other reshape."""
+    kept = [(d, v) for d, v in zip(shape, valid, strict=True) if static(d) != 1]
+    if [static(d) for d, _ in kept] != [static(d) for d in new if static(d) != 1] \
+            or any(static(d) is None for d, _ in kept):
+        return None
+    rest = iter(kept)
+    return tuple(idx(1) if static(d) == 1 else next(rest)[1] for d in new)
 
 
 @type_rule("tile.reshape")
