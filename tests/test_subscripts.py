@@ -10,6 +10,9 @@ view type rules, as data.
 - tests/subscript_numerics/: kernels whose first line `# expect: STATEMENTS` says, in NumPy over
   the kernel's parameters, what the kernel does to its `out` tensor; `pl.interpret` must compute
   exactly that, before and after `pl.compile`.
+- tests/type_rule_kernels/: kernels whose annotations state the result types the reference's type
+  rules give (an annotation that disagrees is an error): they parse, print, read back and
+  compile.
 - What stays refused (as in the reference) is in tests/error_fixtures/subscript_*.py and the
   bounds fixtures next to them (tests/test_diagnostics.py runs them).
 """
@@ -31,6 +34,7 @@ from pl.ir import Program, TensorType, static_shape
 HERE = Path(__file__).resolve().parent
 PAIRS = sorted((HERE / "subscript_pairs").glob("*.py"))
 NUMERICS = sorted((HERE / "subscript_numerics").glob("*.py"))
+TYPE_RULES = sorted((HERE / "type_rule_kernels").glob("*.py"))
 MARK = "# == the same, written out =="
 
 
@@ -94,3 +98,13 @@ def test_interpreter_computes_what_the_hardware_writes(path: Path, backend: str 
             args = {k: v.copy() for k, v in given.items()}
             pl.interpret(prog, *args.values())
             assert np.array_equal(args["out"], expected["out"]), (path.stem, backend, seed)
+
+
+@pytest.mark.parametrize("path", TYPE_RULES, ids=lambda p: p.stem)
+def test_result_types_are_the_reference_s(path: Path) -> None:
+    program = pl.parse(path.read_text(), filename=str(path))
+    assert isinstance(program, Program)
+    text = pl.python_print(program)
+    pl.assert_structural_equal(pl.parse(text), program)
+    compiled = pl.compile(program, backend="910B", verify=True)
+    pl.assert_structural_equal(pl.parse(compiled.as_python()), compiled.program)
