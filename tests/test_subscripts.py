@@ -13,6 +13,8 @@ view type rules, as data.
 - tests/type_rule_kernels/: kernels whose annotations state the result types the reference's type
   rules give (an annotation that disagrees is an error): they parse, print, read back and
   compile.
+- Generated windows (hypothesis): a subscript read and write over random bounds computes what
+  NumPy's slicing of the same bounds computes.
 - What stays refused (as in the reference) is in tests/error_fixtures/subscript_*.py and the
   bounds fixtures next to them (tests/test_diagnostics.py runs them).
 """
@@ -25,6 +27,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pl
 from pl.errors import PlError
@@ -108,3 +112,78 @@ def test_result_types_are_the_reference_s(path: Path) -> None:
     pl.assert_structural_equal(pl.parse(text), program)
     compiled = pl.compile(program, backend="910B", verify=True)
     pl.assert_structural_equal(pl.parse(compiled.as_python()), compiled.program)
+
+
+# -- generated windows -----------------------------------------------------------------------------
+
+_AXIS = st.integers(min_value=1, max_value=6).map(lambda n: 8 * n)
+
+
+@st.composite
+def _window(draw: st.DrawFn, extent: int) -> tuple[str, slice | int]:
+    """One subscript component over an axis of `extent`, as kernel text and as a NumPy index."""
+    if draw(st.booleans()) and draw(st.booleans()):
+        i = draw(st.integers(0, extent - 1))
+        return str(i), i
+    lo = draw(st.integers(0, extent - 1))
+    hi = draw(st.integers(lo + 1, extent))
+    text_lo = "" if lo == 0 and draw(st.booleans()) else str(lo)
+    text_hi = "" if hi == extent and draw(st.booleans()) else str(hi)
+    return f"{text_lo}:{text_hi}", slice(lo, hi)
+
+
+@st.composite
+def _windows(draw: st.DrawFn) -> tuple[tuple[int, int], list[tuple[str, slice | int]]]:
+    shape = (draw(_AXIS), draw(_AXIS))
+    comps = [draw(_window(shape[0]))]
+    if draw(st.booleans()):
+        comps.append(draw(_window(shape[1])))
+    return shape, comps
+
+
+_KERNEL = """
+import pl
+
+
+@pl.program
+class W:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[{r}, {c}], pl.FP32],
+               out: pl.Out[pl.Tensor[[{r}, {c}], pl.FP32]]) -> pl.Tensor[[{r}, {c}], pl.FP32]:
+        {body}
+        return out
+"""
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(_windows(), st.booleans())
+def test_generated_windows_read_and_write_what_numpy_slices(
+        case: tuple[tuple[int, int], list[tuple[str, slice | int]]], tile: bool) -> None:
+    """`out[w] = pl.add(x[w], x[w])` (tensor views) or the same through a loaded tile computes
+    what NumPy's `out[w] = 2 * x[w]` does, before and after compiling."""
+    (r, c), comps = case
+    index = ", ".join(text for text, _ in comps)
+    window = tuple(ix for _, ix in comps)
+    if all(isinstance(ix, int) for ix in window) and len(window) == 2:
+        return  # an element, not a window (element writes are refused; see the fixtures)
+    if tile and len(window) == 2 and isinstance(window[1], int) and isinstance(window[0], slice) \
+            and window[0].stop - window[0].start > 1:
+        # The reference's 2-D floor turns a column window `t[a:b, j]` into a [1, b - a] row,
+        # and writing that row back through the same subscript fills row a (no lift: the ranks
+        # already agree). pl lowers it the same way; NumPy's column semantics do not apply.
+        return
+    if tile:  # tiles stay 2-D: a dropped axis comes back as a leading unit axis
+        body = (f"t = pl.load(x, [0, 0], [{r}, {c}])\n        u = t[{index}]\n"
+                f"        v = pl.add(u, u)\n        t[{index}] = v\n"
+                f"        out = pl.store(t, [0, 0], out)")
+    else:
+        body = f"v = pl.add(x[{index}], x[{index}])\n        out[{index}] = v"
+    program = pl.parse(_KERNEL.format(r=r, c=c, body=body))
+    assert isinstance(program, Program)
+    x = np.random.default_rng(r * 100 + c).standard_normal((r, c)).astype(np.float32)
+    expected = x.copy() if tile else np.zeros_like(x)
+    expected[window] = x[window] + x[window]
+    for prog in (program, pl.compile(program, backend="910B", verify=True).program):
+        out = np.zeros_like(x)
+        pl.interpret(prog, x.copy(), out)
+        assert np.array_equal(out, expected), (index, tile)

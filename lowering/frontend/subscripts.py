@@ -293,14 +293,12 @@ def _index(d: Dim) -> Expr:
 
 
 def _scalar(op: str, a: Dim, b: Dim) -> Expr:
+    """`op(a, b)` on bounds; a constant takes the other operand's integer dtype (INDEX when both
+    are constants), as a literal does in kernel arithmetic."""
     left, right = _index(a), _index(b)
-    lt, rt = left.type, right.type
-    dtype = lt.dtype if isinstance(lt, ScalarType) and not isinstance(left, ConstInt) else \
-        rt.dtype if isinstance(rt, ScalarType) else DType.INDEX
-    if isinstance(left, ConstInt):
-        left = ConstInt(left.value, dtype)
-    if isinstance(right, ConstInt):
-        right = ConstInt(right.value, dtype)
+    typed = [e.type for e in (left, right) if not isinstance(e, ConstInt)]
+    dtype = typed[0].dtype if typed and isinstance(typed[0], ScalarType) else DType.INDEX
+    left, right = (ConstInt(e.value, dtype) if isinstance(e, ConstInt) else e for e in (left, right))
     return BinaryExpr(op, left, right, dtype)
 
 
@@ -326,9 +324,6 @@ def extent(upper: Dim, lower: Dim) -> Dim:
             terms[atom] = terms.get(atom, 0) - coeff
         if not any(terms.values()):
             return lu[1] - ll[1]
-    cu, cl = _const(upper), _const(lower)
-    if cu is not None and cl is not None:  # pragma: no cover - constants are linear
-        return cu - cl
     return _scalar("Sub", upper, lower)
 
 
