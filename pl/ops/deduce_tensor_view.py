@@ -12,6 +12,7 @@ from pl.ir.enums import DType, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
+from pl.ops.deduce_tile_mem import positive_shape
 from pl.ops.deduce_util import (
     Deduction,
     Shape,
@@ -31,7 +32,7 @@ from pl.ops.marks import type_rule
 def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.shaped(0)
-    shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
+    shape, offsets = positive_shape(ctx, 1), ctx.tuple_arg(2)
     valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
     drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
     # A window of another rank than its source reinterprets the source's axes (as a
@@ -39,6 +40,9 @@ def slice_(ctx: Deduction) -> Type:
     if not ctx.kw_bool("clamp") and len(shape) == len(offsets) == len(a.shape):
         for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=True)):
             so, se, sd = static(o), static(e), static(d)
+            if so is not None and so < 0:  # `x[-1]` is not wrapped around, as in the reference
+                raise ctx.fail(f"{ctx.name} offset {k} is provably negative ({so}); a window must "
+                               "start inside its source")
             if so is not None and se is not None and sd is not None and so + se > sd:
                 raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
                                f"extent {se} exceeds the source extent {sd}")
