@@ -14,6 +14,7 @@ class P:
         h = c[i : i + 2, 1:3]  # (i + 2) - i folds to 2
         n = c[:, :, :k]  # an omitted lower bound: the upper bound is the extent
         q = c[:, :, j:k]  # an extent that does not fold: k - j
+        w = c[:, :, k * 4 : (k + 1) * 4]  # (k + 1) * 4 - k * 4 folds to 4
         v = c[1, 2, 3, 4]  # an index per dimension reads an element
         return v
 
@@ -36,5 +37,6 @@ class P:
         h = pl.tensor.slice(c, [2, 2, 16, 32], [i, 1, 0, 0])
         n = pl.tensor.slice(c, [8, 4, k, 32], [0, 0, 0, 0])
         q = pl.tensor.slice(c, [8, 4, k - j, 32], [0, 0, j, 0])
+        w = pl.tensor.slice(c, [8, 4, 4, 32], [0, 0, k * 4, 0])
         v = pl.tensor.read(c, [1, 2, 3, 4])
         return v
