@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import libcst as cst
 
-from lowering.frontend import op_builders
+from lowering.frontend import op_builders, subscripts
 from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from lowering.frontend.types import type_mismatch, type_text
@@ -298,8 +298,37 @@ def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
         idx = lower_expr(ctx, node.slice[0].slice.value)
         if isinstance(idx, ConstInt):
             return TupleGetItem(base, idx.value)
-    raise ctx.error(node, "Subscripts are only supported on tuple values with a constant index",
-                    hint="Use pl.slice / pl.read for Tensor and Tile regions")
+    if isinstance(base.type, TensorType | TileType):  # a view or an element (subscripts.py)
+        comps = subscript_components(ctx, node)
+        try:
+            return subscripts.read(hoist_nested(ctx, base), comps, ctx.cur_span)
+        except PlError as e:
+            raise ctx.src.locate(e, node, ctx.cur_span) from None
+    if isinstance(base.type, TupleType):
+        raise ctx.error(node, "Only constant integer indices supported for tuple access",
+                        hint="Use a constant integer index like tuple[0]")
+    raise ctx.error(node, f"Subscript requires Tuple, Tensor, Tile, or Array type, got "
+                          f"{type(base.type).__name__}",
+                    hint="Subscript syntax is supported for Tuple, Tensor, Tile, and Array types")
+
+
+def subscript_components(ctx: FnCtx, node: cst.Subscript) -> list[subscripts.Component]:
+    """The indices of `x[...]` lowered, one per written component (`x[(i, j)]` is `x[i, j]`)."""
+    elements: list[cst.BaseSlice] = [el.slice for el in node.slice]
+    if len(elements) == 1 and isinstance(elements[0], cst.Index) \
+            and isinstance(elements[0].value, cst.Tuple):
+        elements = [cst.Index(el.value) for el in elements[0].value.elements]
+    comps: list[subscripts.Component] = []
+    for el in elements:
+        if isinstance(el, cst.Slice):
+            comps.append(subscripts.Slice(
+                None if el.lower is None else lower_expr(ctx, el.lower),
+                None if el.upper is None else lower_expr(ctx, el.upper),
+                el.step is not None))
+        else:
+            assert isinstance(el, cst.Index)
+            comps.append(subscripts.Index(lower_expr(ctx, el.value)))
+    return comps
 
 
 def array_index(ctx: FnCtx, node: cst.Subscript) -> cst.BaseExpression:

@@ -182,6 +182,11 @@ def _body(h: _Header) -> Function:
                         hint="an abstract body (a callback bound at run time) has no IR in pl: "
                              "write the function's statements")
     body = lower_block(ctx, stmts)
+    twice = [k for k, _ in ctx.attrs if any(k == d for d, _ in h.attrs)]
+    if twice:
+        raise ctx.error(h.node.name, f"Duplicate function attribute '{twice[0]}': given by both "
+                                     "@pl.function(attrs=...) and pl.func_attr(...)",
+                        hint="Each attribute may be declared only once.")
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
 

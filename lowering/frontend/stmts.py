@@ -15,6 +15,7 @@ from typing import Any, Final
 import libcst as cst
 
 from lowering.flatten_nd import as_flattened_load
+from lowering.frontend import subscripts
 from lowering.frontend.context import FnCtx, InlineCallee, YieldSite
 from lowering.frontend.exprs import (
     array_index,
@@ -24,10 +25,12 @@ from lowering.frontend.exprs import (
     lower_call,
     lower_expr,
     static_value,
+    subscript_components,
 )
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
+from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -189,7 +192,11 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         if ctx.emitted:
             raise ctx.error(value, "pl.func_attr(...) must be the first statement of the function")
         for arg in value.args:
-            ctx.attrs.extend(attrs_arg(ctx, arg.value, "pl.func_attr"))
+            for key, val in attrs_arg(ctx, arg.value, "pl.func_attr"):
+                if any(k == key for k, _ in ctx.attrs):
+                    raise ctx.error(arg, f"Duplicate function attribute '{key}'",
+                                    hint="Each attribute may be declared only once.")
+                ctx.attrs.append((key, val))
         return []
     if obj is dsl.cond:
         raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
@@ -268,7 +275,31 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
                                [(target.value, base), (index, lower_expr(ctx, index)),
                                 (value, rhs)], node)
             return [bind(ctx, target.value, updated, None, node)]
+        if isinstance(base.type, TensorType | TileType):  # `dst[a:b] = src` (subscripts.py)
+            return [bind(ctx, target.value, _subscript_write(ctx, target, base, rhs, value), None,
+                         node)]
+    if isinstance(target, cst.Subscript):
+        raise ctx.error(target, "Subscript-write target must be a variable name, got "
+                                f"{cst.Module([]).code_for_node(target.value)}",
+                        hint="Assign through a named Tensor/Tile, e.g. 'dst[...] = src'")
     raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
+
+
+def _subscript_write(ctx: FnCtx, target: cst.Subscript, base: Expr, rhs: Expr,
+                     value: cst.BaseExpression) -> Expr:
+    """The new value of `dst` in `dst[...] = src` (an assemble, lowering/frontend/subscripts.py);
+    the reference allows the rebinding this is only before SSA conversion."""
+    if ctx.prog.strict_ssa:
+        raise ctx.error(target, "Subscript-write syntax 'dst[...] = src' is only supported before "
+                                "SSA conversion",
+                        hint="Rewrite as an explicit pl.assemble(...) call, or remove "
+                             "strict_ssa=True")
+    comps = subscript_components(ctx, target)
+    try:
+        return subscripts.write(hoist_nested(ctx, base), comps, hoist_nested(ctx, rhs),
+                                ctx.cur_span, lambda e: hoist_nested(ctx, e))
+    except PlError as e:
+        raise ctx.src.locate(e, target, ctx.cur_span) from None
 
 
 def _plain_targets(ctx: FnCtx, target: cst.Tuple | cst.List) -> list[cst.Name]:
@@ -332,6 +363,10 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     existing = ctx.lookup_var(name)
     if ann is not None:
         value = as_flattened_load(value, ann.type)
+        at = ann.type
+        if type(value) is ConstInt and value.dtype is DType.INDEX and isinstance(at, ScalarType) \
+                and at.dtype.is_int():  # `i: pl.Scalar[pl.INT32] = 1`: the literal is an INT32
+            value = ConstInt(value.value, at.dtype, span=value.span)
     # A call whose type its op or callee cannot tell (`pl.tile.tpop_from_aic(split=0)`, a function
     # without a return annotation) takes the annotation's type, as the reference's parser does;
     # rebinding a typed name without one declares that name's type, which is what the printer

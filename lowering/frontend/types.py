@@ -404,7 +404,9 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                               f"{_kind(inferred)}", hint=hint)
     match at, inferred:
         case (ScalarType(dtype=a), ScalarType(dtype=b)):
-            if a != b and {a, b} != {DType.INDEX, DType.INT64}:
+            # INDEX (loop variables, bare literals) passes for any integer annotation and back,
+            # as in the reference; the frontend stamps a literal with the annotated dtype.
+            if a != b and not (DType.INDEX in (a, b) and a.is_int() and b.is_int()):
                 raise _dtype_error(ctx, name, a, b, node, hint)
             return at
         case (TensorType() | TileType(), TensorType() | TileType()):

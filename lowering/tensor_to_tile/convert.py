@@ -74,11 +74,31 @@ def _matmul_acc(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> R
 def _slice(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
     src = args[0]
     if _is_tensor(src):
-        valid = args[3] if len(args) > 3 else args[1]
+        # An empty valid_shape (written `[]` before drop_dims) requests the whole window.
+        valid = args[3] if len(args) > 3 and not _empty_tuple(args[3]) else args[1]
         load = mk("tile.load", [src, args[2], args[1], valid],
                   [("target_memory", MemorySpace.Vec)], (), span)
-        return [], load
+        drop = _drop_dims(args)
+        if not drop:
+            return [], load
+        # The load is full-rank; a reshape drops the unit axes, as the reference converts.
+        assert isinstance(args[1], MakeTuple)
+        kept = [e for d, e in enumerate(args[1].elements) if d not in drop]
+        loaded = Var("slice_load", load.type, span=span)
+        return [AssignStmt(loaded, load, span=span)], mk(
+            "tile.reshape", [loaded, MakeTuple(tuple(kept))], (), (), span)
     return [], mk("tile.slice", args, _kw(kwargs, "pad_value"), (), span)
+
+
+def _empty_tuple(e: Expr) -> bool:
+    return isinstance(e, MakeTuple) and not e.elements
+
+
+def _drop_dims(args: tuple[Expr, ...]) -> set[int]:
+    """The axes a slice's drop_dims operand (its fifth) erases."""
+    if len(args) < 5 or not isinstance(args[4], MakeTuple):
+        return set()
+    return {d for d in (e.static_int() for e in args[4].elements) if d is not None}
 
 
 @converts("tensor.assemble")

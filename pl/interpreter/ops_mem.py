@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import OpCtx, window
+from pl.interpreter.context import OpCtx, unsupported, window
 from pl.interpreter.values import Array
-from pl.ir.enums import MemorySpace, PadValue
+from pl.ir.enums import MemorySpace, PadValue, TensorLayout
+from pl.ir.types import TensorType
 from pl.ops.marks import interprets
 
 
@@ -88,27 +89,51 @@ def _store(c: OpCtx) -> Any:
             raise PlError(f"pl.interpret: op '{c.name}' cannot place a rank-{tile.ndim} tile into a "
                           f"rank-{dst.ndim} tensor")
         region = region.reshape(shapes)
-    _write_window(dst, offsets, region, add=_atomic_add(c))
+        if _runs_off(dst, offsets, region) and dst.flags.c_contiguous:
+            # A lower-rank tile addresses the tensor through its row-major layout (the DMA
+            # walks the region's rows at the tensor's strides): where its padded window runs off
+            # an axis, what it writes is the next elements of a contiguous tensor.
+            start = int(np.ravel_multi_index(tuple(offsets), dst.shape)) \
+                if all(0 <= o < d for o, d in zip(offsets, dst.shape, strict=True)) else -1
+            if 0 <= start and start + region.size <= dst.size:
+                flat = dst.reshape(-1)
+                _write_window(flat, [start], region.reshape(-1), add=_atomic_add(c), name=c.name)
+                return dst
+    _write_window(dst, offsets, region, add=_atomic_add(c), name=c.name)
     return dst
 
 
-def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = False) -> None:
-    got = _clipped(offsets, src.shape, dst.shape)
-    part = src[window([0] * len(got), got)]
+def _runs_off(dst: Array, offsets: Sequence[int], src: Array) -> bool:
+    return any(o + e > d for o, e, d in zip(offsets, src.shape, dst.shape, strict=False))
+
+
+def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = False,
+                  name: str = "store") -> None:
+    """Write `src` at `offsets`; a window leaving `dst` is an error (the hardware would write
+    past the buffer: the type rules reject it where it is known while compiling)."""
+    if len(offsets) != dst.ndim or src.ndim != dst.ndim:
+        raise PlError(f"pl.interpret: op '{name}' writes a rank-{src.ndim} region at "
+                      f"{len(offsets)} offsets into a rank-{dst.ndim} target")
+    for k, (o, e, d) in enumerate(zip(offsets, src.shape, dst.shape, strict=True)):
+        if o < 0 or o + e > d:
+            raise PlError(f"pl.interpret: op '{name}' writes past the end of dimension {k}: "
+                          f"offset {o} + extent {e} exceeds the target extent {d}")
     if add:
-        dst[window(offsets, got)] += part.astype(dst.dtype)
+        dst[window(offsets, src.shape)] += src.astype(dst.dtype)
     else:
-        dst[window(offsets, got)] = part
+        dst[window(offsets, src.shape)] = src
 
 
 @interprets("tile.assemble", "tensor.assemble")
 def _assemble(c: OpCtx) -> Any:
     target, source = c.array(0), c.array(1)
+    if c.name == "tensor.assemble":  # a DMA: only the source's valid region moves
+        source = source[window([0] * source.ndim, c.valid_shape(1))]
     if source.ndim < target.ndim:
         # A lower-rank source fills the trailing axes: its shape is padded with leading 1s, as
         # the reference pads the assembled window (a [2, 4] tile into [B, S, H] at [b, p, q]).
         source = source.reshape((1,) * (target.ndim - source.ndim) + source.shape)
-    _write_window(target, c.ints(2), source, add=_atomic_add(c))
+    _write_window(target, c.ints(2), source, add=_atomic_add(c), name=c.name)
     return target
 
 
@@ -131,10 +156,34 @@ def _extract(c: OpCtx) -> Any:
 def _slice(c: OpCtx) -> Any:
     x = c.array(0)
     shape, offsets = c.ints(1), c.ints(2)
-    view = x[window(offsets, shape)]
+    if len(shape) < len(offsets) == x.ndim:
+        # A window of lower rank than its source takes unit extents on the leading axes (the
+        # reading twin of a rank-mismatched assemble); the view has the window's own shape.
+        full = (1,) * (x.ndim - len(shape)) + tuple(shape)
+        return _alias_reshape(_read_window(x, offsets, full, c.name), tuple(shape), c.name)
+    view = _read_window(x, offsets, shape, c.name, clamp=bool(c.kwargs.get("clamp")))
     drop = c.ints(4) if c.arg(4) is not None else ()
     if drop:
         view = view.squeeze(axis=tuple(d % x.ndim for d in drop))
+        want = c.result_shape()  # a tile view is at least 2-D: unit axes in front
+        if want is not None and want != view.shape and int(np.prod(want)) == view.size:
+            view = _alias_reshape(view, want, c.name)
+    return view
+
+
+def _read_window(x: Array, offsets: Sequence[int], shape: Sequence[int], name: str,
+                 clamp: bool = False) -> Array:
+    """The window as a view; one running off the source is an error unless `clamp` sanctions
+    the overhang (then the view stops at the source edge)."""
+    if not len(offsets) == len(shape) == x.ndim:
+        raise PlError(f"pl.interpret: op '{name}' reads a window of {len(shape)} dims at "
+                      f"{len(offsets)} offsets from a rank-{x.ndim} source")
+    if any(o < 0 for o in offsets):  # NumPy would wrap a negative start around
+        raise PlError(f"pl.interpret: op '{name}' reads at negative offsets {list(offsets)}")
+    view: Array = x[window(offsets, shape)]
+    if view.shape != tuple(shape) and not clamp:
+        raise PlError(f"pl.interpret: op '{name}' reads a {list(shape)} window at "
+                      f"{list(offsets)} past the end of a {list(x.shape)} source")
     return view
 
 
@@ -148,7 +197,24 @@ def _alias_reshape(x: Array, shape: tuple[int, ...], name: str) -> Array:
     return view
 
 
-@interprets("tile.reshape", "tensor.view", "tensor.reshape")
+@interprets("tensor.view")
+def _view(c: OpCtx) -> Any:
+    """A reinterpretation of the same memory. Read in the other layout with no new shape, it is
+    the transpose of the trailing pair (what the swapped type says); a new shape in the source's
+    row-major order is a reshape. A new shape in a column-major (DN) order depends on memory order
+    the interpreter does not keep."""
+    x, t = c.array(0), c.call.args[0].type
+    src = t.view.layout if isinstance(t, TensorType) and t.view is not None else TensorLayout.ND
+    layout = c.kwargs.get("layout", src)
+    if c.arg(1) is None:
+        return np.swapaxes(x, -1, -2) if layout is not src else x
+    if layout is not src or src is not TensorLayout.ND:
+        raise unsupported(c.name, "a new shape read in a column-major (DN) layout follows the "
+                                  "memory order, which the interpreter does not model")
+    return _reshape(c)
+
+
+@interprets("tile.reshape", "tensor.reshape")
 def _reshape(c: OpCtx) -> Any:
     x = c.array(0)
     shape = tuple(c.result_shape() or (c.ints(1) if c.arg(1) is not None else tuple(x.shape)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pl.ir.enums import DType, TensorLayout
+from pl.ir.expr import ConstInt
 from pl.ir.types import ScalarType, TensorType, TensorView, Type
 from pl.ops.deduce_util import (
     Deduction,
@@ -22,7 +23,9 @@ from pl.ops.deduce_util import (
     dtype_in,
     idx,
     promote,
+    same_dim,
     static,
+    valid_shape_of,
 )
 from pl.ops.marks import type_rule
 
@@ -72,7 +75,25 @@ def binary(ctx: Deduction, *, int_only: bool = False, keep_dtype: bool = False,
     dt = a.dtype if keep_dtype else promote(a.dtype, b.dtype)
     if ctx.kw_bool("high_precision") and not dt.is_float():
         raise ctx.fail(f"The operator {ctx.name} supports high_precision only for FP16 or FP32")
-    return tensor(broadcast(ctx, a.shape, b.shape), dt)
+    shape = broadcast(ctx, a.shape, b.shape)
+    keep = ctx.name not in _FRESH_VALID and isinstance(a, TensorType) \
+        and isinstance(b, TensorType) and len(a.shape) == len(b.shape) \
+        and all(map(same_dim, a.shape, b.shape)) \
+        and all(map(same_dim, valid_shape_of(a), valid_shape_of(b)))
+    return tensor(shape, dt, _valid(shape, valid_shape_of(a)) if keep else None)
+
+
+# Elementwise results keep their operands' valid region (both operands', when they agree), as
+# the reference's do; the partial combines and comparisons make a fully valid result.
+_FRESH_VALID = frozenset({"tensor.part_add", "tensor.part_mul", "tensor.part_max",
+                          "tensor.part_min", "tensor.cmp"})
+
+
+def _valid(shape: Shape, valid: Shape) -> TensorView | None:
+    """A view carrying `valid` when it is narrower than `shape`."""
+    if len(valid) != len(shape) or all(map(same_dim, valid, shape)):
+        return None
+    return TensorView(valid_shape=tuple(valid))
 
 
 @type_rule("tensor.adds", "tensor.muls", "tensor.divs", "tensor.fmods")
@@ -93,10 +114,17 @@ def scalar_op(ctx: Deduction, *, keep_dtype: bool = False, int_only: bool = Fals
         if not s.is_int():
             raise ctx.fail(f"The operator {ctx.name} requires the shift/bitwise scalar to be an "
                            f"integer type, but got {s.short}")
+    rhs = ctx.args[1]
+    if type(rhs) is ConstInt and rhs.dtype is DType.INDEX and (a.dtype.is_int() or a.dtype.is_float()):
+        # A bare integer literal has no dtype of its own yet: it takes the tensor's, as the
+        # reference's wrappers stamp it (`pl.mul(int32_tensor, 2)` is INT32, not INDEX).
+        s = a.dtype
     if allowed:
         dtype_in(ctx, a.dtype, allowed, "tensor dtype")
         dtype_in(ctx, s, allowed, "scalar dtype")
-    return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s))
+    keep = isinstance(a, TensorType) and ctx.name not in _FRESH_VALID
+    return tensor(a.shape, a.dtype if keep_dtype else promote(a.dtype, s),
+                  _valid(a.shape, valid_shape_of(a)) if keep else None)
 
 
 @type_rule("tensor.abs", "tensor.neg")
@@ -228,8 +256,8 @@ def read(ctx: Deduction) -> Type:
     return ScalarType(ctx.shaped(0).dtype)
 
 
-@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_mask",
-           "tensor.scatter_update")
+@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_update")
+@type_rule("tensor.scatter_mask", i=1)  # the rewritten dst
 @type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
 def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:
     """The type of argument `i` (as a plain tensor of its shape and dtype unless `keep_view`)."""

@@ -9,8 +9,10 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 from __future__ import annotations
 
 from pl.ir.enums import DType, PadValue, TensorLayout
+from pl.ir.expr import BinaryExpr, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
 from pl.ops.deduce_tensor import row_major_strides, tensor
+from pl.ops.deduce_tile_mem import positive_shape
 from pl.ops.deduce_util import (
     Deduction,
     Shape,
@@ -20,6 +22,8 @@ from pl.ops.deduce_util import (
     pad_kwarg,
     shape_str,
     static,
+    valid_shape_of,
+    write_bounds,
 )
 from pl.ops.marks import type_rule
 
@@ -38,12 +42,17 @@ def slice_(ctx: Deduction) -> Type:
     ctx.nargs(3, 5)
     a = ctx.shaped(0)
     _plain_layout(ctx, a)
-    shape, offsets = ctx.tuple_arg(1), ctx.tuple_arg(2)
+    shape, offsets = positive_shape(ctx, 1), ctx.tuple_arg(2)
     valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
     drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
-    if not ctx.kw_bool("clamp"):
-        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=False)):
+    # A window of another rank than its source reinterprets the source's axes (as a
+    # rank-mismatched write does) and is not bounds-checked, as in the reference.
+    if not ctx.kw_bool("clamp") and len(shape) == len(offsets) == len(a.shape):
+        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=True)):
             so, se, sd = static(o), static(e), static(d)
+            if so is not None and so < 0:  # `x[-1]` is not wrapped around, as in the reference
+                raise ctx.fail(f"{ctx.name} offset {k} is provably negative ({so}); a window must "
+                               "start inside its source")
             if so is not None and se is not None and sd is not None and so + se > sd:
                 raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
                                f"extent {se} exceeds the source extent {sd}")
@@ -87,17 +96,28 @@ def view(ctx: Deduction) -> Type:
     ctx.nargs(1, 3)
     a = ctx.shaped(0)
     _plain_layout(ctx, a)
+    layout = ctx.kwargs.get("layout")
+    if layout in _MX_LAYOUTS:
+        raise ctx.fail(f"{ctx.name} does not support MX layouts")
+    src_layout = a.view.layout if isinstance(a, TensorType) and a.view is not None \
+        else TensorLayout.ND
     new = ctx.opt_tuple(1) or a.shape
     n0, n1 = numel(a.shape), numel(new)
     if n0 is not None and n1 is not None and n0 != n1:
         raise ctx.fail(f"{ctx.name}: cannot reinterpret tensor of size {n0} as shape with size "
                        f"{n1}")
     valid = _valid_view(ctx, 2, new)
-    layout = ctx.kwargs.get("layout")
+    if not ctx.opt_tuple(1) and isinstance(layout, TensorLayout) and layout is not src_layout:
+        # The same memory read in the other layout: the trailing pair of dims (and of the
+        # source's valid shape) swaps, as in the reference.
+        if a.rank < 2:
+            raise ctx.fail(f"{ctx.name}: cross-layout reinterpret requires rank >= 2, got {a.rank}")
+        new = tuple(a.shape[:-2]) + (a.shape[-1], a.shape[-2])
+        sv = a.view.valid_shape if isinstance(a, TensorType) and a.view is not None else ()
+        if sv and tuple(sv) != tuple(a.shape):
+            valid = TensorView(valid_shape=tuple(sv[:-2]) + (sv[-1], sv[-2]))
     if not isinstance(layout, TensorLayout):
         return tensor(new, a.dtype, valid)
-    if layout in _MX_LAYOUTS:
-        raise ctx.fail(f"{ctx.name} does not support MX layouts")
     strides = row_major_strides(new)
     if layout is TensorLayout.DN and strides is not None and len(new) >= 2:
         rows = static(new[-2])
@@ -135,11 +155,8 @@ def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.shaped(0), ctx.shaped(1)
     off = ctx.tuple_arg(2)
-    for k, (o, s, d) in enumerate(zip(off, src.shape, tgt.shape, strict=False)):
-        so, ss, sd = static(o), static(s), static(d)
-        if so is not None and ss is not None and sd is not None and so + ss > sd:
-            raise ctx.fail(f"The operator {ctx.name} requires the source to fit in the target: "
-                           f"dimension {k} offset {so} + extent {ss} exceeds {sd}")
+    # Only the source's valid region is transferred: that is what must fit.
+    write_bounds(ctx, off, valid_shape_of(src), tgt.shape, "target")
     return tensor(tgt.shape, tgt.dtype) if not isinstance(tgt, TensorType) else tgt
 
 
@@ -259,9 +276,17 @@ def gather_mask(ctx: Deduction) -> Type:
 
 @type_rule("tensor.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
+    """The merged list: the sources' shape with their last dims summed."""
     ctx.nargs(2, 4)
-    a = ctx.shaped(0)
-    return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
+    srcs = [ctx.shaped(i) for i in range(len(ctx.args))]
+    lasts = [static(t.shape[-1]) for t in srcs]
+    if all(n is not None for n in lasts):
+        last: Expr = idx(sum(n for n in lasts if n is not None))
+    else:
+        last = srcs[0].shape[-1]
+        for t in srcs[1:]:
+            last = BinaryExpr("Add", last, t.shape[-1], DType.INDEX)
+    return tensor(tuple(srcs[0].shape[:-1]) + (last,), srcs[0].dtype)
 
 
 @type_rule("tensor.paged_gather")

@@ -34,6 +34,7 @@ from pl.ops.deduce_util import (
     static,
     tile,
     valid_of,
+    write_bounds,
 )
 from pl.ops.marks import type_rule
 
@@ -179,9 +180,9 @@ def store(ctx: Deduction) -> Type:
                            f"a {shape_str(parts)} partition of a rank-{out.rank} tensor")
         _bounds(ctx, "writes", offsets, parts, out.shape, "destination")
         return out
-    _bounds(ctx, "writes", offsets, t.shape[-len(offsets):] if offsets else (), out.shape,
-            "destination")
-    if out.view is None or not out.view.valid_shape:
+    # Only the tile's valid region is moved by the DMA: that is what must fit.
+    same_rank = write_bounds(ctx, offsets, valid_of(t), out.shape, "destination")
+    if not same_rank or out.view is None or not out.view.valid_shape:
         return out
     written = [static(o) for o in offsets]
     tv = [static(v) for v in valid_of(t)][-len(offsets):]
@@ -381,8 +382,8 @@ def mgather(ctx: Deduction) -> Type:
         shape = ctx.tuple_arg(3)
     elif ctx.kw_int("coalesce", 0) == 1 or ix.rank < 2:
         shape = ix.shape
-    else:
-        shape = (ix.shape[0], mem.shape[-1])
+    else:  # row mode: one row of mem per index of a [1, R] or [R, 1] index tile
+        shape = (ix.shape[1] if static(ix.shape[0]) == 1 else ix.shape[0], mem.shape[-1])
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 

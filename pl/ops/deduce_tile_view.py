@@ -34,6 +34,7 @@ from pl.ops.deduce_util import (
     static,
     tile,
     valid_of,
+    write_bounds,
 )
 from pl.ops.marks import type_rule
 
@@ -69,7 +70,9 @@ def slice_(ctx: Deduction) -> Type:
     keep = [k for k in range(len(shape)) if k not in drops]
     new_shape = tuple(shape[k] for k in keep)
     new_valid = tuple(valid[k] for k in keep)
-    while len(new_shape) < 2:
+    # Tiles are physically 2-D: a rank reduction below 2-D puts unit axes back in front (a
+    # 1-D window of a 1-D tile, dropping nothing, stays 1-D, as in the reference).
+    while drops and len(new_shape) < 2:
         new_shape, new_valid = (idx(1),) + new_shape, (idx(1),) + new_valid
     if a.view is not None:
         view = replace(a.view, valid_shape=new_valid)
@@ -84,6 +87,9 @@ def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
     valid = valid_of(a)
     if all(map(same_dim, valid, a.shape)):
         return new
+    lifted = _unit_axes_valid(a.shape, valid, new)
+    if lifted is not None:
+        return lifted
     sv, ss = [static(v) for v in valid], [static(d) for d in a.shape]
     # The valid region is a contiguous prefix iff only one dim is partial, every dim after it is
     # full and every dim before it has extent 1.
@@ -97,6 +103,18 @@ def _reshape_valid(ctx: Deduction, a: TileType, new: Shape) -> Shape:
                        "because only part of it holds valid data and that part is not a "
                        "contiguous prefix of the new shape")
     return (idx(count // tail),) + tuple(new[1:])
+
+
+def _unit_axes_valid(shape: Shape, valid: Shape, new: Shape) -> Shape | None:
+    """The valid region of a reshape that only inserts or removes unit axes (a coordinate-only
+    rank change, as a subscript write's lift is): each other axis keeps its valid extent. None
+    for any other reshape."""
+    kept = [(d, v) for d, v in zip(shape, valid, strict=True) if static(d) != 1]
+    if [static(d) for d, _ in kept] != [static(d) for d in new if static(d) != 1] \
+            or any(static(d) is None for d, _ in kept):
+        return None
+    rest = iter(kept)
+    return tuple(idx(1) if static(d) == 1 else next(rest)[1] for d in new)
 
 
 @type_rule("tile.reshape")
@@ -181,23 +199,19 @@ def assemble(ctx: Deduction) -> Type:
     ctx.nargs(3)
     tgt, src = ctx.tile(0), ctx.tile(1)
     off = ctx.tuple_arg(2)
-    if len(off) > min(len(src.shape), len(tgt.shape)):
-        raise ctx.fail(f"The operator {ctx.name} takes at most {min(len(src.shape), len(tgt.shape))} "
-                       f"offsets (the rank of its tiles), but got {len(off)}", argument=2)
-    for k, (o, s, d) in enumerate(zip(off, src.shape[-len(off):], tgt.shape[-len(off):], strict=False)):
-        so, ss, sd = static(o), static(s), static(d)
-        if so is not None and ss is not None and sd is not None and so + ss > sd:
-            raise ctx.fail(f"The operator {ctx.name} requires the source to fit in the target: "
-                           f"dimension {k} offset {so} + extent {ss} exceeds {sd}")
     view = effective_tile_view(tgt)
-    sv = valid_of(src)[-len(off):]
+    # pto.tinsert copies the whole source subview, so its physical shape must fit. A write of
+    # another rank than its target reinterprets the target's axes: not checked, and the result
+    # is taken as fully valid, as in the reference.
+    if not write_bounds(ctx, off, src.shape, tgt.shape, "target"):
+        return tile(tgt.shape, tgt.dtype, tgt.memory_space, replace(view, valid_shape=tgt.shape))
+    sv = valid_of(src)
     valid = list(view.valid_shape)
-    base = len(valid) - len(off)
     for k, o in enumerate(off):
-        cur, so, vs = static(valid[base + k]), static(o), static(sv[k])
-        full = static(tgt.shape[base + k])
+        cur, so, vs = static(valid[k]), static(o), static(sv[k])
+        full = static(tgt.shape[k])
         if cur is not None and so is not None and vs is not None and full is not None:
-            valid[base + k] = idx(min(full, max(cur, so + vs)))
+            valid[k] = idx(min(full, max(cur, so + vs)))
     return tile(tgt.shape, tgt.dtype, tgt.memory_space, replace(view, valid_shape=tuple(valid)))
 
 
