@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from lowering.l0_tile_chooser import BACKENDS, L0Tile, Problem, Stationarity, choose_l0_tile
 from lowering.tensor_to_tile.common import (
     Rewriter,
+    base_name,
     body_of,
     index,
     index_add,
@@ -192,7 +193,7 @@ class _AutoTile(Rewriter):
         if need <= have:
             return
         label = "L0A" if space is MemorySpace.Left else "L0B"
-        name = operand.name if isinstance(operand, Var) else "?"
+        name = base_name(operand.name) if isinstance(operand, Var) else "?"
         raise PlError(
             f"{op} {role} operand '{name}' is already resident in {space.name} ({label}) with "
             f"physical shape [{shape[0]}, {shape[1]}] and dtype {t.dtype.short}, requiring {need} "

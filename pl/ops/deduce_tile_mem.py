@@ -177,7 +177,8 @@ def store(ctx: Deduction) -> Type:
                            f"a {shape_str(parts)} partition of a rank-{out.rank} tensor")
         _bounds(ctx, "writes", offsets, parts, out.shape, "destination")
         return out
-    _bounds(ctx, "writes", offsets, t.shape[-len(offsets):] if offsets else (), out.shape,
+    # only the tile's valid region moves (a gemv's [16, N] accumulator holds one valid row)
+    _bounds(ctx, "writes", offsets, valid_of(t)[-len(offsets):] if offsets else (), out.shape,
             "destination")
     if out.view is None or not out.view.valid_shape:
         return out
