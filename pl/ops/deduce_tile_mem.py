@@ -376,12 +376,19 @@ def mgather(ctx: Deduction) -> Type:
     mem = ctx.tensor(0)
     ix = ctx.shaped(1)
     target = space_kwarg(ctx, MemorySpace.Vec)
-    if target is MemorySpace.Mat and ctx.has(3):
-        shape = ctx.tuple_arg(3)
-    elif ctx.kw_int("coalesce", 0) == 1 or ix.rank < 2:
+    elem = ctx.kw_int("coalesce", 0) == 1
+    if elem or ix.rank < 2:
         shape = ix.shape
+    elif target is MemorySpace.Mat:  # row mode gathers the rows a [1, R] index names
+        shape = (ix.shape[1], mem.shape[-1])
     else:
         shape = (ix.shape[0], mem.shape[-1])
+    if target is MemorySpace.Mat:
+        # a Mat gather has the index's full (fractal-aligned) shape; valid_shape (after the
+        # scratch in elem mode) only narrows what is valid
+        at = 3 if elem else 2
+        valid = ctx.tuple_arg(at) if ctx.has(at) else shape
+        return tile(shape, mem.dtype, None, TileView(valid_shape=valid, blayout=C, slayout=R))
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 
