@@ -41,12 +41,12 @@ from lowering.tensor_to_tile.common import (
 )
 from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, Expr, IterArg, MakeTuple, Var
+from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, flatten_body, make_body
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import ScalarType, TileType, static_shape
+from pl.ir.types import ScalarType, TileType, effective_tile_view, static_shape
 
 PIPELINE = (("pipeline_stages", 2),)
 PIPELINE_NO_OVERLAP = (("pipeline_stages", 2), ("pipeline_overlap_stores", False))
@@ -67,6 +67,7 @@ class _Matmul:
     N: int
     K: int
     tile: L0Tile
+    valid: tuple[int, int]  # the product's valid rows and columns
 
     @property
     def span(self) -> Span:
@@ -173,10 +174,14 @@ class _AutoTile(Rewriter):
                           row_align, c_read=acc)
         if min(lt.dtype.bits, rt.dtype.bits, ct.dtype.bits) % 8:
             return None  # sub-byte dtypes are left alone
+        valid = static_shape(effective_tile_view(ct).valid_shape)
+        if valid is None or len(valid) != 2:
+            return None  # a dynamic valid region: sub-blocks could not say which part is valid
         tile = choose_l0_tile(problem, self.backend)
         if tile is None or (tile.m, tile.n, tile.k) == (m, n, k):
             return None
-        return _Matmul(s, value, lhs, rhs, value.args[0] if acc else None, m, n, k, tile)
+        return _Matmul(s, value, lhs, rhs, value.args[0] if acc else None, m, n, k, tile,
+                       (valid[0], valid[1]))
 
     def check_explicit_l0(self, op: str, operand: Expr, role: str, space: MemorySpace,
                           span: Span) -> None:
@@ -223,8 +228,18 @@ class _AutoTile(Rewriter):
             assert isinstance(ct, TileType)
             create = mk("tile.create", [index_tuple([m, n], span)],
                         [("dtype", ct.dtype), ("target_memory", MemorySpace.Acc)], (), span)
-            init = Var(f"{base}_l0_init", create.type, span=span)
+            # the block's part of the product's valid region: the carry must not claim more
+            rows, cols = (min(max(v - o.value, 0), e) if isinstance(o, ConstInt) else e
+                          for v, o, e in ((mm.valid[0], mi, m), (mm.valid[1], ni, n)))
+            narrowed = (rows, cols) != (m, n)
+            init = Var(f"{base}_l0_init_storage" if narrowed else f"{base}_l0_init", create.type,
+                       span=span)
             out.append(AssignStmt(init, create, span=span))
+            if narrowed:
+                valid = mk("tile.set_validshape", [init, index(rows, span), index(cols, span)],
+                           (), (), span)
+                init = Var(f"{base}_l0_init", valid.type, span=span)
+                out.append(AssignStmt(init, valid, span=span))
         lhs = mm.lhs
         if mm.stage_lhs():
             staged = mk("tile.move", [lhs], [("target_memory", MemorySpace.Mat)], (), span)
