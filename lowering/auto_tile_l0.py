@@ -17,6 +17,12 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
   loop when an operand is held single-buffered, else both pipelined) named `<c>_{o,i,oc,ic,a,b,
   c,irv,orv}`, then straight-line partial tiles `<c>_{ta,tb,tc}<i>`. Any other oversized
   matmul is left alone, as the reference leaves it;
+* a K loop's carry starts as an Acc tile narrowed to its block's part of the product's valid
+  region (`<c>_l0_init_storage` + `tile.set_validshape`), so each store writes exactly what the
+  untiled store wrote; a product whose valid region is dynamic is left alone;
+* an operand already in Left / Right (of any matmul, `tile.matmul_bias` included) larger than its
+  L0 buffer is a PlError at the operand: the pass never retiles those. `tile.matmul_bias` itself
+  is not tiled;
 * every rewrite computes what the matmul computed (extract offsets cover [M, N, K] exactly once);
   calls keep their attrs; the input program is never mutated.
 """
@@ -146,15 +152,17 @@ class _AutoTile(Rewriter):
 
     def analyze(self, s: AssignStmt, value: Expr) -> _Matmul | None:
         name = op_name(value)
-        if name not in ("tile.matmul", "tile.matmul_acc"):
+        if name not in ("tile.matmul", "tile.matmul_acc", "tile.matmul_bias"):
             return None
         assert isinstance(value, Call)
         acc = name == "tile.matmul_acc"
-        if len(value.args) != (3 if acc else 2):
+        if len(value.args) != (2 if name == "tile.matmul" else 3):
             return None
-        lhs, rhs = value.args[-2], value.args[-1]
+        lhs, rhs = value.args[1:3] if acc else value.args[:2]
         self.check_explicit_l0(name, lhs, "left", MemorySpace.Left, value.span)
         self.check_explicit_l0(name, rhs, "right", MemorySpace.Right, value.span)
+        if name == "tile.matmul_bias":
+            return None  # biased matmuls are not tiled (yet): left as they are
         lt, rt, ct = lhs.type, rhs.type, value.type
         if not (isinstance(lt, TileType) and isinstance(rt, TileType) and isinstance(ct, TileType)
                 and lt.memory_space in (MemorySpace.Mat, MemorySpace.Vec)
