@@ -15,8 +15,9 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
   tensor (`<out>_t<i>`). k < K: an unrolled N-major grid of K loops named `<c>_t<i>_l0_*`.
   k == K: nested loops over the full blocks (the held operand's loop outside: a sequential
   loop when an operand is held single-buffered, else both pipelined) named `<c>_{o,i,oc,ic,a,b,
-  c,irv,orv}`, then straight-line partial tiles `<c>_{ta,tb,tc}<i>`. Any other oversized
-  matmul is left alone, as the reference leaves it;
+  c,irv,orv}`, then straight-line partial tiles `<c>_{ta,tb,tc}<i>` (every block straight-line
+  when a full block would reach past the product's valid region). Any other oversized matmul
+  is left alone, as the reference leaves it;
 * a K loop's carry starts as an Acc tile narrowed to its block's part of the product's valid
   region (`<c>_l0_init_storage` + `tile.set_validshape`), so each store writes exactly what the
   untiled store wrote; a product whose valid region is dynamic is left alone;
@@ -338,9 +339,37 @@ class _AutoTile(Rewriter):
     def full_k_grid(self, mm: _Matmul, chain: Expr, place: _Place, out: list[Stmt]) -> Expr:
         """Full K: nested loops over the full [m, n] blocks, then the partial L-shaped border."""
         t, span, base, K = mm.tile, mm.span, mm.stmt.var.name, mm.K
+        full_m, full_n = mm.M // t.m * t.m, mm.N // t.n * t.n
+        if mm.valid[0] >= full_m and mm.valid[1] >= full_n:
+            chain = self.full_k_loops(mm, chain, place, out, full_m, full_n)
+            tiles = [(full_m, ni, mm.M - full_m, min(t.n, mm.N - ni))
+                     for ni in range(0, mm.N if full_m < mm.M else 0, t.n)]
+            tiles += [(mi, full_n, t.m, mm.N - full_n)
+                      for mi in range(0, full_m if full_n < mm.N else 0, t.m)]
+        else:
+            # A full block could reach past the product's valid region, and an extract at a loop
+            # offset cannot say how far its window is valid: every block is written out at
+            # constant offsets instead, where each extract's valid window is exact.
+            tiles = [(mi, ni, min(t.m, mm.M - mi), min(t.n, mm.N - ni))
+                     for mi in range(0, mm.M, t.m) for ni in range(0, mm.N, t.n)]
+        for step, (row, col, m, n) in enumerate(tiles, start=1):
+            ta = self.extract(mm.lhs, index(row, span), index(0, span), [m, K], MemorySpace.Left,
+                              f"{base}_ta{step}", span)
+            tb = self.extract(mm.rhs, index(0, span), index(col, span), [K, n],
+                              MemorySpace.Right, f"{base}_tb{step}", span)
+            tc_call = mk("tile.matmul", [ta.var, tb.var], (), mm.call.attrs, span)
+            tc = Var(f"{base}_tc{step}", tc_call.type, span=span)
+            out.extend([ta, tb, AssignStmt(tc, tc_call, span=span)])
+            chain = place(tc, index(row, span), index(col, span), chain, step, out)
+        return chain
+
+    def full_k_loops(self, mm: _Matmul, chain: Expr, place: _Place, out: list[Stmt],
+                     full_m: int, full_n: int) -> Expr:
+        """The loop nest over the full blocks: the held operand's loop outside (sequential when
+        it is held single-buffered, else pipelined like the inner one)."""
+        t, span, base, K = mm.tile, mm.span, mm.stmt.var.name, mm.K
         held = t.stationarity is not Stationarity.OUTPUT
         rows_outer = t.stationarity is Stationarity.A if held else t.os_holds_a
-        full_m, full_n = mm.M // t.m * t.m, mm.N // t.n * t.n
         outer_v = Var(f"{base}_o", ScalarType(DType.INDEX), span=span)
         inner_v = Var(f"{base}_i", ScalarType(DType.INDEX), span=span)
         mi, ni = (outer_v, inner_v) if rows_outer else (inner_v, outer_v)
@@ -366,21 +395,7 @@ class _AutoTile(Rewriter):
             make_body([a if rows_outer else b, inner_for, YieldStmt((inner_rv,), span=span)]),
             (outer_rv,), ForKind.Sequential if held else ForKind.Pipeline,
             () if held else PIPELINE_NO_OVERLAP, span=span))
-        chain = outer_rv
-        tiles = [(full_m, ni_, mm.M - full_m, min(t.n, mm.N - ni_))
-                 for ni_ in range(0, mm.N if full_m < mm.M else 0, t.n)]
-        tiles += [(mi_, full_n, t.m, mm.N - full_n)
-                  for mi_ in range(0, full_m if full_n < mm.N else 0, t.m)]
-        for step, (row, col, m, n) in enumerate(tiles, start=1):
-            ta = self.extract(mm.lhs, index(row, span), index(0, span), [m, K], MemorySpace.Left,
-                              f"{base}_ta{step}", span)
-            tb = self.extract(mm.rhs, index(0, span), index(col, span), [K, n],
-                              MemorySpace.Right, f"{base}_tb{step}", span)
-            tc_call = mk("tile.matmul", [ta.var, tb.var], (), mm.call.attrs, span)
-            tc = Var(f"{base}_tc{step}", tc_call.type, span=span)
-            out.extend([ta, tb, AssignStmt(tc, tc_call, span=span)])
-            chain = place(tc, index(row, span), index(col, span), chain, step, out)
-        return chain
+        return outer_rv
 
 
 def _ceil16(x: int) -> int:
