@@ -2,7 +2,7 @@
 
 Guarantees: every drawn value is a `GeneratedProgram` whose `source` is the text of one `@pl.program`
 class that the reference DSL accepts (so `pl.parse(source)` must succeed) and whose root
-Orchestration function `main` is the program's entry for `pl.interpret`. Three families:
+Orchestration function `main` is the program's entry for `pl.interpret`. Four families:
 
 * `tile_programs()`: a tile-level InCore `kernel` (loads with Vec / Mat / no target, elementwise,
   scalar and unary chains, matmul / matmul_acc with `create_tile` accumulators, moves, stores,
@@ -18,8 +18,13 @@ Orchestration function `main` is the program's entry for `pl.interpret`. Three f
   `pl.create_tensor`, the root's own params, the same tensor as In and Out, a slice of an Out as an
   In, two calls, an Orchestration or InCore wrapper, an InOut lhs).
 
-All tiles and tensors are FP32, so the interpreter's results of the source and compiled programs
-must agree bit for bit (compilation only adds moves, which copy values).
+* `matmul_programs()`: a Mat-resident matmul that may overflow L0 (K and M/N tiling), stored
+  once at an offset (see its docstring).
+
+The first three families are FP32 throughout; the matmul family uses INT8 (-> INT32) products or
+single-K-block FP16 ones. So the interpreter's results of the source and compiled programs must
+agree bit for bit (compilation adds moves, which copy values, and splits matmuls only where the
+sum is exact).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-__all__ = ["GeneratedProgram", "nd_programs", "tile_programs", "tensor_programs", "TILE_SPACES"]
+__all__ = ["GeneratedProgram", "matmul_programs", "nd_programs", "tile_programs", "tensor_programs",
+           "TILE_SPACES"]
 
 TILE_SPACES = ("Vec", "Mat", "Acc", "Left", "Right")
 BINARY = ("add", "sub", "mul", "maximum", "minimum")
@@ -638,3 +644,43 @@ def nd_programs(draw: st.DrawFn) -> GeneratedProgram:
     tensor = f"pl.Tensor[{shape}, pl.FP32]"
     body = ["        " + line for line in lines] + ["        return out"]
     return GeneratedProgram(_kernel_and_main(tensor, body, scalar=False), tuple(sorted(feats)))
+
+
+# ---- matmuls that overflow L0 (auto_tile_matmul_l0) -----------------------------------------------
+
+MATMUL_DIMS = (16, 48, 100, 144, 192, 256, 272, 320)
+
+
+@st.composite
+def matmul_programs(draw: st.DrawFn) -> GeneratedProgram:
+    """An InCore kernel whose Mat-resident matmul may overflow L0A/L0B (K tiling) or L0C (M/N
+    tiling: the product is folded into its one store), and the root `main` calling it. INT8 x
+    INT8 -> INT32 (exact whatever the K split), or FP16 with K = 16 (one K block: every element
+    is one dot product, as in the source). Dims aligned or not; the product stored at an offset
+    into a larger output, sometimes valid on part of it only, sometimes stored twice (a second
+    reader: left alone)."""
+    fp16 = draw(st.booleans())
+    dtype, acc = ("FP16", "FP32") if fp16 else ("INT8", "INT32")
+    m, n = draw(st.sampled_from(MATMUL_DIMS)), draw(st.sampled_from(MATMUL_DIMS))
+    k = 16 if fp16 else draw(st.sampled_from((16, 64, 304, 512, 688)))
+    r0, c0 = draw(st.sampled_from((0, 16))), draw(st.sampled_from((0, 32)))
+    vm, vn = m - draw(st.sampled_from((0, 0, 5))), n - draw(st.sampled_from((0, 0, 7)))
+    feats = {f"dtype:{dtype}", f"shape:{m}x{k}x{n}"}
+    if (vm, vn) != (m, n):
+        feats.add("partial_valid")
+    out_t = f"pl.Tensor[[{m + r0}, {n + c0}], pl.{acc}]"
+    sig = (f"(self, a: pl.Tensor[[{m}, {k}], pl.{dtype}], b: pl.Tensor[[{k}, {n}], pl.{dtype}], "
+           f"out: pl.Out[{out_t}]) -> {out_t}:")
+    body = [f"a_mat = pl.load(a, [0, 0], [{m}, {k}], [{vm}, {k}], target_memory=pl.Mem.Mat)",
+            f"b_mat = pl.load(b, [0, 0], [{k}, {n}], [{k}, {vn}], target_memory=pl.Mem.Mat)",
+            "c = pl.matmul(a_mat, b_mat)",
+            f"out = pl.store(c, [{r0}, {c0}], out)"]
+    if draw(st.integers(0, 3)) == 0:
+        body.append("out = pl.store(c, [0, 0], out)")
+        feats.add("second_reader")
+    lines = ["import pl", "", "", "@pl.program", "class Generated:",
+             "    @pl.function(type=pl.FunctionType.InCore)", f"    def kernel{sig}",
+             *("        " + line for line in body), "        return out", "",
+             "    @pl.function(type=pl.FunctionType.Orchestration)", f"    def main{sig}",
+             "        out = self.kernel(a, b, out)", "        return out"]
+    return GeneratedProgram("\n".join(lines) + "\n", tuple(sorted(feats)))

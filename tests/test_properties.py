@@ -26,7 +26,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedProgram, nd_programs, tensor_programs, tile_programs
+from kernel_strategies import (
+    GeneratedProgram,
+    matmul_programs,
+    nd_programs,
+    tensor_programs,
+    tile_programs,
+)
 from wrap_check import check_wrapping
 
 import pl
@@ -53,7 +59,8 @@ if PROFILE not in ("ci", "long"):  # another profile of the suite: keep this fil
     PROFILE = "ci"
 SETTINGS = settings.get_profile(PROFILE)
 
-FAMILIES = {"tile": tile_programs(), "tensor": tensor_programs(), "nd": nd_programs()}
+FAMILIES = {"tile": tile_programs(), "tensor": tensor_programs(), "nd": nd_programs(),
+            "matmul": matmul_programs()}
 
 
 def _parse(g: GeneratedProgram) -> Program:

@@ -180,7 +180,8 @@ def store(ctx: Deduction) -> Type:
                            f"a {shape_str(parts)} partition of a rank-{out.rank} tensor")
         _bounds(ctx, "writes", offsets, parts, out.shape, "destination")
         return out
-    # Only the tile's valid region is moved by the DMA: that is what must fit.
+    # Only the tile's valid region is moved by the DMA (a gemv's [16, N] accumulator holds one
+    # valid row): that is what must fit.
     same_rank = write_bounds(ctx, offsets, valid_of(t), out.shape, "destination")
     if not same_rank or out.view is None or not out.view.valid_shape:
         return out
@@ -378,12 +379,17 @@ def mgather(ctx: Deduction) -> Type:
     mem = ctx.tensor(0)
     ix = ctx.shaped(1)
     target = space_kwarg(ctx, MemorySpace.Vec)
-    if target is MemorySpace.Mat and ctx.has(3):
-        shape = ctx.tuple_arg(3)
-    elif ctx.kw_int("coalesce", 0) == 1 or ix.rank < 2:
+    elem = ctx.kw_int("coalesce", 0) == 1
+    if elem or ix.rank < 2:
         shape = ix.shape
     else:  # row mode: one row of mem per index of a [1, R] or [R, 1] index tile
         shape = (ix.shape[1] if static(ix.shape[0]) == 1 else ix.shape[0], mem.shape[-1])
+    if target is MemorySpace.Mat:
+        # a Mat gather has the index's full (fractal-aligned) shape; valid_shape (after the
+        # scratch in elem mode) only narrows what is valid
+        at = 3 if elem else 2
+        valid = ctx.tuple_arg(at) if ctx.has(at) else shape
+        return tile(shape, mem.dtype, None, TileView(valid_shape=valid, blayout=C, slayout=R))
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 
