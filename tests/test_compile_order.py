@@ -51,7 +51,7 @@ _SCRIPT = """
 import json, sys
 import pl
 out = []
-for text in json.loads(sys.argv[1]):
+for text in json.loads(sys.stdin.read()):
     try:
         out.append(pl.python_print(pl.parse(text)) + "\\n" + pl.compile(pl.parse(text)).as_python())
     except pl.PlError as e:
@@ -61,7 +61,8 @@ print(json.dumps(out))
 
 
 def _compile_in_fresh_process(texts: list[str]) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps(texts)], cwd=ROOT,
+    # The texts go through stdin: as one argument they would pass the OS's limit on its length.
+    done = subprocess.run([sys.executable, "-c", _SCRIPT], input=json.dumps(texts), cwd=ROOT,
                           capture_output=True, text=True, check=True)
     result: list[str] = json.loads(done.stdout)
     return result
