@@ -314,6 +314,24 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k == "dtype"]
         items.append("value=" + val)
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k != "dtype"]
+    elif op.name == "system.syncall" and e.args:
+        # The soft form's operands are keyword-only in the reference's wrapper; one operand is
+        # `used_cores=0` (the launch decides the participant count).
+        func = ctx.dsl(dotted(op.name))
+        kw = dict(e.kwargs)
+        used = "0" if len(e.args) < 2 else (
+            int_text(e.args[1].value) if isinstance(e.args[1], ConstInt) else expr_text(e.args[1], ctx))
+        items = ["mode=" + value_text(kw.get("mode", "soft"), ctx),
+                 "core_type=" + value_text(kw.get("core_type", "mix"), ctx),
+                 "gm_workspace=" + expr_text(e.args[0], ctx), "used_cores=" + used]
+    elif op.name == "tile.mgather" and len(e.args) > 2:
+        # Its optional operands are keyword-only in the reference's wrapper: scratch (elem mode)
+        # then valid_shape.
+        func = ctx.dsl(dotted(op.name))
+        names = ["scratch", "valid_shape"] if dict(e.kwargs).get("coalesce") == 1 else ["valid_shape"]
+        items = [expr_text(a, ctx) for a in e.args[:2]]
+        items += [n + "=" + expr_text(a, ctx) for n, a in zip(names, e.args[2:], strict=False)]
+        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     else:
         func = ctx.dsl(dotted(op.name))
         items = [expr_text(a, ctx) for a in e.args]
