@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import OpCtx, unsupported
+from pl.interpreter.context import OpCtx, RunState, unsupported
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
@@ -88,6 +88,7 @@ class Machine:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.depth = 0
+        self.state = RunState()
 
     # ---- functions ------------------------------------------------------------------------------
 
@@ -283,7 +284,8 @@ class Machine:
         if handler is None:
             raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
-        ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims))
+        ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims),
+                    self.state)
         try:
             result = handler(ctx)
         except PlError as err:
