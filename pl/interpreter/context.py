@@ -9,8 +9,8 @@ is the state of the one run the call belongs to (`RunState`), never shared betwe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
