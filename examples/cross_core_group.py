@@ -8,7 +8,7 @@ import pl
 @pl.program
 class CubeToVector:
     @pl.function(type=pl.FunctionType.AIC)
-    def cube(self, a: pl.Tensor[[16, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16]):
+    def cube(self, a: pl.Tensor[[16, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16]) -> None:
         buf = pl.import_peer_buffer(name="c2v", peer_func="vec")
         pl.aic_initialize_pipe(dir_mask=1, slot_size=1024, c2v_consumer_buf=buf)
         lhs = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)

@@ -346,8 +346,8 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
         return op_call(ctx, node, spelling)
     if obj is dsl.const:
         return _const(ctx, node)
-    if obj is dsl.submit:
-        return _submit(ctx, node)
+    if obj is dsl.submit or obj is dsl.spmd_submit:
+        return _submit(ctx, node, obj.spelling)
     if obj is dsl.yield_:
         raise ctx.error(node, "pl.yield_(...) must be a statement or the right-hand side of an "
                               "assignment")
@@ -367,8 +367,15 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
     return pos, kw
 
 
+# Op spellings whose `deps=[task ids]` keyword is the call's "deps" attr (as on pl.submit).
+_DEPS_ATTR_OPS = frozenset({"pl.system.task_dummy"})
+
+
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     pos, kw = _split_args(ctx, node.args)
+    deps: tuple[tuple[str, Any], ...] = ()
+    if spelling in _DEPS_ATTR_OPS:
+        deps, kw = _deps_keyword(ctx, node, spelling, kw)
     args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
     kwargs: dict[str, Any] = {}
@@ -392,10 +399,25 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
-    if attrs and isinstance(built, Call):
-        built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
-                     span=built.span)
+    if (attrs or deps) and isinstance(built, Call):
+        built = Call(built.op, built.args, built.kwargs, built.attrs + deps + attrs,
+                     built.result_type, span=built.span)
     return built
+
+
+def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
+                  ) -> tuple[tuple[tuple[str, Any], ...], list[cst.Arg]]:
+    """The required `deps=[...]` of `spelling` as its "deps" attr (none when the list is empty,
+    as the reference stores it), and the other keywords."""
+    found = [a for a in kw if a.keyword is not None and a.keyword.value == "deps"]
+    if not found:
+        raise ctx.error(node, f"{spelling} requires keyword argument 'deps'",
+                        hint=f"Use {spelling}(deps=[]) for an empty barrier")
+    value = found[0].value
+    if not isinstance(value, cst.List | cst.Tuple):
+        raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
+    rest = [a for a in kw if a is not found[0]]
+    return ((("deps", lower_expr(ctx, value)),) if value.elements else ()), rest
 
 
 def _is_task_id(value: Any) -> bool:
@@ -539,24 +561,69 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                 span=ctx.cur_span)
 
 
-def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
-    # A program call marked with SUBMIT_ATTR (pl.ir.expr), typed (*returns, TASK_ID).
+# The keywords of pl.submit / pl.spmd_submit besides the program function's arguments, in the
+# order the printer writes them (`deps=`, `dumps=`, the launch spec, then the hints).
+SUBMIT_KEYWORDS: Final = ("deps", "dumps", "core_num", "sync_start", "allow_early_resolve",
+                          "predicate", "attrs")
+_SPMD_ONLY = ("core_num", "sync_start")
+
+
+def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    """`pl.submit(self.fn, *args, deps=, dumps=, allow_early_resolve=, predicate=)` and
+    `pl.spmd_submit(..., core_num=N, sync_start=)`: a program call marked with SUBMIT_ATTR
+    (pl.ir.expr), typed (*returns, TASK_ID); each keyword is an attr of the call (the launch spec
+    `core_num` marks an SPMD launch; a False flag is not stored, as in the reference)."""
     args = list(node.args)
     if not args or not (isinstance(args[0].value, cst.Attribute)
                         and isinstance(args[0].value.value, cst.Name)
                         and args[0].value.value.value == ctx.self_name):
-        raise ctx.error(node, "pl.submit takes a program function first: pl.submit(self.fn, ...)")
+        raise ctx.error(node, f"{spelling} takes a program function first: {spelling}(self.fn, ...)")
     name = args[0].value.attr.value
     rest = [a for a in args[1:] if a.keyword is None]
-    deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
-    attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
-    if deps:
-        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
-    call = program_call(ctx, node, name, rest, attrs)
+    given = {a.keyword.value: a for a in args[1:] if a.keyword is not None}
+    spmd = spelling == "pl.spmd_submit"
+    for key, a in given.items():
+        if key not in SUBMIT_KEYWORDS or (key in _SPMD_ONLY and not spmd):
+            allowed = [k for k in SUBMIT_KEYWORDS if spmd or k not in _SPMD_ONLY]
+            raise ctx.error(a, f"{spelling} does not take keyword argument '{key}'",
+                            hint=f"Keywords: {', '.join(k + '=' for k in allowed)}")
+    if spmd and "core_num" not in given:
+        raise ctx.error(node, "pl.spmd_submit needs core_num=N (the number of blocks to launch)")
+    attrs: list[tuple[str, Any]] = [(SUBMIT_ATTR, True)]
+    for key in SUBMIT_KEYWORDS[:-1]:
+        a = given.get(key)
+        if a is None:
+            continue
+        if key == "dumps":
+            attrs.append(("dump_vars", _dump_vars(ctx, a.value, rest)))
+        elif key in ("sync_start", "allow_early_resolve"):
+            flag = lower_value(ctx, a.value)
+            if not isinstance(flag, bool | ConstBool):
+                raise ctx.error(a.value, f"{spelling}: {key}= takes True or False")
+            if flag is True or (isinstance(flag, ConstBool) and flag.value):
+                attrs.append((key, True))
+        else:
+            attrs.append((key, lower_expr(ctx, a.value)))
+    if "attrs" in given:
+        attrs += attrs_arg(ctx, given["attrs"].value)
+    call = program_call(ctx, node, name, rest, tuple(attrs))
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
-    return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+    return Call(call.op, call.args, (), call.attrs, rtype, span=call.span)
+
+
+def _dump_vars(ctx: FnCtx, node: cst.BaseExpression, args: list[cst.Arg]) -> tuple[Expr, ...]:
+    """`dumps=[a, b]`: names of the launch's own arguments, as the reference requires."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        raise ctx.error(node, "dumps= takes a list of the launch's tensor arguments, e.g. dumps=[q]")
+    passed = {a.value.value for a in args if isinstance(a.value, cst.Name)}
+    out = []
+    for el in node.elements:
+        if not isinstance(el.value, cst.Name) or el.value.value not in passed:
+            raise ctx.error(el.value, "dumps= entries must be names passed to the launch as arguments")
+        out.append(lower_expr(ctx, el.value))
+    return tuple(out)
 
 
 # The expression forms lower_value accepts, by exact LibCST class.

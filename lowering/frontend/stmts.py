@@ -253,7 +253,8 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
     if type(target) is cst.Name or isinstance(target, cst.Name):
         return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
-        names = _submit_targets(ctx, target) if callee is dsl.submit else _plain_targets(ctx, target)
+        names = (_submit_targets(ctx, target) if callee is dsl.submit or callee is dsl.spmd_submit
+                 else _plain_targets(ctx, target))
         return _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
     if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
         rhs = _lower_rhs(ctx, value, callee)  # Python evaluates the value before the target

@@ -277,7 +277,9 @@ class Machine:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
             values = self.run_function(callee, args)
             if is_submit(call):
-                # The task runs to completion right here (one core, in order); its id is 0.
+                # The task runs to completion right here (one core, in order); its id is 0. An
+                # SPMD launch (`core_num`) runs one block, as a call with a core_num attr does: its
+                # blocks differ only through the block id, which the interpreter refuses to read.
                 return (*values, 0)
             return values[0] if len(values) == 1 else (None if not values else values)
         handler = handler_of(call.op_name)

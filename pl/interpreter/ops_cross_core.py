@@ -13,7 +13,8 @@ and pipe id, kept in the run's `RunState` (`OpCtx.run`):
   pipe; a reserved or imported buffer is a name with a base in the run's state (`base=` when
   given, else the run's count of buffers so far), so an import of a buffer reserved earlier in
   the run reads the same base;
-- task ids are opaque numbers: a launched task's id is 0 (pl.interpreter.execute), the "no
+- task ids are opaque numbers: a launched task's id (a submit's, pl.interpreter.execute; a
+  dependency-only `task_dummy`'s; `task_id_of`) is 0, the "no
   task" id (`task_invalid`) is all ones, and `task_is_valid` tells the two apart.
 """
 
@@ -99,6 +100,6 @@ def _task_is_valid(c: OpCtx) -> Any:
     return c.arg(0) != INVALID_TASK
 
 
-@interprets("system.task_id_of")
-def _task_id_of(c: OpCtx) -> Any:
+@interprets("system.task_id_of", "system.task_dummy")
+def _launched_task(c: OpCtx) -> Any:
     return 0  # the id every launched task has in a run (see the module docstring)

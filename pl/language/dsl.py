@@ -191,6 +191,9 @@ func_attr = KernelOnly("pl.func_attr")
 static_print = KernelOnly("pl.static_print")
 static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
+spmd_submit = KernelOnly("pl.spmd_submit")
+no_dep = KernelOnly("pl.no_dep")
+dump_tag = KernelOnly("pl.dump_tag")
 
 __all__ = [
     "AUTO", "Annotation", "ArgDirection", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
@@ -201,5 +204,6 @@ __all__ = [
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
     "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",
+    "spmd_submit", "no_dep", "dump_tag",
     "while_", "yield_",
 ]
