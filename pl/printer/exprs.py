@@ -382,7 +382,7 @@ def _submit_parts(e: Call, fn: GlobalVar, ctx: PrintContext) -> tuple[str, list[
     for key, spelled in _SUBMIT_KEYWORDS.items():
         if key in attrs:
             text = value_text(attrs[key], ctx, key)
-            items.append(keyword + "=" + ("(" + text + ")" if key == "predicate" else text))
+            items.append(spelled + "=" + ("(" + text + ")" if key == "predicate" else text))
     rest = [(k, v) for k, v in e.attrs if k != SUBMIT_ATTR and k not in _SUBMIT_KEYWORDS]
     if rest:
         items.append("attrs=" + dict_text(rest, ctx))
