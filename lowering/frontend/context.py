@@ -114,6 +114,9 @@ class FnCtx:
     # kernel's closure and globals do not change while it is lowered (nothing is executed), so
     # each dotted name is evaluated once per function. Failures are never stored.
     py_attrs: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # Tensors `pl.dump_tag(t)` marked so far: every later program call taking one of these very
+    # Vars lists it in its "dump_vars" attr (forward-sticky, as in the reference).
+    dump_tagged: list[Var] = field(default_factory=list)
 
     @property
     def src(self) -> SourceFile:

@@ -518,6 +518,34 @@ def _const(ctx: FnCtx, node: cst.Call) -> Expr:
     raise ctx.error(args[0].value, "pl.const needs a literal value")
 
 
+def _with_dump_vars(ctx: FnCtx, attrs: tuple[tuple[str, Any], ...], args: tuple[Expr, ...]
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs` whose "dump_vars" lists, in argument order, every argument that a `pl.dump_tag`
+    before the call marked or that the call's own dump list (`dumps=`, a printed attr) names."""
+    given = dict(attrs).get("dump_vars", ())
+    marked = [*ctx.dump_tagged, *(v for v in given if isinstance(v, Var))]
+    chosen: list[Var] = []
+    for a in args:
+        if isinstance(a, Var) and any(a is m for m in marked) and not any(a is c for c in chosen):
+            chosen.append(a)
+    if not chosen or tuple(chosen) == tuple(given):
+        return attrs
+    if "dump_vars" in dict(attrs):
+        return tuple((k, tuple(chosen) if k == "dump_vars" else v) for k, v in attrs)
+    return (*attrs, ("dump_vars", tuple(chosen)))
+
+
+def _no_dep_inner(ctx: FnCtx, node: cst.BaseExpression) -> cst.BaseExpression:
+    """The argument inside `pl.no_dep(...)` wrappers (any depth) of a program call's argument,
+    or the argument itself when it has none."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute | cst.Name) \
+            and ctx.try_resolve(node.func) is dsl.no_dep:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            raise ctx.error(node, "pl.no_dep takes one tensor argument: pl.no_dep(t)")
+        node = node.args[0].value
+    return node
+
+
 def _callee_result(types: tuple[Type, ...]) -> Type:
     if len(types) == 1:
         return types[0]
@@ -549,7 +577,12 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += attrs_arg(ctx, a.value)
-    lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    values = [_no_dep_inner(ctx, a.value) for a in pos]
+    no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
+    if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
+        attrs += (("arg_direction_overrides", no_dep),)
+    lowered = tuple(lower_expr(ctx, v) for v in values)
+    attrs = _with_dump_vars(ctx, attrs, lowered)
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=True):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
         # dtype must agree (a value of another dtype is not what the callee computes on).

@@ -26,7 +26,7 @@ from lowering.frontend.exprs import (
     static_value,
 )
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
-from pl.ir.enums import DType
+from pl.ir.enums import DType, FunctionType
 from pl.ir.expr import Call, Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
     AssignStmt,
@@ -193,7 +193,34 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         return []
     if obj is dsl.cond:
         raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
+    if obj is dsl.dump_tag:
+        assert isinstance(value, cst.Call)
+        _dump_tag(ctx, value)
+        return []
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
+
+
+def _dump_tag(ctx: FnCtx, call: cst.Call) -> None:
+    """`pl.dump_tag(t)`: no statement; the tensor Var `t` names now is marked, so the program
+    calls after it that take it list it in their "dump_vars" attr (`FnCtx.dump_tagged`)."""
+    if ctx.func_type not in (FunctionType.Orchestration, FunctionType.Inline):
+        raise ctx.error(call, "pl.dump_tag() is only valid inside an Orchestration or Inline function",
+                        hint="Tag the tensor in the orchestration function whose kernel calls take it")
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        raise ctx.error(call, "pl.dump_tag() takes exactly one positional argument (no keywords)",
+                        hint="Use: pl.dump_tag(tensor_var)")
+    arg = call.args[0].value
+    if not isinstance(arg, cst.Name):
+        raise ctx.error(arg, "pl.dump_tag() argument must be a bare variable name")
+    var = ctx.lookup_var(arg.value)
+    if var is None:
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not defined at this point",
+                        hint="Tag a tensor only after it is bound (a parameter or an earlier assignment)")
+    if not isinstance(var.type, TensorType):
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not a tensor",
+                        hint="Only tensors can be selectively dumped")
+    if not any(var is t for t in ctx.dump_tagged):
+        ctx.dump_tagged.append(var)
 
 
 def _static_assert(ctx: FnCtx, call: cst.Call) -> None:
@@ -337,6 +364,8 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     span = ctx.prog.src.stmt_span(node)
     existing = ctx.lookup_var(name)
     if existing is not None:  # a rebinding
+        if ctx.dump_tagged:  # a new value is not the tensor pl.dump_tag marked (the reference's SSA)
+            ctx.dump_tagged = [v for v in ctx.dump_tagged if v is not existing]
         if ctx.prog.strict_ssa and name in ctx.scopes[-1] \
                 and id(existing) not in ctx.params and not isinstance(existing, IterArg):
             raise ctx.error(name_node, f"Variable '{name}' is already defined",
