@@ -55,6 +55,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     ScalarType,
     TensorType,
     TileType,
@@ -219,6 +220,8 @@ def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
             return "TupleType", [], [(".types", _Seq(types, TYPE), NODE)]
         case ArrayType(extent=n, dtype=dt):
             return "ArrayType", [("ArrayType dtype", dt), ("ArrayType extent", n)], []
+        case HandleType(kind=name):
+            return "HandleType", [("HandleType kind", name)], []
         case UnknownType():
             return "UnknownType", [], []
         case _:

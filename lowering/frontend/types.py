@@ -32,6 +32,7 @@ from pl.ir.enums import (
 from pl.ir.expr import ConstInt, Expr, Var
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     ScalarType,
     TensorType,
     TensorView,
@@ -95,6 +96,8 @@ def _fallback_text(x: Type) -> str:
             return f"pl.Tuple[{', '.join(map(_fallback_text, ts))}]"
         case ArrayType(extent=n, dtype=dt):
             return f"pl.Array[{n}, pl.{dt.name}]"
+        case HandleType(kind=name):
+            return f"pl.{name}"
         case UnknownType():
             return "Unknown"
         case _:
@@ -156,6 +159,8 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         return Annot(_array(ctx, node, items, lower_expr))
     if isinstance(head, DType):
         return Annot(ScalarType(head))
+    if isinstance(head, dsl.Handle) and not items:
+        return Annot(HandleType(head.kind))
     raise ctx.error(node, f"Unsupported type annotation '{cst.Module([]).code_for_node(node)}'",
                     hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype] or pl.Scalar[dtype]")
 

@@ -1,4 +1,5 @@
-"""Op semantics of the interpreter, part 4: cross-core pipes, their buffers, and task ids.
+"""Op semantics of the interpreter, part 4: cross-core pipes, their buffers, task ids and the
+async-prefetch handles.
 
 The model: one run executes the functions of a program one call after another (a group or
 mixed kernel calls its cube side, then its vector side), so a pipe is a FIFO queue per direction
@@ -15,7 +16,10 @@ and pipe id, kept in the run's `RunState` (`OpCtx.run`):
   the run reads the same base;
 - task ids are opaque numbers: a launched task's id (a submit's, pl.interpreter.execute; a
   dependency-only `task_dummy`'s; `task_id_of`) is 0, the "no
-  task" id (`task_invalid`) is all ones, and `task_is_valid` tells the two apart.
+  task" id (`task_invalid`) is all ones, and `task_is_valid` tells the two apart;
+- an async prefetch only warms a cache: `make_context`, `async_prefetch` and `session` give
+  opaque handles (their kind's name) and change no value, and `wait` is true (the prefetch has
+  landed once the one core runs the next statement).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx
+from pl.ir.types import HandleType
 from pl.ops.marks import interprets
 
 # The id `pl.system.task_invalid()` (and `None` as a task id) stands for, all ones in TASK_ID's 64
@@ -103,3 +108,15 @@ def _task_is_valid(c: OpCtx) -> Any:
 @interprets("system.task_id_of", "system.task_dummy")
 def _launched_task(c: OpCtx) -> Any:
     return 0  # the id every launched task has in a run (see the module docstring)
+
+
+@interprets("prefetch.make_context", "prefetch.async_prefetch", "prefetch.session")
+def _prefetch_handle(c: OpCtx) -> Any:
+    t = c.result_type
+    assert isinstance(t, HandleType)  # the prefetch type rules make handles
+    return t.kind
+
+
+@interprets("prefetch.wait")
+def _prefetch_wait(c: OpCtx) -> Any:
+    return True

@@ -40,6 +40,7 @@ from pl.ir.expr import (
 )
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     ScalarType,
     TensorType,
     TensorView,
@@ -468,6 +469,8 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             return _subscript(ctx.dsl("Tuple"), [type_text(x, ctx) for x in types])
         case ArrayType(extent=n, dtype=dt):
             return _subscript(ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)])
+        case HandleType(kind=name):
+            return ctx.dsl(name)
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

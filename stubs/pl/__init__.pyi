@@ -2,7 +2,8 @@
 
 Read by mypy together with `pl.mypy_plugin`, which turns `pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec]`
 into `Tile[FP32, Vec]` and types op results. The op functions live in the generated `_ops.pyi`,
-`tile.pyi`, `tensor.pyi`, `system.pyi`, `array.pyi` (stubs/generate.py); this file is written by hand.
+`tile.pyi`, `tensor.pyi`, `system.pyi`, `array.pyi`, `prefetch.pyi` (stubs/generate.py); this file is
+written by hand.
 """
 
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from pl import _core as _core
 from pl import adir as adir
 from pl import array as array
 from pl import passes as passes
+from pl import prefetch as prefetch
 from pl import system as system
 from pl import tensor as tensor
 from pl import tile as tile
@@ -49,6 +51,11 @@ from pl.structural import structural_equal as structural_equal
 from pl.structural import structural_hash as structural_hash
 
 Mem = MemorySpace
+
+# Opaque runtime handles (annotations written bare: `ctx: pl.PrefetchAsyncContext = ...`).
+class PrefetchAsyncContext: ...
+class AsyncEvent: ...
+class AsyncSession: ...
 
 BOOL: Final[DType]
 INT4: Final[DType]
