@@ -624,19 +624,19 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         raise ctx.error(node, "pl.spmd_submit needs core_num=N (the number of blocks to launch)")
     attrs: list[tuple[str, Any]] = [(SUBMIT_ATTR, True)]
     for key in SUBMIT_KEYWORDS[:-1]:
-        a = given.get(key)
-        if a is None:
+        found = given.get(key)
+        if found is None:
             continue
         if key == "dumps":
-            attrs.append(("dump_vars", _dump_vars(ctx, a.value, rest)))
+            attrs.append(("dump_vars", _dump_vars(ctx, found.value, rest)))
         elif key in ("sync_start", "allow_early_resolve"):
-            flag = lower_value(ctx, a.value)
+            flag = lower_value(ctx, found.value)
             if not isinstance(flag, bool | ConstBool):
-                raise ctx.error(a.value, f"{spelling}: {key}= takes True or False")
+                raise ctx.error(found.value, f"{spelling}: {key}= takes True or False")
             if flag is True or (isinstance(flag, ConstBool) and flag.value):
                 attrs.append((key, True))
         else:
-            attrs.append((key, lower_expr(ctx, a.value)))
+            attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
         attrs += attrs_arg(ctx, given["attrs"].value)
     call = program_call(ctx, node, name, rest, tuple(attrs))
