@@ -386,7 +386,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
-    if not spelling.startswith("pl.system."):  # only the task ops read a task id
+    if not spelling.startswith(("pl.system.", "pl.array.")):  # task ops; arrays hold task ids
         for a, value in zip(pos, args, strict=True):
             if _is_task_id(value):
                 raise _task_id_error(ctx, a.value)
@@ -417,7 +417,7 @@ def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
     if not isinstance(value, cst.List | cst.Tuple):
         raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
     rest = [a for a in kw if a is not found[0]]
-    return ((("deps", lower_expr(ctx, value)),) if value.elements else ()), rest
+    return ((("deps", task_ids(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
 
 
 def _is_task_id(value: Any) -> bool:
@@ -635,6 +635,10 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
                 raise ctx.error(found.value, f"{spelling}: {key}= takes True or False")
             if flag is True or (isinstance(flag, ConstBool) and flag.value):
                 attrs.append((key, True))
+        elif key == "core_num":
+            attrs.append((key, _core_num(ctx, found.value)))
+        elif key == "deps":
+            attrs.append((key, task_ids(ctx, found.value, f"{spelling}: deps=")))
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
@@ -644,6 +648,28 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
     return Call(call.op, call.args, (), call.attrs, rtype, span=call.span)
+
+
+def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`core_num=`: a positive integer constant or an integer scalar."""
+    value = lower_expr(ctx, node)
+    t = value.type
+    if not isinstance(t, ScalarType) or not (t.dtype.is_int() or t.dtype is DType.INDEX) \
+            or (isinstance(value, ConstInt) and value.value < 1):
+        raise ctx.error(node, "pl.spmd_submit: core_num= must be a positive integer (the number of "
+                              "blocks to launch)")
+    return value
+
+
+def task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
+    """A `deps=[...]` list: task ids (Scalar[TASK_ID], `None`) or arrays of them."""
+    value = lower_expr(ctx, node)
+    for e in value.elements if isinstance(value, MakeTuple) else ():
+        t = e.type
+        if not ((isinstance(t, ScalarType) or isinstance(t, ArrayType)) and t.dtype is DType.TASK_ID):
+            raise ctx.error(node, f"{what} entries must be task ids (from pl.submit, None) or "
+                                  f"arrays of them, got {type_text(t)}")
+    return value
 
 
 def _dump_vars(ctx: FnCtx, node: cst.BaseExpression, args: list[cst.Arg]) -> tuple[Expr, ...]:

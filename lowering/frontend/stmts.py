@@ -197,6 +197,10 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         assert isinstance(value, cst.Call)
         _dump_tag(ctx, value)
         return []
+    if obj is dsl.submit or obj is dsl.spmd_submit:  # its task id must be bound, as the reference says
+        raise ctx.error(value, f"{obj.spelling}(...) must be unpacked as a 2-tuple: "
+                               f"`out, tid = {obj.spelling}(self.kernel, ...)`",
+                        hint=f"{obj.spelling} returns the kernel's results and its task id")
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
 
 
