@@ -664,11 +664,16 @@ def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
 def task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
     """A `deps=[...]` list: task ids (Scalar[TASK_ID], `None`) or arrays of them."""
     value = lower_expr(ctx, node)
-    for e in value.elements if isinstance(value, MakeTuple) else ():
+    entries = value.elements if isinstance(value, MakeTuple) else ()
+    for e in entries:
         t = e.type
         if not ((isinstance(t, ScalarType) or isinstance(t, ArrayType)) and t.dtype is DType.TASK_ID):
             raise ctx.error(node, f"{what} entries must be task ids (from pl.submit, None) or "
                                   f"arrays of them, got {type_text(t)}")
+    elements = [e for e in entries if isinstance(e, Call) and e.op_name == "array.get_element"]
+    if elements and any(isinstance(e.type, ArrayType) for e in entries):
+        raise ctx.error(node, f"{what} cannot mix a whole task-id array with its elements (arr[i])",
+                        hint="List the whole array, or only its elements")
     return value
 
 
