@@ -94,3 +94,60 @@ class Tasks:
 
 def test_the_invalid_task_id_is_not_valid() -> None:
     assert pl.interpret(pl.parse(_TASKS), 1) is False
+
+
+_CONSUMER_FIRST = """import pl
+
+
+@pl.program
+class VectorToCube:
+    @pl.function(type=pl.FunctionType.AIV)
+    def vec(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32]) -> None:
+        ta = pl.load(a, [0, 0], [16, 16])
+        tb = pl.load(b, [0, 0], [16, 16])
+        pl.tpush_to_aic(pl.sub(ta, tb), split=0, id=1)
+        pl.tpush_to_aic(pl.add(ta, tb), split=0, id=0)
+
+    @pl.function(type=pl.FunctionType.AIC)
+    def cube(self, out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        s: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0, id=0)
+        d: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0, id=1)
+        r = pl.matmul(pl.move(s, target_memory=pl.MemorySpace.Left), pl.move(d, target_memory=pl.MemorySpace.Right))
+        out = pl.store(r, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32],
+             out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.cube(out)
+        self.vec(a, b)
+        return out
+"""
+
+
+def test_a_group_runs_the_side_that_pushes_before_the_side_that_pops() -> None:
+    """The group calls its consumer first, as the device may: the pops still find their tiles,
+    each pipe id its own."""
+    rng = np.random.default_rng(3)
+    a, b = (rng.uniform(-1, 1, (16, 16)).astype(np.float32) for _ in range(2))
+    out = np.zeros((16, 16), np.float32)
+    program = pl.parse(_CONSUMER_FIRST)
+    pl.interpret(program, a, b, out)
+    np.testing.assert_allclose(out, (a + b) @ (a - b), rtol=1e-5, atol=1e-5)
+    for backend in (None, "910B"):
+        again = np.zeros((16, 16), np.float32)
+        pl.interpret(pl.compile(program, backend=backend).program, a, b, again)
+        np.testing.assert_array_equal(again, out)
+
+
+def test_a_two_way_exchange_that_no_order_serves_is_a_located_error() -> None:
+    """Each side pops first what the other pushes: no one-after-the-other order runs it."""
+    text = _CONSUMER_FIRST.replace(
+        "        ta = pl.load(a, [0, 0], [16, 16])\n",
+        "        w: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)\n"
+        "        ta = pl.add(pl.load(a, [0, 0], [16, 16]), w)\n").replace(
+        "        out = pl.store(r, [0, 0], out)\n",
+        "        pl.tpush_to_aiv(r, split=0)\n        out = pl.store(r, [0, 0], out)\n")
+    with pytest.raises(PlError, match="pops from the empty") as err:
+        pl.interpret(pl.parse(text), *(np.zeros((16, 16), np.float32) for _ in range(3)))
+    assert err.value.span is not None

@@ -3,7 +3,8 @@
 Guarantees: the IR is only read, never changed. Every loop kind runs sequentially in index order;
 a loop's iter_args start at their `init` values and take each iteration's yielded values; return
 vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
-Scopes are transparent. A call of a program function (`GlobalVar`) binds its parameters to the
+Scopes are transparent. A Group function's statements run in the order
+`pl.interpreter.group_order` gives (its cube and vector sides meet at the pipes). A call of a program function (`GlobalVar`) binds its parameters to the
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
 op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
@@ -21,9 +22,11 @@ import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx, RunState, unsupported
+from pl.interpreter.group_order import group_order
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
+from pl.ir.enums import FunctionType
 from pl.ir.expr import (
     BinaryExpr,
     Call,
@@ -103,7 +106,11 @@ class Machine:
         try:
             env: Env = dict(zip(func.params, args, strict=True))
             _bind_dynamic_dims(func, args, env)
-            flow = self.exec(func.body, env)
+            body = func.body
+            if func.func_type is FunctionType.Group and isinstance(body, SeqStmts):
+                # Its cube and vector calls run at once on the device (group_order says how).
+                body = SeqStmts(group_order(self.program, body.stmts), span=body.span)
+            flow = self.exec(body, env)
         finally:
             self.depth -= 1
         values = flow.values if flow is not None and flow.kind == "return" else ()
