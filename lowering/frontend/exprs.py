@@ -417,7 +417,7 @@ def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
     if not isinstance(value, cst.List | cst.Tuple):
         raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
     rest = [a for a in kw if a is not found[0]]
-    return ((("deps", task_ids(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
+    return ((("deps", _task_ids(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
 
 
 def _is_task_id(value: Any) -> bool:
@@ -638,7 +638,7 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         elif key == "core_num":
             attrs.append((key, _core_num(ctx, found.value)))
         elif key == "deps":
-            attrs.append((key, task_ids(ctx, found.value, f"{spelling}: deps=")))
+            attrs.append((key, _task_ids(ctx, found.value, f"{spelling}: deps=")))
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
@@ -661,7 +661,7 @@ def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
     return value
 
 
-def task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
+def _task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
     """A `deps=[...]` list: task ids (Scalar[TASK_ID], `None`) or arrays of them."""
     value = lower_expr(ctx, node)
     entries = value.elements if isinstance(value, MakeTuple) else ()
