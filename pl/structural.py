@@ -55,6 +55,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     PtrType,
     ScalarType,
     TensorType,
@@ -223,6 +224,8 @@ def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
             return "ArrayType", [("ArrayType dtype", dt), ("ArrayType extent", n)], []
         case PtrType():
             return "PtrType", [], []
+        case HandleType(kind=name):
+            return "HandleType", [("HandleType kind", name)], []
         case UnknownType():
             return "UnknownType", [], []
         case _:

@@ -1,4 +1,5 @@
-"""Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi, array.pyi) from the registry.
+"""Generate the op stubs of `pl` (stubs/pl/_ops.pyi, tile.pyi, tensor.pyi, system.pyi, array.pyi,
+prefetch.pyi) from the registry.
 
 Guarantees: every spelling of `pl.language.dsl_ops.spelling_index()` (plus the scalar-only `pl.min` / `pl.max`
 family) gets one stub function in the module that matches its namespace; a spelling that reaches ops
@@ -183,7 +184,8 @@ def _header(body: str, reexports: tuple[str, ...] = ()) -> str:
 
 
 _NAMESPACES: Final = MappingProxyType({"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor",
-                                       "pl.system": "system", "pl.array": "array"})
+                                       "pl.system": "system", "pl.array": "array",
+                                       "pl.prefetch": "prefetch"})
 
 
 def render() -> dict[str, str]:

@@ -23,7 +23,7 @@ from pl.ops.registry import DtypeRule, OpDef, all_ops, op
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB_MODULES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system",
-                "pl.array": "array"}
+                "pl.array": "array", "pl.prefetch": "prefetch"}
 
 
 def missing_parts(record: OpDef) -> list[str]:

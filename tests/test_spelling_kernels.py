@@ -69,3 +69,44 @@ def test_promoted_spelling_is_the_same_op(spelling: str, promotes: str, call: st
     original = pl.parse(_KERNEL.format(call.format(promotes)), filename="<original>")
     pl.assert_structural_equal(promoted, original)
     assert spelling in op(promotes.removeprefix("pl.")).spellings
+
+
+# Two spellings of one call that must build the same program: what the reference's wrappers fill
+# in or leave out (pipe buffers default to 0, syncall's default mode and core type, a soft
+# syncall's `used_cores=0`, a constant sync event as the `event_id` kwarg).
+SAME_CALLS = [
+    ("pl.aiv_initialize_pipe(dir_mask=1, slot_size=512)",
+     "pl.system.aiv_initialize_pipe(0, 0, dir_mask=1, slot_size=512)"),
+    ("pl.aic_initialize_pipe(dir_mask=2, slot_size=512, v2c_consumer_buf=7)",
+     "pl.aic_initialize_pipe(0, 7, dir_mask=2, slot_size=512)"),
+    ("pl.system.syncall()", "pl.system.syncall(core_type='mix', mode='hard')"),
+    ("pl.system.sync_set(3, pipe=pl.PipeType.MTE3)", "pl.system.sync_set(pipe=pl.PipeType.MTE3, event_id=3)"),
+]
+
+_SYNC_KERNEL = """import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k(self, ws: pl.Tensor[[16], pl.INT32]) -> pl.Tensor[[16], pl.INT32]:
+        {}
+        return ws
+"""
+
+
+@pytest.mark.parametrize(("one", "other"), SAME_CALLS, ids=[c[0] for c in SAME_CALLS])
+def test_a_defaulted_argument_is_the_default_written_out(one: str, other: str) -> None:
+    a = pl.parse(_SYNC_KERNEL.format(one), filename="<one>")
+    b = pl.parse(_SYNC_KERNEL.format(other), filename="<other>")
+    pl.assert_structural_equal(a, b)
+
+
+def test_a_soft_syncall_with_zero_participants_has_one_operand() -> None:
+    program = pl.parse(_SYNC_KERNEL.format(
+        "pl.system.syncall(mode='soft', core_type='aiv_only', gm_workspace=ws, used_cores=0)"))
+    assert isinstance(program, Program)
+    text = pl.python_print(program)
+    assert "used_cores=0" in text
+    call = next(s for s in program.functions[0].body.stmts if hasattr(s, "expr")).expr  # type: ignore[attr-defined]
+    assert len(call.args) == 1 and dict(call.kwargs) == {"core_type": "aiv_only", "mode": "soft"}

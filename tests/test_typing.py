@@ -117,7 +117,7 @@ def test_every_published_op_has_a_stub() -> None:
     from pl.language.dsl_ops import op_object, spelling_index
 
     modules = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system",
-               "pl.array": "array"}
+               "pl.array": "array", "pl.prefetch": "prefetch"}
     texts = {m: (ROOT / "stubs" / "pl" / f"{m}.pyi").read_text(encoding="utf-8") for m in modules.values()}
     missing = []
     for spelling in spelling_index():

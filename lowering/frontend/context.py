@@ -137,6 +137,9 @@ class FnCtx:
     # MemRef bases named before (or without) an alloc binding them: one Ptr Var per name
     # (lowering/frontend/memref.py).
     ptrs: dict[str, Var] = field(default_factory=dict)
+    # Tensors `pl.dump_tag(t)` marked so far: every later program call taking one of these very
+    # Vars lists it in its "dump_vars" attr (forward-sticky, as in the reference).
+    dump_tagged: list[Var] = field(default_factory=list)
 
     @property
     def src(self) -> SourceFile:

@@ -377,8 +377,8 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
         return op_call(ctx, node, spelling)
     if obj is dsl.const:
         return _const(ctx, node)
-    if obj is dsl.submit:
-        return _submit(ctx, node)
+    if obj is dsl.submit or obj is dsl.spmd_submit:
+        return _submit(ctx, node, obj.spelling)
     if obj is dsl.yield_:
         raise ctx.error(node, "pl.yield_(...) must be a statement or the right-hand side of an "
                               "assignment")
@@ -407,8 +407,15 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
     return pos, kw
 
 
+# Op spellings whose `deps=[task ids]` keyword is the call's "deps" attr (as on pl.submit).
+_DEPS_ATTR_OPS = frozenset({"pl.system.task_dummy"})
+
+
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     pos, kw = _split_args(ctx, node.args)
+    deps: tuple[tuple[str, Any], ...] = ()
+    if spelling in _DEPS_ATTR_OPS:
+        deps, kw = _deps_keyword(ctx, node, spelling, kw)
     args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
     kwargs: dict[str, Any] = {}
@@ -419,7 +426,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
-    if not spelling.startswith("pl.system."):  # only the task ops read a task id
+    if not spelling.startswith(("pl.system.", "pl.array.")):  # task ops; arrays hold task ids
         for a, value in zip(pos, args, strict=True):
             if _is_task_id(value):
                 raise _task_id_error(ctx, a.value)
@@ -432,10 +439,25 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
     check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
-    if attrs and isinstance(built, Call):
-        built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
-                     span=built.span)
+    if (attrs or deps) and isinstance(built, Call):
+        built = Call(built.op, built.args, built.kwargs, built.attrs + deps + attrs,
+                     built.result_type, span=built.span)
     return built
+
+
+def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
+                  ) -> tuple[tuple[tuple[str, Any], ...], list[cst.Arg]]:
+    """The required `deps=[...]` of `spelling` as its "deps" attr (none when the list is empty,
+    as the reference stores it), and the other keywords."""
+    found = [a for a in kw if a.keyword is not None and a.keyword.value == "deps"]
+    if not found:
+        raise ctx.error(node, f"{spelling} requires keyword argument 'deps'",
+                        hint=f"Use {spelling}(deps=[]) for an empty barrier")
+    value = found[0].value
+    if not isinstance(value, cst.List | cst.Tuple):
+        raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
+    rest = [a for a in kw if a is not found[0]]
+    return ((("deps", _task_ids(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
 
 
 def _is_task_id(value: Any) -> bool:
@@ -581,6 +603,34 @@ def _bind_dynamic_dims(ctx: FnCtx, node: cst.CSTNode, name: str, pname: str, dec
                                      "the same extent there")
 
 
+def _with_dump_vars(ctx: FnCtx, attrs: tuple[tuple[str, Any], ...], args: tuple[Expr, ...]
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs` whose "dump_vars" lists, in argument order, every argument that a `pl.dump_tag`
+    before the call marked or that the call's own dump list (`dumps=`, a printed attr) names."""
+    given = dict(attrs).get("dump_vars", ())
+    marked = [*ctx.dump_tagged, *(v for v in given if isinstance(v, Var))]
+    chosen: list[Var] = []
+    for a in args:
+        if isinstance(a, Var) and any(a is m for m in marked) and not any(a is c for c in chosen):
+            chosen.append(a)
+    if not chosen or tuple(chosen) == tuple(given):
+        return attrs
+    if "dump_vars" in dict(attrs):
+        return tuple((k, tuple(chosen) if k == "dump_vars" else v) for k, v in attrs)
+    return (*attrs, ("dump_vars", tuple(chosen)))
+
+
+def _no_dep_inner(ctx: FnCtx, node: cst.BaseExpression) -> cst.BaseExpression:
+    """The argument inside `pl.no_dep(...)` wrappers (any depth) of a program call's argument,
+    or the argument itself when it has none."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute | cst.Name) \
+            and ctx.try_resolve(node.func) is dsl.no_dep:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            raise ctx.error(node, "pl.no_dep takes one tensor argument: pl.no_dep(t)")
+        node = node.args[0].value
+    return node
+
+
 def _callee_result(types: tuple[Type, ...]) -> Type:
     if len(types) == 1:
         return types[0]
@@ -640,7 +690,12 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += attrs_arg(ctx, a.value)
-    lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    values = [_no_dep_inner(ctx, a.value) for a in pos]
+    no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
+    if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
+        attrs += (("arg_direction_overrides", no_dep),)
+    lowered = tuple(lower_expr(ctx, v) for v in values)
+    attrs = _with_dump_vars(ctx, attrs, lowered)
     bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
@@ -662,24 +717,101 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                 span=ctx.cur_span)
 
 
-def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
-    # A program call marked with SUBMIT_ATTR (pl.ir.expr), typed (*returns, TASK_ID).
+# The keywords of pl.submit / pl.spmd_submit besides the program function's arguments, in the
+# order the printer writes them (`deps=`, `dumps=`, the launch spec, then the hints).
+SUBMIT_KEYWORDS: Final = ("deps", "dumps", "core_num", "sync_start", "allow_early_resolve",
+                          "predicate", "attrs")
+_SPMD_ONLY = ("core_num", "sync_start")
+
+
+def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    """`pl.submit(self.fn, *args, deps=, dumps=, allow_early_resolve=, predicate=)` and
+    `pl.spmd_submit(..., core_num=N, sync_start=)`: a program call marked with SUBMIT_ATTR
+    (pl.ir.expr), typed (*returns, TASK_ID); each keyword is an attr of the call (the launch spec
+    `core_num` marks an SPMD launch; a False flag is not stored, as in the reference)."""
     args = list(node.args)
     if not args or not (isinstance(args[0].value, cst.Attribute)
                         and isinstance(args[0].value.value, cst.Name)
                         and args[0].value.value.value == ctx.self_name):
-        raise ctx.error(node, "pl.submit takes a program function first: pl.submit(self.fn, ...)")
+        raise ctx.error(node, f"{spelling} takes a program function first: {spelling}(self.fn, ...)")
     name = args[0].value.attr.value
     rest = [a for a in args[1:] if a.keyword is None]
-    deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
-    attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
-    if deps:
-        attrs += (("deps", _deps(ctx, deps[0].value)),)
-    call = program_call(ctx, node, name, rest, attrs, submit=True)
+    given = {a.keyword.value: a for a in args[1:] if a.keyword is not None}
+    spmd = spelling == "pl.spmd_submit"
+    for key, a in given.items():
+        if key not in SUBMIT_KEYWORDS or (key in _SPMD_ONLY and not spmd):
+            allowed = [k for k in SUBMIT_KEYWORDS if spmd or k not in _SPMD_ONLY]
+            raise ctx.error(a, f"{spelling} does not take keyword argument '{key}'",
+                            hint=f"Keywords: {', '.join(k + '=' for k in allowed)}")
+    if spmd and "core_num" not in given:
+        raise ctx.error(node, "pl.spmd_submit needs core_num=N (the number of blocks to launch)")
+    attrs: list[tuple[str, Any]] = [(SUBMIT_ATTR, True)]
+    for key in SUBMIT_KEYWORDS[:-1]:
+        found = given.get(key)
+        if found is None:
+            continue
+        if key == "dumps":
+            attrs.append(("dump_vars", _dump_vars(ctx, found.value, rest)))
+        elif key in ("sync_start", "allow_early_resolve"):
+            flag = lower_value(ctx, found.value)
+            if not isinstance(flag, bool | ConstBool):
+                raise ctx.error(found.value, f"{spelling}: {key}= takes True or False")
+            if flag is True or (isinstance(flag, ConstBool) and flag.value):
+                attrs.append((key, True))
+        elif key == "core_num":
+            attrs.append((key, _core_num(ctx, found.value)))
+        elif key == "deps":
+            attrs.append((key, _task_ids(ctx, found.value, f"{spelling}: deps=")))
+        else:
+            attrs.append((key, lower_expr(ctx, found.value)))
+    if "attrs" in given:
+        attrs += attrs_arg(ctx, given["attrs"].value)
+    call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
     rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
-    return Call(call.op, call.args, (), attrs, rtype, span=call.span)
+    return Call(call.op, call.args, (), call.attrs, rtype, span=call.span)
+
+
+def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`core_num=`: a positive integer constant or an integer scalar."""
+    value = lower_expr(ctx, node)
+    t = value.type
+    if not isinstance(t, ScalarType) or not (t.dtype.is_int() or t.dtype is DType.INDEX) \
+            or (isinstance(value, ConstInt) and value.value < 1):
+        raise ctx.error(node, "pl.spmd_submit: core_num= must be a positive integer (the number of "
+                              "blocks to launch)")
+    return value
+
+
+def _task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
+    """A `deps=[...]` list: task ids (Scalar[TASK_ID], `None`) or arrays of them (comprehensions
+    over constants unrolled, see `_deps`)."""
+    value = _deps(ctx, node)
+    entries = value.elements if isinstance(value, MakeTuple) else ()
+    for e in entries:
+        t = e.type
+        if not ((isinstance(t, ScalarType) or isinstance(t, ArrayType)) and t.dtype is DType.TASK_ID):
+            raise ctx.error(node, f"{what} entries must be task ids (from pl.submit, None) or "
+                                  f"arrays of them, got {type_text(t)}")
+    elements = [e for e in entries if isinstance(e, Call) and e.op_name == "array.get_element"]
+    if elements and any(isinstance(e.type, ArrayType) for e in entries):
+        raise ctx.error(node, f"{what} cannot mix a whole task-id array with its elements (arr[i])",
+                        hint="List the whole array, or only its elements")
+    return value
+
+
+def _dump_vars(ctx: FnCtx, node: cst.BaseExpression, args: list[cst.Arg]) -> tuple[Expr, ...]:
+    """`dumps=[a, b]`: names of the launch's own arguments, as the reference requires."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        raise ctx.error(node, "dumps= takes a list of the launch's tensor arguments, e.g. dumps=[q]")
+    passed = {a.value.value for a in args if isinstance(a.value, cst.Name)}
+    out = []
+    for el in node.elements:
+        if not isinstance(el.value, cst.Name) or el.value.value not in passed:
+            raise ctx.error(el.value, "dumps= entries must be names passed to the launch as arguments")
+        out.append(lower_expr(ctx, el.value))
+    return tuple(out)
 
 
 def _deps(ctx: FnCtx, node: cst.BaseExpression) -> Expr:

@@ -54,6 +54,22 @@ _ALWAYS: Final[Mapping[str, tuple[tuple[str, Any], ...]]] = MappingProxyType({
     "tensor.cmp": (("cmp_type", 0),),
 })
 
+# Positional parameters the reference's wrapper gives a default and stores in the IR Call, so an
+# omitted one is the call that names the default (`pl.aiv_initialize_pipe(dir_mask=1, ...)` has
+# consumer buffers 0 and 0, and prints them).
+_ARG_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
+    "system.aic_initialize_pipe": MappingProxyType({"c2v_consumer_buf": 0, "v2c_consumer_buf": 0}),
+    "system.aiv_initialize_pipe": MappingProxyType({"c2v_consumer_buf": 0, "v2c_consumer_buf": 0}),
+})
+
+# Ops with two forms, with all positional arguments or with none (`pl.system.cacheinvalid()`
+# invalidates the whole GM, `(tensor, shapes, offsets)` one view's cache line).
+_ALL_OR_NONE = frozenset({"system.cacheinvalid"})
+
+# An optional positional slot the reference's builder leaves out of the Call when it is omitted,
+# so the later ones move up (tile.mgather: (mem, idx, valid_shape) in row mode, no scratch).
+_SKIPPABLE: Final[Mapping[str, int]] = MappingProxyType({"tile.mgather": 2})
+
 # Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
 _REQUIRED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "tile.move": ("target_memory",),
@@ -180,7 +196,8 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                 return member
         raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
                       + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
-    if key in KWARG_CODES and isinstance(value, str | int) and not isinstance(value, bool):
+    if key in KWARG_CODES and type_name == "int" and isinstance(value, str | int) \
+            and not isinstance(value, bool):
         table = KWARG_CODES[key]
         code = table.get(value.lower()) if isinstance(value, str) else value
         if code not in table.values():
@@ -305,7 +322,12 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
             accepted = ", ".join(kw_names + arg_names) or "none"
             raise PlError(f"{spelling}: unknown keyword argument '{key}'",
                           hint=f"Accepted keyword arguments: {accepted}")
-    slots = _fill_gaps(spelling, op, slots)
+    if op.name in _ALL_OR_NONE and 0 < sum(v is not None for v in slots) < len(op.args):
+        raise PlError(f"{spelling} takes all of its arguments or none",
+                      hint=f"Signature: {signature(spelling, op)}")
+    if op.name in _SKIPPABLE and len(slots) > _SKIPPABLE[op.name] and slots[_SKIPPABLE[op.name]] is None:
+        del slots[_SKIPPABLE[op.name]]
+    slots = _fill_gaps(spelling, op, _with_defaults(op, slots))
     if not required <= len(slots) <= maximum:
         raise _arity_error(spelling, op, len(slots))
     exprs = [_space_code(a) if op.args[i].kind == "space" else to_expr(a) for i, a in enumerate(slots)]
@@ -316,7 +338,62 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
                           f"{describe(e)}", hint=f"Signature: {signature(spelling, op)}",
                           argument=i)
     out_kwargs = _finish_kwargs(spelling, op, exprs, given)
+    if op.name == "system.syncall":
+        return _syncall_form(spelling, exprs, out_kwargs)
+    if op.name in ("system.sync_set", "system.sync_wait"):
+        return _event_form(spelling, exprs, out_kwargs)
     return exprs, out_kwargs
+
+
+# String kwargs with a closed set of values (the reference's builders check them).
+_STR_CHOICES: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType({
+    ("system.syncall", "core_type"): ("aiv_only", "aic_only", "mix"),
+    ("system.syncall", "mode"): ("hard", "soft"),
+    ("system.sync_set", "core_type"): ("aic", "aiv"),
+    ("system.sync_wait", "core_type"): ("aic", "aiv"),
+})
+
+
+def _syncall_form(spelling: str, exprs: list[Expr], kwargs: list[tuple[str, Any]]
+                  ) -> tuple[list[Expr], list[tuple[str, Any]]]:
+    """`pl.system.syncall(core_type=, mode=, gm_workspace=, used_cores=)` as the reference's
+    wrapper stores it: `core_type` always ("mix" when omitted); the hard form (the default mode)
+    has no operands and no `mode`; the soft form needs both operands, keeps `mode="soft"`, and an
+    explicit `used_cores=0` ("let the launch decide") is the one-operand form."""
+    values = dict(kwargs)
+    core_type = values.get("core_type", "mix")
+    if values.get("mode", "hard") == "hard":
+        if exprs:
+            raise PlError(f"{spelling}(mode='hard') takes no gm_workspace / used_cores",
+                          hint="Pass mode='soft' for the GM-polling barrier")
+        return [], [("core_type", core_type)]
+    if len(exprs) != 2:
+        missing = "gm_workspace" if not exprs else "used_cores"
+        raise PlError(f"{spelling}(mode='soft') needs {missing}",
+                      hint="Soft syncall takes a shared GM INT32 workspace and the participant "
+                           "count: gm_workspace=ws, used_cores=N (0: the launch decides)")
+    used = exprs[1]
+    if isinstance(used, ConstInt) and used.value == 0:
+        return exprs[:1], [("core_type", core_type), ("mode", "soft")]
+    if isinstance(used, ConstInt) and used.dtype is DType.INDEX:  # a literal count is INT32
+        exprs = [exprs[0], ConstInt(used.value, DType.INT32, span=used.span)]
+    return exprs, [("core_type", core_type), ("mode", "soft")]
+
+
+def _event_form(spelling: str, exprs: list[Expr], kwargs: list[tuple[str, Any]]
+                ) -> tuple[list[Expr], list[tuple[str, Any]]]:
+    """`pl.system.sync_set(4, pipe=...)`: the reference's wrapper stores a constant event id as
+    the `event_id` kwarg and only a dynamic one as the operand; exactly one of them is given."""
+    names = [k for k, _ in kwargs]
+    if exprs and isinstance(exprs[0], ConstInt):
+        if "event_id" in names:
+            raise PlError(f"{spelling}: got multiple values for argument 'event_id'")
+        kwargs = [*kwargs[:1], ("event_id", exprs[0].value), *kwargs[1:]]
+        return [], kwargs
+    if bool(exprs) == ("event_id" in names):
+        raise PlError(f"{spelling} takes one event id: a constant or a dynamic scalar",
+                      hint="pl.system.sync_set(3, pipe=pl.PipeType.MTE3)")
+    return exprs, kwargs
 
 
 def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:
@@ -325,6 +402,15 @@ def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None)
     expected = str(required) if required == maximum else f"{required} to {maximum}"
     return PlError(f"{spelling} expects {expected} positional argument(s), got {got}",
                    hint=f"Signature: {signature(spelling, op)}")
+
+
+def _with_defaults(op: OpDef, slots: list[Any]) -> list[Any]:
+    """`slots` with every omitted parameter that has a reference default (`_ARG_DEFAULTS`) filled."""
+    defaults = _ARG_DEFAULTS.get(op.name)
+    if defaults is None:
+        return slots
+    padded = slots + [None] * (len(op.args) - len(slots))
+    return [defaults.get(a.name) if v is None else v for a, v in zip(op.args, padded, strict=True)]
 
 
 def _fill_gaps(spelling: str, op: OpDef, slots: list[Any]) -> list[Any]:
@@ -346,6 +432,10 @@ def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str,
     values = {k: _convert_kwarg(spelling, op, k, v) for k, v in given.items()}
     for key, value in values.items():
         _check_kwarg(spelling, op, key, value)
+        choices = _STR_CHOICES.get((op.name, key))
+        if choices is not None and value not in choices:
+            raise PlError(f"{spelling}: {key} must be one of {', '.join(map(repr, choices))}, "
+                          f"got {describe(value)}", argument=key)
     for key in _REQUIRED.get(op.name, ()):
         if key not in values:
             raise PlError(f"{spelling}: missing required keyword argument '{key}'",

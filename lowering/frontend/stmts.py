@@ -29,7 +29,7 @@ from lowering.frontend.exprs import (
 )
 from lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
 from pl.errors import PlError
-from pl.ir.enums import DType
+from pl.ir.enums import DType, FunctionType
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, TupleGetItem, Var
 from pl.ir.stmt import (
     AssignStmt,
@@ -204,7 +204,38 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
         assert isinstance(value, cst.Call)
         obj.expand(ctx, value, as_value=False)
         return []
+    if obj is dsl.dump_tag:
+        assert isinstance(value, cst.Call)
+        _dump_tag(ctx, value)
+        return []
+    if obj is dsl.submit or obj is dsl.spmd_submit:  # its task id must be bound, as the reference says
+        raise ctx.error(value, f"{obj.spelling}(...) must be unpacked as a 2-tuple: "
+                               f"`out, tid = {obj.spelling}(self.kernel, ...)`",
+                        hint=f"{obj.spelling} returns the kernel's results and its task id")
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
+
+
+def _dump_tag(ctx: FnCtx, call: cst.Call) -> None:
+    """`pl.dump_tag(t)`: no statement; the tensor Var `t` names now is marked, so the program
+    calls after it that take it list it in their "dump_vars" attr (`FnCtx.dump_tagged`)."""
+    if ctx.func_type not in (FunctionType.Orchestration, FunctionType.Inline):
+        raise ctx.error(call, "pl.dump_tag() is only valid inside an Orchestration or Inline function",
+                        hint="Tag the tensor in the orchestration function whose kernel calls take it")
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        raise ctx.error(call, "pl.dump_tag() takes exactly one positional argument (no keywords)",
+                        hint="Use: pl.dump_tag(tensor_var)")
+    arg = call.args[0].value
+    if not isinstance(arg, cst.Name):
+        raise ctx.error(arg, "pl.dump_tag() argument must be a bare variable name")
+    var = ctx.lookup_var(arg.value)
+    if var is None:
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not defined at this point",
+                        hint="Tag a tensor only after it is bound (a parameter or an earlier assignment)")
+    if not isinstance(var.type, TensorType):
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not a tensor",
+                        hint="Only tensors can be selectively dumped")
+    if not any(var is t for t in ctx.dump_tagged):
+        ctx.dump_tagged.append(var)
 
 
 def _static_assert(ctx: FnCtx, call: cst.Call) -> None:
@@ -264,7 +295,8 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
     if type(target) is cst.Name or isinstance(target, cst.Name):
         return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
-        names = _submit_targets(ctx, target) if callee is dsl.submit else _plain_targets(ctx, target)
+        names = (_submit_targets(ctx, target) if callee is dsl.submit or callee is dsl.spmd_submit
+                 else _plain_targets(ctx, target))
         return _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
     if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
         rhs = _lower_rhs(ctx, value, callee)  # Python evaluates the value before the target
@@ -378,6 +410,8 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.prog.src.stmt_span(node)
     if existing is not None:  # a rebinding
+        if ctx.dump_tagged:  # a new value is not the tensor pl.dump_tag marked (the reference's SSA)
+            ctx.dump_tagged = [v for v in ctx.dump_tagged if v is not existing]
         if ctx.prog.strict_ssa and name in ctx.scopes[-1] \
                 and id(existing) not in ctx.params and not isinstance(existing, IterArg):
             raise ctx.error(name_node, f"Variable '{name}' is already defined",

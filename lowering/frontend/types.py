@@ -34,6 +34,7 @@ from pl.ir.enums import (
 from pl.ir.expr import ConstInt, Expr, Var
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     MemRef,
     PtrType,
     ScalarType,
@@ -101,6 +102,8 @@ def _fallback_text(x: Type) -> str:
             return f"pl.Array[{n}, pl.{dt.name}]"
         case PtrType():
             return "pl.Ptr"
+        case HandleType(kind=name):
+            return f"pl.{name}"
         case UnknownType():
             return "Unknown"
         case _:
@@ -164,6 +167,8 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         return Annot(PtrType())
     if isinstance(head, DType):
         return Annot(ScalarType(head))
+    if isinstance(head, dsl.Handle) and not items:
+        return Annot(HandleType(head.kind))
     raise ctx.error(node, f"Unsupported type annotation '{cst.Module([]).code_for_node(node)}'",
                     hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype] or pl.Scalar[dtype]")
 

@@ -3,13 +3,15 @@
 Guarantees: a handler receives an `OpCtx` whose `args` are already evaluated (arrays for tiles and
 tensors, Python numbers for scalars, tuples of numbers for `MakeTuple`s, None for an omitted
 optional argument) and whose `kwargs` hold Python values or enum members; `valid_shape(i)` gives the
-valid region of tile argument `i` from its IR type, evaluated in the current environment.
+valid region of tile argument `i` from its IR type, evaluated in the current environment; `run`
+is the state of the one run the call belongs to (`RunState`), never shared between runs.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,12 +22,23 @@ from pl.ir.expr import Call, Expr
 from pl.ir.types import TensorType, TileType, Type, effective_tile_view
 
 
+@dataclass(slots=True)
+class RunState:
+    """What one `pl.interpret` run keeps between op calls besides the variables: the cross-core
+    pipes (a FIFO of tiles per direction and pipe id: a push appends a copy, a pop takes the
+    oldest) and the named buffers reserved for them (name -> base). A new run starts empty."""
+
+    pipes: dict[tuple[str, int], deque[Array]] = field(default_factory=dict)
+    buffers: dict[str, int] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class OpCtx:
     call: Call
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     eval_dims: Callable[[Sequence[Expr]], tuple[int, ...]]
+    run: RunState
 
     @property
     def name(self) -> str:

@@ -3,7 +3,8 @@
 Guarantees: the IR is only read, never changed. Every loop kind runs sequentially in index order;
 a loop's iter_args start at their `init` values and take each iteration's yielded values; return
 vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
-Scopes are transparent. A call of a program function (`GlobalVar`) binds its parameters to the
+Scopes are transparent. A Group function's statements run in the order
+`pl.interpreter.group_order` gives (its cube and vector sides meet at the pipes). A call of a program function (`GlobalVar`) binds its parameters to the
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
 op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
@@ -20,10 +21,12 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import OpCtx, unsupported
+from pl.interpreter.context import OpCtx, RunState, unsupported
+from pl.interpreter.group_order import group_order
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
+from pl.ir.enums import FunctionType
 from pl.ir.expr import (
     BinaryExpr,
     Call,
@@ -88,6 +91,7 @@ class Machine:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.depth = 0
+        self.state = RunState()
 
     # ---- functions ------------------------------------------------------------------------------
 
@@ -105,7 +109,11 @@ class Machine:
         try:
             env: Env = dict(zip(func.params, args, strict=True))
             _bind_dynamic_dims(func, args, env)
-            flow = self.exec(func.body, env)
+            body = func.body
+            if func.func_type is FunctionType.Group and isinstance(body, SeqStmts):
+                # Its cube and vector calls run at once on the device (group_order says how).
+                body = SeqStmts(group_order(self.program, body.stmts), span=body.span)
+            flow = self.exec(body, env)
         finally:
             self.depth -= 1
         values = flow.values if flow is not None and flow.kind == "return" else ()
@@ -278,14 +286,17 @@ class Machine:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
             values = self.run_function(callee, args)
             if is_submit(call):
-                # The task runs to completion right here (one core, in order); its id is 0.
+                # The task runs to completion right here (one core, in order); its id is 0. An
+                # SPMD launch (`core_num`) runs one block, as a call with a core_num attr does: its
+                # blocks differ only through the block id, which the interpreter refuses to read.
                 return (*values, 0)
             return values[0] if len(values) == 1 else (None if not values else values)
         handler = handler_of(call.op_name)
         if handler is None:
             raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
-        ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims))
+        ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims),
+                    self.state)
         try:
             result = handler(ctx)
         except PlError as err:

@@ -1,7 +1,8 @@
 """The interpreter's op table: every op's interpreter function, or the reason it has none.
 
 Guarantees: `HANDLERS` (op name -> handler) is built once, explicitly, when this module is imported,
-from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_array.py and this module, and is read-only.
+from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_array.py, ops_cross_core.py
+and this module, and is read-only.
 `WITHOUT_NUMERICS` names every other registered op together with the reason the interpreter does
 not compute it; an op is in exactly one of the two (tests/test_op_records.py checks both against
 the registry), so adding an op means marking its handler or saying here why it has none. The
@@ -15,28 +16,31 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.interpreter import ops, ops_array, ops_mem
+from pl.interpreter import ops, ops_array, ops_cross_core, ops_mem
 from pl.interpreter.context import Handler, OpCtx
 from pl.ops.marks import collect, interprets
 
 
 # The interpreter runs one statement at a time on one core, so a fence or a barrier orders
 # nothing that is not already ordered: these ops compute nothing.
+# Cross-core events, FFTS setup and cache invalidation order or publish memory between cores that
+# the interpreter runs one after the other on the same arrays.
 @interprets("system.sync_src", "system.sync_dst", "system.bar_v", "system.bar_m", "system.bar_all",
-            "system.fence", "system.syncall")
+            "system.fence", "system.syncall", "system.sync_set", "system.sync_wait",
+            "system.set_ffts", "system.cacheinvalid")
 def _ordering_only(c: OpCtx) -> Any:
     return None
 
 
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
-    return collect("interpreter", (ops, ops_mem, ops_array, sys.modules[__name__]))
+    return collect("interpreter", (ops, ops_mem, ops_array, ops_cross_core, sys.modules[__name__]))
 
 
 HANDLERS: Final = build_handlers()
 
-_CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
-               "model")
+_SPLIT = ("it splits a tile between the two vector lanes of a cluster, and the interpreter runs "
+          "one lane")
 _HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
 # The reference defines these through pto-isa instructions and leaves the encodings to the
 # target; computing a guess would be worse than refusing (a wrong interpreter hides bugs).
@@ -52,12 +56,7 @@ _MX = "its microscaling (MX) element and scale formats are defined by the hardwa
 
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
-        "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard",
-        "tile.tpush_to_aic", "tile.tpush_to_aiv", "tile.tpop_from_aic", "tile.tpop_from_aiv",
-        "system.tfree_to_aic", "system.tfree_to_aiv", "system.aic_initialize_pipe",
-        "system.aiv_initialize_pipe", "system.reserve_buffer", "system.import_peer_buffer",
-        "system.sync_set", "system.sync_wait", "system.set_ffts", "system.cacheinvalid",
-        "system.task_invalid", "system.task_id_of", "system.task_is_valid"), _CROSS_CORE),
+        "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard"), _SPLIT),
     **dict.fromkeys((
         "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
         "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",

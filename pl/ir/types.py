@@ -87,6 +87,18 @@ class MemRef:
 
 
 @dataclass(frozen=True, slots=True)
+class HandleType(Type):
+    """An opaque runtime handle one op makes and others take, holding nothing a kernel reads:
+    `kind` is its DSL name, one of HANDLE_KINDS (the async-prefetch context, event and session,
+    printed `pl.PrefetchAsyncContext`, `pl.AsyncEvent`, `pl.AsyncSession` as the reference does)."""
+
+    kind: str
+
+
+HANDLE_KINDS: Final = ("PrefetchAsyncContext", "AsyncEvent", "AsyncSession")
+
+
+@dataclass(frozen=True, slots=True)
 class TupleType(Type):
     types: tuple[Type, ...]
 
@@ -224,7 +236,8 @@ class TileType(Type):
 
 # The closed set of type kinds. A `match` over `type_kind(t)` ends in `case _: assert_never(t)`;
 # tests/test_traverse.py checks this union lists every subclass of Type.
-TypeKind = ScalarType | TensorType | TileType | TupleType | ArrayType | PtrType | UnknownType
+TypeKind = (ScalarType | TensorType | TileType | TupleType | ArrayType | PtrType | HandleType
+            | UnknownType)
 
 
 def type_kind(t: Type) -> TypeKind:

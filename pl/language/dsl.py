@@ -32,6 +32,7 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
+from pl.ir.types import HANDLE_KINDS
 from pl.language import adir
 
 Mem = MemorySpace
@@ -119,6 +120,22 @@ class Array(_Subscriptable):
     """`pl.Array[16, pl.INT32]`."""
 
 
+class Handle:
+    """`pl.PrefetchAsyncContext`, `pl.AsyncEvent`, `pl.AsyncSession`: the annotation of an opaque
+    runtime handle (pl.ir.types.HandleType), written bare."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"pl.{self.kind}"
+
+
+PrefetchAsyncContext, AsyncEvent, AsyncSession = (Handle(k) for k in HANDLE_KINDS)
+
+
 class _Record:
     """Keyword records evaluated inside annotations (`pl.TileView(...)`)."""
 
@@ -196,9 +213,13 @@ func_attr = KernelOnly("pl.func_attr")
 static_print = KernelOnly("pl.static_print")
 static_assert = KernelOnly("pl.static_assert")
 submit = KernelOnly("pl.submit")
+spmd_submit = KernelOnly("pl.spmd_submit")
+no_dep = KernelOnly("pl.no_dep")
+dump_tag = KernelOnly("pl.dump_tag")
 
 __all__ = [
-    "AUTO", "Annotation", "ArgDirection", "Array", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
+    "AUTO", "Annotation", "ArgDirection", "Array", "AsyncEvent", "AsyncSession", "Handle",
+    "PrefetchAsyncContext", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DType", "DynVar",
     "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4",
     "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut", "Level", "MX_A_ZZ",
     "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection",
@@ -206,5 +227,6 @@ __all__ = [
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
     "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",
+    "spmd_submit", "no_dep", "dump_tag",
     "while_", "yield_",
 ]

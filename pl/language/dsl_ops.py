@@ -122,8 +122,9 @@ tile = OpNamespace("pl.tile")
 tensor = OpNamespace("pl.tensor")
 system = OpNamespace("pl.system")
 array = OpNamespace("pl.array")
+prefetch = OpNamespace("pl.prefetch")
 _NAMESPACES: Final[Mapping[str, OpNamespace]] = MappingProxyType(
-    {"tile": tile, "tensor": tensor, "system": system, "array": array})
+    {"tile": tile, "tensor": tensor, "system": system, "array": array, "prefetch": prefetch})
 # The names of a namespace that are no ops, as the reference has them.
 setattr(tile, "MaskPattern", MaskPattern)  # noqa: B010  (OpNamespace declares no attributes)
 setattr(system, "AUTO", AUTO)  # noqa: B010

@@ -380,16 +380,24 @@ def mgather(ctx: Deduction) -> Type:
     ix = ctx.shaped(1)
     target = space_kwarg(ctx, MemorySpace.Vec)
     elem = ctx.kw_int("coalesce", 0) == 1
+    if target is MemorySpace.Mat:
+        # Mat mode: args are (mem, idx[, scratch in elem mode][, valid_shape]); the output is
+        # col-major with a row-major inner box, [R, mem cols] by a [1, R] idx in row mode.
+        if ix.rank != 2:
+            raise ctx.fail(f"The operator {ctx.name} requires a 2D Mat idx tensor, but got rank {ix.rank}")
+        shape = ix.shape if elem else (ix.shape[1], mem.shape[-1])
+        at = 3 if elem else 2
+        valid = ctx.tuple_arg(at) if ctx.has(at) else ()
+        if valid and len(valid) != len(shape):
+            raise ctx.fail(f"The operator {ctx.name} Mat valid_shape must have rank {len(shape)}, "
+                           f"but got {len(valid)}")
+        view = TileView(valid_shape=tuple(valid), blayout=TileLayout.col_major,
+                        slayout=TileLayout.row_major)
+        return tile(shape, mem.dtype, None, view)
     if elem or ix.rank < 2:
         shape = ix.shape
     else:  # row mode: one row of mem per index of a [1, R] or [R, 1] index tile
         shape = (ix.shape[1] if static(ix.shape[0]) == 1 else ix.shape[0], mem.shape[-1])
-    if target is MemorySpace.Mat:
-        # a Mat gather has the index's full (fractal-aligned) shape; valid_shape (after the
-        # scratch in elem mode) only narrows what is valid
-        at = 3 if elem else 2
-        valid = ctx.tuple_arg(at) if ctx.has(at) else shape
-        return tile(shape, mem.dtype, None, TileView(valid_shape=valid, blayout=C, slayout=R))
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 

@@ -37,6 +37,7 @@ from pl.ir.enums import DType, MemorySpace
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops import (
     deduce_array,
+    deduce_handle,
     deduce_tensor,
     deduce_tensor_view,
     deduce_tile_ew,
@@ -51,7 +52,7 @@ Rule = Callable[[Deduction], Type]
 
 # The modules whose `@type_rule` marks give the ops their result-type rules.
 _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
-                 deduce_tensor, deduce_tensor_view, deduce_array)
+                 deduce_tensor, deduce_tensor_view, deduce_array, deduce_handle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +158,7 @@ def _dtype_rule(text: str) -> DtypeRule:
 @dataclass(frozen=True, slots=True)
 class OpDef:
     name: str
-    level: str                                   # "tile" | "tensor" | "system" | "array"
+    level: str                                   # "tile" | "tensor" | "system" | "array" | "prefetch"
     spellings: tuple[str, ...]
     args: tuple[ArgSpec, ...]
     kwargs: tuple[KwargSpec, ...]
@@ -463,7 +464,7 @@ def build_registry() -> Registry:
     for section, cols in _rows("ops.tsv"):
         rows[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
     for _, cols in _rows("system_ops.tsv"):
-        rows[cols[0]] = _tile_row(cols, cols[0].split(".", 1)[0])  # "system" or "array"
+        rows[cols[0]] = _tile_row(cols, cols[0].split(".", 1)[0])  # "system", "array", "prefetch"
     typing = _typing_rows()
     rules = collect("type_rule", _RULE_MODULES)
     unknown = sorted(set(rules) - set(rows))

@@ -40,6 +40,7 @@ from pl.ir.expr import (
 )
 from pl.ir.types import (
     ArrayType,
+    HandleType,
     MemRef,
     PtrType,
     ScalarType,
@@ -320,6 +321,33 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k == "dtype"]
         items.append("value=" + val)
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k != "dtype"]
+    elif op.name == "system.syncall" and e.args:
+        # The soft form's operands are keyword-only in the reference's wrapper; one operand is
+        # `used_cores=0` (the launch decides the participant count).
+        func = ctx.dsl(dotted(op.name))
+        kw = dict(e.kwargs)
+        used = "0" if len(e.args) < 2 else (
+            int_text(e.args[1].value) if isinstance(e.args[1], ConstInt) else expr_text(e.args[1], ctx))
+        items = ["mode=" + value_text(kw.get("mode", "soft"), ctx),
+                 "core_type=" + value_text(kw.get("core_type", "mix"), ctx),
+                 "gm_workspace=" + expr_text(e.args[0], ctx), "used_cores=" + used]
+    elif op.name == "system.task_dummy":
+        # Its dependencies are the "deps" attr, written `deps=[...]` (empty too), as on pl.submit.
+        func = ctx.dsl(dotted(op.name))
+        deps = dict(e.attrs).get("deps")
+        items = ["deps=" + (value_text(deps, ctx) if deps is not None else "[]")]
+        rest = [(k, v) for k, v in e.attrs if k != "deps"]
+        if rest:
+            items.append("attrs=" + dict_text(rest, ctx))
+        return func, items
+    elif op.name == "tile.mgather" and len(e.args) > 2:
+        # Its optional operands are keyword-only in the reference's wrapper: scratch (elem mode)
+        # then valid_shape.
+        func = ctx.dsl(dotted(op.name))
+        names = ["scratch", "valid_shape"] if dict(e.kwargs).get("coalesce") == 1 else ["valid_shape"]
+        items = [expr_text(a, ctx) for a in e.args[:2]]
+        items += [n + "=" + expr_text(a, ctx) for n, a in zip(names, e.args[2:], strict=False)]
+        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     else:
         func = ctx.dsl(dotted(op.name))
         items = [expr_text(a, ctx) for a in e.args]
@@ -356,14 +384,26 @@ def _keyword_from(name: str, nargs: int, ctx: PrintContext) -> int | None:
     return ctx.cuts[key]
 
 
+# The attrs pl.submit / pl.spmd_submit spell as keywords, in the reference's order
+# (lowering/frontend/exprs.py SUBMIT_KEYWORDS): each maps to its keyword.
+_SUBMIT_KEYWORDS: Final[Mapping[str, str]] = MappingProxyType({
+    "deps": "deps", "dump_vars": "dumps", "core_num": "core_num", "sync_start": "sync_start",
+    "allow_early_resolve": "allow_early_resolve", "predicate": "predicate"})
+
+
 def _submit_parts(e: Call, fn: GlobalVar, ctx: PrintContext) -> tuple[str, list[str]]:
-    """`pl.submit(self.fn, args..., deps=[...], attrs={...})`: the DSL spelling of a task launch."""
+    """`pl.submit(self.fn, args..., deps=[...], attrs={...})`: the DSL spelling of a task launch;
+    `pl.spmd_submit(..., core_num=N)` when it carries a launch spec."""
     items = ["self." + fn.name if ctx.in_program else fn.name, *(expr_text(a, ctx) for a in e.args)]
-    items += [k + "=" + value_text(v, ctx, k) for k, v in e.attrs if k == "deps"]
-    rest = [(k, v) for k, v in e.attrs if k not in (SUBMIT_ATTR, "deps")]
+    attrs = dict(e.attrs)
+    for key, spelled in _SUBMIT_KEYWORDS.items():
+        if key in attrs:
+            text = value_text(attrs[key], ctx, key)
+            items.append(spelled + "=" + ("(" + text + ")" if key == "predicate" else text))
+    rest = [(k, v) for k, v in e.attrs if k != SUBMIT_ATTR and k not in _SUBMIT_KEYWORDS]
     if rest:
         items.append("attrs=" + dict_text(rest, ctx))
-    return ctx.dsl("submit"), items
+    return ctx.dsl("spmd_submit" if "core_num" in attrs else "submit"), items
 
 
 # ---- types ----------------------------------------------------------------------------------
@@ -467,6 +507,8 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             return _subscript(ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)])
         case PtrType():
             return ctx.dsl("Ptr")
+        case HandleType(kind=name):
+            return ctx.dsl(name)
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

@@ -1,0 +1,14 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
+        return x
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
+        with pl.manual_scope():
+            pl.spmd_submit(self.k, x, core_num=4)  # error: must be unpacked as a 2-tuple
+        return x
