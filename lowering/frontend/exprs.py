@@ -379,7 +379,10 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
-    if not spelling.startswith("pl.system."):  # only the task ops read a task id
+    region = _split_aiv_mode(ctx, spelling)
+    if region is not None:
+        _lane_split(ctx, node, spelling, kwargs, region)
+    if not _keeps_task_ids(spelling, args):
         for a, value in zip(pos, args, strict=True):
             if _is_task_id(value):
                 raise _task_id_error(ctx, a.value)
@@ -396,6 +399,39 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = Call(built.op, built.args, built.kwargs, built.attrs + attrs, built.result_type,
                      span=built.span)
     return built
+
+
+def _split_aiv_mode(ctx: FnCtx, spelling: str) -> Any:
+    """The mode of the innermost `pl.split_aiv` region around an aiv_shard / aic_gather call."""
+    if not spelling.endswith((".aiv_shard", ".aic_gather")):
+        return None
+    return next((s.split_aiv for s in reversed(ctx.open_scopes) if s.split_aiv is not None), None)
+
+
+def _lane_split(ctx: FnCtx, node: cst.Call, spelling: str, kwargs: dict[str, Any],
+                mode: IntEnum) -> None:
+    """Inside `for aiv_id in pl.split_aiv(2, mode=M)`, aiv_shard / aic_gather split as the region
+    does: their `split` is M's code (as the reference's parser stamps it); a `split=` written
+    there must say the same (the printed form spells it)."""
+    given = kwargs.get("split")
+    if given is None:
+        kwargs["split"] = int_const(ctx, int(mode), node)
+    elif not (isinstance(given, ConstInt) and given.value == int(mode)):
+        raise ctx.error(node, f"{spelling}() inside a 'for ... in pl.split_aiv(...)' loop splits as "
+                              f"the loop does (pl.SplitMode.{mode.name}); its split= says otherwise",
+                        hint="drop split=: the split mode is inherited from the pl.split_aiv loop")
+
+
+def _keeps_task_ids(spelling: str, args: list[Any]) -> bool:
+    """Whether the op takes task ids as task ids: the task ops (`pl.system.*`), and writing one
+    into an array of task ids (`pl.array.update_element(tids, i, tid)`; `tids[i] = tid` too). No
+    other op computes with one: a task id is an opaque handle, not a number."""
+    if spelling.startswith("pl.system."):
+        return True
+    if spelling == "pl.array.update_element" and args:
+        t = getattr(args[0], "type", None)
+        return isinstance(t, ArrayType) and t.dtype is DType.TASK_ID
+    return False
 
 
 def _is_task_id(value: Any) -> bool:
@@ -539,6 +575,20 @@ def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                 span=ctx.cur_span)
 
 
+def lower_deps(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`deps=[...]` of pl.submit / pl.at / pl.spmd: task ids, arrays of them, `None`. Whole arrays
+    and elements read from arrays do not mix in one list (the reference's parser refuses it: its
+    codegen cannot pack both)."""
+    deps = lower_expr(ctx, node)
+    if isinstance(deps, MakeTuple):
+        whole = any(isinstance(e.type, ArrayType) for e in deps.elements)
+        if whole and any(isinstance(e, Call) and e.op_name == "array.get_element"
+                         for e in deps.elements):
+            raise ctx.error(node, "deps= cannot mix a whole task-id array with elements read from "
+                                  "an array", hint="list the array itself, or only its elements")
+    return deps
+
+
 def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     # A program call marked with SUBMIT_ATTR (pl.ir.expr), typed (*returns, TASK_ID).
     args = list(node.args)
@@ -551,7 +601,7 @@ def _submit(ctx: FnCtx, node: cst.Call) -> Expr:
     deps = [a for a in args[1:] if a.keyword is not None and a.keyword.value == "deps"]
     attrs: tuple[tuple[str, Any], ...] = ((SUBMIT_ATTR, True),)
     if deps:
-        attrs += (("deps", lower_expr(ctx, deps[0].value)),)
+        attrs += (("deps", lower_deps(ctx, deps[0].value)),)
     call = program_call(ctx, node, name, rest, attrs)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]

@@ -187,6 +187,10 @@ manual_scope = KernelOnly("pl.manual_scope")
 at = KernelOnly("pl.at")
 cluster = KernelOnly("pl.cluster")
 spmd = KernelOnly("pl.spmd")
+split_aiv = KernelOnly("pl.split_aiv")
+# The entries of `optimizations=[...]` on pl.at / pl.spmd.
+split = KernelOnly("pl.split")
+cross_core_slot = KernelOnly("pl.cross_core_slot")
 func_attr = KernelOnly("pl.func_attr")
 static_print = KernelOnly("pl.static_print")
 static_assert = KernelOnly("pl.static_assert")
@@ -200,6 +204,7 @@ __all__ = [
     "PipeType", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
-    "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",
+    "pipeline", "range", "scope", "spmd", "split", "split_aiv", "cross_core_slot", "static_assert",
+    "static_print", "submit", "unroll",
     "while_", "yield_",
 ]
