@@ -86,9 +86,14 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
         return spmd_args(ctx, call, allow_deps=binds_task)
     args: list[tuple[str, Any]] = []
     user_split: SplitMode | None = None
-    for a in call.args:
+    positional = ("level", "role") if obj is dsl.at else ()  # pl.at(level, role=None, *, ...)
+    for i, a in enumerate(call.args):
         if a.keyword is None:
-            raise ctx.error(a, "Scope arguments are keywords")
+            if i >= len(positional):
+                raise ctx.error(a, "Scope arguments are keywords" if not positional else
+                                   "pl.at() takes at most 2 positional arguments (level, role)")
+            args.append((positional[i], lower_value(ctx, a.value)))
+            continue
         key = a.keyword.value
         if key == "optimizations":
             if obj is not dsl.at:

@@ -3,7 +3,8 @@
 Guarantees: a handler receives an `OpCtx` whose `args` are already evaluated (arrays for tiles and
 tensors, Python numbers for scalars, tuples of numbers for `MakeTuple`s, None for an omitted
 optional argument) and whose `kwargs` hold Python values or enum members; `valid_shape(i)` gives the
-valid region of tile argument `i` from its IR type, evaluated in the current environment.
+valid region of tile argument `i` from its IR type, evaluated in the current environment; `lanes`
+say which spmd block and AIV lane runs the op.
 """
 
 from __future__ import annotations
@@ -21,11 +22,22 @@ from pl.ir.types import TensorType, TileType, Type, effective_tile_view
 
 
 @dataclass(frozen=True, slots=True)
+class Lanes:
+    """Where the code runs: block `block_idx` of `block_num` (a `pl.spmd` block; block 0 of 1
+    outside any), AIV lane `subblock_idx` (a `pl.split_aiv` lane; 0 outside any)."""
+
+    block_idx: int = 0
+    block_num: int = 1
+    subblock_idx: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class OpCtx:
     call: Call
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     eval_dims: Callable[[Sequence[Expr]], tuple[int, ...]]
+    lanes: Lanes = Lanes()
 
     @property
     def name(self) -> str:

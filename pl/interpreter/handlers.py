@@ -16,7 +16,9 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from pl.interpreter import ops, ops_array, ops_mem
+from pl.errors import PlError
 from pl.interpreter.context import Handler, OpCtx
+from pl.interpreter.values import TaskId
 from pl.ops.marks import collect, interprets
 
 
@@ -28,6 +30,36 @@ def _ordering_only(c: OpCtx) -> Any:
     return None
 
 
+@interprets("tile.get_block_idx", "tensor.get_block_idx")
+def _block_idx(c: OpCtx) -> Any:
+    return c.lanes.block_idx
+
+
+@interprets("tile.get_block_num", "tensor.get_block_num")
+def _block_num(c: OpCtx) -> Any:
+    return c.lanes.block_num
+
+
+@interprets("tile.get_subblock_idx", "tensor.get_subblock_idx")
+def _subblock_idx(c: OpCtx) -> Any:
+    return c.lanes.subblock_idx
+
+
+# Task ids are opaque (pl.interpreter.values.TaskId): they are made, passed along and tested for
+# validity, nothing else.
+@interprets("system.task_invalid")
+def _task_invalid(c: OpCtx) -> Any:
+    return TaskId(valid=False)
+
+
+@interprets("system.task_is_valid")
+def _task_is_valid(c: OpCtx) -> Any:
+    tid = c.arg(0)
+    if not isinstance(tid, TaskId):
+        raise PlError(f"pl.interpret: op '{c.name}' expects a task id, got {tid!r}")
+    return tid.valid
+
+
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
     return collect("interpreter", (ops, ops_mem, ops_array, sys.modules[__name__]))
@@ -37,7 +69,7 @@ HANDLERS: Final = build_handlers()
 
 _CROSS_CORE = ("it moves data between cores, pipes or tasks, which one sequential core does not "
                "model")
-_HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
+_HARDWARE = "it reads the hardware (core counts, addresses), which the interpreter has not"
 # The reference defines these through pto-isa instructions and leaves the encodings to the
 # target; computing a guess would be worse than refusing (a wrong interpreter hides bugs).
 _PACKED_MASK = ("its predicate is a packed bit mask whose bit order the reference leaves to the target "
@@ -57,10 +89,8 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "system.tfree_to_aic", "system.tfree_to_aiv", "system.aic_initialize_pipe",
         "system.aiv_initialize_pipe", "system.reserve_buffer", "system.import_peer_buffer",
         "system.sync_set", "system.sync_wait", "system.set_ffts", "system.cacheinvalid",
-        "system.task_invalid", "system.task_id_of", "system.task_is_valid"), _CROSS_CORE),
+        "system.task_id_of"), _CROSS_CORE),
     **dict.fromkeys((
-        "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
-        "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
         "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys(("tile.cmp", "tile.cmps", "tile.sel", "tile.sels"), _PACKED_MASK),

@@ -1,4 +1,3 @@
-# no-interpret: system.task_invalid
 import pl
 
 
