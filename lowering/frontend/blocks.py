@@ -1,5 +1,6 @@
 """Blocks and the statements that hold them: if/else, `with` scopes, `for` over
-pl.range/parallel/unroll/pipeline/while_, `while` (one module: they lower each other's bodies).
+pl.range/parallel/unroll/pipeline/while_/spmd/split_aiv, `while` (one module: they lower each
+other's bodies).
 
 Guarantees: leading `#` comments of a statement become the `comments` of the first IR statement
 it produces (comments above a `pass` move on to the next one); if-branches with assignment-form
@@ -7,7 +8,12 @@ it produces (comments above a `pass` move on to the next one); if-branches with 
 by SSA conversion); a loop with `init_values=` gets one IterArg per name (visible only in the body) and
 return vars named by the assignment-form `pl.yield_` (or `<iter>_out` when the body yields
 nothing); a loop without init_values has no iter args, and its body bindings stay visible after
-it (non-SSA; SSA conversion adds the carried values). Any other iterator is a located error.
+it (non-SSA; SSA conversion adds the carried values). Scopes are transparent the same way; the
+task id `with pl.at(...) as tid:` / `with pl.spmd(...) as tid:` binds is visible after the scope
+(their arguments: lowering.frontend.scope_args). `for i in pl.spmd(n)` is a Spmd scope around an
+InCore scope starting with `i = pl.tile.get_block_idx()`, `for aiv_id in pl.split_aiv(2, mode=M)`
+a SplitAiv scope starting with `aiv_id = pl.tile.get_subblock_idx()` (as the reference builds
+them). Any other iterator is a located error.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from lowering.frontend.scope_args import (
     OpenScope,
     check_spmd_body,
     in_scope,
-    spmd_args,
     split_aiv_mode,
+    spmd_args,
     task_id_target,
     with_args,
 )
@@ -367,12 +373,12 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
 
 
 def _scope_body(ctx: FnCtx, scope: OpenScope, stmts: Sequence[cst.CSTNode],
-                head: list[Stmt]) -> list[Stmt]:
+                head: Sequence[Stmt]) -> list[Stmt]:
     """The statements of a scope's body after `head` (a binding the scope itself makes). Scopes
     are transparent: names bound inside stay visible after the scope."""
     ctx.open_scopes.append(scope)
     try:
-        return head + lower_block(ctx, stmts)
+        return [*head, *lower_block(ctx, stmts)]
     finally:
         ctx.open_scopes.pop()
 

@@ -86,6 +86,7 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
         return spmd_args(ctx, call, allow_deps=binds_task)
     args: list[tuple[str, Any]] = []
     user_split: SplitMode | None = None
+    has_opts = False
     positional = ("level", "role") if obj is dsl.at else ()  # pl.at(level, role=None, *, ...)
     for i, a in enumerate(call.args):
         if a.keyword is None:
@@ -100,11 +101,12 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
                 raise ctx.error(a, f"{spelling}() does not take optimizations=")
             opts, user_split = optimizations(ctx, a.value)
             args += opts
+            has_opts = has_opts or bool(opts) or user_split is not None
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
         else:
             args.append((key, _flag(ctx, a) if key in _FLAGS else lower_value(ctx, a.value)))
-    if obj is dsl.at and user_split is not None and dict(args).get("level") is not Level.CORE_GROUP:
+    if has_opts and dict(args).get("level") is not Level.CORE_GROUP:
         raise ctx.error(call, "optimizations=[pl.split(...)] / [pl.cross_core_slot(...)] are only "
                               "supported with level=pl.Level.CORE_GROUP",
                         hint="Use pl.at(level=pl.Level.CORE_GROUP, optimizations=[...])")

@@ -26,6 +26,7 @@ from pl.interpreter.context import Lanes, OpCtx, unsupported
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
 from pl.interpreter.values import TaskId, coerce_array, coerce_element, scalar_binary, scalar_unary
+from pl.ir.enums import ScopeKind, SplitMode
 from pl.ir.expr import (
     BinaryExpr,
     Call,
@@ -40,7 +41,6 @@ from pl.ir.expr import (
     Var,
     is_submit,
 )
-from pl.ir.enums import ScopeKind, SplitMode
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
     AssignStmt,

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.interpreter import ops, ops_array, ops_mem
 from pl.errors import PlError
+from pl.interpreter import ops, ops_array, ops_mem
 from pl.interpreter.context import Handler, OpCtx
 from pl.interpreter.values import TaskId
 from pl.ops.marks import collect, interprets
