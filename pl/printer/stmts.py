@@ -246,7 +246,8 @@ def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[s
             opts.append(call_text(ctx.dsl("split"), [enum_text(v, ctx)]) if k == "split"
                         else call_text(ctx.dsl("cross_core_slot"), ["slot_num=" + value_text(v, ctx)]))
             continue
-        items.append(k + "=" + value_text(v, ctx, k))
+        # An enum member by its name (pl.SplitMode's members are ints, not cast modes).
+        items.append(k + "=" + (enum_text(v, ctx) if isinstance(v, Enum) else value_text(v, ctx, k)))
     return [it if it else "optimizations=" + list_text(opts) for it in items]
 
 
