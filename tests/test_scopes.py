@@ -11,6 +11,7 @@ frontend builds for the loop forms.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,10 @@ from pl.errors import PlError
 from pl.ir import Program, ScopeKind, ScopeStmt
 from pl.ir.enums import SplitMode
 from pl.ir.expr import Call
+from pl.ir.stmt import SeqStmts, make_body
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
+from pl.printer.exprs import default_ctx
+from pl.printer.stmts import statement_text
 
 FORMS = Path(__file__).resolve().parent / "language_forms"
 SCOPE_FORMS = ["spmd_loop_blocks", "spmd_with_block_idx", "task_id_scopes", "split_aiv_lanes"]
@@ -141,3 +145,17 @@ class K:
     pl.assert_structural_equal(pl.parse(p.as_python()), p)
     with pytest.raises(PlError, match="splits as the loop does"):
         pl.parse(p.as_python().replace("split=1", "split=2"))
+
+
+def test_split_aiv_region_without_its_lane_binding_still_prints_as_a_loop() -> None:
+    """A region whose `aiv_id = tile.get_subblock_idx()` is gone (a hand-built IR) prints its
+    whole body under a fresh `aiv_id`, as the reference prints it (a `with pl.split_aiv(...)`
+    would not parse)."""
+    p = _program("split_aiv_lanes")
+    (region,) = [s for s in _scopes(p) if s.kind is ScopeKind.SplitAiv]
+    body = [x for x in walk_stmts(region.body)][2:]  # the SeqStmts, then the lane binding
+    assert isinstance(region.body, SeqStmts)
+    stripped = replace(region, body=make_body(body))
+    text = statement_text(stripped, default_ctx())
+    assert "\nfor aiv_id in pl.split_aiv(2, mode=pl.SplitMode.NONE):\n" in text
+    assert "get_subblock_idx" not in text

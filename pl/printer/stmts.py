@@ -218,7 +218,8 @@ class StmtPrinter:
             # `for i in pl.spmd(...)` / `for aiv_id in pl.split_aiv(2, ...)`: the binding of the
             # index the body starts with is the loop variable (the frontend makes it again).
             var, rest, func, items = loop
-            self.doc.line("for " + ctx.name_of(var) + " in " + call_text(ctx.dsl(func), items) + ":")
+            name = "aiv_id" if var is None else ctx.name_of(var)
+            self.doc.line("for " + name + " in " + call_text(ctx.dsl(func), items) + ":")
             self._indented(make_body(rest), rvs)
             return
         head = "with " + call_text(ctx.dsl(_SCOPE_CALLS[s.kind]), _scope_items(s.args, ctx))
@@ -251,18 +252,21 @@ def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[s
     return [it if it else "optimizations=" + list_text(opts) for it in items]
 
 
-def _loop_form(s: ScopeStmt, ctx: PrintContext) -> tuple[Var, list[Stmt], str, list[str]] | None:
+def _loop_form(s: ScopeStmt, ctx: PrintContext
+               ) -> tuple[Var | None, list[Stmt], str, list[str]] | None:
     """(loop variable, rest of the body, DSL call, its arguments) when `s` prints as a loop: a
-    SplitAiv scope starting with `aiv_id = tile.get_subblock_idx()`, or a Spmd scope without a
-    task id around an InCore scope (level and optimizations only) starting with
-    `i = tile.get_block_idx()`."""
+    SplitAiv scope (its variable is the `aiv_id = tile.get_subblock_idx()` its body starts with;
+    a region without one - none of pl's passes drops it - prints its whole body under a fresh
+    `aiv_id`, as the reference does), or a Spmd scope without a task id around an InCore scope
+    (level and optimizations only) starting with `i = tile.get_block_idx()`."""
     if s.kind is ScopeKind.SplitAiv:
         stmts = flatten_body(s.body)
-        if not _binds_index(stmts, "tile.get_subblock_idx"):
-            return None
         mode = dict(s.args).get("mode")
         assert isinstance(mode, Enum)  # the frontend's SplitAiv scopes carry their mode
-        return _index_var(stmts), stmts[1:], "split_aiv", ["2", "mode=" + enum_text(mode, ctx)]
+        items = ["2", "mode=" + enum_text(mode, ctx)]
+        if not _binds_index(stmts, "tile.get_subblock_idx"):
+            return None, stmts, "split_aiv", items
+        return _index_var(stmts), stmts[1:], "split_aiv", items
     if s.kind is not ScopeKind.Spmd or s.task_id is not None:
         return None
     inner = s.body
