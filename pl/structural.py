@@ -167,7 +167,8 @@ def _stmt_fields(x: StmtKind) -> tuple[str, list[tuple[str, Any]], list[Child]]:
                 (".return_vars", _Seq(x.return_vars, DEF), NODE)]
         case ScopeStmt():
             return "ScopeStmt", [("ScopeKind", x.kind)], [
-                (".args", _Map(x.args, "Scope args"), NODE), (".body", x.body, NODE)]
+                (".args", _Map(x.args, "Scope args"), NODE), (".body", x.body, NODE),
+                (".task_id", _Opt(x.task_id, DEF, "ScopeStmt task_id"), NODE)]
         case BreakStmt() | ContinueStmt():
             return type(x).__name__, [], []
         case _:

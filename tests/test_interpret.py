@@ -622,3 +622,12 @@ def test_array_update_is_functional() -> None:
         out = np.zeros((16, 64), np.int32)
         interpret(program, np.ones((16, 64), np.int32), 0, out)
         np.testing.assert_array_equal(out, np.full((16, 64), 1 + 5 + 9, np.int32))
+
+
+def test_task_scopes_example_runs_each_block_and_waits_by_task_id() -> None:
+    x = _rand(64, 128, lo=-1, hi=1)
+    for program in _both(_example("task_scopes")):
+        scaled, out = np.zeros_like(x), np.zeros((16, 128), np.float32)
+        interpret(program, x, scaled, out)
+        np.testing.assert_allclose(scaled, 2 * x, rtol=1e-6)  # every one of the 4 blocks ran
+        np.testing.assert_allclose(out, np.exp(2 * x[:16]) + 2 * x[48:], rtol=1e-5)

@@ -1,5 +1,6 @@
 """Blocks and the statements that hold them: if/else, `with` scopes, `for` over
-pl.range/parallel/unroll/pipeline/while_, `while` (one module: they lower each other's bodies).
+pl.range/parallel/unroll/pipeline/while_/spmd/split_aiv, `while` (one module: they lower each
+other's bodies).
 
 Guarantees: leading `#` comments of a statement become the `comments` of the first IR statement
 it produces (comments above a `pass` move on to the next one); if-branches with assignment-form
@@ -7,7 +8,12 @@ it produces (comments above a `pass` move on to the next one); if-branches with 
 by SSA conversion); a loop with `init_values=` gets one IterArg per name (visible only in the body) and
 return vars named by the assignment-form `pl.yield_` (or `<iter>_out` when the body yields
 nothing); a loop without init_values has no iter args, and its body bindings stay visible after
-it (non-SSA; SSA conversion adds the carried values). Any other iterator is a located error.
+it (non-SSA; SSA conversion adds the carried values). Scopes are transparent the same way; the
+task id `with pl.at(...) as tid:` / `with pl.spmd(...) as tid:` binds is visible after the scope
+(their arguments: lowering.frontend.scope_args). `for i in pl.spmd(n)` is a Spmd scope around an
+InCore scope starting with `i = pl.tile.get_block_idx()`, `for aiv_id in pl.split_aiv(2, mode=M)`
+a SplitAiv scope starting with `aiv_id = pl.tile.get_subblock_idx()` (as the reference builds
+them). Any other iterator is a located error.
 """
 
 from __future__ import annotations
@@ -21,11 +27,21 @@ import libcst as cst
 
 from lowering.frontend.context import FnCtx, YieldSite
 from lowering.frontend.exprs import lower_expr, lower_value
+from lowering.frontend.op_builders import build_call
+from lowering.frontend.scope_args import (
+    OpenScope,
+    check_spmd_body,
+    in_scope,
+    split_aiv_mode,
+    spmd_args,
+    task_id_target,
+    with_args,
+)
 from lowering.frontend.stmts import comments_of, dsl_callee, lower_small
 from lowering.frontend.types import type_text
-from pl.ir.enums import DType, ForKind, Level, ScopeKind
+from pl.ir.enums import DType, ForKind, FunctionType, Level, ScopeKind
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
-from pl.ir.stmt import ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
+from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
 from pl.ir.types import ScalarType
 from pl.language import dsl
 
@@ -34,6 +50,8 @@ _KINDS: Final[Mapping[int, ForKind]] = MappingProxyType({
     id(dsl.unroll): ForKind.Unroll, id(dsl.pipeline): ForKind.Pipeline})
 _ITER_MSG = ("For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipeline(), "
              "pl.while_(), pl.spmd(), or pl.split_aiv()")
+# Loop arguments that have no meaning on the loop form of pl.spmd (its blocks are not iterations).
+_SPMD_LOOP_ONLY = ("init_values", "chunk", "chunk_policy", "attrs", "step", "stage")
 _BARE_YIELD = ("Loop with init_values requires an assignment-form pl.yield_(...) — the LHS "
                "supplies the post-loop binding name. Bare pl.yield_(...) is rejected here.")
 
@@ -153,6 +171,8 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     obj = dsl_callee(ctx, node.iter)
     if obj is dsl.while_:
         return _while_for(ctx, node)
+    if (obj is dsl.spmd or obj is dsl.split_aiv) and isinstance(node.iter, cst.Call):
+        return _spmd_for(ctx, node) if obj is dsl.spmd else _split_aiv_for(ctx, node)
     if id(obj) not in _KINDS or _KINDS.get(id(obj)) is None or not isinstance(node.iter, cst.Call):
         raise ctx.error(node.iter, _ITER_MSG)
     kind = _KINDS[id(obj)]
@@ -329,30 +349,20 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
 
 
 def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
+    """`with pl.scope() / pl.manual_scope() / pl.at(...) / pl.cluster() / pl.spmd(n) [as tid]:`;
+    the task id `as` binds is visible after the scope."""
     if len(node.items) != 1:
         raise ctx.error(node, "Only one context manager per `with` is supported")
     item = node.items[0]
-    if item.asname is not None:
-        raise ctx.error(item.asname, "`with ... as name` is not supported")
     call = item.item
     obj = dsl_callee(ctx, call)
     if not isinstance(call, cst.Call) or obj not in (dsl.scope, dsl.manual_scope, dsl.at,
                                                      dsl.cluster, dsl.spmd):
         raise ctx.error(call, "Unsupported context manager: use pl.scope(), pl.at(...), "
                               "pl.cluster() or pl.spmd(n)")
-    args: list[tuple[str, Any]] = []
-    # The parameters a scope takes by position, in order (the reference's signatures).
-    positional = {id(dsl.spmd): ("core_num",), id(dsl.at): ("level", "role")}.get(id(obj), ())
-    for a in call.args:
-        if a.keyword is None:
-            if len(args) >= len(positional):  # (Python puts positional arguments first)
-                raise ctx.error(a, "Scope arguments are keywords")
-            key = positional[len(args)]
-            args.append((key, lower_expr(ctx, a.value) if key == "core_num"
-                         else lower_value(ctx, a.value)))
-        else:
-            v = lower_value(ctx, a.value)
-            args.append((a.keyword.value, v))
+    spelling = "pl." + _code(call.func).rsplit(".", 1)[-1]
+    tid = task_id_target(ctx, item, obj, spelling)
+    args, user_split = with_args(ctx, call, obj, spelling, tid is not None)
     kind = ScopeKind.Runtime
     if obj is dsl.manual_scope:
         args = [("mode", dsl.ScopeMode.MANUAL)]
@@ -363,8 +373,87 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
         kind = ScopeKind.Cluster
     elif obj is dsl.spmd:
         kind = ScopeKind.Spmd
-    body = lower_block(ctx, suite(node.body))
-    return [ScopeStmt(kind, make_body(body), tuple(args), span=ctx.src.stmt_span(node))]
+    body = _scope_body(ctx, OpenScope(kind, user_split), suite(node.body), [])
+    if kind is ScopeKind.Spmd:
+        check_spmd_body(ctx, node, args, user_split, body)
+    if tid is not None:
+        ctx.bind(tid.name, tid)
+    return [ScopeStmt(kind, make_body(body), tuple(args), tid, span=ctx.src.stmt_span(node))]
+
+
+def _scope_body(ctx: FnCtx, scope: OpenScope, stmts: Sequence[cst.CSTNode],
+                head: Sequence[Stmt]) -> list[Stmt]:
+    """The statements of a scope's body after `head` (a binding the scope itself makes). Scopes
+    are transparent: names bound inside stay visible after the scope."""
+    ctx.open_scopes.append(scope)
+    try:
+        return [*head, *lower_block(ctx, stmts)]
+    finally:
+        ctx.open_scopes.pop()
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _index_binding(ctx: FnCtx, node: cst.For, what: str, op: str) -> AssignStmt:
+    """`i = pl.tile.<op>()`: how the loop forms of pl.spmd / pl.split_aiv bind their variable."""
+    if not isinstance(node.target, cst.Name):
+        raise ctx.error(node.target, f"for ... in {what}(...) must use a single loop variable")
+    span = ctx.src.stmt_span(node)
+    value = build_call(f"pl.tile.{op}", (), {}, span)
+    var = Var(node.target.value, value.type, span=span)
+    ctx.bind(var.name, var)
+    return AssignStmt(var, value, span=span)
+
+
+def _spmd_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
+    """`for i in pl.spmd(n, ...):` -> Spmd scope around an InCore scope whose body starts with
+    `i = pl.tile.get_block_idx()` (the reference's form: the body runs once per block, `i` its
+    index); `optimizations=` belong to the InCore scope, the other arguments to the Spmd one."""
+    call = node.iter
+    assert isinstance(call, cst.Call)
+    args, user_split = spmd_args(ctx, call, allow_deps=False, loop_only=_SPMD_LOOP_ONLY)
+    incore_args: list[tuple[str, Any]] = [("level", Level.CORE_GROUP)]
+    incore_args += [(k, v) for k, v in args if k in ("split", "slot_num")]
+    spmd = [(k, v) for k, v in args if k not in ("split", "slot_num")]
+    span = ctx.src.stmt_span(node)
+    ctx.open_scopes.append(OpenScope(ScopeKind.Spmd))
+    try:  # transparent, as the with-form: the names bound inside stay visible after the loop
+        head = [_index_binding(ctx, node, "pl.spmd", "get_block_idx")]
+        body = _scope_body(ctx, OpenScope(ScopeKind.InCore, user_split), suite(node.body), head)
+    finally:
+        ctx.open_scopes.pop()
+    incore = ScopeStmt(ScopeKind.InCore, make_body(body), tuple(incore_args), span=span)
+    return [ScopeStmt(ScopeKind.Spmd, incore, tuple(spmd), span=span)]
+
+
+def _split_aiv_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
+    """`for aiv_id in pl.split_aiv(2, mode=M):` -> a SplitAiv scope whose body starts with
+    `aiv_id = pl.tile.get_subblock_idx()` (the body runs on each of the two AIV lanes, `aiv_id`
+    its lane); outside an InCore scope or function it is wrapped in one, as the reference does."""
+    call = node.iter
+    assert isinstance(call, cst.Call)
+    for s in ctx.open_scopes:
+        if s.kind is ScopeKind.SplitAiv:
+            raise ctx.error(node, "nested 'for ... in pl.split_aiv(...)' is not allowed: a "
+                                  "split_aiv body already stands for the two AIV lanes")
+    user = next((s.user_split for s in reversed(ctx.open_scopes) if s.kind is ScopeKind.InCore),
+                None)
+    if user is not None:
+        raise ctx.error(node, f"this scope combines optimizations=[pl.split(pl.SplitMode."
+                              f"{user.name})] with a pl.split_aiv region; these are mutually "
+                              "exclusive ways of splitting the AIV lanes",
+                        hint="Remove optimizations=[pl.split(...)] or the pl.split_aiv region "
+                             "(pl.cross_core_slot(slot_num=N) sets a slot count alone)")
+    mode = split_aiv_mode(ctx, call)
+    span = ctx.src.stmt_span(node)
+    head = [_index_binding(ctx, node, "pl.split_aiv", "get_subblock_idx")]
+    body = _scope_body(ctx, OpenScope(ScopeKind.SplitAiv, split_aiv=mode), suite(node.body), head)
+    region = ScopeStmt(ScopeKind.SplitAiv, make_body(body), (("mode", mode),), span=span)
+    if in_scope(ctx, ScopeKind.InCore) or ctx.func_type is FunctionType.InCore:
+        return [region]
+    return [ScopeStmt(ScopeKind.InCore, region, (("level", Level.CORE_GROUP),), span=span)]
 
 
 def _loop_attrs(ctx: FnCtx, node: cst.Dict) -> list[tuple[str, Any]]:

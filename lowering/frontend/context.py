@@ -114,6 +114,9 @@ class FnCtx:
     return_types: tuple[Type, ...] = ()
     scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
     loops: list[tuple[str, Any]] = field(default_factory=list)
+    # The scopes whose bodies enclose the statement being lowered, innermost last
+    # (lowering.frontend.scope_args.OpenScope).
+    open_scopes: list[Any] = field(default_factory=list)
     yields: list[list[YieldSite]] = field(default_factory=list)
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)

@@ -426,7 +426,10 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
-    if not spelling.startswith(("pl.system.", "pl.array.")):  # task ops; arrays hold task ids
+    region = _split_aiv_mode(ctx, spelling)
+    if region is not None:
+        _lane_split(ctx, node, spelling, kwargs, region)
+    if not _keeps_task_ids(spelling, args):
         for a, value in zip(pos, args, strict=True):
             if _is_task_id(value):
                 raise _task_id_error(ctx, a.value)
@@ -457,7 +460,40 @@ def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
     if not isinstance(value, cst.List | cst.Tuple):
         raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
     rest = [a for a in kw if a is not found[0]]
-    return ((("deps", _task_ids(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
+    return ((("deps", lower_deps(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
+
+
+def _split_aiv_mode(ctx: FnCtx, spelling: str) -> Any:
+    """The mode of the innermost `pl.split_aiv` region around an aiv_shard / aic_gather call."""
+    if not spelling.endswith((".aiv_shard", ".aic_gather")):
+        return None
+    return next((s.split_aiv for s in reversed(ctx.open_scopes) if s.split_aiv is not None), None)
+
+
+def _lane_split(ctx: FnCtx, node: cst.Call, spelling: str, kwargs: dict[str, Any],
+                mode: IntEnum) -> None:
+    """Inside `for aiv_id in pl.split_aiv(2, mode=M)`, aiv_shard / aic_gather split as the region
+    does: their `split` is M's code (as the reference's parser stamps it); a `split=` written
+    there must say the same (the printed form spells it)."""
+    given = kwargs.get("split")
+    if given is None:
+        kwargs["split"] = int_const(ctx, int(mode), node)
+    elif not (isinstance(given, ConstInt) and given.value == int(mode)):
+        raise ctx.error(node, f"{spelling}() inside a 'for ... in pl.split_aiv(...)' loop splits as "
+                              f"the loop does (pl.SplitMode.{mode.name}); its split= says otherwise",
+                        hint="drop split=: the split mode is inherited from the pl.split_aiv loop")
+
+
+def _keeps_task_ids(spelling: str, args: list[Any]) -> bool:
+    """Whether the op takes task ids as task ids: the task ops (`pl.system.*`), and writing one
+    into an array of task ids (`pl.array.update_element(tids, i, tid)`; `tids[i] = tid` too). No
+    other op computes with one: a task id is an opaque handle, not a number."""
+    if spelling.startswith("pl.system."):
+        return True
+    if spelling == "pl.array.update_element" and args:
+        t = getattr(args[0], "type", None)
+        return isinstance(t, ArrayType) and t.dtype is DType.TASK_ID
+    return False
 
 
 def _is_task_id(value: Any) -> bool:
@@ -761,7 +797,7 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         elif key == "core_num":
             attrs.append((key, _core_num(ctx, found.value)))
         elif key == "deps":
-            attrs.append((key, _task_ids(ctx, found.value, f"{spelling}: deps=")))
+            attrs.append((key, lower_deps(ctx, found.value, f"{spelling}: deps=")))
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
@@ -784,9 +820,11 @@ def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
     return value
 
 
-def _task_ids(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Expr:
-    """A `deps=[...]` list: task ids (Scalar[TASK_ID], `None`) or arrays of them (comprehensions
-    over constants unrolled, see `_deps`)."""
+def lower_deps(ctx: FnCtx, node: cst.BaseExpression, what: str = "deps=") -> Expr:
+    """A `deps=[...]` list of pl.submit / pl.spmd_submit / task_dummy / pl.at / pl.spmd: task ids
+    (Scalar[TASK_ID], `None`) or arrays of them (comprehensions over constants unrolled, see
+    `_deps`). Whole arrays and elements read from arrays do not mix in one list (the reference's
+    parser refuses it: its codegen cannot pack both)."""
     value = _deps(ctx, node)
     entries = value.elements if isinstance(value, MakeTuple) else ()
     for e in entries:

@@ -231,8 +231,12 @@ class _Converter:
         body = self.stmt(s.body)
         if boundary:
             self.future = saved
-        # Bindings made in the scope body stay visible after it (cur is not restored).
-        return dataclasses.replace(s, body=body, args=args)
+        # Bindings made in the scope body stay visible after it (cur is not restored); the task
+        # id (`as tid`) is bound when the scope ends.
+        tid = s.task_id
+        if tid is not None:
+            tid = self.alloc(tid, tid.type, tid.span)
+        return dataclasses.replace(s, body=body, args=args, task_id=tid)
 
     def loop(self, s: ForStmt | WhileStmt) -> Stmt:
         needs = self.future

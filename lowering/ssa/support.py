@@ -204,9 +204,10 @@ class Substituter:
 
 
 def assigned_vars(s: Stmt) -> dict[Var, None]:
-    """Vars `s` binds for the statements after it, in first-binding order: AssignStmt targets and
+    """Vars `s` binds for the statements after it, in first-binding order: AssignStmt targets,
     the return vars of the loops and ifs in it (a value yielded out of an inner loop is a
-    definition of the loop around that loop too)."""
+    definition of the loop around that loop too) and the task ids of scopes (`as tid`, listed
+    before what the scope's body binds)."""
     out: dict[Var, None] = {}
     stack = [s]
     while stack:  # pre-order over child_bodies, an explicit stack (no generator frame per statement)
@@ -217,6 +218,8 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
         if isinstance(x, ForStmt | WhileStmt | IfStmt):
             for rv in x.return_vars:
                 out[rv] = None
+        elif type(x) is ScopeStmt and x.task_id is not None:
+            out[x.task_id] = None
         stack.extend(reversed(child_bodies(x)))
     return out
 
@@ -331,4 +334,6 @@ def assignment_types(s: Stmt) -> dict[Var, Type]:
         elif isinstance(x, ForStmt | WhileStmt | IfStmt):
             for rv in x.return_vars:
                 out[rv] = rv.type
+        elif isinstance(x, ScopeStmt) and x.task_id is not None:
+            out[x.task_id] = x.task_id.type
     return out

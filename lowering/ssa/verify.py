@@ -151,8 +151,10 @@ class _Checker:
                 return visible | set(s.return_vars)
             case ScopeStmt():
                 self._use(stmt_exprs(s), visible, "scope arguments")
-                # Scopes are transparent: their bindings stay visible after them.
-                return self._check(s.body, visible)
+                # Scopes are transparent: their bindings stay visible after them, and so does
+                # the task id the scope binds (`as tid`).
+                after = self._check(s.body, visible)
+                return after if s.task_id is None else after | {s.task_id}
             case BreakStmt() | ContinueStmt():
                 return visible
             case _:

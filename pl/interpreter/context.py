@@ -4,7 +4,8 @@ Guarantees: a handler receives an `OpCtx` whose `args` are already evaluated (ar
 tensors, Python numbers for scalars, tuples of numbers for `MakeTuple`s, None for an omitted
 optional argument) and whose `kwargs` hold Python values or enum members; `valid_shape(i)` gives the
 valid region of tile argument `i` from its IR type, evaluated in the current environment; `run`
-is the state of the one run the call belongs to (`RunState`), never shared between runs.
+is the state of the one run the call belongs to (`RunState`), never shared between runs;
+`lanes` say which spmd block and AIV lane runs the op.
 """
 
 from __future__ import annotations
@@ -33,12 +34,23 @@ class RunState:
 
 
 @dataclass(frozen=True, slots=True)
+class Lanes:
+    """Where the code runs: block `block_idx` of `block_num` (a `pl.spmd` block; block 0 of 1
+    outside any), AIV lane `subblock_idx` (a `pl.split_aiv` lane; 0 outside any)."""
+
+    block_idx: int = 0
+    block_num: int = 1
+    subblock_idx: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class OpCtx:
     call: Call
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     eval_dims: Callable[[Sequence[Expr]], tuple[int, ...]]
     run: RunState
+    lanes: Lanes = Lanes()
 
     @property
     def name(self) -> str:

@@ -3,8 +3,11 @@
 Guarantees: the IR is only read, never changed. Every loop kind runs sequentially in index order;
 a loop's iter_args start at their `init` values and take each iteration's yielded values; return
 vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
-Scopes are transparent. A Group function's statements run in the order
-`pl.interpreter.group_order` gives (its cube and vector sides meet at the pipes). A call of a program function (`GlobalVar`) binds its parameters to the
+Scopes are transparent; a `pl.spmd(n)` scope runs its body once per block in order and a
+`pl.split_aiv` region of mode NONE once per AIV lane (`Machine._scope`), the block and lane ids
+reading the running one (block 0 of 1, lane 0, outside any); a task id is an opaque `TaskId`.
+A Group function's statements run in the order `pl.interpreter.group_order` gives (its cube
+and vector sides meet at the pipes). A call of a program function (`GlobalVar`) binds its parameters to the
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
 op call is dispatched through the interpreter's op table (`pl.interpreter.handlers`); its result is coerced to the dtype of the
 Call's result type and checked against the type's static shape. An op outside the tables raises
@@ -15,18 +18,24 @@ op whose operands NumPy refuses (a ValueError or IndexError) raises a PlError lo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from pl.errors import PlError
-from pl.interpreter.context import OpCtx, RunState, unsupported
+from pl.interpreter.context import Lanes, OpCtx, RunState, unsupported
 from pl.interpreter.group_order import group_order
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
-from pl.interpreter.values import coerce_array, coerce_scalar, scalar_binary, scalar_unary
-from pl.ir.enums import FunctionType
+from pl.interpreter.values import (
+    TaskId,
+    coerce_array,
+    coerce_element,
+    scalar_binary,
+    scalar_unary,
+)
+from pl.ir.enums import FunctionType, ScopeKind, SplitMode
 from pl.ir.expr import (
     BinaryExpr,
     Call,
@@ -92,6 +101,7 @@ class Machine:
         self.program = program
         self.depth = 0
         self.state = RunState()
+        self.lanes = Lanes()
 
     # ---- functions ------------------------------------------------------------------------------
 
@@ -146,8 +156,8 @@ class Machine:
                 return Flow("continue")
             case SeqStmts(stmts=stmts):
                 return self._seq(stmts, env)
-            case ScopeStmt(body=body):
-                return self.exec(body, env)
+            case ScopeStmt():
+                return self._scope(stmt, env)
             case IfStmt():
                 return self._if(stmt, env)
             case ForStmt():
@@ -158,6 +168,35 @@ class Machine:
                 raise PlError(f"pl.interpret: statement {type(stmt).__name__} is not supported",
                               stmt.span)
         return None
+
+    def _scope(self, stmt: ScopeStmt, env: Env) -> Flow | None:
+        """A scope runs its body once, a `pl.spmd(n)` scope once per block (0 to n-1, in order),
+        a `pl.split_aiv` region of mode NONE once per AIV lane (0, 1); a task id the scope binds
+        names a task that has run (`as tid`)."""
+        outer = self.lanes
+        runs = [outer]
+        if stmt.kind is ScopeKind.Spmd:
+            n = int(self.eval(dict(stmt.args)["core_num"], env))
+            runs = [replace(outer, block_idx=b, block_num=n) for b in range(n)]
+        elif stmt.kind is ScopeKind.SplitAiv:
+            mode = dict(stmt.args).get("mode")
+            if mode is not SplitMode.NONE:
+                raise PlError(f"pl.interpret: a pl.split_aiv region of mode {mode} is not "
+                              "interpretable: the compiler halves its vector work between the two "
+                              "lanes, which the interpreter does not model", stmt.span)
+            runs = [replace(outer, subblock_idx=lane) for lane in (0, 1)]
+        flow = None
+        try:
+            for lanes in runs:
+                self.lanes = lanes
+                flow = self.exec(stmt.body, env)
+                if flow is not None and flow.kind != "yield":
+                    break  # a return leaves every block (a pl.spmd body has no break of its own)
+        finally:
+            self.lanes = outer
+        if stmt.task_id is not None:
+            env[stmt.task_id] = TaskId(valid=True)
+        return flow
 
     def _seq(self, stmts: Sequence[Stmt], env: Env) -> Flow | None:
         pending: Flow | None = None
@@ -286,17 +325,15 @@ class Machine:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
             values = self.run_function(callee, args)
             if is_submit(call):
-                # The task runs to completion right here (one core, in order); its id is 0. An
-                # SPMD launch (`core_num`) runs one block, as a call with a core_num attr does: its
-                # blocks differ only through the block id, which the interpreter refuses to read.
-                return (*values, 0)
+                # The task runs to completion right here (one core, in order).
+                return (*values, TaskId(valid=True))
             return values[0] if len(values) == 1 else (None if not values else values)
         handler = handler_of(call.op_name)
         if handler is None:
             raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
         ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims),
-                    self.state)
+                    self.state, self.lanes)
         try:
             result = handler(ctx)
         except PlError as err:
@@ -325,5 +362,5 @@ def _conform(call: Call, value: Any) -> Any:
                           f"type says {list(want)}", call.span)
         return value
     if isinstance(t, ScalarType) and not isinstance(value, np.ndarray):
-        return coerce_scalar(value, t.dtype)
+        return coerce_element(value, t.dtype)
     return value

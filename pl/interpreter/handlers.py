@@ -32,6 +32,21 @@ def _ordering_only(c: OpCtx) -> Any:
     return None
 
 
+@interprets("tile.get_block_idx", "tensor.get_block_idx")
+def _block_idx(c: OpCtx) -> Any:
+    return c.lanes.block_idx
+
+
+@interprets("tile.get_block_num", "tensor.get_block_num")
+def _block_num(c: OpCtx) -> Any:
+    return c.lanes.block_num
+
+
+@interprets("tile.get_subblock_idx", "tensor.get_subblock_idx")
+def _subblock_idx(c: OpCtx) -> Any:
+    return c.lanes.subblock_idx
+
+
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
     return collect("interpreter", (ops, ops_mem, ops_array, ops_cross_core, sys.modules[__name__]))
@@ -58,8 +73,6 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
         "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard"), _SPLIT),
     **dict.fromkeys((
-        "tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx",
-        "tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx",
         "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys(("tile.cmp", "tile.cmps", "tile.sel", "tile.sels"), _PACKED_MASK),

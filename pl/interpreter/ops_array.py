@@ -13,7 +13,7 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx
-from pl.interpreter.values import coerce_scalar
+from pl.interpreter.values import coerce_element
 from pl.ir.types import ArrayType
 from pl.ops.marks import interprets
 
@@ -56,4 +56,4 @@ def _update_element(c: OpCtx) -> Any:
     i = _index(c, len(elements))
     t = c.result_type
     assert isinstance(t, ArrayType)  # the type rule gives array.update_element an ArrayType
-    return (*elements[:i], coerce_scalar(c.arg(2), t.dtype), *elements[i + 1:])
+    return (*elements[:i], coerce_element(c.arg(2), t.dtype), *elements[i + 1:])

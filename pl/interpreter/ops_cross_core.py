@@ -14,9 +14,10 @@ and pipe id, kept in the run's `RunState` (`OpCtx.run`):
   pipe; a reserved or imported buffer is a name with a base in the run's state (`base=` when
   given, else the run's count of buffers so far), so an import of a buffer reserved earlier in
   the run reads the same base;
-- task ids are opaque numbers: a launched task's id (a submit's, pl.interpreter.execute; a
-  dependency-only `task_dummy`'s; `task_id_of`) is 0, the "no
-  task" id (`task_invalid`) is all ones, and `task_is_valid` tells the two apart;
+- task ids are opaque (`pl.interpreter.values.TaskId`): a launched task's id (a submit's or an
+  `as tid` scope's, pl.interpreter.execute; a dependency-only `task_dummy`'s; `task_id_of`) is
+  valid, the "no task" id (`task_invalid`) is not, and `task_is_valid` tells the two apart;
+  nothing computes with one;
 - an async prefetch only warms a cache: `make_context`, `async_prefetch` and `session` give
   opaque handles (their kind's name) and change no value, and `wait` is true (the prefetch has
   landed once the one core runs the next statement).
@@ -25,18 +26,15 @@ and pipe id, kept in the run's `RunState` (`OpCtx.run`):
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx
+from pl.interpreter.values import TaskId
 from pl.ir.types import HandleType
 from pl.ops.marks import interprets
-
-# The id `pl.system.task_invalid()` (and `None` as a task id) stands for, all ones in TASK_ID's 64
-# unsigned bits; a launched task's is 0.
-INVALID_TASK: Final = (1 << 64) - 1
 
 # Each push direction, and the pop that reads its queue.
 _TO_AIV, _TO_AIC = "cube -> vector", "vector -> cube"
@@ -97,17 +95,20 @@ def _import_peer_buffer(c: OpCtx) -> Any:
 
 @interprets("system.task_invalid")
 def _task_invalid(c: OpCtx) -> Any:
-    return INVALID_TASK
+    return TaskId(valid=False)
 
 
 @interprets("system.task_is_valid")
 def _task_is_valid(c: OpCtx) -> Any:
-    return c.arg(0) != INVALID_TASK
+    tid = c.arg(0)
+    if not isinstance(tid, TaskId):
+        raise PlError(f"pl.interpret: op '{c.name}' expects a task id, got {tid!r}")
+    return tid.valid
 
 
 @interprets("system.task_id_of", "system.task_dummy")
 def _launched_task(c: OpCtx) -> Any:
-    return 0  # the id every launched task has in a run (see the module docstring)
+    return TaskId(valid=True)
 
 
 @interprets("prefetch.make_context", "prefetch.async_prefetch", "prefetch.session")

@@ -32,7 +32,7 @@ import numpy as np
 from pl.errors import PlError
 from pl.interpreter.execute import Machine
 from pl.interpreter.handlers import HANDLERS
-from pl.interpreter.values import coerce_array, coerce_scalar, np_dtype
+from pl.interpreter.values import coerce_array, coerce_element, np_dtype
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
@@ -131,7 +131,7 @@ def _convert_arg(name: str, t: Any, arg: Any) -> tuple[Any, bool]:
     if isinstance(t, ScalarType):
         if isinstance(arg, np.ndarray) and arg.ndim > 0:
             raise PlError(f"pl.interpret: argument '{name}' is a scalar parameter, got an array")
-        return coerce_scalar(arg, t.dtype), False
+        return coerce_element(arg, t.dtype), False
     return arg, False
 
 

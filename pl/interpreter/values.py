@@ -2,7 +2,9 @@
 
 Guarantees: every IR dtype the interpreter accepts maps to one NumPy dtype (`np_dtype`); BF16 is
 stored as float32 whose mantissa is rounded to bfloat16's 8 bits (`coerce_array`), so BF16 results
-carry bfloat16 precision. Scalars are Python `int` / `float` / `bool`; `scalar_binary` and
+carry bfloat16 precision. Scalars are Python `int` / `float` / `bool`; a task id is a `TaskId`,
+an opaque handle that is only passed along (stored, carried, tested for validity), never computed
+with (`coerce_element` keeps it; no arithmetic accepts it); `scalar_binary` and
 `scalar_unary` implement the IR's BinaryExpr / UnaryExpr semantics (FloorDiv and FloorMod floor
 toward minus infinity, FloatDiv is true division, fixed-width integer results wrap to their width).
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -77,13 +80,32 @@ def coerce_array(a: Any, dtype: DType) -> Array:
     return arr
 
 
+@dataclass(frozen=True, slots=True)
+class TaskId:
+    """The value of a Scalar[TASK_ID]: which task it names is the runtime's business, so the
+    interpreter keeps only what the IR can ask of it (`system.task_is_valid`)."""
+
+    valid: bool
+
+
+def coerce_element(v: Any, dtype: DType) -> Scalar | TaskId:
+    """`coerce_scalar`, and for TASK_ID the task id itself (it is never a number)."""
+    if dtype is DType.TASK_ID:
+        if not isinstance(v, TaskId):
+            raise PlError(f"pl.interpret: a task id is expected here, got {v!r}")
+        return v
+    return coerce_scalar(v, dtype)
+
+
 def coerce_scalar(v: Any, dtype: DType) -> Scalar:
     """A Python scalar of `dtype`'s kind: bool, wrapped fixed-width int, or float."""
     if isinstance(v, np.generic):
         v = v.item()
+    if isinstance(v, TaskId) or dtype is DType.TASK_ID:
+        raise PlError("pl.interpret: a task id is not a number: it cannot be computed with")
     if dtype is DType.BOOL:
         return bool(v)
-    if dtype.is_int() or dtype in (DType.INDEX, DType.TASK_ID):
+    if dtype.is_int() or dtype is DType.INDEX:
         return wrap_int(int(v) if not isinstance(v, float) else math.trunc(v), dtype)
     if dtype.is_float():
         f = float(v)

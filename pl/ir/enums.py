@@ -249,7 +249,8 @@ class ScopeKind(IrEnum):
     InCore = 1       # pl.at(level=pl.Level.CORE_GROUP, ...)
     Hierarchy = 2    # pl.at(level=<other>)
     Cluster = 3      # pl.cluster()
-    Spmd = 4         # pl.spmd(N)
+    Spmd = 4         # pl.spmd(N); `for i in pl.spmd(N)` is Spmd around InCore
+    SplitAiv = 5     # `for aiv_id in pl.split_aiv(2, mode=...)`: the two AIV lanes of a core
 
 
 def default_level_role(ft: FunctionType) -> tuple[Level | None, Role | None]:

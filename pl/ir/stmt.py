@@ -109,11 +109,14 @@ class ScopeStmt(Stmt):
     """`with pl.scope()/pl.at(...)/pl.cluster()/pl.spmd(n):` — transparent to SSA.
 
     `args` holds the scope call's keyword arguments as printed (e.g. ("level", Level.CORE_GROUP)).
+    `task_id` is the Scalar[TASK_ID] Var that `with pl.at(...) as tid:` / `with pl.spmd(...) as
+    tid:` binds: the id of the task the scope's body runs as, a definition visible after the scope.
     """
 
     kind: ScopeKind
     body: Stmt
     args: tuple[tuple[str, Any], ...] = ()
+    task_id: Var | None = None
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 

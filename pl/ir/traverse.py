@@ -5,7 +5,7 @@ Guarantees:
 - `child_bodies(s)` are the statement bodies directly inside `s`, in program order (a SeqStmts'
   statements; a loop's or scope's body; an if's then body, then its else body when present).
 - `stmt_defs(s)` are the Vars `s` binds itself, in the reference's order (loop var, return vars,
-  iter args).
+  iter args; a scope's task id).
 - `stmt_exprs(s)` are the expressions `s` holds directly, in evaluation order, nested bodies
   excluded: an assignment's value, an evaluated expression, returned/yielded values, an if's or
   while's condition, a for's start/stop/step, the initial values of iter args, and the scope
@@ -81,7 +81,8 @@ def _identity_type(t: Type) -> Type:
 
 def stmt_defs(s: Stmt) -> tuple[Var, ...]:
     """The Vars `s` binds itself (not those of nested bodies), in the reference's order: an
-    assignment's var; a loop's loop var, return vars, then iter args; an if's return vars."""
+    assignment's var; a loop's loop var, return vars, then iter args; an if's return vars; the
+    task id `with pl.at(...) as tid:` binds."""
     k = stmt_kind(s)
     match k:
         case AssignStmt():
@@ -92,7 +93,9 @@ def stmt_defs(s: Stmt) -> tuple[Var, ...]:
             return (*k.return_vars, *k.iter_args)
         case IfStmt():
             return k.return_vars
-        case SeqStmts() | ScopeStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
+        case ScopeStmt():
+            return () if k.task_id is None else (k.task_id,)
+        case SeqStmts() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() \
                 | ContinueStmt():
             return ()
         case _:

@@ -9,7 +9,8 @@ decorators `@pl.function` / `@pl.program` lower what they decorate and so live i
 
 from pl.language import dsl as dsl
 from pl.language import dsl_ops as dsl_ops
+from pl.language import optimizations as optimizations
 from pl.language.dsl import *  # noqa: F403  (pl.Tile / pl.Tensor / ..., loops, dtypes)
 from pl.language.dsl_ops import *  # noqa: F403  (pl.add, ..., namespaces pl.tile / pl.tensor / pl.system)
 
-__all__ = [*dsl.__all__, *dsl_ops.__all__]
+__all__ = [*dsl.__all__, *dsl_ops.__all__, "optimizations"]

@@ -209,6 +209,10 @@ manual_scope = KernelOnly("pl.manual_scope")
 at = KernelOnly("pl.at")
 cluster = KernelOnly("pl.cluster")
 spmd = KernelOnly("pl.spmd")
+split_aiv = KernelOnly("pl.split_aiv")
+# The entries of `optimizations=[...]` on pl.at / pl.spmd.
+split = KernelOnly("pl.split")
+cross_core_slot = KernelOnly("pl.cross_core_slot")
 func_attr = KernelOnly("pl.func_attr")
 static_print = KernelOnly("pl.static_print")
 static_assert = KernelOnly("pl.static_assert")
@@ -226,7 +230,7 @@ __all__ = [
     "PipeType", "Ptr", "Role", "SplitMode", "Scalar", "ScopeMode", "TASK_ID", "Tensor", "TensorLayout",
     "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16", "UINT32", "UINT4", "UINT64",
     "UINT8", "adir", "at", "cluster", "cond", "const", "dynamic", "func_attr", "manual_scope", "parallel",
-    "pipeline", "range", "scope", "spmd", "static_assert", "static_print", "submit", "unroll",
-    "spmd_submit", "no_dep", "dump_tag",
+    "pipeline", "range", "scope", "spmd", "split", "split_aiv", "cross_core_slot", "static_assert",
+    "static_print", "submit", "unroll", "spmd_submit", "no_dep", "dump_tag",
     "while_", "yield_",
 ]

@@ -12,12 +12,13 @@ recursion per statement. `statement_text` prints one statement alone at a given 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import Enum
 from types import MappingProxyType
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from typing_extensions import assert_never
 
-from pl.ir.enums import DType, ForKind, ScopeKind
+from pl.ir.enums import DType, ForKind, Level, ScopeKind
 from pl.ir.expr import Call, ConstInt, Expr, Var
 from pl.ir.stmt import (
     AssignStmt,
@@ -33,6 +34,8 @@ from pl.ir.stmt import (
     StmtKind,
     WhileStmt,
     YieldStmt,
+    flatten_body,
+    make_body,
 )
 from pl.ir.types import UnknownType
 from pl.printer.doc import Doc
@@ -41,7 +44,9 @@ from pl.printer.exprs import (
     call_parts,
     call_text,
     dict_text,
+    enum_text,
     expr_text,
+    list_text,
     tuple_text,
     type_text,
     value_text,
@@ -49,7 +54,7 @@ from pl.printer.exprs import (
 
 _SCOPE_CALLS: Final[Mapping[ScopeKind, str]] = MappingProxyType({
     ScopeKind.Runtime: "scope", ScopeKind.InCore: "at", ScopeKind.Hierarchy: "at",
-    ScopeKind.Cluster: "cluster", ScopeKind.Spmd: "spmd",
+    ScopeKind.Cluster: "cluster", ScopeKind.Spmd: "spmd", ScopeKind.SplitAiv: "split_aiv",
 })
 _RANGE_CALLS: Final[Mapping[ForKind, str]] = MappingProxyType({
     ForKind.Sequential: "range", ForKind.Parallel: "parallel",
@@ -208,8 +213,80 @@ class StmtPrinter:
 
     def _scope(self, s: ScopeStmt, rvs: tuple[Var, ...]) -> None:
         ctx = self.ctx
-        items = [value_text(v, ctx) for k, v in s.args if not k]
-        items += [k + "=" + value_text(v, ctx, k) for k, v in s.args if k]
-        self.doc.line("with " + call_text(ctx.dsl(_SCOPE_CALLS[s.kind]), items) + ":")
+        loop = _loop_form(s, ctx)
+        if loop is not None:
+            # `for i in pl.spmd(...)` / `for aiv_id in pl.split_aiv(2, ...)`: the binding of the
+            # index the body starts with is the loop variable (the frontend makes it again).
+            var, rest, func, items = loop
+            name = "aiv_id" if var is None else ctx.name_of(var)
+            self.doc.line("for " + name + " in " + call_text(ctx.dsl(func), items) + ":")
+            self._indented(make_body(rest), rvs)
+            return
+        head = "with " + call_text(ctx.dsl(_SCOPE_CALLS[s.kind]), _scope_items(s.args, ctx))
+        if s.task_id is not None:
+            head += " as " + ctx.name_of(s.task_id)
+        self.doc.line(head + ":")
         # Scopes are transparent: a yield directly inside still binds the enclosing return vars.
         self._indented(s.body, rvs)
+
+
+
+def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[str]:
+    """A scope call's arguments: `pl.spmd`'s block count first and bare, the "split" and
+    "slot_num" args as one `optimizations=[pl.split(..), pl.cross_core_slot(..)]` where the
+    first of them stands, the others as keywords in their order."""
+    items: list[str] = []
+    opts: list[str] = []
+    for k, v in args:
+        if k == "core_num":
+            items.insert(0, value_text(v, ctx))
+            continue
+        if k in ("split", "slot_num"):
+            if not opts:
+                items.append("")  # the place of optimizations=[...]
+            opts.append(call_text(ctx.dsl("split"), [enum_text(v, ctx)]) if k == "split"
+                        else call_text(ctx.dsl("cross_core_slot"), ["slot_num=" + value_text(v, ctx)]))
+            continue
+        # An enum member by its name (pl.SplitMode's members are ints, not cast modes).
+        items.append(k + "=" + (enum_text(v, ctx) if isinstance(v, Enum) else value_text(v, ctx, k)))
+    return [it if it else "optimizations=" + list_text(opts) for it in items]
+
+
+def _loop_form(s: ScopeStmt, ctx: PrintContext
+               ) -> tuple[Var | None, list[Stmt], str, list[str]] | None:
+    """(loop variable, rest of the body, DSL call, its arguments) when `s` prints as a loop: a
+    SplitAiv scope (its variable is the `aiv_id = tile.get_subblock_idx()` its body starts with;
+    a region without one - none of pl's passes drops it - prints its whole body under a fresh
+    `aiv_id`, as the reference does), or a Spmd scope without a task id around an InCore scope
+    (level and optimizations only) starting with `i = tile.get_block_idx()`."""
+    if s.kind is ScopeKind.SplitAiv:
+        stmts = flatten_body(s.body)
+        mode = dict(s.args).get("mode")
+        assert isinstance(mode, Enum)  # the frontend's SplitAiv scopes carry their mode
+        items = ["2", "mode=" + enum_text(mode, ctx)]
+        if not _binds_index(stmts, "tile.get_subblock_idx"):
+            return None, stmts, "split_aiv", items
+        return _index_var(stmts), stmts[1:], "split_aiv", items
+    if s.kind is not ScopeKind.Spmd or s.task_id is not None:
+        return None
+    inner = s.body
+    if not (isinstance(inner, ScopeStmt) and inner.kind is ScopeKind.InCore
+            and inner.task_id is None and inner.args[:1] == (("level", Level.CORE_GROUP),)
+            and all(k in ("split", "slot_num") for k, _ in inner.args[1:])):
+        return None
+    stmts = flatten_body(inner.body)
+    if not _binds_index(stmts, "tile.get_block_idx"):
+        return None
+    return _index_var(stmts), stmts[1:], "spmd", _scope_items((*s.args, *inner.args[1:]), ctx)
+
+
+def _binds_index(stmts: list[Stmt], op: str) -> bool:
+    first = stmts[0] if stmts else None
+    return (isinstance(first, AssignStmt) and isinstance(first.value, Call)
+            and first.value.op_name == op and not first.value.args and not first.comments)
+
+
+def _index_var(stmts: list[Stmt]) -> Var:
+    first = stmts[0]
+    assert isinstance(first, AssignStmt)  # _binds_index said so
+    return first.var

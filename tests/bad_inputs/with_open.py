@@ -5,6 +5,6 @@ import pl
 class K:
     @pl.function
     def f(self, a: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
-        with open('x') as fh:  # error: `with ... as name` is not supported
+        with open('x') as fh:  # error: Unsupported context manager
             a = pl.add(a, a)
         return a

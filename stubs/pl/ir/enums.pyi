@@ -154,5 +154,6 @@ class ScopeKind(Enum):
     Hierarchy = 2
     Cluster = 3
     Spmd = 4
+    SplitAiv = 5
 
 def default_level_role(ft: FunctionType) -> tuple[Level | None, Role | None]: ...

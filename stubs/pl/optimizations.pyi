@@ -1,0 +1,6 @@
+from typing import Any
+
+from pl.ir.enums import SplitMode
+
+def split(mode: SplitMode, /, *, slot_num: int = ...) -> Any: ...
+def cross_core_slot(*, slot_num: int) -> Any: ...

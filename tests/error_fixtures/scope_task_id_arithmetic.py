@@ -1,0 +1,11 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP) as t:
+            out = pl.add(x, x)
+        n = t + 1  # error: A task id
+        return out

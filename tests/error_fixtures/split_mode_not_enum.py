@@ -1,0 +1,10 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 16], pl.FP32], out: pl.Out[pl.Tensor[[64, 16], pl.FP32]]) -> pl.Tensor[[64, 16], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(2)]):  # error: pl.split's mode is a pl.SplitMode member
+            out = pl.add(x, x)
+        return out
