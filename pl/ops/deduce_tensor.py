@@ -227,7 +227,7 @@ def read(ctx: Deduction) -> Type:
     return ScalarType(ctx.shaped(0).dtype)
 
 
-@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_mask",
+@type_rule("tensor.write", "tensor.scatter", "tensor.scatter_mask",
            "tensor.scatter_update")
 @type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
 def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
-from pl.ir.expr import Expr
+from pl.ir.expr import ConstInt, Expr
 from pl.ir.types import (
     ScalarType,
     TileView,
@@ -384,8 +384,37 @@ def mgather(ctx: Deduction) -> Type:
     return tile(shape, mem.dtype, None, flat_view(shape))
 
 
+@type_rule("tile.gather_row", "tensor.gather_row")
+def gather_row(ctx: Deduction) -> Type:
+    """The accumulator's type (DPS: the window lands in it). As the reference checks: the
+    accumulator and the GM source share a dtype; `shapes` is static (it sizes the transfer
+    window; a dynamic row count goes in valid_shape); an explicit valid_shape has the rank of
+    shapes, integer extents none provably above shapes', and is static under transpose."""
+    ctx.nargs(5, 6)
+    acc, src = ctx.shaped(0), ctx.tensor(1)
+    if acc.dtype is not src.dtype:
+        raise ctx.fail(f"The operator {ctx.name} requires acc and src to share dtype, but got "
+                       f"{acc.dtype.name} and {src.dtype.name}")
+    shapes = ctx.tuple_arg(4)
+    if any(not isinstance(d, ConstInt) for d in shapes):
+        raise ctx.fail(f"The operator {ctx.name} requires shapes to be compile-time constants; "
+                       "pass a dynamic row count through valid_shape instead", argument=4)
+    valid = ctx.opt_tuple(5)
+    if valid is not None:
+        if len(valid) != len(shapes):
+            raise ctx.fail(f"The operator {ctx.name} requires valid_shape to have the same rank "
+                           f"as shapes ({len(shapes)}), but got rank {len(valid)}", argument=5)
+        for k, (v, s) in enumerate(zip(valid, shapes, strict=True)):
+            if isinstance(v, ConstInt) and isinstance(s, ConstInt) and not 0 <= v.value <= s.value:
+                raise ctx.fail(f"The operator {ctx.name}: valid_shape dimension {k} extent "
+                               f"{v.value} lies outside 0..{s.value} (shapes[{k}])", argument=5)
+        if ctx.kwargs.get("transpose") and any(not isinstance(v, ConstInt) for v in valid):
+            raise ctx.fail(f"The operator {ctx.name} does not support a dynamic valid_shape "
+                           "together with transpose=True", argument=5)
+    return acc
+
+
 @type_rule("tile.mscatter", i=2)
-@type_rule("tile.gather_row", i=0)
 def output_tensor(ctx: Deduction, *, i: int) -> Type:
     """The type of the output tensor argument `i` (scatter-to-GM ops return their target)."""
     return ctx.shaped(i)
