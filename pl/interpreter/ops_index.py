@@ -1,0 +1,271 @@
+"""Op semantics of the interpreter, part 3: packed predicate masks (cmp / sel), the flat-index and
+mask-pattern gathers and scatters, sort32 / merge sort, dtype reinterpretation and the counter RNG.
+
+Guarantees, each from the reference's op docs and the golden values of its runtime tests:
+* A packed mask (tile.cmp / tile.cmps) holds one bit per column, column c of a row in byte c // 8,
+  bit c % 8 (least significant first), each row `roundup(ceil(N / 8), 32)` bytes (its type); a
+  mask read by tile.sel / tile.sels may be carried in any 8/16/32-bit integer dtype, its bytes
+  read little-endian in row order (0xAA selects the odd columns).
+* tile.gather reads `src.flat[indices[i, j]]` (row-major over the source tile); tile.scatter writes
+  `dst.flat[indexes[i, j]] = src[i, j]` into dst (DPS: the returned array is dst). Indices are
+  checked, never wrapped; an index repeated in one scatter is a PlError (no defined order).
+* gather_mask keeps, of every 4 (patterns 3-7) or 2 (patterns 1-2) columns, the ones its pattern
+  names (P0101 = columns 0 and 2 of each 4: the even ones), reinterpreting the bits when
+  output_dtype differs.
+* sort32 sorts each 32-column block of every row descending (ties keep their order) into (value,
+  index) pairs: the FP32 value, then the UINT32 bits of the matching idx element; mrgsort_format1
+  merges each 4 consecutive runs of `block_len` words (pairs) of a row by value, descending.
+  Only FP32 has a layout the reference documents; other dtypes are a PlError.
+* reinterpret_view views the bytes of a row-major buffer (the interpreter's arrays) as the new
+  dtype: an alias when the source is one contiguous buffer.
+* tile.random / tensor.random: the reference documents a deterministic counter-based (Philox-style)
+  generator of (key, counter, element position, rounds) and not its lane schedule, so the
+  interpreter draws Philox-4x32 with the given rounds, the counter's low word advanced by the
+  element's row-major position: the same seeds give the same values in every run and in every
+  compiled form (not the device's bits). Outside valid_shape the tile is 0.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Final
+
+import numpy as np
+
+from pl.errors import PlError
+from pl.interpreter.context import OpCtx, window
+from pl.interpreter.ops import COMPARE
+from pl.interpreter.ops_mem import checked_indices
+from pl.interpreter.values import Array, np_dtype
+from pl.ir.enums import DType
+from pl.ir.types import TensorType, TileType
+from pl.ops.marks import interprets
+
+
+def _code(c: OpCtx, key: str, default: int, hi: int) -> int:
+    v = c.kwargs.get(key, default)
+    v = int(getattr(v, "value", default if v is None else v))
+    if not 0 <= v <= hi:
+        raise PlError(f"pl.interpret: op '{c.name}' has {key} {v}, outside 0..{hi}")
+    return v
+
+
+# ---- packed predicate masks ---------------------------------------------------------------------
+
+@interprets("tile.cmp", "tile.cmps")
+def _cmp(c: OpCtx) -> Any:
+    lhs = c.array(0)
+    with np.errstate(invalid="ignore"):
+        bits = COMPARE[_code(c, "cmp_type", 0, 5)](lhs, c.arg(1))
+    bits = np.broadcast_to(bits, np.broadcast_shapes(lhs.shape, np.shape(bits)))
+    packed = np.packbits(bits, axis=-1, bitorder="little")
+    shape = c.result_shape() or packed.shape
+    out = np.zeros(shape, dtype=np.uint8)
+    rows = min(out.shape[-2], packed.shape[-2]) if out.ndim >= 2 else 0
+    if out.ndim < 2 or packed.shape[-1] > out.shape[-1]:
+        raise PlError(f"pl.interpret: op '{c.name}' cannot pack a {list(bits.shape)} mask into "
+                      f"{list(shape)} bytes")
+    out[..., :rows, :packed.shape[-1]] = packed[..., :rows, :]
+    return out
+
+
+def _mask_bits(c: OpCtx, shape: tuple[int, ...]) -> Array:
+    """The mask (argument 0) as booleans of `shape` ([rows, cols]), per the module doc."""
+    mask = c.array(0)
+    if mask.ndim != 2 or len(shape) != 2 or not np.issubdtype(mask.dtype, np.integer):
+        raise PlError(f"pl.interpret: op '{c.name}' needs a rank-2 integer mask for a rank-2 "
+                      f"source, got {mask.dtype} {list(mask.shape)}")
+    raw = np.ascontiguousarray(mask, dtype=mask.dtype.newbyteorder("<")).view(np.uint8)
+    bits = np.unpackbits(raw, axis=-1, bitorder="little").astype(bool)
+    rows, cols = shape
+    if bits.shape[0] < rows or bits.shape[1] < cols:
+        raise PlError(f"pl.interpret: op '{c.name}': the mask {mask.dtype} {list(mask.shape)} "
+                      f"does not cover {rows} rows of {cols} columns")
+    return bits[:rows, :cols]
+
+
+@interprets("tile.sel")
+def _sel(c: OpCtx) -> Any:
+    lhs, rhs = c.array(1), c.array(2)
+    shape = np.broadcast_shapes(lhs.shape, rhs.shape)
+    return np.where(_mask_bits(c, shape), lhs, rhs)
+
+
+@interprets("tile.sels")
+def _sels(c: OpCtx) -> Any:
+    src = c.array(1)
+    scalar = np.array(c.arg(3)).astype(src.dtype) if np.issubdtype(src.dtype, np.floating) \
+        else np.array(int(c.arg(3))).astype(np.int64).astype(src.dtype, casting="unsafe")
+    return np.where(_mask_bits(c, src.shape), src, scalar)
+
+
+# ---- flat-index and mask-pattern gather / scatter ----------------------------------------------
+
+@interprets("tile.gather")
+def _gather(c: OpCtx) -> Any:
+    src = c.array(0)
+    return np.ascontiguousarray(src).reshape(-1)[checked_indices(c, 1, src.size)]
+
+
+@interprets("tile.scatter")
+def _scatter(c: OpCtx) -> Any:
+    dst, src = c.array(0), c.array(1)
+    flat = dst.reshape(-1)
+    if not np.shares_memory(flat, dst):
+        raise PlError(f"pl.interpret: op '{c.name}' cannot scatter into a strided window in place")
+    ix = checked_indices(c, 2, dst.size)
+    if ix.shape != src.shape:
+        raise PlError(f"pl.interpret: op '{c.name}' needs indexes shaped like src {list(src.shape)}, "
+                      f"got {list(ix.shape)}")
+    if len(set(ix.reshape(-1).tolist())) != ix.size:
+        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (a repeated index); the "
+                      "order of those writes is not defined")
+    flat[ix.reshape(-1)] = src.reshape(-1)
+    return dst
+
+
+# mask_pattern -> (group width, kept positions within each group): P0101 keeps 0 and 2, ...
+_PATTERNS: Final = MappingProxyType({1: (4, (0, 2)), 2: (4, (1, 3)), 3: (4, (0,)), 4: (4, (1,)),
+                                     5: (4, (2,)), 6: (4, (3,)), 7: (1, (0,))})
+
+
+@interprets("tile.gather_mask", "tensor.gather_mask")
+def _gather_mask(c: OpCtx) -> Any:
+    src = c.array(0)
+    pattern = _code(c, "mask_pattern", 0, 7)
+    if pattern not in _PATTERNS or src.ndim != 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs mask_pattern 1..7 and a rank-2 source")
+    width, kept = _PATTERNS[pattern]
+    cols = src.shape[-1]
+    picked = np.sort(np.concatenate([np.arange(k, cols, width) for k in kept]))
+    out = np.ascontiguousarray(src[:, picked])
+    target = c.kwargs.get("output_dtype")
+    if isinstance(target, DType) and np_dtype(target) != out.dtype:
+        out = out.view(np_dtype(target))
+    return out
+
+
+# ---- sort32 and merge sort ----------------------------------------------------------------------
+
+def _fp32_pairs(c: OpCtx, a: Array) -> Array:
+    if a.dtype != np.float32 or a.ndim != 2 or a.shape[-1] % 2:
+        raise PlError(f"pl.interpret: op '{c.name}' is interpreted for FP32 (value, index) pairs only "
+                      "(the reference documents no other layout)")
+    return a
+
+
+@interprets("tile.sort32", "tensor.sort32")
+def _sort32(c: OpCtx) -> Any:
+    src, idx = c.array(0), c.array(1)
+    if src.dtype != np.float32 or src.ndim != 2 or src.shape[-1] % 32 or idx.shape != src.shape:
+        raise PlError(f"pl.interpret: op '{c.name}' is interpreted for FP32 sources whose rows are "
+                      "whole 32-element blocks, with an index tile of the same shape")
+    rows, cols = src.shape
+    blocks = src.reshape(rows, cols // 32, 32)
+    order = np.argsort(-blocks, axis=-1, kind="stable")
+    values = np.take_along_axis(blocks, order, axis=-1).reshape(rows, cols)
+    index = np.take_along_axis(idx.reshape(rows, cols // 32, 32), order, axis=-1).reshape(rows, cols)
+    words = np.empty((rows, 2 * cols), dtype=np.uint32)
+    words[:, 0::2] = values.view(np.uint32)
+    words[:, 1::2] = index.astype(np.int64).astype(np.uint32)
+    return words.view(np.float32)
+
+
+def _pairs(row: Array) -> Array:
+    return np.ascontiguousarray(row).view(np.uint32).reshape(-1, 2)
+
+
+def _merge_pairs(runs: list[Array]) -> Array:
+    """Merge runs of (value, index) pair words by value, descending: at each step the run whose
+    head is largest gives its head (the first such run on a tie), as a merge network does."""
+    heads = [0] * len(runs)
+    values = [r[:, 0].view(np.float32) for r in runs]
+    out: list[Array] = []
+    while True:
+        best = -1
+        for k, r in enumerate(runs):
+            if heads[k] < len(r) and (best < 0 or values[k][heads[k]] > values[best][heads[best]]):
+                best = k
+        if best < 0:
+            return np.array(out, dtype=np.uint32).reshape(-1, 2)
+        out.append(runs[best][heads[best]])
+        heads[best] += 1
+
+
+@interprets("tile.mrgsort_format1", "tensor.mrgsort_format1")
+def _mrgsort1(c: OpCtx) -> Any:
+    src = _fp32_pairs(c, c.array(0))
+    block = int(c.arg(1))
+    cols = src.shape[-1]
+    if block <= 0 or block % 2 or cols % (4 * block):
+        raise PlError(f"pl.interpret: op '{c.name}' merges groups of 4 runs of block_len words; "
+                      f"block_len {block} does not divide a row of {cols} words that way")
+    out = np.empty_like(src).view(np.uint32)
+    for r in range(src.shape[0]):
+        pairs = _pairs(src[r])
+        per = block // 2
+        for g in range(0, len(pairs), 4 * per):
+            runs = [pairs[g + k * per:g + (k + 1) * per] for k in range(4)]
+            out[r, 2 * g:2 * (g + 4 * per)] = _merge_pairs(runs).reshape(-1)
+    return out.view(np.float32)
+
+
+# ---- reinterpretation and the counter RNG -------------------------------------------------------
+
+@interprets("tile.reinterpret_view", "tensor.reinterpret_view")
+def _reinterpret(c: OpCtx) -> Any:
+    x = c.array(0)
+    t = c.result_type
+    if not isinstance(t, TileType | TensorType):
+        raise PlError(f"pl.interpret: op '{c.name}' has no tile or tensor result")
+    layout = getattr(getattr(c.call.args[0].type, "view", None), "layout", None)
+    if getattr(layout, "name", "") in ("col_major", "DN"):
+        raise PlError(f"pl.interpret: op '{c.name}' of a column-major buffer is not interpreted (its "
+                      "bytes are not in the interpreter's row-major order)")
+    want = c.result_shape()
+    base = x if x.flags.c_contiguous else np.ascontiguousarray(x)
+    viewed = base.view(np_dtype(t.dtype))
+    if want is not None and tuple(viewed.shape) != tuple(want):
+        if viewed.size != int(np.prod(want)):
+            raise PlError(f"pl.interpret: op '{c.name}' views {list(x.shape)} {x.dtype} as "
+                          f"{list(want)} {t.dtype.name}: the byte counts differ")
+        viewed = viewed.reshape(want)
+    return viewed
+
+
+_PHILOX_M = (np.uint64(0xD2511F53), np.uint64(0xCD9E8D57))
+_PHILOX_W = (np.uint32(0x9E3779B9), np.uint32(0xBB67AE85))
+
+
+def _philox(counter: list[Array], key: tuple[int, int], rounds: int) -> Array:
+    """Word 0 of Philox-4x32-`rounds` of each counter (four uint32 arrays) under `key`."""
+    c0, c1, c2, c3 = (w.astype(np.uint32) for w in counter)
+    k0, k1 = np.uint32(key[0]), np.uint32(key[1])
+    mask = np.uint64(0xFFFFFFFF)
+    with np.errstate(over="ignore"):
+        for _ in range(rounds):
+            p0 = _PHILOX_M[0] * c0.astype(np.uint64)
+            p1 = _PHILOX_M[1] * c2.astype(np.uint64)
+            hi0, lo0 = (p0 >> np.uint64(32)).astype(np.uint32), (p0 & mask).astype(np.uint32)
+            hi1, lo1 = (p1 >> np.uint64(32)).astype(np.uint32), (p1 & mask).astype(np.uint32)
+            c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+            k0, k1 = np.uint32(k0 + _PHILOX_W[0]), np.uint32(k1 + _PHILOX_W[1])
+    return c0
+
+
+@interprets("tile.random", "tensor.random")
+def _random(c: OpCtx) -> Any:
+    seeds = [int(c.arg(i)) & 0xFFFFFFFF for i in range(6)]
+    shape = c.ints(6)
+    valid = c.ints(7) if c.arg(7) is not None else shape
+    rounds = int(c.kwargs.get("rounds", 10) or 10)
+    position = np.arange(int(np.prod(shape)), dtype=np.uint64).reshape(shape)
+    low = position + np.uint64(seeds[2])
+    carry = (low >> np.uint64(32)).astype(np.uint32)
+    counter = [(low & np.uint64(0xFFFFFFFF)).astype(np.uint32), np.uint32(seeds[3]) + carry,
+               np.full(shape, seeds[4], np.uint32), np.full(shape, seeds[5], np.uint32)]
+    drawn = _philox(counter, (seeds[0], seeds[1]), rounds)
+    out = np.zeros(shape, dtype=np.uint32)
+    out[window([0] * len(shape), valid)] = drawn[window([0] * len(shape), valid)]
+    dtype = c.result_dtype()
+    return out.view(dtype) if dtype is not None and dtype.itemsize == 4 else out
