@@ -17,7 +17,7 @@ from typing import Any
 from lowering.tensor_to_tile.common import index, index_mul, index_tuple, mk, shape_tuple, zeros
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import Call, Expr, IterArg, MakeTuple, Var
+from pl.ir.expr import Call, ConstFloat, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, Stmt, YieldStmt, make_body
 from pl.ir.types import TensorType, TileType, static_shape
@@ -168,3 +168,153 @@ def _gather_compare(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) 
     kw = [(k, v) for k, v in kwargs.items()
           if k in ("cmp_mode", "offset", "out_cols", "count_dtype") and v is not None]
     return e.stmts, mk("tile.gather_compare", [src, args[1], tmp], kw, (), span)
+
+
+# ---- the index forms of gather / scatter: a flat index, then tile.gather / tile.scatter ---------
+
+_I32 = DType.INT32
+
+
+def _const(value: int | float, dtype: DType, span: Span) -> Expr:
+    return ConstFloat(float(value), dtype, span=span) if dtype.is_float() \
+        else ConstInt(int(value), dtype, span=span)
+
+
+def _rank2(name: str, *exprs: Expr, span: Span) -> list[tuple[int, int]]:
+    shapes = [_static(name, x.type, span) for x in exprs]
+    if any(len(s) != 2 for s in shapes):
+        raise PlError(f"{name}: the conversion to tile ops covers rank-2 operands, got shapes "
+                      f"{', '.join(str(list(s)) for s in shapes)}", span)
+    return [(s[0], s[1]) for s in shapes]
+
+
+def _as_i32(e: _Emitter, hint: str, tile: Expr) -> Expr:
+    t = tile.type
+    if isinstance(t, TileType) and t.dtype is _I32:
+        return tile
+    return e.emit(hint, mk("tile.cast", [tile], [("target_type", _I32), ("mode", 0)], (), e.span))
+
+
+def _row_major_index(e: _Emitter, rows: Expr, cols: Expr, width: int) -> Var:
+    """`rows[i] * width + cols[i, j]` (INT32): the row-major flat index of (rows[i], cols[i, j])
+    in a buffer `width` elements wide; `rows` is [n, 1], `cols` [n, k]."""
+    base = e.emit("flat_row_base", mk("tile.muls", [rows, _const(width, _I32, e.span)], (), (),
+                                      e.span))
+    return e.emit("flat_idx", mk("tile.row_expand_add", [cols, base], (), (), e.span))
+
+
+def _row_numbers(e: _Emitter, n: int) -> Expr:
+    """[n, 1] INT32: 0, 1, ..., n - 1."""
+    ci = e.emit("row_arange", mk("tile.ci", [_const(0, _I32, e.span), index_tuple((1, n), e.span)],
+                                 [("dtype", _I32), ("descending", False)], (), e.span))
+    return e.reshape("row_numbers", ci, (n, 1))
+
+
+def _narrow_index(e: _Emitter, flat: Var, data: DType) -> Expr:
+    """pto.tscatter / tgather take INT32 indices for 4-byte data, INT16 for narrower data."""
+    if data.bits >= 32:
+        return flat
+    return e.emit("flat_idx_i16", mk("tile.cast", [flat], [("target_type", DType.INT16),
+                                                            ("mode", 0)], (), e.span))
+
+
+def _dim_kwarg(name: str, kwargs: dict[str, Any], rank: int, default: int, span: Span) -> int:
+    dim = kwargs.get("dim")
+    dim = default if dim is None else int(getattr(dim, "value", dim))
+    if not -rank <= dim < rank:
+        raise PlError(f"{name}: dim {dim} is outside a rank-{rank} input", span)
+    return dim % rank
+
+
+@converts("tensor.gather")
+def _gather(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """The index form along the last axis: output[i, j] = input[i, index[i, j]] is one
+    tile.gather of the flat index i * cols + index[i, j] (leading axes of equal extent are
+    flattened into the rows first)."""
+    name = "tensor.gather"
+    e = _Emitter(span)
+    src, ix = e.load("gather_input", args[0]), e.load("gather_index", args[1])
+    src_shape, ix_shape = _static(name, src.type, span), _static(name, ix.type, span)
+    rank = len(src_shape)
+    if rank < 2 or len(ix_shape) != rank or _dim_kwarg(name, kwargs, rank, -1, span) != rank - 1 \
+            or (rank > 2 and ix_shape[:-1] != src_shape[:-1]) or ix_shape[0] > src_shape[0]:
+        raise PlError(f"{name}: the conversion to tile ops covers a gather along the last axis "
+                      f"with an index no larger than the input, got input {list(src_shape)}, "
+                      f"index {list(ix_shape)}, dim {kwargs.get('dim')}", span)
+    rows, cols, k = math.prod(ix_shape[:-1]), src_shape[-1], ix_shape[-1]
+    src2 = e.reshape("gather_input_rows", src, (math.prod(src_shape[:-1]), cols))
+    ix2 = e.reshape("gather_index_rows", _as_i32(e, "gather_index_i32", ix), (rows, k))
+    flat = _narrow_index(e, _row_major_index(e, _row_numbers(e, rows), ix2, cols),
+                         src.type.dtype)  # type: ignore[attr-defined]
+    tmp = e.create("gather_tmp", (rows, k), _I32)
+    out = e.emit("gather", mk("tile.gather", [src2, flat, tmp], (), (), span))
+    return e.stmts, _reshaped(out, ix_shape, span)
+
+
+def _preserving_scatter(e: _Emitter, base: Expr, src: Expr, flat: Expr) -> Expr:
+    """`base` with base.flat[flat[i, j]] = src[i, j]: pto.tscatter does not keep the elements it
+    does not write, so the values and a written-mask are each scattered into zeros and
+    tile.sel picks the scattered value where the mask is set, the base elsewhere."""
+    t, st = base.type, src.type
+    assert isinstance(t, TileType) and isinstance(st, TileType)
+    shape, src_shape = _static("scatter", t, e.span), _static("scatter", st, e.span)
+    bits = t.dtype.bits
+    mask_dt = DType.FP32 if bits >= 32 else DType.FP16 if bits == 16 else DType.INT8
+
+    def full(hint: str, dims: tuple[int, ...], value: int, dtype: DType) -> Var:
+        return e.emit(hint, mk("tile.full", [index_tuple(dims, e.span), _const(value, dtype, e.span)],
+                               [("dtype", dtype)], (), e.span))
+
+    values = e.emit("scatter_values", mk("tile.scatter", [full("scatter_zeros", shape, 0, t.dtype),
+                                                          src, flat], (), (), e.span))
+    written = e.emit("scatter_written", mk("tile.scatter", [
+        full("scatter_mask_zeros", shape, 0, mask_dt), full("scatter_ones", src_shape, 1, mask_dt),
+        flat], (), (), e.span))
+    pred = e.emit("scatter_pred", mk("tile.cmps", [written, _const(0, mask_dt, e.span)],
+                                     [("cmp_type", 1)], (), e.span))
+    tmp = e.create("scatter_tmp", (1, 32), DType.UINT8)
+    return mk("tile.sel", [pred, values, base, tmp], (), (), e.span)
+
+
+@converts("tensor.scatter")
+def _scatter(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """The index form along the last axis of a rank-2 input: output[i, index[i, j]] = src[i, j],
+    through the flat index i * cols + index[i, j] and the preserving scatter."""
+    name = "tensor.scatter"
+    e = _Emitter(span)
+    base, ix, src = (e.load(h, a) for h, a in zip(("scatter_input", "scatter_index", "scatter_src"),
+                                                   args[:3], strict=True))
+    (m, d), (n, k), (sn, sk) = _rank2(name, base, ix, src, span=span)
+    if _dim_kwarg(name, kwargs, 2, -1, span) != 1 or (sn, sk) != (n, k) or n > m:
+        raise PlError(f"{name}: the conversion to tile ops covers a scatter along the last axis "
+                      f"with src shaped like the index, got input [{m}, {d}], index [{n}, {k}], "
+                      f"src [{sn}, {sk}]", span)
+    flat = _row_major_index(e, _row_numbers(e, n), _as_i32(e, "scatter_index_i32", ix), d)
+    narrow = _narrow_index(e, flat, base.type.dtype)  # type: ignore[attr-defined]
+    return e.stmts, _preserving_scatter(e, base, src, narrow)
+
+
+@converts("tensor.scatter_update")
+def _scatter_update(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """Whole rows (dim -2) of a rank-2 input: input[index.flat[k], :] = src[k, :], through the
+    flat index index.flat[k] * d + c and the preserving scatter."""
+    name = "tensor.scatter_update"
+    e = _Emitter(span)
+    base, ix, src = (e.load(h, a) for h, a in zip(("su_input", "su_index", "su_src"), args[:3],
+                                                   strict=True))
+    (m, d), (sn, sd) = _rank2(name, base, src, span=span)
+    ix_shape = _static(name, ix.type, span)
+    n = math.prod(ix_shape)
+    if _dim_kwarg(name, kwargs, 2, -2, span) != 0 or sn != n or sd != d:
+        raise PlError(f"{name}: the conversion to tile ops covers whole-row updates (dim -2) of a "
+                      f"rank-2 input by {n} index rows, got input [{m}, {d}], src [{sn}, {sd}]",
+                      span)
+    ci = e.emit("su_col", mk("tile.ci", [_const(0, _I32, span), index_tuple((1, d), span)],
+                             [("dtype", _I32), ("descending", False)], (), span))
+    zeros = e.emit("su_tmpl", mk("tile.full", [index_tuple((n, d), span), _const(0, _I32, span)],
+                                 [("dtype", _I32)], (), span))
+    cols = e.emit("su_col_nd", mk("tile.col_expand", [zeros, ci], (), (), span))
+    rows = e.reshape("su_idx_flat", _as_i32(e, "su_idx_i32", ix), (n, 1))
+    flat = _narrow_index(e, _row_major_index(e, rows, cols, d),
+                         base.type.dtype)  # type: ignore[attr-defined]
+    return e.stmts, _preserving_scatter(e, base, src, flat)
