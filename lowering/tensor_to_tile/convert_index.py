@@ -318,3 +318,46 @@ def _scatter_update(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) 
     flat = _narrow_index(e, _row_major_index(e, rows, cols, d),
                          base.type.dtype)  # type: ignore[attr-defined]
     return e.stmts, _preserving_scatter(e, base, src, flat)
+
+
+# ---- ops whose tile form needs a scratch tile or a materialized mask ----------------------------
+
+@converts("tensor.gather_mask")
+def _gather_mask(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    e = _Emitter(span)
+    src = e.load("gather_mask_src", args[0])
+    kw = [(k, v) for k, v in kwargs.items() if k in ("mask_pattern", "output_dtype") and v is not None]
+    return e.stmts, mk("tile.gather_mask", [src], kw, (), span)
+
+
+@converts("tensor.xor", tile_op="tile.xor")
+@converts("tensor.xors", tile_op="tile.xors")
+def _xor(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span, *, tile_op: str) -> Result:
+    """pto.txor / txors take a scratch operand shaped like the lhs."""
+    e = _Emitter(span)
+    lhs = e.load("xor_lhs", args[0])
+    t = lhs.type
+    assert isinstance(t, TileType)
+    tmp = e.create("xor_tmp", _static(tile_op, t, span), t.dtype)
+    return e.stmts, mk(tile_op, [lhs, args[1], tmp], (), (), span)
+
+
+@converts("tensor.cmp")
+def _cmp(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """0/1 in the operands' promoted dtype: tile.cmp (tile rhs) or tile.cmps (scalar rhs) packs
+    a predicate mask, tile.sel picks 1 where it is set, else 0."""
+    e = _Emitter(span)
+    lhs = e.load("cmp_lhs", args[0])
+    rhs = e.load("cmp_rhs", args[1])
+    scalar = not isinstance(rhs.type, TileType)
+    # tensor.cmp shares the type rule of maximum: the result's shape and dtype are maximum's.
+    like = mk("tile.maximums" if scalar else "tile.maximum", [lhs, rhs], (), (), span).type
+    assert isinstance(like, TileType)
+    shape, dtype = _static("tensor.cmp", like, span), like.dtype
+    kw = [("cmp_type", kwargs.get("cmp_type", 0) or 0)]
+    mask = e.emit("cmp_mask", mk("tile.cmps" if scalar else "tile.cmp", [lhs, rhs], kw, (), span))
+    one, zero = (e.emit(h, mk("tile.full", [index_tuple(shape, span), _const(v, dtype, span)],
+                              [("dtype", dtype)], (), span))
+                 for h, v in (("cmp_one", 1), ("cmp_zero", 0)))
+    tmp = e.create("cmp_tmp", (1, 32), DType.UINT8)
+    return e.stmts, mk("tile.sel", [mask, one, zero, tmp], (), (), span)
