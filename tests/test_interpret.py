@@ -373,14 +373,14 @@ def test_round_bf16_keeps_eight_mantissa_bits() -> None:
 # ---- errors and coverage ------------------------------------------------------------------------------
 
 def test_uncovered_op_raises_a_clear_error() -> None:
-    # tile.cmps's packed bit mask has a target-defined bit order: refused, with the reason.
-    program = _program(KERNEL.format(expr="pl.tile.cmps(a, 0.0, cmp_type=0)", out_shape="[16, 32]",
-                                     out_dtype="UINT8"))
+    # mrgsort format2's `exhausted` flag and result tail are the instruction's: refused, with why.
+    program = _program(KERNEL.format(expr="pl.tile.mrgsort_format2(a, b, tmp)", out_shape="[16, 64]",
+                                     out_dtype="FP32"))
     x = _rand(16, 64)
     with pytest.raises(PlError, match=re.escape(
-            "pl.interpret: op 'tile.cmps' is not supported by the interpreter: its predicate is a "
-            "packed bit mask")) as info:
-        interpret(program, x, x, np.zeros((16, 32), np.uint8))
+            "pl.interpret: op 'tile.mrgsort_format2' is not supported by the interpreter: what its "
+            "`exhausted` flag does")) as info:
+        interpret(program, x, x, np.zeros((16, 64), np.float32))
     assert info.value.span is not None and info.value.span.line > 0
 
 

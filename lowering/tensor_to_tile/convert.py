@@ -263,8 +263,7 @@ def converter_for(name: str) -> Converter | None:
 # here yet: inside an InCore function they are a located error (`check_convertible`). A new tensor
 # op the reference converts needs a `@converts` function or an entry here (tests/test_op_records.py).
 NOT_YET_CONVERTED: Final = frozenset({
-    "tensor.aic_gather", "tensor.aiv_shard", "tensor.mrgsort_format2", "tensor.paged_gather",
-    "tensor.scatter_mask",
+    "tensor.aic_gather", "tensor.aiv_shard",
 })
 
 

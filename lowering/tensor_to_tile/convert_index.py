@@ -17,7 +17,7 @@ from typing import Any
 from lowering.tensor_to_tile.common import index, index_mul, index_tuple, mk, shape_tuple, zeros
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
-from pl.ir.expr import Call, ConstFloat, ConstInt, Expr, IterArg, MakeTuple, Var
+from pl.ir.expr import BinaryExpr, Call, ConstFloat, ConstInt, Expr, IterArg, MakeTuple, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, Stmt, YieldStmt, make_body
 from pl.ir.types import TensorType, TileType, static_shape
@@ -361,3 +361,103 @@ def _cmp(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
                  for h, v in (("cmp_one", 1), ("cmp_zero", 0)))
     tmp = e.create("cmp_tmp", (1, 32), DType.UINT8)
     return e.stmts, mk("tile.sel", [mask, one, zero, tmp], (), (), span)
+
+
+@converts("tensor.mrgsort_format2")
+def _mrgsort_format2(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """tile.mrgsort_format2 of the 2-4 sources with a Vec scratch shaped like the merged list
+    (the last dims summed)."""
+    e = _Emitter(span)
+    srcs = [e.load(f"mrgsort_src{i}", a) for i, a in enumerate(args[:4]) if a is not None]
+    shapes = [_static("tensor.mrgsort_format2", s.type, span) for s in srcs]
+    first = srcs[0].type
+    assert isinstance(first, TileType)
+    tmp = e.create("mrgsort_tmp", (*shapes[0][:-1], sum(s[-1] for s in shapes)), first.dtype)
+    kw = [("exhausted", bool(kwargs.get("exhausted", False)))]
+    return e.stmts, mk("tile.mrgsort_format2", [*srcs, tmp], kw, (), span)
+
+
+@converts("tensor.scatter_mask")
+def _scatter_mask(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """The input's columns into the columns of dst its mask pattern selects, dst's others kept:
+    the values and a written-mask are each mask-scattered into zeros and tile.sel picks the
+    scattered value where the mask is set, dst elsewhere (as for the index form)."""
+    name = "tensor.scatter_mask"
+    e = _Emitter(span)
+    src, dst = e.load("scatter_mask_input", args[0]), e.load("scatter_mask_dst", args[1])
+    (b, c), (_, d) = _rank2(name, src, dst, span=span)
+    dt = dst.type.dtype  # type: ignore[attr-defined]
+    bits = dt.bits
+    mask_dt = DType.FP32 if bits >= 32 else DType.FP16 if bits == 16 else DType.INT8
+    kw = [(k, v) for k, v in kwargs.items() if k == "mask_pattern"]
+
+    def full(hint: str, dims: tuple[int, int], value: int, dtype: DType) -> Var:
+        return e.emit(hint, mk("tile.full", [index_tuple(dims, span), _const(value, dtype, span)],
+                               [("dtype", dtype)], (), span))
+
+    values = e.emit("scatter_mask_values", mk("tile.scatter_mask", [
+        full("scatter_mask_zeros", (b, d), 0, dt), src], kw, (), span))
+    written = e.emit("scatter_mask_written", mk("tile.scatter_mask", [
+        full("scatter_mask_mask_zeros", (b, d), 0, mask_dt),
+        full("scatter_mask_ones", (b, c), 1, mask_dt)], kw, (), span))
+    pred = e.emit("scatter_mask_pred", mk("tile.cmps", [written, _const(0, mask_dt, span)],
+                                          [("cmp_type", 1)], (), span))
+    tmp = e.create("scatter_mask_tmp", (1, 32), DType.UINT8)
+    return e.stmts, mk("tile.sel", [pred, values, dst, tmp], (), (), span)
+
+
+def _kw_int(kwargs: dict[str, Any], key: str, default: int) -> int:
+    v = kwargs.get(key)
+    return default if v is None else int(getattr(v, "value", v))
+
+
+@converts("tensor.paged_gather")
+def _paged_gather(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """A loop over the gathered rows: row i of the on-chip accumulator ([max_indices, size] in
+    `space`, transposed under is_trans) is read by tile.gather_row from the source's physical row
+    block_table[idx // block_size] * block_size + idx % block_size, idx = indices[i]."""
+    name = "tensor.paged_gather"
+    src, indices, table = args[:3]
+    st, it, bt = src.type, indices.type, table.type
+    if not (isinstance(st, TensorType) and isinstance(it, TensorType) and isinstance(bt, TensorType)):
+        raise PlError(f"{name}: src, indices and block_table must be GM tensors", span)
+    block, size = _kw_int(kwargs, "block_size", 0), _kw_int(kwargs, "size", 0)
+    most, col_off = _kw_int(kwargs, "max_indices", 0), _kw_int(kwargs, "col_off", 0)
+    trans = bool(kwargs.get("is_trans", False))
+    space = kwargs.get("space") or MemorySpace.Mat
+    if min(block, size, most) <= 0 or (trans and space is not MemorySpace.Mat):
+        raise PlError(f"{name}: block_size, size and max_indices must be positive, and is_trans "
+                      "needs space=Mat", span)
+    e = _Emitter(span)
+    axis = 0 if it.rank == 1 else 1
+    rows = e.emit("pg_rows", mk("tensor.dim", [indices, index(axis, span)], (), (), span))
+    acc_shape = (size, most) if trans else (most, size)
+    acc0 = e.emit("paged_gather_acc", mk("tile.create", [index_tuple(acc_shape, span)],
+                                         [("dtype", st.dtype), ("target_memory", space)], (), span))
+    i = Var("pg_i", index(0).type, span=span)
+    acc = IterArg("paged_gather_iter", acc0.type, init=acc0, span=span)
+    body: list[Stmt] = []
+
+    def read(hint: str, tensor: Expr, rank: int, at: Expr) -> Var:
+        where = MakeTuple((at,) if rank == 1 else (index(0, span), at), span=span)
+        raw = e.emit(f"{hint}_raw", mk("tensor.read", [tensor, where], (), (), span), body)
+        cast = UnaryExpr("Cast", raw, DType.INDEX, span=span)
+        var = Var(hint, cast.type, span=span)
+        body.append(AssignStmt(var, cast, span=span))
+        return var
+
+    idx = read("pg_idx", indices, it.rank, i)
+    blk = read("pg_pblk", table, bt.rank, BinaryExpr("FloorDiv", idx, index(block, span), DType.INDEX,
+                                                     span=span))
+    phys = BinaryExpr("Add", BinaryExpr("Mul", blk, index(block, span), DType.INDEX, span=span),
+                      BinaryExpr("FloorMod", idx, index(block, span), DType.INDEX, span=span),
+                      DType.INDEX, span=span)
+    dst_at = (index(0, span), i) if trans else (i, index(0, span))
+    row = e.emit("pg_row", mk("tile.gather_row", [
+        acc, src, MakeTuple(dst_at, span=span), MakeTuple((phys, index(col_off, span)), span=span),
+        index_tuple((1, size), span)], [("transpose", trans)], (), span), body)
+    body.append(YieldStmt((row,), span=span))
+    result = Var("paged_gather_result", acc0.type, span=span)
+    e.stmts.append(ForStmt(i, index(0, span), rows, index(1, span), (acc,), make_body(body),
+                           (result,), span=span))
+    return e.stmts, result

@@ -61,12 +61,10 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys((
-        "tile.gatherb", "tile.mgather", "tile.mscatter", "tile.scatter_mask", "tile.gather_compare",
-        "tensor.scatter_mask", "tensor.gather_compare"), _ISA_INDEX),
+        "tile.gatherb", "tile.mgather", "tile.mscatter", "tile.gather_compare",
+        "tensor.gather_compare"), _ISA_INDEX),
     **dict.fromkeys(("tile.mrgsort_format2", "tensor.mrgsort_format2"), _ISA_SORT),
     **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
-    "tensor.paged_gather": ("the reference sizes its result by max_indices, leaves the rows past the "
-                            "gathered indices undefined, and its is_trans layout is the hardware's"),
 })
 
 

@@ -9,13 +9,14 @@ Guarantees, each from the reference's op docs and the golden values of its runti
 * tile.gather reads `src.flat[indices[i, j]]` (row-major over the source tile); tile.scatter writes
   `dst.flat[indexes[i, j]] = src[i, j]` into dst (DPS: the returned array is dst). Indices are
   checked, never wrapped; an index repeated in one scatter is a PlError (no defined order).
-* gather_mask keeps, of every 4 (patterns 3-7) or 2 (patterns 1-2) columns, the ones its pattern
-  names (P0101 = columns 0 and 2 of each 4: the even ones), reinterpreting the bits when
-  output_dtype differs.
+* gather_mask keeps, of every 4 columns, the ones its pattern names (P0101 = columns 0 and 2: the
+  even ones; P1111 all), reinterpreting the bits when output_dtype differs; scatter_mask writes
+  those columns of dst (see `_scatter_mask` for the tile op's limit).
 * sort32 sorts each 32-column block of every row descending (ties keep their order) into (value,
   index) pairs: the FP32 value, then the UINT32 bits of the matching idx element; mrgsort_format1
   merges each 4 consecutive runs of `block_len` words (pairs) of a row by value, descending.
   Only FP32 has a layout the reference documents; other dtypes are a PlError.
+* tensor.paged_gather reads whole rows through the block table (see `_paged_gather`).
 * reinterpret_view views the bytes of a row-major buffer (the interpreter's arrays) as the new
   dtype: an alias when the source is one contiguous buffer.
 * tile.random / tensor.random: the reference documents a deterministic counter-based (Philox-style)
@@ -129,19 +130,76 @@ _PATTERNS: Final = MappingProxyType({1: (4, (0, 2)), 2: (4, (1, 3)), 3: (4, (0,)
                                      5: (4, (2,)), 6: (4, (3,)), 7: (1, (0,))})
 
 
+def _picked(c: OpCtx, wide: Array) -> Array:
+    """The columns of the rank-2 `wide` that the mask_pattern kwarg selects."""
+    pattern = _code(c, "mask_pattern", 0, 7)
+    if pattern not in _PATTERNS or wide.ndim != 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs mask_pattern 1..7 and rank-2 operands")
+    width, kept = _PATTERNS[pattern]
+    cols = wide.shape[-1]
+    return np.sort(np.concatenate([np.arange(k, cols, width) for k in kept]))
+
+
 @interprets("tile.gather_mask", "tensor.gather_mask")
 def _gather_mask(c: OpCtx) -> Any:
     src = c.array(0)
-    pattern = _code(c, "mask_pattern", 0, 7)
-    if pattern not in _PATTERNS or src.ndim != 2:
-        raise PlError(f"pl.interpret: op '{c.name}' needs mask_pattern 1..7 and a rank-2 source")
-    width, kept = _PATTERNS[pattern]
-    cols = src.shape[-1]
-    picked = np.sort(np.concatenate([np.arange(k, cols, width) for k in kept]))
-    out = np.ascontiguousarray(src[:, picked])
+    out = np.ascontiguousarray(src[:, _picked(c, src)])
     target = c.kwargs.get("output_dtype")
     if isinstance(target, DType) and np_dtype(target) != out.dtype:
         out = out.view(np_dtype(target))
+    return out
+
+
+@interprets("tile.scatter_mask", inplace=True)
+@interprets("tensor.scatter_mask", inplace=False)
+def _scatter_mask(c: OpCtx, *, inplace: bool) -> Any:
+    """The inverse of gather_mask: the selected columns of dst take src's columns. The tensor op
+    keeps dst's other columns (a copy). The tile op is documented as a DPS write of the selected
+    positions, while the reference's lowering says its emission zero-fills the rest: the two
+    agree, and the tile op is interpreted, only where those columns already hold 0."""
+    src_i, dst_i = (1, 0) if inplace else (0, 1)
+    src, dst = c.array(src_i), c.array(dst_i)
+    picked = _picked(c, dst)
+    if src.shape != (dst.shape[0], picked.size):
+        raise PlError(f"pl.interpret: op '{c.name}' needs src of shape {[dst.shape[0], picked.size]} "
+                      f"for dst {list(dst.shape)}, got {list(src.shape)}")
+    out = dst if inplace else dst.copy()
+    if inplace:
+        rest = np.ones(dst.shape[-1], dtype=bool)
+        rest[picked] = False
+        if np.any(dst[:, rest] != 0):
+            raise PlError(f"pl.interpret: op '{c.name}' into a dst whose unselected columns are not 0: "
+                          "whether the device keeps or zero-fills them is not defined by the reference")
+    out[:, picked] = src
+    return out
+
+
+@interprets("tensor.paged_gather")
+def _paged_gather(c: OpCtx) -> Any:
+    """Row i of a [max_indices, size] buffer (column i of [size, max_indices] under is_trans) is
+    src[block_table[idx // block_size] * block_size + idx % block_size, col_off:col_off + size]
+    for idx = indices[i]. The rows past the gathered ones are 0, as a created tile is: the
+    device leaves them as the buffer was."""
+    src, ix, table = c.array(0), c.array(1).reshape(-1), c.array(2).reshape(-1)
+    block, size, most = (int(c.kwargs[k]) for k in ("block_size", "size", "max_indices"))
+    col_off = int(c.kwargs.get("col_off") or 0)
+    trans = bool(c.kwargs.get("is_trans"))
+    if ix.size > most:
+        raise PlError(f"pl.interpret: op '{c.name}' gathers {ix.size} rows into a buffer of {most}")
+    out = np.zeros((size, most) if trans else (most, size), dtype=src.dtype)
+    for i, k in enumerate(ix.tolist()):
+        page = k // block
+        if not 0 <= page < table.size:
+            raise PlError(f"pl.interpret: op '{c.name}': index {k} has no block_table entry")
+        phys = int(table[page]) * block + k % block
+        if not 0 <= phys < src.shape[0]:
+            raise PlError(f"pl.interpret: op '{c.name}': index {k} maps to row {phys}, outside the "
+                          f"source's {src.shape[0]} rows")
+        row = src[phys, col_off:col_off + size]
+        if trans:
+            out[:, i] = row
+        else:
+            out[i, :] = row
     return out
 
 

@@ -8,7 +8,8 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 
 from __future__ import annotations
 
-from pl.ir.enums import DType, PadValue, TensorLayout
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
+from pl.ir.expr import ConstInt
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
@@ -250,12 +251,39 @@ def mrgsort2(ctx: Deduction) -> Type:
 
 @type_rule("tensor.paged_gather")
 def paged_gather(ctx: Deduction) -> Type:
+    """The static on-chip buffer the rows are gathered into: [max_indices, size] ([size,
+    max_indices] under is_trans); the runtime row count (indices' last dim) only says how many
+    rows are filled. The operands are checked as the reference checks them."""
     ctx.nargs(3)
-    src, ix = ctx.shaped(0), ctx.shaped(1)
-    size = ctx.kw_int("size")
-    rows = ix.shape[-1]
-    cols = idx(size) if size is not None else src.shape[-1]
-    return tensor((rows, cols), src.dtype)
+    src, ix, table = ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)
+    if src.dtype not in (DType.FP16, DType.BF16, DType.FP32, DType.INT8) or src.rank != 2:
+        raise ctx.fail(f"The operator {ctx.name} requires a 2D src of dtype FP16, BF16, FP32 or "
+                       f"INT8, but got {src.dtype.name} rank {src.rank}", argument=0)
+    for i, what, t in ((1, "indices", ix), (2, "block_table", table)):
+        if t.dtype is not DType.INT32:
+            raise ctx.fail(f"The operator {ctx.name} requires {what} dtype to be INT32, but got "
+                           f"{t.dtype.name}", argument=i)
+        lead = t.shape[0] if t.rank == 2 else None
+        if t.rank not in (1, 2) or (t.rank == 2 and getattr(lead, "value", None) != 1):
+            raise ctx.fail(f"The operator {ctx.name} requires {what} of shape [n] or [1, n]",
+                           argument=i)
+    block, size, most = (ctx.kw_int(k) for k in ("block_size", "size", "max_indices"))
+    col_off = ctx.kw_int("col_off", 0) or 0
+    for key, v in (("block_size", block), ("size", size), ("max_indices", most)):
+        if v is None or v <= 0:
+            raise ctx.fail(f"The operator {ctx.name} requires {key} > 0, but got {v}")
+    assert size is not None and most is not None
+    if col_off < 0:
+        raise ctx.fail(f"The operator {ctx.name} requires col_off >= 0, but got {col_off}")
+    trans = bool(ctx.kwargs.get("is_trans"))
+    if trans and ctx.kwargs.get("space", MemorySpace.Mat) not in (None, MemorySpace.Mat):
+        raise ctx.fail(f"The operator {ctx.name} requires space=Mat when is_trans=True")
+    cols = src.shape[1]
+    if isinstance(cols, ConstInt) and col_off + size > cols.value:
+        raise ctx.fail(f"The operator {ctx.name} requires col_off + size ({col_off + size}) <= src "
+                       f"columns ({cols.value})")
+    shape = (idx(size), idx(most)) if trans else (idx(most), idx(size))
+    return tensor(shape, src.dtype)
 
 
 @type_rule("tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx")
