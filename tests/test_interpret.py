@@ -600,8 +600,15 @@ class K:
 """
 
 
+def test_a_new_array_holds_zeros() -> None:
+    """The reference declares an on-core array `dtype name[N] = {0};`: unwritten elements are 0."""
+    for program in _both(ARRAY_KERNEL):
+        out = np.zeros((16, 64), np.int32)
+        interpret(program, np.ones((16, 64), np.int32), 1, out)
+        np.testing.assert_array_equal(out, np.ones((16, 64), np.int32))
+
+
 @pytest.mark.parametrize(("n", "message"), [
-    (1, "reads element 1 of an array before any write"),  # never written: not defined
     (4, "index 4 is out of range for an array of 4 elements"),  # a dynamic index past the end
     (-1, "index -1 is out of range"),  # never wrapped
 ])
@@ -622,3 +629,41 @@ def test_array_update_is_functional() -> None:
         out = np.zeros((16, 64), np.int32)
         interpret(program, np.ones((16, 64), np.int32), 0, out)
         np.testing.assert_array_equal(out, np.full((16, 64), 1 + 5 + 9, np.int32))
+
+
+# Before convert_to_ssa a name assigned in both branches of an `if` is two Vars (one per
+# branch), and a branch may rebind a name bound before the `if`: after the `if` the name has
+# the value of the branch that ran, as convert_to_ssa's phi gives it.
+BRANCH_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function
+    def main(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 8], pl.FP32]:
+        z = pl.mul(x, 3.0)
+        if n % 2 == 0:
+            y = pl.add(x, x)
+            z = pl.add(z, y)
+        else:
+            y = pl.mul(x, x)
+        if n > 2:
+            w = pl.add(y, z)
+        else:
+            w = pl.mul(y, z)
+        return w
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
+    x = _rand(4, 8)
+    z = x * 3
+    if n % 2 == 0:
+        y = x + x
+        z = z + y
+    else:
+        y = x * x
+    want = y + z if n > 2 else y * z
+    for program in _both(BRANCH_KERNEL):
+        np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)
