@@ -42,7 +42,8 @@ _HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresse
 # The reference defines these through pto-isa instructions and leaves the encodings to the
 # target (its docs and runtime goldens do not pin them down); computing a guess would be worse
 # than refusing (a wrong interpreter hides bugs).
-_ISA_INDEX = "its index, offset or mask-pattern encoding is defined by the pto-isa instruction, not by the reference"
+_GATHER_COMPARE = ("it fills its index rows only up to each row's match count, and what the rest holds is "
+              "the pto-isa instruction's, not defined by the reference")
 _ISA_SORT = ("what its `exhausted` flag does and what fills its tmp-shaped result past the merged lists "
              "are the pto-isa instruction's, not defined by the reference")
 _MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
@@ -61,8 +62,7 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
         "tile.alloc", "tensor.alloc", "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
     **dict.fromkeys((
-        "tile.gatherb", "tile.mgather", "tile.mscatter", "tile.gather_compare",
-        "tensor.gather_compare"), _ISA_INDEX),
+        "tile.gather_compare", "tensor.gather_compare"), _GATHER_COMPARE),
     **dict.fromkeys(("tile.mrgsort_format2", "tensor.mrgsort_format2"), _ISA_SORT),
     **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
 })

@@ -9,6 +9,9 @@ Guarantees, each from the reference's op docs and the golden values of its runti
 * tile.gather reads `src.flat[indices[i, j]]` (row-major over the source tile); tile.scatter writes
   `dst.flat[indexes[i, j]] = src[i, j]` into dst (DPS: the returned array is dst). Indices are
   checked, never wrapped; an index repeated in one scatter is a PlError (no defined order).
+* tile.gatherb copies 32-byte blocks at byte offsets; tile.mgather reads rows or elements of a GM
+  tensor by index (gather_oob: undefined / clamp / wrap / zero); tile.mscatter writes
+  `out.flat[idx] = src` into a GM tensor.
 * gather_mask keeps, of every 4 columns, the ones its pattern names (P0101 = columns 0 and 2: the
   even ones; P1111 all), reinterpreting the bits when output_dtype differs; scatter_mask writes
   those columns of dst (see `_scatter_mask` for the tile op's limit).
@@ -123,6 +126,91 @@ def _scatter(c: OpCtx) -> Any:
                       "order of those writes is not defined")
     flat[ix.reshape(-1)] = src.reshape(-1)
     return dst
+
+
+@interprets("tile.gatherb")
+def _gatherb(c: OpCtx) -> Any:
+    """Block b of row r of the result is the 32 bytes of the source (its row-major bytes) from
+    byte offset[r, b]; blocks outside the offset tile's valid region are 0."""
+    src, offsets = c.array(0), c.array(1)
+    shape, dtype = c.result_shape(), c.result_dtype()
+    if shape is None or dtype is None or offsets.ndim != 2 or len(shape) != 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs a rank-2 offset tile and a static result")
+    source = np.ascontiguousarray(src).view(np.uint8).reshape(-1)
+    out = np.zeros(shape, dtype=dtype)
+    blocks = out.view(np.uint8).reshape(shape[0], -1, 32)
+    rows, cols = c.valid_shape(1)
+    for r in range(min(rows, blocks.shape[0])):
+        for b in range(min(cols, blocks.shape[1])):
+            at = int(offsets[r, b]) & 0xFFFFFFFF
+            if at + 32 > source.size:
+                raise PlError(f"pl.interpret: op '{c.name}': byte offset {at} + 32 leaves the "
+                              f"{source.size}-byte source")
+            blocks[r, b] = source[at:at + 32]
+    return out
+
+
+def _oob(c: OpCtx, ix: Array, bound: int) -> tuple[Array, Array]:
+    """Indices (read as UINT32) made valid by the gather_oob mode, and which are in bounds:
+    0 undefined (an index outside [0, bound) is a PlError), 1 clamp, 2 wrap, 3 zero."""
+    mode = _code(c, "gather_oob", 0, 3)
+    k = ix.astype(np.int64) & 0xFFFFFFFF
+    inside = k < bound
+    if mode == 0 and not inside.all():
+        raise PlError(f"pl.interpret: op '{c.name}' has an index outside [0, {bound}) and "
+                      "gather_oob='undefined'")
+    if mode == 1:
+        return np.minimum(k, bound - 1), np.ones_like(inside)
+    if mode == 2:
+        return k % bound, np.ones_like(inside)
+    return np.where(inside, k, 0), inside
+
+
+@interprets("tile.mgather")
+def _mgather(c: OpCtx) -> Any:
+    """Rows (coalesce 'row': result row r is mem[idx.flat[r]]) or elements ('elem': result[i, j]
+    is mem.flat[idx[i, j]]) of the GM tensor, over the index's valid region (the rest is 0).
+    The Mat element mode also writes a GM scratch the reference does not describe: refused."""
+    mem, ix = c.array(0), c.array(1)
+    shape, dtype = c.result_shape(), c.result_dtype()
+    elem = _code(c, "coalesce", 0, 1) == 1
+    space = getattr(c.kwargs.get("target_memory"), "name", "Vec")
+    if shape is None or dtype is None or len(shape) != 2 or ix.ndim != 2:
+        raise PlError(f"pl.interpret: op '{c.name}' needs a rank-2 index and a static rank-2 result")
+    if elem and space == "Mat":
+        raise PlError(f"pl.interpret: op '{c.name}' in Mat element mode writes a GM scratch whose "
+                      "contents the reference does not define")
+    out = np.zeros(shape, dtype=dtype)
+    vr, vc = c.valid_shape(1) if isinstance(c.call.args[1].type, TileType) else ix.shape
+    if elem:
+        part = ix[:vr, :vc]
+        k, inside = _oob(c, part, mem.size)
+        got = np.ascontiguousarray(mem).reshape(-1)[k]
+        out[:vr, :vc] = np.where(inside, got, 0)
+        return out
+    rows = ix[:vr, :vc].reshape(-1)[:shape[0]]
+    k, inside = _oob(c, rows, mem.shape[0])
+    flat = mem.reshape(mem.shape[0], -1)
+    out[:rows.size] = np.where(inside[:, None], flat[k][:, :shape[1]], 0)
+    return out
+
+
+@interprets("tile.mscatter")
+def _mscatter(c: OpCtx) -> Any:
+    """output.flat[idx[i, j]] = src[i, j] into the GM tensor (written in place and returned);
+    an index outside it, or one repeated, is a PlError."""
+    src, out = c.array(0), c.array(2)
+    flat = out.reshape(-1)
+    if not np.shares_memory(flat, out):
+        raise PlError(f"pl.interpret: op '{c.name}' cannot scatter into a strided tensor view")
+    ix = checked_indices(c, 1, out.size).reshape(-1)
+    if ix.size != src.size:
+        raise PlError(f"pl.interpret: op '{c.name}' needs one index per source element")
+    if len(set(ix.tolist())) != ix.size:
+        raise PlError(f"pl.interpret: op '{c.name}' writes one element twice (a repeated index); the "
+                      "order of those writes is not defined")
+    flat[ix] = src.reshape(-1)
+    return out
 
 
 # mask_pattern -> (group width, kept positions within each group): P0101 keeps 0 and 2, ...
