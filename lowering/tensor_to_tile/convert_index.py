@@ -180,6 +180,13 @@ def _const(value: int | float, dtype: DType, span: Span) -> Expr:
         else ConstInt(int(value), dtype, span=span)
 
 
+def _fill(value: int, dtype: DType, span: Span) -> Expr:
+    """A tile.full value as the frontend reads the literal `pl.tile.full(..., value=1)` (an INDEX
+    int, an FP32 float): the dtype kwarg gives the tile its dtype, and the text reads back equal."""
+    return ConstFloat(float(value), DType.FP32, span=span) if dtype.is_float() \
+        else ConstInt(int(value), DType.INDEX, span=span)
+
+
 def _rank2(name: str, *exprs: Expr, span: Span) -> list[tuple[int, int]]:
     shapes = [_static(name, x.type, span) for x in exprs]
     if any(len(s) != 2 for s in shapes):
@@ -205,7 +212,7 @@ def _row_major_index(e: _Emitter, rows: Expr, cols: Expr, width: int) -> Var:
 
 def _row_numbers(e: _Emitter, n: int) -> Expr:
     """[n, 1] INT32: 0, 1, ..., n - 1."""
-    ci = e.emit("row_arange", mk("tile.ci", [_const(0, _I32, e.span), index_tuple((1, n), e.span)],
+    ci = e.emit("row_arange", mk("tile.ci", [index(0, e.span), index_tuple((1, n), e.span)],
                                  [("dtype", _I32), ("descending", False)], (), e.span))
     return e.reshape("row_numbers", ci, (n, 1))
 
@@ -262,7 +269,7 @@ def _preserving_scatter(e: _Emitter, base: Expr, src: Expr, flat: Expr) -> Expr:
     mask_dt = DType.FP32 if bits >= 32 else DType.FP16 if bits == 16 else DType.INT8
 
     def full(hint: str, dims: tuple[int, ...], value: int, dtype: DType) -> Var:
-        return e.emit(hint, mk("tile.full", [index_tuple(dims, e.span), _const(value, dtype, e.span)],
+        return e.emit(hint, mk("tile.full", [index_tuple(dims, e.span), _fill(value, dtype, e.span)],
                                [("dtype", dtype)], (), e.span))
 
     values = e.emit("scatter_values", mk("tile.scatter", [full("scatter_zeros", shape, 0, t.dtype),
@@ -309,9 +316,9 @@ def _scatter_update(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) 
         raise PlError(f"{name}: the conversion to tile ops covers whole-row updates (dim -2) of a "
                       f"rank-2 input by {n} index rows, got input [{m}, {d}], src [{sn}, {sd}]",
                       span)
-    ci = e.emit("su_col", mk("tile.ci", [_const(0, _I32, span), index_tuple((1, d), span)],
+    ci = e.emit("su_col", mk("tile.ci", [index(0, span), index_tuple((1, d), span)],
                              [("dtype", _I32), ("descending", False)], (), span))
-    zeros = e.emit("su_tmpl", mk("tile.full", [index_tuple((n, d), span), _const(0, _I32, span)],
+    zeros = e.emit("su_tmpl", mk("tile.full", [index_tuple((n, d), span), _fill(0, _I32, span)],
                                  [("dtype", _I32)], (), span))
     cols = e.emit("su_col_nd", mk("tile.col_expand", [zeros, ci], (), (), span))
     rows = e.reshape("su_idx_flat", _as_i32(e, "su_idx_i32", ix), (n, 1))
@@ -356,7 +363,7 @@ def _cmp(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
     shape, dtype = _static("tensor.cmp", like, span), like.dtype
     kw = [("cmp_type", kwargs.get("cmp_type", 0) or 0)]
     mask = e.emit("cmp_mask", mk("tile.cmps" if scalar else "tile.cmp", [lhs, rhs], kw, (), span))
-    one, zero = (e.emit(h, mk("tile.full", [index_tuple(shape, span), _const(v, dtype, span)],
+    one, zero = (e.emit(h, mk("tile.full", [index_tuple(shape, span), _fill(v, dtype, span)],
                               [("dtype", dtype)], (), span))
                  for h, v in (("cmp_one", 1), ("cmp_zero", 0)))
     tmp = e.create("cmp_tmp", (1, 32), DType.UINT8)
@@ -392,7 +399,7 @@ def _scatter_mask(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) ->
     kw = [(k, v) for k, v in kwargs.items() if k == "mask_pattern"]
 
     def full(hint: str, dims: tuple[int, int], value: int, dtype: DType) -> Var:
-        return e.emit(hint, mk("tile.full", [index_tuple(dims, span), _const(value, dtype, span)],
+        return e.emit(hint, mk("tile.full", [index_tuple(dims, span), _fill(value, dtype, span)],
                                [("dtype", dtype)], (), span))
 
     values = e.emit("scatter_mask_values", mk("tile.scatter_mask", [
