@@ -12,6 +12,7 @@ PlError, never a guess.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from lowering.tensor_to_tile.common import index, index_mul, index_tuple, mk, shape_tuple, zeros
@@ -24,6 +25,13 @@ from pl.ir.types import TensorType, TileType, static_shape
 from pl.ops.marks import converts
 
 Result = tuple[list[Stmt], Expr]
+
+
+def _fill(value: int, dtype: DType, span: Span) -> Expr:
+    """A tile.full value as the frontend reads the literal `pl.tile.full(..., value=1)` (an INDEX
+    int, an FP32 float): the dtype kwarg gives the tile its dtype, and the text reads back equal."""
+    return ConstFloat(float(value), DType.FP32, span=span) if dtype.is_float() \
+        else ConstInt(int(value), DType.INDEX, span=span)
 
 
 class _Emitter:
@@ -51,6 +59,11 @@ class _Emitter:
         return self.emit(hint, mk("tile.create", [index_tuple(shape, self.span)],
                                   [("dtype", dtype), ("target_memory", MemorySpace.Vec)], (),
                                   self.span))
+
+    def full(self, hint: str, shape: tuple[int, ...], value: int, dtype: DType) -> Var:
+        return self.emit(hint, mk("tile.full", [index_tuple(shape, self.span),
+                                                _fill(value, dtype, self.span)],
+                                  [("dtype", dtype)], (), self.span))
 
     def reshape(self, hint: str, tile: Expr, shape: tuple[int, ...]) -> Expr:
         t = tile.type
@@ -180,13 +193,6 @@ def _const(value: int | float, dtype: DType, span: Span) -> Expr:
         else ConstInt(int(value), dtype, span=span)
 
 
-def _fill(value: int, dtype: DType, span: Span) -> Expr:
-    """A tile.full value as the frontend reads the literal `pl.tile.full(..., value=1)` (an INDEX
-    int, an FP32 float): the dtype kwarg gives the tile its dtype, and the text reads back equal."""
-    return ConstFloat(float(value), DType.FP32, span=span) if dtype.is_float() \
-        else ConstInt(int(value), DType.INDEX, span=span)
-
-
 def _rank2(name: str, *exprs: Expr, span: Span) -> list[tuple[int, int]]:
     shapes = [_static(name, x.type, span) for x in exprs]
     if any(len(s) != 2 for s in shapes):
@@ -258,29 +264,32 @@ def _gather(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Resul
     return e.stmts, _reshaped(out, ix_shape, span)
 
 
-def _preserving_scatter(e: _Emitter, base: Expr, src: Expr, flat: Expr) -> Expr:
-    """`base` with base.flat[flat[i, j]] = src[i, j]: pto.tscatter does not keep the elements it
-    does not write, so the values and a written-mask are each scattered into zeros and
-    tile.sel picks the scattered value where the mask is set, the base elsewhere."""
+def _mask_dtype(data: DType) -> DType:
+    """The dtype of a written-mask tile for data of `data`'s width (pto.tscatter matches widths)."""
+    return DType.FP32 if data.bits >= 32 else DType.FP16 if data.bits == 16 else DType.INT8
+
+
+def _preserving_scatter(e: _Emitter, base: Expr, src: Expr,
+                        scatter: Callable[[Expr, Expr], Call]) -> Expr:
+    """`base` with src scattered into it by `scatter(dst, values)` (tile.scatter at a flat index,
+    tile.scatter_mask at a pattern's columns). pto.tscatter does not keep the elements it does
+    not write, so the values and a written-mask are each scattered into zeros, and tile.sel
+    picks the scattered value where the mask is set, the base elsewhere."""
     t, st = base.type, src.type
     assert isinstance(t, TileType) and isinstance(st, TileType)
     shape, src_shape = _static("scatter", t, e.span), _static("scatter", st, e.span)
-    bits = t.dtype.bits
-    mask_dt = DType.FP32 if bits >= 32 else DType.FP16 if bits == 16 else DType.INT8
-
-    def full(hint: str, dims: tuple[int, ...], value: int, dtype: DType) -> Var:
-        return e.emit(hint, mk("tile.full", [index_tuple(dims, e.span), _fill(value, dtype, e.span)],
-                               [("dtype", dtype)], (), e.span))
-
-    values = e.emit("scatter_values", mk("tile.scatter", [full("scatter_zeros", shape, 0, t.dtype),
-                                                          src, flat], (), (), e.span))
-    written = e.emit("scatter_written", mk("tile.scatter", [
-        full("scatter_mask_zeros", shape, 0, mask_dt), full("scatter_ones", src_shape, 1, mask_dt),
-        flat], (), (), e.span))
+    mask_dt = _mask_dtype(t.dtype)
+    values = e.emit("scatter_values", scatter(e.full("scatter_zeros", shape, 0, t.dtype), src))
+    written = e.emit("scatter_written", scatter(e.full("scatter_mask_zeros", shape, 0, mask_dt),
+                                                e.full("scatter_ones", src_shape, 1, mask_dt)))
     pred = e.emit("scatter_pred", mk("tile.cmps", [written, _const(0, mask_dt, e.span)],
                                      [("cmp_type", 1)], (), e.span))
     tmp = e.create("scatter_tmp", (1, 32), DType.UINT8)
     return mk("tile.sel", [pred, values, base, tmp], (), (), e.span)
+
+
+def _at_flat_index(flat: Expr, span: Span) -> Callable[[Expr, Expr], Call]:
+    return lambda dst, values: mk("tile.scatter", [dst, values, flat], (), (), span)
 
 
 @converts("tensor.scatter")
@@ -298,7 +307,7 @@ def _scatter(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Resu
                       f"src [{sn}, {sk}]", span)
     flat = _row_major_index(e, _row_numbers(e, n), _as_i32(e, "scatter_index_i32", ix), d)
     narrow = _narrow_index(e, flat, base.type.dtype)  # type: ignore[attr-defined]
-    return e.stmts, _preserving_scatter(e, base, src, narrow)
+    return e.stmts, _preserving_scatter(e, base, src, _at_flat_index(narrow, span))
 
 
 @converts("tensor.scatter_update")
@@ -318,13 +327,12 @@ def _scatter_update(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) 
                       span)
     ci = e.emit("su_col", mk("tile.ci", [index(0, span), index_tuple((1, d), span)],
                              [("dtype", _I32), ("descending", False)], (), span))
-    zeros = e.emit("su_tmpl", mk("tile.full", [index_tuple((n, d), span), _fill(0, _I32, span)],
-                                 [("dtype", _I32)], (), span))
+    zeros = e.full("su_tmpl", (n, d), 0, _I32)
     cols = e.emit("su_col_nd", mk("tile.col_expand", [zeros, ci], (), (), span))
     rows = e.reshape("su_idx_flat", _as_i32(e, "su_idx_i32", ix), (n, 1))
     flat = _narrow_index(e, _row_major_index(e, rows, cols, d),
                          base.type.dtype)  # type: ignore[attr-defined]
-    return e.stmts, _preserving_scatter(e, base, src, flat)
+    return e.stmts, _preserving_scatter(e, base, src, _at_flat_index(flat, span))
 
 
 # ---- ops whose tile form needs a scratch tile or a materialized mask ----------------------------
@@ -363,9 +371,7 @@ def _cmp(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
     shape, dtype = _static("tensor.cmp", like, span), like.dtype
     kw = [("cmp_type", kwargs.get("cmp_type", 0) or 0)]
     mask = e.emit("cmp_mask", mk("tile.cmps" if scalar else "tile.cmp", [lhs, rhs], kw, (), span))
-    one, zero = (e.emit(h, mk("tile.full", [index_tuple(shape, span), _fill(v, dtype, span)],
-                              [("dtype", dtype)], (), span))
-                 for h, v in (("cmp_one", 1), ("cmp_zero", 0)))
+    one, zero = e.full("cmp_one", shape, 1, dtype), e.full("cmp_zero", shape, 0, dtype)
     tmp = e.create("cmp_tmp", (1, 32), DType.UINT8)
     return e.stmts, mk("tile.sel", [mask, one, zero, tmp], (), (), span)
 
@@ -386,31 +392,14 @@ def _mrgsort_format2(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span)
 
 @converts("tensor.scatter_mask")
 def _scatter_mask(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
-    """The input's columns into the columns of dst its mask pattern selects, dst's others kept:
-    the values and a written-mask are each mask-scattered into zeros and tile.sel picks the
-    scattered value where the mask is set, dst elsewhere (as for the index form)."""
-    name = "tensor.scatter_mask"
+    """The input's columns into the columns of dst its mask pattern selects, dst's others kept
+    (the preserving scatter of tile.scatter_mask)."""
     e = _Emitter(span)
     src, dst = e.load("scatter_mask_input", args[0]), e.load("scatter_mask_dst", args[1])
-    (b, c), (_, d) = _rank2(name, src, dst, span=span)
-    dt = dst.type.dtype  # type: ignore[attr-defined]
-    bits = dt.bits
-    mask_dt = DType.FP32 if bits >= 32 else DType.FP16 if bits == 16 else DType.INT8
+    _rank2("tensor.scatter_mask", src, dst, span=span)
     kw = [(k, v) for k, v in kwargs.items() if k == "mask_pattern"]
-
-    def full(hint: str, dims: tuple[int, int], value: int, dtype: DType) -> Var:
-        return e.emit(hint, mk("tile.full", [index_tuple(dims, span), _fill(value, dtype, span)],
-                               [("dtype", dtype)], (), span))
-
-    values = e.emit("scatter_mask_values", mk("tile.scatter_mask", [
-        full("scatter_mask_zeros", (b, d), 0, dt), src], kw, (), span))
-    written = e.emit("scatter_mask_written", mk("tile.scatter_mask", [
-        full("scatter_mask_mask_zeros", (b, d), 0, mask_dt),
-        full("scatter_mask_ones", (b, c), 1, mask_dt)], kw, (), span))
-    pred = e.emit("scatter_mask_pred", mk("tile.cmps", [written, _const(0, mask_dt, span)],
-                                          [("cmp_type", 1)], (), span))
-    tmp = e.create("scatter_mask_tmp", (1, 32), DType.UINT8)
-    return e.stmts, mk("tile.sel", [pred, values, dst, tmp], (), (), span)
+    return e.stmts, _preserving_scatter(
+        e, dst, src, lambda d, values: mk("tile.scatter_mask", [d, values], kw, (), span))
 
 
 def _kw_int(kwargs: dict[str, Any], key: str, default: int) -> int:
