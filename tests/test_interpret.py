@@ -667,3 +667,39 @@ def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
     want = y + z if n > 2 else y * z
     for program in _both(BRANCH_KERNEL):
         np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)
+
+
+LOOP_BRANCH_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function
+    def main(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 8], pl.FP32]:
+        z = pl.mul(x, 3.0)
+        for i in pl.range(n):
+            if i % 2 == 0:
+                y = pl.add(x, x)
+                z = pl.add(z, y)
+            else:
+                y = pl.mul(x, x)
+        w = pl.sub(y, z)
+        return w
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_a_name_bound_in_both_branches_inside_a_loop_is_one_variable(n: int) -> None:
+    """After the loop `y` is the value of whichever branch ran last (convert_to_ssa carries the
+    two branch Vars of `y` as one variable, as the interpreter reads the source)."""
+    x = _rand(4, 8)
+    z = x * 3
+    y = x
+    for i in range(n):
+        if i % 2 == 0:
+            y = x + x
+            z = z + y
+        else:
+            y = x * x
+    for program in _both(LOOP_BRANCH_KERNEL):
+        np.testing.assert_allclose(interpret(program, x, n), y - z, rtol=1e-6)
