@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
-from pl.ir.expr import ConstInt, Expr
+from pl.ir.expr import ConstInt, Expr, MakeTuple
 from pl.ir.types import (
     ScalarType,
+    TileType,
     TileView,
     Type,
     effective_tile_view,
@@ -371,17 +372,37 @@ def write(ctx: Deduction) -> Type:
 
 @type_rule("tile.mgather")
 def mgather(ctx: Deduction) -> Type:
+    """As the reference: element mode gives the index's shape; row mode one row per index, of
+    mem's last extent (a Vec index is [1, R] or [R, 1], a Mat one [1, R]). The valid shape is
+    the index's valid region (Vec) or the explicit valid_shape (Mat: after the scratch in
+    element mode)."""
     ctx.nargs(2, 4)
     mem = ctx.tensor(0)
     ix = ctx.shaped(1)
     target = space_kwarg(ctx, MemorySpace.Vec)
-    if target is MemorySpace.Mat and ctx.has(3):
-        shape = ctx.tuple_arg(3)
-    elif ctx.kw_int("coalesce", 0) == 1 or ix.rank < 2:
+    elem = ctx.kw_int("coalesce", 0) == 1
+    if ix.rank != 2:
+        raise ctx.fail(f"The operator {ctx.name} requires a 2D idx, but got rank {ix.rank}",
+                       argument=1)
+    valid: Shape | None = None
+    if elem:
         shape = ix.shape
     else:
-        shape = (ix.shape[0], mem.shape[-1])
-    return tile(shape, mem.dtype, None, flat_view(shape))
+        lead = ix.shape[0]
+        row_dim = 1 if isinstance(lead, ConstInt) and lead.value == 1 else 0
+        if target is MemorySpace.Mat and row_dim != 1:
+            raise ctx.fail(f"The operator {ctx.name} Mat row mode requires a [1, R] GM idx tensor",
+                           argument=1)
+        shape = (ix.shape[row_dim], mem.shape[-1])
+        if isinstance(ix, TileType) and ix.view is not None and len(ix.view.valid_shape) == 2:
+            valid = (ix.view.valid_shape[row_dim], mem.shape[-1])
+    if target is MemorySpace.Mat:
+        at = 3 if elem else 2
+        valid = ctx.tuple_arg(at) if ctx.has(at) and isinstance(ctx.args[at], MakeTuple) else None
+    elif elem and isinstance(ix, TileType) and ix.view is not None and ix.view.valid_shape:
+        valid = ix.view.valid_shape
+    return tile(shape, mem.dtype, None,
+                flat_view(shape, valid if valid is not None and tuple(valid) != tuple(shape) else None))
 
 
 @type_rule("tile.gather_row", "tensor.gather_row")
