@@ -632,44 +632,9 @@ def test_array_update_is_functional() -> None:
 
 
 # Before convert_to_ssa a name assigned in both branches of an `if` is two Vars (one per
-# branch), and a branch may rebind a name bound before the `if`: after the `if` the name has
-# the value of the branch that ran, as convert_to_ssa's phi gives it.
+# branch), and a branch may rebind a name bound before the `if`: after the `if` (and after a loop
+# around it) the name has the value of the branch that ran last, as convert_to_ssa's phis give it.
 BRANCH_KERNEL = """
-import pl
-
-@pl.program
-class K:
-    @pl.function
-    def main(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 8], pl.FP32]:
-        z = pl.mul(x, 3.0)
-        if n % 2 == 0:
-            y = pl.add(x, x)
-            z = pl.add(z, y)
-        else:
-            y = pl.mul(x, x)
-        if n > 2:
-            w = pl.add(y, z)
-        else:
-            w = pl.mul(y, z)
-        return w
-"""
-
-
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
-    x = _rand(4, 8)
-    z = x * 3
-    if n % 2 == 0:
-        y = x + x
-        z = z + y
-    else:
-        y = x * x
-    want = y + z if n > 2 else y * z
-    for program in _both(BRANCH_KERNEL):
-        np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)
-
-
-LOOP_BRANCH_KERNEL = """
 import pl
 
 @pl.program
@@ -683,15 +648,16 @@ class K:
                 z = pl.add(z, y)
             else:
                 y = pl.mul(x, x)
-        w = pl.sub(y, z)
+        if n > 2:
+            w = pl.add(y, z)
+        else:
+            w = pl.sub(y, z)
         return w
 """
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_a_name_bound_in_both_branches_inside_a_loop_is_one_variable(n: int) -> None:
-    """After the loop `y` is the value of whichever branch ran last (convert_to_ssa carries the
-    two branch Vars of `y` as one variable, as the interpreter reads the source)."""
+def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
     x = _rand(4, 8)
     z = x * 3
     y = x
@@ -701,5 +667,6 @@ def test_a_name_bound_in_both_branches_inside_a_loop_is_one_variable(n: int) -> 
             z = z + y
         else:
             y = x * x
-    for program in _both(LOOP_BRANCH_KERNEL):
-        np.testing.assert_allclose(interpret(program, x, n), y - z, rtol=1e-6)
+    want = y + z if n > 2 else y - z
+    for program in _both(BRANCH_KERNEL):
+        np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)
