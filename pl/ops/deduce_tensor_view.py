@@ -9,7 +9,7 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 from __future__ import annotations
 
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
-from pl.ir.expr import ConstInt
+from pl.ir.expr import BinaryExpr, ConstInt, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TupleType, Type, UnknownType
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_util import (
@@ -244,9 +244,28 @@ def gather_mask(ctx: Deduction) -> Type:
 
 @type_rule("tensor.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
+    """The merged list: the sources' shape with the last extents summed (as the reference). The
+    2-4 sources are FP16/FP32 of one dtype and rank, equal on every axis but the last."""
     ctx.nargs(2, 4)
-    a = ctx.shaped(0)
-    return tensor(ctx.shaped(len(ctx.args) - 1).shape, a.dtype)
+    srcs = [ctx.shaped(i) for i in range(len(ctx.args))]
+    first = srcs[0]
+    if first.dtype not in (DType.FP16, DType.FP32) or first.rank == 0:
+        raise ctx.fail(f"The operator {ctx.name} requires FP16 or FP32 sources, but got "
+                       f"{first.dtype.name}")
+    for i, t in enumerate(srcs[1:], 1):
+        if t.dtype is not first.dtype or t.rank != first.rank or any(
+                isinstance(a, ConstInt) and isinstance(b, ConstInt) and a.value != b.value
+                for a, b in zip(t.shape[:-1], first.shape[:-1], strict=True)):
+            raise ctx.fail(f"The operator {ctx.name} requires sources of one dtype and rank, equal "
+                           f"on every axis but the last; argument {i} differs", argument=i)
+    lasts = [t.shape[-1] for t in srcs]
+    if all(isinstance(d, ConstInt) for d in lasts):
+        last: Expr = idx(sum(d.value for d in lasts if isinstance(d, ConstInt)))
+    else:
+        last = lasts[0]
+        for d in lasts[1:]:
+            last = BinaryExpr("Add", last, d, DType.INDEX)
+    return tensor((*first.shape[:-1], last), first.dtype)
 
 
 @type_rule("tensor.paged_gather")
