@@ -241,10 +241,10 @@ def test_fuzz_mutants_succeed_or_fail_cleanly(report: Report) -> None:
 # -- direct reproductions of the bugs the fuzzer found --------------------------------------------
 
 _UNCONVERTED = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
-           "    def f(self, x: pl.Tensor[[16, 64], pl.INT32], out: pl.Out[pl.Tensor[[16, 64], pl.INT32]])"
-           " -> pl.Tensor[[16, 64], pl.INT32]:\n"
-           "        m = pl.xor(x, x)\n"
-           "        out = pl.assemble(out, m, [0, 0])\n        return out\n")
+                "    def f(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[8, 64], pl.FP32]])"
+                " -> pl.Tensor[[8, 64], pl.FP32]:\n"
+                "        m = pl.tensor.aiv_shard(x, split=1)\n"
+                "        out = pl.assemble(out, m, [0, 0])\n        return out\n")
 _NEG_SLICE = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
               "    def f(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]])"
               " -> pl.Tensor[[16, 64], pl.FP32]:\n"

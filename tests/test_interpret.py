@@ -373,14 +373,14 @@ def test_round_bf16_keeps_eight_mantissa_bits() -> None:
 # ---- errors and coverage ------------------------------------------------------------------------------
 
 def test_uncovered_op_raises_a_clear_error() -> None:
-    # tile.cmps's packed bit mask has a target-defined bit order: refused, with the reason.
-    program = _program(KERNEL.format(expr="pl.tile.cmps(a, 0.0, cmp_type=0)", out_shape="[16, 32]",
-                                     out_dtype="UINT8"))
+    # mrgsort format2's `exhausted` flag and result tail are the instruction's: refused, with why.
+    program = _program(KERNEL.format(expr="pl.tile.mrgsort_format2(a, b, tmp)", out_shape="[16, 64]",
+                                     out_dtype="FP32"))
     x = _rand(16, 64)
     with pytest.raises(PlError, match=re.escape(
-            "pl.interpret: op 'tile.cmps' is not supported by the interpreter: its predicate is a "
-            "packed bit mask")) as info:
-        interpret(program, x, x, np.zeros((16, 32), np.uint8))
+            "pl.interpret: op 'tile.mrgsort_format2' is not supported by the interpreter: what its "
+            "`exhausted` flag does")) as info:
+        interpret(program, x, x, np.zeros((16, 64), np.float32))
     assert info.value.span is not None and info.value.span.line > 0
 
 
@@ -600,8 +600,15 @@ class K:
 """
 
 
+def test_a_new_array_holds_zeros() -> None:
+    """The reference declares an on-core array `dtype name[N] = {0};`: unwritten elements are 0."""
+    for program in _both(ARRAY_KERNEL):
+        out = np.zeros((16, 64), np.int32)
+        interpret(program, np.ones((16, 64), np.int32), 1, out)
+        np.testing.assert_array_equal(out, np.ones((16, 64), np.int32))
+
+
 @pytest.mark.parametrize(("n", "message"), [
-    (1, "reads element 1 of an array before any write"),  # never written: not defined
     (4, "index 4 is out of range for an array of 4 elements"),  # a dynamic index past the end
     (-1, "index -1 is out of range"),  # never wrapped
 ])
@@ -631,3 +638,44 @@ def test_task_scopes_example_runs_each_block_and_waits_by_task_id() -> None:
         interpret(program, x, scaled, out)
         np.testing.assert_allclose(scaled, 2 * x, rtol=1e-6)  # every one of the 4 blocks ran
         np.testing.assert_allclose(out, np.exp(2 * x[:16]) + 2 * x[48:], rtol=1e-5)
+
+
+# Before convert_to_ssa a name assigned in both branches of an `if` is two Vars (one per
+# branch), and a branch may rebind a name bound before the `if`: after the `if` (and after a loop
+# around it) the name has the value of the branch that ran last, as convert_to_ssa's phis give it.
+BRANCH_KERNEL = """
+import pl
+
+@pl.program
+class K:
+    @pl.function
+    def main(self, x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 8], pl.FP32]:
+        z = pl.mul(x, 3.0)
+        for i in pl.range(n):
+            if i % 2 == 0:
+                y = pl.add(x, x)
+                z = pl.add(z, y)
+            else:
+                y = pl.mul(x, x)
+        if n > 2:
+            w = pl.add(y, z)
+        else:
+            w = pl.sub(y, z)
+        return w
+"""
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
+    x = _rand(4, 8)
+    z = x * 3
+    y = x
+    for i in range(n):
+        if i % 2 == 0:
+            y = x + x
+            z = z + y
+        else:
+            y = x * x
+    want = y + z if n > 2 else y - z
+    for program in _both(BRANCH_KERNEL):
+        np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)

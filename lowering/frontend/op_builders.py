@@ -265,7 +265,10 @@ def _pick_name(base: str, level: str, names: list[str], args: list[Arg],
     if base == "gather" and level == "tensor":
         if "mask_pattern" in kwargs:
             return "tensor.gather_mask"
-        if "cmp_mode" in kwargs or "out_cols" in kwargs or rhs_scalar:
+        # The compare form's kvalue is keyword-only in the reference; the printer writes it
+        # second, alone. `gather(x, -1, idx)` / `gather(x, -1, index=idx)` is the index form.
+        index_form = len(args) > 2 or "index" in kwargs
+        if {"cmp_mode", "out_cols", "kvalue"} & set(kwargs) or (rhs_scalar and not index_form):
             return "tensor.gather_compare"
         return "tensor.gather"
     if base == "scatter" and level == "tensor":

@@ -362,6 +362,17 @@ class _Converter:
         twins = {k: else_new[k.name] for k in then_ver
                  if k not in before and k not in aliases and k.name in else_new
                  and else_new[k.name] is not k and k.name in needed_names}
+        # Inside a loop both twins are already carried (bound before the if): each branch moves
+        # only its own, yet after the if both name the value of the branch that ran.
+        if s.else_body is not None:
+            else_moved = {k.name: k for k in else_ver
+                          if k in before and else_ver[k] is not before[k] and k not in aliases}
+            for tk in list(then_ver):
+                ek = else_moved.get(tk.name) if tk in before else None
+                if ek is not None and ek is not tk and then_ver[tk] is not before[tk] \
+                        and else_ver.get(tk) is before[tk] and then_ver.get(ek) is before.get(ek):
+                    then_ver = {**then_ver, ek: then_ver[tk]}
+                    else_ver = {**else_ver, tk: else_ver[ek]}
         for tk, ek in twins.items():
             else_ver = {**else_ver, tk: else_ver[ek]}
         phis: list[Var] = []

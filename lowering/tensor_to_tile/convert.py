@@ -3,8 +3,9 @@
 Guarantees: a converter receives the call's arguments already bridged (tensor operands that an
 input requirement covers are loaded; parameters consumed directly are already tiles) and returns
 `(prologue statements, result expression)`. Ops whose ops.tsv row says "1:1 rename" are converted
-generically; the others have a function here, marked `@converts(op name, parameters)`; `CONVERTERS`
-is the read-only table of both, built once at import (`build_converters`). A tensor op with no conversion raises a located
+generically; the others have a function here or, for the multi-statement expansions, in
+convert_index.py, marked `@converts(op name, parameters)`; `CONVERTERS` is the read-only table of
+all of them, built once at import (`build_converters`). A tensor op with no conversion raises a located
 PlError instead of leaking into the tile IR.
 """
 
@@ -16,6 +17,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any, Final
 
+from lowering.tensor_to_tile import convert_index
 from lowering.tensor_to_tile.common import mk, shape_tuple, zeros
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
@@ -259,7 +261,7 @@ def _rsqrt(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result
 def build_converters() -> Mapping[str, Converter]:
     """Every tensor op's converter: the `@converts` marks of this module, then a 1:1 rename for
     each tensor op whose ops.tsv row says "1:1 rename" (to a registered tile op)."""
-    table = dict(collect("converter", [sys.modules[__name__]]))
+    table = dict(collect("converter", [sys.modules[__name__], convert_index]))
     for name, row in all_ops().items():
         if row.level != "tensor" or name in table or name in PASSTHROUGH:
             continue
@@ -281,10 +283,7 @@ def converter_for(name: str) -> Converter | None:
 # here yet: inside an InCore function they are a located error (`check_convertible`). A new tensor
 # op the reference converts needs a `@converts` function or an entry here (tests/test_op_records.py).
 NOT_YET_CONVERTED: Final = frozenset({
-    "tensor.aic_gather", "tensor.aiv_shard", "tensor.cmp", "tensor.expand_clone",
-    "tensor.fillpad_expand", "tensor.gather", "tensor.gather_compare", "tensor.gather_mask",
-    "tensor.gather_row", "tensor.mrgsort_format2", "tensor.paged_gather", "tensor.scatter",
-    "tensor.scatter_mask", "tensor.scatter_update", "tensor.xor", "tensor.xors",
+    "tensor.aic_gather", "tensor.aiv_shard",
 })
 
 

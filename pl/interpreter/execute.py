@@ -65,6 +65,7 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
 )
+from pl.ir.traverse import stmt_defs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
 
 _MAX_CALL_DEPTH = 64
@@ -215,7 +216,10 @@ class Machine:
     def _if(self, stmt: IfStmt, env: Env) -> Flow | None:
         cond = self.eval(stmt.condition, env)
         branch = stmt.then_body if _truth(cond) else stmt.else_body
+        before = dict(env) if branch is not None and not stmt.return_vars else None
         flow = self.exec(branch, env) if branch is not None else None
+        if flow is None and before is not None and branch is not None:
+            _join_names(stmt, branch, before, env)
         if flow is not None and flow.kind == "yield":
             self._bind(stmt.return_vars, flow.values or (), stmt, env)
             return None
@@ -267,7 +271,10 @@ class Machine:
         flow = self.exec(body, env)
         if flow is None:
             if stmt.iter_args:
-                raise PlError("pl.interpret: a loop with iter_args finished an iteration without a yield",
+                # The next trip's carried values are then not defined (the reference's own
+                # lowering needs the yield too): refused rather than guessed.
+                raise PlError("pl.interpret: a loop with iter_args finished an iteration without a yield, "
+                              "so the values it carries into the next iteration are not defined",
                               stmt.span)
             return values, False, None
         if flow.kind == "return":
@@ -364,3 +371,24 @@ def _conform(call: Call, value: Any) -> Any:
     if isinstance(t, ScalarType) and not isinstance(value, np.ndarray):
         return coerce_element(value, t.dtype)
     return value
+
+
+def _join_names(stmt: IfStmt, branch: Stmt, before: Env, env: Env) -> None:
+    """An `if` without results is the source form, before convert_to_ssa: a name assigned in the
+    branch that ran is that name after the `if`, whichever Var object the frontend bound it to.
+    As convert_to_ssa joins them, each value the branch assigned also binds the other branch's
+    Vars of that name (`y = x` / `else: y = -x`: two Vars, one phi) and the Vars of that name
+    bound before the `if`."""
+    other = stmt.else_body if branch is stmt.then_body else stmt.then_body
+    same_name: dict[str, list[Var]] = {}
+    for s in walk_stmts(other):
+        for v in stmt_defs(s):
+            same_name.setdefault(v.name, []).append(v)
+    for v in before:
+        same_name.setdefault(v.name, []).append(v)
+    for s in walk_stmts(branch):
+        for v in stmt_defs(s):
+            if v in env and (v not in before or env[v] is not before[v]):
+                for twin in same_name.get(v.name, ()):
+                    if twin is not v:
+                        env[twin] = env[v]

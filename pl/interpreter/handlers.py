@@ -1,8 +1,8 @@
 """The interpreter's op table: every op's interpreter function, or the reason it has none.
 
 Guarantees: `HANDLERS` (op name -> handler) is built once, explicitly, when this module is imported,
-from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_array.py, ops_cross_core.py
-and this module, and is read-only.
+from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_index.py, ops_array.py,
+ops_cross_core.py and this module, and is read-only.
 `WITHOUT_NUMERICS` names every other registered op together with the reason the interpreter does
 not compute it; an op is in exactly one of the two (tests/test_op_records.py checks both against
 the registry), so adding an op means marking its handler or saying here why it has none. The
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.interpreter import ops, ops_array, ops_cross_core, ops_mem
+from pl.interpreter import ops, ops_array, ops_cross_core, ops_index, ops_mem
 from pl.interpreter.context import Handler, OpCtx
 from pl.ops.marks import collect, interprets
 
@@ -49,7 +49,8 @@ def _subblock_idx(c: OpCtx) -> Any:
 
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
-    return collect("interpreter", (ops, ops_mem, ops_array, ops_cross_core, sys.modules[__name__]))
+    return collect("interpreter", (ops, ops_mem, ops_index, ops_array, ops_cross_core,
+                                   sys.modules[__name__]))
 
 
 HANDLERS: Final = build_handlers()
@@ -58,15 +59,12 @@ _SPLIT = ("it splits a tile between the two vector lanes of a cluster, and the i
           "one lane")
 _HARDWARE = "it reads the hardware (block / sub-block ids, core counts, addresses), which the interpreter has not"
 # The reference defines these through pto-isa instructions and leaves the encodings to the
-# target; computing a guess would be worse than refusing (a wrong interpreter hides bugs).
-_PACKED_MASK = ("its predicate is a packed bit mask whose bit order the reference leaves to the target "
-                "(pto-isa), so the interpreter cannot compute or read it")
-_RANDOM = ("its bits come from the pto-isa counter-based generator (keys, counters, rounds), whose "
-           "exact algorithm the reference does not define")
-_ISA_INDEX = "its index, offset or mask-pattern encoding is defined by the pto-isa instruction, not by the reference"
-_ISA_SORT = "its packed value-index layout is defined by the pto-isa sort instructions, not by the reference"
-_BYTES = ("it reinterprets the bytes of a buffer, whose order follows the hardware layout (row or "
-          "column major, fractal) that the interpreter's row-major arrays do not keep")
+# target (its docs and runtime goldens do not pin them down); computing a guess would be worse
+# than refusing (a wrong interpreter hides bugs).
+_GATHER_COMPARE = ("it fills its index rows only up to each row's match count, and what the rest holds is "
+              "the pto-isa instruction's, not defined by the reference")
+_ISA_SORT = ("what its `exhausted` flag does and what fills its tmp-shaped result past the merged lists "
+             "are the pto-isa instruction's, not defined by the reference")
 _MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
 
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
@@ -75,19 +73,10 @@ WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
     **dict.fromkeys((
         "tile.tget_scale_addr",
         "system.available_cluster_count", "system.available_aiv_count"), _HARDWARE),
-    **dict.fromkeys(("tile.cmp", "tile.cmps", "tile.sel", "tile.sels"), _PACKED_MASK),
-    **dict.fromkeys(("tile.random", "tensor.random"), _RANDOM),
     **dict.fromkeys((
-        "tile.gather", "tile.gatherb", "tile.mgather", "tile.mscatter", "tile.scatter",
-        "tile.gather_mask", "tile.scatter_mask", "tile.gather_compare", "tensor.gather_mask",
-        "tensor.scatter_mask", "tensor.gather_compare"), _ISA_INDEX),
-    **dict.fromkeys((
-        "tile.sort32", "tensor.sort32", "tile.mrgsort_format1", "tile.mrgsort_format2",
-        "tensor.mrgsort_format1", "tensor.mrgsort_format2"), _ISA_SORT),
+        "tile.gather_compare", "tensor.gather_compare"), _GATHER_COMPARE),
+    **dict.fromkeys(("tile.mrgsort_format2", "tensor.mrgsort_format2"), _ISA_SORT),
     **dict.fromkeys(("tile.matmul_mx", "tile.matmul_mx_acc", "tile.matmul_mx_bias"), _MX),
-    "tensor.paged_gather": ("the reference sizes its result by max_indices, leaves the rows past the "
-                            "gathered indices undefined, and its is_trans layout is the hardware's"),
-    **dict.fromkeys(("tile.reinterpret_view", "tensor.reinterpret_view"), _BYTES),
 })
 
 

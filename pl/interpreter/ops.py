@@ -111,7 +111,7 @@ def _prelu(c: OpCtx) -> Any:
 
 
 # The reference's comparison codes (cmp_type): EQ=0, NE=1, LT=2, LE=3, GT=4, GE=5.
-_COMPARE: tuple[Fn2, ...] = (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+COMPARE: tuple[Fn2, ...] = (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                              np.greater_equal)
 
 
@@ -120,10 +120,10 @@ def _tensor_cmp(c: OpCtx) -> Any:
     """1 where `lhs cmp rhs` holds, else 0, in lhs's dtype (tile.cmp's packed bit mask is not this)."""
     code = c.kwargs.get("cmp_type", 0)
     code = int(getattr(code, "value", code))
-    if not 0 <= code < len(_COMPARE):
+    if not 0 <= code < len(COMPARE):
         raise PlError(f"pl.interpret: op '{c.name}' has cmp_type {code}; the codes are 0 (eq) to 5 (ge)")
     with np.errstate(invalid="ignore"):
-        return _COMPARE[code](c.array(0), _operand(c, 1)).astype(c.array(0).dtype)
+        return COMPARE[code](c.array(0), _operand(c, 1)).astype(c.array(0).dtype)
 
 
 def _part(fn: Fn2, a: Array, b: Array, valid_a: tuple[int, ...], valid_b: tuple[int, ...]) -> Array:

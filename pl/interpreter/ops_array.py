@@ -1,10 +1,11 @@
 """Op semantics of the interpreter, part 3: the on-core arrays (`pl.array.*`).
 
 Guarantees: an array value is an immutable tuple of its elements, so `array.update_element`
-returns a new value and never changes the one it was given (the IR's functional update); an
-element never written is `None`, and reading it is a PlError (the reference's array is an
-uninitialised C-stack local, so its value is not defined); an index outside the extent is a
-PlError, never wrapped; a stored value is converted to the element dtype as a scalar store is.
+returns a new value and never changes the one it was given (the IR's functional update); a new
+array holds zeros (the reference's code generator declares it `dtype name[N] = {0};`), except an
+array of task ids, which are opaque: an element of one never written is `None`, and reading it
+is a PlError; an index outside the extent is a PlError, never wrapped; a stored value is
+converted to the element dtype as a scalar store is.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx
-from pl.interpreter.values import coerce_element
+from pl.interpreter.values import coerce_element, coerce_scalar
+from pl.ir.enums import DType
 from pl.ir.types import ArrayType
 from pl.ops.marks import interprets
 
@@ -37,7 +39,9 @@ def _index(c: OpCtx, extent: int) -> int:
 def _create(c: OpCtx) -> Any:
     t = c.result_type
     assert isinstance(t, ArrayType)  # the type rule gives array.create an ArrayType
-    return (None,) * t.extent
+    if t.dtype is DType.TASK_ID:
+        return (None,) * t.extent
+    return (coerce_scalar(0, t.dtype),) * t.extent
 
 
 @interprets("array.get_element")
@@ -45,8 +49,8 @@ def _get_element(c: OpCtx) -> Any:
     elements = _elements(c)
     i = _index(c, len(elements))
     if elements[i] is None:
-        raise PlError(f"pl.interpret: op '{c.name}' reads element {i} of an array before any "
-                      "write to it (its value is not defined)")
+        raise PlError(f"pl.interpret: op '{c.name}' reads element {i} of a task-id array before "
+                      "any write to it (a task id has no initial value)")
     return elements[i]
 
 

@@ -370,7 +370,7 @@ def _gemv(c: OpCtx, *, first: int, acc: bool, bias: bool) -> Any:
     return out
 
 
-def _indices(c: OpCtx, i: int, bound: int) -> Array:
+def checked_indices(c: OpCtx, i: int, bound: int) -> Array:
     """Argument `i` as integer indices, each in [0, bound) (the hardware does not wrap them)."""
     ix = c.array(i)
     if not np.issubdtype(ix.dtype, np.integer):
@@ -407,7 +407,7 @@ def _gather(c: OpCtx) -> Any:
     output[i, j, k] = input[i, index[i, j, k], k]; the output has the index's shape."""
     src = c.array(0)
     axis = _axis(c, src.ndim)
-    ix = _indices(c, 1, src.shape[axis])
+    ix = checked_indices(c, 1, src.shape[axis])
     return np.take_along_axis(src[_index_window(c, ix, src, axis, "input")], ix, axis=axis)
 
 
@@ -418,7 +418,7 @@ def _scatter(c: OpCtx) -> Any:
     hardware, so a repeated index along dim is rejected."""
     base, src = c.array(0), c.array(2)
     axis = _axis(c, base.ndim)
-    ix = _indices(c, 1, base.shape[axis])
+    ix = checked_indices(c, 1, base.shape[axis])
     region = _index_window(c, ix, base, axis, "input")
     values = src[_index_window(c, ix, src, None, "src")] if src.ndim == ix.ndim else src
     if values.shape != ix.shape:
@@ -447,7 +447,7 @@ def _scatter_update(c: OpCtx, *, inplace: bool) -> Any:
     rows = target.reshape(-1, width)  # a view: the target is a whole buffer
     if not np.shares_memory(rows, target):
         raise PlError(f"pl.interpret: op '{c.name}' cannot update a strided window in place")
-    ix = _indices(c, 1, rows.shape[0]).reshape(-1)
+    ix = checked_indices(c, 1, rows.shape[0]).reshape(-1)
     values = src.reshape(-1, src.shape[-1])
     if values.shape != (ix.size, width):
         raise PlError(f"pl.interpret: op '{c.name}' needs {ix.size} source rows of width {width}, "

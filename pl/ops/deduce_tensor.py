@@ -250,13 +250,34 @@ def dim(ctx: Deduction) -> Type:
     return ScalarType(DType.INDEX)
 
 
+@type_rule("tensor.scatter_mask")
+def scatter_mask(ctx: Deduction) -> Type:
+    """dst's type: the input's columns land in the columns of dst its mask pattern selects, so
+    dst is 2 (patterns 1-2), 4 (3-6) or 1 (7) times as wide, with the input's dtype."""
+    ctx.nargs(2)
+    src, dst = ctx.shaped(0), ctx.shaped(1)
+    pattern = ctx.kw_int("mask_pattern")
+    if pattern is None or not 1 <= pattern <= 7:
+        raise ctx.fail(f"The operator {ctx.name} requires mask_pattern in [1, 7], but got {pattern}")
+    if src.dtype is not dst.dtype or src.rank != 2 or dst.rank != 2:
+        raise ctx.fail(f"The operator {ctx.name} requires 2D input and dst of one dtype, but got "
+                       f"{src.dtype.name} rank {src.rank} and {dst.dtype.name} rank {dst.rank}")
+    stride = 1 if pattern == 7 else 2 if pattern <= 2 else 4
+    cols, dst_cols = src.shape[1], dst.shape[1]
+    if isinstance(cols, ConstInt) and isinstance(dst_cols, ConstInt) \
+            and dst_cols.value != cols.value * stride:
+        raise ctx.fail(f"The operator {ctx.name} with mask_pattern={pattern} requires dst.shape[1] "
+                       f"({dst_cols.value}) == input.shape[1] ({cols.value}) * {stride}")
+    return tensor(dst.shape, dst.dtype)
+
+
 @type_rule("tensor.read")
 def read(ctx: Deduction) -> Type:
     ctx.nargs(2)
     return ScalarType(ctx.shaped(0).dtype)
 
 
-@type_rule("tensor.write", "tensor.gather_row", "tensor.scatter", "tensor.scatter_update")
+@type_rule("tensor.write", "tensor.scatter", "tensor.scatter_update")
 @type_rule("tensor.scatter_mask", i=1)  # the rewritten dst
 @type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
 def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:

@@ -8,8 +8,8 @@ a layout kwarg carries that layout's strides; a partial valid_shape becomes a Te
 
 from __future__ import annotations
 
-from pl.ir.enums import DType, PadValue, TensorLayout
-from pl.ir.expr import BinaryExpr, Expr
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
+from pl.ir.expr import BinaryExpr, ConstInt, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_tile_mem import positive_shape
@@ -276,27 +276,65 @@ def gather_mask(ctx: Deduction) -> Type:
 
 @type_rule("tensor.mrgsort_format2")
 def mrgsort2(ctx: Deduction) -> Type:
-    """The merged list: the sources' shape with their last dims summed."""
+    """The merged list: the sources' shape with the last extents summed (as the reference). The
+    2-4 sources are FP16/FP32 of one dtype and rank, equal on every axis but the last."""
     ctx.nargs(2, 4)
     srcs = [ctx.shaped(i) for i in range(len(ctx.args))]
-    lasts = [static(t.shape[-1]) for t in srcs]
-    if all(n is not None for n in lasts):
-        last: Expr = idx(sum(n for n in lasts if n is not None))
+    first = srcs[0]
+    if first.dtype not in (DType.FP16, DType.FP32) or first.rank == 0:
+        raise ctx.fail(f"The operator {ctx.name} requires FP16 or FP32 sources, but got "
+                       f"{first.dtype.name}")
+    for i, t in enumerate(srcs[1:], 1):
+        if t.dtype is not first.dtype or t.rank != first.rank or any(
+                isinstance(a, ConstInt) and isinstance(b, ConstInt) and a.value != b.value
+                for a, b in zip(t.shape[:-1], first.shape[:-1], strict=True)):
+            raise ctx.fail(f"The operator {ctx.name} requires sources of one dtype and rank, equal "
+                           f"on every axis but the last; argument {i} differs", argument=i)
+    lasts = [t.shape[-1] for t in srcs]
+    if all(isinstance(d, ConstInt) for d in lasts):
+        last: Expr = idx(sum(d.value for d in lasts if isinstance(d, ConstInt)))
     else:
-        last = srcs[0].shape[-1]
-        for t in srcs[1:]:
-            last = BinaryExpr("Add", last, t.shape[-1], DType.INDEX)
-    return tensor(tuple(srcs[0].shape[:-1]) + (last,), srcs[0].dtype)
+        last = lasts[0]
+        for d in lasts[1:]:
+            last = BinaryExpr("Add", last, d, DType.INDEX)
+    return tensor((*first.shape[:-1], last), first.dtype)
 
 
 @type_rule("tensor.paged_gather")
 def paged_gather(ctx: Deduction) -> Type:
+    """The static on-chip buffer the rows are gathered into: [max_indices, size] ([size,
+    max_indices] under is_trans); the runtime row count (indices' last dim) only says how many
+    rows are filled. The operands are checked as the reference checks them."""
     ctx.nargs(3)
-    src, ix = ctx.shaped(0), ctx.shaped(1)
-    size = ctx.kw_int("size")
-    rows = ix.shape[-1]
-    cols = idx(size) if size is not None else src.shape[-1]
-    return tensor((rows, cols), src.dtype)
+    src, ix, table = ctx.tensor(0), ctx.tensor(1), ctx.tensor(2)
+    if src.dtype not in (DType.FP16, DType.BF16, DType.FP32, DType.INT8) or src.rank != 2:
+        raise ctx.fail(f"The operator {ctx.name} requires a 2D src of dtype FP16, BF16, FP32 or "
+                       f"INT8, but got {src.dtype.name} rank {src.rank}", argument=0)
+    for i, what, t in ((1, "indices", ix), (2, "block_table", table)):
+        if t.dtype is not DType.INT32:
+            raise ctx.fail(f"The operator {ctx.name} requires {what} dtype to be INT32, but got "
+                           f"{t.dtype.name}", argument=i)
+        lead = t.shape[0] if t.rank == 2 else None
+        if t.rank not in (1, 2) or (t.rank == 2 and getattr(lead, "value", None) != 1):
+            raise ctx.fail(f"The operator {ctx.name} requires {what} of shape [n] or [1, n]",
+                           argument=i)
+    block, size, most = (ctx.kw_int(k) for k in ("block_size", "size", "max_indices"))
+    col_off = ctx.kw_int("col_off", 0) or 0
+    for key, v in (("block_size", block), ("size", size), ("max_indices", most)):
+        if v is None or v <= 0:
+            raise ctx.fail(f"The operator {ctx.name} requires {key} > 0, but got {v}")
+    assert size is not None and most is not None
+    if col_off < 0:
+        raise ctx.fail(f"The operator {ctx.name} requires col_off >= 0, but got {col_off}")
+    trans = bool(ctx.kwargs.get("is_trans"))
+    if trans and ctx.kwargs.get("space", MemorySpace.Mat) not in (None, MemorySpace.Mat):
+        raise ctx.fail(f"The operator {ctx.name} requires space=Mat when is_trans=True")
+    cols = src.shape[1]
+    if isinstance(cols, ConstInt) and col_off + size > cols.value:
+        raise ctx.fail(f"The operator {ctx.name} requires col_off + size ({col_off + size}) <= src "
+                       f"columns ({cols.value})")
+    shape = (idx(size), idx(most)) if trans else (idx(most), idx(size))
+    return tensor(shape, src.dtype)
 
 
 @type_rule("tensor.get_block_idx", "tensor.get_block_num", "tensor.get_subblock_idx")

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
-from pl.ir.expr import ConstInt, Expr
+from pl.ir.expr import ConstInt, Expr, MakeTuple
 from pl.ir.types import (
     PtrType,
     ScalarType,
+    TileType,
     TileView,
     Type,
     effective_tile_view,
@@ -375,34 +376,78 @@ def write(ctx: Deduction) -> Type:
 
 @type_rule("tile.mgather")
 def mgather(ctx: Deduction) -> Type:
+    """As the reference: element mode gives the index's shape; row mode one row per index, of
+    mem's last extent (a Vec index is [1, R] or [R, 1], a Mat one [1, R]). The valid shape is
+    the index's valid region (Vec) or the explicit valid_shape (Mat: after the scratch in
+    element mode)."""
     ctx.nargs(2, 4)
     mem = ctx.tensor(0)
     ix = ctx.shaped(1)
     target = space_kwarg(ctx, MemorySpace.Vec)
     elem = ctx.kw_int("coalesce", 0) == 1
+    if ix.rank != 2:
+        raise ctx.fail(f"The operator {ctx.name} requires a 2D idx, but got rank {ix.rank}",
+                       argument=1)
+    valid: Shape | None = None
+    if elem:
+        shape = ix.shape
+    else:
+        lead = ix.shape[0]
+        row_dim = 1 if isinstance(lead, ConstInt) and lead.value == 1 else 0
+        if target is MemorySpace.Mat and row_dim != 1:
+            raise ctx.fail(f"The operator {ctx.name} Mat row mode requires a [1, R] GM idx tensor",
+                           argument=1)
+        shape = (ix.shape[row_dim], mem.shape[-1])
+        if isinstance(ix, TileType) and ix.view is not None and len(ix.view.valid_shape) == 2:
+            valid = (ix.view.valid_shape[row_dim], mem.shape[-1])
     if target is MemorySpace.Mat:
         # Mat mode: args are (mem, idx[, scratch in elem mode][, valid_shape]); the output is
-        # col-major with a row-major inner box, [R, mem cols] by a [1, R] idx in row mode.
-        if ix.rank != 2:
-            raise ctx.fail(f"The operator {ctx.name} requires a 2D Mat idx tensor, but got rank {ix.rank}")
-        shape = ix.shape if elem else (ix.shape[1], mem.shape[-1])
+        # col-major with a row-major inner box, valid_shape narrowing what is valid.
         at = 3 if elem else 2
-        valid = ctx.tuple_arg(at) if ctx.has(at) else ()
-        if valid and len(valid) != len(shape):
+        given = ctx.tuple_arg(at) if ctx.has(at) and isinstance(ctx.args[at], MakeTuple) else ()
+        if given and len(given) != len(shape):
             raise ctx.fail(f"The operator {ctx.name} Mat valid_shape must have rank {len(shape)}, "
-                           f"but got {len(valid)}")
-        view = TileView(valid_shape=tuple(valid), blayout=TileLayout.col_major,
-                        slayout=TileLayout.row_major)
-        return tile(shape, mem.dtype, None, view)
-    if elem or ix.rank < 2:
-        shape = ix.shape
-    else:  # row mode: one row of mem per index of a [1, R] or [R, 1] index tile
-        shape = (ix.shape[1] if static(ix.shape[0]) == 1 else ix.shape[0], mem.shape[-1])
-    return tile(shape, mem.dtype, None, flat_view(shape))
+                           f"but got {len(given)}")
+        return tile(shape, mem.dtype, None, TileView(valid_shape=tuple(given),
+                                                     blayout=TileLayout.col_major,
+                                                     slayout=TileLayout.row_major))
+    if elem and isinstance(ix, TileType) and ix.view is not None and ix.view.valid_shape:
+        valid = ix.view.valid_shape
+    return tile(shape, mem.dtype, None,
+                flat_view(shape, valid if valid is not None and tuple(valid) != tuple(shape) else None))
+
+
+@type_rule("tile.gather_row", "tensor.gather_row")
+def gather_row(ctx: Deduction) -> Type:
+    """The accumulator's type (DPS: the window lands in it). As the reference checks: the
+    accumulator and the GM source share a dtype; `shapes` is static (it sizes the transfer
+    window; a dynamic row count goes in valid_shape); an explicit valid_shape has the rank of
+    shapes, integer extents none provably above shapes', and is static under transpose."""
+    ctx.nargs(5, 6)
+    acc, src = ctx.shaped(0), ctx.tensor(1)
+    if acc.dtype is not src.dtype:
+        raise ctx.fail(f"The operator {ctx.name} requires acc and src to share dtype, but got "
+                       f"{acc.dtype.name} and {src.dtype.name}")
+    shapes = ctx.tuple_arg(4)
+    if any(not isinstance(d, ConstInt) for d in shapes):
+        raise ctx.fail(f"The operator {ctx.name} requires shapes to be compile-time constants; "
+                       "pass a dynamic row count through valid_shape instead", argument=4)
+    valid = ctx.opt_tuple(5)
+    if valid is not None:
+        if len(valid) != len(shapes):
+            raise ctx.fail(f"The operator {ctx.name} requires valid_shape to have the same rank "
+                           f"as shapes ({len(shapes)}), but got rank {len(valid)}", argument=5)
+        for k, (v, s) in enumerate(zip(valid, shapes, strict=True)):
+            if isinstance(v, ConstInt) and isinstance(s, ConstInt) and not 0 <= v.value <= s.value:
+                raise ctx.fail(f"The operator {ctx.name}: valid_shape dimension {k} extent "
+                               f"{v.value} lies outside 0..{s.value} (shapes[{k}])", argument=5)
+        if ctx.kwargs.get("transpose") and any(not isinstance(v, ConstInt) for v in valid):
+            raise ctx.fail(f"The operator {ctx.name} does not support a dynamic valid_shape "
+                           "together with transpose=True", argument=5)
+    return acc
 
 
 @type_rule("tile.mscatter", i=2)
-@type_rule("tile.gather_row", i=0)
 def output_tensor(ctx: Deduction, *, i: int) -> Type:
     """The type of the output tensor argument `i` (scatter-to-GM ops return their target)."""
     return ctx.shaped(i)

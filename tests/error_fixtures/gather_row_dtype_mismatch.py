@@ -1,0 +1,10 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, src: pl.Tensor[[256, 128], pl.FP16]) -> pl.Tensor[[16, 128], pl.BF16]:
+        kv = pl.create_l1([16, 128], pl.BF16)
+        kv = pl.gather_row(kv, src, [0, 0], [0, 0], [1, 128])  # error: requires acc and src to share dtype
+        return kv

@@ -1,0 +1,13 @@
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(
+        self,
+        src: pl.Tensor[[256, 128], pl.FP16],
+        idx: pl.Tensor[[16], pl.FP16],
+        bt: pl.Tensor[[8], pl.INT32],
+    ) -> pl.Tensor[[16, 128], pl.FP16]:
+        return pl.paged_gather(src, idx, bt, block_size=128, size=128, max_indices=16)  # error: requires indices dtype to be INT32
