@@ -278,7 +278,6 @@ def read(ctx: Deduction) -> Type:
 
 
 @type_rule("tensor.write", "tensor.scatter", "tensor.scatter_update")
-@type_rule("tensor.scatter_mask", i=1)  # the rewritten dst
 @type_rule("tensor.fillpad", "tensor.mrgsort_format1", keep_view=False)
 def same_as(ctx: Deduction, *, i: int = 0, keep_view: bool = True) -> Type:
     """The type of argument `i` (as a plain tensor of its shape and dtype unless `keep_view`)."""
