@@ -289,7 +289,8 @@ class _CallSites(Rewriter):
         rtypes = callee.return_types
         rtype: Type = TupleType((*rtypes, ScalarType(DType.TASK_ID))) if is_submit(out) else (
             rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))  # a submit: (*returns, task id)
-        if len(out.args) >= len(callee.params):  # already given its actuals
+        if len(out.args) >= len(callee.params) or n == 0:  # already given its actuals (or none
+            # is new: a submit may leave Out args out for the runtime to allocate)
             if rtype == out.result_type:
                 return out
             # The callee's results became known (a function without a return annotation returns
