@@ -108,6 +108,7 @@ def _lower(src: SourceFile) -> Program | Function:
     ns: dict[str, Any] = {"pl": pl_surface()}
     prog = ProgCtx(src, ns, auto_dynamic=True)
     found: list[Program | Function] = []
+    defs: list[cst.ClassDef | cst.FunctionDef] = []  # the definition of each, for locating errors
     for stmt in src.module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -124,11 +125,13 @@ def _lower(src: SourceFile) -> Program | Function:
             strict = _strict(prog, stmt)
             prog_i = ProgCtx(src, ns, auto_dynamic=True, strict_ssa=strict, auto_dyn=prog.auto_dyn)
             found.append(lower_class_node(prog_i, stmt))
+            defs.append(stmt)
         elif isinstance(stmt, cst.FunctionDef) and is_inline_decorated(prog, stmt):
             ns[stmt.name.value] = inline_function(prog, stmt)
         elif isinstance(stmt, cst.FunctionDef) and function_decorator(prog, stmt) is not None:
             prog_i = ProgCtx(src, ns, auto_dynamic=True, auto_dyn=prog.auto_dyn)
             found.append(lower_function_node(prog_i, stmt))
+            defs.append(stmt)
         else:
             raise src.error(stmt, "Only imports, constants, @pl.program classes, @pl.function "
                                   "and @pl.inline functions are allowed at top level of parsed "
@@ -136,7 +139,8 @@ def _lower(src: SourceFile) -> Program | Function:
     if not found:
         raise PlError(f"No @pl.function or @pl.program found in {filename}")
     if len(found) > 1:
-        raise PlError(f"Multiple functions/programs found in {filename}; pl.parse expects one")
+        raise src.error(defs[1].name, f"Multiple functions/programs found in {filename}; pl.parse "
+                                      "expects one", hint="give pl.parse each program's text alone")
     return found[0]
 
 
