@@ -100,8 +100,10 @@ def test_internal_failure_is_not_dressed_as_a_user_error(monkeypatch: pytest.Mon
      "Multiple functions/programs found"),
 ])
 def test_parse_needs_exactly_one_definition(text: str, message: str) -> None:
-    with pytest.raises(PlError, match=message):
+    with pytest.raises(PlError, match=message) as info:
         parse(text)
+    if "Multiple" in message:  # located at the second definition's name
+        assert info.value.span is not None and (info.value.span.line, info.value.span.col) == (8, 5)
 
 
 def test_calling_a_dsl_object_outside_a_kernel_is_an_error() -> None:
