@@ -66,3 +66,15 @@ def test_a_dispatch_keeps_its_device() -> None:
     path = Path(__file__).resolve().parent / "round_trip_kernels" / "dispatch_to_a_device.py"
     printed = pl.python_print(pl.parse(path.read_text(encoding="utf-8")))
     assert "self.orch(x, device=d)" in printed and "self.orch(x, device=1)" in printed
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=[p.stem for p in KERNELS])
+def test_round_trip_kernels_compute_the_same_compiled(path: Path) -> None:
+    """Compiling keeps what each of these kernels computes (interpreted where it has numerics)."""
+    from interpret_support import compare_results
+
+    program = pl.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    assert isinstance(program, Program)
+    for backend in (None, "910B"):
+        verdict = compare_results(program, pl.compile(program, backend=backend).program)
+        assert not verdict.startswith("differs"), verdict
