@@ -17,9 +17,10 @@ reads its block index (`check_spmd_body`).
 from __future__ import annotations
 
 import keyword
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -42,13 +43,13 @@ _SPMD_KEYWORDS = ("core_num", "sync_start", "name_hint", "optimizations", "allow
                   "predicate")
 _FLAGS = ("sync_start", "allow_early_resolve", "windowize")
 # The keywords each `with` scope takes, as the reference's parser accepts them (pl.spmd: above).
-_WITH_KEYWORDS: dict[Any, tuple[str, ...]] = {
+_WITH_KEYWORDS: Final[Mapping[Any, tuple[str, ...]]] = MappingProxyType({
     dsl.at: ("level", "role", "optimizations", "deps", "no_dep_args", "dumps",
              "allow_early_resolve", "name_hint", "windowize"),
     dsl.scope: ("mode",),
     dsl.cluster: ("name_hint",),
     dsl.manual_scope: (),
-}
+})
 # `pl.at` keywords that list tensors of the enclosing function by bare name.
 _TENSOR_LISTS = ("no_dep_args", "dumps")
 
