@@ -550,10 +550,11 @@ def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=",
         if not isinstance(key, str):
             raise ctx.error(el.key, f"{what} keys must be string literals")
         if key in refused:
-            raise ctx.error(el.key, f"attrs={{'{key}': ...}} is not accepted on a call: manual "
-                                    "dependency edges are written as deps=[...]",
-                            hint="Use `out, tid = pl.submit(self.kernel, ..., deps=[...])` or "
-                                 "pl.system.task_dummy(deps=[...])")
+            raise ctx.error(el.key, f"attrs={{'{key}': ...}} is not accepted on a call: it has a "
+                                    "surface of its own",
+                            hint="Manual dependency edges are deps=[...] of `pl.submit(self.kernel, "
+                                 "..., deps=[...])` or `pl.system.task_dummy(deps=[...])`, which is "
+                                 "also the one dummy task")
         if isinstance(el.value, cst.List | cst.Tuple):
             out.append((key, _attr_list(ctx, key, el.value)))
         else:
