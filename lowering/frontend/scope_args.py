@@ -11,7 +11,11 @@ its own, `deps=` on a `pl.spmd` that binds no task id, a task id or dispatch hin
 inside `pl.cluster()` (it never becomes a task there), a non-literal flag, a block count that is
 not a positive integer, `optimizations=` away from `level=pl.Level.CORE_GROUP`, and malformed
 `pl.split` / `pl.cross_core_slot` entries; a `with pl.spmd(...)` body that neither dispatches one kernel nor
-reads its block index (`check_spmd_body`).
+reads its block index (`check_spmd_body`); a keyword the scope does not take (any argument to
+`pl.manual_scope()`), a `name_hint=` that is not a string literal naming a non-keyword identifier,
+`no_dep_args=` / `dumps=` that are not a list literal of distinct tensors named bare, and a runtime
+scope nested in a MANUAL one or an AUTO one in a function without `auto_scope=False`
+(`check_runtime_scope`).
 """
 
 from __future__ import annotations
