@@ -217,7 +217,7 @@ def test_while_forms() -> None:
 
 def test_scopes() -> None:
     p = prog(f"""
-    @pl.function
+    @pl.function(auto_scope=False)
     def k(self, a: {T64}) -> {T64}:
         with pl.at(level=pl.Level.CORE_GROUP):
             b = pl.add(a, a)
@@ -230,6 +230,7 @@ def test_scopes() -> None:
     s = stmts(p.functions[0])
     assert [x.kind for x in s[:3]] == [ScopeKind.InCore, ScopeKind.Runtime, ScopeKind.Cluster]
     assert isinstance(s[0], ScopeStmt) and s[0].args == (("level", Level.CORE_GROUP),)
+    assert p.functions[0].auto_scope is False  # kept: it admits the hand-placed `pl.scope()`
 
 
 def test_program_call_and_tuple_unpacking() -> None:

@@ -453,7 +453,7 @@ ONE_LINE = {
                                     "t = pl.matmul(a, u)",
     "if_else": "        if k > 1: t = pl.matmul(a, b)  # then\n"
                "        else: w = pl.exp(m)  # else",
-    "with_scope": "        with pl.scope(): t = pl.matmul(a, b)",
+    "with_scope": "        with pl.manual_scope(): t = pl.matmul(a, b)",
 }
 
 

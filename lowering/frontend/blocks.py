@@ -30,6 +30,7 @@ from lowering.frontend.exprs import lower_expr, lower_value
 from lowering.frontend.op_builders import build_call
 from lowering.frontend.scope_args import (
     OpenScope,
+    check_runtime_scope,
     check_spmd_body,
     in_scope,
     split_aiv_mode,
@@ -366,6 +367,9 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
     kind = ScopeKind.Runtime
     if obj is dsl.manual_scope:
         args = [("mode", dsl.ScopeMode.MANUAL)]
+    manual = obj in (dsl.scope, dsl.manual_scope) and dict(args).get("mode") is dsl.ScopeMode.MANUAL
+    if obj in (dsl.scope, dsl.manual_scope):
+        check_runtime_scope(ctx, call, manual)
     elif obj is dsl.at:
         level = dict(args).get("level")
         kind = ScopeKind.InCore if level is Level.CORE_GROUP else ScopeKind.Hierarchy
@@ -373,7 +377,7 @@ def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
         kind = ScopeKind.Cluster
     elif obj is dsl.spmd:
         kind = ScopeKind.Spmd
-    body = _scope_body(ctx, OpenScope(kind, user_split), suite(node.body), [])
+    body = _scope_body(ctx, OpenScope(kind, user_split, manual=manual), suite(node.body), [])
     if kind is ScopeKind.Spmd:
         check_spmd_body(ctx, node, args, user_split, body)
     if tid is not None:

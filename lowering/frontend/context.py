@@ -117,6 +117,8 @@ class FnCtx:
     # The scopes whose bodies enclose the statement being lowered, innermost last
     # (lowering.frontend.scope_args.OpenScope).
     open_scopes: list[Any] = field(default_factory=list)
+    # `@pl.function(auto_scope=...)`: False lets the function place AUTO runtime scopes itself.
+    auto_scope: bool = True
     yields: list[list[YieldSite]] = field(default_factory=list)
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)

@@ -423,7 +423,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword is None:
             continue
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
-            attrs = attrs_arg(ctx, a.value)
+            attrs = attrs_arg(ctx, a.value, refused=_OP_BESPOKE_ATTRS)
         else:
             kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
     region = _split_aiv_mode(ctx, spelling)
@@ -528,9 +528,18 @@ def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst
     return call
 
 
-def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tuple[tuple[str, Any], ...]:
+# Call attrs with a surface of their own, never written in a call's `attrs={...}` (the printer
+# never emits them there; the reference's parser refuses them): manual dependency edges are
+# `deps=[...]` of pl.submit / task_dummy, and an op's `dummy_task` follows from the op.
+_CALL_ONLY_DEPS: Final = ("manual_dep_edges",)
+_OP_BESPOKE_ATTRS: Final = ("manual_dep_edges", "dummy_task")
+
+
+def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=",
+              refused: tuple[str, ...] = ()) -> tuple[tuple[str, Any], ...]:
     """`attrs={"key": value, ...}` (of an op call, `@pl.function` or `pl.func_attr`): string
-    keys; values are constants, strings, dtypes, enum members, kernel values or lists of them."""
+    keys, none of `refused`; values are constants, strings, dtypes, enum members, kernel values
+    or lists of them."""
     if not isinstance(node, cst.Dict):
         raise ctx.error(node, f"{what} takes a dict literal with string keys, e.g. {{\"k\": 1}}")
     out: list[tuple[str, Any]] = []
@@ -540,6 +549,12 @@ def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=") -> tup
         key = el.key.evaluated_value
         if not isinstance(key, str):
             raise ctx.error(el.key, f"{what} keys must be string literals")
+        if key in refused:
+            raise ctx.error(el.key, f"attrs={{'{key}': ...}} is not accepted on a call: it has a "
+                                    "surface of its own",
+                            hint="Manual dependency edges are deps=[...] of `pl.submit(self.kernel, "
+                                 "..., deps=[...])` or `pl.system.task_dummy(deps=[...])`, which is "
+                                 "also the one dummy task")
         if isinstance(el.value, cst.List | cst.Tuple):
             out.append((key, _attr_list(ctx, key, el.value)))
         else:
@@ -725,7 +740,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                                                         "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
-            attrs += attrs_arg(ctx, a.value)
+            attrs += attrs_arg(ctx, a.value, refused=_CALL_ONLY_DEPS)
     values = [_no_dep_inner(ctx, a.value) for a in pos]
     no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
     if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
@@ -801,7 +816,7 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
-        attrs += attrs_arg(ctx, given["attrs"].value)
+        attrs += attrs_arg(ctx, given["attrs"].value, refused=_CALL_ONLY_DEPS)
     call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]

@@ -127,6 +127,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
             elif key == "auto_scope":
                 if not isinstance(val, bool):
                     raise ctx.error(a.value, "auto_scope= must be True or False")
+                ctx.auto_scope = val
             elif key in ("strict_ssa", "external_source"):
                 continue
             elif key is None:
@@ -188,7 +189,8 @@ def _body(h: _Header) -> Function:
                                      "@pl.function(attrs=...) and pl.func_attr(...)",
                         hint="Each attribute may be declared only once.")
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
-                    h.level, h.role, tuple(h.attrs + ctx.attrs), span=ctx.src.stmt_span(h.node))
+                    h.level, h.role, tuple(h.attrs + ctx.attrs), auto_scope=ctx.auto_scope,
+                    span=ctx.src.stmt_span(h.node))
 
 
 def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:
@@ -209,6 +211,7 @@ def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:
     text = "".join(_code(n) for n in (*rest, *footer)).rstrip()
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body([]), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), host_body=text,
+                    auto_scope=ctx.auto_scope,
                     span=ctx.src.stmt_span(h.node))
 
 

@@ -11,14 +11,20 @@ its own, `deps=` on a `pl.spmd` that binds no task id, a task id or dispatch hin
 inside `pl.cluster()` (it never becomes a task there), a non-literal flag, a block count that is
 not a positive integer, `optimizations=` away from `level=pl.Level.CORE_GROUP`, and malformed
 `pl.split` / `pl.cross_core_slot` entries; a `with pl.spmd(...)` body that neither dispatches one kernel nor
-reads its block index (`check_spmd_body`).
+reads its block index (`check_spmd_body`); a keyword the scope does not take (any argument to
+`pl.manual_scope()`), a `name_hint=` that is not a string literal naming a non-keyword identifier,
+`no_dep_args=` / `dumps=` that are not a list literal of distinct tensors named bare, and a runtime
+scope nested in a MANUAL one or an AUTO one in a function without `auto_scope=False`
+(`check_runtime_scope`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import keyword
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import libcst as cst
 
@@ -30,7 +36,7 @@ from pl.ir.enums import DType, Level, ScopeKind, SplitMode
 from pl.ir.expr import Call, ConstInt, GlobalVar, Var
 from pl.ir.stmt import ScopeStmt, Stmt
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import ScalarType
+from pl.ir.types import ScalarType, TensorType
 from pl.language import dsl
 
 # The scope constructs that run their body as a task of its own, whose id `as tid` binds.
@@ -40,17 +46,28 @@ _SPMD_HINT = ("Use 'with pl.spmd(4):' / 'for i in pl.spmd(4):', or 'with pl.spmd
 _SPMD_KEYWORDS = ("core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve",
                   "predicate")
 _FLAGS = ("sync_start", "allow_early_resolve", "windowize")
+# The keywords each `with` scope takes, as the reference's parser accepts them (pl.spmd: above).
+_WITH_KEYWORDS: Final[Mapping[Any, tuple[str, ...]]] = MappingProxyType({
+    dsl.at: ("level", "role", "optimizations", "deps", "no_dep_args", "dumps",
+             "allow_early_resolve", "name_hint", "windowize"),
+    dsl.scope: ("mode",),
+    dsl.cluster: ("name_hint",),
+    dsl.manual_scope: (),
+})
+# `pl.at` keywords that list tensors of the enclosing function by bare name.
+_TENSOR_LISTS = ("no_dep_args", "dumps")
 
 
 @dataclass(frozen=True, slots=True)
 class OpenScope:
     """A scope whose body is being lowered: its kind, the `pl.split(...)` its author wrote on
-    it (`pl.SplitMode.NONE` included, which the IR does not keep) and, for a `pl.split_aiv`
-    region, its mode."""
+    it (`pl.SplitMode.NONE` included, which the IR does not keep), for a `pl.split_aiv`
+    region its mode, and whether it is a MANUAL runtime scope."""
 
     kind: ScopeKind
     user_split: SplitMode | None = None
     split_aiv: SplitMode | None = None
+    manual: bool = False
 
 
 def task_id_target(ctx: FnCtx, item: cst.WithItem, obj: Any, spelling: str) -> Var | None:
@@ -75,6 +92,23 @@ def task_id_target(ctx: FnCtx, item: cst.WithItem, obj: Any, spelling: str) -> V
     return Var(target.value, ScalarType(DType.TASK_ID), span=ctx.src.stmt_span(target))
 
 
+def check_runtime_scope(ctx: FnCtx, call: cst.Call, manual: bool) -> None:
+    """Where a hand-placed runtime scope may stand, as the runtime (and so the reference's
+    parser) requires: never inside a MANUAL scope; an AUTO one only in a function that places
+    its AUTO scopes itself (`@pl.function(auto_scope=False)`)."""
+    if any(s.manual for s in ctx.open_scopes):
+        what = "a manual scope" if manual else "an AUTO scope"
+        raise ctx.error(call, f"{what} may not be nested inside a manual scope",
+                        hint="Move it outside the enclosing manual scope" if not manual else
+                             "Flatten it into the enclosing manual scope, or move it outside")
+    if not manual and ctx.auto_scope:
+        raise ctx.error(call, "a hand-placed AUTO 'with pl.scope()' requires "
+                              "@pl.function(auto_scope=False)",
+                        hint="In the default auto_scope=True mode the compiler places AUTO "
+                             "scopes; set auto_scope=False to place them yourself, or use "
+                             "pl.scope(mode=pl.ScopeMode.MANUAL)")
+
+
 def in_scope(ctx: FnCtx, kind: ScopeKind) -> bool:
     return any(s.kind is kind for s in ctx.open_scopes)
 
@@ -88,7 +122,12 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
     user_split: SplitMode | None = None
     has_opts = False
     positional = ("level", "role") if obj is dsl.at else ()  # pl.at(level, role=None, *, ...)
+    accepted = _WITH_KEYWORDS[obj]
     for i, a in enumerate(call.args):
+        if not accepted:
+            raise ctx.error(a, f"{spelling}() does not accept arguments",
+                            hint=f"Use 'with {spelling}():' (or 'with pl.scope(mode="
+                                 "pl.ScopeMode.MANUAL):')")
         if a.keyword is None:
             if i >= len(positional):
                 raise ctx.error(a, "Scope arguments are keywords" if not positional else
@@ -96,6 +135,13 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
             args.append((positional[i], lower_value(ctx, a.value)))
             continue
         key = a.keyword.value
+        if key not in accepted:
+            raise ctx.error(a, f"Unknown keyword argument '{key}' in {spelling}()",
+                            hint="Supported arguments: " + ", ".join(accepted))
+        if key == "name_hint":
+            name_hint(ctx, a.value, spelling)
+        elif key in _TENSOR_LISTS:
+            _tensor_names(ctx, a.value, f"{spelling}({key}=...)")
         if key == "optimizations":
             if obj is not dsl.at:
                 raise ctx.error(a, f"{spelling}() does not take optimizations=")
@@ -147,6 +193,8 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
         elif key in _SPMD_KEYWORDS:
+            if key == "name_hint":
+                name_hint(ctx, a.value, "pl.spmd")
             args.append((key, lower_value(ctx, a.value)))
         else:
             raise ctx.error(a, f"pl.spmd() got unexpected keyword argument '{key}'",
@@ -170,6 +218,41 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
                                       "task, so the dispatch hint would be lost",
                                 hint=f"Use a standalone `with pl.spmd(..., {key}=...):`")
     return [("core_num", n), *args], user_split
+
+
+def name_hint(ctx: FnCtx, node: cst.BaseExpression, spelling: str) -> None:
+    """A scope's `name_hint=`: a string literal naming the scope (the outlined function's name),
+    so empty or a valid non-keyword Python identifier, as the reference's parser requires."""
+    if not isinstance(node, cst.SimpleString) or not isinstance(node.evaluated_value, str):
+        raise ctx.error(node, f"{spelling}() 'name_hint' argument must be a string literal",
+                        hint='Use name_hint="my_scope_name"')
+    text = node.evaluated_value
+    if text and (not text.isidentifier() or keyword.iskeyword(text)):
+        raise ctx.error(node, f"{spelling}() 'name_hint' must be a valid non-keyword identifier, "
+                              f"got {text!r}", hint="Use a valid Python identifier like 'fused_matmul_add'")
+
+
+def _tensor_names(ctx: FnCtx, node: cst.BaseExpression, what: str) -> None:
+    """`no_dep_args=[t1, t2]` / `dumps=[t1, t2]` of pl.at: a list literal of distinct tensors
+    of the enclosing function, each named bare, as the reference's parser requires."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        raise ctx.error(node, f"{what} must be a list literal of tensor names",
+                        hint="Use e.g. `no_dep_args=[t1, t2]` with bare tensor names")
+    seen: list[Var] = []
+    for el in node.elements:
+        entry = el.value
+        if not isinstance(entry, cst.Name):
+            raise ctx.error(entry, f"{what} entries must be bare tensor names")
+        var = ctx.lookup_var(entry.value)
+        if var is None:
+            raise ctx.error(entry, f"{what} references unknown name '{entry.value}'")
+        if not isinstance(var.type, TensorType):
+            raise ctx.error(entry, f"{what} entry '{entry.value}' is not a tensor (got "
+                                   f"{type_text(var.type)})")
+        if any(v is var for v in seen):
+            raise ctx.error(entry, f"{what} lists '{entry.value}' more than once",
+                            hint="Each tensor may appear at most once")
+        seen.append(var)
 
 
 def _flag(ctx: FnCtx, a: cst.Arg) -> bool:

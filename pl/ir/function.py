@@ -33,6 +33,9 @@ class Function:
     # run by the host, never compiled; `body` is then empty. `...` alone is a callback bound at
     # run time. None for every other function.
     host_body: str | None = None
+    # False: the function places its AUTO runtime scopes itself (`@pl.function(auto_scope=False)`,
+    # the only setting that admits a hand-written `with pl.scope():`).
+    auto_scope: bool = True
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 

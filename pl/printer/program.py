@@ -110,6 +110,8 @@ def _decorator(f: Function) -> str:
         kwargs.append(f"level=pl.Level.{f.level.name}")
     if f.role is not None and f.role != default_role:
         kwargs.append(f"role=pl.Role.{f.role.name}")
+    if not f.auto_scope:
+        kwargs.append("auto_scope=False")
     return "@" + (call_text("pl.function", kwargs) if kwargs else "pl.function")
 
 
