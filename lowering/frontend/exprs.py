@@ -18,6 +18,7 @@ import libcst as cst
 from lowering.frontend import op_builders, subscripts
 from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
+from lowering.frontend.predicate import check_predicate
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
 from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
@@ -798,6 +799,10 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs.append((key, _core_num(ctx, found.value)))
         elif key == "deps":
             attrs.append((key, lower_deps(ctx, found.value, f"{spelling}: deps=")))
+        elif key == "predicate":
+            pred = lower_expr(ctx, found.value)
+            check_predicate(ctx, pred, found.value, spelling, dict(attrs).get("deps"))
+            attrs.append((key, pred))
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:

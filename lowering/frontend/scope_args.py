@@ -24,13 +24,14 @@ import libcst as cst
 
 from lowering.frontend.context import FnCtx
 from lowering.frontend.exprs import lower_deps, lower_expr, lower_value
+from lowering.frontend.predicate import check_predicate
 from lowering.frontend.stmts import dsl_callee
 from lowering.frontend.types import type_text
 from pl.ir.enums import DType, Level, ScopeKind, SplitMode
 from pl.ir.expr import Call, ConstInt, GlobalVar, Var
 from pl.ir.stmt import ScopeStmt, Stmt
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import ScalarType
+from pl.ir.types import ScalarType, TensorType
 from pl.language import dsl
 
 # The scope constructs that run their body as a task of its own, whose id `as tid` binds.
@@ -40,6 +41,7 @@ _SPMD_HINT = ("Use 'with pl.spmd(4):' / 'for i in pl.spmd(4):', or 'with pl.spmd
 _SPMD_KEYWORDS = ("core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve",
                   "predicate")
 _FLAGS = ("sync_start", "allow_early_resolve", "windowize")
+_TENSOR_LISTS = ("dumps", "no_dep_args")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,8 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
             has_opts = has_opts or bool(opts) or user_split is not None
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
+        elif key in _TENSOR_LISTS:
+            args.append((key, _tensor_list(ctx, a.value, f"{spelling}({key}=[...])")))
         else:
             args.append((key, _flag(ctx, a) if key in _FLAGS else lower_value(ctx, a.value)))
     if has_opts and dict(args).get("level") is not Level.CORE_GROUP:
@@ -124,6 +128,7 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
     args: list[tuple[str, Any]] = []
     core: cst.BaseExpression | None = pos[0].value if pos else None
     user_split: SplitMode | None = None
+    pred_node: cst.BaseExpression | None = None
     for a in call.args:
         if a.keyword is None:
             continue
@@ -146,12 +151,18 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
             args.append((key, _flag(ctx, a)))
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
+        elif key == "predicate":
+            args.append((key, lower_expr(ctx, a.value)))
+            pred_node = a.value
         elif key in _SPMD_KEYWORDS:
             args.append((key, lower_value(ctx, a.value)))
         else:
             raise ctx.error(a, f"pl.spmd() got unexpected keyword argument '{key}'",
                             hint="Supported keywords: " + ", ".join(
                                 k for k in (*_SPMD_KEYWORDS[1:], "deps") if allow_deps or k != "deps"))
+    if pred_node is not None:  # checked once deps= (written before or after it) is known
+        given = dict(args)
+        check_predicate(ctx, given["predicate"], pred_node, "pl.spmd()", given.get("deps"))
     if core is None:
         raise ctx.error(call, "pl.spmd() requires core_num (first positional argument)",
                         hint=_SPMD_HINT)
@@ -170,6 +181,25 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
                                       "task, so the dispatch hint would be lost",
                                 hint=f"Use a standalone `with pl.spmd(..., {key}=...):`")
     return [("core_num", n), *args], user_split
+
+
+def _tensor_list(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Any:
+    """`dumps=[a, b]` / `no_dep_args=[a, b]` of a scope: a list literal of distinct tensor names
+    (only a tensor is dumped or tracked for dependencies)."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        raise ctx.error(node, f"{what} must be a list literal of tensor names")
+    seen: set[str] = set()
+    for el in node.elements:
+        name = el.value
+        if not isinstance(name, cst.Name):
+            raise ctx.error(name, f"{what} entries must be bare tensor names")
+        t = lower_expr(ctx, name).type
+        if not isinstance(t, TensorType):
+            raise ctx.error(name, f"{what} entry '{name.value}' is not a tensor (got {type_text(t)})")
+        if name.value in seen:
+            raise ctx.error(name, f"{what} lists '{name.value}' more than once")
+        seen.add(name.value)
+    return lower_value(ctx, node)
 
 
 def _flag(ctx: FnCtx, a: cst.Arg) -> bool:
