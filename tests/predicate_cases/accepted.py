@@ -1,6 +1,3 @@
-# printed: predicate=(pl.tensor.read(flags, [1, 0]) > pl.const(0, pl.INT16))
-# printed: deps=[counted, worked], predicate=
-# printed: dumps=[a]
 import pl
 
 
@@ -25,6 +22,4 @@ class K:
             out, worked = pl.spmd_submit(self.work, a, out, core_num=2, deps=[counted], predicate=(flags[1, 0] > 0))
             with pl.spmd(2, deps=[counted, worked], predicate=(0 <= flags[0, 1])) as again:
                 out = self.work(a, out)
-        with pl.at(level=pl.Level.CORE_GROUP, dumps=[a]):
-            out = pl.add(a, a)
         return out
