@@ -726,7 +726,13 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                                                         "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
-            attrs += attrs_arg(ctx, a.value)
+            given = attrs_arg(ctx, a.value)
+            directions = dict(given).get("arg_directions")
+            if directions and len(directions) != len(pos):  # one direction per argument passed
+                raise ctx.error(a.value, f"attrs['arg_directions'] length ({len(directions)}) on "
+                                         f"call to '{name}' must match positional arg count "
+                                         f"({len(pos)})")
+            attrs += given
     values = [_no_dep_inner(ctx, a.value) for a in pos]
     no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
     if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
