@@ -147,6 +147,11 @@ class FnCtx:
     # that name still denotes that task), until the tensor name is rebound: a predicate= reading
     # the tensor needs that task in its deps= (lowering/frontend/predicate.py).
     submit_producers: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # Declared MemRefs (`pl.MemRef("name", slots=N)`, `ping = pl.MemRef()`) met so far: the id of
+    # the declaration object each name stands for, and each name's slot count
+    # (lowering/frontend/memref.py, `check_declared`).
+    declared_owners: dict[str, int] = field(default_factory=dict)
+    declared_slots: dict[str, int] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

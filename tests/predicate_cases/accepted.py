@@ -22,4 +22,5 @@ class K:
             out, worked = pl.spmd_submit(self.work, a, out, core_num=2, deps=[counted], predicate=(flags[1, 0] > 0))
             with pl.spmd(2, deps=[counted, worked], predicate=(0 <= flags[0, 1])) as again:
                 out = self.work(a, out)
+            out, _ = pl.submit(self.work, a, out, deps=[again])
         return out
