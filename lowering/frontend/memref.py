@@ -9,8 +9,9 @@ not a Ptr, a byte offset that is not an integer, a size or a slot count that is 
 non-negative / positive integer literal are located errors. The declared forms (`pl.MemRef("name")`,
 `slots=` alone, a module constant) and the legacy integer-address form are not carried: `placed_memref`
 returns None for them and the annotation drops them, as before; `check_declared` still refuses, located,
-the declared forms the reference refuses (a name for two declarations, two names for one, slot counts
-that disagree, a slot index out of range or on a single slot).
+the declared forms the reference refuses (a name that is not a string literal, a name for two
+declarations, two names for one, slot counts that disagree, a slot index out of range or on a single
+slot).
 """
 
 from __future__ import annotations
@@ -110,11 +111,17 @@ def check_declared(ctx: FnCtx, node: cst.BaseExpression) -> None:
         positional = [a.value for a in head.args if a.keyword is None]
         slots_arg = next((a.value for a in head.args
                           if a.keyword is not None and a.keyword.value == "slots"), None)
-        if len(positional) != 1 or not isinstance(positional[0], cst.SimpleString):
+        if len(positional) != 1:
             return
-        name = positional[0].evaluated_value
+        name = positional[0].evaluated_value if isinstance(positional[0], cst.SimpleString) else None
+        if not isinstance(name, str) or not name:  # the name identifies the allocation while parsing
+            raise ctx.error(positional[0], "A declared allocation's name must be a non-empty "
+                                           "string literal", hint='e.g. pl.MemRef("scratch")')
         slots: Any = 1 if slots_arg is None else \
             slots_arg.evaluated_value if isinstance(slots_arg, cst.Integer) else None
+        if slots_arg is not None and not (isinstance(slots, int) and slots >= 1):
+            raise ctx.error(slots_arg, "slots must be a positive integer literal",
+                            hint=f'e.g. pl.MemRef("{name}", slots=2)')
     elif isinstance(head, cst.Name):
         declared = ctx.try_resolve(head)
         if not isinstance(declared, dsl.MemRef) or len(declared.args) > 1:
