@@ -42,6 +42,8 @@ _SPMD_KEYWORDS = ("core_num", "sync_start", "name_hint", "optimizations", "allow
                   "predicate")
 _FLAGS = ("sync_start", "allow_early_resolve", "windowize")
 _TENSOR_LISTS = ("dumps", "no_dep_args")
+_AT_KEYWORDS = ("level", "role", "optimizations", "deps", "no_dep_args", "dumps",
+                "allow_early_resolve", "name_hint", "windowize")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,9 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
             args.append((positional[i], lower_value(ctx, a.value)))
             continue
         key = a.keyword.value
+        if obj is dsl.at and key not in _AT_KEYWORDS:
+            raise ctx.error(a, f"Unknown keyword argument '{key}' in pl.at()",
+                            hint="Supported arguments: " + ", ".join(_AT_KEYWORDS))
         if key == "optimizations":
             if obj is not dsl.at:
                 raise ctx.error(a, f"{spelling}() does not take optimizations=")
