@@ -707,6 +707,25 @@ def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
     return _signature_call(ctx, node, sig, node.args, ())
 
 
+def call_site_attrs(ctx: FnCtx, node: cst.BaseExpression, name: str, npos: int
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs={...}` on a call of program function `name` with `npos` positional arguments:
+    `arg_directions` gives one direction per argument; dependency edges are not an attr (they
+    are a submit's deps=, and an attr would silently not order anything)."""
+    given = attrs_arg(ctx, node)
+    keys = dict(given)
+    directions = keys.get("arg_directions")
+    if directions and len(directions) != npos:
+        raise ctx.error(node, f"attrs['arg_directions'] length ({len(directions)}) on call to "
+                              f"'{name}' must match positional arg count ({npos})")
+    if "manual_dep_edges" in keys:
+        raise ctx.error(node, f"attrs={{'manual_dep_edges': ...}} is not accepted on a call to "
+                              f"'{name}'",
+                        hint="Dependency edges belong on a submit: "
+                             "`out, tid = pl.submit(self.kernel, ..., deps=[...])`")
+    return given
+
+
 def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                     attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
     name = sig.name
@@ -726,13 +745,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                                                         "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
-            given = attrs_arg(ctx, a.value)
-            directions = dict(given).get("arg_directions")
-            if directions and len(directions) != len(pos):  # one direction per argument passed
-                raise ctx.error(a.value, f"attrs['arg_directions'] length ({len(directions)}) on "
-                                         f"call to '{name}' must match positional arg count "
-                                         f"({len(pos)})")
-            attrs += given
+            attrs += call_site_attrs(ctx, a.value, name, len(pos))
     values = [_no_dep_inner(ctx, a.value) for a in pos]
     no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
     if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
@@ -812,7 +825,7 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
-        attrs += attrs_arg(ctx, given["attrs"].value)
+        attrs += call_site_attrs(ctx, given["attrs"].value, name, len(rest))
     call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]

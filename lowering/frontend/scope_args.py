@@ -88,6 +88,10 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
     """The args of a `with` scope call, and the `pl.split(...)` mode written in it."""
     if obj is dsl.spmd:
         return spmd_args(ctx, call, allow_deps=binds_task)
+    if obj is dsl.manual_scope and call.args:
+        raise ctx.error(call, "pl.manual_scope() does not accept arguments",
+                        hint="Use 'with pl.manual_scope():' (or 'with "
+                             "pl.scope(mode=pl.ScopeMode.MANUAL):')")
     args: list[tuple[str, Any]] = []
     user_split: SplitMode | None = None
     has_opts = False
