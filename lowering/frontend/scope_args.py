@@ -16,6 +16,7 @@ reads its block index (`check_spmd_body`).
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -117,6 +118,8 @@ def with_args(ctx: FnCtx, call: cst.Call, obj: Any, spelling: str, binds_task: b
             args.append((key, lower_deps(ctx, a.value)))
         elif key in _TENSOR_LISTS:
             args.append((key, _tensor_list(ctx, a.value, f"{spelling}({key}=[...])")))
+        elif key == "name_hint":
+            args.append((key, _name_hint(ctx, a.value, f"{spelling}()")))
         else:
             args.append((key, _flag(ctx, a) if key in _FLAGS else lower_value(ctx, a.value)))
     if has_opts and dict(args).get("level") is not Level.CORE_GROUP:
@@ -160,6 +163,8 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
             args.append((key, _flag(ctx, a)))
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
+        elif key == "name_hint":
+            args.append((key, _name_hint(ctx, a.value, "pl.spmd()")))
         elif key == "predicate":
             args.append((key, lower_expr(ctx, a.value)))
             pred_node = a.value
@@ -208,6 +213,19 @@ def _tensor_list(ctx: FnCtx, node: cst.BaseExpression, what: str) -> Any:
         if name.value in seen:
             raise ctx.error(name, f"{what} lists '{name.value}' more than once")
         seen.add(name.value)
+    return lower_value(ctx, node)
+
+
+def _name_hint(ctx: FnCtx, node: cst.BaseExpression, spelling: str) -> Any:
+    """`name_hint="fused"`: a string literal that is empty or a non-keyword identifier (it
+    names the function the scope becomes)."""
+    text = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    if not isinstance(text, str):
+        raise ctx.error(node, f"{spelling} 'name_hint' argument must be a string literal",
+                        hint='Use name_hint="my_scope_name"')
+    if text and (not text.isidentifier() or keyword.iskeyword(text)):
+        raise ctx.error(node, f"{spelling} 'name_hint' must be a valid non-keyword identifier, "
+                              f"got {text!r}", hint="Use an identifier such as 'fused_matmul_add'")
     return lower_value(ctx, node)
 
 
