@@ -145,6 +145,15 @@ class FnCtx:
     # Tensors `pl.dump_tag(t)` marked so far: every later program call taking one of these very
     # Vars lists it in its "dump_vars" attr (forward-sticky, as in the reference).
     dump_tagged: list[Var] = field(default_factory=list)
+    # Tensor name -> (the name of the task id its pl.submit bound in the same statement, whether
+    # that name still denotes that task), until the tensor name is rebound: a predicate= reading
+    # the tensor needs that task in its deps= (lowering/frontend/predicate.py).
+    submit_producers: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    # Declared MemRefs (`pl.MemRef("name", slots=N)`, `ping = pl.MemRef()`) met so far: the id of
+    # the declaration object each name stands for, and each name's slot count
+    # (lowering/frontend/memref.py, `check_declared`).
+    declared_owners: dict[str, int] = field(default_factory=dict)
+    declared_slots: dict[str, int] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

@@ -18,6 +18,7 @@ import libcst as cst
 from lowering.frontend import op_builders, subscripts
 from lowering.frontend.call_checks import check_op_call
 from lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
+from lowering.frontend.predicate import check_predicate
 from lowering.frontend.types import type_mismatch, type_text
 from pl.errors import PlError
 from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
@@ -721,6 +722,19 @@ def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
     return _signature_call(ctx, node, sig, node.args, ())
 
 
+def call_site_attrs(ctx: FnCtx, node: cst.BaseExpression, name: str, npos: int
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs={...}` on a call of program function `name` with `npos` positional arguments:
+    `arg_directions` gives one direction per argument; dependency edges are not an attr (they
+    are a submit's deps=, and an attr would silently not order anything: `_CALL_ONLY_DEPS`)."""
+    given = attrs_arg(ctx, node, refused=_CALL_ONLY_DEPS)
+    directions = dict(given).get("arg_directions")
+    if directions and len(directions) != npos:
+        raise ctx.error(node, f"attrs['arg_directions'] length ({len(directions)}) on call to "
+                              f"'{name}' must match positional arg count ({npos})")
+    return given
+
+
 def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                     attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
     name = sig.name
@@ -740,7 +754,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                                                         "submit calls" if submit else ""))
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
-            attrs += attrs_arg(ctx, a.value, refused=_CALL_ONLY_DEPS)
+            attrs += call_site_attrs(ctx, a.value, name, len(pos))
     values = [_no_dep_inner(ctx, a.value) for a in pos]
     no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
     if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
@@ -813,10 +827,14 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs.append((key, _core_num(ctx, found.value)))
         elif key == "deps":
             attrs.append((key, lower_deps(ctx, found.value, f"{spelling}: deps=")))
+        elif key == "predicate":
+            pred = lower_expr(ctx, found.value)
+            check_predicate(ctx, pred, found.value, spelling, dict(attrs).get("deps"))
+            attrs.append((key, pred))
         else:
             attrs.append((key, lower_expr(ctx, found.value)))
     if "attrs" in given:
-        attrs += attrs_arg(ctx, given["attrs"].value, refused=_CALL_ONLY_DEPS)
+        attrs += call_site_attrs(ctx, given["attrs"].value, name, len(rest))
     call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]

@@ -28,13 +28,14 @@ from lowering.frontend.stmts import dsl_callee
 from lowering.frontend.types import lower_annotation
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
-from pl.ir.enums import FunctionType, Level, ParamDirection, Role, default_level_role
+from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, default_level_role
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import make_body
-from pl.ir.types import TupleType, Type
-from pl.language.dsl import func_attr
+from pl.ir.traverse import type_exprs, walk_exprs
+from pl.ir.types import ScalarType, TupleType, Type
+from pl.language.dsl import DynVar, func_attr
 
 
 class _Header:
@@ -148,6 +149,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     level, role = level or dl, role or dr
     params: list[Var] = []
     directions: list[ParamDirection] = []
+    read: set[int] = set()  # id() of every Var an earlier parameter's annotation reads
     for p in params_cst:
         pname = p.name.value
         if p.annotation is None:
@@ -157,6 +159,8 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
         if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
             raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
                             hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
+        _check_late_symbol(ctx, p.name, ann.type, read)
+        read.update(id(v) for e in type_exprs(ann.type) for v in walk_exprs(e) if isinstance(v, Var))
         var = Var(pname, ann.type, span=prog.src.stmt_span(fd))
         params.append(var)
         directions.append(ann.direction)
@@ -167,6 +171,24 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
         rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
         returns = rt.types if isinstance(rt, TupleType) else (rt,)
     return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)
+
+
+def _check_late_symbol(ctx: FnCtx, name: cst.Name, t: Type, read: set[int]) -> None:
+    """An INDEX scalar parameter named like a `pl.dynamic` symbol stands for that symbol in the
+    annotations after it; one that comes after an annotation already read the symbol cannot (that
+    annotation keeps the symbol, a second extent nobody passes), so it is refused, as in the
+    reference."""
+    if not (isinstance(t, ScalarType) and t.dtype is DType.INDEX):
+        return
+    prog = ctx.prog
+    symbol = prog.auto_dyn.get(name.value) or prog.lookup_py(name.value)
+    if not isinstance(symbol, DynVar) or id(symbol) not in prog.dyn_vars \
+            or id(prog.dyn_var(symbol)) not in read:
+        return
+    raise ctx.error(name, f"Parameter '{name.value}' shadows the dynamic symbol '{name.value}', "
+                          "which an earlier parameter's type annotation already uses",
+                    hint=f"Declare '{name.value}: pl.Scalar[pl.INDEX]' before the parameters whose "
+                         "annotations name it, so they resolve to the parameter")
 
 
 def _body(h: _Header) -> Function:

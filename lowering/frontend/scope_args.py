@@ -30,6 +30,7 @@ import libcst as cst
 
 from lowering.frontend.context import FnCtx
 from lowering.frontend.exprs import lower_deps, lower_expr, lower_value
+from lowering.frontend.predicate import check_predicate
 from lowering.frontend.stmts import dsl_callee
 from lowering.frontend.types import type_text
 from pl.ir.enums import DType, Level, ScopeKind, SplitMode
@@ -170,6 +171,7 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
     args: list[tuple[str, Any]] = []
     core: cst.BaseExpression | None = pos[0].value if pos else None
     user_split: SplitMode | None = None
+    pred_node: cst.BaseExpression | None = None
     for a in call.args:
         if a.keyword is None:
             continue
@@ -192,6 +194,9 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
             args.append((key, _flag(ctx, a)))
         elif key == "deps":
             args.append((key, lower_deps(ctx, a.value)))
+        elif key == "predicate":
+            args.append((key, lower_expr(ctx, a.value)))
+            pred_node = a.value
         elif key in _SPMD_KEYWORDS:
             if key == "name_hint":
                 name_hint(ctx, a.value, "pl.spmd")
@@ -200,6 +205,9 @@ def spmd_args(ctx: FnCtx, call: cst.Call, *, allow_deps: bool,
             raise ctx.error(a, f"pl.spmd() got unexpected keyword argument '{key}'",
                             hint="Supported keywords: " + ", ".join(
                                 k for k in (*_SPMD_KEYWORDS[1:], "deps") if allow_deps or k != "deps"))
+    if pred_node is not None:  # checked once deps= (written before or after it) is known
+        given = dict(args)
+        check_predicate(ctx, given["predicate"], pred_node, "pl.spmd()", given.get("deps"))
     if core is None:
         raise ctx.error(call, "pl.spmd() requires core_num (first positional argument)",
                         hint=_SPMD_HINT)

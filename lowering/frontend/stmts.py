@@ -295,9 +295,12 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
     if type(target) is cst.Name or isinstance(target, cst.Name):
         return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
-        names = (_submit_targets(ctx, target) if callee is dsl.submit or callee is dsl.spmd_submit
-                 else _plain_targets(ctx, target))
-        return _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
+        submit = callee is dsl.submit or callee is dsl.spmd_submit
+        names = _submit_targets(ctx, target) if submit else _plain_targets(ctx, target)
+        stmts = _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
+        if submit:
+            ctx.submit_producers.update((n.value, (names[-1].value, True)) for n in names[:-1])
+        return stmts
     if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
         rhs = _lower_rhs(ctx, value, callee)  # Python evaluates the value before the target
         base = lower_expr(ctx, target.value)
@@ -393,6 +396,9 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
     existing = ctx.lookup_var(name)
+    if ctx.submit_producers:  # a new tensor value has no producer; a new task id is another task
+        ctx.submit_producers = {k: (tid, live and tid != name)
+                                for k, (tid, live) in ctx.submit_producers.items() if k != name}
     if ann is not None:
         value = as_flattened_load(value, ann.type)
         at = ann.type

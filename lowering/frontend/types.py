@@ -20,7 +20,7 @@ import libcst as cst
 from typing_extensions import assert_never
 
 from lowering.frontend.context import FnCtx
-from lowering.frontend.memref import placed_memref
+from lowering.frontend.memref import check_declared, placed_memref
 from pl.errors import PlError
 from pl.ir.enums import (
     CompactMode,
@@ -333,6 +333,8 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
         elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
             memref = placed_memref(ctx, extra, lower_expr)
             memref_node = extra
+            if memref is None:
+                check_declared(ctx, extra)
         else:
             obj = ctx.resolve(extra) if isinstance(extra, cst.Name | cst.Attribute) else None
             if isinstance(obj, TensorLayout):

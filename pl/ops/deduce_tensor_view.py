@@ -22,6 +22,7 @@ from pl.ops.deduce_util import (
     pad_kwarg,
     shape_str,
     static,
+    threshold_dtype,
     valid_shape_of,
     write_bounds,
 )
@@ -255,6 +256,7 @@ def gather(ctx: Deduction) -> Type:
 def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(2, 3)
     a = ctx.shaped(0)
+    threshold_dtype(ctx, 1, a.dtype)
     cols = ctx.kw_int("out_cols")
     if cols is None or cols <= 0:
         raise ctx.fail(f"The operator {ctx.name} requires a positive out_cols")

@@ -31,6 +31,7 @@ from pl.ops.deduce_util import (
     same_dim,
     shape_str,
     static,
+    threshold_dtype,
     tile,
     valid_of,
 )
@@ -159,6 +160,7 @@ def gather(ctx: Deduction) -> Type:
 def gather_compare(ctx: Deduction) -> Type:
     ctx.nargs(3)
     src = ctx.tile(0)
+    threshold_dtype(ctx, 1, src.dtype)
     cols = ctx.kw_int("out_cols")
     if cols is None or cols <= 0:
         raise ctx.fail(f"The operator {ctx.name} requires a positive out_cols")

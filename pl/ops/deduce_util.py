@@ -308,6 +308,15 @@ def int_dtype_check(ctx: Deduction, dt: DType, what: str = "tile") -> None:
         raise ctx.fail(f"The operator {ctx.name} requires integer {what} dtype, but got {dt.short}")
 
 
+def threshold_dtype(ctx: Deduction, i: int, dtype: DType) -> None:
+    """A compare-gather's threshold at position `i` is a scalar of the source's `dtype` (the
+    compare reads both as one type); a literal takes that dtype."""
+    dt = ctx.scalar(i)
+    if dt is not dtype and not isinstance(ctx.args[i], ConstInt | ConstFloat):
+        raise ctx.fail(f"The operator {ctx.name} requires kvalue dtype equal to src dtype "
+                       f"{dtype.name}, but got {dt.name}", argument=i)
+
+
 def dtype_in(ctx: Deduction, dt: DType, allowed: Sequence[DType], label: str = "dtype") -> None:
     if dt not in allowed:
         names = ", ".join(d.name for d in allowed)
