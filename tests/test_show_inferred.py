@@ -209,6 +209,22 @@ def test_check_exit_status(example: Path, tmp_path: Path) -> None:
     assert (code, out) == (0, "") and "would regenerate" not in err
 
 
+def test_several_files_are_printed_each_after_a_head_separator(tmp_path: Path) -> None:
+    other = tmp_path / "other.py"
+    other.write_text(TENSOR_KERNEL.rstrip("\n"), encoding="utf-8")  # no final newline
+    code, out, _ = run([SEED, str(other)])
+    assert code == 0
+    assert out == (f"# ==> {SEED} <==\n{show_inferred(SEED)}"
+                   f"# ==> {other} <==\n{TENSOR_KERNEL}")
+    assert run([SEED])[1] == show_inferred(SEED)  # one file: exactly the file, no separator
+
+
+def test_help_says_what_check_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    run(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "print nothing on standard output" in help_text and "would regenerate FILE" in help_text
+
+
 def test_ir_is_the_canonical_compiled_program() -> None:
     code, out, _ = run(["--ir", SEED])
     assert code == 0 and out.startswith("import pl\n")

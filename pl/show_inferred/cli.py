@@ -1,9 +1,11 @@
 """`python -m pl.show_inferred kernel.py [...]`: kernel files regenerated with inferred memory spaces.
 
 Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
-their top-level code). It prints the regenerated file by default; `--diff` shows a unified diff
-(coloured only on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its
-inferred form, `--write` rewrites files in place atomically (`write_back`). `--ir`, `--explain`,
+their top-level code). It prints the regenerated file by default (each after a `# ==> FILE <==`
+line, as `head` does, when several files are given); `--diff` shows a unified diff (coloured only
+on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form
+(stdout stays empty; `would regenerate FILE` goes to stderr), `--write` rewrites files in place
+atomically (`write_back`). `--ir`, `--explain`,
 `--json` show the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0
 success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
 shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
@@ -70,7 +72,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="print a unified diff against each file instead of the file "
                            "(coloured on a terminal unless NO_COLOR is set)")
     mode.add_argument("--check", action="store_true",
-                      help="print nothing; exit 1 if some file is not in its inferred form")
+                      help="print nothing on standard output; name each file not yet in its "
+                           "inferred form on standard error ('would regenerate FILE', as black "
+                           "does) and exit 1 if there is one")
     mode.add_argument("--write", action="store_true",
                       help="rewrite each file in place (atomically, in its own encoding; a read-only "
                            "file or one edited meanwhile is refused); '-' is printed instead")
@@ -286,7 +290,13 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
     elif args.explain:
         stdout.write(explain(r, path))
     else:
+        if len(args.files) > 1:
+            # Several files back to back would read as one; `head`'s separator, as a comment so
+            # each part stays Python.
+            stdout.write(f"# ==> {path} <==\n")
         stdout.write(r.output)
+        if len(args.files) > 1 and not r.output.endswith("\n"):
+            stdout.write("\n")  # so the next file's separator starts its own line
     return EXIT_OK
 
 
