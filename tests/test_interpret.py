@@ -245,12 +245,49 @@ def test_slice_of_an_out_tensor_writes_through_to_the_root() -> None:
         assert (out[:16, 64:] == -7).all() and (out[16:, :64] == -7).all()
 
 
-def test_out_param_with_another_dtype_is_copied_back() -> None:
+def test_an_array_of_another_dtype_is_refused_naming_the_parameter() -> None:
     x = _rand(16, 64).astype(np.float64)
-    out = np.zeros((32, 128), np.float64)
-    got = interpret(_program(ALIASING), x, out)
-    assert got is out
-    np.testing.assert_allclose(out[16:, 64:], x.astype(np.float32) + 1, rtol=1e-6)
+    out = np.zeros((32, 128), np.float32)
+    with pytest.raises(PlError) as err:
+        interpret(_program(ALIASING), x, out)
+    assert "argument 'x' is a float64 array, but its parameter is declared pl.FP32 " \
+        "(stored as float32)" in err.value.message
+    assert err.value.span is not None and err.value.span.line > 0
+    assert not out.any()  # nothing ran
+
+
+READ_TWO = """
+import pl
+
+@pl.program
+class R:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        h: pl.Tensor[[4], pl.FP16],
+        i: pl.Tensor[[4], pl.INT32],
+        s: pl.Scalar[pl.FP16],
+    ) -> pl.Scalar[pl.INT32]:
+        r = pl.read(i, [1])
+        return r
+"""
+
+
+@pytest.mark.parametrize(("h", "i", "needle"), [
+    (np.zeros(4, np.float64), np.zeros(4, np.int32), "'h' is a float64 array, but its parameter is declared pl.FP16"),
+    (np.zeros(4, np.float32), np.zeros(4, np.int32), "'h' is a float32 array, but its parameter is declared pl.FP16"),
+    (np.zeros(4, np.float16), np.zeros(4, np.int64), "'i' is a int64 array, but its parameter is declared pl.INT32"),
+    (np.zeros(4, np.float16), np.zeros(4, np.int16), "'i' is a int16 array, but its parameter is declared pl.INT32"),
+])
+def test_other_widths_are_refused_too(h: Any, i: Any, needle: str) -> None:
+    with pytest.raises(PlError, match=needle):
+        interpret(_program(READ_TWO), h, i, 1.5)
+
+
+def test_exact_dtypes_lists_and_python_scalars_are_accepted() -> None:
+    i = np.array([3, 7, 0, 0], np.int32)
+    assert interpret(_program(READ_TWO), np.zeros(4, np.float16), i, 1.5) == 7
+    assert interpret(_program(READ_TWO), [0.0] * 4, [3, 7, 0, 0], np.float64(1.5)) == 7
 
 
 def test_tensor_write_through_a_slice_changes_the_root() -> None:

@@ -104,6 +104,8 @@ def test_attention_keeps_q_resident_and_moves_scores_to_vec() -> None:
 def test_tensor_kernels_compute_the_same_with_and_without_residency() -> None:
     import numpy as np
 
+    from pl.interpreter.values import np_dtype
+
     for name in ("stationary_lhs", "ktiled_panel", "attention"):
         (program,) = load_programs(EXAMPLES / f"{name}.py")
         on = pl.compile(program, backend="910B").program
@@ -113,7 +115,7 @@ def test_tensor_kernels_compute_the_same_with_and_without_residency() -> None:
         args = []
         for p in f.params:
             shape = tuple(d.value for d in p.type.shape)  # type: ignore[attr-defined]
-            args.append(rng.standard_normal(shape).astype(np.float32))
+            args.append(rng.standard_normal(shape).astype(np_dtype(p.type.dtype)))  # type: ignore[attr-defined]
         a = [x.copy() for x in args]
         b = [x.copy() for x in args]
         ra, rb = pl.interpret(on, *a), pl.interpret(off, *b)

@@ -5,9 +5,11 @@ Guarantees:
   of their root, tile.store / tensor.assemble / tensor.write write into the target array, and
   tensor.create allocates zeros. An argument array whose dtype already is the parameter's storage
   dtype is used in place, so Out / InOut parameters are written straight into the caller's array;
-  any other array is converted to a copy and, for Out / InOut parameters, copied back at the end.
-  A Tile parameter's array is always such a copy (a tile is a value the kernel owns;
-  docs/tile_params.md).
+  an array of another dtype is refused with a PlError naming the parameter and both dtypes (a
+  float64 array for an FP16 tensor would otherwise run on other values than the caller's; BF16's
+  storage dtype is float32). A list has no dtype: it is converted to a copy. A BF16 parameter's
+  array and a Tile parameter's array are always copies (rounded; a tile is a value the kernel owns,
+  docs/tile_params.md), copied back into the caller's array at the end for Out / InOut.
 * Tiles are arrays owned by the kernel: loads, moves and extracts copy; memory spaces never change
   values. tile.slice / reshape / transpose_view are views; tile.assemble / write / fillpad_inplace
   write their target (as the hardware buffers do).
@@ -36,6 +38,8 @@ from pl.interpreter.values import coerce_array, coerce_element, np_dtype
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
+from pl.ir.span import Span
 from pl.ir.stmt import Stmt
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
@@ -70,7 +74,8 @@ def interpret(program: Program | Function, *args: Any, entry: str | Function | N
     values: list[Any] = []
     write_back: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
     for param, direction, arg in zip(func.params, func.directions, args, strict=True):
-        value, copied = _convert_arg(param.name, param.type, arg)
+        span = param.span if param.span.line > 0 else func.span
+        value, copied = _convert_arg(user_name(param.name), param.type, arg, span)
         values.append(value)
         if copied and direction is not ParamDirection.In and isinstance(arg, np.ndarray):
             write_back.append((arg, value))
@@ -113,9 +118,18 @@ def entry_function(program: Program, entry: str | Function | None = None) -> Fun
                   hint="name the one to run: pl.interpret(program, *args, entry='<name>')")
 
 
-def _convert_arg(name: str, t: Any, arg: Any) -> tuple[Any, bool]:
-    """The interpreter value of one argument, and whether it is a copy of the caller's object."""
+def _convert_arg(name: str, t: Any, arg: Any, span: Span) -> tuple[Any, bool]:
+    """The interpreter value of one argument, and whether it is a copy of the caller's object.
+
+    A NumPy array must already have its parameter's storage dtype (float32 for BF16): converting a
+    float64 array to FP16, or an int64 one to INT32, would silently run the kernel on other values
+    than the caller's. Lists and Python numbers carry no dtype and are converted."""
     if isinstance(t, (TensorType, TileType)):
+        if isinstance(arg, np.ndarray) and arg.dtype != np_dtype(t.dtype):
+            want_np = np.dtype(np_dtype(t.dtype)).name
+            raise PlError(f"pl.interpret: argument '{name}' is a {arg.dtype.name} array, but its "
+                          f"parameter is declared pl.{t.dtype.name} (stored as {want_np})", span,
+                          hint=f"pass an array of the declared dtype, e.g. {name}.astype(np.{want_np})")
         if not isinstance(arg, np.ndarray) and not isinstance(arg, (list, tuple)):
             raise PlError(f"pl.interpret: argument '{name}' must be an array, got {type(arg).__name__}")
         want = static_shape(t.shape)
