@@ -43,10 +43,18 @@ class Reason:
     arg_index: int | None = None
     var: str = ""
 
-    def describe(self) -> str:
+    def describe(self, kwarg_written: bool | None = None) -> str:
+        """The reason in words. The IR cannot tell a `target_memory=` the user wrote from the
+        DSL default the frontend fills in (both are a kwarg of the call): `kwarg_written`, read
+        from the user's source by whoever has it (pl/show_inferred/written_spaces.py), says
+        which; None leaves both possible."""
         match self.kind:
             case "explicit_kwarg":
-                return f"target_memory kwarg of {self.op} (as written, or the DSL default Vec)"
+                if kwarg_written is None:
+                    return f"target_memory kwarg of {self.op} (as written, or the DSL default Vec)"
+                if kwarg_written:
+                    return f"target_memory kwarg of {self.op}, as written"
+                return f"the DSL default target_memory of {self.op} (Vec; none written)"
             case "demand":
                 return f"demand from {self.op} argument {self.arg_index}"
             case "inherited":

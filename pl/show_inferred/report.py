@@ -15,7 +15,7 @@ from pl.errors import PlError
 from pl.ir.function import Function
 from pl.ir.names import user_name, user_text
 from pl.show_inferred.annotate import FunctionInfo, Regenerated
-from pl.show_inferred.written_spaces import space_changes
+from pl.show_inferred.written_spaces import reason_text, space_changes
 
 JSON_VERSION = 1
 
@@ -64,7 +64,7 @@ def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Lo
         _put(t, "memory_space", d.space.name if d.space is not None else None)
         if d.space is not None:
             _put(t, "written_memory_space", changed.get((t["name"], d.space.name)))
-        _put(t, "reason", user_text(d.reason.describe()))
+        _put(t, "reason", reason_text(lines, d))
         tiles.append(t)
     moves = []
     for m in log.get("moves", f.name):
@@ -155,7 +155,7 @@ def explain(r: Regenerated, path: str) -> str:
                 written = changed.get((name, space))
                 note = f" (written {written}, changed by inference)" if written else ""
                 out.append(f"  {path}:{ln}: {name} -> {space}{note}: "
-                           f"{user_text(d.reason.describe())}" + _source_line(lines, ln))
+                           f"{reason_text(lines, d)}" + _source_line(lines, ln))
             for m in moves:
                 name = info.move_names.get(m.name, user_name(m.name)) if info else user_name(m.name)
                 ln = _line(m.span)

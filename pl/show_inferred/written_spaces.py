@@ -14,10 +14,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from infer.decisions import EXPLICIT_KWARG
 from pl.ir.names import user_name, user_text
 from pl.ir.span import Span
 
 _SPACE = re.compile(r"\b(?:MemorySpace|Mem)\.(\w+)")
+_TARGET_MEMORY = re.compile(r"\btarget_memory\s*=")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,27 @@ def written_space(lines: Sequence[str], name: str, span: Span) -> tuple[str, Spa
     return None
 
 
+def writes_target_memory(lines: Sequence[str], span: Span) -> bool | None:
+    """Whether the statement at `span` writes a `target_memory=` keyword (outside comments);
+    None when the span is not a line of `lines`."""
+    if span.line <= 0 or span.line > len(lines):
+        return None
+    last = min(max(span.end_line, span.line), len(lines))
+    return any(_TARGET_MEMORY.search(lines[n - 1].split("#", 1)[0])
+               for n in range(span.line, last + 1))
+
+
+def reason_text(lines: Sequence[str], decision: object) -> str:
+    """The reason of a `SpaceDecision` in the user's names, saying whether a `target_memory` it
+    rests on was written or is the DSL default (which the decision log cannot know)."""
+    reason = decision.reason  # type: ignore[attr-defined]
+    written = None
+    span = getattr(decision, "span", None)
+    if reason.kind == EXPLICIT_KWARG and isinstance(span, Span):
+        written = writes_target_memory(lines, span)
+    return user_text(reason.describe(written))
+
+
 def _assigns(text: str, name: str) -> bool:
     """Whether the line starts `name:` or `name =` (no pattern compiled per name: a file has
     thousands)."""
@@ -73,7 +96,7 @@ def space_changes(lines: Sequence[str], decisions: Iterable[object]) -> list[Spa
         name = user_name(getattr(d, "name", ""))
         found = written_space(lines, name, span)
         if found is not None and found[0] != space.name:
-            reason = user_text(d.reason.describe())  # type: ignore[attr-defined]
+            reason = reason_text(lines, d)
             out.append(SpaceChange(getattr(d, "function", ""), name, found[0], space.name,
                                    reason, found[1]))
     return out
