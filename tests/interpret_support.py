@@ -16,6 +16,7 @@ import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.run import entry_function, interpret
+from pl.interpreter.values import np_dtype
 from pl.ir import DType, Program, ScalarType, TensorType, TileType, static_shape
 
 
@@ -32,9 +33,10 @@ def random_inputs(program: Program, seed: int) -> list[Any]:
                 raise PlError(f"{p.name}: dynamic shapes need explicit inputs")
             if t.dtype.is_float():
                 arr = rng.standard_normal(shape).astype(np.float32)
-                out.append(arr.astype(np.float16) if t.dtype is DType.FP16 else arr)
             else:
-                out.append(rng.integers(-8, 8, size=shape).astype(np.int32))
+                arr = rng.integers(-8, 8, size=shape).astype(np.int32)
+            # pl.interpret takes an array only in its parameter's storage dtype.
+            out.append(arr.astype(np_dtype(t.dtype)))
         elif isinstance(t, ScalarType):
             out.append(True if t.dtype is DType.BOOL else 1)
         else:

@@ -111,7 +111,8 @@ def test_exec_turns_any_exit_into_a_located_error_and_goes_on(effect: str, tmp_p
     assert said in err and f"{path}:" in err and "Traceback" not in err
     message = err.splitlines()[0]  # (the quoted source line below it may name them)
     assert "SystemExit" not in message and "KeyboardInterrupt" not in message
-    assert out == run_text(other.read_text(), str(other)).output  # the next file still ran
+    # The next file still ran (after its separator: two files were given).
+    assert out == f"# ==> {other} <==\n" + run_text(other.read_text(), str(other)).output
 
 
 def test_exec_runs_the_file_and_agrees_with_static_loading(tmp_path: Path) -> None:
