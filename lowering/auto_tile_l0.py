@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from lowering.l0_tile_chooser import BACKENDS, L0Tile, Problem, Stationarity, choose_l0_tile
 from lowering.tensor_to_tile.common import (
@@ -111,18 +112,33 @@ def _stores(stmts: list[Stmt]) -> dict[int, AssignStmt]:
     return out
 
 
+class _BodyFacts:
+    """What an M/N-tiled matmul asks of the body it is in: how often each Var is read and which
+    store writes it. Only a matmul too large for L0C asks, so both are found when first asked (a
+    body without one, nearly every body, never walks its expressions for them)."""
+
+    def __init__(self, stmts: list[Stmt]) -> None:
+        self.stmts = stmts
+
+    @cached_property
+    def uses(self) -> Counter[int]:
+        return _uses(self.stmts)
+
+    @cached_property
+    def stores(self) -> dict[int, AssignStmt]:
+        return _stores(self.stmts)
+
+
 class _AutoTile(Rewriter):
     def __init__(self, backend: str) -> None:
         super().__init__()
         self.backend = backend
-        self.uses: Counter[int] = Counter()
-        self.stores: dict[int, AssignStmt] = {}
+        self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
 
     def body(self, s: Stmt) -> Stmt:
         stmts = flatten_body(s)
-        outer = self.uses, self.stores
-        self.uses, self.stores = _uses(stmts), _stores(stmts)
+        outer, self.facts = self.facts, _BodyFacts(stmts)
         try:
             out: list[Stmt] = []
             for child in stmts:
@@ -130,7 +146,7 @@ class _AutoTile(Rewriter):
                 out.extend(self.stmt(child) if fold is None else self.fold(fold, child))
             return body_of(s, out)
         finally:
-            self.uses, self.stores = outer
+            self.facts = outer
 
     # ---- analysis ----------------------------------------------------------------------------
     def assign(self, s: AssignStmt) -> list[Stmt]:
@@ -144,9 +160,9 @@ class _AutoTile(Rewriter):
                                         s.var.name, s.var.span)
             self.map_var(s.var, result)
             return _with_comments(stmts, s.comments)
-        store = self.stores.get(id(s.var))
+        store = self.facts.stores.get(id(s.var))
         if (mm.init is not None or mm.stage_lhs() or store is None
-                or self.uses[id(s.var)] != 1):
+                or self.facts.uses[id(s.var)] != 1):
             return [self.pass_through(s, value)]  # the reference leaves these alone too
         self.pending[id(store)] = mm
         return []
