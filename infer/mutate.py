@@ -52,7 +52,7 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.traverse import map_expr, map_stmt
-from pl.ir.types import TileType, Type, effective_tile_view, implicit_tile_view
+from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]
@@ -210,7 +210,7 @@ class Mutator:
             else:
                 synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
                                   ct.memref if ct.memref is not None else lt.memref)
-            synced = _keep_declared_valid(synced, lt)
+            synced = declared_valid(lt, synced) or synced  # a declared valid region stays
             if ct.memory_space is not lt.memory_space:
                 value = Call(value.op, value.args, value.kwargs, value.attrs, synced, span=value.span)
             if self._differ(synced, lt):
@@ -427,19 +427,6 @@ class Mutator:
             opened.append(key)
             out.append(move)
         return out
-
-
-def _keep_declared_valid(t: TileType, declared: TileType) -> TileType:
-    """`t`, the placed type of a value, with the valid region its declaration narrowed when `t`
-    carries none (`p: pl.Tile[[16, 16], ..., pl.TileView(valid_shape=[12, 12])] = pl.tile.create(
-    ...)`): the statements after it were typed against that region, and it decides what a store
-    of the tile writes, so placing the tile must not widen it."""
-    dv = declared.view
-    if t.view is not None or dv is None or not dv.valid_shape or t.shape != declared.shape \
-            or tuple(dv.valid_shape) == tuple(declared.shape):
-        return t
-    view = replace(effective_tile_view(t), valid_shape=tuple(dv.valid_shape))
-    return TileType(t.shape, t.dtype, t.memory_space, view, t.memref)
 
 
 def _yield_types(body: Stmt | None) -> list[Type]:

@@ -21,8 +21,6 @@ after every pass.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing_extensions import assert_never
 
 from lowering.flatten_nd import flat_tile_type
@@ -48,7 +46,7 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType, effective_tile_view
+from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType, declared_valid
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
 from pl.printer.program import print_type
@@ -79,12 +77,9 @@ def _assignable(var: Type, value: Type) -> bool:
         return True  # an op without a result rule: the annotation types it (dsl.md 1.3)
     if isinstance(var, ScalarType) and isinstance(value, ScalarType):
         return var.dtype == value.dtype or {var.dtype, value.dtype} <= _INT64_LIKE
-    if isinstance(var, TileType) and isinstance(value, TileType) and value.view is None \
-            and var.view is not None and var.shape == value.shape:
-        # The declaration narrows the valid region of a value that has none (a created buffer
-        # declared `pl.TileView(valid_shape=[12, 12])`), as the frontend accepts: all else agrees.
-        narrowed = replace(effective_tile_view(value), valid_shape=var.view.valid_shape)
-        return _strip(var) == _strip(replace(value, view=narrowed))
+    narrowed = declared_valid(var, value)
+    if narrowed is not None:  # the declaration narrows the value's valid region, as the frontend accepts
+        return _strip(var) == _strip(narrowed)
     return _strip(var) == _strip(value)
 
 

@@ -35,11 +35,12 @@ from pl.ir.expr import (
     TupleGetItem,
     UnaryExpr,
     Var,
+    program_call_type,
 )
 from pl.ir.fold import FOLDABLE, INT_MIN, UINT_MAX, fold_int
 from pl.ir.function import Function
 from pl.ir.stmt import AssignStmt
-from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
 from pl.language import dsl
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
@@ -683,14 +684,6 @@ def _no_dep_inner(ctx: FnCtx, node: cst.BaseExpression) -> cst.BaseExpression:
     return node
 
 
-def _callee_result(types: tuple[Type, ...]) -> Type:
-    if len(types) == 1:
-        return types[0]
-    if types:
-        return TupleType(types)
-    return UnknownType()
-
-
 def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                  attrs: tuple[tuple[str, Any], ...] = (), submit: bool = False) -> Expr:
     """`self.name(...)`: a call of a function of the program (recursion included: the
@@ -778,7 +771,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                             hint="device= goes on a call of a function with "
                                  "type=pl.FunctionType.Orchestration or role=pl.Role.Orchestrator")
         attrs += (("device", lower_expr(ctx, device.value)),)
-    return Call(sig.gvar, lowered, (), attrs, _callee_result(sig.return_types),
+    return Call(sig.gvar, lowered, (), attrs, program_call_type(sig.return_types),
                 span=ctx.cur_span)
 
 
@@ -838,8 +831,8 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
     assert isinstance(call, Call)
     sig = ctx.prog.signatures[name]
-    rtype = TupleType((*sig.return_types, ScalarType(DType.TASK_ID)))
-    return Call(call.op, call.args, (), call.attrs, rtype, span=call.span)
+    return Call(call.op, call.args, (), call.attrs, program_call_type(sig.return_types, submit=True),
+                span=call.span)
 
 
 def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:

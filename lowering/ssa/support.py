@@ -39,6 +39,7 @@ from pl.ir import (
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import stmt_kind
 from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, walk_stmts
+from pl.ir.types import declared_valid
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
 KNOWN_ROLES = frozenset({"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
@@ -314,11 +315,7 @@ def assignment_type(lhs_type: Type, value: Expr) -> Type:
                 chosen = chosen.with_space(lhs_type.memory_space)
             if chosen.memory_space is lhs_type.memory_space:
                 chosen = dataclasses.replace(chosen, memref=lhs_type.memref)
-        if chosen.view is None and lhs_type.view is not None \
-                and dataclasses.replace(lhs_type, view=None) == chosen:
-            # A declared view (`valid_shape=[12, 12]` on a created tile) refines the value's type;
-            # the calls that read the name were typed against it, so it stays.
-            chosen = lhs_type
+        chosen = declared_valid(lhs_type, chosen) or chosen  # a declared valid region stays
     elif isinstance(chosen, TensorType) and isinstance(lhs_type, TensorType):
         if chosen.memref is None and lhs_type.memref is not None:
             chosen = dataclasses.replace(chosen, memref=lhs_type.memref)

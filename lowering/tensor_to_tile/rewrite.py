@@ -39,12 +39,21 @@ from lowering.tensor_to_tile.scan import (
 )
 from lowering.tensor_to_tile.writes import check_gm_writes
 from pl.errors import PlError
-from pl.ir.enums import DType, FunctionType, MemorySpace, ParamDirection, TensorLayout
-from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var, is_submit
+from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
+from pl.ir.expr import (
+    Call,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    TupleGetItem,
+    Var,
+    is_submit,
+    program_call_type,
+)
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
-from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type
+from pl.ir.types import TensorType, TileType, Type
 from pl.ops.registry import get_op
 
 
@@ -287,8 +296,7 @@ class _CallSites(Rewriter):
             return out
         callee, n = self.changed[out.op.name]
         rtypes = callee.return_types
-        rtype: Type = TupleType((*rtypes, ScalarType(DType.TASK_ID))) if is_submit(out) else (
-            rtypes[0] if len(rtypes) == 1 else TupleType(tuple(rtypes)))  # a submit: (*returns, task id)
+        rtype = program_call_type(rtypes, submit=is_submit(out))
         if len(out.args) >= len(callee.params) or n == 0:  # already given its actuals (or none
             # is new: a submit may leave Out args out for the runtime to allocate)
             if rtype == out.result_type:

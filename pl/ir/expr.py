@@ -6,6 +6,7 @@ expression compares by value, recursively, with spans ignored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -212,6 +213,16 @@ SUBMIT_ATTR = "submit"
 def is_submit(e: object) -> bool:
     """True for the Call that `pl.submit(...)` lowers to (an asynchronous task launch)."""
     return isinstance(e, Call) and isinstance(e.op, GlobalVar) and e.attr(SUBMIT_ATTR) is True
+
+
+def program_call_type(return_types: Sequence[Type], submit: bool = False) -> Type:
+    """The type of a call of a program function returning `return_types`: the one result, a
+    tuple of several, Unknown for none; a launch (`submit`) is (*results, Scalar[TASK_ID])."""
+    if submit:
+        return TupleType((*return_types, ScalarType(DType.TASK_ID)))
+    if len(return_types) == 1:
+        return return_types[0]
+    return TupleType(tuple(return_types)) if return_types else UnknownType()
 
 
 def const_index(value: int) -> ConstInt:

@@ -255,6 +255,22 @@ def effective_tile_view(t: TileType) -> TileView:
     return view
 
 
+def declared_valid(declared: Type, value: Type) -> TileType | None:
+    """`value`'s tile type with the valid region `declared` narrows it to, when `value` carries
+    no view of its own (`p: pl.Tile[[16, 16], ..., pl.TileView(valid_shape=[12, 12])] =
+    pl.tile.create(...)`); None when the declaration narrows nothing. The one rule the type
+    checker, SSA and inference apply: the statements after such a binding were typed against the
+    region, and it decides what a store of the tile writes."""
+    if not (isinstance(declared, TileType) and isinstance(value, TileType)) or value.view is not None:
+        return None
+    dv = declared.view
+    if dv is None or not dv.valid_shape or declared.shape != value.shape \
+            or declared.dtype is not value.dtype or tuple(dv.valid_shape) == tuple(declared.shape):
+        return None
+    view = effective_tile_view(value).with_valid_shape(tuple(dv.valid_shape))
+    return TileType(value.shape, value.dtype, value.memory_space, view, value.memref)
+
+
 def static_shape(shape: tuple[Expr, ...]) -> tuple[int, ...] | None:
     """The dims as Python ints when every dim is a constant, else None."""
     out: list[int] = []
