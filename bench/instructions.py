@@ -29,8 +29,8 @@ import gc, sys
 sys.path.insert(0, {root!r})
 from bench.generate import kernel_source
 import libcst
-from lowering.frontend.parse import parse_tree
-from lowering.source.python import parse_python
+from pl.lowering.frontend.parse import parse_tree
+from pl.lowering.source.python import parse_python
 from pl.compiler import default_passes
 from pl.printer.program import print_node
 

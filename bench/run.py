@@ -53,10 +53,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst  # noqa: E402
 
 from bench.generate import kernel_source  # noqa: E402
-from lowering.frontend.parse import parse_tree  # noqa: E402
-from lowering.source.python import parse_python  # noqa: E402
 from pl.compiler import default_passes  # noqa: E402
 from pl.gc_pause import gc_paused  # noqa: E402
+from pl.lowering.frontend.parse import parse_tree  # noqa: E402
+from pl.lowering.source.python import parse_python  # noqa: E402
 from pl.printer.program import print_node  # noqa: E402
 from pl.show_inferred.annotate import run_text  # noqa: E402
 

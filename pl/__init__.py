@@ -21,13 +21,13 @@ from pl.structural import structural_equal as structural_equal
 from pl.structural import structural_hash as structural_hash
 
 if TYPE_CHECKING:
-    from lowering.frontend.lower import function as function
-    from lowering.frontend.lower import inline as inline
-    from lowering.frontend.lower import program as program
-    from lowering.frontend.parse import parse as parse
     from pl import passes as passes
     from pl.compiler import Compiled as Compiled
     from pl.compiler import compile_program as compile  # noqa: A001  (the reference's name)
+    from pl.lowering.frontend.lower import function as function
+    from pl.lowering.frontend.lower import inline as inline
+    from pl.lowering.frontend.lower import program as program
+    from pl.lowering.frontend.parse import parse as parse
 
 
 def __getattr__(name: str) -> object:
@@ -36,9 +36,9 @@ def __getattr__(name: str) -> object:
     # The tools above the language surface (see the module docstring).
     match name:
         case "function" | "inline" | "program":
-            return getattr(importlib.import_module("lowering.frontend.lower"), name)
+            return getattr(importlib.import_module("pl.lowering.frontend.lower"), name)
         case "parse":  # pl.parse: program text -> Program | Function
-            return importlib.import_module("lowering.frontend.parse").parse
+            return importlib.import_module("pl.lowering.frontend.parse").parse
         case "passes":
             return importlib.import_module("pl.passes")
         case "compile":  # the reference's name: ir.compile

@@ -19,10 +19,9 @@ from types import FrameType
 
 from pl.ir.span import Span
 
-# pl's own packages (pl/, lowering/, infer/ side by side, in a checkout and when installed): a
-# frame whose file lies in one of them is pl's, not the user's.
-_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-PL_SOURCE_FOLDERS = tuple(os.path.join(_ROOT, p) + os.sep for p in ("pl", "lowering", "infer"))
+# pl's own package folder (pl/lowering/ and pl/infer/ included, in a checkout and when installed):
+# a frame whose file lies in it is pl's, not the user's.
+PL_SOURCE_FOLDERS = (os.path.dirname(os.path.realpath(__file__)) + os.sep,)
 
 
 def is_pl_source(filename: str) -> bool:

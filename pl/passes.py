@@ -17,20 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from infer.backend import check_backend
-from infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
-from infer.residency.apply import apply_residency
-from infer.residency.hook import strip_bridge_markers
-from infer.verifier import verify_tile_memory_inferred as memory_violations
-from lowering.auto_tile_l0 import auto_tile_matmul_l0 as run_auto_tile_matmul_l0
-from lowering.flatten_nd import flatten_tile_nd_to_2d as run_flatten_tile_nd_to_2d
-from lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
-from lowering.ssa.verify import verify_ssa
-from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
-from lowering.tile_slice import canonicalize_tile_slice as run_canonicalize_tile_slice
-from lowering.unroll import unroll_loops as run_unroll_loops
 from pl.errors import PlError
+from pl.infer.backend import check_backend
+from pl.infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
+from pl.infer.residency.apply import apply_residency
+from pl.infer.residency.hook import strip_bridge_markers
+from pl.infer.verifier import verify_tile_memory_inferred as memory_violations
 from pl.ir.function import Program
+from pl.lowering.auto_tile_l0 import auto_tile_matmul_l0 as run_auto_tile_matmul_l0
+from pl.lowering.flatten_nd import flatten_tile_nd_to_2d as run_flatten_tile_nd_to_2d
+from pl.lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
+from pl.lowering.ssa.verify import verify_ssa
+from pl.lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
+from pl.lowering.tile_slice import canonicalize_tile_slice as run_canonicalize_tile_slice
+from pl.lowering.unroll import unroll_loops as run_unroll_loops
 from pl.printer.program import print_node
 from pl.typecheck import verify_well_typed
 

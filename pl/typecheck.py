@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing_extensions import assert_never
 
-from lowering.flatten_nd import flat_tile_type
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Call, Expr, GlobalVar, Var
@@ -47,6 +46,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType, declared_valid
+from pl.lowering.flatten_nd import flat_tile_type
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
 from pl.printer.program import print_type

@@ -1,7 +1,7 @@
-"""The import graph of pl, lowering and infer, read from the source text (nothing is imported).
+"""The import graph of pl (with pl.lowering and pl.infer), read from the source text (nothing is imported).
 
 Guarantees:
-- `imports(root)` lists every import of every module under pl/, lowering/ and infer/: module-level
+- `imports(root)` lists every import of every module under pl/ (pl/lowering/ and pl/infer/ included): module-level
   and inside functions, `import x`, `from x import y` (relative ones resolved), and
   `importlib.import_module("x")` / `__import__("x")` with a literal string; an import of a
   module's attribute (`from pl.ir import expr` vs `from pl.ir.expr import Var`) names the module
@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGES = ("pl", "lowering", "infer")
+PACKAGES = ("pl",)
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Import:
 
 
 def module_files(root: Path) -> dict[str, Path]:
-    """Every module of the three packages, by dotted name (a package by its `__init__`)."""
+    """Every module of the package, by dotted name (a package by its `__init__`)."""
     out: dict[str, Path] = {}
     for pkg in PACKAGES:
         for path in sorted((root / pkg).rglob("*.py")):
@@ -82,7 +82,7 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
 
 
 def imports(root: Path) -> list[Import]:
-    """Every import of every module under root's pl/, lowering/ and infer/ (see Guarantees)."""
+    """Every import of every module under root's pl/ (pl/lowering/ and pl/infer/ included) (see Guarantees)."""
     files = module_files(root)
     found: list[Import] = []
     for module, path in files.items():
@@ -111,7 +111,7 @@ def imports(root: Path) -> list[Import]:
 # tensor-to-tile converter in the layers that own them.
 CALL_TIME_EDGES = frozenset({("pl.ir.function", "pl.printer.program"),
                              ("pl.ops.registry", "pl.interpreter.handlers"),
-                             ("pl.ops.registry", "lowering.tensor_to_tile.convert")})
+                             ("pl.ops.registry", "pl.lowering.tensor_to_tile.convert")})
 
 
 def graph(root: Path) -> dict[str, set[str]]:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from lowering.frontend.parse import parse
-from lowering.frontend.types import type_mismatch
 from pl.errors import PlError
 from pl.ir import Program
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.types import ScalarType, TensorType, TileType, Type, UnknownType
+from pl.lowering.frontend.parse import parse
+from pl.lowering.frontend.types import type_mismatch
 
 
 def _d(*dims: int | str) -> tuple[ConstInt | Var, ...]:

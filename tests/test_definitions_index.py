@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from lowering.frontend.lower import definitions
+from pl.lowering.frontend.lower import definitions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,7 +101,7 @@ class _Visitor(cst.CSTVisitor):
 
 SOURCES = {"nested": NESTED} | {
     str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
-    for folder in ("examples", "pl", "lowering", "infer", "tests/golden")
+    for folder in ("examples", "pl", "tests/golden")
     for p in sorted((ROOT / folder).rglob("*.py"))
 }
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lowering.frontend.parse import parse
 from pl.errors import PlError
+from pl.lowering.frontend.parse import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "error_fixtures").glob("*.py"))
@@ -73,7 +73,7 @@ def test_uncaught_error_is_rendered_by_python_from_the_decorator(tmp_path: Path)
     assert f"pl.errors.PlError: {kernel}:7:46: Parameter 'b' missing type annotation" in proc.stderr
     frames = re.findall(r'^  File "([^"]+)", line \d+, in (\S+)$', proc.stderr, re.M)
     assert frames[0] == (str(kernel), "<module>"), proc.stderr
-    assert {f for f, _ in frames[1:]} <= {str(ROOT / "lowering" / "frontend" / "lower.py")}, frames
+    assert {f for f, _ in frames[1:]} <= {str(ROOT / "pl" / "lowering" / "frontend" / "lower.py")}, frames
     assert {fn for _, fn in frames[1:]} <= {"program", "apply"}, frames
     if sys.version_info >= (3, 11):
         assert f"--> {kernel}:7:46" in proc.stderr and "= help: " in proc.stderr
@@ -81,7 +81,7 @@ def test_uncaught_error_is_rendered_by_python_from_the_decorator(tmp_path: Path)
 
 def test_internal_failure_is_not_dressed_as_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug of pl met while lowering propagates as itself: never a PlError blaming the kernel."""
-    import lowering.frontend.lower as frontend
+    import pl.lowering.frontend.lower as frontend
 
     def boom(*_: object) -> list[object]:
         raise RuntimeError("internal\ndetail")

@@ -20,7 +20,7 @@ from interpret_support import random_inputs, run_interpreted
 from test_show_verify import check_every_mode
 
 import pl
-from infer.analysis import last_yield
+from pl.infer.analysis import last_yield
 from pl.ir.stmt import IfStmt
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from infer.residency.apply import RULES
+from pl.infer.residency.apply import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,12 +19,12 @@ from test_residency import CASES as RESIDENCY_CASES
 from test_residency import marked
 
 import pl
-from infer.memory_space import infer_tile_memory_space
-from infer.residency.apply import apply_residency
-from lowering.ssa.convert import convert_to_ssa
 from pl.compiler import default_passes
 from pl.errors import PlError
+from pl.infer.memory_space import infer_tile_memory_space
+from pl.infer.residency.apply import apply_residency
 from pl.ir import Program
+from pl.lowering.ssa.convert import convert_to_ssa
 from pl.passes import PassManager
 from pl.show_inferred.cli import load_programs
 

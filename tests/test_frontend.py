@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 import pl
-from lowering.frontend.parse import parse
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -41,6 +40,7 @@ from pl.ir import (
     YieldStmt,
     flatten_body,
 )
+from pl.lowering.frontend.parse import parse
 
 HEAD = "import pl\n\n\n@pl.program\nclass K:\n"
 T64 = "pl.Tensor[[64, 64], pl.FP32]"

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterator
 from types import ModuleType
 
-PACKAGES = ("pl", "lowering", "infer")
+PACKAGES = ("pl",)
 
 # dict/list/set/bytearray and their subclasses (defaultdict, OrderedDict, Counter), deque, weak
 # containers and any user class registered as a mutable collection; iterators advance when used.

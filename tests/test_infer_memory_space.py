@@ -13,11 +13,11 @@ import pytest
 from infer_cases.cases import CASES, Case
 
 import pl  # noqa: F401  (the package runs before any of its modules, lowering.frontend.parse included)
-from infer.memory_space import infer_tile_memory_space
-from infer.verifier import verify_tile_memory_inferred
-from lowering.frontend import parse as text
+from pl.infer.memory_space import infer_tile_memory_space
+from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import AssignStmt, Call, Program, flatten_body, make_body
 from pl.ir.stmt import ForStmt, IfStmt, Stmt
+from pl.lowering.frontend import parse as text
 from pl.structural import assert_structural_equal
 from pl.typecheck import verify_well_typed
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from infer.backend import capacity, check_backend, input_layouts
-from infer.decisions import DecisionLog, MoveDecision, Reason, SpaceDecision
-from infer.memory_space import infer_tile_memory_space
-from infer.residency.hook import BRIDGE_MARKER
-from infer.verifier import verify_tile_memory_inferred
 from pl.errors import PlError
+from pl.infer.backend import capacity, check_backend, input_layouts
+from pl.infer.decisions import DecisionLog, MoveDecision, Reason, SpaceDecision
+from pl.infer.memory_space import infer_tile_memory_space
+from pl.infer.residency.hook import BRIDGE_MARKER
+from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import (
     AssignStmt,
     Call,

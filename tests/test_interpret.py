@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from lowering.frontend.parse import parse
-from lowering.ssa.convert import convert_to_ssa
 from pl.errors import PlError
 from pl.interpreter.run import entry_function, interpret
 from pl.interpreter.values import round_bf16, scalar_binary, scalar_unary
 from pl.ir.enums import DType
 from pl.ir.function import Program
+from pl.lowering.frontend.parse import parse
+from pl.lowering.ssa.convert import convert_to_ssa
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RNG = np.random.default_rng(7)

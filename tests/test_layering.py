@@ -1,7 +1,7 @@
 """The layering of docs/architecture.md, checked by reading every module's imports.
 
 - The layer table is read from docs/architecture.md itself (layer, modules, may import), so the
-  allow-list and the document cannot drift apart; every module of pl/, lowering/ and infer/
+  allow-list and the document cannot drift apart; every module of pl/ (pl/lowering/ and pl/infer/ included)
   belongs to exactly one row.
 - Every import (module-level and inside functions, under `if TYPE_CHECKING:`, and literal
   `importlib.import_module("...")`) names the module's own layer, a layer or distribution its row
@@ -85,7 +85,7 @@ def layer_of(module: str) -> Layer:
 
 
 def _project_module(target: str) -> str | None:
-    """The module of pl/lowering/infer that `target` names (an attribute path resolves to the
+    """The module of pl that `target` names (an attribute path resolves to the
     longest module prefix), or None for another distribution."""
     parts = target.split(".")
     for n in range(len(parts), 0, -1):
@@ -109,7 +109,7 @@ def violations(layer: Layer) -> list[str]:
                 bad.append(f"{where} (layer {other.name})")
             continue
         top = imp.target.split(".")[0]
-        if top in ("pl", "lowering", "infer"):
+        if top == "pl":
             bad.append(f"{where} (no such module)")
         elif top not in sys.stdlib_module_names and top not in EVERYWHERE | layer.distributions:
             bad.append(f"{where} (distribution {top})")
@@ -139,14 +139,12 @@ def test_the_import_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
     (pkg / "b.py").write_text("", encoding="utf-8")
     (pkg / "a.py").write_text(
         "from typing import TYPE_CHECKING\nimport importlib\nfrom . import b\n"
-        "if TYPE_CHECKING:\n    import lowering.x\n"
-        "def f():\n    import infer.y\n    from pl.b import z\n"
+        "if TYPE_CHECKING:\n    import pl.lowering.x\n"
+        "def f():\n    import pl.infer.y\n    from pl.b import z\n"
         "    return importlib.import_module('numpy.linalg')\n", encoding="utf-8")
-    for name in ("lowering", "infer"):
-        (tmp_path / name).mkdir()
     found = {(i.target, i.line, i.type_only) for i in imports(tmp_path) if i.module == "pl.a"}
     assert found == {("typing", 1, False), ("importlib", 2, False), ("pl.b", 3, False),
-                     ("lowering.x", 5, True), ("infer.y", 7, False), ("pl.b", 8, False),
+                     ("pl.lowering.x", 5, True), ("pl.infer.y", 7, False), ("pl.b", 8, False),
                      ("numpy.linalg", 9, False)}
 
 
@@ -156,16 +154,14 @@ def test_no_import_cycles() -> None:
 
 
 def test_the_cycle_finder_reports_a_cycle(tmp_path: Path) -> None:
-    pkg = tmp_path / "infer"
-    pkg.mkdir()
+    pkg = tmp_path / "pl" / "infer"
+    pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    (pkg / "a.py").write_text("from infer.b import x\n", encoding="utf-8")
-    (pkg / "b.py").write_text("def f():\n    from infer import c\n", encoding="utf-8")
-    (pkg / "c.py").write_text("import infer.a\n", encoding="utf-8")
-    (pkg / "d.py").write_text("import infer.a\n", encoding="utf-8")
-    for name in ("pl", "lowering"):
-        (tmp_path / name).mkdir()
-    assert cycles(tmp_path) == [["infer.a", "infer.b", "infer.c"]]
+    (pkg / "a.py").write_text("from pl.infer.b import x\n", encoding="utf-8")
+    (pkg / "b.py").write_text("def f():\n    from pl.infer import c\n", encoding="utf-8")
+    (pkg / "c.py").write_text("import pl.infer.a\n", encoding="utf-8")
+    (pkg / "d.py").write_text("import pl.infer.a\n", encoding="utf-8")
+    assert cycles(tmp_path) == [["pl.infer.a", "pl.infer.b", "pl.infer.c"]]
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
@@ -178,9 +174,9 @@ def test_every_module_imports_first() -> None:
     it may load only layers below lowering: a module of lowering or infer imported first would
     otherwise be partly initialised when the face asks it for a name. This imports each of them
     first in a clean module table and names the ones that break."""
-    names = sorted(m for m in FILES if m.startswith(("lowering", "infer")))
+    names = sorted(m for m in FILES if m.startswith(("pl.lowering", "pl.infer")))
     code = ("import importlib, sys\n"
-            "ours = ('pl', 'lowering', 'infer')\n"
+            "ours = ('pl',)\n"
             f"for name in {names!r}:\n"
             "    for m in [m for m in sys.modules if m.split('.')[0] in ours]:\n"
             "        del sys.modules[m]\n"
@@ -216,7 +212,7 @@ for after, was in zip(state(), before):
     assert after == was, (was, after)
 assert all(sys.modules.get(k) is v for k, v in modules.items()), 'a module was replaced'
 new = {m.split('.')[0] for m in sys.modules if m not in modules}
-print(sorted(new - {'pl', 'lowering', 'infer', 'libcst', 'typing_extensions'}
+print(sorted(new - {'pl', 'libcst', 'typing_extensions'}
              - set(sys.stdlib_module_names)))
 """
     out = _run(code)
@@ -239,8 +235,8 @@ def test_the_kernel_surface_has_every_name_of_pl() -> None:
     """Static loading binds `import pl` to the kernel surface, which lowering builds without
     importing the face above it: the two must offer the same names (pl's tools unresolved)."""
     import pl
-    from lowering.source.static_eval import Unresolved
-    from lowering.source.static_module import PL_TOOLS, pl_surface
+    from pl.lowering.source.static_eval import Unresolved
+    from pl.lowering.source.static_module import PL_TOOLS, pl_surface
 
     names = pl_surface().names
     assert set(names) == {*pl.__all__, "interpret", "show_inferred"}

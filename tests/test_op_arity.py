@@ -18,14 +18,14 @@ import re
 
 import pytest
 
-from lowering.frontend.op_args import positional_limit
-from lowering.frontend.op_builders import build_call
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import Call, ConstBool, ConstInt, Expr, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.types import TensorType, TileType
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
+from pl.lowering.frontend.op_args import positional_limit
+from pl.lowering.frontend.op_builders import build_call
 from pl.ops.registry import OpDef, all_ops, get_op
 
 SPAN = Span("kernel.py", 3, 5, 3, 30)

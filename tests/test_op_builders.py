@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 import pl
-from lowering.frontend.op_builders import build_call
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, UnaryExpr, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
 from pl.language.dsl_ops import canonical_spelling, op_object, spelling_index
+from pl.lowering.frontend.op_builders import build_call
 from pl.ops.registry import all_ops, get_op
 
 

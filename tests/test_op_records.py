@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from lowering.tensor_to_tile.convert import CONVERTERS, NOT_YET_CONVERTED, PASSTHROUGH
 from pl.interpreter.handlers import HANDLERS, WITHOUT_NUMERICS
 from pl.language.dsl_ops import op_object
+from pl.lowering.tensor_to_tile.convert import CONVERTERS, NOT_YET_CONVERTED, PASSTHROUGH
 from pl.ops.marks import collect, type_rule
 from pl.ops.registry import DtypeRule, OpDef, all_ops, op
 

@@ -18,9 +18,9 @@ from interpret_support import random_inputs, run_interpreted
 from test_equivalence import assert_same_results
 
 import pl
-from infer.verifier import verify_tile_memory_inferred
 from pl.compiler import default_passes
 from pl.errors import PlError
+from pl.infer.verifier import verify_tile_memory_inferred
 from pl.interpreter.run import interpret
 from pl.ir import Program
 from pl.ir.expr import ConstInt, Var

@@ -21,9 +21,9 @@ import libcst
 import pytest
 
 from bench.generate import kernel_source
-from lowering.frontend.parse import parse_tree
-from lowering.source.python import parse_python
 from pl.compiler import default_passes
+from pl.lowering.frontend.parse import parse_tree
+from pl.lowering.source.python import parse_python
 from pl.printer.program import print_node
 from pl.show_inferred.annotate import run_text
 

@@ -14,14 +14,14 @@ import pytest
 
 import pl
 from bench.generate import kernel_source
-from lowering.frontend.context import FnCtx, ProgCtx
-from lowering.frontend.parse import parse_tree
-from lowering.frontend.source import SourceFile
-from lowering.source.python import parse_python
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import Var
 from pl.ir.types import ScalarType
+from pl.lowering.frontend.context import FnCtx, ProgCtx
+from pl.lowering.frontend.parse import parse_tree
+from pl.lowering.frontend.source import SourceFile
+from pl.lowering.source.python import parse_python
 from pl.structural import assert_structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent

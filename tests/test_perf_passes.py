@@ -16,8 +16,6 @@ from infer_cases.cases import CASES
 
 import pl
 from bench.generate import kernel_source
-from lowering.frontend.parse import parse
-from lowering.ssa import support as ssa_support
 from pl.compiler import default_passes
 from pl.ir import (
     AssignStmt,
@@ -29,6 +27,8 @@ from pl.ir import (
 from pl.ir.enums import DType
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import ScalarType, TileType
+from pl.lowering.frontend.parse import parse
+from pl.lowering.ssa import support as ssa_support
 from pl.show_inferred.cli import load_programs
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))

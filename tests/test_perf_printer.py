@@ -14,12 +14,12 @@ import pytest
 from infer_cases.cases import CASES as INFER_CASES
 
 from bench.generate import kernel_source
-from lowering.frontend.parse import parse
 from pl.compiler import compile_program
 from pl.ir.expr import Call, Expr, GlobalVar, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import ForStmt
 from pl.ir.traverse import stmt_exprs, type_exprs, walk_exprs, walk_stmts
+from pl.lowering.frontend.parse import parse
 from pl.printer.names import Names, collect, dynamic_dims, unique_names
 from pl.printer.program import callees
 from pl.show_inferred.annotate import load_programs

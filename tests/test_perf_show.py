@@ -20,8 +20,8 @@ from residency_cases.programs import ROOT as ROOT_CALLER
 
 import pl.show_inferred.annotate as annotate
 from bench.generate import kernel_source
-from lowering.frontend.source import SourceFile
 from pl.errors import PlError
+from pl.lowering.frontend.source import SourceFile
 from pl.show_inferred.annotate import regenerate, run_text
 from pl.show_inferred.splice import Edit, SourceText, splice
 

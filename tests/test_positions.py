@@ -27,12 +27,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 import pl
 from bench.generate import kernel_source
-from lowering.frontend.lower import MODULE_PARSE
-from lowering.frontend.parse import parse_tree
-from lowering.frontend.source import SourceFile
-from lowering.source.python import parse_python
 from pl.errors import PlError
 from pl.ir.function import Program
+from pl.lowering.frontend.lower import MODULE_PARSE
+from pl.lowering.frontend.parse import parse_tree
+from pl.lowering.frontend.source import SourceFile
+from pl.lowering.source.python import parse_python
 from pl.show_inferred.annotate import run_text
 
 ROOT = Path(__file__).resolve().parent.parent

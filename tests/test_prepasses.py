@@ -10,10 +10,6 @@ from typing import Any
 
 import pytest
 
-from lowering.auto_tile_l0 import auto_tile_matmul_l0
-from lowering.flatten_nd import flatten_tile_nd_to_2d
-from lowering.l0_tile_chooser import Problem, choose_l0_tile
-from lowering.tile_slice import canonicalize_tile_slice
 from pl.ir import (
     AssignStmt,
     Call,
@@ -36,6 +32,10 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.traverse import walk_stmts
+from pl.lowering.auto_tile_l0 import auto_tile_matmul_l0
+from pl.lowering.flatten_nd import flatten_tile_nd_to_2d
+from pl.lowering.l0_tile_chooser import Problem, choose_l0_tile
+from pl.lowering.tile_slice import canonicalize_tile_slice
 from pl.ops.deduce import make_call
 
 BRIDGE = "__compiler_tensor_to_tile_mat_bridge"

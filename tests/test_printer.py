@@ -557,7 +557,7 @@ def test_large_body_prints_without_recursion() -> None:
 
 @pytest.mark.parametrize("build", [seed_after, loop_program, if_program, while_program])
 def test_round_trip_through_frontend(build: Any) -> None:
-    text_mod = pytest.importorskip("lowering.frontend.parse")
+    text_mod = pytest.importorskip("pl.lowering.frontend.parse")
     from pl.structural import assert_structural_equal
 
     p = build()

@@ -115,7 +115,7 @@ def check_compile_raises_only_pl_error(g: GeneratedProgram) -> None:
 
 
 def check_output_is_tile_memory_inferred(g: GeneratedProgram) -> None:
-    from infer.verifier import verify_tile_memory_inferred
+    from pl.infer.verifier import verify_tile_memory_inferred
 
     for b, _, compiled in _compiled(g):
         errors = verify_tile_memory_inferred(compiled.program)

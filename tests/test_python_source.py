@@ -27,9 +27,9 @@ import pytest
 
 import pl
 import pl.show_inferred as cli
-from lowering.source.python import Stored, decode, encode, python_view, restore
 from pl.errors import PlError, python_lines
 from pl.ir.function import Program
+from pl.lowering.source.python import Stored, decode, encode, python_view, restore
 from pl.show_inferred.annotate import run_text, show_inferred
 from pl.structural import structural_equal
 

@@ -31,11 +31,9 @@ from residency_cases.programs import (
 )
 
 import pl
-from infer.memory_space import infer_tile_memory_space
-from infer.residency.apply import RULES, ResidencyDecision, apply_residency
-from infer.residency.ir import BRIDGE_MARKER
-from lowering.frontend.parse import parse
-from lowering.ssa.convert import convert_to_ssa
+from pl.infer.memory_space import infer_tile_memory_space
+from pl.infer.residency.apply import RULES, ResidencyDecision, apply_residency
+from pl.infer.residency.ir import BRIDGE_MARKER
 from pl.ir import (
     AssignStmt,
     Call,
@@ -51,6 +49,8 @@ from pl.ir import (
     Stmt,
     flatten_body,
 )
+from pl.lowering.frontend.parse import parse
+from pl.lowering.ssa.convert import convert_to_ssa
 
 SENTINEL = ("test_sentinel", True)
 
@@ -501,7 +501,7 @@ def test_loop_variant_offset_from_in_loop_if_phi() -> None:
     assert verdicts(ds)["lhs_mat"] == ("declined", "prefix-closed")
     assert layout(kernel_of(out))[0] == []
     # ... and the phi it returns is tracked as defined inside the loop
-    from infer.residency.inventory import Inventory
+    from pl.infer.residency.inventory import Inventory
 
     f = kernel_of(inferred)
     loop = next(s for s in flatten_body(f.body) if isinstance(s, ForStmt))

@@ -16,13 +16,13 @@ import pytest
 
 import pl
 import pl.show_inferred as cli
-from lowering.frontend.parse import parse
 from pl.compiler import default_passes
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import ConstInt
 from pl.ir.names import user_name
 from pl.ir.types import TileType
+from pl.lowering.frontend.parse import parse
 from pl.show_inferred.annotate import run_text, show_inferred
 from pl.show_inferred.edit import annotate_type, set_target_memory
 from pl.structural import structural_equal

@@ -27,8 +27,8 @@ from test_properties import FAMILIES, SETTINGS
 
 import pl
 import pl.show_inferred as cli
-from lowering.frontend.parse import parse
 from pl.errors import InternalError, package_version
+from pl.lowering.frontend.parse import parse
 from pl.show_inferred.annotate import Regenerated, rerun, run_text
 from pl.show_inferred.imports import dsl_root
 from pl.show_inferred.verify import verify_output

@@ -15,8 +15,6 @@ from typing import Any
 import pytest
 
 import pl
-from lowering.ssa.convert import convert_to_ssa, verify_ssa
-from lowering.ssa.support import parse_auto_name, versioned_name
 from pl.ir import (
     AssignStmt,
     BinaryExpr,
@@ -47,6 +45,8 @@ from pl.ir import (
     make_body,
 )
 from pl.ir.span import UNKNOWN_SPAN
+from pl.lowering.ssa.convert import convert_to_ssa, verify_ssa
+from pl.lowering.ssa.support import parse_auto_name, versioned_name
 from pl.structural import structural_equal
 
 # ── builders ─────────────────────────────────────────────────────────────────────────────────────
@@ -465,7 +465,7 @@ def test_parse_auto_name(name: str, parsed: tuple[str, str, str | None, int | No
 
 def test_a_name_first_bound_in_both_branches_gets_one_phi() -> None:
     """`off` is a new name in each branch (two source Vars); its use after the if reads a phi."""
-    from lowering.frontend.parse import parse
+    from pl.lowering.frontend.parse import parse
 
     src = '''
 import pl

@@ -14,14 +14,14 @@ import textwrap
 
 import pytest
 
-from lowering.frontend.parse import parse
-from lowering.ssa.convert import convert_to_ssa
 from pl.ir.enums import DType
 from pl.ir.expr import ConstInt, Expr, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, WhileStmt
 from pl.ir.traverse import expr_children, stmt_exprs, type_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TileView, TupleType, Type, UnknownType
+from pl.lowering.frontend.parse import parse
+from pl.lowering.ssa.convert import convert_to_ssa
 
 N = Var("n", ScalarType(DType.INDEX))
 

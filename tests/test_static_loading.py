@@ -24,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pl
-from lowering.source.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
 from pl.errors import PlError
+from pl.lowering.source.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
 from pl.show_inferred.annotate import load_programs, run_text
 from pl.show_inferred.cli import main
 
@@ -436,7 +436,7 @@ def _expressions() -> st.SearchStrategy[str]:
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(_expressions())
 def test_generated_constants_evaluate_as_python_does(expr: str) -> None:
-    from lowering.source.static_eval import FailsWhenRun
+    from pl.lowering.source.static_eval import FailsWhenRun
 
     names = {"M": 64, "SEQ": (16, 32)}
     try:

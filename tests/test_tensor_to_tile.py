@@ -103,8 +103,8 @@ def space_of(t: Type) -> MemorySpace | None:
 # ---- helpers over converted programs -------------------------------------------------------------
 
 def run(program: Program) -> Program:
-    from lowering.ssa.convert import convert_to_ssa
-    from lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops
+    from pl.lowering.ssa.convert import convert_to_ssa
+    from pl.lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops
 
     return convert_tensor_to_tile_ops(convert_to_ssa(program))
 
@@ -318,13 +318,13 @@ def _parse(text: str) -> Any:
 
     import pl  # noqa: F401  (initialises the DSL package before its parser)
 
-    text_mod = pytest.importorskip("lowering.frontend.parse")
+    text_mod = pytest.importorskip("pl.lowering.frontend.parse")
     return text_mod.parse(text)
 
 
 def _stamp_marker(f: Function) -> Function:
     """Give every Mat tile.load the bridge marker (as the reference's marked fixtures do)."""
-    from lowering.tensor_to_tile.common import Rewriter, is_op_call, with_attrs
+    from pl.lowering.tensor_to_tile.common import Rewriter, is_op_call, with_attrs
 
     class Stamp(Rewriter):
         def assign(self, s: AssignStmt) -> list[Any]:

@@ -22,8 +22,8 @@ from residency_cases.programs import LEFT, LOOP_BODY, MATMUL, RHS_LOAD, RHS_MOVE
 from test_residency import kernel_of, layout, run, verdicts
 
 import pl
-from infer.memory_space import infer_tile_memory_space
-from infer.verifier import verify_tile_memory_inferred
+from pl.infer.memory_space import infer_tile_memory_space
+from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import Program
 from pl.show_inferred.cli import load_programs, main
 from pl.structural import assert_structural_equal

@@ -9,11 +9,11 @@ import pytest
 from interpret_support import compare_results
 
 import pl
-from lowering.frontend.parse import parse
 from pl.errors import PlError
 from pl.ir.enums import ForKind
 from pl.ir.stmt import ForStmt
 from pl.ir.traverse import walk_stmts
+from pl.lowering.frontend.parse import parse
 
 HEAD = '''import pl
 

@@ -24,14 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pl
-from lowering.frontend.op_builders import build_call
-from lowering.frontend.parse import parse
 from pl.errors import PlError, UnknownNameError, suggest
 from pl.ir.enums import ArgDirection, DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
 from pl.language.dsl_ops import spelling_index
+from pl.lowering.frontend.op_builders import build_call
+from pl.lowering.frontend.parse import parse
 from pl.show_inferred.cli import main
 
 TESTS = Path(__file__).resolve().parent
@@ -190,7 +190,7 @@ def test_str_of_an_error_says_where() -> None:
 
 def test_internal_error_says_so_and_saves_a_reproducer(monkeypatch: pytest.MonkeyPatch,
                                                        tmp_path: Path) -> None:
-    import lowering.frontend.lower as frontend
+    import pl.lowering.frontend.lower as frontend
     from pl.errors import package_version
 
     def boom(*_: object) -> list[object]:

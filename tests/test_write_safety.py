@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 import pl.show_inferred as cli
-from lowering.source.python import Stored, encode
 from pl.errors import PlError
+from pl.lowering.source.python import Stored, encode
 from pl.show_inferred.annotate import show_inferred
 
 ROOT = Path(__file__).resolve().parent.parent

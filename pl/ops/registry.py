@@ -199,7 +199,7 @@ class OpDef:
     def converter(self) -> Callable[..., Any] | None:
         """The tensor-to-tile converter of this op (`@converts`, or a 1:1 rename), or None."""
         # At call time: a higher layer (docs/architecture.md names this edge).
-        return import_module("lowering.tensor_to_tile.convert").converter_for(self.name)  # type: ignore[no-any-return]
+        return import_module("pl.lowering.tensor_to_tile.convert").converter_for(self.name)  # type: ignore[no-any-return]
 
     @property
     def dsl_min_args(self) -> int:

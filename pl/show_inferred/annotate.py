@@ -34,21 +34,21 @@ from typing import Any
 
 import libcst as cst
 
-from lowering.frontend.source import SourceFile
-from lowering.source.python import (
+from pl.compiler import Compiled, compile_program
+from pl.errors import PlError, frame_span, is_pl_source
+from pl.gc_pause import gc_paused
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
+from pl.lowering.frontend.source import SourceFile
+from pl.lowering.source.python import (
     UserLines,
     decode,
     python_lines,
     python_view,
     restore,
 )
-from lowering.source.static_eval import python_failure
-from lowering.source.static_module import kernel_folder, load_static, read_kernel
-from pl.compiler import Compiled, compile_program
-from pl.errors import PlError, frame_span, is_pl_source
-from pl.gc_pause import gc_paused
-from pl.ir.function import Function, Program
-from pl.ir.span import Span
+from pl.lowering.source.static_eval import python_failure
+from pl.lowering.source.static_module import kernel_folder, load_static, read_kernel
 from pl.show_inferred.cache import Reads, cached_call, error_from_json, error_json
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root

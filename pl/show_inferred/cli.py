@@ -34,10 +34,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final, TextIO
 
-from lowering.source.python import Stored, decode, encode
 from pl.errors import InternalError, PlError, package_version, want_color
 from pl.ir.function import Program
 from pl.ir.span import Span
+from pl.lowering.source.python import Stored, decode, encode
 from pl.show_inferred.annotate import Regenerated, rerun, run_text
 from pl.show_inferred.annotate import load_programs as _load_text
 from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json

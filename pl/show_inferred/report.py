@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from infer.residency.apply import RULES
 from pl.compiler import Compiled
 from pl.errors import PlError
+from pl.infer.residency.apply import RULES
 from pl.ir.function import Function
 from pl.ir.names import user_name, user_text
 from pl.show_inferred.annotate import FunctionInfo, Regenerated

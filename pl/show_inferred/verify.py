@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from lowering.frontend.parse import parse
 from pl.compiler import Compiled
 from pl.errors import InternalError, PlError
+from pl.lowering.frontend.parse import parse
 from pl.printer.program import print_node
 from pl.structural import assert_structural_equal
 

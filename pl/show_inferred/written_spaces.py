@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from infer.decisions import EXPLICIT_KWARG
+from pl.infer.decisions import EXPLICIT_KWARG
 from pl.ir.names import user_name, user_text
 from pl.ir.span import Span
 

@@ -1,0 +1,468 @@
+"""Phase 3 of memory-space inference: rewrite a function body (pass.md section 4).
+
+Guarantees: every value recorded by phase 1 is replaced by one Var/IterArg (memoised, so all
+uses share it; the value itself when its type already holds its space) typed with its space, the
+view refreshed for that space; a `tile.move` is inserted right before the first consumer of every
+needed (producer, space) key, once per body (a SeqStmts, or a loop / branch / scope body that is
+one bare statement: a move made in one body never leaks to siblings or later outer statements;
+the reference inserts none into a bare body, which would leave its call reading the wrong
+space); calls whose
+arguments changed are rebuilt through `make_call` so result types are re-deduced; retargetable
+producers get their `target_memory` rewritten or appended; the LHS type is synced to the rebuilt
+call; `dump_vars`-style attrs follow the rewrite; a call of a program function is given its
+arguments in the spaces of the callee's Tile parameters (`callees`), moved like an op's. A branch
+whose closing yield hands an if-phi a tile in another space than the phi's (divergent branches)
+moves it to the phi's space before the yield; a loop whose carry was placed in another space than its initial value starts from a move
+of that value, inserted right before the loop; an alias `y = x` takes `x`'s placed type when
+they agree on space, shape and dtype (its view included); a return var takes the placed type of
+what it reads back from (iter arg, then-yield), so the printed program compiles to itself. The
+input IR is never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from typing_extensions import assert_never
+
+from pl.infer.analysis import last_yield
+from pl.infer.backend import input_layouts
+from pl.infer.common import NO_CALLEES, Callees, Constraints, op_facts, top_level_call, var_like
+from pl.infer.decisions import MoveDecision
+from pl.ir.enums import MemorySpace, TileLayout
+from pl.ir.expr import Call, Expr, IterArg, Var
+from pl.ir.span import Span
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+    stmt_kind,
+)
+from pl.ir.traverse import map_expr, map_stmt
+from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
+from pl.ops.registry import OpDef
+
+MoveKey = tuple[Var, MemorySpace]
+MakeCall = Callable[..., Call]
+
+_VAR_LIST_ATTRS = ("manual_dep_edges", "compiler_manual_dep_edges", "arg_direction_overrides_vars",
+                   "dump_vars")
+
+
+def default_make_call() -> MakeCall:
+    from pl.ops.deduce import make_call
+
+    return make_call
+
+
+def retype(t: TileType, space: MemorySpace) -> TileType:
+    """`t` placed in `space`; when the space changes the layout fields become the new space's."""
+    if t.memory_space is space:
+        return t
+    old = effective_tile_view(t)
+    imp = implicit_tile_view(t.shape, space)
+    view = replace(old, blayout=imp.blayout, slayout=imp.slayout, fractal=imp.fractal)
+    return TileType(t.shape, t.dtype, space, view, t.memref)
+
+
+class Mutator:
+    def __init__(self, function: str, var_memory: dict[Var, MemorySpace],
+                 needed: dict[MoveKey, None], backend: str | None,
+                 make_call: MakeCall | None = None, callees: Callees = NO_CALLEES) -> None:
+        self.function = function
+        self.callees = callees
+        self.var_memory = var_memory
+        self.needed = needed
+        self.needed_vars = {v for v, _ in needed}
+        self.differs: dict[tuple[int, int], tuple[TileType, TileType, bool]] = {}
+        self.backend = backend
+        self.make_call = make_call or default_make_call()
+        self.cache: dict[Var, Var] = {}
+        self.moves: dict[MoveKey, Var] = {}
+        self.log: list[MoveDecision] = []
+
+    # -- expressions -------------------------------------------------------------------------
+
+    def var(self, v: Var) -> Var:
+        hit = self.cache.get(v)
+        if hit is not None:
+            return hit
+        new: Var = v
+        space = self.var_memory.get(v)
+        t = v.type
+        if isinstance(v, IterArg):
+            init = self.expr(v.init)
+            it = retype(t, space) if isinstance(t, TileType) and space is not None else t
+            # An iter arg is printed only through its initial value (`init_values=(x,)`), so in a
+            # placed program it takes that value's type whenever they agree on the space.
+            if isinstance(it, TileType) and isinstance(init.type, TileType) and \
+                    init.type.memory_space == it.memory_space and init.type.shape == it.shape \
+                    and init.type.dtype == it.dtype:
+                it = init.type
+            if it is not t or init is not v.init:
+                new = IterArg(v.name, it, span=v.span, init=init)
+        elif isinstance(t, TileType) and space is not None:
+            placed = retype(t, space)
+            if placed is not t:  # already in its space: the value stays as it is
+                new = Var(v.name, placed, span=v.span)
+        self.cache[v] = new
+        return new
+
+    def expr(self, e: Expr) -> Expr:
+        if isinstance(e, Var):
+            return self.var(e)
+        if isinstance(e, Call):
+            return self.call(e)
+        return map_expr(e, self.expr)
+
+    def call(self, call: Call) -> Call:
+        return self._call(call, *op_facts(call, self.callees))
+
+    def _call(self, call: Call, op: OpDef | None, constraints: Constraints) -> Call:
+        """`call` with its arguments rewritten (`op`, `constraints`: its `op_facts`)."""
+        moves, cache = self.moves, self.cache
+        new_args: list[Expr] = []
+        changed = False
+        for i, arg in enumerate(call.args):
+            new: Expr | None
+            if type(arg) is Var or type(arg) is IterArg:
+                new = None
+                if moves and i < len(constraints) and constraints[i]:
+                    new = moves.get((arg, constraints[i][0]))
+                if new is None:
+                    new = cache.get(arg) or self.var(arg)
+            else:
+                new = self.expr(arg)
+            assert new is not None
+            changed = changed or new is not arg
+            new_args.append(new)
+        attrs = self.remap_attrs(call, new_args) if call.attrs else call.attrs
+        if attrs is call.attrs and not changed:
+            return call
+        if op is None:
+            return Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type, span=call.span)
+        return self.make_call(call.op.name, new_args, call.kwargs, attrs=attrs, span=call.span)
+
+    def remap_attrs(self, call: Call, new_args: list[Expr]) -> tuple[tuple[str, Any], ...]:
+        out: list[tuple[str, Any]] = []
+        changed = False
+        for key, value in call.attrs:
+            new_value = value
+            if key in _VAR_LIST_ATTRS and isinstance(value, (list, tuple)):
+                items: list[Any] = []
+                for entry in value:
+                    if not isinstance(entry, Var):
+                        items.append(entry)
+                        continue
+                    mapped = self.var(entry)
+                    if key == "dump_vars":
+                        # A value fed to several slots may now be several moves: dump them all.
+                        repl: list[Expr] = []
+                        for old, new in zip(call.args, new_args, strict=True):
+                            if var_like(old) is entry and not any(new is r for r in repl):
+                                repl.append(new)
+                        if repl and not (len(repl) == 1 and repl[0] is mapped):
+                            items.extend(repl)
+                            continue
+                    items.append(mapped)
+                if not _same(tuple(items), tuple(value)):
+                    new_value = type(value)(items)
+            elif key == "device" and isinstance(value, Expr):
+                new_value = self.expr(value)
+            if new_value is not value:
+                changed = True
+            out.append((key, new_value))
+        return tuple(out) if changed else call.attrs
+
+    # -- statements --------------------------------------------------------------------------
+
+    def assign(self, stmt: AssignStmt) -> AssignStmt:
+        orig = stmt.var
+        lhs = self.cache.get(orig) or self.var(orig)
+        if type(stmt.value) is not Call:
+            value = self.expr(stmt.value)
+            lhs = self._sync_alias(orig, lhs, value.type)
+            return stmt if lhs is orig and value is stmt.value else \
+                AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
+        op, constraints = op_facts(stmt.value, self.callees)  # the rewritten call: same op
+        value = self._call(stmt.value, op, constraints)
+        if op is not None and op.retargetable:
+            space = self.var_memory.get(orig)
+            if space is not None and value.kwarg("target_memory") is not space:
+                value = _retarget(value, space)
+        ct, lt = value.result_type, lhs.var_type
+        if ct is not lt and type(ct) is TileType and type(lt) is TileType:
+            if ct.memory_space is lt.memory_space and (ct.memref is not None or lt.memref is None):
+                synced = ct  # what the rebuild below would give: skip building and comparing it
+            else:
+                synced = TileType(ct.shape, ct.dtype, lt.memory_space, ct.view,
+                                  ct.memref if ct.memref is not None else lt.memref)
+            synced = declared_valid(lt, synced) or synced  # a declared valid region stays
+            if ct.memory_space is not lt.memory_space:
+                value = Call(value.op, value.args, value.kwargs, value.attrs, synced, span=value.span)
+            if self._differ(synced, lt):
+                lhs = Var(lhs.name, synced, span=lhs.span)
+                self.cache[orig] = lhs
+        if lhs is stmt.var and value is stmt.value:
+            return stmt
+        return AssignStmt(lhs, value, span=stmt.span, comments=stmt.comments)
+
+    def _sync_alias(self, orig: Var, lhs: Var, got: Type) -> Var:
+        """`lhs` (placed `orig`) of an alias `lhs = value` whose placed value has type `got`: when
+        both agree on space, shape and dtype but not on the view, the alias takes the value's type.
+        An alias copies its value, so a view it had before placement (e.g. the col_major view of
+        an elementwise op on a Mat tile, gone once a move feeds that op Vec; the SSA pass's
+        `x_next = carry` before a `continue`) must not outlive it: the program would be ill-typed.
+        The reference syncs only a call's LHS; it has no alias statements of this kind."""
+        want = lhs.type
+        if not isinstance(got, TileType) or not isinstance(want, TileType) or got == want \
+                or (got.memory_space, got.shape, got.dtype) != (want.memory_space, want.shape,
+                                                               want.dtype):
+            return lhs
+        memref = got.memref if got.memref is not None else want.memref
+        synced = Var(lhs.name, TileType(got.shape, got.dtype, got.memory_space, got.view, memref),
+                     span=lhs.span)
+        self.cache[orig] = synced
+        return synced
+
+    def _differ(self, a: TileType, b: TileType) -> bool:
+        """`a != b`, remembered per pair of type objects: a body repeats the same few pairs, and
+        comparing tile types walks their shapes and views. The entry keeps both objects alive, so
+        their ids cannot be reused for other types while this Mutator lives."""
+        key = (id(a), id(b))
+        hit = self.differs.get(key)
+        if hit is None:
+            hit = self.differs[key] = (a, b, a != b)
+        return hit[2]
+
+    def stmt(self, stmt: Stmt) -> Stmt:
+        s = stmt_kind(stmt)
+        match s:
+            case SeqStmts():
+                return self.seq(s.stmts, s.span)
+            case AssignStmt():
+                return self.assign(s)
+            case EvalStmt() | ReturnStmt() | YieldStmt():
+                return map_stmt(s, expr=self.expr)
+            case ForStmt():
+                iter_args, init_moves = self.iter_args(s.iter_args)
+                loop_var, start = self.var(s.loop_var), self.expr(s.start)
+                stop, step = self.expr(s.stop), self.expr(s.step)
+                body = self.block(s.body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
+                loop = replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
+                               iter_args=iter_args,  # type: ignore[arg-type]
+                               body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                return make_body([*init_moves, loop]) if init_moves else loop
+            case IfStmt():
+                cond = self.expr(s.condition)
+                then_body = self.block(s.then_body)
+                else_body = None if s.else_body is None else self.block(s.else_body)
+                # Only the phis whose branches yield different spaces are reconciled: a phi
+                # retyped by a loop's back-propagation keeps its branches as they are (pass.md).
+                divergent = _divergent(then_body, else_body)
+                then_body = self._reconcile(then_body, s.return_vars, divergent)
+                else_body = None if else_body is None else \
+                    self._reconcile(else_body, s.return_vars, divergent)
+                self._pin_return_types(s.return_vars, _yield_types(then_body) or
+                                       _yield_types(else_body))
+                return replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+            case WhileStmt():
+                iter_args, init_moves = self.iter_args(s.iter_args)
+                cond, body = self.expr(s.condition), self.block(s.body)
+                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
+                wloop = replace(s, iter_args=iter_args,  # type: ignore[arg-type]
+                                condition=cond, body=body,
+                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                return make_body([*init_moves, wloop]) if init_moves else wloop
+            case ScopeStmt():
+                return map_stmt(s, body=self.block, expr=self.expr)
+            case BreakStmt() | ContinueStmt():
+                return s
+            case _:
+                assert_never(s)
+
+    def iter_args(self, iter_args: Sequence[IterArg]) -> tuple[tuple[Var, ...], list[Stmt]]:
+        """A loop header's placed iter args, and the moves to emit right before the loop: a
+        carry that back-propagation placed where its initial value's producer cannot go (see
+        `analyze`) starts from a copy of that value in the carry's space. (Called before the
+        loop's body is visited, so every use in the body sees the final iter arg.)"""
+        placed: list[Var] = []
+        moves: list[Stmt] = []
+        for i, ia in enumerate(iter_args):
+            new = self.var(ia)
+            t = new.type
+            init = new.init if isinstance(new, IterArg) else None
+            if isinstance(t, TileType) and t.memory_space is not None \
+                    and isinstance(init, Var) and isinstance(init.type, TileType) \
+                    and init.type.memory_space not in (None, t.memory_space):
+                move = self._move(init, t.memory_space, (), "init_values", i, ia.span)
+                moves.append(move)
+                new = self.cache[ia] = IterArg(new.name, move.var.type, span=new.span,
+                                               init=move.var)
+            placed.append(new)
+        return tuple(placed), moves
+
+    def block(self, body: Stmt) -> Stmt:
+        """A nested body: its own move scope, whether a SeqStmts or one bare statement."""
+        if type(body) is SeqStmts:
+            return self.stmt(body)
+        return self.seq((body,), body.span)
+
+    def _reconcile(self, body: Stmt, phis: tuple[Var, ...], divergent: set[int]) -> Stmt:
+        """A branch body whose closing yield gives a phi a tile in another space than the phi's
+        (divergent branches, see `analyze`) moves that tile to the phi's space right before the
+        yield: both branches then hand the phi the same space, so the program is consistent and
+        computes what it did (a move copies)."""
+        stmts = flatten_body(body)
+        y = stmts[-1] if stmts else None
+        if not isinstance(y, YieldStmt):
+            return body
+        moves: list[Stmt] = []
+        values = list(y.values)
+        for i, (phi, value) in enumerate(zip(phis, y.values, strict=False)):
+            if i not in divergent:
+                continue
+            space = self.var_memory.get(phi)
+            t = value.type
+            if space is None or not isinstance(value, Var) or not isinstance(t, TileType) \
+                    or t.memory_space in (None, space):
+                continue
+            move = self._move(value, space, (), "pl.yield_", i, y.span)
+            moves.append(move)
+            values[i] = move.var
+        if not moves:
+            return body
+        new = make_body([*stmts[:-1], *moves, replace(y, values=tuple(values))])
+        return replace(new, span=body.span) if isinstance(new, SeqStmts) else new
+
+    def _move(self, producer: Var, target: MemorySpace, kwargs: tuple[tuple[str, Any], ...],
+              consumer_op: str, arg_index: int, span: Span) -> AssignStmt:
+        """`<producer>_<target> = tile.move(producer, target_memory=target, **kwargs)`, logged.
+        `producer` is the placed value; an Acc tile moved to Vec is always row_major/none_box."""
+        args: dict[str, Any] = {"target_memory": target, **dict(kwargs)}
+        t = producer.type
+        if isinstance(t, TileType) and t.memory_space is MemorySpace.Acc \
+                and target is MemorySpace.Vec:
+            args["blayout"] = TileLayout.row_major
+            args["slayout"] = TileLayout.none_box
+        move = self.make_call("tile.move", [producer], list(args.items()), span=span)
+        mt = move.type
+        assert isinstance(mt, TileType)
+        if mt.memory_space is not target:
+            mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
+        moved = Var(f"{producer.name}_{target.name}", mt, span=span)
+        self.cache[moved] = moved
+        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+                                     consumer_op, span, arg_index))
+        return AssignStmt(moved, move, span=span, comments=())
+
+    def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
+        """A return var takes the placed type of the value it is read back from whenever the two
+        agree on space, shape and dtype: a loop's (or while's) iter arg, an if's then-branch
+        yield (else-branch without one). The frontend and tensor-to-tile type return vars that
+        way, so a view the return var had before placement (e.g. the col_major view of an
+        elementwise op on a Mat tile, gone once a move feeds the op Vec) must not outlive it:
+        the printed program would compile to other types (not idempotent)."""
+        for rv, got in zip(rvs, sources, strict=False):
+            if rv in self.cache or not isinstance(rv.type, TileType):
+                continue
+            space = self.var_memory.get(rv)
+            want = retype(rv.type, space) if space is not None else rv.type
+            if isinstance(got, TileType) and got.memory_space == want.memory_space \
+                    and got.shape == want.shape and got.dtype == want.dtype and got != want:
+                self.cache[rv] = Var(rv.name, got, span=rv.span)
+
+    def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
+        opened: list[MoveKey] = []
+        out: list[Stmt] = []
+        needed = self.needed
+        for child in stmts:
+            if needed:
+                moves = self.moves_for(child, opened)
+                if moves:
+                    out.extend(moves)
+            out.append(self.stmt(child))
+        for key in opened:
+            del self.moves[key]
+        body = make_body(out)
+        return replace(body, span=span) if isinstance(body, SeqStmts) else body
+
+    def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> Sequence[Stmt]:
+        call = top_level_call(consumer)
+        if call is None or self.needed_vars.isdisjoint(call.args):
+            return ()  # (one C-level test: most statements consume no value to move)
+        constraints = op_facts(call, self.callees)[1]
+        out: list[Stmt] = []
+        for i, allowed in enumerate(constraints[: len(call.args)]):
+            v = call.args[i]
+            if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
+                continue
+            key = (v, allowed[0])
+            if key not in self.needed or key in self.moves:
+                continue
+            target = allowed[0]
+            layouts = input_layouts(self.backend, call.op_name)
+            kwargs: tuple[tuple[str, Any], ...] = ()
+            if i in layouts:
+                kwargs = (("blayout", layouts[i]),)
+                if target is MemorySpace.Vec:
+                    kwargs += (("slayout", TileLayout.none_box),)
+            move = self._move(self.var(v), target, kwargs, call.op_name, i, consumer.span)
+            self.moves[key] = move.var
+            opened.append(key)
+            out.append(move)
+        return out
+
+
+def _yield_types(body: Stmt | None) -> list[Type]:
+    """The types of the values a (placed) body's final yield gives, [] without one."""
+    y = last_yield(body)
+    return [v.type for v in y.values] if y is not None else []
+
+
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _retarget(call: Call, space: MemorySpace) -> Call:
+    """Rewrite (or append) `target_memory` and give the result the space's implicit view."""
+    if any(k == "target_memory" for k, _ in call.kwargs):
+        kwargs = tuple((k, space if k == "target_memory" else v) for k, v in call.kwargs)
+    else:
+        kwargs = call.kwargs + (("target_memory", space),)
+    t = call.type
+    new_type = TileType(t.shape, t.dtype, space, None, t.memref) if isinstance(t, TileType) else t
+    return replace(call, kwargs=kwargs, result_type=new_type)
+
+
+def _divergent(then_body: Stmt, else_body: Stmt | None) -> set[int]:
+    """The positions at which the two branches' closing yields hand an if's phis tiles in
+    different memory spaces."""
+    if else_body is None:
+        return set()
+    ends = [flatten_body(b) for b in (then_body, else_body)]
+    ys = [e[-1] if e and isinstance(e[-1], YieldStmt) else None for e in ends]
+    if ys[0] is None or ys[1] is None:
+        return set()
+    out: set[int] = set()
+    for i, (a, b) in enumerate(zip(ys[0].values, ys[1].values, strict=False)):
+        ta, tb = a.type, b.type
+        if isinstance(ta, TileType) and isinstance(tb, TileType) and ta.memory_space is not None \
+                and tb.memory_space is not None and ta.memory_space is not tb.memory_space:
+            out.add(i)
+    return out

@@ -1,0 +1,95 @@
+"""Effect screening of phase 4 (ops.md section 9): ordering boundaries and prefix-closing effects.
+
+Guarantees: `ordering_boundary(e)` is True for a Submit, a call of a program function or any other
+non-builtin op, an op the registry does not know, and a SyncOp / CrossCoreOp; TaskOp and ordinary
+tile / tensor ops are not boundaries. `closes_prefix(stmt)` is True for a statement whose value is a
+DCE side-effect op (or Submit) or an ordering boundary. Our op table does not list the `system.*`
+ops yet, so their categories (reference registry) are kept here; a registry entry wins when present.
+"""
+
+from __future__ import annotations
+
+from typing_extensions import assert_never
+
+from pl.infer.residency.ir import callee_name
+from pl.ir.expr import Call, Expr, GlobalVar, is_submit
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
+from pl.ops.registry import get_op
+
+_SYNC = frozenset(f"system.{n}" for n in
+                  "sync_src sync_dst bar_v bar_m bar_all fence cacheinvalid syncall".split())
+_CROSS_CORE = frozenset(f"system.{n}" for n in (
+    "set_ffts sync_set sync_wait tfree_to_aic tfree_to_aiv aic_initialize_pipe aiv_initialize_pipe "
+    "reserve_buffer import_peer_buffer").split())
+_TASK_PREFIXES = ("system.task_", "system.available_")
+
+# Ops whose statement survives dead-code elimination for its effect (reference dce::IsSideEffectOp).
+DCE_SIDE_EFFECT_OPS = frozenset({
+    "tile.tpush_to_aiv", "tile.tpush_to_aic", "tile.tpop_from_aic", "tile.tpop_from_aiv", "tile.store",
+    "tile.assemble", "system.tfree_to_aic", "system.tfree_to_aiv", "system.reserve_buffer",
+    "system.import_peer_buffer", "system.aic_initialize_pipe", "system.aiv_initialize_pipe",
+})
+
+_BUILTIN_PREFIXES = ("tile.", "tensor.", "system.", "array.")
+
+
+def is_builtin(name: str) -> bool:
+    return name.startswith(_BUILTIN_PREFIXES) or name == "pld.system.get_comm_ctx"
+
+
+def op_category(name: str) -> str | None:
+    """The registry category of an op name, None when the op is unknown."""
+    op = get_op(name)
+    if op is not None:
+        return op.category
+    if name in _SYNC:
+        return "SyncOp"
+    if name in _CROSS_CORE:
+        return "CrossCoreOp"
+    if name.startswith(_TASK_PREFIXES):
+        return "TaskOp"
+    return None
+
+
+def ordering_boundary(e: Expr) -> bool:
+    """Could moving a load across this call (from an earlier iteration) reorder an effect?"""
+    if is_submit(e):
+        return True
+    if not isinstance(e, Call):
+        return False
+    # A function call may hide a fence: interprocedural summaries are not available.
+    if isinstance(e.op, GlobalVar) or not is_builtin(e.op.name):
+        return True
+    category = op_category(e.op.name)
+    return category is None or category in ("SyncOp", "CrossCoreOp")
+
+
+def closes_prefix(stmt: Stmt) -> bool:
+    """Does this non-candidate statement end the hoistable prefix of a loop body?"""
+    s = stmt_kind(stmt)
+    match s:
+        case AssignStmt(value=value) | EvalStmt(expr=value):
+            if is_submit(value):
+                return True
+            if isinstance(value, Call):
+                return callee_name(value) in DCE_SIDE_EFFECT_OPS or ordering_boundary(value)
+            return False
+        case ReturnStmt() | YieldStmt() | SeqStmts() | IfStmt() | ForStmt() | WhileStmt() \
+                | ScopeStmt() | BreakStmt() | ContinueStmt():
+            return True  # control flow and returns end the prefix
+        case _:
+            assert_never(s)

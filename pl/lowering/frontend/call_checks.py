@@ -1,0 +1,94 @@
+"""Checks of a built op call against what the user wrote, located at the argument at fault.
+
+Guarantees, for every op call the frontend builds from the user's text:
+- every static extent of the result is positive (a zero or negative dim has no tile or tensor to
+  stand for, and the annotation the printer would write for it does not read back);
+- an offset / index list has one entry per axis of the tensor or tile it addresses (`_INDEXES`):
+  a shorter or longer list leaves open which axes it means, and the tile form of the op would
+  read it differently from the tensor form.
+Each error points at the argument it is about (the user's list), else at the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
+
+import libcst as cst
+
+from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Op
+from pl.ir.types import TensorType, TileType
+from pl.lowering.frontend.context import FnCtx
+from pl.lowering.frontend.types import type_text
+from pl.ops.registry import get_op
+
+# IR op -> (positional slot of an offset / index list, slot of the operand it addresses).
+_INDEXES: Final[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType({
+    "tensor.assemble": ((2, 0),),
+    "tile.assemble": ((2, 0),),
+    "tile.store": ((1, 2),),
+    "tensor.read": ((1, 0),),
+    "tile.read": ((1, 0),),
+    "tensor.write": ((1, 0),),
+    "tile.write": ((1, 0),),
+})
+
+
+def check_op_call(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
+                  pos: Sequence[cst.Arg], kw: Sequence[cst.Arg], values: Sequence[Any]) -> None:
+    """Raise a located PlError when `built` (the IR of `node`) breaks a guarantee above."""
+    _check_extents(ctx, node, spelling, built, [*pos, *kw], values)
+    if type(built) is Call and type(built.op) is Op:
+        _check_index_lengths(ctx, node, spelling, built, pos, kw)
+
+
+def _check_extents(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
+                   arg_nodes: Sequence[cst.Arg], values: Sequence[Any]) -> None:
+    t = built.type
+    if not isinstance(t, TensorType | TileType):
+        return
+    bad = [d for d in t.shape if isinstance(d, ConstInt) and d.value <= 0]
+    if not bad:
+        return
+    where: cst.CSTNode = node
+    # The culprit is the list the result's shape came from: the argument that spells that shape
+    # (by value: a result type may be shared with an earlier, equal call).
+    dims = [d.value if isinstance(d, ConstInt) else None for d in t.shape]
+    for a, v in zip(arg_nodes, values, strict=False):
+        if isinstance(v, MakeTuple) and len(v.elements) == len(dims) and all(
+                want is None or (isinstance(e, ConstInt) and e.value == want)
+                for e, want in zip(v.elements, dims, strict=True)):
+            where = a.value
+            break
+    raise ctx.error(where, f"{spelling}: every extent must be positive, got {bad[0].value} "
+                           f"(the result would be {type_text(t)})")
+
+
+def _check_index_lengths(ctx: FnCtx, node: cst.Call, spelling: str, built: Call,
+                         pos: Sequence[cst.Arg], kw: Sequence[cst.Arg]) -> None:
+    op = get_op(built.op.name)
+    for slot, of in _INDEXES.get(built.op.name, ()):
+        if slot >= len(built.args) or of >= len(built.args):
+            continue
+        lst, target = built.args[slot], built.args[of].type
+        if not isinstance(lst, MakeTuple) or not isinstance(target, TensorType | TileType):
+            continue
+        if len(lst.elements) == len(target.shape):
+            continue
+        name = op.args[slot].name if op is not None and slot < len(op.args) else f"argument {slot}"
+        where = _arg_node(node, pos, kw, slot, name)
+        raise ctx.error(where, f"{spelling}: {name} has {len(lst.elements)} entries but "
+                               f"{op.args[of].name if op is not None else 'its operand'} has rank "
+                               f"{len(target.shape)} ({type_text(target)})",
+                        hint="give one entry per axis")
+
+
+def _arg_node(node: cst.Call, pos: Sequence[cst.Arg], kw: Sequence[cst.Arg], slot: int,
+              name: str) -> cst.CSTNode:
+    if slot < len(pos):
+        return pos[slot].value
+    for a in kw:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return node

@@ -1,0 +1,986 @@
+"""Expressions: literals, names, scalar arithmetic, list literals, op calls and `self.fn(...)`.
+
+Guarantees: int literals become ConstInt(INDEX), floats ConstFloat(FP32), bools ConstBool; closure
+numbers fold to constants; scalar operators become BinaryExpr/UnaryExpr with dtype promotion (a
+literal adopts the other operand's dtype); op calls go through `lowering.frontend.op_builders.build_call`
+and any error it raises without a place gets the call's span; program calls check arity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from enum import Enum, IntEnum
+from types import MappingProxyType
+from typing import Any, Final
+
+import libcst as cst
+
+from pl.errors import PlError
+from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
+from pl.ir.expr import (
+    SUBMIT_ATTR,
+    BinaryExpr,
+    Call,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    MakeTuple,
+    TupleGetItem,
+    UnaryExpr,
+    Var,
+    program_call_type,
+)
+from pl.ir.fold import FOLDABLE, INT_MIN, UINT_MAX, fold_int
+from pl.ir.function import Function
+from pl.ir.stmt import AssignStmt
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
+from pl.language import dsl
+from pl.lowering.frontend import op_builders, subscripts
+from pl.lowering.frontend.call_checks import check_op_call
+from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
+from pl.lowering.frontend.predicate import check_predicate
+from pl.lowering.frontend.types import type_mismatch, type_text
+
+_BIN: Final[Mapping[type, str]] = MappingProxyType({
+    cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
+    cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
+    cst.RightShift: "BitShiftRight"})
+_CMP: Final[Mapping[type, str]] = MappingProxyType({
+    cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
+    cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"})
+
+
+# Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
+# constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
+# and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
+_LITERAL_DIGITS = 40
+
+
+def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
+    """`value` as an INDEX constant, or a PlError at `node` when it does not fit in 64 bits."""
+    if not INT_MIN <= value <= UINT_MAX:
+        raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
+                        hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return ConstInt(int(value), DType.INDEX)  # int(): `pl.PipeType.V` is stored as the plain int
+
+
+def _int_text(value: int) -> str:
+    return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
+
+
+_STATIC_BINARY: Final[Mapping[str, Callable[[Any, Any], Any]]] = MappingProxyType({
+    **FOLDABLE, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
+    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min})
+_STATIC_UNARY: Final[Mapping[str, Callable[[Any], Any]]] = MappingProxyType({
+    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a})
+
+
+def static_value(e: Expr) -> int | float | bool | None:
+    """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
+    a module constant), or None when it depends on a kernel value or cannot be computed here
+    (a division by zero, a shift past 64 bits)."""
+    if isinstance(e, ConstInt | ConstFloat | ConstBool):
+        return e.value
+    if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
+        a, b = static_value(e.left), static_value(e.right)
+        if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
+                or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
+            return None
+        return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
+    if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
+        a = static_value(e.operand)
+        return None if a is None else _STATIC_UNARY[e.op](a)
+    return None
+
+
+def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
+    """A static Python value used where an IR expression is needed."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return ConstBool(value)
+    if isinstance(value, int):
+        return int_const(ctx, value, node)
+    if isinstance(value, float):
+        return ConstFloat(value, DType.FP32)
+    if isinstance(value, dsl.DynVar):
+        return ctx.prog.dyn_var(value)
+    if isinstance(value, list | tuple):
+        return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+    if value is None:  # the "no producer yet" task id, as in the reference (`prev_tid = None`)
+        return op_builders.build_call("pl.system.task_invalid", (), {}, ctx.cur_span)
+    raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    return py_to_expr(ctx, lower_value(ctx, node), node)
+
+
+# Lowering, the passes and the printer walk expressions recursively: nesting deeper than this (a
+# 400-term sum is 400 deep) is refused where it exceeds the limit, not met as a stack overflow.
+MAX_EXPRESSION_DEPTH = 100
+
+
+def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    """An IR Expr, or a static Python value (enum member, str) for op attributes."""
+    # Dispatch on the exact node class: LibCST nodes are ABCs, so an isinstance chain (or a
+    # `match` on classes) costs an ABC check per case on every expression.
+    handler = _VALUE_HANDLERS.get(type(node))
+    if handler is None:
+        handler = _handler_by_isinstance(node)
+    ctx.depth += 1
+    if ctx.depth > MAX_EXPRESSION_DEPTH:
+        # Located at the statement: precise node positions would walk the deep tree recursively.
+        raise PlError(f"Expression nests too deeply for pl (more than {MAX_EXPRESSION_DEPTH} "
+                      "levels)", ctx.cur_span, source=ctx.src.text,
+                      hint="split it into several statements (a long sum: add partial sums)")
+    try:
+        return handler(ctx, node)
+    finally:
+        ctx.depth -= 1
+
+
+def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
+    if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
+        raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
+                              "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
+    return int_const(ctx, int(node.evaluated_value), node)
+
+
+def _float(ctx: FnCtx, node: cst.Float) -> Any:
+    return ConstFloat(float(node.evaluated_value), DType.FP32)
+
+
+def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:
+    return node.evaluated_value
+
+
+def _name(ctx: FnCtx, node: cst.Name | cst.Attribute) -> Any:
+    return ctx.resolve(node)
+
+
+def _sequence(ctx: FnCtx, node: cst.List | cst.Tuple) -> Any:
+    elems = []
+    for el in node.elements:
+        if isinstance(el, cst.StarredElement):
+            raise ctx.error(el, "Starred elements are not supported in kernels")
+        elems.append(lower_expr(ctx, el.value))
+    return MakeTuple(tuple(elems))
+
+
+def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
+    op = "And" if isinstance(node.operator, cst.And) else "Or"
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    for side, n in ((left, node.left), (right, node.right)):
+        _require_scalar(ctx, side, n)
+    return BinaryExpr(op, left, right, DType.BOOL)
+
+
+def _unsupported(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    raise ctx.error(node, f"Unsupported expression type: {type(node).__name__}",
+                    hint="a list comprehension over constants is unrolled only as pl.submit's "
+                         "deps=[...]" if isinstance(node, cst.ListComp) else None)
+
+
+def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], Any]:
+    """The handler of a node whose class is not in the table (a subclass), or the error."""
+    for cls, handler in _VALUE_HANDLERS.items():
+        if isinstance(node, cls):
+            return handler
+    return _unsupported
+
+
+def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
+    t = e.type
+    if not isinstance(t, ScalarType):
+        raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
+                              f"{type(t).__name__}",
+                        hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
+    if t.dtype is DType.TASK_ID:
+        raise _task_id_error(ctx, node)
+    return t.dtype
+
+
+def _task_id_error(ctx: FnCtx, node: cst.CSTNode) -> PlError:
+    return ctx.error(node, "A task id (`None`, or the id pl.submit gives) is not a number",
+                     hint="pass it in deps=[...]; test it with pl.system.task_is_valid(tid)")
+
+
+def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
+    if da == db:
+        return da
+    # A literal takes the other side's dtype (x: INT32 + 1 stays INT32).
+    if isinstance(b, ConstInt | ConstFloat) and not isinstance(a, ConstInt | ConstFloat):
+        return da if (da.is_float() or not db.is_float()) else db
+    if isinstance(a, ConstInt | ConstFloat) and not isinstance(b, ConstInt | ConstFloat):
+        return db if (db.is_float() or not da.is_float()) else da
+    if da.is_float() != db.is_float():
+        return da if da.is_float() else db
+    return da if da.bits >= db.bits else db
+
+
+def _retype(e: Expr, dt: DType) -> Expr:
+    if isinstance(e, ConstInt) and dt.is_int():
+        return ConstInt(e.value, dt)
+    if isinstance(e, ConstFloat | ConstInt) and dt.is_float():
+        return ConstFloat(float(e.value), dt)
+    return e
+
+
+def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
+    op = _BIN.get(type(node.operator))
+    if op is None:
+        token = cst.Module([]).code_for_node(node.operator).strip()
+        raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
+    dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
+    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE \
+            and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
+        if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
+            raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
+                            hint="kernel integers are 64-bit; shift by 0 to 63")
+        if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
+            raise ctx.error(node.right, f"Negative shift count {right.value}")
+        folded = fold_int(op, left.value, right.value)
+        if folded is None:  # what is left unfolded here is a result past 64 bits
+            int_const(ctx, FOLDABLE[op](left.value, right.value), node)
+        else:
+            return ConstInt(folded, left.dtype)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
+
+
+def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
+    if len(node.comparisons) != 1:
+        raise ctx.error(node, "Chained comparisons are not supported")
+    target = node.comparisons[0]
+    op = _CMP.get(type(target.operator))
+    if op is None:
+        raise ctx.error(target.operator, "Unsupported comparison operator")
+    left, right = lower_expr(ctx, node.left), lower_expr(ctx, target.comparator)
+    dl = _require_scalar(ctx, left, node.left)
+    dr = _require_scalar(ctx, right, target.comparator)
+    dt = _promote(left, right, dl, dr)
+    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), DType.BOOL)
+
+
+def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
+    operand = lower_expr(ctx, node.expression)
+    if isinstance(node.operator, cst.Minus):
+        if isinstance(operand, ConstInt):
+            return ConstInt(int_const(ctx, -operand.value, node).value, operand.dtype)
+        if isinstance(operand, ConstFloat):
+            return ConstFloat(-operand.value, operand.dtype)
+        return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
+    if isinstance(node.operator, cst.Plus):
+        _require_scalar(ctx, operand, node.expression)
+        return operand
+    if isinstance(node.operator, cst.Not):
+        _require_scalar(ctx, operand, node.expression)
+        return UnaryExpr("Not", operand, DType.BOOL)
+    return UnaryExpr("BitNot", operand, _require_scalar(ctx, operand, node.expression))
+
+
+def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
+    base = lower_expr(ctx, node.value)
+    if isinstance(base.type, ArrayType):  # `arr[i]` reads element i
+        index = array_index(ctx, node)
+        return array_op(ctx, "pl.array.get_element",
+                        [(node.value, base), (index, lower_expr(ctx, index))], node)
+    if isinstance(base.type, TupleType) and len(node.slice) == 1 \
+            and isinstance(node.slice[0].slice, cst.Index):
+        idx = lower_expr(ctx, node.slice[0].slice.value)
+        if isinstance(idx, ConstInt):
+            return TupleGetItem(base, idx.value)
+    if isinstance(base.type, TensorType | TileType):  # a view or an element (subscripts.py)
+        comps = subscript_components(ctx, node)
+        try:
+            return subscripts.read(hoist_nested(ctx, base), comps, ctx.cur_span)
+        except PlError as e:
+            raise ctx.src.locate(e, node, ctx.cur_span) from None
+    if isinstance(base.type, TupleType):
+        raise ctx.error(node, "Only constant integer indices supported for tuple access",
+                        hint="Use a constant integer index like tuple[0]")
+    raise ctx.error(node, f"Subscript requires Tuple, Tensor, Tile, or Array type, got "
+                          f"{type(base.type).__name__}",
+                    hint="Subscript syntax is supported for Tuple, Tensor, Tile, and Array types")
+
+
+def subscript_components(ctx: FnCtx, node: cst.Subscript) -> list[subscripts.Component]:
+    """The indices of `x[...]` lowered, one per written component (`x[(i, j)]` is `x[i, j]`)."""
+    elements: list[cst.BaseSlice] = [el.slice for el in node.slice]
+    if len(elements) == 1 and isinstance(elements[0], cst.Index) \
+            and isinstance(elements[0].value, cst.Tuple):
+        elements = [cst.Index(el.value) for el in elements[0].value.elements]
+    comps: list[subscripts.Component] = []
+    for el in elements:
+        if isinstance(el, cst.Slice):
+            comps.append(subscripts.Slice(
+                None if el.lower is None else lower_expr(ctx, el.lower),
+                None if el.upper is None else lower_expr(ctx, el.upper),
+                el.step is not None))
+        else:
+            assert isinstance(el, cst.Index)
+            comps.append(subscripts.Index(lower_expr(ctx, el.value)))
+    return comps
+
+
+def array_index(ctx: FnCtx, node: cst.Subscript) -> cst.BaseExpression:
+    """The one index of `arr[i]` (a read, or the target of `arr[i] = v`)."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        raise ctx.error(node, "An array is indexed by one integer", hint="e.g. arr[i]")
+    return node.slice[0].slice.value
+
+
+def array_op(ctx: FnCtx, spelling: str, operands: Sequence[tuple[cst.CSTNode, Expr]],
+             node: cst.CSTNode) -> Expr:
+    """The op call that array indexing stands for (`arr[i]` is `pl.array.get_element(arr, i)`,
+    `arr[i] = v` is `arr = pl.array.update_element(arr, i, v)`), built and checked as that call
+    is; an error points at the operand it names."""
+    try:
+        return op_builders.build_call(spelling, [hoist_nested(ctx, e) for _, e in operands], {},
+                                      ctx.cur_span)
+    except PlError as e:
+        i = e.argument
+        culprit = operands[i][0] if isinstance(i, int) and 0 <= i < len(operands) else node
+        raise ctx.src.locate(e, culprit, ctx.cur_span) from None
+
+
+# -- calls ------------------------------------------------------------------------------------
+
+
+def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
+    """A call in a kernel. `callee`: what `node.func` resolves to, when the caller has already
+    resolved it (None: resolve it here)."""
+    func = node.func
+    if ctx.self_name and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+            and func.value.value == ctx.self_name:
+        return program_call(ctx, node, func.attr.value, node.args)
+    if type(func) is not cst.Attribute and not isinstance(func, cst.Attribute | cst.Name):
+        raise ctx.error(func, "Unsupported call target")
+    obj = callee
+    if obj is None:
+        try:
+            obj = ctx.resolve(func)
+        except PlError as e:
+            if isinstance(func, cst.Attribute):
+                raise ctx.error(func, f"Unknown operation '{dotted(func)}'", hint=e.hint) from None
+            raise
+    spelling = getattr(obj, "__pl_op__", None)
+    if isinstance(spelling, str):
+        return op_call(ctx, node, spelling)
+    if obj is dsl.const:
+        return _const(ctx, node)
+    if obj is dsl.submit or obj is dsl.spmd_submit:
+        return _submit(ctx, node, obj.spelling)
+    if obj is dsl.yield_:
+        raise ctx.error(node, "pl.yield_(...) must be a statement or the right-hand side of an "
+                              "assignment")
+    if isinstance(obj, dsl.KernelOnly):
+        raise ctx.error(func, f"{obj.spelling}(...) cannot be used as an expression here")
+    if isinstance(obj, InlineCallee):
+        value = obj.expand(ctx, node)
+        assert value is not None  # as a value, an inline call without one is refused
+        return value
+    if isinstance(obj, Function):
+        return external_call(ctx, node, obj)
+    if isinstance(func, cst.Attribute):
+        raise ctx.error(func, f"Unknown operation '{dotted(func)}'")
+    raise ctx.error(func, f"Cannot call '{dotted(func)}' in a kernel",
+                    hint="A kernel calls pl.* operations, self.method(...) of its program, and "
+                         "module-level @pl.function / @pl.inline functions by name")
+
+
+def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
+    pos: list[cst.Arg] = []
+    kw: list[cst.Arg] = []
+    for a in args:
+        if a.star:
+            raise ctx.error(a, "Star arguments are not supported in kernels")
+        (kw if a.keyword is not None else pos).append(a)
+    return pos, kw
+
+
+# Op spellings whose `deps=[task ids]` keyword is the call's "deps" attr (as on pl.submit).
+_DEPS_ATTR_OPS = frozenset({"pl.system.task_dummy"})
+
+
+def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    pos, kw = _split_args(ctx, node.args)
+    deps: tuple[tuple[str, Any], ...] = ()
+    if spelling in _DEPS_ATTR_OPS:
+        deps, kw = _deps_keyword(ctx, node, spelling, kw)
+    args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
+    attrs: tuple[tuple[str, Any], ...] = ()
+    kwargs: dict[str, Any] = {}
+    for a in kw:
+        if a.keyword is None:
+            continue
+        if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
+            attrs = attrs_arg(ctx, a.value, refused=_OP_BESPOKE_ATTRS)
+        else:
+            kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
+    region = _split_aiv_mode(ctx, spelling)
+    if region is not None:
+        _lane_split(ctx, node, spelling, kwargs, region)
+    if not _keeps_task_ids(spelling, args):
+        for a, value in zip(pos, args, strict=True):
+            if _is_task_id(value):
+                raise _task_id_error(ctx, a.value)
+        for a in kw:
+            if a.keyword is not None and _is_task_id(kwargs.get(a.keyword.value)):
+                raise _task_id_error(ctx, a.value)
+    cheap = ctx.cur_span
+    try:
+        built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
+    except PlError as e:
+        raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
+    check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
+    if (attrs or deps) and isinstance(built, Call):
+        built = Call(built.op, built.args, built.kwargs, built.attrs + deps + attrs,
+                     built.result_type, span=built.span)
+    return built
+
+
+def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
+                  ) -> tuple[tuple[tuple[str, Any], ...], list[cst.Arg]]:
+    """The required `deps=[...]` of `spelling` as its "deps" attr (none when the list is empty,
+    as the reference stores it), and the other keywords."""
+    found = [a for a in kw if a.keyword is not None and a.keyword.value == "deps"]
+    if not found:
+        raise ctx.error(node, f"{spelling} requires keyword argument 'deps'",
+                        hint=f"Use {spelling}(deps=[]) for an empty barrier")
+    value = found[0].value
+    if not isinstance(value, cst.List | cst.Tuple):
+        raise ctx.error(value, f"{spelling}: deps= takes a list of task ids, e.g. deps=[tid]")
+    rest = [a for a in kw if a is not found[0]]
+    return ((("deps", lower_deps(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
+
+
+def _split_aiv_mode(ctx: FnCtx, spelling: str) -> Any:
+    """The mode of the innermost `pl.split_aiv` region around an aiv_shard / aic_gather call."""
+    if not spelling.endswith((".aiv_shard", ".aic_gather")):
+        return None
+    return next((s.split_aiv for s in reversed(ctx.open_scopes) if s.split_aiv is not None), None)
+
+
+def _lane_split(ctx: FnCtx, node: cst.Call, spelling: str, kwargs: dict[str, Any],
+                mode: IntEnum) -> None:
+    """Inside `for aiv_id in pl.split_aiv(2, mode=M)`, aiv_shard / aic_gather split as the region
+    does: their `split` is M's code (as the reference's parser stamps it); a `split=` written
+    there must say the same (the printed form spells it)."""
+    given = kwargs.get("split")
+    if given is None:
+        kwargs["split"] = int_const(ctx, int(mode), node)
+    elif not (isinstance(given, ConstInt) and given.value == int(mode)):
+        raise ctx.error(node, f"{spelling}() inside a 'for ... in pl.split_aiv(...)' loop splits as "
+                              f"the loop does (pl.SplitMode.{mode.name}); its split= says otherwise",
+                        hint="drop split=: the split mode is inherited from the pl.split_aiv loop")
+
+
+def _keeps_task_ids(spelling: str, args: list[Any]) -> bool:
+    """Whether the op takes task ids as task ids: the task ops (`pl.system.*`), and writing one
+    into an array of task ids (`pl.array.update_element(tids, i, tid)`; `tids[i] = tid` too). No
+    other op computes with one: a task id is an opaque handle, not a number."""
+    if spelling.startswith("pl.system."):
+        return True
+    if spelling == "pl.array.update_element" and args:
+        t = getattr(args[0], "type", None)
+        return isinstance(t, ArrayType) and t.dtype is DType.TASK_ID
+    return False
+
+
+def _is_task_id(value: Any) -> bool:
+    """`value` is a kernel value of type Scalar[TASK_ID] (pl.submit's, or `None`)."""
+    if not isinstance(value, Expr):
+        return False
+    t = value.type
+    return isinstance(t, ScalarType) and t.dtype is DType.TASK_ID
+
+
+def hoist_nested(ctx: FnCtx, value: Any) -> Any:
+    """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
+    computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
+    told apart by identity, and the printer renames colliding ones), so inference sees it at top
+    level and places its operands; else `value`. Only inside a simple statement: a loop or while
+    header keeps its calls where they are evaluated."""
+    if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
+            or not isinstance(value.type, TileType | TensorType):
+        return value
+    temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
+    ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
+    return temp
+def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst.CSTNode:
+    """The node an op-call error points at: the argument it names (positional slot or keyword),
+    else the call."""
+    i = err.argument
+    if isinstance(i, int) and 0 <= i < len(positional):
+        return positional[i].value
+    for a in call.args:
+        if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
+            return a
+    return call
+
+
+# Call attrs with a surface of their own, never written in a call's `attrs={...}` (the printer
+# never emits them there; the reference's parser refuses them): manual dependency edges are
+# `deps=[...]` of pl.submit / task_dummy, and an op's `dummy_task` follows from the op.
+_CALL_ONLY_DEPS: Final = ("manual_dep_edges",)
+_OP_BESPOKE_ATTRS: Final = ("manual_dep_edges", "dummy_task")
+
+
+def attrs_arg(ctx: FnCtx, node: cst.BaseExpression, what: str = "attrs=",
+              refused: tuple[str, ...] = ()) -> tuple[tuple[str, Any], ...]:
+    """`attrs={"key": value, ...}` (of an op call, `@pl.function` or `pl.func_attr`): string
+    keys, none of `refused`; values are constants, strings, dtypes, enum members, kernel values
+    or lists of them."""
+    if not isinstance(node, cst.Dict):
+        raise ctx.error(node, f"{what} takes a dict literal with string keys, e.g. {{\"k\": 1}}")
+    out: list[tuple[str, Any]] = []
+    for el in node.elements:
+        if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
+            raise ctx.error(el, f"{what} keys must be string literals")
+        key = el.key.evaluated_value
+        if not isinstance(key, str):
+            raise ctx.error(el.key, f"{what} keys must be string literals")
+        if key in refused:
+            raise ctx.error(el.key, f"attrs={{'{key}': ...}} is not accepted on a call: it has a "
+                                    "surface of its own",
+                            hint="Manual dependency edges are deps=[...] of `pl.submit(self.kernel, "
+                                 "..., deps=[...])` or `pl.system.task_dummy(deps=[...])`, which is "
+                                 "also the one dummy task")
+        if isinstance(el.value, cst.List | cst.Tuple):
+            out.append((key, _attr_list(ctx, key, el.value)))
+        else:
+            out.append((key, _attr_value(ctx, el.value)))
+    return tuple(out)
+
+
+# The one attr key whose list holds plain integers (argument positions), as in the reference.
+_INT_LIST_KEY = "arg_direction_overrides"
+
+
+def _attr_list(ctx: FnCtx, key: str, node: cst.List | cst.Tuple) -> tuple[Any, ...]:
+    """A list-valued attr holds one kind of element, as the reference's attr conversion demands:
+    kernel values (a reference to each), `pl.adir` members, or, under `arg_direction_overrides`
+    only, integers. Anything else would be dropped or misread downstream, so it is refused here."""
+    raw = [el.value if isinstance(el.value, cst.List | cst.Tuple | cst.SimpleString)
+           else _op_arg(ctx, el.value) for el in node.elements]  # a nested list or a string: refused
+    if key == _INT_LIST_KEY:
+        ok = all(isinstance(v, ConstInt) and v.dtype is DType.INDEX for v in raw)
+        expected = "integers"
+    elif raw and isinstance(raw[0], Var):
+        ok, expected = all(isinstance(v, Var) for v in raw), "all kernel values, as the first is"
+    else:
+        ok, expected = all(isinstance(v, ArgDirection) for v in raw), "pl.adir members"
+    if not ok:
+        raise ctx.error(node, f"Unsupported list element type for key: {key} (expected {expected})",
+                        hint="a list-valued attr holds kernel values or pl.adir members; integer "
+                             f"lists only under '{_INT_LIST_KEY}'")
+    return tuple(_attr_value(ctx, el.value) for el in node.elements)
+
+
+def _attr_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if isinstance(node, cst.List | cst.Tuple):
+        return tuple(_attr_value(ctx, el.value) for el in node.elements)
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    val = _op_arg(ctx, node)
+    if isinstance(val, IntEnum):  # `pl.SplitMode.UP_DOWN`: the attr keeps the int, as the reference's
+        return int(val)
+    match val:
+        case ConstBool(value=b):
+            return b
+        case ConstInt(value=i, dtype=DType.INDEX):
+            return i
+        case ConstFloat(value=f, dtype=DType.FP32):
+            return f
+    return val
+
+
+def _op_arg(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    if type(node) is cst.Name:  # the common operand, a kernel value: skip the generic dispatch
+        var = ctx.lookup_var(node.value)
+        if var is not None:
+            return var
+    val = lower_value(ctx, node)
+    if isinstance(val, Expr | str) or _is_enum(val):
+        return val
+    return py_to_expr(ctx, val, node)
+
+
+def _is_enum(val: Any) -> bool:
+    return isinstance(val, Enum)
+
+
+def _const(ctx: FnCtx, node: cst.Call) -> Expr:
+    args = [a for a in node.args]
+    if len(args) != 2:
+        raise ctx.error(node, "pl.const takes a value and a dtype: pl.const(42, pl.INT32)")
+    value = lower_expr(ctx, args[0].value)
+    dt = lower_value(ctx, args[1].value)
+    if not isinstance(dt, DType):
+        raise ctx.error(args[1].value, "Expected a dtype such as pl.INT32")
+    if isinstance(value, ConstInt | ConstFloat | ConstBool):
+        if dt.is_float():
+            return ConstFloat(float(value.value), dt)
+        if dt is DType.BOOL:
+            return ConstBool(bool(value.value))
+        return ConstInt(int(value.value), dt)
+    raise ctx.error(args[0].value, "pl.const needs a literal value")
+
+
+def _bind_dynamic_dims(ctx: FnCtx, node: cst.CSTNode, name: str, pname: str, declared: Type,
+                       actual: Type, bound: dict[Var, tuple[int, str]]) -> None:
+    """Bind each dynamic dim (`pl.dynamic("M")`) of a callee's parameter to the constant extent
+    the argument has there; one dim bound to two extents by one call is a located error."""
+    if not (isinstance(declared, TensorType | TileType) and isinstance(actual, TensorType | TileType)
+            and len(declared.shape) == len(actual.shape)):
+        return
+    for d, extent in zip(declared.shape, actual.shape, strict=True):
+        if isinstance(d, Var) and isinstance(extent, ConstInt):
+            first, where = bound.setdefault(d, (extent.value, pname))
+            if first != extent.value:
+                raise ctx.error(node, f"Dynamic dimension '{d.name}' of '{name}' has conflicting "
+                                      f"bindings: {first} from '{where}' and {extent.value} from "
+                                      f"'{pname}'",
+                                hint=f"every argument of '{name}' sized by {d.name} must have "
+                                     "the same extent there")
+
+
+def _with_dump_vars(ctx: FnCtx, attrs: tuple[tuple[str, Any], ...], args: tuple[Expr, ...]
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs` whose "dump_vars" lists, in argument order, every argument that a `pl.dump_tag`
+    before the call marked or that the call's own dump list (`dumps=`, a printed attr) names."""
+    given = dict(attrs).get("dump_vars", ())
+    marked = [*ctx.dump_tagged, *(v for v in given if isinstance(v, Var))]
+    chosen: list[Var] = []
+    for a in args:
+        if isinstance(a, Var) and any(a is m for m in marked) and not any(a is c for c in chosen):
+            chosen.append(a)
+    if not chosen or tuple(chosen) == tuple(given):
+        return attrs
+    if "dump_vars" in dict(attrs):
+        return tuple((k, tuple(chosen) if k == "dump_vars" else v) for k, v in attrs)
+    return (*attrs, ("dump_vars", tuple(chosen)))
+
+
+def _no_dep_inner(ctx: FnCtx, node: cst.BaseExpression) -> cst.BaseExpression:
+    """The argument inside `pl.no_dep(...)` wrappers (any depth) of a program call's argument,
+    or the argument itself when it has none."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute | cst.Name) \
+            and ctx.try_resolve(node.func) is dsl.no_dep:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            raise ctx.error(node, "pl.no_dep takes one tensor argument: pl.no_dep(t)")
+        node = node.args[0].value
+    return node
+
+
+def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
+                 attrs: tuple[tuple[str, Any], ...] = (), submit: bool = False) -> Expr:
+    """`self.name(...)`: a call of a function of the program (recursion included: the
+    reference's parser accepts it, and a pass that cannot follow a cycle says so). A submit
+    (`pl.submit(self.name, ...)`) may leave out Out / InOut arguments: the runtime allocates
+    them."""
+    sig = ctx.prog.signatures.get(name)
+    if sig is None:
+        raise ctx.error(node.func, f"Function '{name}' not defined in program",
+                        hint=f"Functions of this program: {', '.join(ctx.prog.signatures) or 'none'}")
+    return _signature_call(ctx, node, sig, args, attrs, submit)
+
+
+def external_call(ctx: FnCtx, node: cst.Call, fn: Function) -> Expr:
+    """`name(...)` of a module-level `@pl.function`: the function joins the program (after its
+    own functions) and is called as `self.name(...)` is, as in the reference."""
+    name = fn.name
+    if name in ctx.prog.signatures:
+        raise ctx.error(node.func, f"External function '{name}' conflicts with program function "
+                                   f"'{name}'",
+                        hint="Rename either the external or program function")
+    held = ctx.prog.externals.setdefault(name, fn)
+    if held is not fn:
+        raise ctx.error(node.func, f"Conflicting external functions with name '{name}'",
+                        hint="External functions must have unique names; rename one of them")
+    sig = Signature(name, [(p.name, p.type, d) for p, d in zip(fn.params, fn.directions,
+                                                                  strict=True)],
+                    fn.return_types, fn.func_type, GlobalVar(name), fn.role)
+    return _signature_call(ctx, node, sig, node.args, ())
+
+
+def call_site_attrs(ctx: FnCtx, node: cst.BaseExpression, name: str, npos: int
+                    ) -> tuple[tuple[str, Any], ...]:
+    """`attrs={...}` on a call of program function `name` with `npos` positional arguments:
+    `arg_directions` gives one direction per argument; dependency edges are not an attr (they
+    are a submit's deps=, and an attr would silently not order anything: `_CALL_ONLY_DEPS`)."""
+    given = attrs_arg(ctx, node, refused=_CALL_ONLY_DEPS)
+    directions = dict(given).get("arg_directions")
+    if directions and len(directions) != npos:
+        raise ctx.error(node, f"attrs['arg_directions'] length ({len(directions)}) on call to "
+                              f"'{name}' must match positional arg count ({npos})")
+    return given
+
+
+def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
+                    attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
+    name = sig.name
+    pos, kw = _split_args(ctx, args)
+    for a in kw:
+        if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
+            raise ctx.error(a, f"Function '{name}' does not take keyword argument "
+                               f"'{a.keyword.value}'")
+    most = len(sig.params)
+    least = sum(d not in (ParamDirection.Out, ParamDirection.InOut) for _, _, d in sig.params) \
+        if submit else most
+    if not least <= len(pos) <= most:
+        params = [f"{p}: {d.name}" for p, _, d in sig.params]
+        expects = f"{least}..{most}" if least != most else f"{most}"
+        raise ctx.error(node, f"Function '{name}' expects {expects} argument(s), got {len(pos)}",
+                        hint=f"Parameters: {params}" + (". Out/InOut params may be omitted in "
+                                                        "submit calls" if submit else ""))
+    for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
+        if a.keyword is not None and a.keyword.value == "attrs":
+            attrs += call_site_attrs(ctx, a.value, name, len(pos))
+    values = [_no_dep_inner(ctx, a.value) for a in pos]
+    no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
+    if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
+        attrs += (("arg_direction_overrides", no_dep),)
+    lowered = tuple(lower_expr(ctx, v) for v in values)
+    attrs = _with_dump_vars(ctx, attrs, lowered)
+    bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
+    for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):
+        # The reference binds a callee's shape to its argument's, rank included: only the kind and
+        # dtype must agree (a value of another dtype is not what the callee computes on).
+        why = type_mismatch(ptype, value.type)
+        if why is not None:
+            raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
+                            hint=f"'{name}' declares {pname}: {type_text(ptype)}")
+        _bind_dynamic_dims(ctx, a.value, name, pname, ptype, value.type, bound)
+    device = next((a for a in kw if a.keyword is not None and a.keyword.value == "device"), None)
+    if device is not None:
+        if sig.role is not Role.Orchestrator:
+            raise ctx.error(device, f"Function '{name}' does not take 'device': only an "
+                                    "orchestrator is dispatched to a device",
+                            hint="device= goes on a call of a function with "
+                                 "type=pl.FunctionType.Orchestration or role=pl.Role.Orchestrator")
+        attrs += (("device", lower_expr(ctx, device.value)),)
+    return Call(sig.gvar, lowered, (), attrs, program_call_type(sig.return_types),
+                span=ctx.cur_span)
+
+
+# The keywords of pl.submit / pl.spmd_submit besides the program function's arguments, in the
+# order the printer writes them (`deps=`, `dumps=`, the launch spec, then the hints).
+SUBMIT_KEYWORDS: Final = ("deps", "dumps", "core_num", "sync_start", "allow_early_resolve",
+                          "predicate", "attrs")
+_SPMD_ONLY = ("core_num", "sync_start")
+
+
+def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    """`pl.submit(self.fn, *args, deps=, dumps=, allow_early_resolve=, predicate=)` and
+    `pl.spmd_submit(..., core_num=N, sync_start=)`: a program call marked with SUBMIT_ATTR
+    (pl.ir.expr), typed (*returns, TASK_ID); each keyword is an attr of the call (the launch spec
+    `core_num` marks an SPMD launch; a False flag is not stored, as in the reference)."""
+    args = list(node.args)
+    if not args or not (isinstance(args[0].value, cst.Attribute)
+                        and isinstance(args[0].value.value, cst.Name)
+                        and args[0].value.value.value == ctx.self_name):
+        raise ctx.error(node, f"{spelling} takes a program function first: {spelling}(self.fn, ...)")
+    name = args[0].value.attr.value
+    rest = [a for a in args[1:] if a.keyword is None]
+    given = {a.keyword.value: a for a in args[1:] if a.keyword is not None}
+    spmd = spelling == "pl.spmd_submit"
+    for key, a in given.items():
+        if key not in SUBMIT_KEYWORDS or (key in _SPMD_ONLY and not spmd):
+            allowed = [k for k in SUBMIT_KEYWORDS if spmd or k not in _SPMD_ONLY]
+            raise ctx.error(a, f"{spelling} does not take keyword argument '{key}'",
+                            hint=f"Keywords: {', '.join(k + '=' for k in allowed)}")
+    if spmd and "core_num" not in given:
+        raise ctx.error(node, "pl.spmd_submit needs core_num=N (the number of blocks to launch)")
+    attrs: list[tuple[str, Any]] = [(SUBMIT_ATTR, True)]
+    for key in SUBMIT_KEYWORDS[:-1]:
+        found = given.get(key)
+        if found is None:
+            continue
+        if key == "dumps":
+            attrs.append(("dump_vars", _dump_vars(ctx, found.value, rest)))
+        elif key in ("sync_start", "allow_early_resolve"):
+            flag = lower_value(ctx, found.value)
+            if not isinstance(flag, bool | ConstBool):
+                raise ctx.error(found.value, f"{spelling}: {key}= takes True or False")
+            if flag is True or (isinstance(flag, ConstBool) and flag.value):
+                attrs.append((key, True))
+        elif key == "core_num":
+            attrs.append((key, _core_num(ctx, found.value)))
+        elif key == "deps":
+            attrs.append((key, lower_deps(ctx, found.value, f"{spelling}: deps=")))
+        elif key == "predicate":
+            pred = lower_expr(ctx, found.value)
+            check_predicate(ctx, pred, found.value, spelling, dict(attrs).get("deps"))
+            attrs.append((key, pred))
+        else:
+            attrs.append((key, lower_expr(ctx, found.value)))
+    if "attrs" in given:
+        attrs += call_site_attrs(ctx, given["attrs"].value, name, len(rest))
+    call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
+    assert isinstance(call, Call)
+    sig = ctx.prog.signatures[name]
+    return Call(call.op, call.args, (), call.attrs, program_call_type(sig.return_types, submit=True),
+                span=call.span)
+
+
+def _core_num(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`core_num=`: a positive integer constant or an integer scalar."""
+    value = lower_expr(ctx, node)
+    t = value.type
+    if not isinstance(t, ScalarType) or not (t.dtype.is_int() or t.dtype is DType.INDEX) \
+            or (isinstance(value, ConstInt) and value.value < 1):
+        raise ctx.error(node, "pl.spmd_submit: core_num= must be a positive integer (the number of "
+                              "blocks to launch)")
+    return value
+
+
+def lower_deps(ctx: FnCtx, node: cst.BaseExpression, what: str = "deps=") -> Expr:
+    """A `deps=[...]` list of pl.submit / pl.spmd_submit / task_dummy / pl.at / pl.spmd: task ids
+    (Scalar[TASK_ID], `None`) or arrays of them (comprehensions over constants unrolled, see
+    `_deps`). Whole arrays and elements read from arrays do not mix in one list (the reference's
+    parser refuses it: its codegen cannot pack both)."""
+    value = _deps(ctx, node)
+    entries = value.elements if isinstance(value, MakeTuple) else ()
+    for e in entries:
+        t = e.type
+        if not ((isinstance(t, ScalarType) or isinstance(t, ArrayType)) and t.dtype is DType.TASK_ID):
+            raise ctx.error(node, f"{what} entries must be task ids (from pl.submit, None) or "
+                                  f"arrays of them, got {type_text(t)}")
+    elements = [e for e in entries if isinstance(e, Call) and e.op_name == "array.get_element"]
+    if elements and any(isinstance(e.type, ArrayType) for e in entries):
+        raise ctx.error(node, f"{what} cannot mix a whole task-id array with its elements (arr[i])",
+                        hint="List the whole array, or only its elements")
+    return value
+
+
+def _dump_vars(ctx: FnCtx, node: cst.BaseExpression, args: list[cst.Arg]) -> tuple[Expr, ...]:
+    """`dumps=[a, b]`: names of the launch's own arguments, as the reference requires."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        raise ctx.error(node, "dumps= takes a list of the launch's tensor arguments, e.g. dumps=[q]")
+    passed = {a.value.value for a in args if isinstance(a.value, cst.Name)}
+    out = []
+    for el in node.elements:
+        if not isinstance(el.value, cst.Name) or el.value.value not in passed:
+            raise ctx.error(el.value, "dumps= entries must be names passed to the launch as arguments")
+        out.append(lower_expr(ctx, el.value))
+    return tuple(out)
+
+
+def _deps(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
+    """`deps=[...]` of pl.submit: a list whose entries may be list comprehensions over values
+    known while compiling (`[tids[k] for k in range(K) if k != SKIP]`), unrolled into their
+    entries as the reference's parser unrolls them (only here: elsewhere a comprehension is
+    refused, as there)."""
+    if isinstance(node, cst.ListComp):
+        return MakeTuple(tuple(_unrolled(ctx, node)))
+    if isinstance(node, cst.List | cst.Tuple) and any(isinstance(el.value, cst.ListComp)
+                                                        for el in node.elements):
+        entries: list[Expr] = []
+        for el in node.elements:
+            if isinstance(el.value, cst.ListComp):
+                entries += _unrolled(ctx, el.value)
+            else:
+                entries.append(lower_expr(ctx, el.value))
+        return MakeTuple(tuple(entries))
+    return lower_expr(ctx, node)
+
+
+def _unrolled(ctx: FnCtx, comp: cst.ListComp) -> list[Expr]:
+    """The entries of `[elt for name in ITER if COND]`: ITER a `range(...)` of constants or a
+    sequence of constant ints, COND constant once `name` is each of them."""
+    gen = comp.for_in
+    if gen.inner_for_in is not None or gen.asynchronous is not None:
+        raise ctx.error(comp, "A deps= comprehension takes a single plain `for` clause")
+    if not isinstance(gen.target, cst.Name):
+        raise ctx.error(gen.target, "A deps= comprehension's target must be a single name",
+                        hint="Use `for i in ...`, not `for i, j in ...`")
+    name = gen.target.value
+    values = _static_ints(ctx, gen.iter)
+    entries: list[Expr] = []
+    for v in values:
+        keep = True
+        for cond in gen.ifs:
+            test = static_value(lower_expr(ctx, _with_constant(cond.test, name, v)))
+            if test is None:
+                raise ctx.error(cond.test, "A deps= comprehension's filter depends on a kernel "
+                                           "value: it cannot be unrolled while compiling",
+                                hint="Filters may read only constants and the comprehension's "
+                                     "own loop name")
+            keep = keep and bool(test)
+        if keep:
+            try:
+                entries.append(lower_expr(ctx, _with_constant(comp.elt, name, v)))
+            except PlError as e:  # the entry is a copy of `comp.elt`: locate at the original
+                raise ctx.src.locate(e, comp.elt) from None
+    return entries
+
+
+def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
+    """The ints a comprehension's iterable gives while compiling."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+            and ctx.try_resolve(node.func) is range:
+        bounds = [static_value(lower_expr(ctx, a.value)) for a in node.args]
+        if len(bounds) in (1, 2, 3) and all(type(b) is int for b in bounds) and bounds[-1] != 0 \
+                and not any(a.keyword or a.star for a in node.args):
+            return list(range(*bounds))  # type: ignore[arg-type]
+        raise ctx.error(node, "A deps= comprehension's range(...) needs constant bounds",
+                        hint="Use module-level numbers, or write the loop as pl.range with "
+                             "deps=[arr[i]] inside")
+    if isinstance(node, cst.Call) and isinstance(ctx.try_resolve(node.func), dsl.KernelOnly):
+        raise ctx.error(node, "A deps= comprehension's iterable is a kernel loop (pl.range, "
+                              "pl.parallel, ...): it cannot be unrolled while compiling",
+                        hint="Use Python's range(...) for a list unrolled while compiling")
+    value = lower_value(ctx, node)
+    ints: list[Any] | None = None
+    if isinstance(value, list | tuple):  # a module constant
+        ints = list(value)
+    elif isinstance(value, MakeTuple):
+        ints = [static_value(e) for e in value.elements]
+    if ints is None or any(type(i) is not int for i in ints):
+        raise ctx.error(node, "A deps= comprehension's iterable must be range(...) or a sequence "
+                              "of constant ints")
+    return ints
+
+
+def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseExpression:
+    """`node` with each read of `name` replaced by the literal `value`."""
+    literal: cst.BaseExpression = cst.Integer(str(abs(value)))
+    if value < 0:
+        literal = cst.UnaryOperation(cst.Minus(), literal)
+
+    class _Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return literal if original.value == name else updated
+
+        def leave_Attribute(self, original: cst.Attribute,
+                            updated: cst.Attribute) -> cst.BaseExpression:
+            return updated.with_changes(attr=original.attr)  # `x.name` is not a read of name
+
+        def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+            return updated.with_changes(keyword=original.keyword)
+
+    out = node.visit(_Substitute())
+    assert isinstance(out, cst.BaseExpression)
+    return out
+
+
+# The expression forms lower_value accepts, by exact LibCST class.
+_VALUE_HANDLERS: Final[Mapping[type, Callable[[FnCtx, Any], Any]]] = MappingProxyType({
+    cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,
+    cst.ConcatenatedString: _string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
+    cst.Tuple: _sequence, cst.UnaryOperation: _unary, cst.BinaryOperation: _binary,
+    cst.Comparison: _compare, cst.BooleanOperation: _boolean, cst.Call: lower_call,
+    cst.Subscript: _subscript,
+})

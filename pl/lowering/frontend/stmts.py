@@ -1,0 +1,441 @@
+"""Simple statements: assignments, yields, returns, `pass`, `break`, `continue`, expressions.
+
+Guarantees: a non-strict rebinding of a plain Var re-uses that Var and must keep its type;
+`a, b = call(...)` goes through a tuple temp and TupleGetItem. Statements that hold blocks
+(if, with, for, while) are lowering/frontend/blocks.py's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+import libcst as cst
+
+from pl.errors import PlError
+from pl.ir.enums import DType, FunctionType
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, TupleGetItem, Var
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ReturnStmt,
+    Stmt,
+    YieldStmt,
+)
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type, UnknownType
+from pl.language import dsl
+from pl.lowering.flatten_nd import as_flattened_load
+from pl.lowering.frontend import subscripts
+from pl.lowering.frontend.context import FnCtx, InlineCallee, YieldSite
+from pl.lowering.frontend.exprs import (
+    array_index,
+    array_op,
+    attrs_arg,
+    hoist_nested,
+    lower_call,
+    lower_expr,
+    static_value,
+    subscript_components,
+)
+from pl.lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
+
+_AUG: Final[Mapping[type[cst.BaseAugOp], type[cst.BaseBinaryOp]]] = MappingProxyType({
+    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift})
+
+
+def comments_of(node: cst.CSTNode) -> list[str]:
+    out = []
+    for line in getattr(node, "leading_lines", ()):
+        if line.comment is not None:
+            out.append(line.comment.value[1:].strip())
+    return out
+
+
+def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
+    """The DSL object a call's callee denotes, or None (never raises)."""
+    # Attribute first: `pl.op(...)` is the common callee, and an exact class match skips the
+    # (slow) ABC check that LibCST's node classes otherwise cost.
+    if type(node) is cst.Call:
+        func = node.func
+        if type(func) is cst.Attribute or type(func) is cst.Name:
+            return ctx.try_resolve(func)
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute | cst.Name):
+        return None
+    return ctx.try_resolve(node.func)
+
+
+def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    """The statements of one simple statement: the op calls nested in its op calls' arguments
+    first (see `FnCtx.hoisted`), then the statement itself."""
+    # Dispatch on the exact node class (LibCST nodes are ABCs: class patterns are slow).
+    handler = _SMALL_HANDLERS.get(type(node))
+    if handler is None:
+        handler = _small_handler_by_isinstance(node)
+    outer, ctx.hoisted = ctx.hoisted, []
+    try:
+        produced = handler(ctx, node)
+        hoisted: list[Stmt] = ctx.hoisted
+    finally:
+        ctx.hoisted = outer
+    return hoisted + produced if hoisted else produced
+
+
+def _assign_stmt(ctx: FnCtx, node: cst.Assign) -> list[Stmt]:
+    if len(node.targets) != 1:
+        raise ctx.error(node, "Chained assignment (a = b = e) is not supported")
+    return assign(ctx, node.targets[0].target, node.value, None, node)
+
+
+def _ann_assign_stmt(ctx: FnCtx, node: cst.AnnAssign) -> list[Stmt]:
+    if node.value is None:
+        raise ctx.error(node, "A declaration without a value is not supported")
+    if not isinstance(node.target, cst.Name):
+        raise ctx.error(node.target, "An annotated assignment needs a plain name")
+    ann = lower_annotation(ctx, node.annotation.annotation, lower_expr)
+    return assign(ctx, node.target, node.value, ann, node)
+
+
+def _aug_assign_stmt(ctx: FnCtx, node: cst.AugAssign) -> list[Stmt]:
+    op = _AUG.get(type(node.operator))
+    if op is None or not isinstance(node.target, cst.Name):
+        raise ctx.error(node, "Unsupported augmented assignment")
+    value = cst.BinaryOperation(node.target, op(), node.value)
+    e = lower_expr(ctx, value)
+    return [bind(ctx, node.target, e, None, node)]
+
+
+def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
+    span = ctx.src.stmt_span(node)
+    if ctx.loops:
+        raise ctx.error(node, "return is not allowed inside a loop",
+                        hint="carry the value out with init_values and pl.yield_, "
+                             "then return it after the loop")
+    vals: tuple[Expr, ...] = ()
+    if isinstance(node.value, cst.Tuple):
+        vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
+    elif node.value is not None:
+        vals = (hoist_nested(ctx, lower_expr(ctx, node.value)),)
+    _check_returned(ctx, node, vals)
+    return [ReturnStmt(vals, span=span)]
+
+
+def _check_returned(ctx: FnCtx, node: cst.Return, vals: tuple[Expr, ...]) -> None:
+    """The returned values against the `->` annotation: as many as declared, each of the declared
+    kind and dtype (`type_mismatch`; other dims are kept as declared, as the reference does)."""
+    declared = ctx.return_types
+    if not declared:
+        return
+    actual: tuple[Type, ...] = tuple(v.type for v in vals)
+    if len(actual) == 1 and isinstance(actual[0], TupleType) and len(declared) != 1:
+        actual = actual[0].types
+    if len(actual) != len(declared):
+        raise ctx.error(node, f"Function '{ctx.name}' declares {len(declared)} return value(s) but "
+                              f"returns {len(actual)}")
+    for i, (d, a) in enumerate(zip(declared, actual, strict=True)):
+        why = type_mismatch(d, a)
+        if why is not None:
+            where = node.value if len(vals) == 1 or not isinstance(node.value, cst.Tuple) \
+                else node.value.elements[i].value
+            raise ctx.error(where or node, f"Returned value {why} ({type_text(d)})",
+                            hint=f"Change the return annotation to: {type_text(a)}")
+
+
+def _pass_stmt(ctx: FnCtx, node: cst.Pass) -> list[Stmt]:
+    return []
+
+
+def _break_continue_stmt(ctx: FnCtx, node: cst.Break | cst.Continue) -> list[Stmt]:
+    span = ctx.src.stmt_span(node)
+    word = "break" if isinstance(node, cst.Break) else "continue"
+    if not ctx.loops:
+        raise ctx.error(node, f"'{word}' outside a loop")
+    if ctx.loops[-1][0] not in ("Sequential", "While"):
+        raise ctx.error(node, f"'{word}' is only allowed in pl.range and while loops")
+    return [BreakStmt(span=span) if word == "break" else ContinueStmt(span=span)]
+
+
+def _unsupported_stmt(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
+    raise ctx.error(node, f"Unsupported statement type: {type(node).__name__}")
+
+
+def _small_handler_by_isinstance(node: cst.BaseSmallStatement) -> Callable[[FnCtx, Any], list[Stmt]]:
+    """The handler of a statement whose class is not in the table (a subclass), or the error."""
+    for cls, handler in _SMALL_HANDLERS.items():
+        if isinstance(node, cls):
+            return handler
+    return _unsupported_stmt
+
+
+def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
+    value = node.value
+    if isinstance(value, cst.SimpleString | cst.ConcatenatedString):
+        return []  # docstring
+    obj = dsl_callee(ctx, value)
+    if obj is dsl.yield_:
+        assert isinstance(value, cst.Call)
+        return [yield_site(ctx, None, [None], value, node)]
+    if obj is dsl.static_print:
+        return []
+    if obj is dsl.static_assert:
+        assert isinstance(value, cst.Call)
+        _static_assert(ctx, value)
+        return []
+    if obj is dsl.func_attr:
+        assert isinstance(value, cst.Call)
+        if ctx.emitted:
+            raise ctx.error(value, "pl.func_attr(...) must be the first statement of the function")
+        for arg in value.args:
+            for key, val in attrs_arg(ctx, arg.value, "pl.func_attr"):
+                if any(k == key for k, _ in ctx.attrs):
+                    raise ctx.error(arg, f"Duplicate function attribute '{key}'",
+                                    hint="Each attribute may be declared only once.")
+                ctx.attrs.append((key, val))
+        return []
+    if obj is dsl.cond:
+        raise ctx.error(value, "pl.cond(...) must be the first statement of a pl.while_ loop")
+    if isinstance(obj, InlineCallee):  # its statements are hoisted before this one
+        assert isinstance(value, cst.Call)
+        obj.expand(ctx, value, as_value=False)
+        return []
+    if obj is dsl.dump_tag:
+        assert isinstance(value, cst.Call)
+        _dump_tag(ctx, value)
+        return []
+    if obj is dsl.submit or obj is dsl.spmd_submit:  # its task id must be bound, as the reference says
+        raise ctx.error(value, f"{obj.spelling}(...) must be unpacked as a 2-tuple: "
+                               f"`out, tid = {obj.spelling}(self.kernel, ...)`",
+                        hint=f"{obj.spelling} returns the kernel's results and its task id")
+    return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
+
+
+def _dump_tag(ctx: FnCtx, call: cst.Call) -> None:
+    """`pl.dump_tag(t)`: no statement; the tensor Var `t` names now is marked, so the program
+    calls after it that take it list it in their "dump_vars" attr (`FnCtx.dump_tagged`)."""
+    if ctx.func_type not in (FunctionType.Orchestration, FunctionType.Inline):
+        raise ctx.error(call, "pl.dump_tag() is only valid inside an Orchestration or Inline function",
+                        hint="Tag the tensor in the orchestration function whose kernel calls take it")
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        raise ctx.error(call, "pl.dump_tag() takes exactly one positional argument (no keywords)",
+                        hint="Use: pl.dump_tag(tensor_var)")
+    arg = call.args[0].value
+    if not isinstance(arg, cst.Name):
+        raise ctx.error(arg, "pl.dump_tag() argument must be a bare variable name")
+    var = ctx.lookup_var(arg.value)
+    if var is None:
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not defined at this point",
+                        hint="Tag a tensor only after it is bound (a parameter or an earlier assignment)")
+    if not isinstance(var.type, TensorType):
+        raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not a tensor",
+                        hint="Only tensors can be selectively dumped")
+    if not any(var is t for t in ctx.dump_tagged):
+        ctx.dump_tagged.append(var)
+
+
+def _static_assert(ctx: FnCtx, call: cst.Call) -> None:
+    """`pl.static_assert(cond[, "message"])`: `cond` must be computable while compiling (constants
+    and module-level numbers), and fails the compile at this line when false (the reference's
+    semantics)."""
+    args = list(call.args)
+    if not 1 <= len(args) <= 2 or any(a.keyword is not None or a.star for a in args):
+        raise ctx.error(call, "static_assert() requires 1 or 2 arguments",
+                        hint="Use: pl.static_assert(condition) or "
+                             "pl.static_assert(condition, 'message')")
+    message = ""
+    if len(args) == 2:
+        text = args[1].value
+        literal = text.evaluated_value if isinstance(text, cst.SimpleString) else None
+        if not isinstance(literal, str):
+            raise ctx.error(text, "static_assert() message must be a string literal")
+        message = literal
+    cond = args[0].value
+    result = static_value(lower_expr(ctx, cond))
+    source = cst.Module([]).code_for_node(cond)
+    if result is None:
+        raise ctx.error(cond, "static_assert condition must be compile-time evaluable",
+                        hint=f"Condition `{source}` cannot be computed while compiling (it "
+                             "reads a kernel value, or divides by zero)")
+    if not result:
+        raise ctx.error(call, f"static_assert failed: {message}" if message
+                        else "static_assert failed",
+                        hint=f"Condition `{source}` evaluated to {result!r}")
+
+
+
+def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], call: cst.Call,
+               stmt: cst.CSTNode) -> Stmt:
+    if not ctx.yields:
+        raise ctx.error(call, "pl.yield_(...) is only allowed inside a loop or an if")
+    values = [hoist_nested(ctx, lower_expr(ctx, a.value)) for a in call.args]
+    if names is not None and len(names) != len(values):
+        raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",
+                        hint="yield one value per name on the left")
+    ctx.yields[-1].append(YieldSite(names, types, values, stmt))
+    return YieldStmt(tuple(values), span=ctx.src.stmt_span(stmt))
+
+
+def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseExpression,
+           ann: Annot | None, node: cst.CSTNode) -> list[Stmt]:
+    callee = dsl_callee(ctx, value)
+    if callee is dsl.yield_:
+        assert isinstance(value, cst.Call)
+        if isinstance(target, cst.Name):
+            return [yield_site(ctx, [target.value], [ann.type if ann else None], value, node)]
+        if isinstance(target, cst.Tuple | cst.List) and all(
+                isinstance(e.value, cst.Name) for e in target.elements):
+            names = [e.value.value for e in target.elements]  # type: ignore[attr-defined]
+            return [yield_site(ctx, names, [None] * len(names), value, node)]
+        raise ctx.error(target, "The target of pl.yield_ must be names")
+    if type(target) is cst.Name or isinstance(target, cst.Name):
+        return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
+    if isinstance(target, cst.Tuple | cst.List):
+        submit = callee is dsl.submit or callee is dsl.spmd_submit
+        names = _submit_targets(ctx, target) if submit else _plain_targets(ctx, target)
+        stmts = _unpack(ctx, names, _lower_rhs(ctx, value, callee), node)
+        if submit:
+            ctx.submit_producers.update((n.value, (names[-1].value, True)) for n in names[:-1])
+        return stmts
+    if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+        rhs = _lower_rhs(ctx, value, callee)  # Python evaluates the value before the target
+        base = lower_expr(ctx, target.value)
+        if isinstance(base.type, ArrayType):  # `arr[i] = v` rebinds arr to the updated array
+            index = array_index(ctx, target)
+            updated = array_op(ctx, "pl.array.update_element",
+                               [(target.value, base), (index, lower_expr(ctx, index)),
+                                (value, rhs)], node)
+            return [bind(ctx, target.value, updated, None, node)]
+        if isinstance(base.type, TensorType | TileType):  # `dst[a:b] = src` (subscripts.py)
+            return [bind(ctx, target.value, _subscript_write(ctx, target, base, rhs, value), None,
+                         node)]
+    if isinstance(target, cst.Subscript):
+        raise ctx.error(target, "Subscript-write target must be a variable name, got "
+                                f"{cst.Module([]).code_for_node(target.value)}",
+                        hint="Assign through a named Tensor/Tile, e.g. 'dst[...] = src'")
+    raise ctx.error(target, f"Unsupported assignment target: {type(target).__name__}")
+
+
+def _subscript_write(ctx: FnCtx, target: cst.Subscript, base: Expr, rhs: Expr,
+                     value: cst.BaseExpression) -> Expr:
+    """The new value of `dst` in `dst[...] = src` (an assemble, lowering/frontend/subscripts.py);
+    the reference allows the rebinding this is only before SSA conversion."""
+    if ctx.prog.strict_ssa:
+        raise ctx.error(target, "Subscript-write syntax 'dst[...] = src' is only supported before "
+                                "SSA conversion",
+                        hint="Rewrite as an explicit pl.assemble(...) call, or remove "
+                             "strict_ssa=True")
+    comps = subscript_components(ctx, target)
+    try:
+        return subscripts.write(hoist_nested(ctx, base), comps, hoist_nested(ctx, rhs),
+                                ctx.cur_span, lambda e: hoist_nested(ctx, e))
+    except PlError as e:
+        raise ctx.src.locate(e, target, ctx.cur_span) from None
+
+
+def _plain_targets(ctx: FnCtx, target: cst.Tuple | cst.List) -> list[cst.Name]:
+    names = []
+    for el in target.elements:
+        if not isinstance(el.value, cst.Name):
+            raise ctx.error(el, "Tuple unpacking targets must be plain names")
+        names.append(el.value)
+    return names
+
+
+def _submit_targets(ctx: FnCtx, target: cst.Tuple | cst.List) -> list[cst.Name]:
+    """`out, tid` or `(a, b), tid`: pl.submit's value is the flat tuple (*results, task id), so
+    the grouped results bind its first elements in order, as in the reference."""
+    first = target.elements[0].value if len(target.elements) == 2 else None
+    if not isinstance(first, cst.Tuple | cst.List):
+        return _plain_targets(ctx, target)
+    for el in first.elements:
+        if not isinstance(el.value, cst.Name):
+            raise ctx.error(el, "pl.submit's result targets must be plain names (no nested tuples)",
+                            hint="Use `out, tid = pl.submit(...)` or `(a, b), tid = pl.submit(...)`")
+    tid = target.elements[1].value
+    if not isinstance(tid, cst.Name):
+        raise ctx.error(tid, "pl.submit's task id target must be a plain name")
+    return [*_plain_targets(ctx, first), tid]
+
+
+def _lower_rhs(ctx: FnCtx, value: cst.BaseExpression, callee: Any) -> Expr:
+    """`lower_expr(ctx, value)`, without resolving the callee of a call a second time."""
+    if callee is not None and type(value) is cst.Call:
+        return lower_call(ctx, value, callee)
+    return lower_expr(ctx, value)
+
+
+def _unpack(ctx: FnCtx, names: list[cst.Name], e: Expr, node: cst.CSTNode) -> list[Stmt]:
+    t = e.type
+    if not isinstance(t, TupleType) or len(t.types) != len(names):
+        got = len(t.types) if isinstance(t, TupleType) else 1
+        raise ctx.error(node, f"Cannot unpack {got} value(s) into {len(names)} names")
+    span = ctx.src.stmt_span(node)
+    tmp = Var("_tuple_tmp", t, span=span)
+    out: list[Stmt] = [AssignStmt(tmp, e, span=span)]
+    for i, n in enumerate(names):
+        out.append(bind(ctx, n, TupleGetItem(tmp, i), None, node))
+    return out
+
+
+def _same(a: Type, b: Type) -> bool:
+    if a == b or isinstance(a, UnknownType) or isinstance(b, UnknownType):
+        return True
+    if isinstance(a, TileType | TensorType) and type(a) is type(b):
+        return a.dtype == b.dtype and a.shape == b.shape
+    if isinstance(a, ScalarType) and isinstance(b, ScalarType):
+        return {a.dtype, b.dtype} <= {DType.INDEX, DType.INT64}
+    return False
+
+
+def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
+         node: cst.CSTNode) -> Stmt:
+    name = name_node.value
+    existing = ctx.lookup_var(name)
+    if ctx.submit_producers:  # a new tensor value has no producer; a new task id is another task
+        ctx.submit_producers = {k: (tid, live and tid != name)
+                                for k, (tid, live) in ctx.submit_producers.items() if k != name}
+    if ann is not None:
+        value = as_flattened_load(value, ann.type)
+        at = ann.type
+        if type(value) is ConstInt and value.dtype is DType.INDEX and isinstance(at, ScalarType) \
+                and at.dtype.is_int():  # `i: pl.Scalar[pl.INT32] = 1`: the literal is an INT32
+            value = ConstInt(value.value, at.dtype, span=value.span)
+    # A call whose type its op or callee cannot tell (`pl.tile.tpop_from_aic(split=0)`, a function
+    # without a return annotation) takes the annotation's type, as the reference's parser does;
+    # rebinding a typed name without one declares that name's type, which is what the printer
+    # then writes as the annotation (so the printed program reads back the same).
+    declared = ann.type if ann is not None else existing.type if existing is not None else None
+    if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
+            and declared is not None and not isinstance(declared, UnknownType):
+        value = dataclasses.replace(value, result_type=declared)
+    t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
+    span = ctx.prog.src.stmt_span(node)
+    if existing is not None:  # a rebinding
+        if ctx.dump_tagged:  # a new value is not the tensor pl.dump_tag marked (the reference's SSA)
+            ctx.dump_tagged = [v for v in ctx.dump_tagged if v is not existing]
+        if ctx.prog.strict_ssa and name in ctx.scopes[-1] \
+                and id(existing) not in ctx.params and not isinstance(existing, IterArg):
+            raise ctx.error(name_node, f"Variable '{name}' is already defined",
+                            hint="strict_ssa is on: bind the new value to a new name")
+        if not isinstance(existing, IterArg) and not ctx.prog.strict_ssa:
+            if not _same(existing.type, t):
+                raise ctx.error(node, f"Cannot reassign '{name}' with a different type: was "
+                                      f"{type_text(existing.type)}, got {type_text(t)}",
+                                hint="Bind the new value to a new name")
+            return AssignStmt(existing, value, span=span)
+    var = Var(name, t, span=span)
+    ctx.bind(name, var)
+    return AssignStmt(var, value, span=span)
+
+
+# The small statements lower_small accepts, by exact LibCST class.
+_SMALL_HANDLERS: Final[Mapping[type, Callable[[FnCtx, Any], list[Stmt]]]] = MappingProxyType({
+    cst.Assign: _assign_stmt, cst.AnnAssign: _ann_assign_stmt, cst.AugAssign: _aug_assign_stmt,
+    cst.Expr: _expr_stmt, cst.Return: _return_stmt, cst.Pass: _pass_stmt,
+    cst.Break: _break_continue_stmt, cst.Continue: _break_continue_stmt,
+})

@@ -1,0 +1,538 @@
+"""Static loading: a kernel file's module namespace, computed by READING the file, never running it.
+
+This is how `show_inferred` loads a kernel by default (as black, ruff and mypy read code): the
+file is parsed with LibCST and its top-level statements are interpreted as follows.
+
+- `import pl`, `import pl as p`, `import pypto.language as pl`, `from pypto import language`,
+  `from pl import X` / `*` bind pl's kernel surface (`pl_surface`: the language's objects and the
+  two decorators, pl's own and trusted; pl's tools such as `pl.compile` unresolved); `import pl.M`
+  binds a module of the layers below lowering (`pl.language`, `pl.ir`, `pl.ops`, `pl.errors`),
+  any other module of pl unresolved.
+- `import m`, `import pkg.m`, `from m import N`, `from . import m`, `from .m import N` of a module
+  of the user's project - a file `m.py` or package `m/__init__.py` found in the kernel's folder
+  (absolute imports) or relative to the importing module's folder (relative imports) - read that
+  file the same way, recursively; cyclic imports leave the names involved unresolved.
+- `NAME = expr`, `A, B = expr`, `NAME: T = expr` and `NAME op= expr` evaluate `expr` with the
+  static evaluator (lowering/source/static_eval.py lists the accepted forms).
+- `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
+  (the frontend, as the decorators would), in source order, so later names see earlier ones;
+  `@pl.inline` defs bind the inline function the kernels calling them splice in.
+- `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
+- Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
+  a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
+  kernel that USES such a name gets a located error naming `--exec`; one that does not is
+  unaffected. A `@pl.program` class inside a compound statement is an error at once (it would
+  otherwise be silently missed).
+
+Every file consulted is recorded in `reads` (absolute path -> sha256 of its bytes, or None for a
+probed path that does not exist), so a compile cache can tell when a result is stale.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import importlib
+import importlib.util
+import io
+import os
+import tokenize
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from pl import language
+from pl.errors import PlError
+from pl.ir.function import Program
+from pl.language.dsl import KernelOnly
+from pl.language.dsl_ops import DslOp
+from pl.lowering.frontend.bound import BoundNames
+from pl.lowering.frontend.context import FnCtx, ProgCtx, dotted
+from pl.lowering.frontend.inline import inline_function
+from pl.lowering.frontend.lower import (
+    function,
+    function_decorator,
+    inline,
+    is_inline_decorated,
+    is_program_decorator,
+    lower_class_node,
+    lower_function_node,
+    program,
+    program_target_error,
+)
+from pl.lowering.frontend.source import SourceFile
+from pl.lowering.source.python import compile_python
+from pl.lowering.source.static_eval import (
+    EXEC_HINT,
+    FailsWhenRun,
+    NotStatic,
+    StaticNamespace,
+    Unresolved,
+    binary,
+    evaluate,
+)
+
+__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "pl_surface", "read_kernel"]
+
+Reads = dict[str, str | None]
+_FAILS_HINT = "Python raises this too when it imports the file"
+
+
+def kernel_folder(filename: str) -> Path:
+    """The folder a kernel's absolute imports are resolved in (the cwd for `<stdin>`)."""
+    if filename.startswith("<"):
+        return Path(os.getcwd())
+    return Path(os.path.realpath(filename)).parent
+
+
+# The names of the `pl` face that come from above lowering (pl/__init__.py): a kernel's text
+# never needs their values, so static loading binds them unresolved (as it binds a def);
+# tests/test_layering.py checks that the surface and the face have the same names.
+PL_TOOLS = ("Compiled", "assert_structural_equal", "compile", "interpret", "parse", "passes",
+            "python_print", "show_inferred", "structural_equal", "structural_hash")
+_TOOL_REASON = "it is one of pl's tools, which static loading does not run"
+
+
+def pl_surface() -> StaticNamespace:
+    """What `import pl` binds in a kernel read statically: every object of the language surface,
+    the decorators `function` / `inline` / `program`, `PlError`, and pl's tools unresolved (a fresh
+    namespace: an import binds its own)."""
+    names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
+    names.update(PlError=PlError, function=function, inline=inline, program=program)
+    names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
+    return StaticNamespace("pl", names)
+
+
+def pl_module(name: str) -> Any:
+    """The object `import name` binds when `name` is `pl` or the reference's `pypto.language`
+    (or one of their modules below lowering); None for any other module."""
+    if name == "pypto":
+        return StaticNamespace("pypto", {"language": pl_surface()})
+    if name == "pypto.language" or name == "pl":
+        return pl_surface()
+    for prefix in ("pl.", "pypto.language."):
+        if name.startswith(prefix):
+            module = "pl." + name[len(prefix):]
+            if not module.startswith(("pl.language", "pl.ir", "pl.ops", "pl.errors")):
+                return Unresolved(name, _TOOL_REASON)
+            try:
+                return importlib.import_module(module)
+            except ImportError:
+                return None
+    return None
+
+
+def load_static(src: SourceFile, reads: Reads) -> dict[str, Any]:
+    """The namespace of the kernel file `src` (a `read_kernel`), read statically (module doc)."""
+    folder = kernel_folder(src.filename)
+    ns = _Loader(folder, reads).namespace(src, folder)
+    if not any(isinstance(v, Program) for v in ns.values()):
+        # Programs only a call would make (`K = make_program(64)`): say why none is found.
+        for stmt in src.module.body:
+            if not isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+                continue
+            nested = _program_class(stmt)
+            if nested is not None and nested is not stmt:
+                raise src.error(nested.name, f"the @pl.program class {nested.name.value} is "
+                                             f"defined inside {stmt.name.value}, which static "
+                                             "loading does not run", hint=EXEC_HINT)
+    return ns
+
+
+def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
+    """The file parsed, and compiled by CPython (nothing runs: static loading rejects what
+    importing would reject before running anything; `--exec` runs that code)."""
+    src = SourceFile(filename, text)
+    return src, compile_python(text, filename, src.tree)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _is_main_guard(node: cst.If) -> bool:
+    t = node.test
+    if not isinstance(t, cst.Comparison) or len(t.comparisons) != 1:
+        return False
+    cmp = t.comparisons[0]
+    sides = (t.left, cmp.comparator)
+    return isinstance(cmp.operator, cst.Equal) and \
+        any(isinstance(s, cst.Name) and s.value == "__name__" for s in sides) and \
+        any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
+
+
+def _has_program_decorator(cd: cst.ClassDef) -> bool:
+    """Spelled `@...program` / `@...program(...)` (a guess by name: used where the names in
+    scope are unknown, to say why a program is not loaded)."""
+    for d in cd.decorators:
+        target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        if isinstance(target, cst.Name | cst.Attribute) and dotted(target).split(".")[-1] == "program":
+            return True
+    return False
+
+
+def _program_class(node: cst.CSTNode) -> cst.ClassDef | None:
+    """The first `@...program` class in `node`, at any depth (`node` itself included)."""
+    found: list[cst.ClassDef] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_ClassDef(self, cd: cst.ClassDef) -> bool:
+            if not found and _has_program_decorator(cd):
+                found.append(cd)
+            return not found
+
+    node.visit(_Find())
+    return found[0] if found else None
+
+
+class _Bound(BoundNames):
+    """Names a compound statement may bind (lowering/frontend/bound.py), and whether it defines
+    a `@...program` class."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.program: cst.ClassDef | None = None
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        if self.program is None and _has_program_decorator(node):
+            self.program = node
+        return super().visit_ClassDef(node)
+
+
+class _Loader:
+    """One static load: the project's modules read so far (by resolved path) and being read."""
+
+    def __init__(self, root: Path, reads: Reads) -> None:
+        self.root = root
+        self.reads = reads
+        self.modules: dict[Path, StaticNamespace | Unresolved] = {}
+
+    # -- files -----------------------------------------------------------------------------------
+    def _probe(self, path: Path) -> bytes | None:
+        key = str(path)
+        try:
+            data = path.read_bytes() if path.is_file() else None
+        except OSError:
+            data = None
+        self.reads[key] = None if data is None else _sha256(data)
+        return data
+
+    def _find(self, folder: Path, parts: list[str]) -> tuple[Path, bytes] | None:
+        """The file of module `parts` under `folder`: `a/b/__init__.py`, else `a/b.py` (a
+        package wins over a module of the same name, as in Python's path finder)."""
+        base = folder.joinpath(*parts)
+        for path in (base / "__init__.py", base.with_name(base.name + ".py")):
+            data = self._probe(path)
+            if data is not None:
+                return path, data
+        return None
+
+    def _file_module(self, name: str, path: Path, data: bytes) -> StaticNamespace | Unresolved:
+        path = Path(os.path.realpath(path))
+        hit = self.modules.get(path)
+        if hit is not None:
+            return hit
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            text = data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError):
+            return Unresolved(name, f"module `{name}` ({path}) cannot be decoded")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        # Registered before it is read: a cyclic import of it sees the names bound so far, as
+        # Python's partially initialised module would.
+        names: dict[str, Any] = {}
+        module = self.modules[path] = StaticNamespace(name, names)
+        self.namespace(read_kernel(str(path), text)[0], path.parent, names)
+        return module
+
+    def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
+        """`import top` fails in Python when `top` is neither pl, a project module, nor
+        installed: the same located error here (found by the import system's finders, which
+        read no module)."""
+        if top in ("pl", "pypto") or self._find(self.root, [top]) is not None or \
+                self.root.joinpath(top).is_dir():
+            return
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            raise src.error(node, f"no module named '{top}'",
+                            hint=_FAILS_HINT)
+
+    def _module(self, name: str, folder: Path, parts: list[str]) -> Any:
+        """Module `parts` of the project under `folder`, a namespace package, or Unresolved."""
+        found = self._find(folder, parts)
+        if found is not None:
+            return self._file_module(name, *found)
+        if parts and folder.joinpath(*parts).is_dir():
+            return StaticNamespace(name, {})
+        return Unresolved(name, f"`{name}` is neither pl nor a module of the kernel's project "
+                                f"(looked in {folder})")
+
+    # -- imports ---------------------------------------------------------------------------------
+    def _import(self, ns: dict[str, Any], node: cst.Import, src: SourceFile) -> None:
+        for alias in node.names:
+            name = dotted(alias.name)
+            parts = name.split(".")
+            self._require_installed(parts[0], src, alias)
+            if alias.asname is not None:
+                target = alias.asname.name
+                assert isinstance(target, cst.Name)
+                value = pl_module(name)
+                ns[target.value] = value if value is not None else \
+                    self._module(name, self.root, parts)
+                continue
+            # `import a.b.c` binds `a`, with `b` and `b.c` reachable as attributes.
+            top = pl_module(parts[0]) if parts[0] in ("pl", "pypto") else None
+            if top is None:
+                top = self._module(parts[0], self.root, parts[:1])
+            ns[parts[0]] = top
+            parent = top
+            for i in range(1, len(parts)):
+                if not isinstance(parent, StaticNamespace):
+                    break
+                sub_name = ".".join(parts[:i + 1])
+                sub = pl_module(sub_name)
+                if sub is None:
+                    sub = self._module(sub_name, self.root, parts[:i + 1])
+                parent.names.setdefault(parts[i], sub)
+                parent = parent.names[parts[i]]
+
+    def _import_from(self, ns: dict[str, Any], node: cst.ImportFrom, folder: Path,
+                     src: SourceFile) -> None:
+        module = dotted(node.module) if node.module is not None else ""
+        if module == "__future__":
+            return
+        level = len(node.relative)
+        if level:
+            base = folder
+            for _ in range(level - 1):
+                base = base.parent
+            label = "." * level + module
+            parts = module.split(".") if module else []
+            source: Any = self._module(label, base, parts) if parts else \
+                StaticNamespace(label, {})
+        else:
+            base, label, parts = self.root, module, module.split(".")
+            self._require_installed(parts[0], src, node.module or node)
+            source = pl_module(module)
+            if source is None:
+                source = self._module(module, base, parts)
+        if isinstance(node.names, cst.ImportStar):
+            if isinstance(source, StaticNamespace):
+                ns.update(_public(source.names))
+            else:
+                raise src.error(node, f"`from {label} import *` cannot be read statically: "
+                                      f"{source.reason if isinstance(source, Unresolved) else ''}",
+                                hint=EXEC_HINT)
+            return
+        for alias in node.names:
+            name = dotted(alias.name)
+            target = alias.asname.name if alias.asname is not None else alias.name
+            assert isinstance(target, cst.Name)
+            ns[target.value] = self._member(source, label, base, parts, name, src, alias)
+
+    def _member(self, source: Any, label: str, base: Path, parts: list[str], name: str,
+                src: SourceFile, node: cst.CSTNode) -> Any:
+        """`from label import name`: the value, Unresolved when `label` is not read statically,
+        and Python's ImportError, located, when `label` was read and has no such name."""
+        if isinstance(source, Unresolved):
+            return Unresolved(name, source.reason)
+        if isinstance(source, StaticNamespace) and name in source.names:
+            return source.names[name]
+        if isinstance(source, StaticNamespace) and "__getattr__" in source.names:
+            return Unresolved(name, f"`{label}` computes its names with a __getattr__ function")
+        if isinstance(source, StaticNamespace):
+            sub = self._module(f"{label}.{name}", base, [*parts, name])
+            if not isinstance(sub, Unresolved):
+                return sub
+        elif source is not None and hasattr(source, name):  # the pl package or one of its modules
+            return getattr(source, name)
+        raise src.error(node, f"cannot import name '{name}' from '{label}'",
+                        hint=_FAILS_HINT)
+
+    # -- statements ------------------------------------------------------------------------------
+    def namespace(self, src: SourceFile, folder: Path,
+                  ns: dict[str, Any] | None = None) -> dict[str, Any]:
+        ns = {} if ns is None else ns
+        prog = ProgCtx(src, ns)
+        for stmt in src.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._small(ns, small, prog, folder)
+            elif isinstance(stmt, cst.ClassDef):
+                self._class(ns, stmt, prog)
+            elif isinstance(stmt, cst.FunctionDef):
+                _check_decorators(prog, stmt)
+                if is_inline_decorated(prog, stmt):
+                    ns[stmt.name.value] = inline_function(ProgCtx(src, ns), stmt)
+                elif function_decorator(prog, stmt) is not None:
+                    ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
+                else:
+                    self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
+                                                          "runs no function", src, stmt)
+            elif isinstance(stmt, cst.If) and _is_main_guard(stmt):
+                if stmt.orelse is not None:
+                    self._compound(ns, stmt.orelse, src, "else")
+            else:
+                self._compound(ns, stmt, src, type(stmt).__name__.lower())
+        return ns
+
+    def _unresolved(self, ns: dict[str, Any], name: str, why: str, src: SourceFile,
+                    node: cst.CSTNode) -> None:
+        span = src.stmt_span(node)
+        ns[name] = Unresolved(name, f"`{name}` {why} (line {span.line})", span)
+
+    def _compound(self, ns: dict[str, Any], stmt: cst.CSTNode, src: SourceFile, kind: str) -> None:
+        bound = _Bound()
+        stmt.visit(bound)
+        if bound.program is not None:
+            raise src.error(bound.program.name,
+                            f"the @pl.program class {bound.program.name.value} is defined inside "
+                            f"a `{kind}` statement, which static loading does not run",
+                            hint=EXEC_HINT)
+        for name in bound.names:
+            self._unresolved(ns, name, f"is bound inside a `{kind}` statement, which static "
+                                       "loading does not run", src, stmt)
+
+    def _class(self, ns: dict[str, Any], cd: cst.ClassDef, prog: ProgCtx) -> None:
+        _check_decorators(prog, cd)
+        decorators = [d for d in cd.decorators if is_program_decorator(prog, d)]
+        if not decorators:
+            self._unresolved(ns, cd.name.value, "is a class that is not a @pl.program, and static "
+                                                "loading runs no class body", prog.src, cd)
+            return
+        strict = False
+        dec = decorators[0].decorator
+        if isinstance(dec, cst.Call):
+            for a in dec.args:
+                if a.keyword is not None and a.keyword.value == "strict_ssa":
+                    strict = bool(self._value(ns, a.value, prog.src))
+        ns[cd.name.value] = lower_class_node(ProgCtx(prog.src, ns, strict_ssa=strict), cd)
+
+    def _value(self, ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
+        try:
+            return constant_value(ns, node, src)
+        except NotStatic as e:
+            raise src.error(e.node, f"this value cannot be read statically: {e.reason}",
+                            hint=EXEC_HINT) from None
+
+    def _small(self, ns: dict[str, Any], small: cst.BaseSmallStatement, prog: ProgCtx,
+               folder: Path) -> None:
+        src = prog.src
+        if isinstance(small, cst.Import):
+            self._import(ns, small, src)
+        elif isinstance(small, cst.ImportFrom):
+            self._import_from(ns, small, folder, src)
+        elif isinstance(small, cst.Assign | cst.AnnAssign) and small.value is not None:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) \
+                else [small.target]
+            self._assign(ns, targets, small.value, small, src)
+        elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+            name = small.target.value
+            try:
+                value = binary(small, small.operator, constant_value(ns, small.target, src),
+                               constant_value(ns, small.value, src))
+            except NotStatic as e:
+                self._unresolved(ns, name, f"cannot be computed statically: {e.reason}", src, small)
+            except FailsWhenRun as e:
+                raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
+            else:
+                ns[name] = value
+        elif isinstance(small, cst.Del):
+            bound = _Bound()
+            bound.target(small.target)
+            for name in bound.names:
+                ns.pop(name, None)
+        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Assert | cst.Raise |
+                        cst.Return | cst.Break | cst.Continue | cst.AnnAssign):
+            return  # binds nothing (and is not run)
+        else:  # an expression (which binds only through `:=`), `exec`-like statements
+            bound = _Bound()
+            small.visit(bound)
+            for name in bound.names:
+                self._unresolved(ns, name, "is bound by a statement static loading does not run",
+                                 src, small)
+
+    def _assign(self, ns: dict[str, Any], targets: Sequence[cst.BaseExpression],
+                value_node: cst.BaseExpression, stmt: cst.CSTNode, src: SourceFile) -> None:
+        try:
+            value: Any = constant_value(ns, value_node, src)
+            reason = ""
+        except NotStatic as e:
+            value, reason = None, e.reason
+        for target in targets:
+            if reason:
+                self._unbind(ns, target, f"cannot be computed statically: {reason}", src, stmt)
+            else:
+                self._bind(ns, target, value, src, stmt)
+
+    def _bind(self, ns: dict[str, Any], target: cst.BaseExpression, value: Any, src: SourceFile,
+              stmt: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            ns[target.value] = value
+        elif isinstance(target, cst.Tuple | cst.List):
+            items = [el.value for el in target.elements]
+            if any(isinstance(el, cst.StarredElement) for el in target.elements) or \
+                    not isinstance(value, tuple | list) or len(value) != len(items):
+                self._unbind(ns, target, "is unpacked from a value static loading cannot split",
+                             src, stmt)
+                return
+            for item, v in zip(items, value, strict=True):
+                self._bind(ns, item, v, src, stmt)
+        # `obj.attr = ...` / `seq[i] = ...` bind no module name.
+
+    def _unbind(self, ns: dict[str, Any], target: cst.BaseExpression, why: str, src: SourceFile,
+                stmt: cst.CSTNode) -> None:
+        bound = _Bound()
+        bound.target(target)
+        for name in bound.names:
+            self._unresolved(ns, name, why, src, stmt)
+
+
+def constant_value(ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
+    """The value of a module-level expression over the names bound so far in `ns` (the static
+    evaluator: lowering/source/static_eval.py); NotStatic when it has none without running code. An
+    expression Python would fail on too is a located `PlError`."""
+    def lookup(name: cst.Name) -> Any:
+        if name.value in ns:
+            return ns[name.value]
+        if hasattr(builtins, name.value):
+            raise NotStatic(name, f"`{name.value}` is a Python builtin, and static loading calls "
+                                  "no function")
+        raise FailsWhenRun(name, NameError(f"name '{name.value}' is not defined"))
+
+    try:
+        return evaluate(node, lookup)
+    except FailsWhenRun as e:
+        raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
+
+
+def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> None:
+    """The errors Python would raise applying a `pl` decorator to this definition: a kernel-only
+    DSL object (`@pl.range`, `@pl.add`) fails when called, `@pl.program` takes only a class."""
+    ctx = FnCtx(prog, "<module>", None)
+    for dec in node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        obj = ctx.try_resolve(target) if isinstance(target, cst.Name | cst.Attribute) else None
+        if isinstance(obj, KernelOnly | DslOp):
+            try:
+                obj()  # pl's own object: its call only raises the misuse error
+            except PlError as e:
+                raise prog.src.locate(e, dec) from None
+        if isinstance(node, cst.FunctionDef) and obj is program:
+            raise prog.src.locate(program_target_error(f"function '{node.name.value}'", None),
+                                  dec)
+
+
+def _public(names: dict[str, Any]) -> dict[str, Any]:
+    exported = names.get("__all__")
+    if isinstance(exported, list | tuple) and all(isinstance(n, str) for n in exported):
+        return {n: names[n] for n in exported if n in names}
+    return {k: v for k, v in names.items() if not k.startswith("_")}
+

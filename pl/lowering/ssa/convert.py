@@ -1,0 +1,531 @@
+"""SSA conversion (the reference's ConvertToSSA pass).
+
+`convert_to_ssa(program)` returns a new Program in which every Var is defined once: every
+definition gets a fresh versioned Var (`x__ssa_v0`, loop vars `i__idx_vN`, synthesized iter args
+`x__iter_vN`, loop results `x__rv_vN`, if merges `x__phi_vN`), with one version counter per source
+Var advanced in the reference's order. Values rebound inside a loop become iter_args/return_vars
+with a trailing yield, values first defined in a loop and used after it escape the same way, and
+values rebound in a branch get phi return_vars with yields in both branches (a missing else is
+created). Explicit init_values/yield forms keep their iter arg and return var names. The input is
+never mutated; running the pass on its own output gives a structurally equal program.
+
+Control flow: `break`/`continue` are first made structured (lowering/ssa/flow.py), so every
+loop body runs to its trailing yield. A `return` stays where it is, and the statements after an
+`if` that may return are copied into each of its paths that falls through (lowering/ssa/flow.py's
+`fold_early_returns`): no phi takes a value from a path that returns; a `return` inside an `if`
+whose branches yield values is a located PlError, and statements after a `return`,
+or after an `if` all of whose branches return, are unreachable and dropped here (as the reference,
+pl accepts such dead code and never runs it; show_inferred keeps its text). A use of a name that no path defines (bound only
+inside a loop it is not carried out of, or in one branch of an if) is a located PlError at the use,
+never a placeholder name; an escaping loop value with no value of its type to start from starts as
+a zero of its scalar type, and a non-scalar one is that error at the loop.
+
+The use-after analysis of a sequence (`suffix_needs`) tells each loop, if and scope in it which
+values the statements after it need.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from typing_extensions import assert_never
+
+from pl.errors import PlError
+from pl.ir import (
+    AssignStmt,
+    BreakStmt,
+    ConstBool,
+    ConstFloat,
+    ConstInt,
+    ContinueStmt,
+    DType,
+    EvalStmt,
+    Expr,
+    ForStmt,
+    Function,
+    IfStmt,
+    IterArg,
+    ParamDirection,
+    Program,
+    ReturnStmt,
+    ScalarType,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    Type,
+    Var,
+    WhileStmt,
+    YieldStmt,
+    make_body,
+)
+from pl.ir.span import Span
+from pl.ir.stmt import stmt_kind
+from pl.ir.traverse import map_stmt, stmt_defs, walk_stmts
+from pl.lowering.ssa.flow import fold_early_returns, lower_break_continue, never_falls_through
+from pl.lowering.ssa.support import (
+    Misses,
+    Substituter,
+    assigned_vars,
+    assignment_type,
+    assignment_types,
+    is_transparent_scope,
+    suffix_needs,
+    versioned_name,
+)
+from pl.lowering.ssa.verify import verify_ssa
+
+__all__ = ["convert_function", "convert_to_ssa", "verify_ssa"]
+
+
+def convert_to_ssa(program: Program) -> Program:
+    """Every function of `program` in SSA form (see the module docstring)."""
+    funcs = tuple(convert_function(f) for f in program.functions)
+    return dataclasses.replace(program, functions=funcs)
+
+
+def convert_function(func: Function) -> Function:
+    if func.host_body is not None:  # its Python names the parameters as written: not renamed
+        return func
+    body = fold_early_returns(lower_break_continue(func.body))
+    if body is not func.body:
+        func = dataclasses.replace(func, body=body)
+    return _Converter(func).run()
+
+
+def _name_key(v: Var) -> str:
+    return v.name
+
+
+class _Converter:
+    """One function's conversion state: current version and next version number per source Var."""
+
+    def __init__(self, func: Function) -> None:
+        self.func = func
+        self.cur: dict[Var, Var] = {}
+        # Version counters are per source NAME: the frontend may make two Vars of one name (a new
+        # binding in each branch of an if), and their versions must not collide.
+        self.ver: dict[str, int] = {}
+        self.future: set[Var] = set()
+        self.misses = Misses(self.by_name)
+        self.defined: set[Var] | None = None  # _source_definitions(func), once a use misses
+        self.substituter = Substituter(self.cur, self.misses)
+
+    # ── versions ──
+
+    def next_version(self, key: Var) -> int:
+        name = key.name
+        v = self.ver.get(name, 0)
+        self.ver[name] = v + 1
+        return v
+
+    def alloc(self, key: Var, t: Type, span: Span) -> Var:
+        var = Var(versioned_name(key.name, "ssa", self.next_version(key)), self.subst_type(t), span=span)
+        self.cur[key] = var
+        return var
+
+    def sub(self) -> Substituter:
+        """A Substituter over the current versions (`self.cur` is replaced at loops and ifs)."""
+        if self.substituter.versions is not self.cur:
+            self.substituter = Substituter(self.cur, self.misses)
+        return self.substituter
+
+    def subst(self, e: Expr) -> Expr:
+        return self.sub().expr(e)
+
+    def subst_type(self, t: Type) -> Type:
+        return self.sub().type(t)
+
+    def subst_value(self, v: Any) -> Any:
+        return self.sub().value(v)
+
+    # ── function ──
+
+    def run(self) -> Function:
+        f = self.func
+        params = tuple(self.alloc(p, p.type, p.span) for p in f.params)
+        body = self.stmt(f.body)
+        attrs = self.subst_value(f.attrs)
+        self.check_unbound()
+        return dataclasses.replace(f, params=params, body=body, attrs=attrs)
+
+    def by_name(self, var: Var) -> Var | None:
+        """The version a use of `var` reads where `var` itself is not bound: the visible binding
+        of its name. The frontend gives a name a fresh Var when a branch rebinds it (an iter arg,
+        say) and later code names that Var; on a path where the branch did not run (its code was
+        taken into the other branch of an `if ...: continue`), the name is still the outer one."""
+        if self.defined is None:
+            self.defined = _source_definitions(self.func)
+        if var not in self.defined:
+            return None  # a free Var (a dynamic dim): it has no versions
+        found = None
+        for key, version in self.cur.items():
+            if key.name == var.name:
+                found = version  # the latest binding of the name wins
+        return found
+
+    def check_unbound(self) -> None:
+        """A use of a name the function defines but no path to the use binds is the user's error
+        (printing it would need a placeholder name that does not parse back)."""
+        for var, span in self.misses.found.items():
+            if self.defined is not None and var in self.defined:
+                raise PlError(f"'{var.name}' is not defined on every path to this use: it is bound "
+                              "only inside a loop it is not carried out of, or in one branch of an if",
+                              span, hint=f"assign '{var.name}' before the loop or if, or carry it "
+                                         "out of the loop with init_values and pl.yield_")
+
+    # ── statements ──
+
+    def stmt(self, stmt: Stmt) -> Stmt:
+        self.misses.where = stmt.span
+        s = stmt_kind(stmt)
+        match s:
+            case AssignStmt():
+                return self.assign(s)
+            case SeqStmts():
+                return self.seq(s)
+            case ForStmt() | WhileStmt():
+                return self.loop(s)
+            case IfStmt():
+                return self.if_(s)
+            case ReturnStmt() | YieldStmt() | EvalStmt():
+                return map_stmt(s, expr=self.subst)
+            case ScopeStmt():
+                return self.scope(s)
+            case BreakStmt() | ContinueStmt():
+                return s  # (lower_break_continue has removed them before conversion)
+            case _:
+                assert_never(s)
+
+    def assign(self, s: AssignStmt) -> Stmt:
+        sub = self.sub()
+        value = sub.expr(s.value)
+        key = s.var
+        var = Var(versioned_name(key.name, "ssa", self.next_version(key)),
+                  sub.type(assignment_type(key.var_type, value)), span=key.span)
+        self.cur[key] = var
+        return AssignStmt(var, value, span=s.span, comments=s.comments)
+
+    def seq(self, s: SeqStmts) -> Stmt:
+        _check_no_mid_yield(s)
+        stmts = _reachable(s.stmts)
+        needs = suffix_needs(stmts)
+        # What follows this sequence (after the if whose branch it is, say) follows each child too.
+        after = self.future
+        out = []
+        for i, child in enumerate(stmts):
+            later = needs.get(i)
+            # Only a statement that holds statements reads self.future (see suffix_needs).
+            self.future = after if later is None else later | after
+            out.append(self.stmt(child))
+        return _with_span(make_body(out), s)
+
+    def scope(self, s: ScopeStmt) -> Stmt:
+        # Args are evaluated at scope entry, so they see the versions visible before the body.
+        args = self.subst_value(s.args)
+        boundary = not is_transparent_scope(s)
+        saved = self.future
+        if boundary:
+            # A loop inside an outlined scope cannot carry a value to a use after the scope.
+            self.future = {v for v in self.future if v in self.cur}
+        body = self.stmt(s.body)
+        if boundary:
+            self.future = saved
+        # Bindings made in the scope body stay visible after it (cur is not restored); the task
+        # id (`as tid`) is bound when the scope ends.
+        tid = s.task_id
+        if tid is not None:
+            tid = self.alloc(tid, tid.type, tid.span)
+        return dataclasses.replace(s, body=body, args=args, task_id=tid)
+
+    def loop(self, s: ForStmt | WhileStmt) -> Stmt:
+        needs = self.future
+        if isinstance(s, ForStmt):
+            start, stop, step = self.subst(s.start), self.subst(s.stop), self.subst(s.step)
+        before = dict(self.cur)
+
+        existing = [IterArg(ia.name, self.subst_type(ia.type), init=self.subst(ia.init), span=ia.span)
+                    for ia in s.iter_args]
+        sources: list[Var] = list(s.iter_args)  # the source Var each new iter arg stands for
+        skip = set(s.iter_args) | ({s.loop_var} if isinstance(s, ForStmt) else set())
+        assigned = [v for v in assigned_vars(s.body) if v not in skip]
+        carried = sorted((v for v in assigned if v in before), key=_name_key)
+        # A use after the loop may name a twin of `v` (the frontend's Var for the same name bound
+        # in the other branch of an if): the name is what is live there, unless the loop's own
+        # results bind it (`acc = pl.yield_(nxt)` with `nxt` also spelled `acc`).
+        own = set(s.return_vars)
+        need_names = {v.name for v in needs if v not in own}
+        escaping = sorted((v for v in assigned
+                           if v not in before and (v in needs or v.name in need_names)),
+                          key=_name_key)
+        types = assignment_types(s.body)
+
+        ias: list[IterArg] = list(existing)
+        new_rvs: list[Var] = []
+        for key in carried:
+            init = before[key]
+            ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), init.type,
+                               init=init, span=s.span))
+            sources.append(key)
+            new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), init.type,
+                               span=s.span))
+        for key in escaping:
+            t = self.subst_type(types[key])
+            found = self.find_init(t, before)
+            start_value = found if found is not None else _zero_of(t, key, s.span)
+            ias.append(IterArg(versioned_name(key.name, "iter", self.next_version(key)), t,
+                               init=start_value, span=s.span))
+            sources.append(key)
+            new_rvs.append(Var(versioned_name(key.name, "rv", self.next_version(key)), t, span=s.span))
+
+        loop_var = None
+        if isinstance(s, ForStmt):
+            lv = s.loop_var
+            loop_var = Var(versioned_name(lv.name, "idx", self.next_version(lv)), lv.type, span=lv.span)
+            self.cur[lv] = loop_var
+        for src, ia in zip(sources, ias, strict=True):
+            self.cur[src] = ia
+            self.cur[ia] = ia
+
+        condition = self.subst(s.condition) if isinstance(s, WhileStmt) else None
+        body = self.stmt(s.body)
+        after = self.cur
+
+        self.cur = dict(before)
+        for key, rv in zip(carried + escaping, new_rvs, strict=True):
+            self.cur[key] = rv
+        old_rvs = []
+        for rv in s.return_vars:
+            nrv = Var(rv.name, self.subst_type(rv.type), span=rv.span)
+            self.cur[rv] = nrv
+            old_rvs.append(nrv)
+        for src, nrv in zip(s.iter_args, old_rvs, strict=False):
+            self.cur[src] = nrv
+
+        yields = list(y.values) if (y := _trailing_yield(body)) is not None else []
+        yields += [after[k] for k in carried + escaping]
+        if yields:
+            body = _replace_or_append_yield(body, tuple(yields), s.span)
+        rvs = tuple(old_rvs + new_rvs)
+        if isinstance(s, ForStmt):
+            assert loop_var is not None
+            return dataclasses.replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
+                                       iter_args=tuple(ias), body=body, return_vars=rvs)
+        assert condition is not None
+        return dataclasses.replace(s, condition=condition, iter_args=tuple(ias), body=body,
+                                   return_vars=rvs)
+
+    def find_init(self, t: Type, before: dict[Var, Var]) -> Var | None:
+        """Initial value of an escaping iter arg: an Out/InOut param of that type, else any value."""
+        for p, d in zip(self.func.params, self.func.directions, strict=False):
+            if d in (ParamDirection.Out, ParamDirection.InOut) and p in before and before[p].type == t:
+                return before[p]
+        # Dict order is first-definition order, our stand-in for the reference's creation order.
+        for v in before.values():
+            if v.type == t:
+                return v
+        return None
+
+    def if_(self, s: IfStmt) -> Stmt:
+        needed = self.future  # uses after the if (the branches' own sequences reset self.future)
+        cond = self.subst(s.condition)
+        before = dict(self.cur)
+        then_body = self.stmt(s.then_body)
+        then_ver = self.cur
+        self.cur = dict(before)
+        else_body = self.stmt(s.else_body) if s.else_body is not None else None
+        else_ver = self.cur if s.else_body is not None else before
+        then_returns, else_returns = never_falls_through(s.then_body), never_falls_through(s.else_body)
+        if (then_returns or else_returns) and not s.return_vars:
+            # Only a branch that falls through reaches the code after the if: no merge.
+            self.cur = dict(before if then_returns and else_returns
+                            else else_ver if then_returns else then_ver)
+            return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                       return_vars=())
+
+        # The frontend binds a fresh Var when a branch assigns a name that names an IterArg;
+        # that is a rebinding of the visible value of that name, so it joins that name's phi.
+        visible = {k.name: k for k in before}  # the latest binding of each name wins
+        aliases: dict[Var, Var] = {}
+        for ver in (then_ver, else_ver if s.else_body is not None else {}):
+            for k in list(ver):
+                if k not in before and k.name in visible:
+                    aliases[k] = visible[k.name]
+        then_ver = {**then_ver, **{b: then_ver[k] for k, b in aliases.items() if k in then_ver}}
+        if s.else_body is not None:
+            else_ver = {**else_ver, **{b: else_ver[k] for k, b in aliases.items() if k in else_ver}}
+        # A name first bound in both branches is two source Vars (one per branch): one phi. A
+        # use after the if may name a third Var of that name (bound in an if nested in a branch
+        # of an enclosing if: the frontend's latest binding), so the name is what is needed.
+        needed_names = {v.name for v in needed}
+        else_new = {k.name: k for k in else_ver if k not in before and k not in aliases}
+        twins = {k: else_new[k.name] for k in then_ver
+                 if k not in before and k not in aliases and k.name in else_new
+                 and else_new[k.name] is not k and k.name in needed_names}
+        # Inside a loop both twins are already carried (bound before the if): each branch moves
+        # only its own, yet after the if both name the value of the branch that ran.
+        if s.else_body is not None:
+            else_moved = {k.name: k for k in else_ver
+                          if k in before and else_ver[k] is not before[k] and k not in aliases}
+            for tk in list(then_ver):
+                ek = else_moved.get(tk.name) if tk in before else None
+                if ek is not None and ek is not tk and then_ver[tk] is not before[tk] \
+                        and else_ver.get(tk) is before[tk] and then_ver.get(ek) is before.get(ek):
+                    then_ver = {**then_ver, ek: then_ver[tk]}
+                    else_ver = {**else_ver, tk: else_ver[ek]}
+        for tk, ek in twins.items():
+            else_ver = {**else_ver, tk: else_ver[ek]}
+        phis: list[Var] = []
+        for key, v in then_ver.items():
+            if key in before:
+                if before[key] is not v or (key in else_ver and else_ver[key] is not before[key]):
+                    phis.append(key)
+            elif key in else_ver:
+                phis.append(key)
+        for key, v in else_ver.items():
+            if key not in then_ver and key in before and before[key] is not v:
+                phis.append(key)
+        phis.sort(key=_name_key)
+
+        self.cur = dict(before)
+        if not phis and not s.return_vars:
+            return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                       return_vars=())
+        rvs: list[Var] = []
+        then_y: list[Expr] = []
+        else_y: list[Expr] = []
+        merged: dict[tuple[str, int, int], Var] = {}
+        for key in phis:
+            tv = then_ver.get(key, before.get(key))
+            ev = else_ver.get(key, before.get(key))
+            assert tv is not None and ev is not None
+            same = merged.get((key.name, id(tv), id(ev)))
+            if same is not None:  # twins of one name already merged (one value per branch)
+                self.cur[key] = same
+                continue
+            phi = Var(versioned_name(key.name, "phi", self.next_version(key)), tv.type, span=s.span)
+            merged[(key.name, id(tv), id(ev))] = phi
+            rvs.append(phi)
+            then_y.append(tv)
+            else_y.append(ev)
+            self.cur[key] = phi
+            if key in twins:
+                self.cur[twins[key]] = phi
+            for k, b in aliases.items():
+                if b is key:
+                    self.cur[k] = phi
+        for rv in s.return_vars:
+            if rv in phis:
+                continue
+            nrv = Var(versioned_name(rv.name, "rv", self.next_version(rv)), self.subst_type(rv.type),
+                      span=rv.span)
+            rvs.append(nrv)
+            self.cur[rv] = nrv
+        if phis:
+            # The phis come first; a branch's own yield (the explicit return vars) follows them.
+            then_body = _replace_or_append_yield(then_body, (*then_y, *_yielded(then_body)), s.span)
+            else_body = (_replace_or_append_yield(else_body, (*else_y, *_yielded(else_body)), s.span)
+                         if else_body is not None else YieldStmt(tuple(else_y), span=s.span, comments=()))
+        return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
+                                   return_vars=tuple(rvs))
+
+
+# ── control flow ─────────────────────────────────────────────────────────────────────────────────
+
+
+def _reachable(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+    """`stmts` up to and including the first one that never falls through."""
+    for i, c in enumerate(stmts):
+        if type(c) is not AssignStmt and never_falls_through(c):
+            return stmts[:i + 1]
+    return stmts
+
+
+def _source_definitions(func: Function) -> set[Var]:
+    """Every Var the (pre-SSA) function binds: params, assignments, loop vars, carries, results."""
+    out: set[Var] = set(func.params)
+    for stmt in walk_stmts(func.body):
+        out.update(stmt_defs(stmt))
+    return out
+
+
+def _zero_of(t: Type, key: Var, span: Span) -> Expr:
+    """The start value of a scalar first bound inside a loop and used after it, when no value of
+    its type exists before the loop (only read if the loop runs no trip, where the source would
+    have no value at all)."""
+    if not isinstance(t, ScalarType):
+        raise PlError(f"'{key.name}' is first bound inside this loop and used after it, and no "
+                      "value of its type exists before the loop to start it from", span,
+                      hint=f"assign '{key.name}' before the loop, or carry it out with "
+                           "init_values and pl.yield_")
+    if t.dtype is DType.BOOL:
+        return ConstBool(False, span=span)
+    if t.dtype.is_float():
+        return ConstFloat(0.0, t.dtype, span=span)
+    return ConstInt(0, t.dtype, span=span)
+
+
+# ── yields ───────────────────────────────────────────────────────────────────────────────────────
+
+
+def _check_no_mid_yield(s: Stmt) -> None:
+    if isinstance(s, SeqStmts):
+        for i, c in enumerate(s.stmts[:-1]):
+            if isinstance(c, YieldStmt):
+                raise ValueError(f"convert_to_ssa: a yield at position {i} of {len(s.stmts)}; "
+                                 "a yield must be the last statement of its body")
+
+
+def _trailing_yield(s: Stmt) -> YieldStmt | None:
+    """The yield ending a body, looking through `pl.scope()` wrappers."""
+    _check_no_mid_yield(s)
+    k = stmt_kind(s)
+    match k:
+        case YieldStmt():
+            return k
+        case ScopeStmt():
+            return _trailing_yield(k.body) if is_transparent_scope(k) else None
+        case SeqStmts():
+            return _trailing_yield(k.stmts[-1]) if k.stmts else None
+        case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
+                | BreakStmt() | ContinueStmt():
+            return None
+        case _:
+            assert_never(k)
+
+
+def _yielded(s: Stmt) -> tuple[Expr, ...]:
+    """The values of the yield that ends `s`, if any."""
+    y = _trailing_yield(s)
+    return y.values if y is not None else ()
+
+
+def _replace_or_append_yield(s: Stmt, values: tuple[Expr, ...], span: Span) -> Stmt:
+    """`s` ending in `yield values`: an existing trailing yield is replaced, else one is appended."""
+    _check_no_mid_yield(s)
+    new = YieldStmt(values, span=span, comments=())
+    k = stmt_kind(s)
+    match k:
+        case YieldStmt():
+            return dataclasses.replace(k, values=values)
+        case ScopeStmt() if is_transparent_scope(k):
+            return dataclasses.replace(k, body=_replace_or_append_yield(k.body, values, span))
+        case SeqStmts():
+            stmts = list(k.stmts)
+            if stmts and _trailing_yield(stmts[-1]) is not None:
+                stmts[-1] = _replace_or_append_yield(stmts[-1], values, span)
+            else:
+                stmts.append(new)
+            return _with_span(make_body(stmts), k)
+        case ScopeStmt() | AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() \
+                | WhileStmt() | BreakStmt() | ContinueStmt():
+            return make_body([k, new])
+        case _:
+            assert_never(k)
+
+
+def _with_span(body: Stmt, like: SeqStmts) -> Stmt:
+    """Keep a rebuilt SeqStmts' span and comments."""
+    if isinstance(body, SeqStmts):
+        return dataclasses.replace(body, span=like.span, comments=like.comments)
+    return body

@@ -1,0 +1,383 @@
+"""ConvertTensorToTileOps: tensor kernels -> the tile IR memory-space inference consumes.
+
+Guarantees (pass.md 7, ops.md 10), for InCore / AIC / AIV functions only:
+* every convertible `tensor.*` call becomes its tile form; its result var is `<base>__tile`;
+* tensor operands of ops with input-space requirements (matmul: Mat) are loaded right before the
+  op as `<arg>_<space>` (Mat loads carry the private bridge marker), plus `tile.transpose_view`
+  named `<load>_t` when `a_trans`/`b_trans` is set;
+* a `tensor.slice` of a GM tensor whose (back-propagated) consumer needs a space becomes a load
+  into that space (marked when Mat); otherwise a Vec load;
+* tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`;
+* returned tiles are stored into new `Out` params `ret<i>__out` right before each return, which
+  stays where it is (an early return still ends the function there), and every call site in the
+  other functions passes a fresh `tensor.create` for them.
+Other functions only see their call sites updated. The input program is never mutated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import replace
+from typing import Any
+
+from pl.errors import PlError
+from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
+from pl.ir.expr import (
+    Call,
+    ConstInt,
+    Expr,
+    GlobalVar,
+    TupleGetItem,
+    Var,
+    is_submit,
+    program_call_type,
+)
+from pl.ir.function import Function, Program
+from pl.ir.span import Span
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
+from pl.ir.types import TensorType, TileType, Type
+from pl.lowering.tensor_to_tile.common import (
+    MAT_BRIDGE_ATTR,
+    Rewriter,
+    base_name,
+    body_of,
+    mk,
+    same_items,
+    shape_tuple,
+    tile_name,
+    widen_to_tensor_valid,
+    with_attrs,
+    zeros,
+)
+from pl.lowering.tensor_to_tile.convert import check_convertible, converter_for
+from pl.lowering.tensor_to_tile.scan import (
+    hoist_and_scan,
+)
+from pl.lowering.tensor_to_tile.writes import check_gm_writes
+from pl.ops.registry import get_op
+
+
+def _marker(space: MemorySpace) -> tuple[tuple[str, Any], ...]:
+    return ((MAT_BRIDGE_ATTR, True),) if space is MemorySpace.Mat else ()
+
+
+class _TensorToTile(Rewriter):
+    def __init__(self, demands: dict[int, MemorySpace], func: Function) -> None:
+        super().__init__()
+        self.demands = demands
+        self.func = func
+        self.outs: dict[int, Var] = {}  # return position -> the Out param its tiles are stored in
+        self.return_types: list[Type] | None = None  # those of the first return rewritten
+
+    def ret(self, s: ReturnStmt) -> list[Stmt]:
+        """A returned tile is stored into the Out param of its position right before the return,
+        which stays where it is (every return of the function shares the Out params)."""
+        f = self.func
+        stmts: list[Stmt] = []
+        values: list[Expr] = []
+        types: list[Type] = []
+        for i, v in enumerate(s.values):
+            e = self.expr(v)
+            t = e.type
+            if isinstance(t, TileType) and i < len(f.return_types) \
+                    and isinstance(f.return_types[i], TensorType):
+                out = self.outs.get(i)
+                if out is None:
+                    out = self.outs[i] = Var(f"ret{len(self.outs)}__out", f.return_types[i],
+                                             span=f.span)
+                store = mk("tile.store", [e, zeros(t.rank, f.span), out], (), (), f.span)
+                store_var = Var(out.name.replace("__out", "__store"), store.type, span=f.span)
+                stmts.append(AssignStmt(store_var, store, span=f.span))
+                e = store_var
+                types.append(e.type)
+            else:
+                types.append(_declared_or(f.return_types[i] if i < len(f.return_types) else None,
+                                          e.type))
+            values.append(e)
+        if self.return_types is None:
+            self.return_types = types
+        stmts.append(s if same_items(values, s.values)
+                     else ReturnStmt(tuple(values), span=s.span, comments=s.comments))
+        return stmts
+
+    def rebuild_call(self, e: Call, args: tuple[Expr, ...],
+                     kwargs: tuple[tuple[str, Any], ...]) -> Call:
+        op = None if isinstance(e.op, GlobalVar) else get_op(e.op.name)
+        if op is not None and op.level == "tensor":
+            # Converted below from its new arguments; re-deducing the tensor form could fail.
+            return Call(e.op, args, kwargs, e.attrs, e.result_type, span=e.span)
+        return super().rebuild_call(e, args, kwargs)
+
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        value = self.expr(s.value)
+        if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
+            return [self.pass_through(s, value)]
+        name = value.op.name
+        if name == "tensor.slice" and id(s.var) in self.demands \
+                and isinstance(value.args[0].type, TensorType):
+            return [self.consumer_driven_load(s, value, self.demands[id(s.var)])]
+        conv = converter_for(name)
+        if conv is None:
+            check_convertible(value)
+            return [self.pass_through(s, value)]
+        stmts, args = self.bridge(value)
+        prologue, result = conv(args, dict(value.kwargs), value.span)
+        stmts.extend(prologue)
+        result = with_attrs(result, value.attrs) if isinstance(result, Call) else result
+        new_var = Var(tile_name(s.var.name), result.type, span=s.var.span)
+        self.map_var(s.var, new_var)
+        stmts.append(AssignStmt(new_var, result, span=s.span, comments=s.comments))
+        widened = widen_to_tensor_valid(new_var, s.var.type, s.span)
+        if widened is not None:
+            self.map_var(s.var, widened.var)
+            stmts.append(widened)
+        return stmts
+
+    def eval(self, s: EvalStmt) -> list[Stmt]:
+        e = self.expr(s.expr)
+        if not isinstance(e, Call) or isinstance(e.op, GlobalVar):
+            return [EvalStmt(e, span=s.span, comments=s.comments)]
+        conv = converter_for(e.op.name)
+        if conv is None:
+            check_convertible(e)
+            return [EvalStmt(e, span=s.span, comments=s.comments)]
+        stmts, args = self.bridge(e)
+        prologue, result = conv(args, dict(e.kwargs), e.span)
+        stmts.extend(prologue)
+        stmts.append(EvalStmt(result, span=s.span, comments=s.comments))
+        return stmts
+
+    def consumer_driven_load(self, s: AssignStmt, call: Call, space: MemorySpace) -> AssignStmt:
+        src, shape, offset = call.args[0], call.args[1], call.args[2]
+        valid = call.args[3] if len(call.args) > 3 else shape
+        load = mk("tile.load", [src, offset, shape, valid], [("target_memory", space)],
+                  _marker(space), call.span)
+        new_var = Var(tile_name(s.var.name), load.type, span=s.var.span)
+        self.map_var(s.var, new_var)
+        return AssignStmt(new_var, load, span=s.span, comments=s.comments)
+
+    def bridge(self, call: Call) -> tuple[list[Stmt], tuple[Expr, ...]]:
+        op = get_op(call.op.name)
+        reqs = op.conversion_reqs if op is not None else {}
+        args = list(call.args)
+        stmts: list[Stmt] = []
+        span = call.span
+
+        def emit(name: str, value: Call) -> Var:
+            var = Var(name, value.type, span=span)
+            stmts.append(AssignStmt(var, value, span=span))
+            return var
+
+        def view(v: Var) -> Var:
+            return emit(f"{v.name}_t", mk("tile.transpose_view", [v], (), (), span))
+
+        for idx in sorted(reqs):
+            if idx >= len(args):
+                continue
+            space, trans_kw = reqs[idx]
+            transposed = bool(call.kwarg(trans_kw, False)) if trans_kw else False
+            arg = args[idx]
+            t = arg.type
+            if isinstance(t, TensorType):
+                load = mk("tile.load", [arg, zeros(t.rank, span), shape_tuple(t.shape, span),
+                                        shape_tuple(t.shape, span)],
+                          [("target_memory", space)], _marker(space), span)
+                name = f"{arg.name}_{space.name.lower()}" if isinstance(arg, Var) \
+                    else f"bridged_{idx}"
+                loaded = emit(name, load)
+                args[idx] = view(loaded) if transposed else loaded
+            elif transposed and isinstance(arg, Var) and isinstance(t, TileType):
+                if t.memory_space is not MemorySpace.Mat:
+                    arg = emit(f"{arg.name}_mat", mk("tile.move", [arg],
+                                                     [("target_memory", MemorySpace.Mat)], (),
+                                                     span))
+                args[idx] = view(arg)
+        return stmts, tuple(args)
+
+
+def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
+    body, facts = hoist_and_scan(f.body)
+    rw = _TensorToTile(facts.demands, f)
+    used = facts.entry_loaded
+    check_gm_writes(f, body, used, callee_writes)
+    entry: list[Stmt] = []
+    for p in f.params:
+        t = p.type
+        if id(p) not in used or not isinstance(t, TensorType):
+            continue
+        load = mk("tile.load", [p, zeros(t.rank, f.span), shape_tuple(t.shape, f.span),
+                                shape_tuple(t.shape, f.span)],
+                  [("target_memory", MemorySpace.Vec)], (), f.span)
+        tile_var = Var(tile_name(p.name), load.type, span=f.span)
+        entry.append(AssignStmt(tile_var, load, span=f.span))
+        rw.map_var(p, tile_var)
+
+    new_stmts = entry + flatten_body(rw.body(body))
+
+    params = list(f.params) + list(rw.outs.values())
+    directions = list(f.directions) + [ParamDirection.Out] * len(rw.outs)
+    added = len(rw.outs)
+    return_types = rw.return_types if rw.return_types is not None else list(f.return_types)
+    body = body_of(f.body, new_stmts)
+    rtypes = f.return_types if _same_types(return_types, f.return_types) else tuple(return_types)
+    if body is f.body and not added and rtypes is f.return_types:
+        return f, 0  # nothing to convert: the function is handed on as it is
+    new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
+                     f.role, f.attrs, span=f.span, comments=f.comments)
+    return new_f, added
+
+
+def _declared_or(declared: Type | None, value: Type) -> Type:
+    """The return type to keep for a returned tensor: the user's `->` declaration when it gives
+    another rank or other static dims than the value has (the reference keeps an annotation as
+    written, and callers were typed by it), else the value's own type (which may carry a view)."""
+    if isinstance(declared, TensorType) and isinstance(value, TensorType) and (
+            len(declared.shape) != len(value.shape) or any(
+                isinstance(d, ConstInt) and isinstance(v, ConstInt) and d.value != v.value
+                for d, v in zip(declared.shape, value.shape, strict=True))):
+        return declared
+    return value
+
+
+def _same_types(new: list[Type], old: tuple[Type, ...]) -> bool:
+    """Equal types that also print the same (a memref is not compared by `==`)."""
+    return len(new) == len(old) and all(
+        a is b or (a == b and getattr(a, "memref", None) is None
+                   and getattr(b, "memref", None) is None)
+        for a, b in zip(new, old, strict=True))
+
+
+class _CallSites(Rewriter):
+    """Gives every call of a function that gained Out params or result types (`changed`: the new
+    function and how many params it appended) the callee's result type and an actual for each new
+    param: a fresh `tensor.create` placed before the
+    statement (`forward=False`), or, in an InCore-kind / Group / Spmd function that cannot allocate
+    a GM tensor, a new Out param of its own that its callers provide in turn (`forward=True`).
+    Every call is covered: assigned, evaluated, nested in an expression, or launched by a Submit
+    (whose (*returns, TASK_ID) type is kept)."""
+
+    def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool) -> None:
+        super().__init__()
+        self.changed = changed
+        self.forward = forward
+        self.pending: list[Stmt] = []
+        self.new_params: list[Var] = []
+
+    def stmt(self, s: Stmt) -> list[Stmt]:
+        saved, self.pending = self.pending, []
+        out = super().stmt(s)
+        created, self.pending = self.pending, saved
+        return created + out
+
+    def actual(self, p: Var, span: Span, dims: dict[Var, Expr]) -> Var:
+        t = p.type
+        assert isinstance(t, TensorType)
+        if any(isinstance(d, Var) and d in dims for d in t.shape):
+            # The callee's dynamic dims (`pl.dynamic`) are bound by this call's arguments.
+            t = dataclasses.replace(t, shape=tuple(dims.get(d, d) if isinstance(d, Var) else d
+                                                   for d in t.shape))
+        if self.forward:
+            out = Var(f"{base_name(p.name)}_{len(self.new_params)}__out", t, span=span)
+            self.new_params.append(out)
+            return out
+        layout = t.view.layout if t.view is not None else TensorLayout.ND
+        create = mk("tensor.create", [shape_tuple(t.shape, span)],
+                    [("dtype", t.dtype), ("layout", layout)], (), span)
+        created = Var(p.name, create.type, span=span)
+        self.pending.append(AssignStmt(created, create, span=span))
+        return created
+
+    def expr(self, e: Expr) -> Expr:
+        out = super().expr(e)
+        if isinstance(out, TupleGetItem) and out is not e:
+            return TupleGetItem(out.tuple_expr, out.index, span=out.span)
+        if not (isinstance(out, Call) and isinstance(out.op, GlobalVar)
+                and out.op.name in self.changed):
+            return out
+        callee, n = self.changed[out.op.name]
+        rtypes = callee.return_types
+        rtype = program_call_type(rtypes, submit=is_submit(out))
+        if len(out.args) >= len(callee.params) or n == 0:  # already given its actuals (or none
+            # is new: a submit may leave Out args out for the runtime to allocate)
+            if rtype == out.result_type:
+                return out
+            # The callee's results became known (a function without a return annotation returns
+            # what its converted body returns): the call's type follows, as a reparse deduces it.
+            return Call(out.op, out.args, out.kwargs, out.attrs, rtype, span=out.span)
+        dims = _dim_bindings(callee.params, out.args)
+        extra = tuple(self.actual(p, out.span, dims)
+                      for p in callee.params[len(callee.params) - n:])
+        return Call(out.op, out.args + extra, out.kwargs, out.attrs, rtype, span=out.span)
+
+
+
+def _dim_bindings(params: tuple[Var, ...], args: tuple[Expr, ...]) -> dict[Var, Expr]:
+    """Each dynamic dim of a callee's tensor params, bound to the extent the call's actual argument
+    has in that position (`a: pl.Tensor[[M, N], ...]` called with a [128, 64] tensor: M -> 128)."""
+    out: dict[Var, Expr] = {}
+    for p, a in zip(params, args, strict=False):
+        pt, at = p.type, getattr(a, "type", None)
+        if isinstance(pt, TensorType) and isinstance(at, TensorType) \
+                and len(pt.shape) == len(at.shape):
+            for d, actual in zip(pt.shape, at.shape, strict=True):
+                if isinstance(d, Var) and d not in out:
+                    out[d] = actual
+    return out
+
+
+_FORWARDING = (FunctionType.Group, FunctionType.Spmd)
+
+
+def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function, int]]
+                       ) -> list[Function]:
+    """Update every caller of a changed function. A forwarding caller gains Out params and so
+    changes in turn: rounds repeat until one changes nothing (a call that already has all its
+    actuals is left alone, so each round settles at least one level of the call chain)."""
+    # Each round settles one more level of an acyclic call chain; more rounds than functions
+    # means the forwarding functions call each other in a cycle.
+    for _ in range(len(funcs) + 1):
+        progressed = False
+        for i, f in enumerate(funcs):
+            forward = f.func_type.is_incore_kind() or f.func_type in _FORWARDING
+            rw = _CallSites(changed, forward)
+            new_f = rw.function(f)
+            if new_f is f:
+                continue
+            progressed = True
+            if rw.new_params:
+                new_f = replace(new_f, params=new_f.params + tuple(rw.new_params),
+                                directions=new_f.directions
+                                + (ParamDirection.Out,) * len(rw.new_params))
+            if rw.new_params or f.name in changed:
+                had = changed[f.name][1] if f.name in changed else 0
+                changed[f.name] = (new_f, had + len(rw.new_params))
+            funcs[i] = new_f
+        if not progressed:
+            return funcs
+    cycle = [f.name for f in funcs if f.name in changed]
+    raise PlError(f"the functions {', '.join(cycle)} call each other in a cycle, so the Out params "
+                  "convert_tensor_to_tile_ops adds to an InCore function cannot be passed through "
+                  "them", funcs[0].span)
+
+
+def convert_tensor_to_tile_ops(program: Program) -> Program:
+    """Convert tensor ops of InCore/AIC/AIV functions to tile ops (pass.md section 7)."""
+    converted: dict[str, tuple[Function, int]] = {}
+    funcs: list[Function] = []
+    callee_writes = {f.name: tuple(i for i, d in enumerate(f.directions)
+                                   if d in (ParamDirection.Out, ParamDirection.InOut))
+                     for f in program.functions}
+    for f in program.functions:
+        if f.func_type.is_incore_kind():
+            new_f, added = _convert_incore(f, callee_writes)
+            if added or new_f.return_types != f.return_types:  # its callers' calls follow it
+                converted[f.name] = (new_f, added)
+            funcs.append(new_f)
+        else:
+            funcs.append(f)
+    if converted:
+        funcs = _update_call_sites(funcs, converted)
+    if same_items(funcs, program.functions):
+        return program
+    return Program(program.name, tuple(funcs), span=program.span)
+

@@ -1,0 +1,249 @@
+"""Writes to GM tensors inside an InCore function keep their meaning, or the kernel is rejected.
+
+ConvertTensorToTileOps turns some tensor values of an InCore function into on-chip copies of GM
+storage: a `pl.slice` (or reshape, transpose, ...) of a GM tensor becomes a `tile.load` taken where
+the slice stands (the reference language docs: "inside an InCore scope `pl.slice` yields a Tile"),
+and a tensor parameter that a converted op reads whole is loaded once at function entry. The
+source, and `pl.interpret`, read those values as views of the GM tensor. The two meanings differ
+exactly when GM storage is written while a copy of it is in use, so `check_gm_writes` raises a
+PlError located at the offending statement for:
+
+* a write into such a copy (by any op whose effects column declares a write: `pl.write`,
+  `pl.assemble`, ...; or as the Out / InOut actual of a call): it would change the on-chip copy
+  only, never the GM tensor;
+* a read of a copy after its GM tensor was written, later in program order or in a later
+  iteration of an enclosing loop: the copy still holds the values from before the write.
+
+Guarantees: the check only reads the body; a function it accepts is converted as before. Loops are
+walked twice (the second walk stands for every later iteration; loops nested in it once, so a body
+at nesting depth d is walked at most d + 1 times); the branches of an `if` start from the same
+state and their writes are merged after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from typing_extensions import assert_never
+
+from pl.errors import PlError
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
+from pl.ir.function import Function
+from pl.ir.span import Span
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    stmt_kind,
+)
+from pl.ir.traverse import walk_exprs
+from pl.ir.types import TensorType
+from pl.lowering.tensor_to_tile.convert import PASSTHROUGH
+from pl.ops.registry import get_op
+
+
+@dataclass(frozen=True)
+class _Gm:
+    """A value backed by the GM tensor `root`; `copy` is where its on-chip copy was taken (None:
+    the GM tensor itself), `seq` when (in walk order) that copy was taken."""
+
+    root: Var
+    copy: Span | None
+    seq: int
+
+
+def _vars(e: Expr | None) -> list[Var]:
+    return [] if e is None else [x for x in walk_exprs(e) if isinstance(x, Var)]
+
+
+def _gm_value(info: Mapping[int, _Gm], args: tuple[Expr, ...]) -> bool:
+    """Whether some argument is backed by a GM tensor (only such a call can write one)."""
+    for a in args:
+        if id(a) in info:
+            return True
+    return False
+
+
+def _name(v: Expr) -> str:
+    name = v.name if isinstance(v, Var) else "the value"
+    return name.split("__", 1)[0] or name
+
+
+def _taken(g: _Gm) -> str:
+    assert g.copy is not None
+    return "loaded at function entry" if g.seq == 0 else f"taken at line {g.copy.line}"
+
+
+class _Checker:
+    def __init__(self, f: Function, entry_loaded: set[int],
+                 callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+        self.callee_writes = callee_writes
+        self.repeating = False  # inside the walk that stands for a loop's later iterations
+        self.seq = 0
+        self.info: dict[int, _Gm] = {}
+        # Whether an on-chip copy exists yet: until one does, no read can be stale.
+        self.copies = False
+        self.last_write: dict[int, tuple[int, Span]] = {}
+        for p in f.params:
+            if isinstance(p.type, TensorType):
+                self.info[id(p)] = _Gm(p, f.span if id(p) in entry_loaded else None, 0)
+        self.copies = any(g.copy is not None for g in self.info.values())
+
+    def tick(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    # ---- statements ------------------------------------------------------------------------------
+    def body(self, s: Stmt | None) -> None:
+        for x in flatten_body(s):
+            self.stmt(x)
+
+    def stmt(self, stmt: Stmt) -> None:
+        s = stmt_kind(stmt)
+        match s:
+            case AssignStmt():
+                self.reads(s.value, s.span)
+                self.value(s.var, s.value, s.span)
+            case EvalStmt():
+                self.reads(s.expr, s.span)
+                self.value(None, s.expr, s.span)
+            case ForStmt() | WhileStmt():
+                for ia in s.iter_args:
+                    self.reads(ia.init, s.span)
+                    self.alias(ia, ia.init)
+                if isinstance(s, ForStmt):
+                    for e in (s.start, s.stop, s.step):
+                        self.reads(e, s.span)
+                # The second walk stands for every later iteration. Inside it the writes of the
+                # whole enclosing iteration are already recorded, so nested loops are walked once
+                # (keeping the walk linear in the nesting depth).
+                outer = self.repeating
+                for walk in range(1 if outer else 2):
+                    self.repeating = outer or walk == 1
+                    if isinstance(s, WhileStmt):
+                        self.reads(s.condition, s.span)
+                    self.body(s.body)
+                self.repeating = outer
+                for ia, rv in zip(s.iter_args, s.return_vars, strict=False):
+                    self.alias(rv, ia.init)
+            case IfStmt():
+                self.reads(s.condition, s.span)
+                before = dict(self.last_write)
+                self.body(s.then_body)
+                after_then, self.last_write = self.last_write, before
+                self.body(s.else_body)
+                for key, w in after_then.items():
+                    if key not in self.last_write or self.last_write[key][0] < w[0]:
+                        self.last_write[key] = w
+                for branch in (s.then_body, s.else_body):
+                    last = flatten_body(branch)[-1:] if branch is not None else []
+                    if last and isinstance(last[0], YieldStmt):
+                        for rv, value in zip(s.return_vars, last[0].values, strict=False):
+                            if id(rv) not in self.info:
+                                self.alias(rv, value)
+            case YieldStmt() | ReturnStmt():
+                for v in s.values:
+                    self.reads(v, s.span)
+            case ScopeStmt():
+                self.body(s.body)
+            case SeqStmts():
+                self.body(s)
+            case BreakStmt() | ContinueStmt():
+                pass
+            case _:
+                assert_never(s)
+
+    # ---- values ----------------------------------------------------------------------------------
+    def alias(self, new: Var, source: Expr | None) -> None:
+        g = self.info.get(id(source)) if isinstance(source, (Var, IterArg)) else None
+        if g is not None:
+            self.info[id(new)] = g
+
+    def written(self, call: Call) -> tuple[int, ...]:
+        """The args a call writes: an op's from the op table, a function's Out / InOut params."""
+        if isinstance(call.op, GlobalVar):
+            return self.callee_writes.get(call.op.name, ())
+        op = get_op(call.op.name)
+        return op.written_args if op is not None else ()
+
+    def value(self, var: Var | None, value: Expr, span: Span) -> None:
+        """A statement's value: its writes (`effect`), then what `var` (when given) is bound to
+        (`define`). Only a call with an argument backed by a GM tensor can write or bind one, so
+        no other call is looked up."""
+        if not isinstance(value, Call):
+            if var is not None:
+                self.alias(var, value)
+            return
+        if not _gm_value(self.info, value.args):
+            return
+        self.effect(value, span)
+        if var is not None:
+            self.define(var, value, span)
+
+    def define(self, var: Var, value: Call, span: Span) -> None:
+        """`var` bound to the call `value`: backed by the GM tensor the call writes and returns,
+        or by the one its first argument is backed by (an inheriting tensor op: a view, copied on
+        chip here unless the op stays a tensor op)."""
+        if isinstance(var.type, TensorType):
+            written = [i for i in self.written(value) if i < len(value.args)]
+            if written:
+                self.alias(var, value.args[written[0]])  # the written tensor, returned
+                return
+        g = self.info.get(id(value.args[0]))
+        op = None if isinstance(value.op, GlobalVar) else get_op(value.op.name)
+        if g is not None and op is not None and op.level == "tensor" and op.inherits_input:
+            if g.copy is None and value.op.name not in PASSTHROUGH:
+                g = _Gm(g.root, span, self.tick())  # loaded on chip right here
+                self.copies = True
+            self.info[id(var)] = g
+
+    def effect(self, e: Call, span: Span) -> None:
+        for i in self.written(e):
+            g = self.info.get(id(e.args[i])) if i < len(e.args) else None
+            if g is None:
+                continue
+            if g.copy is not None:
+                raise PlError(
+                    f"{e.op.name} writes `{_name(e.args[i])}`, an on-chip copy of the GM tensor "
+                    f"`{_name(g.root)}` {_taken(g)}: inside an InCore function a "
+                    f"slice of a GM tensor, or a tensor parameter an op reads whole, is loaded on "
+                    f"chip, so this write would never reach `{_name(g.root)}`. Write "
+                    f"`{_name(g.root)}` itself (pl.assemble({_name(g.root)}, tile, offsets)), or "
+                    "keep the value on chip explicitly with pl.load / pl.store", span)
+            self.last_write[id(g.root)] = (self.tick(), span)
+
+    def reads(self, e: Expr | None, span: Span) -> None:
+        if not self.copies:
+            return  # no on-chip copy yet, so none read here can miss a write
+        for v in _vars(e):
+            g = self.info.get(id(v))
+            if g is None or g.copy is None:
+                continue
+            write = self.last_write.get(id(g.root))
+            if write is not None and write[0] > g.seq:
+                raise PlError(
+                    f"`{_name(v)}` is an on-chip copy of the GM tensor `{_name(g.root)}` "
+                    f"{_taken(g)}, read here after `{_name(g.root)}` was written at line "
+                    f"{write[1].line}: inside an InCore function a slice of a GM tensor, or a "
+                    "tensor parameter an op reads whole, is loaded on chip where it is taken, so it "
+                    "would not see the write. Take the slice after the write (inside the loop), "
+                    "or read the values before writing", span)
+
+
+def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int],
+                    callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+    """Reject (PlError) a write or a read whose meaning the on-chip copies would change.
+    `callee_writes`: the Out / InOut param positions of each program function (a call writes those
+    actuals)."""
+    _Checker(f, entry_loaded, callee_writes).body(body)

@@ -1,0 +1,137 @@
+"""UnrollLoops (the reference's pass of that name): every `pl.unroll` loop becomes its body, once
+per iteration. It runs first in the default pipeline, before SSA conversion, as in the reference.
+
+Guarantees:
+- A `for i in pl.unroll(a, b, s)` loop (ForKind.Unroll) is replaced by one copy of its body per
+  iteration, in iteration order, with `i` replaced by that iteration's `ConstInt` (INDEX) in every
+  expression and in the types calls carry. Definitions keep their Vars, as the reference's pass
+  keeps them, so the SSA conversion after it versions the copies like straight-line code: a name
+  rebound in the body (`acc = pl.add(acc, x)`) chains through the copies instead of needing loop
+  carries, which `pl.unroll` does not take.
+- Copies of a nested unroll loop are unrolled too; other loops, ifs and scopes inside are copied
+  with the loop variable substituted and otherwise left alone.
+- A loop with no iteration becomes an empty body; the loop's leading comments go to the first
+  statement of its first copy, so a comment is never lost while there is a statement to hold it.
+- A zero step, bounds that are not integer constants, carried values (`init_values`), more than
+  1024 iterations, or a `break` / `continue` of the unrolled loop itself are PlErrors located at the
+  loop or the statement (the frontend already rejects the first three in parsed programs).
+- A function without unroll loops comes back as the same object, and so does a program without any.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pl.errors import PlError
+from pl.ir.enums import DType, ForKind
+from pl.ir.expr import BinaryExpr, ConstInt, Expr, Var
+from pl.ir.fold import fold_int
+from pl.ir.function import Function, Program
+from pl.ir.stmt import BreakStmt, ContinueStmt, ForStmt, SeqStmts, Stmt, WhileStmt, flatten_body, make_body
+from pl.ir.traverse import child_bodies, map_expr, map_stmt
+from pl.lowering.ssa.support import Substituter
+
+__all__ = ["MAX_UNROLL_ITERATIONS", "unroll_loops"]
+
+MAX_UNROLL_ITERATIONS = 1024  # the reference's limit: beyond it, a pl.range loop is what is meant
+
+
+def unroll_loops(program: Program) -> Program:
+    """`program` with every unroll loop of every function expanded."""
+    functions = tuple(_unroll_function(f) for f in program.functions)
+    if all(a is b for a, b in zip(functions, program.functions, strict=True)):
+        return program
+    return dataclasses.replace(program, functions=functions)
+
+
+def _unroll_function(f: Function) -> Function:
+    body = _unroll_in(f.body)
+    return f if body is f.body else dataclasses.replace(f, body=body)
+
+
+def _unroll_in(s: Stmt) -> Stmt:
+    """`s` with the unroll loops in it expanded; `s` itself when it holds none."""
+    if isinstance(s, ForStmt) and s.kind is ForKind.Unroll:
+        return _expand(s)
+    if isinstance(s, SeqStmts):
+        parts = [_unroll_in(x) for x in s.stmts]
+        if all(a is b for a, b in zip(parts, s.stmts, strict=True)):
+            return s
+        # An expanded loop's copies join the sequence around it: one flat body, as the frontend
+        # builds bodies, so later passes never see a SeqStmts nested in a SeqStmts.
+        flat = make_body(parts)
+        return dataclasses.replace(s, stmts=tuple(flatten_body(flat)))
+    return map_stmt(s, body=_unroll_in)
+
+
+def _constant(e: Expr, what: str, loop: ForStmt) -> int:
+    if isinstance(e, ConstInt):
+        return e.value
+    raise PlError(f"pl.unroll's {what} must be an integer constant", span=loop.span)
+
+
+def _expand(loop: ForStmt) -> Stmt:
+    if loop.iter_args:
+        raise PlError("pl.unroll does not take init_values: a name rebound in the body is carried "
+                      "from one copy to the next by itself", span=loop.span)
+    start = _constant(loop.start, "start", loop)
+    stop = _constant(loop.stop, "stop", loop)
+    step = _constant(loop.step, "step", loop)
+    if step == 0:
+        raise PlError("Loop step must not be zero", span=loop.span)
+    indices = range(start, stop, step)
+    if len(indices) > MAX_UNROLL_ITERATIONS:
+        raise PlError(f"pl.unroll runs {len(indices)} iterations, more than the "
+                      f"{MAX_UNROLL_ITERATIONS} it may unroll; use pl.range for a loop this long",
+                      span=loop.span)
+    _reject_own_jumps(loop.body)
+    copies: list[Stmt] = []
+    for i in indices:
+        value = ConstInt(i, DType.INDEX, span=loop.loop_var.span)
+        copy = _substitute(loop.body, loop.loop_var, value)
+        copies.extend(flatten_body(_unroll_in(copy)))
+    if copies and loop.comments:
+        first = copies[0]  # every statement kind carries comments; Stmt the base does not say so
+        copies[0] = dataclasses.replace(first, comments=loop.comments + first.comments)  # type: ignore[type-var]
+    return SeqStmts(tuple(copies), span=loop.span)
+
+
+def _substitute(s: Stmt, var: Var, value: Expr) -> Stmt:
+    """`s` with every use of `var` (in expressions and the types they carry) replaced by `value`,
+    and the integer arithmetic that thereby became constant folded, as the frontend folds what the
+    user writes (so the printed copy reads back as the same program)."""
+    sub = Substituter({var: value})
+
+    def expr(e: Expr) -> Expr:
+        new = sub.expr(e)
+        return e if new is e else _fold(new)
+
+    def stmt(x: Stmt) -> Stmt:
+        return map_stmt(x, body=stmt, expr=expr)
+
+    return stmt(s)
+
+
+def _fold(e: Expr) -> Expr:
+    """`e` with every operation on two integer constants of one dtype replaced by its value."""
+    e = map_expr(e, _fold)
+    if isinstance(e, BinaryExpr) and isinstance(e.left, ConstInt) and isinstance(e.right, ConstInt) \
+            and e.left.dtype == e.right.dtype:
+        value = fold_int(e.op, e.left.value, e.right.value)
+        if value is not None:
+            return ConstInt(value, e.left.dtype, span=e.span)
+    return e
+
+
+def _reject_own_jumps(body: Stmt) -> None:
+    """A `break`/`continue` that would leave the unrolled loop itself has nothing to leave."""
+    stack = [body]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, BreakStmt | ContinueStmt):
+            word = "break" if isinstance(s, BreakStmt) else "continue"
+            raise PlError(f"'{word}' is not supported in a pl.unroll loop: its iterations are "
+                          "unrolled at compile time", span=s.span)
+        if isinstance(s, ForStmt | WhileStmt):
+            continue  # a jump in an inner loop leaves that loop, which stays a loop
+        stack.extend(child_bodies(s))
