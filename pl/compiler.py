@@ -14,6 +14,7 @@ from typing import Any
 from pl import passes
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
+from pl.infer.capacity import CapacityWarning, capacity_warnings
 from pl.ir.function import Program
 from pl.printer.program import print_node
 
@@ -22,12 +23,15 @@ BACKENDS = (None, "910B", "950")
 
 @dataclass(frozen=True)
 class Compiled:
-    """The result of `pl.compile`: the compiled program and why every tile is where it is."""
+    """The result of `pl.compile`: the compiled program, why every tile is where it is, and the
+    tiles that do not fit the backend's on-chip capacities (`warnings`, pl/infer/capacity.py;
+    empty without a backend)."""
 
     source: Program
     program: Program
     decisions: Any
     backend: str | None
+    warnings: tuple[CapacityWarning, ...] = ()
 
     def as_python(self, **options: Any) -> str:
         return print_node(self.program, **options)
@@ -67,4 +71,5 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
         out = manager.run(program)
         if not verify:  # with verify, the manager checked it after inference already
             passes.check_memory_inferred("the compiled program", out)
-    return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend)
+    return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend,
+                    capacity_warnings(out, backend))

@@ -2,7 +2,8 @@
 
 Every mistake in a kernel becomes a `PlError` carrying a `Span`; `render()` prints it the way the
 reference does (rustc style): `Error: msg`, `--> file:line:col`, two lines of context, a caret under
-the culprit, then `= help:` / `= note:` lines. `str(error)` is `file:line:col: msg`, so an error
+the culprit, then `= help:` / `= note:` lines; `render_diagnostic` is that format, which warnings
+(`Warning: msg`, pl/infer/capacity.py) share. `str(error)` is `file:line:col: msg`, so an error
 that escapes uncaught still says where it is (`uncaught()` adds the rest of the rendering). `suggest` words the "did you mean" hint of an unknown
 name. This module imports only the IR span.
 """
@@ -84,45 +85,60 @@ class PlError(Exception):
         return self
 
     def source_lines(self) -> list[str]:
-        if self.source is not None:
-            return [ln.rstrip("\r\n") for ln in python_lines(self.source)]
-        if self.span is None:
-            return []
-        return [ln.rstrip("\n") for ln in linecache.getlines(self.span.filename)]
+        return diagnostic_lines(self.span, self.source)
 
     def render(self, color: bool | None = None) -> str:
-        if color is None:
-            color = want_color(sys.stderr)
-        red, blue, bold, reset = (("\x1b[31m", "\x1b[34m", "\x1b[1m", "\x1b[0m") if color
-                                  else ("", "", "", ""))
-        out = [f"{bold}{red}Error{reset}{bold}: {self.message}{reset}"]
-        span = self.span
-        lines = self.source_lines()
-        if span is not None and span.line > 0:
-            out.append(f"  {blue}-->{reset} {span.filename}:{span.line}:{span.col}")
-            if 0 < span.line <= len(lines):
-                first = max(1, span.line - 2)
-                last = min(len(lines), span.line + 2)
-                width = len(str(last))
-                pad = " " * width
-                out.append(f"{pad} {blue}|{reset}")
-                for n in range(first, last + 1):
-                    out.append(f"{str(n).rjust(width)} {blue}|{reset} {lines[n - 1]}")
-                    if n == span.line:
-                        text = lines[n - 1]
-                        end = span.end_col if span.end_line == span.line and span.end_col > span.col \
-                            else _word_end(text, span.col)
-                        carets = "^" * max(1, end - span.col)
-                        label = self.message.split(". ")[0]
-                        label = label if len(label) < 50 else ""
-                        out.append(f"{pad} {blue}|{reset} {' ' * (span.col - 1)}{red}{carets}{reset}"
-                                   + (f" {red}{label}{reset}" if label else ""))
-                out.append(f"{pad} {blue}|{reset}")
-        if self.hint:
-            out.append(f"   = help: {self.hint}")
-        if self.note:
-            out.append(f"   = note: {self.note}")
-        return "\n".join(out)
+        return render_diagnostic("error", self.message, self.span, self.source_lines(),
+                                 hint=self.hint, note=self.note, color=color)
+
+
+def diagnostic_lines(span: Span | None, source: str | None) -> list[str]:
+    """The lines a diagnostic at `span` shows: of `source` (the text of the span's file) when
+    given, else of the file as `linecache` reads it."""
+    if source is not None:
+        return [ln.rstrip("\r\n") for ln in python_lines(source)]
+    if span is None:
+        return []
+    return [ln.rstrip("\n") for ln in linecache.getlines(span.filename)]
+
+
+def render_diagnostic(severity: str, message: str, span: Span | None, lines: list[str], *,
+                      hint: str | None = None, note: str | None = None,
+                      color: bool | None = None) -> str:
+    """The one diagnostic format (rustc style): `Error: msg` (or `Warning: msg`), `--> file:line:col`,
+    two lines of context from `lines` (the file's lines), a caret under the culprit, then
+    `= help:` / `= note:` lines. `severity` is "error" (red) or "warning" (yellow)."""
+    if color is None:
+        color = want_color(sys.stderr)
+    accent = "\x1b[33m" if severity == "warning" else "\x1b[31m"
+    red, blue, bold, reset = ((accent, "\x1b[34m", "\x1b[1m", "\x1b[0m") if color
+                              else ("", "", "", ""))
+    out = [f"{bold}{red}{severity.capitalize()}{reset}{bold}: {message}{reset}"]
+    if span is not None and span.line > 0:
+        out.append(f"  {blue}-->{reset} {span.filename}:{span.line}:{span.col}")
+        if 0 < span.line <= len(lines):
+            first = max(1, span.line - 2)
+            last = min(len(lines), span.line + 2)
+            width = len(str(last))
+            pad = " " * width
+            out.append(f"{pad} {blue}|{reset}")
+            for n in range(first, last + 1):
+                out.append(f"{str(n).rjust(width)} {blue}|{reset} {lines[n - 1]}")
+                if n == span.line:
+                    text = lines[n - 1]
+                    end = span.end_col if span.end_line == span.line and span.end_col > span.col \
+                        else _word_end(text, span.col)
+                    carets = "^" * max(1, end - span.col)
+                    label = message.split(". ")[0]
+                    label = label if len(label) < 50 else ""
+                    out.append(f"{pad} {blue}|{reset} {' ' * (span.col - 1)}{red}{carets}{reset}"
+                               + (f" {red}{label}{reset}" if label else ""))
+            out.append(f"{pad} {blue}|{reset}")
+    if hint:
+        out.append(f"   = help: {hint}")
+    if note:
+        out.append(f"   = note: {note}")
+    return "\n".join(out)
 
 
 class UnknownNameError(PlError, AttributeError):

@@ -241,7 +241,7 @@ def _no_nulls(x: Any) -> bool:
 
 
 def _check_shape(report: dict[str, Any]) -> None:
-    assert set(report) == {"version", "files", "diagnostics"} and report["version"] == 1
+    assert set(report) == {"version", "files", "diagnostics", "warnings"} and report["version"] == 1
     for f in report["files"]:
         assert set(f) == {"path", "programs"}
         for p in f["programs"]:
@@ -258,6 +258,10 @@ def _check_shape(report: dict[str, Any]) -> None:
     for d in report["diagnostics"]:
         assert {"path", "severity", "message"} <= set(d) <= {"path", "line", "column", "severity",
                                                               "message"}
+    for w in report["warnings"]:
+        assert set(w) == {"path", "kind", "message", "file", "line", "column", "end_line",
+                          "end_column", "program", "function", "space", "bytes", "capacity",
+                          "backend", "lower_bound", "owners"}
     assert _no_nulls(report)
 
 

@@ -37,6 +37,7 @@ import libcst as cst
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
 from pl.gc_pause import gc_paused
+from pl.infer.capacity import CapacityWarning
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.lowering.frontend.source import SourceFile
@@ -73,7 +74,8 @@ class FunctionInfo:
 
 @dataclass(frozen=True)
 class Regenerated:
-    """One file's result: the input text, the regenerated text, and what was compiled.
+    """One file's result: the input text, the regenerated text, what was compiled, and its
+    notes and capacity warnings (pl/infer/capacity.py; never part of the text).
 
     Answered from the compile cache, the compiled programs are not stored (the cache holds text
     and JSON only): `compiled` then compiles the file again, once, when it is first read (the
@@ -85,6 +87,7 @@ class Regenerated:
     _compiled: tuple[Compiled, ...] | Callable[[], tuple[Compiled, ...]] = field(compare=False)
     functions: tuple[FunctionInfo, ...] = ()
     notes: tuple[PlError, ...] = field(default=())
+    warnings: tuple[CapacityWarning, ...] = field(default=())
 
     @property
     def compiled(self) -> tuple[Compiled, ...]:
@@ -333,7 +336,8 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     if output is None:
         output = _replace_functions(tree, replacements, root).code if replacements and \
             root is not None else tree.code
-    return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes))
+    return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes),
+                       tuple(w for c in compiled for w in c.warnings))
 
 
 def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[Edit] | None:
@@ -425,7 +429,10 @@ def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes
             if e.span is not None and e.span.filename == filename:
                 e.span, e.source = UserLines(text, view).span(e.span), text
             raise
-        return dataclasses.replace(r, text=text, output=restore(text, view, r.output))
+        lines = UserLines(text, view)
+        return dataclasses.replace(r, text=text, output=restore(text, view, r.output),
+                                   warnings=tuple(dataclasses.replace(w, span=lines.span(w.span))
+                                                  for w in r.warnings))
     r = _run(text, filename, options, dump_passes, reads)
     verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
                            program=options["program"], execute=options["execute"]))
@@ -466,7 +473,8 @@ def _to_json(r: Regenerated) -> dict[str, Any]:
     return {"output": r.output,
             "functions": [[i.program, i.name, i.move_names, i.kept_reason]
                           for i in r.functions],
-            "notes": [error_json(n) for n in r.notes]}
+            "notes": [error_json(n) for n in r.notes],
+            "warnings": [w.as_json() for w in r.warnings]}
 
 
 def _from_json(data: Any, text: str, filename: str,
@@ -481,7 +489,8 @@ def _from_json(data: Any, text: str, filename: str,
     if not isinstance(data["output"], str):
         raise ValueError("not a stored output")
     return Regenerated(filename, text, data["output"], compile_again, tuple(functions),
-                       tuple(error_from_json(n) for n in data["notes"]))
+                       tuple(error_from_json(n) for n in data["notes"]),
+                       tuple(CapacityWarning.from_json(w) for w in data["warnings"]))
 
 
 _LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")

@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
                            "residency candidate with its reason and source line")
     mode.add_argument("--json", action="store_true",
                       help="print one JSON report (version 1): files, programs, functions with "
-                           "tiles / moves / residency, and diagnostics")
+                           "tiles / moves / residency, diagnostics, and capacity warnings")
     p.add_argument("--backend", choices=list(_BACKENDS), default="910B",
                    help="target backend (default 910B); 'none' configures no backend")
     p.add_argument("--no-residency", action="store_true",
@@ -269,6 +269,11 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:
             print(_note_text(note), file=stderr)
+    for w in r.warnings:  # on stderr or in the report only: never in the file's text
+        report["warnings"].append({"path": path, **w.as_json()})
+        if not args.json:
+            print(w.render(color=want_color(stderr),
+                           source=r.text if w.span.filename == r.filename else None), file=stderr)
     changed = r.output != r.text
     if args.json:
         report["files"].append(file_json(r, path))
@@ -310,7 +315,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
     except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
         return int(e.code) if isinstance(e.code, int) else EXIT_USER
     several = len(args.files) > 1
-    report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": []}
+    report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": [],
+                              "warnings": []}
     status = EXIT_OK
     for path in args.files:
         dump = args.dump_passes

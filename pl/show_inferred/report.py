@@ -2,7 +2,8 @@
 
 Guarantees: names are the user's (`x_tile`, not `x_tile__ssa_v0`; moves as the regenerated file
 spells them), lines are 1-based lines of the user's file, and a JSON field that does not apply is
-omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnostics": [...]}`.
+omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnostics": [...],
+"warnings": [...]}` (the capacity warnings, `CapacityWarning.as_json()` with the file's path).
 """
 
 from __future__ import annotations

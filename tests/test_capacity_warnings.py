@@ -1,0 +1,195 @@
+"""Capacity warnings (pl/infer/capacity.py): a tile, or a function's tiles in one space, over the
+backend's capacity, from `pl.compile` (`Compiled.warnings`) and on show_inferred's stderr and
+`--json`; never in the regenerated text, never a change of exit status.
+
+The kernels are files in tests/capacity_kernels/ (each docstring says its sizes)."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pl
+import pl.show_inferred as cli
+from pl.errors import PlError, render_diagnostic
+from pl.infer.backend import KIB
+from pl.infer.capacity import CapacityWarning, capacity_warnings
+from pl.infer.footprint import function_footprint
+from pl.ir.enums import MemorySpace
+
+KERNELS = Path(__file__).resolve().parent / "capacity_kernels"
+BIG = KERNELS / "one_big_tile.py"
+TOGETHER = KERNELS / "together_too_big.py"
+WITHIN = KERNELS / "within_capacity.py"
+DYNAMIC = KERNELS / "dynamic_rows.py"
+DYNAMIC_WITHIN = KERNELS / "dynamic_within.py"
+ALL = sorted(KERNELS.glob("*.py"))
+
+
+def compiled(path: Path, backend: str | None) -> pl.Compiled:
+    return pl.compile(pl.parse(path.read_text(encoding="utf-8"), filename=str(path)),
+                      backend=backend)
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["--no-cache", *argv], stdin=io.StringIO(""), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def line_of(path: Path, text: str) -> int:
+    """The 1-based line of `path` that contains `text` (once)."""
+    (n,) = [i for i, ln in enumerate(path.read_text().splitlines(), 1) if text in ln]
+    return n
+
+
+# -- the rule, through pl.compile --------------------------------------------------------------
+@pytest.mark.parametrize(("backend", "cap"), [("910B", 184 * KIB), ("950", 240 * KIB)])
+def test_a_tile_over_capacity_is_warned_at_its_statement(backend: str, cap: int) -> None:
+    c = compiled(BIG, backend)
+    (w,) = c.warnings
+    assert (w.kind, w.space, w.bytes, w.capacity, w.backend) == ("tile", "Vec", 1024 * KIB, cap,
+                                                                  backend)
+    assert (w.span.filename, w.span.line, w.span.col) == (
+        str(BIG), line_of(BIG, "whole = pl.load"), 9)
+    assert [o.name for o in w.owners] == ["whole"]
+    assert w.message == f"tile `whole` takes 1 MiB, more than the {cap // KIB} KiB of Vec on {backend}"
+
+
+def test_tiles_together_over_capacity_are_warned_at_the_function() -> None:
+    c = compiled(TOGETHER, "910B")
+    (w,) = c.warnings
+    (func,) = c.program.functions
+    # The total is the footprint rule's (pl/infer/footprint.py), not a second computation.
+    assert w.bytes == function_footprint(func).bytes_in(MemorySpace.Vec) == 224 * KIB
+    assert (w.kind, w.space, w.capacity, w.lower_bound) == ("space", "Vec", 184 * KIB, False)
+    assert (w.span.line, w.function, w.program) == (line_of(TOGETHER, "def blend"), "blend",
+                                                    "TogetherTooBig")
+    # The biggest owners, biggest first (ties in definition order), each with its line.
+    assert [(o.name, o.bytes, o.line) for o in w.owners] == [
+        ("a", 64 * KIB, line_of(TOGETHER, "a = pl.load")),
+        ("b", 64 * KIB, line_of(TOGETHER, "b = pl.exp")),
+        ("c", 64 * KIB, line_of(TOGETHER, "c = pl.add"))]
+    assert "up to 224 KiB together" in w.message and "upper bound" in w.note
+    assert compiled(TOGETHER, "950").warnings == ()  # 240 KiB of Vec on 950
+
+
+@pytest.mark.parametrize("backend", ["910B", "950"])
+@pytest.mark.parametrize("kernel", [WITHIN, DYNAMIC_WITHIN], ids=lambda p: p.stem)
+def test_a_kernel_within_capacity_has_no_warning(kernel: Path, backend: str) -> None:
+    c = compiled(kernel, backend)
+    assert any(function_footprint(f).spaces for f in c.program.functions)  # it has tiles
+    assert c.warnings == ()
+
+
+def test_a_dynamic_shape_makes_the_total_a_lower_bound() -> None:
+    (w,) = compiled(DYNAMIC, "910B").warnings
+    assert (w.kind, w.bytes, w.lower_bound) == ("space", 192 * KIB, True)
+    assert "at least 192 KiB" in w.message and "lower bound" in w.note
+    (func,) = compiled(DYNAMIC_WITHIN, "910B").program.functions
+    assert function_footprint(func).spaces[MemorySpace.Vec].unknown  # unknown alone: no warning
+
+
+@pytest.mark.parametrize("kernel", ALL, ids=lambda p: p.stem)
+def test_no_backend_no_warning(kernel: Path) -> None:
+    c = compiled(kernel, None)
+    assert c.warnings == () and capacity_warnings(c.program, None) == ()
+
+
+def test_a_warning_is_rendered_as_an_error_is() -> None:
+    """One diagnostic format: a warning's rendering is an error's with `Warning` for `Error`."""
+    (w,) = compiled(BIG, "910B").warnings
+    text = BIG.read_text(encoding="utf-8")
+    as_error = PlError(w.message, w.span, hint=w.hint, note=w.note, source=text).render(color=False)
+    rendered = w.render(color=False, source=text)
+    assert rendered == "Warning" + as_error.removeprefix("Error")
+    assert f"--> {BIG}:{w.span.line}:9" in rendered and "whole = pl.load" in rendered
+    assert rendered == render_diagnostic("warning", w.message, w.span, text.splitlines(),
+                                         hint=w.hint, note=w.note, color=False)
+    assert "\x1b[33m" in w.render(color=True, source=text)  # yellow, where errors are red
+
+
+def test_a_warning_reads_back_from_its_json() -> None:
+    for kernel in (BIG, TOGETHER, DYNAMIC):
+        for w in compiled(kernel, "910B").warnings:
+            assert CapacityWarning.from_json(json.loads(json.dumps(w.as_json()))) == w
+    with pytest.raises(ValueError):
+        CapacityWarning.from_json({**compiled(BIG, "910B").warnings[0].as_json(), "bytes": "1"})
+
+
+# -- show_inferred -----------------------------------------------------------------------------
+def test_show_inferred_prints_the_warning_on_stderr_only() -> None:
+    code, out, err = run([str(BIG)])
+    quiet_code, quiet_out, quiet_err = run([str(BIG), "--backend", "none"])
+    assert code == quiet_code == 0
+    assert out == quiet_out  # the regenerated text is the same with or without the warning
+    assert "Warning" not in out and "capacity" not in out.lower()
+    assert quiet_err == ""
+    assert err.startswith("Warning: tile `whole` takes 1 MiB, more than the 184 KiB of Vec on 910B\n")
+    assert f"  --> {BIG}:{line_of(BIG, 'whole = pl.load')}:9\n" in err
+    assert "        whole = pl.load(x, [0, 0], [512, 512])\n" in err  # the user's line, shown
+
+
+def test_the_space_warning_names_the_function_and_its_biggest_tiles() -> None:
+    code, _, err = run([str(TOGETHER)])
+    assert code == 0
+    assert err.startswith("Warning: the Vec tiles of TogetherTooBig.blend take up to 224 KiB "
+                          "together, more than the 184 KiB of Vec on 910B\n")
+    assert f"--> {TOGETHER}:{line_of(TOGETHER, 'def blend')}:5" in err
+    assert f"biggest: `a` 64 KiB (line {line_of(TOGETHER, 'a = pl.load')})" in err
+
+
+@pytest.mark.parametrize("kernel", [BIG, TOGETHER], ids=lambda p: p.stem)
+def test_check_exit_status_is_unchanged_by_a_warning(kernel: Path, tmp_path: Path) -> None:
+    code, out, err = run(["--check", str(kernel)])
+    quiet_code, _, quiet_err = run(["--check", str(kernel), "--backend", "none"])
+    assert (code, quiet_code, out) == (1, 1, "")  # not yet in its inferred form, either way
+    assert f"would regenerate {kernel}" in err and "Warning" in err
+    assert quiet_err == f"would regenerate {kernel}\n"
+    # Written back, the file is in its inferred form: --check exits 0, still warning.
+    copy = tmp_path / kernel.name
+    shutil.copy(kernel, copy)
+    assert run(["--write", str(copy)])[0] == 0
+    assert "Warning" not in copy.read_text() and "capacity" not in copy.read_text().lower()
+    code, out, err = run(["--check", str(copy)])
+    assert (code, out) == (0, "") and err.startswith("Warning: ")
+
+
+def test_json_has_the_warnings() -> None:
+    code, out, err = run(["--json", str(BIG), str(TOGETHER), str(WITHIN)])
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    got = [(w["path"], w["kind"], w["line"], w["column"], w["space"], w["bytes"], w["capacity"])
+           for w in report["warnings"]]
+    assert got == [
+        (str(BIG), "tile", line_of(BIG, "whole = pl.load"), 9, "Vec", 1024 * KIB, 184 * KIB),
+        (str(TOGETHER), "space", line_of(TOGETHER, "def blend"), 5, "Vec", 224 * KIB, 184 * KIB)]
+    assert report["warnings"][0]["message"].startswith("tile `whole` takes 1 MiB")
+    assert [o["name"] for o in report["warnings"][1]["owners"]] == ["a", "b", "c"]
+    code, out, _ = run(["--json", "--backend", "none", str(BIG)])
+    assert code == 0 and json.loads(out)["warnings"] == []
+
+
+def test_a_cache_hit_gives_the_same_warnings(tmp_path: Path) -> None:
+    def cached() -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = cli.main(["--cache-dir", str(tmp_path), str(TOGETHER)], stdout=out, stderr=err)
+        return code, out.getvalue(), err.getvalue()
+
+    first = cached()
+    assert any(tmp_path.rglob("*")), "the first run stored an entry"
+    assert cached() == first and "Warning: the Vec tiles" in first[2]
+
+
+def test_the_command_line_exits_0_with_a_warning() -> None:
+    proc = subprocess.run([sys.executable, "-m", "pl.show_inferred", "--no-cache", str(BIG)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0
+    assert proc.stderr.startswith("Warning: tile `whole` takes 1 MiB")
+    assert proc.stdout == run([str(BIG), "--backend", "none"])[1]
