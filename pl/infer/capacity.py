@@ -62,9 +62,10 @@ class CapacityWarning:
         if self.kind == "tile":
             return (f"tile `{self.owners[0].name}` takes {_size(self.bytes)}, more than the "
                     f"{_size(self.capacity)} of {where}")
-        amount = "at least" if self.lower_bound else "up to"
-        return (f"the {self.space} tiles of {self.program}.{self.function} take {amount} "
-                f"{_size(self.bytes)} together, more than the {_size(self.capacity)} of {where}")
+        amount = (f"{_size(self.bytes)} or more (some shapes are dynamic)" if self.lower_bound
+                  else f"up to {_size(self.bytes)}")
+        return (f"the {self.space} tiles of {self.program}.{self.function} may take {amount} "
+                f"together, more than the {_size(self.capacity)} of {where}")
 
     @property
     def note(self) -> str:

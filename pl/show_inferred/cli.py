@@ -12,7 +12,8 @@ shown as a located diagnostic on stderr, never a traceback), 123 an internal err
 please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
 it reads back, compiles to the input's programs and is a fixed point (pl/show_inferred/verify.py); if
 not, nothing is printed or written for that file and the run stops with
-`internal error in pl <version>: ...`.
+`internal error in pl <version>: ...`. Capacity warnings (pl/infer/capacity.py) go to stderr, or
+to the `--json` report's "warnings", never into a file's text, and never change the exit status.
 
 The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.annotate.show_inferred`.
 """

@@ -10,8 +10,10 @@ M = pl.dynamic("M")
 class DynamicRows:
     @pl.function(type=pl.FunctionType.InCore)
     def blend(self, x: pl.Tensor[[128, 128], pl.FP32], y: pl.Tensor[[M, 128], pl.FP32],
+              echo: pl.Out[pl.Tensor[[M, 128], pl.FP32]],
               out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
         rows = pl.load(y, [0, 0], [M, 128])
+        pl.store(rows, [0, 0], echo)
         a = pl.load(x, [0, 0], [128, 128])
         b = pl.exp(a)
         c = pl.add(a, b)
