@@ -132,6 +132,9 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
                       "plain.py": PLAIN, "shapes.py": SHAPES, "notes.txt": "@pl.program\n"})
     _git(user_repo, "init", "-q")
     _git(user_repo, "add", "-A")
+    # Nothing in the user's home: pre-commit's folder (its log; try-repo keeps the hook's
+    # virtualenv in a temporary folder of its own) is the test's, and pip's cache and virtualenv's
+    # seed wheels follow XDG_CACHE_HOME, which conftest.py points at the test session's folder.
     env = _env() | {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
 
     def try_repo() -> tuple[int, str]:
