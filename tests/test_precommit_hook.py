@@ -90,6 +90,9 @@ def test_hook_passes_show_inferred_options_through(tmp_path: Path, capsys: pytes
     assert "invalid choice: 'nowhere'" in capsys.readouterr().err
     assert main(["--program", "NoSuchProgram", "--no-cache", str(kernel)]) == 2
     assert "no @pl.program named 'NoSuchProgram'" in capsys.readouterr().err
+    # An option --check does not take (a mode of its own) is the hook's usage error.
+    assert main(["--diff", str(kernel)]) == 2
+    assert "unrecognized arguments: --diff" in capsys.readouterr().err
 
 
 # -- pre-commit's try-repo ----------------------------------------------------------------------------

@@ -4,10 +4,10 @@ It runs `show_inferred --check` on the given files that are kernel files, and pa
 pre-commit hands a hook every staged Python file, and a project's ordinary modules (its tests,
 its `shapes.py`, a helper of `@pl.inline` functions) are no concern of `show_inferred`, which
 would stop on each with "no @pl.program found". A kernel file is one that defines a class
-decorated `@....program` or `@....program(...)` at any depth, judged from CPython's parse of
-the file (milliseconds a file, so a whole repository costs little); a file Python cannot parse,
-or cannot decode, is handed to the check, which reports it located. Nothing runs: the check
-reads files as `show_inferred` always does.
+decorated `@...program` or `@...program(...)` at any depth, judged from CPython's parse of
+the file (a fraction of the LibCST parse a check costs, so a whole repository costs little); a
+file Python cannot parse, or cannot decode, is handed to the check, which reports it located.
+Nothing runs: the check reads files as `show_inferred` always does.
 
 The options `--check` honours (`--backend`, `--no-residency`, `--program`, `--exec`,
 `--no-cache`, `--cache-dir`) are passed through (a hook's `args:` in `.pre-commit-config.yaml`);
@@ -74,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Check the kernel files among `argv`'s files; the exit status of `show_inferred --check`."""
-    args = vars(_parser().parse_args(argv))
+    try:
+        args = vars(_parser().parse_args(argv))
+    except SystemExit as e:  # argparse printed its usage error (status 2) or --help (0)
+        return int(e.code) if isinstance(e.code, int) else 2
 
     def given(option: str) -> object:
         return args[option.lstrip("-").replace("-", "_")]
