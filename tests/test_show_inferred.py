@@ -521,3 +521,15 @@ def test_dumped_passes_are_valid_dsl_that_round_trips(example: str, tmp_path: Pa
         text = f.read_text(encoding="utf-8")
         program = parse(text, str(f))
         assert pl.python_print(program) + "\n" == text, f.name
+
+
+def test_explain_marks_the_loads_the_compiler_inserted() -> None:
+    # A tensor-level matmul: its operands are loaded into Mat by tensor-to-tile, not by the user,
+    # and the reason says so rather than naming a target_memory nobody wrote.
+    code, out, err = run(["--explain", str(ROOT / "examples" / "stationary_lhs.py")])
+    assert code == 0, err
+    lines = [x for x in out.splitlines() if "lhs_mat -> Mat" in x or "rhs_n__tile -> Mat" in x]
+    assert len(lines) == 2, out
+    assert all(x.endswith("a Mat tile.load the compiler inserted for a tensor operand of a matmul "
+                          "(none written)") for x in lines), lines
+    assert "DSL default" not in out

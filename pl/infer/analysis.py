@@ -33,6 +33,7 @@ from pl.infer.common import CallSite, call_sites, op_facts, var_like, var_only
 from pl.infer.demand import Demand
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import (
+    MAT_BRIDGE_ATTR,
     BinaryExpr,
     Call,
     ConstBool,
@@ -186,6 +187,8 @@ class _Analyzer:
         kwargs = dict(call.kwargs)
         resolved = out.resolve(kwargs)
         if resolved is not None:
+            if call.attr(MAT_BRIDGE_ATTR) is True:
+                return resolved, d.Reason(d.COMPILER_LOAD, op=op.name)
             if out.kind == "kwarg" and isinstance(kwargs.get("target_memory"), MemorySpace):
                 return resolved, d.Reason(d.EXPLICIT_KWARG, op=op.name)
             return resolved, d.Reason(d.FIXED_OUTPUT, op=op.name)

@@ -31,6 +31,7 @@ DEFAULT = "default"
 ANNOTATION = "annotation"
 PARAMETER = "parameter"
 PARAMETER_DEFAULT = "parameter_default"
+COMPILER_LOAD = "compiler_load"  # a Mat load tensor-to-tile inserted for a matmul operand
 UNRESOLVED = "unresolved"
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,9 @@ class Reason:
                 if kwarg_written:
                     return f"target_memory kwarg of {self.op}, as written"
                 return f"the DSL default target_memory of {self.op} (Vec; none written)"
+            case "compiler_load":
+                return (f"a Mat {self.op} the compiler inserted for a tensor operand of a matmul "
+                        "(none written)")
             case "demand":
                 return f"demand from {self.op} argument {self.arg_index}"
             case "inherited":

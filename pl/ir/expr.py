@@ -156,6 +156,12 @@ class GlobalVar:
     name: str
 
 
+# The attr tensor-to-tile puts on a Mat load it inserts for a tensor-level matmul operand: inference
+# explains such a load as the compiler's, residency may hoist it (never a load the user wrote) and
+# then strips the attr. One name for the three layers that read or write it.
+MAT_BRIDGE_ATTR = "__compiler_tensor_to_tile_mat_bridge"
+
+
 @dataclass(frozen=True, slots=True)
 class Call(Expr):
     """A call of an op or a program function.

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from pl.ir.expr import Call, Expr, IterArg, MakeTuple, Var, is_submit
+from pl.ir.expr import MAT_BRIDGE_ATTR, Call, Expr, IterArg, MakeTuple, Var, is_submit
 from pl.ir.function import Function
 from pl.ir.stmt import ForStmt, SeqStmts, Stmt, WhileStmt, make_body
 from pl.ir.traverse import map_expr, map_stmt, walk_exprs
 
-BRIDGE_MARKER = "__compiler_tensor_to_tile_mat_bridge"
+BRIDGE_MARKER = MAT_BRIDGE_ATTR
 
 
 def call_like_args(e: object) -> tuple[Expr, ...]:

@@ -52,8 +52,6 @@ from pl.ir.traverse import map_expr, map_stmt
 from pl.ir.types import TensorType, TileType, Type, effective_tile_view, static_shape
 from pl.ops.registry import get_op
 
-MAT_BRIDGE_ATTR = "__compiler_tensor_to_tile_mat_bridge"
-
 
 def mk(name: str, args: Sequence[Expr], kwargs: Sequence[tuple[str, Any]] = (),
        attrs: Sequence[tuple[str, Any]] = (), span: Span = UNKNOWN_SPAN) -> Call:

@@ -23,6 +23,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import FunctionType, MemorySpace, ParamDirection, TensorLayout
 from pl.ir.expr import (
+    MAT_BRIDGE_ATTR,
     Call,
     ConstInt,
     Expr,
@@ -37,7 +38,6 @@ from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
 from pl.ir.types import TensorType, TileType, Type
 from pl.lowering.tensor_to_tile.common import (
-    MAT_BRIDGE_ATTR,
     Rewriter,
     base_name,
     body_of,
