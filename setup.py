@@ -1,0 +1,20 @@
+"""What the distribution installs; the rest of its metadata is in pyproject.toml.
+
+Two top-level names in site-packages, nothing else:
+- `pl`, the package with all its subpackages (`pl.lowering`, `pl.infer`, ...);
+- `pl-stubs`, the kernel-file stubs of stubs/pl as a PEP 561 stub-only package. mypy prefers a
+  `<name>-stubs` folder in site-packages over the package itself, so after `pip install` a user's
+  `plugins = ["pl.mypy_plugin"]` is all mypy needs (stubs/README.md). In this repository mypy finds
+  the working tree's `pl/` first (the current folder comes before site-packages), so `mypy --strict pl`
+  still checks the real code.
+pyproject.toml cannot express this: its `packages.find` table finds `pl*` but cannot map a folder
+(stubs/pl) to another name (pl-stubs) beside it.
+"""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["pl", "pl.*"]), "pl-stubs"],
+    package_dir={"pl-stubs": "stubs/pl"},
+    package_data={"pl": ["ops/data/*.tsv", "py.typed"], "pl-stubs": ["*.pyi", "ir/*.pyi"]},
+)
