@@ -11,10 +11,13 @@ pyproject.toml cannot express this: its `packages.find` table finds `pl*` but ca
 (stubs/pl) to another name (pl-stubs) beside it.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
+
+# Every folder is a package, as setuptools' build expects (pl/ops/data holds only .tsv files).
+STUBS = ["pl-stubs", *(f"pl-stubs.{name}" for name in find_namespace_packages(where="stubs/pl"))]
 
 setup(
-    packages=[*find_packages(include=["pl", "pl.*"]), "pl-stubs"],
+    packages=[*find_namespace_packages(include=["pl", "pl.*"]), *STUBS],
     package_dir={"pl-stubs": "stubs/pl"},
-    package_data={"pl": ["ops/data/*.tsv", "py.typed"], "pl-stubs": ["*.pyi", "ir/*.pyi"]},
+    package_data={"pl": ["py.typed"], "pl.ops.data": ["*.tsv"], **{stubs: ["*.pyi"] for stubs in STUBS}},
 )
