@@ -3,8 +3,9 @@
 Two top-level names in site-packages, nothing else:
 - `pl`, the package with all its subpackages (`pl.lowering`, `pl.infer`, ...);
 - `pl-stubs`, the kernel-file stubs of stubs/pl as a PEP 561 stub-only package. mypy prefers a
-  `<name>-stubs` folder in site-packages over the package itself, so after `pip install` a user's
-  `plugins = ["pl.mypy_plugin"]` is all mypy needs (stubs/README.md). In this repository mypy finds
+  `<name>-stubs` folder in site-packages over the package itself, so after `pip install` the
+  README's mypy block (the plugin, no-redef off) is all a user's project needs (stubs/README.md;
+  tests/test_wheel.py). In this repository mypy finds
   the working tree's `pl/` first (the current folder comes before site-packages), so `mypy --strict pl`
   still checks the real code.
 pyproject.toml cannot express this: its `packages.find` table finds `pl*` but cannot map a folder
