@@ -1,7 +1,9 @@
 """mypy plugin for `pl` kernels: typed tiles (`[tool.mypy] plugins = ["pl.mypy_plugin"]`).
 
-Supported mypy versions: 1.8 to 2.4 (uses only the stable hooks `get_type_analyze_hook` and
-`get_function_hook`; checked with mypy 2.4.1). Works with the stubs in stubs/pl (`mypy_path`).
+Supported mypy versions: 1.8 to 2.4 (uses only the stable hooks `get_type_analyze_hook`,
+`get_function_hook` and `get_class_decorator_hook`; checked with mypy 2.4.1). Works with the stubs
+of stubs/pl, which the wheel installs as the PEP 561 package `pl-stubs` (in this repository:
+`mypy_path`, see stubs/mypy.ini).
 
 Guarantees:
 - annotations: `pl.Tile[[dims], dtype]` / `pl.Tile[[dims], dtype, space]` become `Tile[DT, MS]`,
@@ -15,7 +17,9 @@ Guarantees:
   its op_types.tsv row) when the operands tell it, `Any` otherwise;
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
   iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
-  values, and inside a loop with `init_values` must pass as many values as the loop carries.
+  values, and inside a loop with `init_values` must pass as many values as the loop carries;
+- `pl.compile(C)` / `pl.interpret(C, ...)` with a class `C` not decorated with `@pl.program` is
+  reported (the stubs accept a class there, since mypy types a decorated class as the class).
 The plugin is stateless: every answer is computed from the call at hand and the op records
 (`pl.ops.registry`, built once at import).
 """
@@ -45,9 +49,10 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
-from mypy.plugin import AnalyzeTypeContext, FunctionContext, Plugin
+from mypy.plugin import AnalyzeTypeContext, ClassDefContext, FunctionContext, Plugin
 from mypy.types import (
     AnyType,
+    CallableType,
     Instance,
     NoneType,
     ProperType,
@@ -70,6 +75,8 @@ DTYPES = frozenset(d.name for d in DType)
 FLOATS = frozenset(d.name for d in DType if d.is_float())
 SPACES = frozenset(m.name for m in MemorySpace)
 LOOPS = frozenset({"pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_"})
+PROGRAM_TAKERS = frozenset({"pl.compile", "pl.interpret"})
+PROGRAM_MARK = "pl.program"  # the metadata key of a class decorated with @pl.program
 # Stub modules holding op functions -> the DSL prefix of their spellings.
 _OP_MODULES: Final = MappingProxyType({"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor",
                                        "pl.system": "pl.system"})
@@ -356,6 +363,23 @@ def _yield_result(ctx: FunctionContext) -> Type:
     return TupleType(values, ctx.api.named_generic_type("builtins.tuple", [_any()]))
 
 
+# ---- programs: what pl.compile and pl.interpret take -------------------------------------------
+
+def _mark_program(ctx: ClassDefContext) -> None:
+    # mypy keeps a decorated class's own type, so `@pl.program` is remembered in the class's
+    # metadata (kept in mypy's cache, unlike the decorator list of a class read from it).
+    ctx.cls.info.metadata[PROGRAM_MARK] = {}
+
+
+def _program_taker(ctx: FunctionContext) -> Type:
+    for arg in ctx.arg_types[0] if ctx.arg_types else []:
+        cls = get_proper_type(arg)
+        if isinstance(cls, CallableType) and cls.is_type_obj() and PROGRAM_MARK not in cls.type_object().metadata:
+            ctx.api.fail(f'"{cls.type_object().name}" is not a pl program: decorate the class with '
+                         f"@pl.program", ctx.context)
+    return ctx.default_return_type
+
+
 # ---- plugin --------------------------------------------------------------------------------
 
 def _spelling(fullname: str) -> str | None:
@@ -373,7 +397,12 @@ class PlPlugin(Plugin):
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         return _ANNOTATIONS.get(fullname)
 
+    def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        return _mark_program if fullname == "pl.program" else None
+
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname in PROGRAM_TAKERS:
+            return _program_taker
         if fullname in LOOPS:
             return _loop_result
         if fullname == "pl.yield_":

@@ -9,7 +9,8 @@ written by hand.
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from enum import Enum
-from typing import Any, Final, TypeVar, overload
+from os import PathLike
+from typing import Any, Final, TypeAlias, TypeVar, overload
 
 from pl._core import INDEX as _INDEX_MARK
 from pl._core import TASK_ID as _TASK_ID_MARK
@@ -195,5 +196,12 @@ class Compiled:
     """What `pl.compile` returns (typed loosely: the pipeline's result record)."""
     def __getattr__(self, name: str) -> Any: ...
 
-def compile(program: Program, backend: str | None = ..., **options: Any) -> Compiled: ...
-def interpret(program: Program | Function, *args: Any, function: str | Function | None = ...) -> Any: ...
+# A `@pl.program` class is a `Program` at runtime, but mypy keeps a decorated class's own type (it
+# ignores what a class decorator returns): so a class is accepted here, and pl.mypy_plugin reports
+# a class that is not decorated with @pl.program (which pl.compile rejects with a PlError).
+_ProgramArg: TypeAlias = Program | type[Any]
+
+def compile(program: _ProgramArg, backend: str | None = ..., *, residency: bool = ...,
+            dump_passes: str | PathLike[str] | None = ..., verify: bool = ...) -> Compiled: ...
+def interpret(program: _ProgramArg | Function, *args: Any, entry: str | Function | None = ...,
+              function: str | Function | None = ...) -> Any: ...
