@@ -334,6 +334,8 @@ def _trace(stages: list[Stage]) -> str:
     for n, (name, text) in enumerate(stages):
         parts.append(_stage(n, name, before, text))
         before = text
+    if parts:  # the last pass, memory-space inference, is shown open: what it inserted and moved
+        parts[-1] = parts[-1].replace("<details ", "<details open ", 1)
     return f'<div class="trace">{"".join(parts)}</div>'
 
 
