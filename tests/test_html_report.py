@@ -219,6 +219,43 @@ def test_html_trace_lists_every_pass_with_its_changes(tmp_path: Path) -> None:
     assert sorted(p.name for p in dumped.iterdir())[0] == "00_frontend.py"
 
 
+TWO_PROGRAMS = '''import pl as p
+
+
+@p.program
+class First:
+    @p.function(type=p.FunctionType.InCore)
+    def k(self, x: p.Tensor[[16, 16], p.FP32],
+          out: p.Out[p.Tensor[[16, 16], p.FP32]]) -> p.Tensor[[16, 16], p.FP32]:
+        t = p.load(x, [0, 0], [16, 16])
+        out = p.store(t, [0, 0], out)
+        return out
+
+
+@p.program
+class Second:
+    @p.function(type=p.FunctionType.InCore)
+    def k(self, x: p.Tensor[[16, 16], p.FP32],
+          out: p.Out[p.Tensor[[16, 16], p.FP32]]) -> p.Tensor[[16, 16], p.FP32]:
+        t = p.load(x, [0, 0], [16, 16])
+        e = p.exp(t)
+        out = p.store(e, [0, 0], out)
+        return out
+'''
+
+
+def test_html_two_programs_in_one_file_each_get_their_trace(tmp_path: Path) -> None:
+    status, _, _, out = _html(tmp_path, "two.py", TWO_PROGRAMS)
+    assert status == 0
+    dom = Dom(out.read_text(encoding="utf-8"))
+    assert [e.attrs["data-program"] for e in dom.find("program")] == ["First", "Second"]
+    assert [e.attrs["data-pass"] for e in dom.find("pass", tag="details")] == PASSES * 2
+    # Each program's `t` is marked on its own line, in the spelling the file imports (`p.`).
+    marked = [(e.text, e.attrs["title"]) for e in dom.marked("tile", "sp-Vec")]
+    assert [name for name, _ in marked] == ["t", "t", "e"]
+    assert marked[2][1] == "e -> Vec: fixed output space of tile.exp"
+
+
 def test_html_bad_kernel_is_a_located_error_and_writes_nothing(tmp_path: Path) -> None:
     bad = HOISTING.replace("pl.matmul(lhs, rhs_n, out_dtype=pl.FP32)", "pl.matmul(lhs, nope)")
     status, stdout, stderr, out = _html(tmp_path, "bad.py", bad)

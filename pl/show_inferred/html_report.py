@@ -40,11 +40,11 @@ from pl.ir.names import user_name
 from pl.printer.program import print_node
 from pl.show_inferred.annotate import Regenerated
 from pl.show_inferred.report import Explained, ExplainedFunction, explained
-from pl.show_inferred.written_spaces import assigns
 
 Stage = tuple[str, str]  # (pass name, the program's text after it)
 
 _SPACE_TOKEN = re.compile(r"\bMemorySpace\.(\w+)")
+_ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::|=(?!=))")  # `name: ...` / `name = ...`
 _DUMPED = re.compile(r"^(\d+)_(?:after_)?(\w+)\.py$")
 
 _CSS = """
@@ -146,13 +146,23 @@ def _header(lines: Sequence[str], region: range) -> range:
     return range(region.start, region.start + 1)
 
 
-def _find_line(lines: Sequence[str], region: range, name: str, near: int | None
-               ) -> tuple[int, re.Pattern[str]] | None:
+def _assignments(lines: Sequence[str], region: range) -> dict[str, list[int]]:
+    """Name -> the lines of `region` that assign it (or declare it, `name: T`), read once."""
+    out: dict[str, list[int]] = {}
+    for i in region:
+        m = _ASSIGNED.match(lines[i])
+        if m:
+            out.setdefault(m.group(1), []).append(i)
+    return out
+
+
+def _find_line(lines: Sequence[str], region: range, assigned: dict[str, list[int]], name: str,
+               near: int | None) -> tuple[int, re.Pattern[str]] | None:
     """The line of `region` that assigns `name` (the one nearest `near` when several do), else the
     signature line declaring it as a parameter, else (a loop's carried value) the line `near`
     naming it or, without `near` (the compiled form, in SSA), its first line naming it; and the
     pattern of the name's token there."""
-    found = [i for i in region if assigns(lines[i], name)]
+    found = assigned.get(name)
     if found:
         best = min(found, key=lambda i: abs(i - near)) if near is not None else found[0]
         return best, re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
@@ -169,9 +179,10 @@ def _find_line(lines: Sequence[str], region: range, name: str, near: int | None
 
 def _mark_function(lines: Sequence[str], region: range, ef: ExplainedFunction, ir_names: bool,
                    near: Callable[[int | None], int | None], marks: dict[int, list[_Mark]]) -> None:
+    assigned = _assignments(lines, region)
     for item in ef.items:
         name = item.ir_name if ir_names else item.name
-        at = _find_line(lines, region, name, near(item.line))
+        at = _find_line(lines, region, assigned, name, near(item.line))
         if at is None:
             continue  # not in this text (e.g. made by lowering): the decisions table has it
         line, token = at
@@ -219,7 +230,7 @@ def _pre(lines: Sequence[str], marks: dict[int, list[_Mark]], cls: str) -> str:
 def _line_map(old: Sequence[str], new: Sequence[str]) -> dict[int, int]:
     """0-based lines of `old` -> the line of `new` they became (kept or rewritten in place)."""
     out: dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, old, new)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             out.update(zip(range(i1, i2), range(j1, j2), strict=True))
@@ -314,7 +325,9 @@ def _stage(n: int, name: str, before: str | None, after: str) -> str:
                 f"<pre>{body}</pre></details>")
     old = before.splitlines()
     parts, changed, removed = [], 0, 0
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    # difflib's default heuristic (lines frequent in a long text match nothing by themselves)
+    # keeps a large program's diff fast; a short one is diffed exactly.
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new).get_opcodes():
         for i in range(i1, i2) if tag in ("replace", "delete") else ():
             parts.append(_render_line(old[i], i + 1, [], "del"))
             removed += 1

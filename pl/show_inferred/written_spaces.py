@@ -46,7 +46,7 @@ def written_space(lines: Sequence[str], name: str, span: Span) -> tuple[str, Spa
     last = min(max(span.end_line, span.line), len(lines))
     for n in range(span.line, last + 1):
         text = lines[n - 1]
-        if n == span.line and not assigns(text, name):
+        if n == span.line and not _assigns(text, name):
             return None
         m = _SPACE.search(text)
         if m:
@@ -75,7 +75,7 @@ def reason_text(lines: Sequence[str], decision: object) -> str:
     return user_text(reason.describe(written))
 
 
-def assigns(text: str, name: str) -> bool:
+def _assigns(text: str, name: str) -> bool:
     """Whether the line starts `name:` or `name =` (no pattern compiled per name: a file has
     thousands)."""
     stripped = text.lstrip()
