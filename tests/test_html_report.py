@@ -25,39 +25,13 @@ from pl.infer.backend import KIB, capacity
 from pl.ir.enums import MemorySpace
 from pl.show_inferred.cli import main
 
-# A tensor-level kernel whose stationary LHS load is hoisted, with moves to Left/Right, and a
-# comment that must show as text.
-HOISTING = '''"""Stationary LHS: <b>bold?</b> & friends."""
-
-import pl
-
-
-@pl.program
-class Panel:
-    @pl.function(type=pl.FunctionType.InCore)
-    def kernel(
-        self,
-        lhs: pl.Tensor[[32, 64], pl.BF16],
-        rhs: pl.Tensor[[64, 256], pl.BF16],
-        out: pl.Out[pl.Tensor[[32, 256], pl.FP32]],
-    ) -> pl.Tensor[[32, 256], pl.FP32]:
-        # <script>alert("pwned")</script>
-        for n, (acc,) in pl.range(0, 256, 64, init_values=(out,)):
-            rhs_n = pl.slice(rhs, [64, 64], [0, n])
-            c_n = pl.matmul(lhs, rhs_n, out_dtype=pl.FP32)
-            result = pl.yield_(pl.assemble(acc, c_n, [0, n]))
-        return result
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(
-        self,
-        rhs: pl.Tensor[[64, 256], pl.BF16],
-        out: pl.Out[pl.Tensor[[32, 256], pl.FP32]],
-    ) -> pl.Tensor[[32, 256], pl.FP32]:
-        fresh = pl.create_tensor([32, 64], dtype=pl.BF16)
-        result = self.kernel(fresh, rhs, out)
-        return result
-'''
+# examples/stationary_lhs.py (a tensor-level kernel whose stationary LHS load is hoisted, with
+# moves to Left/Right), with text that must show as text in its docstring and in a comment.
+_EXAMPLE = (Path(__file__).parent.parent / "examples" / "stationary_lhs.py").read_text()
+HOISTING = _EXAMPLE.replace('"""A tensor-level', '"""<b>bold?</b> & friends: a tensor-level', 1) \
+    .replace("        for n, (acc,)", '        # <script>alert("pwned")</script>\n        for n, (acc,)', 1)
+LOOP_LINE = HOISTING.splitlines().index(next(ln for ln in HOISTING.splitlines()
+                                             if "for n, (acc,)" in ln)) + 1
 
 # A tile-level kernel: two 1 MiB Vec tiles (over the 910B's 184 KiB) and a matmul whose operands
 # inference moves to Left / Right.
@@ -156,6 +130,7 @@ def test_html_page_is_self_contained_and_escapes_the_users_text(tmp_path: Path) 
     assert "<script" not in page.lower()  # the page has none; the kernel's is escaped
     assert '# &lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;' in page
     assert "&lt;b&gt;bold?&lt;/b&gt; &amp; friends" in page
+    assert HOISTING != _EXAMPLE and HOISTING.count("<script>") == 1
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", page)  # nothing fetched
     assert "@import" not in page and "url(" not in page
 
@@ -175,7 +150,7 @@ def test_html_marks_tiles_moves_and_hoisted_loads_with_the_explain_reasons(tmp_p
     assert reasons <= titles, reasons - titles
     hoisted = dom.marked("hoisted", "tile")
     assert [e.text for e in hoisted] == ["lhs__ssa_v0_mat"]
-    assert "hoisted before the loop at line 16" in hoisted[0].attrs["title"]
+    assert f"hoisted before the loop at line {LOOP_LINE}" in hoisted[0].attrs["title"]
     moves = dom.marked("move", "tile")
     assert {(e.text, frozenset(e.classes & {"sp-Left", "sp-Right"})) for e in moves} == {
         ("lhs__ssa_v0_mat_Left", frozenset({"sp-Left"})),
@@ -258,6 +233,7 @@ def test_html_two_programs_in_one_file_each_get_their_trace(tmp_path: Path) -> N
 
 def test_html_bad_kernel_is_a_located_error_and_writes_nothing(tmp_path: Path) -> None:
     bad = HOISTING.replace("pl.matmul(lhs, rhs_n, out_dtype=pl.FP32)", "pl.matmul(lhs, nope)")
+    assert bad != HOISTING
     status, stdout, stderr, out = _html(tmp_path, "bad.py", bad)
     assert status == 2 and stdout == "" and not out.exists()
     assert re.search(r"bad\.py:\d+:\d+", stderr) and "Traceback" not in stderr
@@ -332,7 +308,7 @@ def test_html_report_renders_in_chromium(tmp_path: Path) -> None:
     assert not [e for e in dom.elements if e.tag == "script"]  # the kernels' texts stayed text
     assert any('<script>alert("pwned")</script>' in e.text for e in dom.find("ln"))
     assert any("</pre><script>bad()</script>" in e.text for e in dom.find("ln"))
-    assert [e.attrs["data-program"] for e in dom.find("program")] == ["Panel", "Tiles"]
+    assert [e.attrs["data-program"] for e in dom.find("program")] == ["StationaryLhs", "Tiles"]
     # Every tile of the tile-level kernel is coloured where it is assigned, with its reason.
     spans = {e.text: e for e in dom.marked("tile")}
     for name, space in [("t", "Vec"), ("u", "Vec"), ("a_t", "Mat"), ("b_t", "Mat"),
