@@ -71,8 +71,8 @@ PASSES = ["frontend", "unroll_loops", "convert_to_ssa", "convert_tensor_to_tile_
 
 
 class Element:
-    def __init__(self, tag: str, attrs: dict[str, str]) -> None:
-        self.tag, self.attrs, self.text = tag, attrs, ""
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Element | None) -> None:
+        self.tag, self.attrs, self.text, self.parent = tag, attrs, "", parent
 
     @property
     def classes(self) -> set[str]:
@@ -89,7 +89,7 @@ class Dom(HTMLParser):
         self.feed(text)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        e = Element(tag, {k: v or "" for k, v in attrs})
+        e = Element(tag, {k: v or "" for k, v in attrs}, self.open[-1] if self.open else None)
         self.elements.append(e)
         if tag not in ("meta", "br", "img", "link", "input"):
             self.open.append(e)
@@ -177,6 +177,23 @@ def test_html_bars_compare_footprint_with_capacity(tmp_path: Path) -> None:
     rows = Dom(out.read_text(encoding="utf-8")).find("bar-row")
     assert rows and all("nocap" in e.classes and e.attrs["data-capacity"] == "0" for e in rows)
     assert all("no backend" in e.text for e in rows)
+
+
+def test_html_kernel_lines_are_numbered_as_python_numbers_them(tmp_path: Path) -> None:
+    # A form feed ends a line for str.splitlines, not for Python: the marks stay on their lines.
+    text = TILES.replace("import pl\n", "import pl  # page\x0cbreak\n", 1)
+    status, _, _, out = _html(tmp_path, "ff.py", text)
+    assert status == 0
+    dom = Dom(out.read_text(encoding="utf-8"))
+    kernel = dom.find("kernel", tag="pre")[0]
+    rows = [e for e in dom.find("ln") if e.parent is kernel]
+    printed = io.StringIO()
+    assert main(["--no-cache", str(tmp_path / "ff.py")], stdout=printed) == 0
+    assert len(rows) == printed.getvalue().count("\n")  # the regenerated file, line for line
+    marked = [e for e in dom.marked("tile") if e.parent in rows]
+    assert len(marked) == 7  # t, u; a_t, b_t, c_t and the moves a_t_Left, b_t_Right
+    for e in marked:
+        assert e.parent is not None and e.parent.text.lstrip().startswith(f"{e.text}:")
 
 
 def test_html_trace_lists_every_pass_with_its_changes(tmp_path: Path) -> None:

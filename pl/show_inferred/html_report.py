@@ -32,7 +32,7 @@ from html import escape
 from pathlib import Path
 
 from pl.compiler import Compiled
-from pl.errors import PlError
+from pl.errors import PlError, python_lines
 from pl.infer.backend import capacity
 from pl.infer.footprint import function_footprint
 from pl.ir.enums import MemorySpace
@@ -132,7 +132,7 @@ def _region(lines: Sequence[str], start: int) -> range:
     while end < len(lines):
         text = lines[end]
         if text.strip() and len(text) - len(text.lstrip()) <= depth and \
-                not text.lstrip().startswith(")"):
+                not text.lstrip().startswith((")", "#")):
             break
         end += 1
     return range(start, end)
@@ -240,9 +240,14 @@ def _line_map(old: Sequence[str], new: Sequence[str]) -> dict[int, int]:
     return out
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of `text` as Python numbers them (the decision log's lines are Python's)."""
+    return [line.rstrip("\r\n") for line in python_lines(text)]
+
+
 def _kernel(r: Regenerated, functions: list[ExplainedFunction]) -> str:
-    lines = r.output.splitlines()
-    line_map = _line_map(r.text.splitlines(), lines)
+    lines = _lines(r.output)
+    line_map = _line_map(_lines(r.text), lines)
 
     def near(line: int | None) -> int | None:
         return line_map.get(line - 1) if line is not None else None
