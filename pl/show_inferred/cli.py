@@ -6,7 +6,8 @@ line, as `head` does, when several files are given); `--diff` shows a unified di
 on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form
 (stdout stays empty; `would regenerate FILE` goes to stderr), `--write` rewrites files in place
 atomically (`write_back`). `--ir`, `--explain`,
-`--json` show the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0
+`--json` show the compiled IR, the reasons, or a machine-readable report instead; `--html OUT`
+writes one self-contained HTML page instead (pl/show_inferred/html_report.py). Exit status: 0
 success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
 shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
 please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
