@@ -26,7 +26,7 @@ def _quoted_commands() -> list[tuple[str, list[str]]]:
     after it (`...` stands for lines left out)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     runs = []
-    for block in re.findall(r"^```\n(.*?)^```$", text, re.M | re.S):
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```$", text, re.M | re.S):
         first, *rest = block.splitlines()
         if first.startswith("$ python -m pl.show_inferred "):
             runs.append((first[2:], rest))

@@ -4,9 +4,9 @@ Entry points: `python -m pl.show_inferred` (`cli.main`) and the library call
 `pl.show_inferred(path_or_text, ...)` (`annotate.show_inferred`; this package is callable).
 Modules: `annotate` (load, compile, regenerate), `plan` / `edit` / `splice` (which lines change and
 how), `imports` (the `pl` spelling), `verify` (the output reads back to the same programs),
-`report` (`--explain` / `--json`), `written_spaces` (spaces the user wrote that inference changed),
-`cache` (the JSON-only compile cache), `cli` (the command line), `hook` (the pre-commit hook:
-`--check` on the files that define a `@pl.program`).
+`report` (`--explain` / `--json`), `html_report` (`--html`), `written_spaces` (spaces the user
+wrote that inference changed), `cache` (the JSON-only compile cache), `cli` (the command line),
+`hook` (the pre-commit hook: `--check` on the files that define a `@pl.program`).
 """
 
 from __future__ import annotations

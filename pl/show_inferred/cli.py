@@ -6,7 +6,8 @@ line, as `head` does, when several files are given); `--diff` shows a unified di
 on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form
 (stdout stays empty; `would regenerate FILE` goes to stderr), `--write` rewrites files in place
 atomically (`write_back`). `--ir`, `--explain`,
-`--json` show the compiled IR, the reasons, or a machine-readable report instead. Exit status: 0
+`--json` show the compiled IR, the reasons, or a machine-readable report instead; `--html OUT`
+writes one self-contained HTML page instead (pl/show_inferred/html_report.py). Exit status: 0
 success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
 shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
 please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import json
 import os
 import stat
@@ -39,6 +41,7 @@ from pl.errors import InternalError, PlError, package_version, want_color
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
+from pl.show_inferred import html_report
 from pl.show_inferred.annotate import Regenerated, rerun, run_text
 from pl.show_inferred.annotate import load_programs as _load_text
 from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
@@ -87,6 +90,11 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--json", action="store_true",
                       help="print one JSON report (version 1): files, programs, functions with "
                            "tiles / moves / residency, diagnostics, and capacity warnings")
+    mode.add_argument("--html", metavar="OUT.html", type=Path,
+                      help="write one self-contained HTML page to OUT.html: the regenerated "
+                           "kernels with tiles coloured by memory space and reasons on hover, "
+                           "memory use per function against the backend's capacity, and the "
+                           "program after each pass (nothing is written if a file fails)")
     p.add_argument("--backend", choices=list(_BACKENDS), default="910B",
                    help="target backend (default 910B); 'none' configures no backend")
     p.add_argument("--no-residency", action="store_true",
@@ -262,10 +270,15 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 
 
 def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
-         stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
-    r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend],
-                 residency=not args.no_residency, program=args.program, dump_passes=dump,
-                 cache_dir=_cache_dir(args), execute=args.execute)
+         stdout: TextIO, stderr: TextIO, report: dict[str, Any], pages: list[str]) -> int:
+    run = functools.partial(run_text, source.text, source.filename, backend=_BACKENDS[args.backend],
+                            residency=not args.no_residency, program=args.program,
+                            cache_dir=_cache_dir(args), execute=args.execute)
+    stages: dict[str, list[html_report.Stage]] = {}
+    if args.html is not None:  # also needs the program after every pass
+        r, stages = html_report.run_traced(run, dump)
+    else:
+        r = run(dump_passes=dump)
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:
@@ -295,6 +308,8 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             stdout.write(ir_text(c))
     elif args.explain:
         stdout.write(explain(r, path))
+    elif args.html is not None:
+        pages.append(html_report.file_section(r, path, stages))
     else:
         if len(args.files) > 1:
             # Several files back to back would read as one; `head`'s separator, as a comment so
@@ -318,6 +333,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
     several = len(args.files) > 1
     report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": [],
                               "warnings": []}
+    pages: list[str] = []  # --html: each file's part of the page
     status = EXIT_OK
     for path in args.files:
         dump = args.dump_passes
@@ -328,7 +344,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             try:
                 source = read_input(path, stdin)
                 text = source.text
-                status = max(status, _one(args, path, source, dump, stdout, stderr, report))
+                status = max(status, _one(args, path, source, dump, stdout, stderr, report,
+                                          pages))
             except OSError as e:
                 if e.filename is None:  # not about a file: nothing the user can act on
                     raise
@@ -345,4 +362,19 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             return EXIT_INTERNAL
     if args.json:
         stdout.write(json.dumps(report, indent=2) + "\n")
+    if args.html is not None:
+        status = max(status, _write_html(args.html, pages, args.files, status, stderr))
     return status
+
+
+def _write_html(out: Path, pages: list[str], files: list[str], status: int, stderr: TextIO) -> int:
+    """--html: the page, written only when every file compiled (never half a report)."""
+    if status >= EXIT_USER:
+        print(f"note: {out} was not written", file=stderr)
+        return status
+    try:
+        html_report.write_page(out, html_report.page(pages, files))
+    except PlError as e:
+        print(e.render(color=want_color(stderr)), file=stderr)
+        return EXIT_USER
+    return EXIT_OK

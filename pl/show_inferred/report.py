@@ -8,6 +8,7 @@ omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnost
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pl.compiler import Compiled
@@ -128,12 +129,33 @@ def _source_line(lines: list[str], line: int | None) -> str:
     return f"\n    | {lines[line - 1].strip()}"
 
 
-def explain(r: Regenerated, path: str) -> str:
-    """One entry per tile value, inserted move and residency candidate, each with its reason and
-    the source line it is about; a tile whose written space inference changed says so. Linear in
-    the size of the program and of the file: the file is split into lines once, the log grouped
-    by function once."""
-    out: list[str] = []
+@dataclass(frozen=True)
+class Explained:
+    """One entry of `--explain`: a tile value, an inserted move or a residency candidate."""
+
+    kind: str          # "tile", "move" or "residency"
+    name: str          # as the regenerated file spells it
+    ir_name: str       # as the compiled program (`--ir`) spells it
+    line: int | None   # the line of the user's file it is about
+    space: str         # tile: its space ("unplaced"); move: its target; residency: the decision
+    text: str          # what `--explain` says of it after `path:line: `
+
+
+@dataclass(frozen=True)
+class ExplainedFunction:
+    """The entries of one function that has any, and why it was left as written ("": it was not)."""
+
+    program: str
+    function: Function
+    kept_reason: str
+    items: tuple[Explained, ...]
+
+
+def explained(r: Regenerated) -> list[ExplainedFunction]:
+    """Every tile value, inserted move and residency candidate of each function, with its reason
+    (what `--explain` prints and the HTML report shows on hover). Linear in the size of the
+    program and of the file: the file is split into lines once, the log grouped by function once."""
+    out: list[ExplainedFunction] = []
     lines = r.text.splitlines()
     infos = _infos(r)
     for c in r.compiled:
@@ -144,29 +166,44 @@ def explain(r: Regenerated, path: str) -> str:
             res = log.get("residency", f.name)
             if not (tiles or moves or res):
                 continue
-            out.append(f"{path}: {c.source.name}.{f.name} ({f.func_type.name})")
             info = infos.get((c.source.name, f.name))
-            if info is not None and info.kept_reason:
-                out.append(f"  left as written (--ir shows the compiled form): {info.kept_reason}")
+            items: list[Explained] = []
             changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, tiles)}
             for d in tiles:
                 space = d.space.name if d.space is not None else "unplaced"
-                ln = _line(d.span)
                 name = user_name(d.name)
                 written = changed.get((name, space))
                 note = f" (written {written}, changed by inference)" if written else ""
-                out.append(f"  {path}:{ln}: {name} -> {space}{note}: "
-                           f"{reason_text(lines, d)}" + _source_line(lines, ln))
+                items.append(Explained("tile", name, d.name, _line(d.span), space,
+                                       f"{name} -> {space}{note}: {reason_text(lines, d)}"))
             for m in moves:
                 name = info.move_names.get(m.name, user_name(m.name)) if info else user_name(m.name)
-                ln = _line(m.span)
-                out.append(f"  {path}:{ln}: {name} -> {m.target.name}: inserted move of "
-                           f"{user_name(m.producer)}, because {m.consumer_op} argument "
-                           f"{m.arg_index} must be in {m.target.name}" + _source_line(lines, ln))
+                items.append(Explained(
+                    "move", name, m.name, _line(m.span), m.target.name,
+                    f"{name} -> {m.target.name}: inserted move of {user_name(m.producer)}, "
+                    f"because {m.consumer_op} argument {m.arg_index} must be in {m.target.name}"))
             for rd in res:
-                ln = _line(getattr(rd, "load_span", None))
                 verb = "hoisted before" if rd.decision == "hoisted" else "kept inside"
-                why = _residency_reason(rd)
-                out.append(f"  {path}:{ln}: {user_name(rd.load)} {verb} the loop at line "
-                           f"{_line(rd.loop_span)}: {why}" + _source_line(lines, ln))
+                load = user_name(rd.load)
+                items.append(Explained(
+                    "residency", load, rd.load, _line(getattr(rd, "load_span", None)),
+                    rd.decision, f"{load} {verb} the loop at line {_line(rd.loop_span)}: "
+                                 f"{_residency_reason(rd)}"))
+            out.append(ExplainedFunction(c.source.name, f, info.kept_reason if info else "",
+                                         tuple(items)))
+    return out
+
+
+def explain(r: Regenerated, path: str) -> str:
+    """One entry per tile value, inserted move and residency candidate (`explained`), each with
+    its reason and the source line it is about; a tile whose written space inference changed
+    says so."""
+    out: list[str] = []
+    lines = r.text.splitlines()
+    for ef in explained(r):
+        out.append(f"{path}: {ef.program}.{ef.function.name} ({ef.function.func_type.name})")
+        if ef.kept_reason:
+            out.append(f"  left as written (--ir shows the compiled form): {ef.kept_reason}")
+        out.extend(f"  {path}:{item.line}: {item.text}" + _source_line(lines, item.line)
+                   for item in ef.items)
     return "\n".join(out) + ("\n" if out else "")
