@@ -26,7 +26,7 @@ from pl.ir import Program
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.stmt import AssignStmt
 from pl.ir.traverse import walk_stmts
-from pl.show_inferred.annotate import run_text
+from pl.show_inferred.run import run_text
 from pl.show_inferred.cli import load_programs
 
 CASES = Path(__file__).resolve().parent / "inline_cases"

@@ -14,7 +14,11 @@ it reads back, compiles to the input's programs and is a fixed point (pl/show_in
 not, nothing is printed or written for that file and the run stops with
 `internal error in pl <version>: ...`.
 
-The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.annotate.show_inferred`.
+The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.run.show_inferred`.
+
+Start-up: `--help`, a usage error and a compile-cache hit import neither LibCST nor the compiler
+(tests/test_startup.py); the modules that compile, verify and explain are imported where a mode
+needs them.
 """
 
 from __future__ import annotations
@@ -32,16 +36,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from pl.errors import InternalError, PlError, package_version, want_color
-from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
-from pl.show_inferred.annotate import Regenerated, rerun, run_text
-from pl.show_inferred.annotate import load_programs as _load_text
 from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
-from pl.show_inferred.verify import ir_text, verify_ir
+from pl.show_inferred.result import Regenerated
+from pl.show_inferred.run import run_text
+
+if TYPE_CHECKING:
+    from pl.ir.function import Program
 
 _BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
@@ -50,8 +55,10 @@ EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
     """The file's programs, in definition order (read statically unless `execute`; kept for
     callers of the first version of this module)."""
+    from pl.show_inferred.annotate import load_programs as load_text
+
     source = read_input(str(path), sys.stdin)
-    programs = _load_text(source.text, source.filename, execute=execute)
+    programs = load_text(source.text, source.filename, execute=execute)
     if not programs:
         raise PlError(f"{path}: no @pl.program found in this file", Span(source.filename, 1, 1))
     return programs
@@ -283,6 +290,9 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             write_back(source, r.output)
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
+        from pl.show_inferred.annotate import rerun
+        from pl.show_inferred.verify import ir_text, verify_ir
+
         verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
                            program=args.program, execute=args.execute))
         for c in r.compiled:
