@@ -226,25 +226,20 @@ _SPACE: Final = MappingProxyType({m.name: m for m in MemorySpace})
 
 
 def _split_top(text: str, sep: str) -> list[str]:
-    """Split on `sep` outside parentheses/brackets."""
+    """Split on `sep` (one character, not a bracket) outside parentheses/brackets."""
+    # Only brackets and separators are visited (the registry splits a thousand cells on import).
     parts: list[str] = []
-    depth = 0
-    cur: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
+    depth = start = 0
+    for m in re.finditer(r"[(\[{)\]}]|" + re.escape(sep), text):
+        ch = m.group()
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        if depth == 0 and text.startswith(sep, i):
-            parts.append("".join(cur))
-            cur = []
-            i += len(sep)
-            continue
-        cur.append(ch)
-        i += 1
-    parts.append("".join(cur))
+        elif depth == 0:
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts.append(text[start:])
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -425,14 +420,15 @@ def _system_rule(result: Type) -> Rule:
     return rule
 
 
-def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None) -> OpDef:
+def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None,
+                       scalar_variant: str | None) -> OpDef:
     kind, dtype_text = typing or ("Unknown", "")
     if op.level == "system":
         m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
         rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
         kind = "Scalar" if m else kind
     return dataclasses.replace(op, result_kind=kind, result_dtype=_dtype_rule(dtype_text),
-                               type_rule=rule)
+                               type_rule=rule, scalar_variant=scalar_variant)
 
 
 def _bare(spelling: str) -> str:
@@ -470,8 +466,8 @@ def build_registry() -> Registry:
     unknown = sorted(set(rules) - set(rows))
     if unknown:
         raise ValueError(f"type rules for ops without a data row: {', '.join(unknown)}")
-    table = {name: dataclasses.replace(_with_record_facts(op, typing.get(name), rules.get(name)),
-                                       scalar_variant=_scalar_variant(op, rows))
+    table = {name: _with_record_facts(op, typing.get(name), rules.get(name),
+                                      _scalar_variant(op, rows))
              for name, op in rows.items()}
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):

@@ -17,8 +17,8 @@ not, nothing is printed or written for that file and the run stops with
 The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.run.show_inferred`.
 
 Start-up: `--help`, a usage error and a compile-cache hit import neither LibCST nor the compiler
-(tests/test_startup.py); the modules that compile, verify and explain are imported where a mode
-needs them.
+(tests/test_startup.py): the modules that run, compile, verify and report are imported once the
+arguments are parsed, each where a mode needs it.
 """
 
 from __future__ import annotations
@@ -41,12 +41,10 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 from pl.errors import InternalError, PlError, package_version, want_color
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
-from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
-from pl.show_inferred.result import Regenerated
-from pl.show_inferred.run import run_text
 
 if TYPE_CHECKING:
     from pl.ir.function import Program
+    from pl.show_inferred.result import Regenerated
 
 _BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
@@ -269,6 +267,9 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 
 def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any]) -> int:
+    from pl.show_inferred.report import diagnostic_json, explain, file_json
+    from pl.show_inferred.run import run_text
+
     r = run_text(source.text, source.filename, backend=_BACKENDS[args.backend],
                  residency=not args.no_residency, program=args.program, dump_passes=dump,
                  cache_dir=_cache_dir(args), execute=args.execute)
@@ -319,6 +320,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
         return int(e.code) if isinstance(e.code, int) else EXIT_USER
+    from pl.show_inferred.report import JSON_VERSION, diagnostic_json
+
     several = len(args.files) > 1
     report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": []}
     status = EXIT_OK
