@@ -26,10 +26,11 @@ wrapper takes (its signature, measured).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module, resources
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -391,7 +392,11 @@ def _tensor_row(cols: list[str]) -> OpDef:
 
 def _rows(filename: str) -> list[tuple[str, list[str]]]:
     """(section, columns) per data row; a `#` line naming `tensor.` starts the tensor section."""
-    text = resources.files("pl.ops").joinpath(f"data/{filename}").read_text(encoding="utf-8")
+    # Beside this module, as pl's other folders are read (pl.errors.PL_SOURCE_FOLDERS): pl is
+    # installed as files, and `importlib.resources` alone would cost every compile's start-up
+    # more than reading all four tables.
+    with open(os.path.join(os.path.dirname(__file__), "data", filename), encoding="utf-8") as f:
+        text = f.read()
     out: list[tuple[str, list[str]]] = []
     section = "tile"
     for line in text.splitlines():
