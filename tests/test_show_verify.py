@@ -380,7 +380,7 @@ def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
     def failing(*args: object, **kwargs: object) -> Regenerated:
         raise InternalError("k.py: the regenerated file does not read back")
 
-    monkeypatch.setattr("pl.show_inferred.cli.run_text", failing)
+    monkeypatch.setattr("pl.show_inferred.run.run_text", failing)
     code, out, err = run(["--write", str(path)])
     assert (code, out) == (123, "")
     assert f"internal error in pl {package_version()}: k.py: the regenerated file" in err
