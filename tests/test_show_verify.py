@@ -30,9 +30,9 @@ import pl.show_inferred as cli
 from pl.errors import InternalError, package_version
 from pl.lowering.frontend.parse import parse
 from pl.show_inferred.annotate import rerun
+from pl.show_inferred.imports import dsl_root
 from pl.show_inferred.result import Regenerated
 from pl.show_inferred.run import run_text
-from pl.show_inferred.imports import dsl_root
 from pl.show_inferred.verify import verify_output
 from pl.structural import assert_structural_equal, structural_equal
 
