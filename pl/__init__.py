@@ -78,7 +78,7 @@ def __getattr__(name: str) -> object:
     if name.startswith("__"):  # Python's own protocol probes (`__path__`, ...): the plain answer
         raise AttributeError(f"module 'pl' has no attribute {name!r}")
     language = importlib.import_module("pl.language")
-    if name in language.__all__:
+    if name in language.NAMES:
         return getattr(language, name)
     from pl.errors import UnknownNameError, suggest
 
