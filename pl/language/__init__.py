@@ -17,5 +17,5 @@ from pl.language.dsl_ops import *  # noqa: F403  (pl.add, ..., namespaces pl.til
 
 __all__ = [*dsl.__all__, *dsl_ops.__all__, "optimizations"]
 
-# `__all__` as a set: `pl/__init__.py` looks every `pl.X` of the surface up in it on first use.
+# `__all__` as a set: `pl/__init__.py` looks every access `pl.X` of the surface up in it.
 NAMES: Final = frozenset(__all__)
