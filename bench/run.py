@@ -13,7 +13,7 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
                            the cyclic GC paused as `pl.compile` runs them (lowering and print
                            pause it themselves);
   print                    `pl.python_print` of the compiled program;
-  show_inferred            `pl.show_inferred.annotate.run_text(text, filename, backend="910B")`: the whole
+  show_inferred            `pl.show_inferred.run.run_text(text, filename, backend="910B")`: the whole
                            regeneration an editor runs on save (reading the file, which parses it
                            once and lowers it, compiling, and splicing the changed statements
                            into the text), no cache;
@@ -58,7 +58,7 @@ from pl.gc_pause import gc_paused  # noqa: E402
 from pl.lowering.frontend.parse import parse_tree  # noqa: E402
 from pl.lowering.source.python import parse_python  # noqa: E402
 from pl.printer.program import print_node  # noqa: E402
-from pl.show_inferred.annotate import run_text  # noqa: E402
+from pl.show_inferred.run import run_text  # noqa: E402
 
 _NAMES = count()
 # Every timing of every row, per size, in the order taken: the i-th timings of a row at two sizes

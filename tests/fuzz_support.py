@@ -375,8 +375,8 @@ def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> 
 
     from pl.errors import PlError
     from pl.printer.program import print_node
-    from pl.show_inferred.annotate import run_text
     from pl.show_inferred.cli import read_input
+    from pl.show_inferred.run import run_text
     from pl.structural import structural_equal
 
     if outcome.kind != "ok":

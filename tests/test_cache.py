@@ -1,4 +1,4 @@
-"""The compile cache (pl.show_inferred.cache) and its hooks in `pl.show_inferred.annotate.run_text` and the CLI.
+"""The compile cache (pl.show_inferred.cache) and its hooks in `pl.show_inferred.run.run_text` and the CLI.
 
 Every test passes its own tmp folder; none relies on the user's cache folder.
 """
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import pl.show_inferred.annotate as annotate
+import pl.show_inferred.run as run
 from pl.errors import PlError
 from pl.printer.program import print_node
 from pl.show_inferred import cache
@@ -55,8 +56,8 @@ class Counter:
 
 def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
-    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    cold = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    warm = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     assert c.calls == 1
     assert warm.output == cold.output and warm.output != KERNEL
     assert [str(n) for n in warm.notes] == [str(n) for n in cold.notes]
@@ -68,9 +69,9 @@ def test_hit_returns_the_same_result_without_compiling(tmp_path: Path, monkeypat
 
 def test_a_hit_compiles_again_only_when_the_programs_are_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    cold = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     c = Counter(monkeypatch)
-    warm = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    warm = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     assert c.calls == 0 and warm.output == cold.output  # the plain regeneration compiles nothing
     programs = warm.compiled
     assert c.calls == 1 and warm.compiled is programs
@@ -81,8 +82,8 @@ def test_a_hit_compiles_again_only_when_the_programs_are_read(
 def test_without_cache_dir_nothing_is_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    annotate.run_text(KERNEL, "k.py")
-    annotate.run_text(KERNEL, "k.py")
+    run.run_text(KERNEL, "k.py")
+    run.run_text(KERNEL, "k.py")
     assert c.calls == 2
     assert not any(tmp_path.rglob("*.json"))
 
@@ -100,12 +101,12 @@ def test_a_change_of_text_name_or_option_is_a_miss(change: dict[str, Any], tmp_p
     c = Counter(monkeypatch)
     base: dict[str, Any] = {"text": KERNEL, "filename": "k.py", "backend": "910B", "residency": True,
                             "program": None}
-    first = annotate.run_text(base.pop("text"), base.pop("filename"), cache_dir=tmp_path, **base)
+    first = run.run_text(base.pop("text"), base.pop("filename"), cache_dir=tmp_path, **base)
     args: dict[str, Any] = {"text": KERNEL, "filename": "k.py", "backend": "910B", "residency": True,
                             "program": None, **change}
-    second = annotate.run_text(args.pop("text"), args.pop("filename"), cache_dir=tmp_path, **args)
+    second = run.run_text(args.pop("text"), args.pop("filename"), cache_dir=tmp_path, **args)
     assert c.calls == 2
-    expected = annotate.run_text(KERNEL if "text" not in change else change["text"],
+    expected = run.run_text(KERNEL if "text" not in change else change["text"],
                                  change.get("filename", "k.py"),
                                  **{k: v for k, v in {"backend": "910B", "residency": True,
                                                       "program": None, **change}.items()
@@ -158,19 +159,19 @@ def test_an_entry_under_another_key_is_a_miss(tmp_path: Path) -> None:
 
 def test_corrupt_entry_through_run_text_recompiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
-    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    cold = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     (entry,) = tmp_path.glob("*.json")
     entry.write_bytes(entry.read_bytes()[:50])
-    again = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    again = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     assert c.calls == 2 and again.output == cold.output
 
 
 def test_user_errors_are_cached_and_raised_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
     with pytest.raises(PlError) as first:
-        annotate.run_text(BAD, "bad.py", cache_dir=tmp_path)
+        run.run_text(BAD, "bad.py", cache_dir=tmp_path)
     with pytest.raises(PlError) as second:
-        annotate.run_text(BAD, "bad.py", cache_dir=tmp_path)
+        run.run_text(BAD, "bad.py", cache_dir=tmp_path)
     assert c.calls == 1
     assert second.value.render(color=False) == first.value.render(color=False)
     assert "undefined_name" in second.value.render(color=False)
@@ -321,12 +322,12 @@ def _project(folder: Path, shapes: str | None) -> Path:
 def test_a_changed_imported_module_is_a_miss(tmp_path: Path) -> None:
     path = _project(tmp_path / "p", "N = 64\n")
     folder = tmp_path / "cache"
-    first = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    first = run.run_text(KERNEL_N, str(path), cache_dir=folder)
     assert "[64, 64]" in first.output
     (tmp_path / "p" / "shapes.py").write_text("N = 32\n")
-    second = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    second = run.run_text(KERNEL_N, str(path), cache_dir=folder)
     assert "[32, 32]" in second.output
-    assert second.output == annotate.run_text(KERNEL_N, str(path)).output
+    assert second.output == run.run_text(KERNEL_N, str(path)).output
 
 
 def test_two_projects_with_the_same_kernel_file_get_their_own_output(
@@ -349,44 +350,92 @@ def test_an_error_is_not_served_after_its_fix(broken: str | None, tmp_path: Path
     folder = tmp_path / "cache"
     for _ in range(2):  # the second time from the cache
         with pytest.raises(PlError):
-            annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+            run.run_text(KERNEL_N, str(path), cache_dir=folder)
     (tmp_path / "p" / "shapes.py").write_text("N = 64\n")
-    fixed = annotate.run_text(KERNEL_N, str(path), cache_dir=folder)
+    fixed = run.run_text(KERNEL_N, str(path), cache_dir=folder)
     assert "[64, 64]" in fixed.output
 
 
 def test_under_exec_a_changed_imported_module_is_a_miss(tmp_path: Path) -> None:
     path = _project(tmp_path / "p", "N = 64\n")
     folder = tmp_path / "cache"
-    assert "[64, 64]" in annotate.run_text(KERNEL_N, str(path), cache_dir=folder,
+    assert "[64, 64]" in run.run_text(KERNEL_N, str(path), cache_dir=folder,
                                            execute=True).output
     (tmp_path / "p" / "shapes.py").write_text("N = 32\n")
-    assert "[32, 32]" in annotate.run_text(KERNEL_N, str(path), cache_dir=folder,
+    assert "[32, 32]" in run.run_text(KERNEL_N, str(path), cache_dir=folder,
                                            execute=True).output
 
 
 def test_exec_and_static_results_are_kept_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     c = Counter(monkeypatch)
-    annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path, execute=True)
+    run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    run.run_text(KERNEL, "k.py", cache_dir=tmp_path, execute=True)
     assert c.calls == 2
 
 
-def test_the_libcst_and_pl_versions_are_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.metadata
+def _package(site: Path) -> Path:
+    pkg = site / "libcst"
+    (pkg / "_nodes").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("x = 1\n")
+    (pkg / "_nodes" / "a.py").write_text("y = 2\n")
+    (pkg / "native.so").write_bytes(b"\0" * 8)
+    (site / "libcst-1.0.dist-info").mkdir()
+    return pkg
 
-    real = importlib.metadata.version
-    before = cache.package_fingerprint()
-    for dist in ("libcst", "pl-tile"):
-        monkeypatch.setattr(importlib.metadata, "version",
-                            lambda name, d=dist: "999" if name == d else real(name))
-        assert cache.package_fingerprint() != before
-        monkeypatch.setattr(importlib.metadata, "version", real)
-    assert cache.package_fingerprint() == before
+
+def test_a_changed_package_or_installed_version_changes_the_fingerprint(tmp_path: Path) -> None:
+    pkg = _package(tmp_path / "site")
+    base = cache.code_fingerprint(str(pkg), "libcst")
+    assert cache.code_fingerprint(str(pkg), "libcst") == base
+    # Neither another distribution's metadata nor compiled bytecode is the package's code.
+    (tmp_path / "site" / "libcstx-2.0.dist-info").mkdir()
+    (pkg / "__pycache__").mkdir()
+    (pkg / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"pyc")
+    (pkg / "README.txt").write_text("docs")
+    assert cache.code_fingerprint(str(pkg), "libcst") == base
+    seen = {base}
+
+    def changed() -> None:
+        now = cache.code_fingerprint(str(pkg), "libcst")
+        assert now not in seen
+        seen.add(now)
+
+    (tmp_path / "site" / "libcst-1.0.dist-info").rename(tmp_path / "site" / "libcst-1.1.dist-info")
+    changed()  # an upgrade, even one that left every file as it was
+    a = pkg / "_nodes" / "a.py"
+    a.write_text("y = 3\n")  # same size
+    os.utime(a, ns=(a.stat().st_atime_ns, a.stat().st_mtime_ns + 1_000_000_000))
+    changed()
+    a.write_text("y = 30\n")
+    changed()
+    (pkg / "native.so").write_bytes(b"\1" * 9)  # the native parser
+    changed()
+    (pkg / "_nodes" / "b.py").write_text("")
+    changed()
+    (pkg / "_nodes" / "b.py").rename(pkg / "b.py")  # a module moved
+    changed()
+
+
+def test_the_fingerprint_covers_pl_and_libcst(monkeypatch: pytest.MonkeyPatch) -> None:
+    import libcst
+
+    import pl
+
+    covered: list[tuple[str, str]] = []
+    real = cache.code_fingerprint
+
+    def spy(folder: str, distribution: str) -> str:
+        covered.append((os.path.realpath(folder), distribution))
+        return real(folder, distribution)
+
+    monkeypatch.setattr(cache, "code_fingerprint", spy)
+    cache.package_fingerprint()
+    assert covered == [(os.path.dirname(os.path.realpath(pl.__file__)), "pl-tile"),
+                       (os.path.dirname(os.path.realpath(libcst.__file__)), "libcst")]
 
 
 def test_a_malformed_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    cold = annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    cold = run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
     (entry,) = tmp_path.glob("*.json")
     import json
 
@@ -397,5 +446,5 @@ def test_a_malformed_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyP
         data["value"] = bad
         entry.write_text(json.dumps(data))
         c = Counter(monkeypatch)
-        assert annotate.run_text(KERNEL, "k.py", cache_dir=tmp_path).output == cold.output
+        assert run.run_text(KERNEL, "k.py", cache_dir=tmp_path).output == cold.output
         assert c.calls == 1

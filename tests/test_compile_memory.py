@@ -26,7 +26,7 @@ import sys
 import pytest
 
 import pl
-from pl.show_inferred.annotate import run_text
+from pl.show_inferred.run import run_text
 
 COMPILES, WARM_UP = 1000, 100
 # Allowed growth over the 900 measured compiles. One kept kernel is hundreds of objects (its LibCST

@@ -24,7 +24,7 @@ from pl.infer.analysis import last_yield
 from pl.ir.stmt import IfStmt
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType
-from pl.show_inferred.annotate import run_text
+from pl.show_inferred.run import run_text
 
 HEAD = '''import pl
 

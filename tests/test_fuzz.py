@@ -42,7 +42,7 @@ from interpret_support import compare_results
 
 import pl
 from pl.ir.function import Program
-from pl.show_inferred.annotate import show_inferred
+from pl.show_inferred.run import show_inferred
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))

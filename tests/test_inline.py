@@ -26,8 +26,8 @@ from pl.ir import Program
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.stmt import AssignStmt
 from pl.ir.traverse import walk_stmts
-from pl.show_inferred.annotate import run_text
 from pl.show_inferred.cli import load_programs
+from pl.show_inferred.run import run_text
 
 CASES = Path(__file__).resolve().parent / "inline_cases"
 _MARK = re.compile(r"#\s*error:\s*(?P<msg>.*?)\s*$")

@@ -171,9 +171,10 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_every_module_imports_first() -> None:
     """`pl/__init__.py` runs before any module under pl/ (a package runs before its modules), so
-    it may load only layers below lowering: a module of lowering or infer imported first would
-    otherwise be partly initialised when the face asks it for a name. This imports each of them
-    first in a clean module table and names the ones that break."""
+    it may load only layers below lowering (it loads none: every name on first use): a module of
+    lowering or infer imported first would otherwise be partly initialised when the face asks it
+    for a name. This imports each of them first in a clean module table and names the ones that
+    break."""
     names = sorted(m for m in FILES if m.startswith(("pl.lowering", "pl.infer")))
     code = ("import importlib, sys\n"
             "ours = ('pl',)\n"

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from bench.generate import kernel_source
-from pl.show_inferred.annotate import Regenerated, run_text
 from pl.show_inferred.report import explain, file_json
+from pl.show_inferred.result import Regenerated
+from pl.show_inferred.run import run_text
 
 _NAMES = count()
 SMALL, LARGE = 300, 1200

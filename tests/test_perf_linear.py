@@ -25,7 +25,7 @@ from pl.compiler import default_passes
 from pl.lowering.frontend.parse import parse_tree
 from pl.lowering.source.python import parse_python
 from pl.printer.program import print_node
-from pl.show_inferred.annotate import run_text
+from pl.show_inferred.run import run_text
 
 _NAMES = count()
 SMALL, LARGE = 250, 1000

@@ -22,7 +22,8 @@ import pl.show_inferred.annotate as annotate
 from bench.generate import kernel_source
 from pl.errors import PlError
 from pl.lowering.frontend.source import SourceFile
-from pl.show_inferred.annotate import regenerate, run_text
+from pl.show_inferred.annotate import regenerate
+from pl.show_inferred.run import run_text
 from pl.show_inferred.splice import Edit, SourceText, splice
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,7 +33,7 @@ from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.parse import parse_tree
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import parse_python
-from pl.show_inferred.annotate import run_text
+from pl.show_inferred.run import run_text
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_FILES = sorted((ROOT / "examples").glob("*.py")) \

@@ -30,7 +30,7 @@ import pl.show_inferred as cli
 from pl.errors import PlError, python_lines
 from pl.ir.function import Program
 from pl.lowering.source.python import Stored, decode, encode, python_view, restore
-from pl.show_inferred.annotate import run_text, show_inferred
+from pl.show_inferred.run import run_text, show_inferred
 from pl.structural import structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -244,7 +244,7 @@ DEEP = {
 
 def test_deep_nesting_is_a_located_error_not_a_crash(tmp_path: Path) -> None:
     script = (
-        "import sys\nimport pl\nfrom pl.show_inferred.annotate import run_text\n"
+        "import sys\nimport pl\nfrom pl.show_inferred.run import run_text\n"
         f"for name, e in {DEEP!r}.items():\n"
         "    for call in (pl.parse, lambda t: run_text(t, 'k.py')):\n"
         "        try:\n"

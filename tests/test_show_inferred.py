@@ -1,4 +1,4 @@
-"""`python -m pl.show_inferred` and `pl.show_inferred.annotate.show_inferred`: goldens, round trip, every option."""
+"""`python -m pl.show_inferred` and `pl.show_inferred.run.show_inferred`: goldens, round trip, every option."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from pl.ir.expr import ConstInt
 from pl.ir.names import user_name
 from pl.ir.types import TileType
 from pl.lowering.frontend.parse import parse
-from pl.show_inferred.annotate import run_text, show_inferred
 from pl.show_inferred.edit import annotate_type, set_target_memory
+from pl.show_inferred.run import run_text, show_inferred
 from pl.structural import structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent

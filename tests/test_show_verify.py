@@ -29,8 +29,10 @@ import pl
 import pl.show_inferred as cli
 from pl.errors import InternalError, package_version
 from pl.lowering.frontend.parse import parse
-from pl.show_inferred.annotate import Regenerated, rerun, run_text
+from pl.show_inferred.annotate import rerun
 from pl.show_inferred.imports import dsl_root
+from pl.show_inferred.result import Regenerated
+from pl.show_inferred.run import run_text
 from pl.show_inferred.verify import verify_output
 from pl.structural import assert_structural_equal, structural_equal
 
@@ -378,7 +380,7 @@ def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
     def failing(*args: object, **kwargs: object) -> Regenerated:
         raise InternalError("k.py: the regenerated file does not read back")
 
-    monkeypatch.setattr("pl.show_inferred.cli.run_text", failing)
+    monkeypatch.setattr("pl.show_inferred.run.run_text", failing)
     code, out, err = run(["--write", str(path)])
     assert (code, out) == (123, "")
     assert f"internal error in pl {package_version()}: k.py: the regenerated file" in err

@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 import pl
 from pl.errors import PlError
 from pl.lowering.source.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
-from pl.show_inferred.annotate import load_programs, run_text
+from pl.show_inferred.annotate import load_programs
 from pl.show_inferred.cli import main
+from pl.show_inferred.run import run_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -221,7 +221,7 @@ def test_internal_error_from_stdin_keeps_the_input(monkeypatch: pytest.MonkeyPat
     def boom(*_: object, **__: object) -> object:
         raise KeyError("oops")
 
-    monkeypatch.setattr("pl.show_inferred.cli.run_text", boom)
+    monkeypatch.setattr("pl.show_inferred.run.run_text", boom)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     text = (ROOT / "examples" / "vector_rowsum.py").read_text(encoding="utf-8")
     status, _, err = _cli(["-"], stdin=text)

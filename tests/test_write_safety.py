@@ -26,7 +26,7 @@ import pytest
 import pl.show_inferred as cli
 from pl.errors import PlError
 from pl.lowering.source.python import Stored, encode
-from pl.show_inferred.annotate import show_inferred
+from pl.show_inferred.run import show_inferred
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = (ROOT / "examples" / "vector_rowsum.py").read_text(encoding="utf-8")

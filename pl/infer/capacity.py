@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pl.errors import diagnostic_lines, render_diagnostic
 from pl.infer.backend import KIB, capacity
-from pl.infer.footprint import function_footprint
-from pl.ir.function import Function, Program
 from pl.ir.names import user_name
 from pl.ir.span import Span
+
+if TYPE_CHECKING:
+    from pl.ir.function import Function, Program
 
 BIGGEST = 3  # owners a space warning names
 
@@ -126,6 +127,9 @@ def capacity_warnings(program: Program, backend: str | None) -> tuple[CapacityWa
 
 
 def _function_warnings(program: str, func: Function, backend: str) -> list[CapacityWarning]:
+    # Imported here: a compile-cache hit rebuilds warnings from JSON without the compiler's modules.
+    from pl.infer.footprint import function_footprint
+
     out = []
     for space, fp in function_footprint(func).spaces.items():
         cap = capacity(backend, space)

@@ -7,6 +7,8 @@ decorators `@pl.function` / `@pl.program` lower what they decorate and so live i
 `lowering.frontend.lower`.
 """
 
+from typing import Final
+
 from pl.language import dsl as dsl
 from pl.language import dsl_ops as dsl_ops
 from pl.language import optimizations as optimizations
@@ -14,3 +16,6 @@ from pl.language.dsl import *  # noqa: F403  (pl.Tile / pl.Tensor / ..., loops, 
 from pl.language.dsl_ops import *  # noqa: F403  (pl.add, ..., namespaces pl.tile / pl.tensor / pl.system)
 
 __all__ = [*dsl.__all__, *dsl_ops.__all__, "optimizations"]
+
+# `__all__` as a set: `pl/__init__.py` looks every access `pl.X` of the surface up in it.
+NAMES: Final = frozenset(__all__)

@@ -26,10 +26,11 @@ wrapper takes (its signature, measured).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module, resources
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
@@ -226,25 +227,20 @@ _SPACE: Final = MappingProxyType({m.name: m for m in MemorySpace})
 
 
 def _split_top(text: str, sep: str) -> list[str]:
-    """Split on `sep` outside parentheses/brackets."""
+    """Split on `sep` (one character, not a bracket) outside parentheses/brackets."""
+    # Only brackets and separators are visited (the registry splits a thousand cells on import).
     parts: list[str] = []
-    depth = 0
-    cur: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
+    depth = start = 0
+    for m in re.finditer(r"[(\[{)\]}]|" + re.escape(sep), text):
+        ch = m.group()
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        if depth == 0 and text.startswith(sep, i):
-            parts.append("".join(cur))
-            cur = []
-            i += len(sep)
-            continue
-        cur.append(ch)
-        i += 1
-    parts.append("".join(cur))
+        elif depth == 0:
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts.append(text[start:])
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -396,7 +392,11 @@ def _tensor_row(cols: list[str]) -> OpDef:
 
 def _rows(filename: str) -> list[tuple[str, list[str]]]:
     """(section, columns) per data row; a `#` line naming `tensor.` starts the tensor section."""
-    text = resources.files("pl.ops").joinpath(f"data/{filename}").read_text(encoding="utf-8")
+    # Beside this module, as pl's other folders are read (pl.errors.PL_SOURCE_FOLDERS): pl is
+    # installed as files, and `importlib.resources` alone would cost every compile's start-up
+    # more than reading all four tables.
+    with open(os.path.join(os.path.dirname(__file__), "data", filename), encoding="utf-8") as f:
+        text = f.read()
     out: list[tuple[str, list[str]]] = []
     section = "tile"
     for line in text.splitlines():
@@ -425,14 +425,15 @@ def _system_rule(result: Type) -> Rule:
     return rule
 
 
-def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None) -> OpDef:
+def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None,
+                       scalar_variant: str | None) -> OpDef:
     kind, dtype_text = typing or ("Unknown", "")
     if op.level == "system":
         m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
         rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
         kind = "Scalar" if m else kind
     return dataclasses.replace(op, result_kind=kind, result_dtype=_dtype_rule(dtype_text),
-                               type_rule=rule)
+                               type_rule=rule, scalar_variant=scalar_variant)
 
 
 def _bare(spelling: str) -> str:
@@ -470,8 +471,8 @@ def build_registry() -> Registry:
     unknown = sorted(set(rules) - set(rows))
     if unknown:
         raise ValueError(f"type rules for ops without a data row: {', '.join(unknown)}")
-    table = {name: dataclasses.replace(_with_record_facts(op, typing.get(name), rules.get(name)),
-                                       scalar_variant=_scalar_variant(op, rows))
+    table = {name: _with_record_facts(op, typing.get(name), rules.get(name),
+                                      _scalar_variant(op, rows))
              for name, op in rows.items()}
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):

@@ -1,4 +1,6 @@
-"""`show_inferred`: a kernel file regenerated with its inferred memory spaces (source-preserving).
+"""A kernel file loaded, compiled and regenerated with its inferred memory spaces
+(source-preserving): what `run_text` (pl/show_inferred/run.py) does when the compile cache has no
+answer.
 
 Guarantees: the file is READ, never run (lowering/source/static_module.py: its imports of `pl` and of
 the project's own modules are followed, its constants evaluated statically); only `execute=True`
@@ -9,7 +11,7 @@ those programs' functions (plus, for a file that only imports names *from* `pl`,
 whose compiled body is not the user's statements plus inserted moves (tensor-level code rewritten
 by lowering) is left exactly as written, with a note; its compiled form is what `--ir` prints.
 Inserted text spells the DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`).
-`run_text` verifies its result before returning it (pl/show_inferred/verify.py: it reads back, compiles
+`run_verified` verifies its result before returning it (pl/show_inferred/verify.py: it reads back, compiles
 to the same programs and is a fixed point), else raises `InternalError`. Errors in the kernel are
 `PlError`s located in the user's file.
 
@@ -24,11 +26,9 @@ import dataclasses
 import hashlib
 import linecache
 import os
-import re
 import sys
 import types
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,69 +37,28 @@ import libcst as cst
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
 from pl.gc_pause import gc_paused
-from pl.infer.capacity import CapacityWarning
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import (
     UserLines,
-    decode,
+    kernel_folder,
     python_lines,
     python_view,
     restore,
 )
 from pl.lowering.source.static_eval import python_failure
-from pl.lowering.source.static_module import kernel_folder, load_static, read_kernel
-from pl.show_inferred.cache import Reads, cached_call, error_from_json, error_json
+from pl.lowering.source.static_module import load_static, read_kernel
+from pl.show_inferred.cache import Reads
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.plan import FunctionResult, rewrite_function
+from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import verify_output
 from pl.show_inferred.written_spaces import space_changes
 
-__all__ = ["FunctionInfo", "Regenerated", "load_programs", "regenerate", "rerun", "run_text",
-           "show_inferred"]
-
-@dataclass(frozen=True)
-class FunctionInfo:
-    """How one function was regenerated: the output names of the inserted moves, and whether it
-    was left as written (`kept_reason` then says why)."""
-
-    program: str
-    name: str
-    move_names: dict[str, str]
-    kept_reason: str = ""
-
-
-@dataclass(frozen=True)
-class Regenerated:
-    """One file's result: the input text, the regenerated text, what was compiled, and its
-    notes and capacity warnings (pl/infer/capacity.py; never part of the text).
-
-    Answered from the compile cache, the compiled programs are not stored (the cache holds text
-    and JSON only): `compiled` then compiles the file again, once, when it is first read (the
-    plain regeneration an editor asks for on every save reads only `output` and `notes`)."""
-
-    filename: str
-    text: str
-    output: str
-    _compiled: tuple[Compiled, ...] | Callable[[], tuple[Compiled, ...]] = field(compare=False)
-    functions: tuple[FunctionInfo, ...] = ()
-    notes: tuple[PlError, ...] = field(default=())
-    warnings: tuple[CapacityWarning, ...] = field(default=())
-
-    @property
-    def compiled(self) -> tuple[Compiled, ...]:
-        value = self._compiled
-        if callable(value):
-            value = value()
-            object.__setattr__(self, "_compiled", value)
-        return value
-
-    def info(self, program: str, function: str) -> FunctionInfo | None:
-        return next((i for i in self.functions if i.program == program and i.name == function), None)
-
+__all__ = ["load_programs", "regenerate", "rerun", "run_verified"]
 
 # -- loading ---------------------------------------------------------------------------------------
 def _exec_error(e: BaseException, filename: str) -> PlError:
@@ -382,49 +341,24 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
     return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
 
 
-def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
-             program: str | None = None, dump_passes: Path | None = None,
-             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False) -> Regenerated:
-    """Load, compile and regenerate one file's text, and verify the result (what the CLI does
-    per file; raises `InternalError` when the result fails pl/show_inferred/verify.py's checks).
-
-    The file is read statically unless `execute` (see `load_programs`). With `cache_dir`, an
-    unchanged file (same text, name, folder, options, `pl`, and the same content of every module
-    the load read) is answered from the compile cache in that folder (pl.show_inferred.cache; only verified
-    results are stored); `dump_passes` always compiles."""
-    options = _options(filename, backend, residency, program, execute)
-    if cache_dir is None or dump_passes is not None:
-        return _run_verified(text, filename, options, dump_passes, {})
-
-    def from_json(data: Any) -> Regenerated:
-        return _from_json(data, text, filename,
-                          lambda: _run_verified(text, filename, options, None, {}).compiled)
-
-    return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
-                       options, lambda reads: _run_verified(text, filename, options, None, reads),
-                       _to_json, from_json)
-
-
-def _options(filename: str, backend: str | None, residency: bool, program: str | None,
-             execute: bool) -> dict[str, Any]:
-    return {"backend": backend, "residency": residency, "program": program,
-            "execute": execute, "folder": str(kernel_folder(filename))}
-
-
 def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False
           ) -> Callable[[str, str], Regenerated]:
     """Unverified load-compile-regenerate of a text with these options (what verification
     runs on the printed text)."""
     return lambda text, filename: _run(
-        text, filename, _options(filename, backend, residency, program, execute), None, {})
+        text, filename, kernel_options(filename, backend, residency, program, execute), None, {})
 
 
-def _run_verified(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-                  reads: Reads) -> Regenerated:
+def run_verified(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+                 reads: Reads) -> Regenerated:
+    """Load, compile and regenerate one file's text with `options`
+    (`pl.show_inferred.result.kernel_options`), and verify the result (raises `InternalError` when
+    it fails pl/show_inferred/verify.py's checks); the files the load read besides `text` are
+    recorded in `reads`. What `pl.show_inferred.run.run_text` does on a cache miss."""
     view = python_view(text)
     if view != text:  # compile what Python reads (lowering/source/python.py); keep the user's lines
         try:
-            r = _run_verified(view, filename, options, dump_passes, reads)
+            r = run_verified(view, filename, options, dump_passes, reads)
         except PlError as e:  # located in the view: point into the user's text instead
             if e.span is not None and e.span.filename == filename:
                 e.span, e.source = UserLines(text, view).span(e.span), text
@@ -466,54 +400,3 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
                                         dump_passes=dump))
     with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.gc_pause)
         return _regenerate(src, compiled)
-
-
-def _to_json(r: Regenerated) -> dict[str, Any]:
-    """What the cache keeps of a result: text and JSON data only (pl.show_inferred.cache)."""
-    return {"output": r.output,
-            "functions": [[i.program, i.name, i.move_names, i.kept_reason]
-                          for i in r.functions],
-            "notes": [error_json(n) for n in r.notes],
-            "warnings": [w.as_json() for w in r.warnings]}
-
-
-def _from_json(data: Any, text: str, filename: str,
-               compile_again: Callable[[], tuple[Compiled, ...]]) -> Regenerated:
-    functions = []
-    for program, name, moves, reason in data["functions"]:
-        if not (isinstance(program, str) and isinstance(name, str) and isinstance(reason, str)
-                and isinstance(moves, dict)
-                and all(isinstance(v, str) for kv in moves.items() for v in kv)):
-            raise ValueError("not a stored function")
-        functions.append(FunctionInfo(program, name, moves, reason))
-    if not isinstance(data["output"], str):
-        raise ValueError("not a stored output")
-    return Regenerated(filename, text, data["output"], compile_again, tuple(functions),
-                       tuple(error_from_json(n) for n in data["notes"]),
-                       tuple(CapacityWarning.from_json(w) for w in data["warnings"]))
-
-
-_LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
-
-
-def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
-                  residency: bool = True, filename: str | None = None,
-                  execute: bool = False) -> str:
-    """The kernel file (a path, or source text when it contains a newline) regenerated with
-    every tile's inferred memory space, its inserted moves and hoisted loads. The file is read,
-    not run, unless `execute=True` (see `load_programs`)."""
-    if backend == "none":
-        backend = None
-    if isinstance(path_or_text, str) and _LOOKS_LIKE_SOURCE.search(path_or_text):
-        text, name = path_or_text, filename or "<string>"
-    else:
-        path = Path(path_or_text)
-        if not path.is_file():
-            raise PlError(f"no such file: {path}")
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise PlError(f"cannot read {path}: {e.strerror or e}") from None
-        name = filename or str(path)
-        text, _ = decode(data, name)
-    return run_text(text, name, backend=backend, residency=residency, execute=execute).output

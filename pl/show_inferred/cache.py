@@ -4,10 +4,13 @@ Guarantees:
 - Nothing read from the cache folder is ever executed or unpickled: an entry is one JSON document
   (`json.loads`, which builds only dicts, lists, strings, numbers, booleans and None), so a file
   planted in the folder can at worst give a wrong-looking miss, never run code.
-- `key(...)` changes whenever the text, the file name, any option, the Python version, the
-  `libcst` version, the `pl` version or any source file of the installed `pl` / `lowering` /
-  `infer` packages changes (their names, sizes and modification times are part of the key, so a
-  developer's edit invalidates old entries without a version bump).
+- `key(...)` changes whenever the text, the file name, any option, the Python version, or the
+  code of `pl` or of `libcst` changes: the name, size and modification time of every source file
+  (and compiled extension) of both packages are part of the key, so a developer's edit
+  invalidates old entries without a version bump, and so are the names of the metadata folders
+  installed beside each package (`libcst-1.9.0.dist-info`: the installed version). Computing it
+  costs a few hundred `stat`s and imports nothing (not `importlib.metadata`, whose import alone
+  would take a third of a cache hit).
 - `cached_call` also stores the files a result was computed from (`reads`: path -> sha256, None
   for a path that was looked for and absent) and serves a hit only when every one of them still
   has that content: a changed imported module, or one created where the loader looked, is a miss.
@@ -21,6 +24,7 @@ Guarantees:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -29,11 +33,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pl.errors import PL_SOURCE_FOLDERS, PlError, package_version
+from pl.errors import PL_SOURCE_FOLDERS, PlError
 from pl.ir.span import Span
 
-__all__ = ["Cache", "Reads", "cached_call", "default_cache_dir", "error_from_json", "error_json",
-           "key", "package_fingerprint", "reads_unchanged"]
+__all__ = ["Cache", "Reads", "cached_call", "code_fingerprint", "default_cache_dir",
+           "error_from_json", "error_json", "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
 
@@ -46,19 +50,53 @@ def default_cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "pl"
 
 
+# What a package's code is made of: Python source, pl's op tables, compiled extensions (LibCST's
+# native parser).
+_CODE_FILES = (".py", ".tsv", ".so", ".pyd")
+
+
+def code_fingerprint(folder: str, distribution: str) -> str:
+    """A digest of the package in `folder`: every code file's name, size and mtime, and the names
+    of `distribution`'s metadata folders beside it (`libcst-1.9.0.dist-info`, which names the
+    installed version; an editable install keeps its metadata elsewhere)."""
+    h = hashlib.sha256()
+    parent = os.path.dirname(os.path.normpath(folder))
+    prefix = distribution.lower().replace("-", "_")
+    try:
+        beside = os.listdir(parent)
+    except OSError:
+        beside = []
+    for name in sorted(beside):
+        if name.lower().startswith((prefix + "-", prefix + ".")) and \
+                name.endswith((".dist-info", ".egg-info")):
+            h.update(f"{name}\n".encode())
+    _hash_files(folder, "", h)
+    return h.hexdigest()
+
+
+def _hash_files(folder: str, relative: str, h: Any) -> None:
+    """The code files under `folder` (named from the package's folder), in name order."""
+    with os.scandir(folder) as entries:
+        ordered = sorted(entries, key=lambda e: e.name)
+    for e in ordered:
+        if e.is_dir(follow_symlinks=False):
+            if e.name != "__pycache__":
+                _hash_files(e.path, f"{relative}{e.name}/", h)
+        elif e.name.endswith(_CODE_FILES):
+            st = e.stat()
+            h.update(f"{relative}{e.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+
+
 def package_fingerprint() -> str:
-    """A digest of the Python, `pl` and `libcst` versions and of every `pl` source file's name,
-    size and mtime (a few hundred `stat`s: computed per key, never remembered in the process)."""
-    h = hashlib.sha256(package_version().encode())
-    h.update(f"\0{package_version('libcst')}\0{sys.version}\0".encode())
+    """A digest of the Python version and of the code of `pl` and `libcst` (`code_fingerprint`;
+    computed per key, never remembered in the process). LibCST is found without importing it."""
+    spec = importlib.util.find_spec("libcst")
+    libcst_folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    h = hashlib.sha256(f"{sys.version}\0".encode())
     for folder in PL_SOURCE_FOLDERS:
-        for root, dirs, files in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for f in sorted(files):
-                if f.endswith((".py", ".tsv")):
-                    st = os.stat(os.path.join(root, f))
-                    h.update(f"{os.path.relpath(os.path.join(root, f), folder)}:{st.st_size}:"
-                             f"{st.st_mtime_ns}\n".encode())
+        h.update(f"pl-tile:{code_fingerprint(folder, 'pl-tile')}\0".encode())
+    for folder in libcst_folders:
+        h.update(f"libcst:{code_fingerprint(folder, 'libcst')}\0".encode())
     return h.hexdigest()
 
 

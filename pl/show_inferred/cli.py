@@ -16,7 +16,11 @@ not, nothing is printed or written for that file and the run stops with
 `internal error in pl <version>: ...`. Capacity warnings (pl/infer/capacity.py) go to stderr, or
 to the `--json` report's "warnings", never into a file's text, and never change the exit status.
 
-The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.annotate.show_inferred`.
+The package is also callable: `pl.show_inferred(path_or_text, ...)` is `pl.show_inferred.run.show_inferred`.
+
+Start-up: `--help`, a usage error and a compile-cache hit import neither LibCST nor the compiler
+(tests/test_startup.py): the modules that run, compile, verify and report are imported once the
+arguments are parsed, each where a mode needs it.
 """
 
 from __future__ import annotations
@@ -35,17 +39,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from pl.errors import InternalError, PlError, package_version, want_color
-from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
-from pl.show_inferred import html_report
-from pl.show_inferred.annotate import Regenerated, rerun, run_text
-from pl.show_inferred.annotate import load_programs as _load_text
-from pl.show_inferred.report import JSON_VERSION, diagnostic_json, explain, file_json
-from pl.show_inferred.verify import ir_text, verify_ir
+
+if TYPE_CHECKING:
+    from pl.ir.function import Program
+    from pl.show_inferred import html_report
+    from pl.show_inferred.result import Regenerated
 
 _BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
@@ -54,8 +57,10 @@ EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
 def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
     """The file's programs, in definition order (read statically unless `execute`; kept for
     callers of the first version of this module)."""
+    from pl.show_inferred.annotate import load_programs as load_text
+
     source = read_input(str(path), sys.stdin)
-    programs = _load_text(source.text, source.filename, execute=execute)
+    programs = load_text(source.text, source.filename, execute=execute)
     if not programs:
         raise PlError(f"{path}: no @pl.program found in this file", Span(source.filename, 1, 1))
     return programs
@@ -271,11 +276,16 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 
 def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
          stdout: TextIO, stderr: TextIO, report: dict[str, Any], pages: list[str]) -> int:
+    from pl.show_inferred.report import diagnostic_json, explain, file_json
+    from pl.show_inferred.run import run_text
+
     run = functools.partial(run_text, source.text, source.filename, backend=_BACKENDS[args.backend],
                             residency=not args.no_residency, program=args.program,
                             cache_dir=_cache_dir(args), execute=args.execute)
     stages: dict[str, list[html_report.Stage]] = {}
     if args.html is not None:  # also needs the program after every pass
+        from pl.show_inferred import html_report
+
         r, stages = html_report.run_traced(run, dump)
     else:
         r = run(dump_passes=dump)
@@ -302,6 +312,9 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             write_back(source, r.output)
             print(f"regenerated {path}", file=stderr)
     elif args.ir:
+        from pl.show_inferred.annotate import rerun
+        from pl.show_inferred.verify import ir_text, verify_ir
+
         verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
                            program=args.program, execute=args.execute))
         for c in r.compiled:
@@ -330,6 +343,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
         return int(e.code) if isinstance(e.code, int) else EXIT_USER
+    from pl.show_inferred.report import JSON_VERSION, diagnostic_json
+
     several = len(args.files) > 1
     report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": [],
                               "warnings": []}
@@ -369,6 +384,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
 
 def _write_html(out: Path, pages: list[str], files: list[str], status: int, stderr: TextIO) -> int:
     """--html: the page, written only when every file compiled (never half a report)."""
+    from pl.show_inferred import html_report
+
     if status >= EXIT_USER:
         print(f"note: {out} was not written", file=stderr)
         return status

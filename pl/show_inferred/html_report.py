@@ -38,8 +38,8 @@ from pl.infer.footprint import function_footprint
 from pl.ir.enums import MemorySpace
 from pl.ir.names import user_name
 from pl.printer.program import print_node
-from pl.show_inferred.annotate import Regenerated
 from pl.show_inferred.report import Explained, ExplainedFunction, explained
+from pl.show_inferred.result import Regenerated
 
 Stage = tuple[str, str]  # (pass name, the program's text after it)
 

@@ -9,15 +9,16 @@ omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnost
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pl.compiler import Compiled
 from pl.errors import PlError
-from pl.infer.residency.apply import RULES
-from pl.ir.function import Function
 from pl.ir.names import user_name, user_text
-from pl.show_inferred.annotate import FunctionInfo, Regenerated
+from pl.show_inferred.result import FunctionInfo, Regenerated
 from pl.show_inferred.written_spaces import reason_text, space_changes
+
+if TYPE_CHECKING:
+    from pl.compiler import Compiled
+    from pl.ir.function import Function
 
 JSON_VERSION = 1
 
@@ -114,6 +115,9 @@ def diagnostic_json(e: PlError, path: str, severity: str) -> dict[str, Any]:
 
 
 def _residency_reason(rd: Any) -> str:
+    # Imported here: `diagnostic_json`, which every run of the command uses, needs no compiler.
+    from pl.infer.residency.apply import RULES
+
     rule, detail = getattr(rd, "rule", ""), getattr(rd, "detail", "")
     text = f"{rule}: {RULES.get(rule, rule)}" if rule else "no rule recorded"
     # The detail only adds what the rule's one-line description does not already say.

@@ -25,7 +25,7 @@ from pl.printer.program import print_node
 from pl.structural import assert_structural_equal
 
 if TYPE_CHECKING:
-    from pl.show_inferred.annotate import Regenerated
+    from pl.show_inferred.result import Regenerated
 
     Rerun = Callable[[str, str], Regenerated]
 

@@ -28,6 +28,8 @@ Guarantees:
   beyond any exception handler, on nesting CPython refuses (thousands of brackets or operators);
   what Python refuses (syntax, `return` outside a function, too deep) is one located `PlError`.
 - `python_lines` (from pl.errors) splits text into lines where Python numbers them.
+- `kernel_folder(filename)` is the folder Python resolves a script's absolute imports in (its
+  own folder; the current one for `<stdin>`).
 """
 
 from __future__ import annotations
@@ -37,18 +39,20 @@ import codecs
 import contextlib
 import difflib
 import io
+import os
 import re
 import tokenize
 import types
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "UserLines", "compile_python", "decode", "encode", "parse_python",
-           "python_lines", "python_view", "restore", "syntax_error"]
+__all__ = ["Stored", "UserLines", "compile_python", "decode", "encode", "kernel_folder",
+           "parse_python", "python_lines", "python_view", "restore", "syntax_error"]
 
 _BOM = "\ufeff"
 # The part of an indentation that CPython ignores: everything up to its last form feed.
@@ -110,6 +114,13 @@ def _python_errors(text: str, filename: str) -> Iterator[None]:
         raise PlError("this code nests too deeply for Python's parser",
                       Span(filename, longest + 1, 1), source=text,
                       hint="split the expression into several statements") from None
+
+
+def kernel_folder(filename: str) -> Path:
+    """The folder a kernel's absolute imports are resolved in (the cwd for `<stdin>`)."""
+    if filename.startswith("<"):
+        return Path(os.getcwd())
+    return Path(os.path.realpath(filename)).parent
 
 
 def decode(data: bytes, filename: str) -> tuple[str, Stored]:

@@ -64,7 +64,7 @@ from pl.lowering.frontend.lower import (
     program_target_error,
 )
 from pl.lowering.frontend.source import SourceFile
-from pl.lowering.source.python import compile_python
+from pl.lowering.source.python import compile_python, kernel_folder
 from pl.lowering.source.static_eval import (
     EXEC_HINT,
     FailsWhenRun,
@@ -75,17 +75,10 @@ from pl.lowering.source.static_eval import (
     evaluate,
 )
 
-__all__ = ["constant_value", "kernel_folder", "load_static", "pl_module", "pl_surface", "read_kernel"]
+__all__ = ["constant_value", "load_static", "pl_module", "pl_surface", "read_kernel"]
 
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
-
-
-def kernel_folder(filename: str) -> Path:
-    """The folder a kernel's absolute imports are resolved in (the cwd for `<stdin>`)."""
-    if filename.startswith("<"):
-        return Path(os.getcwd())
-    return Path(os.path.realpath(filename)).parent
 
 
 # The names of the `pl` face that come from above lowering (pl/__init__.py): a kernel's text

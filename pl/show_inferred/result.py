@@ -1,0 +1,97 @@
+"""What regenerating one kernel file gives (`Regenerated`), the options it depends on, and the
+JSON form the compile cache keeps of it.
+
+Guarantees: this module imports neither LibCST nor the compiler (a compile-cache hit is answered
+with it alone, see pl/show_inferred/run.py). `to_json` keeps text and JSON data only; `from_json`
+rebuilds the same `output`, `functions` and `notes`, and raises ValueError (or KeyError /
+TypeError) on data it did not write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pl.errors import PlError
+from pl.infer.capacity import CapacityWarning
+from pl.lowering.source.python import kernel_folder
+from pl.show_inferred.cache import error_from_json, error_json
+
+if TYPE_CHECKING:
+    from pl.compiler import Compiled
+
+__all__ = ["FunctionInfo", "Regenerated", "from_json", "kernel_options", "to_json"]
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """How one function was regenerated: the output names of the inserted moves, and whether it
+    was left as written (`kept_reason` then says why)."""
+
+    program: str
+    name: str
+    move_names: dict[str, str]
+    kept_reason: str = ""
+
+
+@dataclass(frozen=True)
+class Regenerated:
+    """One file's result: the input text, the regenerated text, what was compiled, and its
+    notes and capacity warnings (pl/infer/capacity.py; never part of the text).
+
+    Answered from the compile cache, the compiled programs are not stored (the cache holds text
+    and JSON only): `compiled` then compiles the file again, once, when it is first read (the
+    plain regeneration an editor asks for on every save reads only `output` and `notes`)."""
+
+    filename: str
+    text: str
+    output: str
+    _compiled: tuple[Compiled, ...] | Callable[[], tuple[Compiled, ...]] = field(compare=False)
+    functions: tuple[FunctionInfo, ...] = ()
+    notes: tuple[PlError, ...] = field(default=())
+    warnings: tuple[CapacityWarning, ...] = field(default=())
+
+    @property
+    def compiled(self) -> tuple[Compiled, ...]:
+        value = self._compiled
+        if callable(value):
+            value = value()
+            object.__setattr__(self, "_compiled", value)
+        return value
+
+    def info(self, program: str, function: str) -> FunctionInfo | None:
+        return next((i for i in self.functions if i.program == program and i.name == function), None)
+
+
+def kernel_options(filename: str, backend: str | None, residency: bool, program: str | None,
+                   execute: bool) -> dict[str, Any]:
+    """Everything besides the text that a file's result depends on (part of its cache key)."""
+    return {"backend": backend, "residency": residency, "program": program,
+            "execute": execute, "folder": str(kernel_folder(filename))}
+
+
+def to_json(r: Regenerated) -> dict[str, Any]:
+    """What the cache keeps of a result: text and JSON data only (pl.show_inferred.cache)."""
+    return {"output": r.output,
+            "functions": [[i.program, i.name, i.move_names, i.kept_reason]
+                          for i in r.functions],
+            "notes": [error_json(n) for n in r.notes],
+            "warnings": [w.as_json() for w in r.warnings]}
+
+
+def from_json(data: Any, text: str, filename: str,
+              compile_again: Callable[[], tuple[Compiled, ...]]) -> Regenerated:
+    """The result `to_json` stored, for `text`; `compile_again` gives its compiled programs."""
+    functions = []
+    for program, name, moves, reason in data["functions"]:
+        if not (isinstance(program, str) and isinstance(name, str) and isinstance(reason, str)
+                and isinstance(moves, dict)
+                and all(isinstance(v, str) for kv in moves.items() for v in kv)):
+            raise ValueError("not a stored function")
+        functions.append(FunctionInfo(program, name, moves, reason))
+    if not isinstance(data["output"], str):
+        raise ValueError("not a stored output")
+    return Regenerated(filename, text, data["output"], compile_again, tuple(functions),
+                       tuple(error_from_json(n) for n in data["notes"]),
+                       tuple(CapacityWarning.from_json(w) for w in data["warnings"]))

@@ -1,0 +1,79 @@
+"""One kernel file's regeneration, answered from the compile cache when it can be: `run_text` (what
+the command line does per file) and `show_inferred` (the library call `pl.show_inferred(...)`).
+
+Guarantees: a cache hit loads neither LibCST nor the compiler (this module imports only the cache
+and the result's data, pl/show_inferred/result.py); pl/show_inferred/annotate.py, which compiles,
+is imported only when something must be compiled (a miss, no cache folder, `--dump-passes`, or the
+first read of a hit's `compiled`). What `run_text` returns is verified either way (only verified
+results are stored; pl/show_inferred/verify.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from pl.errors import PlError
+from pl.lowering.source.python import decode
+from pl.show_inferred.cache import Reads, cached_call
+from pl.show_inferred.result import Regenerated, from_json, kernel_options, to_json
+
+__all__ = ["run_text", "show_inferred"]
+
+
+def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+             reads: Reads) -> Regenerated:
+    from pl.show_inferred.annotate import run_verified  # the compiler: loaded when it is needed
+
+    return run_verified(text, filename, options, dump_passes, reads)
+
+
+def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
+             program: str | None = None, dump_passes: Path | None = None,
+             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False) -> Regenerated:
+    """Load, compile and regenerate one file's text, and verify the result (what the CLI does
+    per file; raises `InternalError` when the result fails pl/show_inferred/verify.py's checks).
+
+    The file is read statically unless `execute` (see `annotate.load_programs`). With
+    `cache_dir`, an unchanged file (same text, name, folder, options, `pl`, and the same content
+    of every module the load read) is answered from the compile cache in that folder
+    (pl.show_inferred.cache; only verified results are stored); `dump_passes` always compiles."""
+    options = kernel_options(filename, backend, residency, program, execute)
+    if cache_dir is None or dump_passes is not None:
+        return _compile(text, filename, options, dump_passes, {})
+
+    def decode_hit(data: Any) -> Regenerated:
+        return from_json(data, text, filename,
+                         lambda: _compile(text, filename, options, None, {}).compiled)
+
+    return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
+                       options, lambda reads: _compile(text, filename, options, None, reads),
+                       to_json, decode_hit)
+
+
+_LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
+
+
+def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
+                  residency: bool = True, filename: str | None = None,
+                  execute: bool = False) -> str:
+    """The kernel file (a path, or source text when it contains a newline) regenerated with
+    every tile's inferred memory space, its inserted moves and hoisted loads. The file is read,
+    not run, unless `execute=True` (see `annotate.load_programs`)."""
+    if backend == "none":
+        backend = None
+    if isinstance(path_or_text, str) and _LOOKS_LIKE_SOURCE.search(path_or_text):
+        text, name = path_or_text, filename or "<string>"
+    else:
+        path = Path(path_or_text)
+        if not path.is_file():
+            raise PlError(f"no such file: {path}")
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise PlError(f"cannot read {path}: {e.strerror or e}") from None
+        name = filename or str(path)
+        text, _ = decode(data, name)
+    return run_text(text, name, backend=backend, residency=residency, execute=execute).output
