@@ -3,8 +3,14 @@ dynamic shapes."""
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from kernel_strategies import matmul_programs, tile_programs
+
 import pl
-from pl.infer.footprint import function_footprint, tile_bytes
+from pl.errors import PlError
+from pl.infer.footprint import ALIGN, function_footprint, peak_live_bytes, tile_bytes
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import ConstInt, Var
 from pl.ir.types import ScalarType, TileType
@@ -68,3 +74,29 @@ def test_packed_and_dynamic_sizes() -> None:
     n = Var("n", ScalarType(DType.INDEX))
     assert tile_bytes(TileType((ConstInt(3), ConstInt(5)), DType.INT4)) == 8
     assert tile_bytes(TileType((ConstInt(4), n), DType.FP32)) is None
+
+
+# -- the peak of live bytes against the whole-function footprint, on generated programs ---------
+@pytest.mark.parametrize("family", ["tile", "matmul"])
+@settings(max_examples=12, derandomize=True, database=None, deadline=None,
+          phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_the_peak_is_within_the_footprint(family: str, data: st.DataObject) -> None:
+    """Per space, the peak of live bytes is at most the whole-function footprint (the same owners
+    at the same sizes, only those live together added) and at least the biggest owner (a tile is
+    live where it is defined)."""
+    g = data.draw(tile_programs() if family == "tile" else matmul_programs(), label=family)
+    try:
+        compiled = pl.compile(pl.parse(g.source), backend="910B")
+    except PlError:
+        return  # a user-facing diagnostic is an allowed outcome (tests/test_properties.py)
+    for func in compiled.program.functions:
+        fp = function_footprint(func)
+        peaks = peak_live_bytes(func)
+        assert set(peaks) == set(fp.spaces)
+        for space, peak in peaks.items():
+            biggest = max((-(-size // ALIGN) * ALIGN for _, size in fp.spaces[space].owners
+                           if size is not None), default=0)
+            assert biggest <= peak.bytes <= fp.bytes_in(space), (space, g.source)
+            assert {v for v, _ in peak.owners} <= {v for v, _ in fp.spaces[space].owners}
