@@ -1,5 +1,6 @@
 """A function's on-chip footprint per memory space: the whole-function upper bound that residency's
-capacity rule checks (pass.md 6, ops.md 13), and that show_inferred reports and warns about.
+capacity rule checks (pass.md 6, ops.md 13) and show_inferred reports, and the peak of live bytes
+that capacity warnings check.
 
 Guarantees:
 - every value that owns an allocation counts once: a Tile parameter (it holds its space for the
@@ -19,7 +20,8 @@ bytes held at once by owners that are live together (`PeakInfo`: the bytes, the 
 they are reached, the owners live there). The same owners and the same 32-byte sizes as the
 footprint; a space's peak is never more than its footprint. Its liveness is meant to make a
 warning mean a real overflow whatever allocator reuses buffers, so where a rule has to guess it
-guesses low, except that it never misses tiles that are live together in straight-line code:
+guesses low; in code without loops or branches it guesses nowhere (no tiles live together are
+missed, none is added):
 - an owner is live from its defining statement to its last use, both included: a statement's
   operands and its result are live together (an op reads its inputs while writing its output; the
   ops that write in place are the ones marked `output_reuses_input`, which own no buffer);
