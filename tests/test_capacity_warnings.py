@@ -34,6 +34,7 @@ ONE_AFTER = KERNELS / "one_after_another.py"
 OUTER_IN_LOOP = KERNELS / "outer_tile_in_loop.py"
 VIEW = KERNELS / "view_keeps_source.py"
 CARRIED = KERNELS / "carried_accumulators.py"
+BRANCHES = KERNELS / "branch_alternatives.py"
 ALL = sorted(KERNELS.glob("*.py"))
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -91,7 +92,7 @@ def test_tiles_together_over_capacity_are_warned_at_the_function() -> None:
 
 
 @pytest.mark.parametrize("backend", ["910B", "950"])
-@pytest.mark.parametrize("kernel", [WITHIN, DYNAMIC_WITHIN, ONE_AFTER, CARRIED],
+@pytest.mark.parametrize("kernel", [WITHIN, DYNAMIC_WITHIN, ONE_AFTER, CARRIED, BRANCHES],
                          ids=lambda p: p.stem)
 def test_a_kernel_within_capacity_has_no_warning(kernel: Path, backend: str) -> None:
     c = compiled(kernel, backend)
@@ -153,6 +154,13 @@ def test_a_loop_carried_accumulator_is_one_buffer() -> None:
     assert upper_bound(CARRIED) == 288 * KIB
     assert peak_of(CARRIED) == (144 * KIB, line_of(CARRIED, "grown = pl.add"),
                                 ["first0", "block", "grown"])
+
+
+def test_a_tile_read_by_one_branch_is_dead_in_the_other() -> None:
+    # `b` is read only by the else branch: in the then branch only `a` and `pos` are live. The
+    # peak, 128 KiB, is first reached where `b` is loaded beside `a`.
+    assert upper_bound(BRANCHES) == 256 * KIB
+    assert peak_of(BRANCHES) == (128 * KIB, line_of(BRANCHES, "b = pl.load"), ["a", "b"])
 
 
 @pytest.mark.parametrize("name", ["mn_tiled_full_k.py", "mn_tiled_split_k.py"])
