@@ -68,7 +68,7 @@ from pl.ir.stmt import (
     flatten_body,
     stmt_kind,
 )
-from pl.ir.traverse import child_bodies, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
 from pl.ops.registry import get_op
 
@@ -178,10 +178,13 @@ class PeakInfo:
 
 def peak_live_bytes(func: Function) -> dict[MemorySpace, PeakInfo]:
     """Per space with an owner, the peak of live bytes of `func` after inference."""
-    peaks = _Liveness(func).peaks
-    unknown = {space for space, fp in function_footprint(func).spaces.items() if fp.unknown}
-    return {space: PeakInfo(p.bytes, p.span, p.owners, space in unknown)
-            for space, p in peaks.items()}
+    found = _Liveness(func)
+    out = {}
+    for space, (total, _, span, buffers) in found.best.items():
+        owners = sorted((o for o in buffers if found.space[o] is space), key=found.order.__getitem__)
+        out[space] = PeakInfo(total, span, tuple((o, found.size[o]) for o in owners),
+                              found.footprint.spaces[space].unknown)
+    return out
 
 
 def _aligned(size: int | None) -> int:
@@ -197,7 +200,7 @@ class _Liveness:
     owners at every statement, found by one backward visit of the body."""
 
     def __init__(self, func: Function) -> None:
-        fp = Footprint()
+        fp = self.footprint = Footprint()
         self.order: dict[Var, int] = {}        # owner -> definition order (parameters first)
         self.size: dict[Var, int | None] = {}
         self.space: dict[Var, MemorySpace] = {}
@@ -206,27 +209,29 @@ class _Liveness:
         for p in func.params:
             if self._record(fp, p, None):
                 self.params.add(p)
-        stmts = list(walk_stmts(func.body))
-        defined_at = {v: i for i, s in enumerate(stmts) for v in stmt_defs(s)}
-        extent = _subtree_sizes(stmts)
-        for i, s in enumerate(stmts):
+        for s in walk_stmts(func.body):
             k = stmt_kind(s)
             if isinstance(k, AssignStmt):
-                source = buffer_source(k.value)
-                if not self._record(fp, k.var, k.value) and isinstance(source, Var):
-                    self._link(k.var, source)
+                if not self._record(fp, k.var, k.value):
+                    source = buffer_source(k.value)
+                    if isinstance(source, Var):
+                        self._link(k.var, source)
             elif isinstance(k, ForStmt | WhileStmt):
                 for n, ia in enumerate(k.iter_args):
                     if isinstance(ia.init, Var):
                         self._link(ia, ia.init)
                         if n < len(k.return_vars):
                             self._link(k.return_vars[n], ia.init)
-            elif isinstance(k, IfStmt):
-                self._link_if(k, i, extent[i], defined_at)
+            elif isinstance(k, IfStmt) and k.return_vars:
+                self._link_if(k)
         self.root: dict[Var, Var | None] = {}  # a linked value -> its owner (None: no buffer)
         for v in self.link:
             self._resolve(v)
-        self.peaks: dict[MemorySpace, PeakInfo] = {}
+        # Every value liveness follows -> the owner whose buffer it is.
+        self.buffer = {o: o for o in self.order}
+        self.buffer.update((v, o) for v, o in self.root.items() if o is not None)
+        # Per space, the most bytes so far: (bytes, (line, column), span, the buffers live there).
+        self.best: dict[MemorySpace, tuple[int, tuple[int, int], Span, set[Var]]] = {}
         entry = self._body(func.body, set(), None) if func.body is not None else set()
         self._point(entry, func.span)
 
@@ -243,14 +248,16 @@ class _Liveness:
         if isinstance(var.type, TileType):  # only a tile can be an owner's buffer
             self.link[var] = shared
 
-    def _link_if(self, k: IfStmt, at: int, extent: int, defined_at: dict[Var, int]) -> None:
+    def _link_if(self, k: IfStmt) -> None:
         """An if's return var is the buffer of the value one branch yields: the first defined
         inside the if (a buffer the branch made), else the first branch's."""
         yields = [last for body in (k.then_body, k.else_body)
                   for last in flatten_body(body)[-1:] if isinstance(last, YieldStmt)]
+        made = {v for body in (k.then_body, k.else_body) for b in walk_stmts(body)
+                for v in stmt_defs(b)}
         for n, rv in enumerate(k.return_vars):
             values = [v for y in yields for v in y.values[n:n + 1] if isinstance(v, Var)]
-            inside = [v for v in values if at < defined_at.get(v, -1) < at + extent]
+            inside = [v for v in values if v in made]
             if values:
                 self._link(rv, (inside or values)[0])
 
@@ -273,26 +280,26 @@ class _Liveness:
 
     def _held(self, values: set[Var]) -> set[Var]:
         """Those of `values` that are a buffer or share one (the values liveness follows)."""
-        return {v for v in values if v in self.order or self.root.get(v) is not None}
+        return {v for v in values if v in self.buffer}
 
     def _uses(self, s: Stmt) -> set[Var]:
-        return self._held(_var_uses(stmt_exprs(s)))
+        """The values `s` reads that liveness follows."""
+        return {v for e in stmt_exprs(s) for v in walk_exprs(e)
+                if isinstance(v, Var) and v in self.buffer}
 
     def _point(self, live: set[Var], span: Span) -> None:
         """Weigh the buffers of the values `live` (and the parameters) at a statement against each
         space's peak so far; a tie keeps the earlier statement."""
-        buffers = {o for v in live if (o := v if v in self.order else self.root.get(v))} \
-            | self.params
-        by_space: dict[MemorySpace, list[Var]] = {}
+        buffers = {self.buffer[v] for v in live} | self.params
+        totals: dict[MemorySpace, int] = {}
         for owner in buffers:
-            by_space.setdefault(self.space[owner], []).append(owner)
-        for space, owners in by_space.items():
-            total = sum(_aligned(self.size[o]) for o in owners)
-            best = self.peaks.get(space)
-            if best is None or total > best.bytes or (
-                    total == best.bytes and (span.line, span.col) <= (best.span.line, best.span.col)):
-                owners.sort(key=self.order.__getitem__)
-                self.peaks[space] = PeakInfo(total, span, tuple((o, self.size[o]) for o in owners))
+            space = self.space[owner]
+            totals[space] = totals.get(space, 0) + _aligned(self.size[owner])
+        at = (span.line, span.col)
+        for space, total in totals.items():
+            best = self.best.get(space)
+            if best is None or total > best[0] or (total == best[0] and at <= best[1]):
+                self.best[space] = (total, at, span, buffers)
 
     def _body(self, body: Stmt, live_out: set[Var], loop: tuple[set[Var], set[Var]] | None
               ) -> set[Var]:
@@ -342,14 +349,3 @@ class _Liveness:
                 assert_never(k)
         self._point(live, k.span)
         return live
-
-
-def _subtree_sizes(stmts: list[Stmt]) -> list[int]:
-    """For statements in pre-order (`walk_stmts`), how many statements each one's tree holds."""
-    size = [1] * len(stmts)
-    for i in reversed(range(len(stmts))):
-        j = i + 1
-        for _ in child_bodies(stmts[i]):
-            size[i] += size[j]
-            j += size[j]
-    return size
