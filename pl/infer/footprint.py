@@ -187,10 +187,6 @@ def peak_live_bytes(func: Function) -> dict[MemorySpace, PeakInfo]:
     return out
 
 
-def _aligned(size: int | None) -> int:
-    return 0 if size is None else -(-size // ALIGN) * ALIGN
-
-
 def _var_uses(exprs: tuple[Expr, ...]) -> set[Var]:
     return {v for e in exprs for v in walk_exprs(e) if isinstance(v, Var)}
 
@@ -203,6 +199,7 @@ class _Liveness:
         fp = self.footprint = Footprint()
         self.order: dict[Var, int] = {}        # owner -> definition order (parameters first)
         self.size: dict[Var, int | None] = {}
+        self.aligned: dict[Var, int] = {}      # owner -> bytes it holds (0 when dynamic)
         self.space: dict[Var, MemorySpace] = {}
         self.link: dict[Var, Var] = {}         # a value without a buffer -> the value it shares
         self.params: set[Var] = set()
@@ -240,7 +237,8 @@ class _Liveness:
         if space is None:
             return False
         self.order[var] = len(self.order)
-        self.size[var] = fp.spaces[space].owners[-1][1]
+        size = self.size[var] = fp.spaces[space].owners[-1][1]
+        self.aligned[var] = 0 if size is None else -(-size // ALIGN) * ALIGN
         self.space[var] = space
         return True
 
@@ -294,7 +292,7 @@ class _Liveness:
         totals: dict[MemorySpace, int] = {}
         for owner in buffers:
             space = self.space[owner]
-            totals[space] = totals.get(space, 0) + _aligned(self.size[owner])
+            totals[space] = totals.get(space, 0) + self.aligned[owner]
         at = (span.line, span.col)
         for space, total in totals.items():
             best = self.best.get(space)
