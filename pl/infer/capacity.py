@@ -1,18 +1,21 @@
 """Capacity warnings: a compiled program's tiles against the backend's on-chip capacities.
 
 Guarantees:
-- the footprint is the one rule residency's capacity check uses (`function_footprint`,
-  pl/infer/footprint.py) and the capacities are the backend table's (`capacity`,
-  pl/infer/backend.py); nothing here sizes a tile or lays out a space itself;
+- tiles are sized, and their lives found, by the one footprint module (pl/infer/footprint.py) and
+  the capacities are the backend table's (`capacity`, pl/infer/backend.py); nothing here sizes a
+  tile, lays out a space or follows a tile's life itself;
 - no backend (None), no capacities, no warning; a space whose capacity the table does not give
   (0: unchecked, e.g. DDR) is never warned about;
 - a "tile" warning for each tile whose own static size exceeds its space's capacity, located at
   the statement that defines it (a Tile parameter: the parameter);
-- a "space" warning for a function whose tiles in one space exceed its capacity together while
-  none does alone (that case is the tile warnings'), located at the function and naming the
-  biggest owners. The total is residency's whole-function upper bound (every tile counted for the
-  whole function), and a lower bound of that when some tile's shape is dynamic; a space whose
-  only doubt is a dynamic shape is not warned about;
+- a "space" warning for a function whose tiles in one space that are live at the same time exceed
+  its capacity while none does alone (that case is the tile warnings'), located at the function,
+  saying at which line, and naming the tiles live there, biggest first. The total is the peak of
+  live bytes (`peak_live_bytes`), not residency's whole-function upper bound: tiles used one after
+  another (the blocks of an auto-tiled matmul) share bytes and are not added up, so a warning
+  means the tiles live together overflow whatever allocator places them. When some tile's shape
+  is dynamic the peak is a lower bound; a space whose only doubt is a dynamic shape is not warned
+  about;
 - a warning is data: it never changes what is compiled, printed or written, nor an exit status.
 """
 
@@ -30,7 +33,7 @@ from pl.ir.span import Span
 if TYPE_CHECKING:
     from pl.ir.function import Function, Program
 
-BIGGEST = 3  # owners a space warning names
+BIGGEST = 3  # owners a space warning's note names (its `owners` holds all)
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,9 @@ class CapacityWarning:
     bytes: int
     capacity: int
     backend: str
-    owners: tuple[Owner, ...]   # "tile": the tile; "space": the biggest owners, biggest first
+    owners: tuple[Owner, ...]   # "tile": the tile; "space": the tiles live at the peak, biggest first
     lower_bound: bool = False   # some owner's shape is dynamic: `bytes` leaves it out
+    peak_line: int = 0          # "space": the line where the tiles are live together
 
     @property
     def message(self) -> str:
@@ -64,20 +68,24 @@ class CapacityWarning:
             return (f"tile `{self.owners[0].name}` takes {_size(self.bytes)}, more than the "
                     f"{_size(self.capacity)} of {where}")
         amount = (f"{_size(self.bytes)} or more (some shapes are dynamic)" if self.lower_bound
-                  else f"up to {_size(self.bytes)}")
-        return (f"the {self.space} tiles of {self.program}.{self.function} may take {amount} "
-                f"together, more than the {_size(self.capacity)} of {where}")
+                  else _size(self.bytes))
+        return (f"the {self.space} tiles of {self.program}.{self.function} hold {amount} at once "
+                f"at line {self.peak_line}, more than the {_size(self.capacity)} of {where}")
 
     @property
     def note(self) -> str:
         if self.kind == "tile":
             return "a tile must fit in its memory space on its own"
-        biggest = ", ".join(f"`{o.name}` {_size(o.bytes)} (line {o.line})" for o in self.owners)
-        bound = ("every tile is counted for the whole function (an upper bound: tiles whose lives "
-                 "do not overlap may share bytes)")
+        live = ", ".join(f"`{o.name}` {_size(o.bytes)} (line {o.line})"
+                         for o in self.owners[:BIGGEST])
+        more = len(self.owners) - BIGGEST
+        if more > 0:
+            live += f" and {more} more"
+        rule = ("a tile counts from its definition to its last use, through any loop that uses "
+                "it again")
         if self.lower_bound:
-            bound += "; tiles of dynamic shape are not counted, so the total is a lower bound"
-        return f"biggest: {biggest}; {bound}"
+            rule += "; tiles of dynamic shape are not counted, so the total is a lower bound"
+        return f"live at line {self.peak_line}: {live}; {rule}"
 
     @property
     def hint(self) -> str:
@@ -99,7 +107,7 @@ class CapacityWarning:
                 "column": s.col, "end_line": s.end_line, "end_column": s.end_col,
                 "program": self.program, "function": self.function, "space": self.space,
                 "bytes": self.bytes, "capacity": self.capacity, "backend": self.backend,
-                "lower_bound": self.lower_bound,
+                "lower_bound": self.lower_bound, "peak_line": self.peak_line,
                 "owners": [{"name": o.name, "line": o.line, "bytes": o.bytes}
                            for o in self.owners]}
 
@@ -114,7 +122,7 @@ class CapacityWarning:
         return cls(d["kind"], Span(_str(d["file"]), _int(d["line"]), _int(d["column"]),
                                    _int(d["end_line"]), _int(d["end_column"])),
                    _str(d["program"]), _str(d["function"]), _str(d["space"]), _int(d["bytes"]),
-                   _int(d["capacity"]), _str(d["backend"]), owners, lower)
+                   _int(d["capacity"]), _str(d["backend"]), owners, lower, _int(d["peak_line"]))
 
 
 def capacity_warnings(program: Program, backend: str | None) -> tuple[CapacityWarning, ...]:
@@ -128,24 +136,27 @@ def capacity_warnings(program: Program, backend: str | None) -> tuple[CapacityWa
 
 def _function_warnings(program: str, func: Function, backend: str) -> list[CapacityWarning]:
     # Imported here: a compile-cache hit rebuilds warnings from JSON without the compiler's modules.
-    from pl.infer.footprint import function_footprint
+    from pl.infer.footprint import function_footprint, peak_live_bytes
 
     out = []
+    peaks = peak_live_bytes(func)
     for space, fp in function_footprint(func).spaces.items():
         cap = capacity(backend, space)
         if cap <= 0:
             continue
-        sized = [(v, size) for v, size in fp.owners if size is not None]
-        too_big = [(v, size) for v, size in sized if size > cap]
+        too_big = [(v, size) for v, size in fp.owners if size is not None and size > cap]
         for v, size in too_big:
             out.append(CapacityWarning("tile", v.span, program, func.name, space.name, size, cap,
                                        backend, (Owner(user_name(v.name), v.span.line, size),)))
-        if not too_big and fp.bytes > cap:
-            biggest = sorted(sized, key=lambda vs: -vs[1])[:BIGGEST]
+        peak = peaks[space]
+        if not too_big and peak.bytes > cap:
+            # Biggest first; a stable sort keeps equal sizes in definition order.
+            live = sorted(((v, size) for v, size in peak.owners if size is not None),
+                          key=lambda vs: -vs[1])
             out.append(CapacityWarning(
-                "space", func.span, program, func.name, space.name, fp.bytes, cap, backend,
-                tuple(Owner(user_name(v.name), v.span.line, size) for v, size in biggest),
-                lower_bound=fp.unknown))
+                "space", func.span, program, func.name, space.name, peak.bytes, cap, backend,
+                tuple(Owner(user_name(v.name), v.span.line, size) for v, size in live),
+                lower_bound=peak.unknown, peak_line=peak.span.line))
     return out
 
 
