@@ -388,6 +388,18 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
     unchanged file (same text, name, folder, options, `pl`, and the same content of every module
     the load read) is answered from the compile cache in that folder (pl.show_inferred.cache; only verified
     results are stored); `dump_passes` always compiles."""
+    # One collector pause for the whole run (pl.gc_pause): the parses, lowering, the passes,
+    # the rewrite and the verification allocate millions of acyclic objects that reference
+    # counting frees; with the collector on, each of its full collections would rescan the
+    # run's whole live heap (the input's trees and programs while the output is read back).
+    with gc_paused():
+        return _run_text(text, filename, backend, residency, program, dump_passes, cache_dir,
+                         execute)
+
+
+def _run_text(text: str, filename: str, backend: str | None, residency: bool,
+              program: str | None, dump_passes: Path | None,
+              cache_dir: str | os.PathLike[str] | None, execute: bool) -> Regenerated:
     options = _options(filename, backend, residency, program, execute)
     if cache_dir is None or dump_passes is not None:
         return _run_verified(text, filename, options, dump_passes, {})
@@ -457,8 +469,7 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.gc_pause)
-        return _regenerate(src, compiled)
+    return _regenerate(src, compiled)
 
 
 def _to_json(r: Regenerated) -> dict[str, Any]:
