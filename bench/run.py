@@ -31,13 +31,25 @@ and print. Then the scaling factor of every row between consecutive sizes (linea
 size) for the two timings taken back to back, beside the ratio of the two best times (see
 `scaling`).
 `--memory` also reports the peak traced memory (tracemalloc) of show_inferred at the largest N.
+
+`python bench/run.py --process [N ...]` (default N = 5000 20000) times what a user waits for,
+whole cold processes on the benchmark kernel written to a file: the bare LibCST parse
+(`python -c "import libcst; libcst.parse_module(open(F).read())"`, the yardstick) and
+`python -m pl.show_inferred --no-cache F` plain, with --explain, --json and --ir, the commands
+taking turns, PROCESS_ROUNDS rounds; per command the best CPU seconds (user + system of the
+process, which the machine's other tenants hardly move) and wall seconds, each also as a multiple
+of the bare parse's, and the peak resident memory. Then the growth of
+`pl.passes.infer_tile_memory_space` called through the public API from 2,000 to 8,000
+statements (see `infer_scaling`).
 """
 
 from __future__ import annotations
 
 import ast
 import gc
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,7 +69,9 @@ from pl.compiler import default_passes  # noqa: E402
 from pl.gc_pause import gc_paused  # noqa: E402
 from pl.lowering.frontend.parse import parse_tree  # noqa: E402
 from pl.lowering.source.python import parse_python  # noqa: E402
+from pl.passes import infer_tile_memory_space  # noqa: E402
 from pl.printer.program import print_node  # noqa: E402
+from pl.show_inferred.annotate import load_programs  # noqa: E402
 from pl.show_inferred.run import run_text  # noqa: E402
 
 _NAMES = count()
@@ -229,7 +243,102 @@ def peak_memory(n: int) -> float:
     return peak / 2**20
 
 
+# -- whole processes ------------------------------------------------------------------------------
+PROCESS_ROUNDS = 3
+# The commands timed as whole processes, on the kernel file F: the yardstick first.
+BARE_PARSE = "bare LibCST parse"
+PROCESS_ROWS: dict[str, list[str]] = {
+    BARE_PARSE: ["-c", "import sys, libcst; libcst.parse_module(open(sys.argv[1]).read())"],
+    "show_inferred --no-cache": ["-m", "pl.show_inferred", "--no-cache"],
+    "  --explain": ["-m", "pl.show_inferred", "--no-cache", "--explain"],
+    "  --json": ["-m", "pl.show_inferred", "--no-cache", "--json"],
+    "  --ir": ["-m", "pl.show_inferred", "--no-cache", "--ir"],
+}
+
+
+def process_seconds(args: list[str], path: str) -> tuple[float, float, float]:
+    """One cold Python process `python ARGS PATH` (output discarded): its CPU seconds (user +
+    system: what the process itself did, whatever else the machine runs), wall seconds and peak
+    resident memory (MiB). A non-zero exit is an error: a crash must not pass for a fast run."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, *args, path], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    err = child.stderr.read().decode() if child.stderr is not None else ""
+    if child.stderr is not None:
+        child.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(args)} {path} failed: {err}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def measure_processes(sizes: list[int]) -> dict[int, dict[str, list[tuple[float, float, float]]]]:
+    """PROCESS_ROUNDS runs of every PROCESS_ROWS command per size, the rows taking turns within a
+    round (so a slow spell of the machine falls on the commands it compares alike), each on the
+    benchmark kernel written to a file."""
+    out: dict[int, dict[str, list[tuple[float, float, float]]]] = {n: {} for n in sizes}
+    with tempfile.TemporaryDirectory() as folder:
+        files = {n: Path(folder, f"kernel_{n}.py") for n in sizes}
+        for n, f in files.items():
+            f.write_text(kernel_source(n), encoding="utf-8")
+        for _ in range(PROCESS_ROUNDS):
+            for n, f in files.items():
+                for row, args in PROCESS_ROWS.items():
+                    out[n].setdefault(row, []).append(process_seconds(args, str(f)))
+    return out
+
+
+def _process_table(n: int, runs: dict[str, list[tuple[float, float, float]]]) -> None:
+    """Best CPU and wall seconds per command, and each as a multiple of the bare parse's."""
+    cpu = {row: min(r[0] for r in rs) for row, rs in runs.items()}
+    wall = {row: min(r[1] for r in rs) for row, rs in runs.items()}
+    print(f"\nwhole processes, N = {n} (best of {len(runs[BARE_PARSE])})")
+    print(f"{'command':28} {'CPU s':>7} {'x bare':>7} {'wall s':>7} {'x bare':>7} {'peak MiB':>9}")
+    for row, rs in runs.items():
+        peak = max(r[2] for r in rs)
+        print(f"{row:28} {cpu[row]:7.2f} {cpu[row] / cpu[BARE_PARSE]:7.2f} "
+              f"{wall[row]:7.2f} {wall[row] / wall[BARE_PARSE]:7.2f} {peak:9.0f}")
+    sys.stdout.flush()
+
+
+# -- one public pass, with the collector as a caller finds it ----------------------------------------
+INFER_TIMINGS = 9
+
+
+def infer_scaling(small: int = 2000, large: int = 8000) -> tuple[float, float]:
+    """How `pl.passes.infer_tile_memory_space("910B")` grows from `small` to `large` statements
+    when called through the public API, the cyclic GC in whatever state the caller left it (on):
+    the median over INFER_TIMINGS paired timings (the two sizes back to back) of large / small,
+    and the ratio of the best times. Its input is the benchmark program after the passes before
+    it, each also called through `pl.passes`."""
+    programs = {}
+    for n in (small, large):
+        (program,) = load_programs(kernel_source(n), f"<infer{n}>")
+        for p in default_passes("910B")[:-1]:
+            program = p(program)
+        programs[n] = program
+    infer = infer_tile_memory_space("910B")
+    infer(programs[small])  # warm-up
+    times: dict[int, list[float]] = {small: [], large: []}
+    for _ in range(INFER_TIMINGS):
+        for n in (small, large):
+            gc.collect()
+            t = time.perf_counter()
+            infer(programs[n])
+            times[n].append(time.perf_counter() - t)
+    return scaling(times[small], times[large])
+
+
 def main(argv: list[str]) -> None:
+    if "--process" in argv:  # whole processes only (see the module doc)
+        sizes = [int(a) for a in argv if not a.startswith("--")] or [5000, 20000]
+        for n, runs in measure_processes(sizes).items():
+            _process_table(n, runs)
+        paired, of_best = infer_scaling()
+        print("\npl.passes.infer_tile_memory_space, 2000 -> 8000 statements (x4): "
+              f"x{paired:.2f} paired median, x{of_best:.2f} ratio of best times")
+        return
     memory = "--memory" in argv
     stages_only = "--stages" in argv
     sizes = [int(a) for a in argv if not a.startswith("--")] or [1000, 5000, 20000]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pl.errors import PlError
+from pl.gc_pause import gc_paused
 from pl.infer.backend import check_backend
 from pl.infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
 from pl.infer.residency.apply import apply_residency
@@ -37,10 +38,19 @@ from pl.typecheck import verify_well_typed
 
 @dataclass(frozen=True)
 class Pass:
-    """A named pure transformation. `run_logged` also returns what the pass has to say."""
+    """A named pure transformation. `run_logged` also returns what the pass has to say.
+
+    Every run, however it is reached (`pl.passes.NAME(...)(program)`, `PassManager`,
+    `pl.compile`), keeps the cyclic GC paused (pl.gc_pause): a pass allocates a new program of
+    acyclic objects, and the collector would rescan the caller's growing heap for cycles that
+    are not there (the time of a pass called on its own grew faster than its input)."""
 
     name: str
-    run_logged: Callable[[Program], tuple[Program, Any]]
+    transform: Callable[[Program], tuple[Program, Any]]
+
+    def run_logged(self, program: Program) -> tuple[Program, Any]:
+        with gc_paused():
+            return self.transform(program)
 
     def __call__(self, program: Program) -> Program:
         return self.run_logged(program)[0]

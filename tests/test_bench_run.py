@@ -84,3 +84,26 @@ def test_scaling_pairs_timings_taken_together() -> None:
     assert paired == pytest.approx(4.0) and of_best == pytest.approx(5.0)
     with pytest.raises(ValueError):
         run.scaling([1.0], [4.0, 4.0])
+
+
+def test_process_rows_time_every_command_as_a_whole_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run, "PROCESS_ROUNDS", 1)
+    runs = run.measure_processes([10])[10]
+    assert list(runs) == list(run.PROCESS_ROWS)
+    for row, timings in runs.items():
+        assert len(timings) == 1
+        cpu, wall, peak = timings[0]
+        assert 0 < cpu < 60 and 0 < wall < 60 and peak > 1, row
+
+
+def test_a_failing_process_is_an_error_not_a_timing(tmp_path: Any) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(:\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="failed"):
+        run.process_seconds(run.PROCESS_ROWS["show_inferred --no-cache"], str(bad))
+
+
+def test_infer_scaling_pairs_timings_of_the_public_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run, "INFER_TIMINGS", 2)
+    paired, of_best = run.infer_scaling(10, 40)
+    assert paired > 0 and of_best > 0

@@ -424,3 +424,34 @@ out = pl.store(a, [0, 0], out)""")
                                                                               body.stmts[-1]))),))
     messages = [e.message for e in verify_well_typed(broken)]
     assert any("tile.add is ill-typed" in m for m in messages), messages
+
+
+def test_every_pass_run_pauses_the_collector_and_restores_it() -> None:
+    """A pass called on its own (`pl.passes.NAME(...)(program)`), through `run_logged` or a
+    `PassManager` runs with the cyclic GC off (pl.gc_pause), and leaves it as it found it."""
+    import gc
+
+    seen: list[bool] = []
+
+    def record(p: Program) -> tuple[Program, None]:
+        seen.append(gc.isenabled())
+        return p, None
+
+    probe = Pass("probe", record)
+    source = _parse(MATMUL)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        probe(source)
+        probe.run_logged(source)
+        PassManager([probe]).run(source)
+        assert gc.isenabled()
+        gc.disable()
+        probe(source)
+        assert not gc.isenabled()  # a caller's own pause is kept
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
+    assert seen == [False, False, False, False]

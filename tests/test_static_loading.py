@@ -25,7 +25,13 @@ from hypothesis import strategies as st
 
 import pl
 from pl.errors import PlError
-from pl.lowering.source.static_eval import MAX_INT_BITS, NotStatic, StaticNamespace, evaluate
+from pl.lowering.source.static_eval import (
+    MAX_INT_BITS,
+    NotStatic,
+    StaticNamespace,
+    evaluate,
+    literal_number,
+)
 from pl.show_inferred.annotate import load_programs
 from pl.show_inferred.cli import main
 from pl.show_inferred.run import run_text
@@ -155,6 +161,9 @@ CONSTANTS = {
     "M * 2": 128, "SEQ[0] + M": 80, "pl.FP32": pl.FP32, "pl.MemorySpace.Vec": pl.MemorySpace.Vec,
     "pl.Mem.Left": pl.MemorySpace.Left, "pl.FunctionType.InCore": pl.FunctionType.InCore,
     "mod.K": 3,
+    # every spelling of a number literal (read by int(text, 0) / float(text), not literal_eval)
+    "0x1F": 31, "0XfF": 255, "0o17": 15, "0b1_01": 5, "1_000": 1000, "00": 0, "0_0": 0,
+    "0x_ff": 255, "1_0.5e1_0": 10.5e10, ".5": 0.5, "1.": 1.0, "1E-3": 1e-3,
 }
 NAMES = {"M": 64, "SEQ": (16, 32), "pl": pl, "mod": StaticNamespace("mod", {"K": 3})}
 
@@ -163,6 +172,20 @@ def _lookup(name: cst.Name) -> object:
     if name.value not in NAMES:
         raise NotStatic(name, "unknown")
     return NAMES[name.value]
+
+
+@given(st.integers(min_value=0, max_value=2**70), st.sampled_from(["d", "x", "o", "b"]),
+       st.booleans())
+def test_an_integer_literal_reads_as_python_reads_it(value: int, base: str, underscores: bool) -> None:
+    import ast
+
+    digits = format(value, base)
+    if underscores and len(digits) > 1:
+        digits = "_".join(digits)  # Python allows one underscore between any two digits
+    text = digits if base == "d" else f"0{base}{digits}"
+    node = cst.parse_expression(text)
+    assert isinstance(node, cst.Integer)
+    assert literal_number(node) == ast.literal_eval(text) == value
 
 
 @pytest.mark.parametrize("expr", sorted(CONSTANTS))

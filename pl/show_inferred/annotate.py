@@ -36,7 +36,6 @@ import libcst as cst
 
 from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
-from pl.gc_pause import gc_paused
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.lowering.frontend.source import SourceFile
@@ -398,5 +397,4 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    with gc_paused():  # rewriting builds thousands of small acyclic LibCST nodes (pl.gc_pause)
-        return _regenerate(src, compiled)
+    return _regenerate(src, compiled)

@@ -42,6 +42,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from pl.errors import InternalError, PlError, package_version, want_color
+from pl.gc_pause import gc_paused
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
 
@@ -359,8 +360,11 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             try:
                 source = read_input(path, stdin)
                 text = source.text
-                status = max(status, _one(args, path, source, dump, stdout, stderr, report,
-                                          pages))
+                # One collector pause per file, as in `run_text`, which also covers what the
+                # output options re-read (--ir's IR text, --explain's report) (pl.gc_pause).
+                with gc_paused():
+                    status = max(status, _one(args, path, source, dump, stdout, stderr, report,
+                                              pages))
             except OSError as e:
                 if e.filename is None:  # not about a file: nothing the user can act on
                     raise

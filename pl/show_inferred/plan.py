@@ -99,6 +99,13 @@ class FunctionResult:
         return self._planner.apply()
 
 
+def _already_shown(small: cst.BaseSmallStatement | None, shown: Any, spell: Spelling) -> bool:
+    """Whether `small` is `name: T = v` whose annotation already says what annotating it would
+    (`annotate_small` leaves it as it is): then the line needs no edit (an inferred file read
+    back, as verification does, would otherwise re-render every line to its own text)."""
+    return isinstance(small, cst.AnnAssign) and annotate_small(small, shown, spell) is small
+
+
 def _key(line: int, col: int) -> Key:
     return (line, col)
 
@@ -246,7 +253,8 @@ class _Planner:
             case AssignStmt(var=v, value=value):
                 edit = self._call_edit(value, s)
                 shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
-                if isinstance(v.type, TileType) and v.type.memory_space is not None:
+                if isinstance(v.type, TileType) and v.type.memory_space is not None \
+                        and not _already_shown(entry.small, shown, self.spell):
                     edit.annotate = shown
                 self._record(entry, edit)
             case EvalStmt(expr=e):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pl.errors import PlError
+from pl.gc_pause import gc_paused
 from pl.lowering.source.python import decode
 from pl.show_inferred.cache import Reads, cached_call
 from pl.show_inferred.result import Regenerated, from_json, kernel_options, to_json
@@ -27,7 +28,12 @@ def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
              reads: Reads) -> Regenerated:
     from pl.show_inferred.annotate import run_verified  # the compiler: loaded when it is needed
 
-    return run_verified(text, filename, options, dump_passes, reads)
+    # One collector pause for the whole compile (pl.gc_pause): the parses, lowering, the passes,
+    # the rewrite and the verification allocate millions of acyclic objects that reference
+    # counting frees; with the collector on, each of its full collections would rescan the
+    # run's whole live heap (the input's trees and programs while the output is read back).
+    with gc_paused():
+        return run_verified(text, filename, options, dump_passes, reads)
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,

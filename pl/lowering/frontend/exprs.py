@@ -42,6 +42,7 @@ from pl.lowering.frontend.call_checks import check_op_call
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
+from pl.lowering.source.static_eval import literal_number
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
     cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
@@ -152,11 +153,11 @@ def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
     if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
         raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
                               "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
-    return int_const(ctx, int(node.evaluated_value), node)
+    return int_const(ctx, int(literal_number(node)), node)
 
 
 def _float(ctx: FnCtx, node: cst.Float) -> Any:
-    return ConstFloat(float(node.evaluated_value), DType.FP32)
+    return ConstFloat(literal_number(node), DType.FP32)
 
 
 def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:

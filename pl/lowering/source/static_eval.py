@@ -40,7 +40,7 @@ import libcst as cst
 from pl.ir.span import Span
 from pl.language import dsl
 
-__all__ = ["EXEC_HINT", "FailsWhenRun", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
+__all__ = ["EXEC_HINT", "FailsWhenRun", "literal_number", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
            "evaluate"]
 
 MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
@@ -133,6 +133,14 @@ def _attribute_readable(obj: Any) -> bool:
         isinstance(obj, type) and issubclass(obj, Enum) and obj.__module__.startswith("pl."))
 
 
+def literal_number(node: cst.Integer | cst.Float) -> int | float:
+    """The value of a number literal, read off its text as Python reads it: `int(text, 0)`
+    accepts every spelling of an integer literal CPython's parse let through (`0x1F`, `0o17`,
+    `1_000`, `00`), `float(text)` every float's. (LibCST's `evaluated_value` runs
+    `ast.literal_eval`, a CPython compile per literal.)"""
+    return int(node.value, 0) if isinstance(node, cst.Integer) else float(node.value)
+
+
 def _check_int(node: cst.CSTNode, value: Any) -> Any:
     if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
         raise NotStatic(node, f"the value has more than {MAX_INT_BITS} bits")
@@ -214,7 +222,7 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
     """The value of `node` (see the module doc for the accepted forms). `lookup(name_node)` gives
     a name's value or raises `NotStatic`; an `Unresolved` value is `NotStatic` with its reason."""
     if isinstance(node, cst.Integer | cst.Float):
-        return _check_int(node, node.evaluated_value)
+        return _check_int(node, literal_number(node))
     if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
         value = node.evaluated_value
         if not isinstance(value, str):
