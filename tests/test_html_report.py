@@ -355,3 +355,15 @@ def test_html_report_renders_in_chromium(tmp_path: Path) -> None:
     width, height, pixels = _png_pixels(data)
     assert (width, height) == (1200, 1600) and len(data) > 20_000
     assert len(set(pixels)) > 16  # not a blank page: text and colours
+
+
+def test_html_bar_says_when_fewer_bytes_are_live_at_once(tmp_path: Path) -> None:
+    # The auto-tiled blocks are used one after another: the whole-function bound is over the
+    # 910B's Acc, but what is live at once fits, and no capacity warning is given; the bar says so.
+    text = (Path(__file__).parent.parent / "examples" / "mn_tiled_split_k.py").read_text(encoding="utf-8")
+    status, _, err, out = _html(tmp_path, "split_k.py", text)
+    assert status == 0 and "Warning" not in err
+    acc = next(e for e in Dom(out.read_text(encoding="utf-8")).find("bar-row")
+               if e.attrs["data-space"] == "Acc")
+    assert "over" in acc.classes
+    assert "at most 128 KiB live at once" in acc.text

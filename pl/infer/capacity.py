@@ -65,18 +65,18 @@ class CapacityWarning:
     def message(self) -> str:
         where = f"{self.space} on {self.backend}"
         if self.kind == "tile":
-            return (f"tile `{self.owners[0].name}` takes {_size(self.bytes)}, more than the "
-                    f"{_size(self.capacity)} of {where}")
-        amount = (f"{_size(self.bytes)} or more (some shapes are dynamic)" if self.lower_bound
-                  else _size(self.bytes))
+            return (f"tile `{self.owners[0].name}` takes {format_bytes(self.bytes)}, more than the "
+                    f"{format_bytes(self.capacity)} of {where}")
+        amount = (f"{format_bytes(self.bytes)} or more (some shapes are dynamic)" if self.lower_bound
+                  else format_bytes(self.bytes))
         return (f"the {self.space} tiles of {self.program}.{self.function} hold {amount} at once "
-                f"at line {self.peak_line}, more than the {_size(self.capacity)} of {where}")
+                f"at line {self.peak_line}, more than the {format_bytes(self.capacity)} of {where}")
 
     @property
     def note(self) -> str:
         if self.kind == "tile":
             return "a tile must fit in its memory space on its own"
-        live = ", ".join(f"`{o.name}` {_size(o.bytes)} (line {o.line})"
+        live = ", ".join(f"`{o.name}` {format_bytes(o.bytes)} (line {o.line})"
                          for o in self.owners[:BIGGEST])
         more = len(self.owners) - BIGGEST
         if more > 0:
@@ -160,7 +160,7 @@ def _function_warnings(program: str, func: Function, backend: str) -> list[Capac
     return out
 
 
-def _size(n: int) -> str:
+def format_bytes(n: int) -> str:
     """`184 KiB`, `1 MiB`, exact bytes beside a size that is not a whole number of KiB."""
     if n % (KIB * KIB) == 0 and n > 0:
         return f"{n // (KIB * KIB)} MiB"

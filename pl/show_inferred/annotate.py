@@ -47,7 +47,7 @@ from pl.lowering.source.python import (
     restore,
 )
 from pl.lowering.source.static_eval import python_failure
-from pl.lowering.source.static_module import load_static, read_kernel
+from pl.lowering.source.static_module import has_program_decorator, load_static, read_kernel
 from pl.show_inferred.cache import Reads
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
@@ -174,18 +174,6 @@ def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
 
 
 # -- regeneration ----------------------------------------------------------------------------------
-def _is_program_class(cd: cst.ClassDef) -> bool:
-    for d in cd.decorators:
-        match d.decorator:
-            case cst.Attribute(attr=cst.Name("program")) | cst.Name("program"):
-                return True
-            case cst.Call(func=cst.Attribute(attr=cst.Name("program")) | cst.Name("program")):
-                return True
-            case _:
-                pass
-    return False
-
-
 def _same_file(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -203,7 +191,7 @@ def _find_class(tree: cst.Module, positions: Any, filename: str, program: Progra
     if not lines:
         return None
     for stmt in tree.body:
-        if isinstance(stmt, cst.ClassDef) and stmt.name.value == program.name and _is_program_class(stmt):
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == program.name and has_program_decorator(stmt):
             rng = positions[stmt]
             if all(rng.start.line <= ln <= rng.end.line for ln in lines):
                 return stmt

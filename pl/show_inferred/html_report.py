@@ -12,7 +12,9 @@ Guarantees:
   loads and moves the compiler made for tensor-level code are visible;
 - per function, one bar per memory space: the bytes its tiles hold by
   `pl.infer.footprint.function_footprint` (the bound residency's capacity rule checks) against
-  `pl.infer.backend.capacity`; `over` when above it; with no backend, the bytes alone;
+  `pl.infer.backend.capacity`; `over` when above it; with no backend, the bytes alone; where
+  fewer bytes are live at once (`peak_live_bytes`, what capacity warnings check), the text says
+  so, so a red bar without a warning explains itself;
 - per program, the program after each pass (what `--dump-passes` writes, read back), with the
   lines that pass added or changed marked `chg` and the lines it removed shown as `del`;
 - the page is written atomically (`write_page`): OUT is either the old file or the whole new page.
@@ -34,7 +36,8 @@ from pathlib import Path
 from pl.compiler import Compiled
 from pl.errors import PlError, python_lines
 from pl.infer.backend import capacity
-from pl.infer.footprint import function_footprint
+from pl.infer.capacity import format_bytes
+from pl.infer.footprint import function_footprint, peak_live_bytes
 from pl.ir.enums import MemorySpace
 from pl.ir.names import user_name
 from pl.printer.program import print_node
@@ -281,15 +284,12 @@ def _decisions(ef: ExplainedFunction) -> str:
 
 
 # -- memory bars -------------------------------------------------------------------------------
-def _bytes(n: int) -> str:
-    return f"{n:,} B" if n < 1024 else f"{n:,} B ({n / 1024:.1f} KiB)"
-
-
 def _bars(c: Compiled, function_name: str) -> str:
     f = c.program.get(function_name)
     if f is None:
         return ""
     footprint = function_footprint(f)
+    peaks = peak_live_bytes(f)
     if not footprint.spaces:
         return '<p class="bars none">no tile holds on-chip memory</p>'
     rows = []
@@ -299,17 +299,20 @@ def _bars(c: Compiled, function_name: str) -> str:
             continue
         cap = capacity(c.backend, space)
         at_least = "at least " if held.unknown else ""
-        owners = ", ".join(f"{user_name(v.name)} ({_bytes(size) if size is not None else 'dynamic'})"
+        owners = ", ".join(f"{user_name(v.name)} ({format_bytes(size) if size is not None else 'dynamic'})"
                            for v, size in held.owners)
         state, width = "nocap", 0.0
         if cap > 0:
             state = "over" if held.bytes > cap else "ok"
             width = min(100.0, 100.0 * held.bytes / cap)
-            text = f"{at_least}{_bytes(held.bytes)} of {_bytes(cap)} ({100.0 * held.bytes / cap:.1f}%)"
+            text = f"{at_least}{format_bytes(held.bytes)} of {format_bytes(cap)} ({100.0 * held.bytes / cap:.1f}%)"
         elif c.backend is None:
-            text = f"{at_least}{_bytes(held.bytes)} (no backend: no capacity to compare with)"
+            text = f"{at_least}{format_bytes(held.bytes)} (no backend: no capacity to compare with)"
         else:
-            text = f"{at_least}{_bytes(held.bytes)} (no capacity known for {space.name} on {c.backend})"
+            text = f"{at_least}{format_bytes(held.bytes)} (no capacity known for {space.name} on {c.backend})"
+        peak = peaks.get(space)
+        if peak is not None and peak.bytes < held.bytes:  # the capacity warnings' measure
+            text += f"; at most {format_bytes(peak.bytes)} live at once (line {peak.span.line})"
         fill = "fill over" if state == "over" else f"fill sp-{space.name}"
         rows.append(
             f'<div class="bar-row {state}" data-space="{space.name}" data-bytes="{held.bytes}" '

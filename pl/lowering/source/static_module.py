@@ -157,7 +157,7 @@ def _is_main_guard(node: cst.If) -> bool:
         any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
-def _has_program_decorator(cd: cst.ClassDef) -> bool:
+def has_program_decorator(cd: cst.ClassDef) -> bool:
     """Spelled `@...program` / `@...program(...)` (a guess by name: used where the names in
     scope are unknown, to say why a program is not loaded)."""
     for d in cd.decorators:
@@ -173,7 +173,7 @@ def _program_class(node: cst.CSTNode) -> cst.ClassDef | None:
 
     class _Find(cst.CSTVisitor):
         def visit_ClassDef(self, cd: cst.ClassDef) -> bool:
-            if not found and _has_program_decorator(cd):
+            if not found and has_program_decorator(cd):
                 found.append(cd)
             return not found
 
@@ -190,7 +190,7 @@ class _Bound(BoundNames):
         self.program: cst.ClassDef | None = None
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        if self.program is None and _has_program_decorator(node):
+        if self.program is None and has_program_decorator(node):
             self.program = node
         return super().visit_ClassDef(node)
 
