@@ -12,6 +12,7 @@ compile-cache hit, needs none of the compiler: importing the language surface he
 registry) would cost every run of the command a fifth of a second.
 """
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,9 +30,22 @@ if TYPE_CHECKING:
     from pl.structural import structural_equal as structural_equal
     from pl.structural import structural_hash as structural_hash
 
-# The names of `__all__` besides the language surface's (`pl.language.__all__`).
-_TOOLS = ("Compiled", "PlError", "assert_structural_equal", "compile", "function", "inline", "parse",
-          "passes", "program", "python_print", "structural_equal", "structural_hash")
+# The tools of `__all__` (besides the language surface's `pl.language.__all__`): name -> the module
+# and attribute it is (None: the module itself).
+_TOOLS = MappingProxyType({
+    "Compiled": ("pl.compiler", "Compiled"),
+    "PlError": ("pl.errors", "PlError"),
+    "assert_structural_equal": ("pl.structural", "assert_structural_equal"),
+    "compile": ("pl.compiler", "compile_program"),  # the reference's name: ir.compile
+    "function": ("pl.lowering.frontend.lower", "function"),
+    "inline": ("pl.lowering.frontend.lower", "inline"),
+    "parse": ("pl.lowering.frontend.parse", "parse"),  # program text -> Program | Function
+    "passes": ("pl.passes", None),
+    "program": ("pl.lowering.frontend.lower", "program"),
+    "python_print": ("pl.printer.program", "print_node"),
+    "structural_equal": ("pl.structural", "structural_equal"),
+    "structural_hash": ("pl.structural", "structural_hash"),
+})
 
 
 def _names() -> list[str]:
@@ -44,37 +58,24 @@ def _names() -> list[str]:
 def __getattr__(name: str) -> object:
     import importlib
 
-    match name:
-        case "__all__":  # `from pl import *`, `dir(pl)`
-            return _names()
-        case "PlError":
-            return importlib.import_module("pl.errors").PlError
-        case "python_print":
-            return importlib.import_module("pl.printer.program").print_node
-        case "assert_structural_equal" | "structural_equal" | "structural_hash":
-            return getattr(importlib.import_module("pl.structural"), name)
-        case "function" | "inline" | "program":
-            return getattr(importlib.import_module("pl.lowering.frontend.lower"), name)
-        case "parse":  # pl.parse: program text -> Program | Function
-            return importlib.import_module("pl.lowering.frontend.parse").parse
-        case "passes":
-            return importlib.import_module("pl.passes")
-        case "compile":  # the reference's name: ir.compile
-            return importlib.import_module("pl.compiler").compile_program
-        case "Compiled":
-            return importlib.import_module("pl.compiler").Compiled
-        # `pl.show_inferred(path_or_text, ...)`: the module is callable (and `python -m
-        # pl.show_inferred` must not find it already imported: runpy warns about that).
-        case "show_inferred":
-            return importlib.import_module("pl.show_inferred")
-        # `pl.interpret(program, *arrays)` needs numpy, an optional extra.
-        case "interpret":
-            try:
-                return importlib.import_module("pl.interpreter").interpret
-            except ModuleNotFoundError as e:
-                if e.name != "numpy":
-                    raise
-                raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
+    if name == "__all__":  # `from pl import *`, `dir(pl)`
+        return _names()
+    if name in _TOOLS:
+        module, attr = _TOOLS[name]
+        loaded = importlib.import_module(module)
+        return loaded if attr is None else getattr(loaded, attr)
+    # `pl.show_inferred(path_or_text, ...)`: the module is callable (and `python -m
+    # pl.show_inferred` must not find it already imported: runpy warns about that).
+    if name == "show_inferred":
+        return importlib.import_module("pl.show_inferred")
+    # `pl.interpret(program, *arrays)` needs numpy, an optional extra.
+    if name == "interpret":
+        try:
+            return importlib.import_module("pl.interpreter").interpret
+        except ModuleNotFoundError as e:
+            if e.name != "numpy":
+                raise
+            raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
     if name.startswith("__"):  # Python's own protocol probes (`__path__`, ...): the plain answer
         raise AttributeError(f"module 'pl' has no attribute {name!r}")
     language = importlib.import_module("pl.language")

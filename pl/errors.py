@@ -110,10 +110,10 @@ def render_diagnostic(severity: str, message: str, span: Span | None, lines: lis
     `= help:` / `= note:` lines. `severity` is "error" (red) or "warning" (yellow)."""
     if color is None:
         color = want_color(sys.stderr)
-    accent = "\x1b[33m" if severity == "warning" else "\x1b[31m"
-    red, blue, bold, reset = ((accent, "\x1b[34m", "\x1b[1m", "\x1b[0m") if color
-                              else ("", "", "", ""))
-    out = [f"{bold}{red}{severity.capitalize()}{reset}{bold}: {message}{reset}"]
+    accent = "\x1b[33m" if severity == "warning" else "\x1b[31m"  # yellow / red
+    accent, blue, bold, reset = ((accent, "\x1b[34m", "\x1b[1m", "\x1b[0m") if color
+                                 else ("", "", "", ""))
+    out = [f"{bold}{accent}{severity.capitalize()}{reset}{bold}: {message}{reset}"]
     if span is not None and span.line > 0:
         out.append(f"  {blue}-->{reset} {span.filename}:{span.line}:{span.col}")
         if 0 < span.line <= len(lines):
@@ -131,8 +131,8 @@ def render_diagnostic(severity: str, message: str, span: Span | None, lines: lis
                     carets = "^" * max(1, end - span.col)
                     label = message.split(". ")[0]
                     label = label if len(label) < 50 else ""
-                    out.append(f"{pad} {blue}|{reset} {' ' * (span.col - 1)}{red}{carets}{reset}"
-                               + (f" {red}{label}{reset}" if label else ""))
+                    out.append(f"{pad} {blue}|{reset} {' ' * (span.col - 1)}{accent}{carets}{reset}"
+                               + (f" {accent}{label}{reset}" if label else ""))
             out.append(f"{pad} {blue}|{reset}")
     if hint:
         out.append(f"   = help: {hint}")
