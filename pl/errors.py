@@ -15,8 +15,9 @@ import linecache
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import FrameType
+from typing import Any
 
 from pl.ir.span import Span
 
@@ -207,6 +208,31 @@ def want_color(stream: object) -> bool:
         return True
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
+
+
+def error_json(e: PlError) -> dict[str, Any]:
+    """A user error as JSON data (its message, span, help, note and source text): what the
+    compile cache stores of it."""
+    span = None if e.span is None else [e.span.filename, e.span.line, e.span.col,
+                                        e.span.end_line, e.span.end_col]
+    return {"message": e.message, "span": span, "hint": e.hint, "note": e.note,
+            "source": e.source}
+
+
+def error_from_json(d: Mapping[str, Any]) -> PlError:
+    """The error `error_json` stored; ValueError when `d` is not such data."""
+    span = d.get("span")
+    texts = [d.get(f) for f in ("hint", "note", "source")]
+    if not isinstance(d.get("message"), str) or any(t is not None and not isinstance(t, str)
+                                                    for t in texts):
+        raise ValueError("not a stored error")
+    if span is not None and not (isinstance(span, list) and len(span) == 5
+                                 and isinstance(span[0], str)
+                                 and all(type(n) is int for n in span[1:])):
+        raise ValueError("not a stored span")
+    hint, note, source = texts
+    return PlError(d["message"], None if span is None else Span(*span), hint=hint, note=note,
+                   source=source)
 
 
 class InternalError(Exception):

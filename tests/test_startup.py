@@ -104,3 +104,15 @@ def test_import_pl_loads_none_of_its_layers() -> None:
                           timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "['pl']"
+
+
+def test_a_compile_without_cache_imports_no_cache_or_error_report_machinery() -> None:
+    # hashlib (OpenSSL), tempfile (shutil, random) and traceback are for the cache, --write and
+    # the internal-error report; a plain --no-cache compile of a kernel that imports only pl
+    # reads no project file and needs none of them.
+    got = run_cli(["--no-cache", str(KERNEL)])
+    assert got["status"] == 0 and str(got["stdout"]).startswith('"""An attention-style kernel')
+    modules = got["modules"]
+    assert isinstance(modules, list) and "libcst" in modules  # it did compile
+    assert [m for m in ("hashlib", "tempfile", "traceback", "pl.show_inferred.cache")
+            if m in modules] == []

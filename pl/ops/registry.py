@@ -17,7 +17,8 @@ Adding an op: a row in ops.tsv and op_types.tsv, a marked type rule, a marked in
 (or a "no numerics" entry in pl/interpreter/handlers.py), a marked converter for a tensor op the
 reference converts, and `python stubs/generate.py`; tests/test_op_records.py names what is missing.
 
-Guarantees: `REGISTRY` is built once, explicitly, when this module is imported (`build_registry`),
+Guarantees: `REGISTRY` is built once, explicitly, when this module is imported (`build_registry`;
+every record is made once, with all its fields: every compile pays for this build at start-up),
 and is read-only afterwards (mappings are `MappingProxyType`s, records are frozen); nothing here
 caches. `data/dsl_positional.tsv` adds the positional parameters each DSL spelling's reference
 wrapper takes (its signature, measured).
@@ -25,7 +26,6 @@ wrapper takes (its signature, measured).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -226,22 +226,31 @@ class OpDef:
 _SPACE: Final = MappingProxyType({m.name: m for m in MemorySpace})
 
 
+def _depth(text: str) -> int:
+    """How many brackets `text` leaves open."""
+    return (text.count("(") + text.count("[") + text.count("{")
+            - text.count(")") - text.count("]") - text.count("}"))
+
+
 def _split_top(text: str, sep: str) -> list[str]:
     """Split on `sep` (one character, not a bracket) outside parentheses/brackets."""
-    # Only brackets and separators are visited (the registry splits a thousand cells on import).
+    # Split everywhere, then rejoin the pieces a bracket spans: string methods only (the
+    # registry splits a thousand cells on import).
     parts: list[str] = []
-    depth = start = 0
-    for m in re.finditer(r"[(\[{)\]}]|" + re.escape(sep), text):
-        ch = m.group()
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0:
-            parts.append(text[start:m.start()])
-            start = m.end()
-    parts.append(text[start:])
+    pending: list[str] = []
+    for piece in text.split(sep):
+        pending.append(piece)
+        joined = sep.join(pending)
+        if _depth(joined) == 0:
+            parts.append(joined)
+            pending = []
+    if pending:
+        parts.append(sep.join(pending))
     return [p.strip() for p in parts if p.strip()]
+
+
+_KIND: Final = re.compile(r"[a-z]+")
+_KWARG: Final = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)\s*(=\s*([^\s(]+))?(.*)$")
 
 
 def _parse_args(text: str) -> tuple[ArgSpec, ...]:
@@ -252,7 +261,7 @@ def _parse_args(text: str) -> tuple[ArgSpec, ...]:
         name, _, kind = part.partition(":")
         kind = kind.strip()
         optional = "?" in kind.split("(")[0] or kind.endswith("?") or "?" in part.split(" ")[0]
-        base = re.match(r"[a-z]+", kind)
+        base = _KIND.match(kind)
         out.append(ArgSpec(name.strip().split(" ")[0], base.group(0) if base else "any", optional))
     return tuple(out)
 
@@ -262,7 +271,7 @@ def _parse_kwargs(text: str) -> tuple[KwargSpec, ...]:
         return ()
     out = []
     for part in _split_top(text, ";"):
-        m = re.match(r"\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)\s*(=\s*([^\s(]+))?(.*)$", part)
+        m = _KWARG.match(part)
         if not m:
             continue
         name, type_name, default, rest = m.group(1), m.group(2), m.group(4), m.group(5)
@@ -363,31 +372,37 @@ KWARG_CODES: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType({
 _DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
 
 
-def _tile_row(cols: list[str], level: str) -> OpDef:
+def _spellings(cols: list[str]) -> tuple[str, ...]:
+    return tuple(_split_top(cols[1], ","))
+
+
+def _tile_row(cols: list[str], level: str, spellings: tuple[str, ...], facts: dict[str, Any]
+              ) -> OpDef:
     family, category = _category(cols[8])
     notes = cols[10]
     return OpDef(
-        name=cols[0], level=level, spellings=tuple(s.strip() for s in _split_top(cols[1], ",")),
+        name=cols[0], level=level, spellings=spellings,
         args=_parse_args(cols[2]), kwargs=_parse_kwargs(cols[3]),
         input_constraints=_parse_constraints(cols[4]), output_memory=_parse_output(cols[5]),
         retargetable=cols[6].strip() == "yes", inherits_input=cols[7].strip() == "yes",
         family=family, category=category, effects=cols[9], notes=notes,
-        not_inplace_safe="not_inplace_safe" in notes, output_reuses_input=_reuses(notes, cols[9]))
+        not_inplace_safe="not_inplace_safe" in notes, output_reuses_input=_reuses(notes, cols[9]),
+        **facts)
 
 
-def _tensor_row(cols: list[str]) -> OpDef:
+def _tensor_row(cols: list[str], spellings: tuple[str, ...], facts: dict[str, Any]) -> OpDef:
     family, category = _category(cols[7])
     optional = _TENSOR_OPTIONAL.get(cols[0], frozenset())
     args = tuple(ArgSpec(a.name, a.kind, a.optional or a.name in optional)
                  for a in _parse_args(cols[2]))
     return OpDef(
-        name=cols[0], level="tensor", spellings=tuple(s.strip() for s in _split_top(cols[1], ",")),
+        name=cols[0], level="tensor", spellings=spellings,
         args=args, kwargs=_parse_kwargs(cols[3]), input_constraints=(),
         output_memory=OutputMemory("none"), retargetable=False,
         inherits_input=cols[6].strip() == "yes", family=family, category=category,
         effects=cols[8], notes=cols[9], converts_to=cols[4],
         conversion_reqs=MappingProxyType(_parse_reqs(cols[5])),
-        output_reuses_input=_reuses(cols[9], cols[8]))
+        output_reuses_input=_reuses(cols[9], cols[8]), **facts)
 
 
 def _rows(filename: str) -> list[tuple[str, list[str]]]:
@@ -425,15 +440,18 @@ def _system_rule(result: Type) -> Rule:
     return rule
 
 
-def _with_record_facts(op: OpDef, typing: tuple[str, str] | None, rule: Rule | None,
-                       scalar_variant: str | None) -> OpDef:
+def _record_facts(level: str, notes: str, typing: tuple[str, str] | None, rule: Rule | None,
+                  scalar_variant: str | None) -> dict[str, Any]:
+    """The fields of a record that come from outside its own data row: op_types.tsv's result
+    kind and dtype rule, the marked type rule (system ops: their `result=` note) and the scalar
+    variant."""
     kind, dtype_text = typing or ("Unknown", "")
-    if op.level == "system":
-        m = re.search(r"result=Scalar\[(\w+)\]", op.notes)
+    if level == "system":
+        m = re.search(r"result=Scalar\[(\w+)\]", notes)
         rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
         kind = "Scalar" if m else kind
-    return dataclasses.replace(op, result_kind=kind, result_dtype=_dtype_rule(dtype_text),
-                               type_rule=rule, scalar_variant=scalar_variant)
+    return {"result_kind": kind, "result_dtype": _dtype_rule(dtype_text), "type_rule": rule,
+            "scalar_variant": scalar_variant}
 
 
 def _bare(spelling: str) -> str:
@@ -441,13 +459,13 @@ def _bare(spelling: str) -> str:
     return spelling.split("(", 1)[0].strip()
 
 
-def _scalar_variant(op: OpDef, table: Mapping[str, OpDef]) -> str | None:
+def _scalar_variant(name: str, spellings: Mapping[str, tuple[str, ...]]) -> str | None:
     """`L.Xs` when it exists and one DSL spelling reaches both it and `L.X` (ops.md 11)."""
-    other = table.get(op.name + "s")
+    other = spellings.get(name + "s")
     if other is None:
         return None
-    shared = {_bare(s) for s in op.spellings} & {_bare(s) for s in other.spellings}
-    return other.name if shared else None
+    shared = {_bare(s) for s in spellings[name]} & {_bare(s) for s in other}
+    return name + "s" if shared else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,19 +479,24 @@ class Registry:
 
 def build_registry() -> Registry:
     """Read the data files and collect the `@type_rule` marks into one read-only registry."""
-    rows: dict[str, OpDef] = {}
+    rows: dict[str, tuple[str, list[str]]] = {}  # op -> (level, columns)
     for section, cols in _rows("ops.tsv"):
-        rows[cols[0]] = _tile_row(cols, "tile") if section == "tile" else _tensor_row(cols)
+        rows[cols[0]] = (section, cols)  # "tile" or "tensor"
     for _, cols in _rows("system_ops.tsv"):
-        rows[cols[0]] = _tile_row(cols, cols[0].split(".", 1)[0])  # "system", "array", "prefetch"
+        rows[cols[0]] = (cols[0].split(".", 1)[0], cols)  # "system", "array", "prefetch"
     typing = _typing_rows()
     rules = collect("type_rule", _RULE_MODULES)
     unknown = sorted(set(rules) - set(rows))
     if unknown:
         raise ValueError(f"type rules for ops without a data row: {', '.join(unknown)}")
-    table = {name: _with_record_facts(op, typing.get(name), rules.get(name),
-                                      _scalar_variant(op, rows))
-             for name, op in rows.items()}
+    spellings = {name: _spellings(cols) for name, (_, cols) in rows.items()}
+    table: dict[str, OpDef] = {}
+    for name, (level, cols) in rows.items():
+        notes = cols[9] if level == "tensor" else cols[10]
+        facts = _record_facts(level, notes, typing.get(name), rules.get(name),
+                              _scalar_variant(name, spellings))
+        table[name] = _tensor_row(cols, spellings[name], facts) if level == "tensor" else \
+            _tile_row(cols, level, spellings[name], facts)
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):
         if cols[0] != "spelling":

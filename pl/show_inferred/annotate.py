@@ -23,14 +23,13 @@ than a rendering of the whole rewritten module.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import linecache
 import os
 import sys
 import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -47,8 +46,12 @@ from pl.lowering.source.python import (
     restore,
 )
 from pl.lowering.source.static_eval import python_failure
-from pl.lowering.source.static_module import has_program_decorator, load_static, read_kernel
-from pl.show_inferred.cache import Reads
+from pl.lowering.source.static_module import (
+    content_hash,
+    has_program_decorator,
+    load_static,
+    read_kernel,
+)
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.plan import FunctionResult, rewrite_function
@@ -56,6 +59,9 @@ from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import verify_output
 from pl.show_inferred.written_spaces import space_changes
+
+if TYPE_CHECKING:
+    from pl.show_inferred.cache import Reads
 
 __all__ = ["load_programs", "regenerate", "rerun", "run_verified"]
 
@@ -168,7 +174,7 @@ def _forget_project_modules(names: set[str], folder: str, reads: Reads) -> None:
         if real.startswith(root) and not parts & {"site-packages", "dist-packages"}:
             sys.modules.pop(mod_name, None)
             try:
-                reads[real] = hashlib.sha256(Path(real).read_bytes()).hexdigest()
+                reads[real] = content_hash(Path(real).read_bytes())
             except OSError:
                 reads[real] = None
 

@@ -33,11 +33,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pl.errors import PL_SOURCE_FOLDERS, PlError
-from pl.ir.span import Span
+from pl.errors import PL_SOURCE_FOLDERS, PlError, error_from_json, error_json
 
 __all__ = ["Cache", "Reads", "cached_call", "code_fingerprint", "default_cache_dir",
-           "error_from_json", "error_json", "key", "package_fingerprint", "reads_unchanged"]
+           "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
 
@@ -181,30 +180,6 @@ class Cache:
                     os.unlink(tmp)
                 except OSError:
                     pass
-
-
-def error_json(e: PlError) -> dict[str, Any]:
-    """A user error as JSON data (its message, span, help, note and source text)."""
-    span = None if e.span is None else [e.span.filename, e.span.line, e.span.col,
-                                        e.span.end_line, e.span.end_col]
-    return {"message": e.message, "span": span, "hint": e.hint, "note": e.note,
-            "source": e.source}
-
-
-def error_from_json(d: Mapping[str, Any]) -> PlError:
-    """The error `error_json` stored; ValueError when `d` is not such data."""
-    span = d.get("span")
-    texts = [d.get(f) for f in ("hint", "note", "source")]
-    if not isinstance(d.get("message"), str) or any(t is not None and not isinstance(t, str)
-                                                    for t in texts):
-        raise ValueError("not a stored error")
-    if span is not None and not (isinstance(span, list) and len(span) == 5
-                                 and isinstance(span[0], str)
-                                 and all(type(n) is int for n in span[1:])):
-        raise ValueError("not a stored span")
-    hint, note, source = texts
-    return PlError(d["message"], None if span is None else Span(*span), hint=hint, note=note,
-                   source=source)
 
 
 def cached_call(folder: str | os.PathLike[str], kind: str, text: str, filename: str,

@@ -33,8 +33,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
-import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +194,8 @@ def write_back(source: Input, text: str) -> None:
             raise PlError(f"cannot write {path}: permission denied or a read-only file system; "
                           "it was not rewritten")
         _unchanged(source, target)
+        import tempfile  # only --write needs it (start-up)
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as e:
         raise PlError(f"cannot write {path}: {e.strerror or e}; it was not rewritten",
@@ -241,6 +241,8 @@ def _file_error(e: OSError) -> PlError:
 def _internal_error(e: Exception, path: str, argv: Sequence[str] | None, text: str | None) -> str:
     """The report of a bug in pl: the exception, and a reproducer file (command line, input text
     and traceback) saved in the temp folder for the bug report."""
+    import tempfile  # only here: a run without a bug does not pay for these imports
+    import traceback
 
     version = package_version()
     summary = (str(e).splitlines() or [""])[0]

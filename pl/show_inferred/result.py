@@ -13,10 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pl.errors import PlError
+from pl.errors import PlError, error_from_json, error_json
 from pl.infer.capacity import CapacityWarning
 from pl.lowering.source.python import kernel_folder
-from pl.show_inferred.cache import error_from_json, error_json
 
 if TYPE_CHECKING:
     from pl.compiler import Compiled

@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.lowering.source.python import decode
-from pl.show_inferred.cache import Reads, cached_call
 from pl.show_inferred.result import Regenerated, from_json, kernel_options, to_json
+
+if TYPE_CHECKING:
+    from pl.show_inferred.cache import Reads
 
 __all__ = ["run_text", "show_inferred"]
 
@@ -49,6 +51,8 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
     options = kernel_options(filename, backend, residency, program, execute)
     if cache_dir is None or dump_passes is not None:
         return _compile(text, filename, options, dump_passes, {})
+
+    from pl.show_inferred.cache import cached_call  # hashlib and tempfile: only with a cache
 
     def decode_hit(data: Any) -> Regenerated:
         return from_json(data, text, filename,

@@ -31,7 +31,6 @@ probed path that does not exist), so a compile cache can tell when a result is s
 from __future__ import annotations
 
 import builtins
-import hashlib
 import importlib
 import importlib.util
 import io
@@ -142,7 +141,11 @@ def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
     return src, compile_python(text, filename, src.tree)
 
 
-def _sha256(data: bytes) -> str:
+def content_hash(data: bytes) -> str:
+    """The fingerprint of a file's bytes that a compile's recorded reads keep (pl.show_inferred's
+    cache compares it)."""
+    import hashlib  # only a load that reads project files needs it (start-up)
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -210,7 +213,7 @@ class _Loader:
             data = path.read_bytes() if path.is_file() else None
         except OSError:
             data = None
-        self.reads[key] = None if data is None else _sha256(data)
+        self.reads[key] = None if data is None else content_hash(data)
         return data
 
     def _find(self, folder: Path, parts: list[str]) -> tuple[Path, bytes] | None:
