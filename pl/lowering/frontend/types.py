@@ -252,15 +252,20 @@ def _view_call(ctx: FnCtx, node: cst.BaseExpression) -> Any:
     return None
 
 
-def _is_memref_constant(ctx: FnCtx, node: cst.BaseExpression) -> bool:
-    """A module constant `X = pl.MemRef(...)` named in an annotation, or one slot of it (`X[1]`
-    of `pl.MemRef(slots=2)`): ignored as the call is."""
+def _named(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    """What a bare name or dotted attribute denotes (None for any other node, or a name that does
+    not resolve)."""
+    return ctx.try_resolve(node) if isinstance(node, cst.Name | cst.Attribute) else None
+
+
+def _is_memref(ctx: FnCtx, node: cst.BaseExpression, named: Any) -> bool:
+    """A module constant `X = pl.MemRef(...)` in an annotation (`named`: `_named(ctx, node)`), or
+    one slot of one (`X[1]` of `pl.MemRef(slots=2)`, `pl.MemRef("buf", slots=2)[0]`): ignored as
+    the call is."""
     if isinstance(node, cst.Subscript):
-        node = node.value
-        if _view_call(ctx, node) is dsl.MemRef:  # `pl.MemRef("buf", slots=2)[0]`
-            return True
-    return isinstance(node, cst.Name | cst.Attribute) and \
-        isinstance(ctx.try_resolve(node), dsl.MemRef)
+        base = node.value
+        return _view_call(ctx, base) is dsl.MemRef or isinstance(_named(ctx, base), dsl.MemRef)
+    return isinstance(named, dsl.MemRef)
 
 
 def _kwargs(ctx: FnCtx, call: cst.Call) -> dict[str, cst.BaseExpression]:
@@ -282,6 +287,7 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
     memref: MemRef | None = None
     for extra in items[2:]:
         head = _view_call(ctx, extra)
+        named = _named(ctx, extra)
         if head is dsl.TensorView:
             assert isinstance(extra, cst.Call)
             kw = _kwargs(ctx, extra)
@@ -296,7 +302,7 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
                 else:
                     raise ctx.error(val, f"Unknown TensorView field '{key}'")
             view = TensorView(**fields)
-        elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
+        elif head is dsl.MemRef or _is_memref(ctx, extra, named):
             memref = placed_memref(ctx, extra, lower_expr)
         else:
             layout = _enum_arg(ctx, extra, (TensorLayout,))
@@ -322,6 +328,7 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
     memref_node: cst.BaseExpression | None = None
     for extra in items[2:]:
         head = _view_call(ctx, extra)
+        named = _named(ctx, extra)  # looked up once: a memory space (most often) or a MemRef
         if head is dsl.TileView:
             assert isinstance(extra, cst.Call)
             view_kw = {}
@@ -330,13 +337,15 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                     raise ctx.error(val, f"Unknown TileView field '{key}'",
                                     hint=f"TileView fields: {', '.join(sorted(_TILE_FIELDS))}")
                 view_kw[key] = _view_field(ctx, key, val, lower_expr)
-        elif head is dsl.MemRef or _is_memref_constant(ctx, extra):
+        elif head is dsl.MemRef or _is_memref(ctx, extra, named):
             memref = placed_memref(ctx, extra, lower_expr)
             memref_node = extra
             if memref is None:
                 check_declared(ctx, extra)
         else:
-            obj = ctx.resolve(extra) if isinstance(extra, cst.Name | cst.Attribute) else None
+            # (`resolve` raises the located error of a name that does not resolve.)
+            obj = named if named is not None or not isinstance(extra, cst.Name | cst.Attribute) \
+                else ctx.resolve(extra)
             if isinstance(obj, TensorLayout):
                 raise ctx.error(extra, "Tensor layouts are not allowed on pl.Tile")
             if not isinstance(obj, MemorySpace):
@@ -405,29 +414,28 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
     at = ann.type
     if isinstance(inferred, UnknownType):
         return at
-    hint = f"Change annotation to: {type_text(inferred)}"
     if type(at) is not type(inferred):
         raise ctx.error(node, f"Type annotation for '{name}' is {_kind(at)} but expression is "
-                              f"{_kind(inferred)}", hint=hint)
+                              f"{_kind(inferred)}", hint=_change_to(inferred))
     match at, inferred:
         case (ScalarType(dtype=a), ScalarType(dtype=b)):
             # INDEX (loop variables, bare literals) passes for any integer annotation and back,
             # as in the reference; the frontend stamps a literal with the annotated dtype.
             if a != b and not (DType.INDEX in (a, b) and a.is_int() and b.is_int()):
-                raise _dtype_error(ctx, name, a, b, node, hint)
+                raise _dtype_error(ctx, name, a, b, node, _change_to(inferred))
             return at
         case (TensorType() | TileType(), TensorType() | TileType()):
             if at.dtype != inferred.dtype:
-                raise _dtype_error(ctx, name, at.dtype, inferred.dtype, node, hint)
+                raise _dtype_error(ctx, name, at.dtype, inferred.dtype, node, _change_to(inferred))
             ash, ish = at.shape, inferred.shape
             if len(ash) != len(ish):
                 raise ctx.error(node, f"Type annotation for '{name}' has rank {len(ash)} but "
-                                      f"expression has rank {len(ish)}", hint=hint)
+                                      f"expression has rank {len(ish)}", hint=_change_to(inferred))
             for da, db in zip(ash, ish, strict=True):
                 if isinstance(da, ConstInt) and isinstance(db, ConstInt) and da.value != db.value:
                     raise ctx.error(node, f"Type annotation for '{name}' has shape "
                                           f"[{', '.join(map(_dim_text, ash))}] but expression has "
-                                          f"shape [{', '.join(map(_dim_text, ish))}]", hint=hint)
+                                          f"shape [{', '.join(map(_dim_text, ish))}]", hint=_change_to(inferred))
             if isinstance(at, TileType) and isinstance(inferred, TileType):
                 if at.memref is not None and inferred.memory_space not in (None, at.memory_space):
                     # Allocated memory lies in one space, and inference never moves it.
@@ -435,7 +443,7 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                     raise ctx.error(node, f"'{name}' is bound to memory allocated in "
                                           f"{at.memory_space.name} (its pl.MemRef), but its value is a "
                                           f"{inferred.memory_space.name} tile; allocated memory is "
-                                          "never moved", hint=hint)
+                                          "never moved", hint=_change_to(inferred))
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 memref = at.memref if at.memref is not None else inferred.memref
@@ -443,13 +451,19 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
             return at
         case (ArrayType(), ArrayType()):
             if at.dtype != inferred.dtype:
-                raise _dtype_error(ctx, name, at.dtype, inferred.dtype, node, hint)
+                raise _dtype_error(ctx, name, at.dtype, inferred.dtype, node, _change_to(inferred))
             if at.extent != inferred.extent:
                 raise ctx.error(node, f"Type annotation for '{name}' has extent {at.extent} but "
-                                      f"expression has extent {inferred.extent}", hint=hint)
+                                      f"expression has extent {inferred.extent}", hint=_change_to(inferred))
             return at
         case _:
             return at
+
+
+def _change_to(inferred: Type) -> str:
+    """The hint of a wrong annotation. Built only where an error is raised: it prints a type, and
+    every annotated statement of a kernel is checked."""
+    return f"Change annotation to: {type_text(inferred)}"
 
 
 def _dtype_error(ctx: FnCtx, name: str, a: DType, b: DType, node: cst.CSTNode,
