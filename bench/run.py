@@ -34,8 +34,10 @@ size) for the two timings taken back to back, beside the ratio of the two best t
 
 `python bench/run.py --process [N ...]` (default N = 5000 20000) times what a user waits for,
 whole cold processes on the benchmark kernel written to a file: the bare LibCST parse
-(`python -c "import libcst; libcst.parse_module(open(F).read())"`, the yardstick) and
-`python -m pl.show_inferred --no-cache F` plain, with --explain, --json and --ir, the commands
+(`python -c "import libcst; libcst.parse_module(open(F).read())"`, the yardstick), the LibCST
+parses of the file and of its regenerated text (the least a run that reads its output back must
+parse: pl/show_inferred/verify.py) and `python -m pl.show_inferred --no-cache F` plain, with
+--explain, --json and --ir, the commands
 taking turns, PROCESS_ROUNDS rounds; per command the best CPU seconds (user + system of the
 process, which the machine's other tenants hardly move) and wall seconds, each also as a multiple
 of the bare parse's, and the peak resident memory. Then the growth of
@@ -247,8 +249,13 @@ def peak_memory(n: int) -> float:
 PROCESS_ROUNDS = 3
 # The commands timed as whole processes, on the kernel file F: the yardstick first.
 BARE_PARSE = "bare LibCST parse"
+PARSE_BOTH = "LibCST parse, input + output"
 PROCESS_ROWS: dict[str, list[str]] = {
     BARE_PARSE: ["-c", "import sys, libcst; libcst.parse_module(open(sys.argv[1]).read())"],
+    # What a verified run must parse at least: the file, and its regenerated text read back
+    # (pl/show_inferred/verify.py), which `measure_processes` writes beside it as F.inferred.
+    PARSE_BOTH: ["-c", "import sys, libcst; [libcst.parse_module(open(f).read()) "
+                       "for f in (sys.argv[1], sys.argv[1] + '.inferred')]"],
     "show_inferred --no-cache": ["-m", "pl.show_inferred", "--no-cache"],
     "  --explain": ["-m", "pl.show_inferred", "--no-cache", "--explain"],
     "  --json": ["-m", "pl.show_inferred", "--no-cache", "--json"],
@@ -282,6 +289,8 @@ def measure_processes(sizes: list[int]) -> dict[int, dict[str, list[tuple[float,
         files = {n: Path(folder, f"kernel_{n}.py") for n in sizes}
         for n, f in files.items():
             f.write_text(kernel_source(n), encoding="utf-8")
+            Path(f"{f}.inferred").write_text(run_text(kernel_source(n), str(f)).output,
+                                             encoding="utf-8")
         for _ in range(PROCESS_ROUNDS):
             for n, f in files.items():
                 for row, args in PROCESS_ROWS.items():
