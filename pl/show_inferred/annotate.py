@@ -61,7 +61,7 @@ from pl.show_inferred.verify import verify_output
 from pl.show_inferred.written_spaces import space_changes
 
 if TYPE_CHECKING:
-    from pl.show_inferred.cache import Reads
+    from pl.lowering.source.static_module import Reads
 
 __all__ = ["load_programs", "regenerate", "rerun", "run_verified"]
 

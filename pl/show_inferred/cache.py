@@ -31,16 +31,17 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pl.errors import PL_SOURCE_FOLDERS, PlError, error_from_json, error_json
 
-__all__ = ["Cache", "Reads", "cached_call", "code_fingerprint", "default_cache_dir",
+if TYPE_CHECKING:  # the files a compile read: pl.lowering.source.static_module records them
+    from pl.lowering.source.static_module import Reads
+
+__all__ = ["Cache", "cached_call", "code_fingerprint", "default_cache_dir",
            "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
-
-Reads = dict[str, str | None]
 
 
 def default_cache_dir() -> Path:

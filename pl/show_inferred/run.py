@@ -21,7 +21,7 @@ from pl.lowering.source.python import decode
 from pl.show_inferred.result import Regenerated, from_json, kernel_options, to_json
 
 if TYPE_CHECKING:
-    from pl.show_inferred.cache import Reads
+    from pl.lowering.source.static_module import Reads
 
 __all__ = ["run_text", "show_inferred"]
 

@@ -76,6 +76,7 @@ from pl.lowering.source.static_eval import (
 
 __all__ = ["constant_value", "load_static", "pl_module", "pl_surface", "read_kernel"]
 
+# The files a load read, by path: the fingerprint of each (`content_hash`), None when absent.
 Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
 
