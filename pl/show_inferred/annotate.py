@@ -11,7 +11,7 @@ those programs' functions (plus, for a file that only imports names *from* `pl`,
 whose compiled body is not the user's statements plus inserted moves (tensor-level code rewritten
 by lowering) is left exactly as written, with a note; its compiled form is what `--ir` prints.
 Inserted text spells the DSL the way the file imports it (`import pl as p` gives `p.Tile[...]`).
-`run_verified` verifies its result before returning it (pl/show_inferred/verify.py: it reads back, compiles
+`run_file` verifies its result before returning it (pl/show_inferred/verify.py: it reads back, compiles
 to the same programs and is a fixed point), else raises `InternalError`. Errors in the kernel are
 `PlError`s located in the user's file.
 
@@ -63,7 +63,7 @@ from pl.show_inferred.written_spaces import space_changes
 if TYPE_CHECKING:
     from pl.lowering.source.static_module import Reads
 
-__all__ = ["load_programs", "regenerate", "rerun", "run_verified"]
+__all__ = ["load_programs", "regenerate", "rerun", "run_file"]
 
 # -- loading ---------------------------------------------------------------------------------------
 def _exec_error(e: BaseException, filename: str) -> PlError:
@@ -342,16 +342,20 @@ def rerun(*, backend: str | None, residency: bool, program: str | None, execute:
         text, filename, kernel_options(filename, backend, residency, program, execute), None, {})
 
 
-def run_verified(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-                 reads: Reads) -> Regenerated:
+def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
+             reads: Reads, *, verify: bool = True) -> Regenerated:
     """Load, compile and regenerate one file's text with `options`
     (`pl.show_inferred.result.kernel_options`), and verify the result (raises `InternalError` when
     it fails pl/show_inferred/verify.py's checks); the files the load read besides `text` are
-    recorded in `reads`. What `pl.show_inferred.run.run_text` does on a cache miss."""
+    recorded in `reads`. What `pl.show_inferred.run.run_text` does on a cache miss.
+
+    `verify=False` leaves the regenerated text unchecked: for a caller that neither prints nor
+    writes it (the command's --json, --explain and --ir, which report on the compiled programs;
+    reading the text back costs several times the whole compile)."""
     view = python_view(text)
     if view != text:  # compile what Python reads (lowering/source/python.py); keep the user's lines
         try:
-            r = run_verified(view, filename, options, dump_passes, reads)
+            r = run_file(view, filename, options, dump_passes, reads, verify=verify)
         except PlError as e:  # located in the view: point into the user's text instead
             if e.span is not None and e.span.filename == filename:
                 e.span, e.source = UserLines(text, view).span(e.span), text
@@ -361,6 +365,8 @@ def run_verified(text: str, filename: str, options: dict[str, Any], dump_passes:
                                    warnings=tuple(dataclasses.replace(w, span=lines.span(w.span))
                                                   for w in r.warnings))
     r = _run(text, filename, options, dump_passes, reads)
+    if not verify:
+        return r
     verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
                            program=options["program"], execute=options["execute"]))
     return r

@@ -282,9 +282,11 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
     from pl.show_inferred.report import diagnostic_json, explain, file_json
     from pl.show_inferred.run import run_text
 
+    # The modes that report on the compiled programs print no regenerated text: nothing to verify.
+    shows_text = not (args.json or args.explain or args.ir)
     run = functools.partial(run_text, source.text, source.filename, backend=_BACKENDS[args.backend],
                             residency=not args.no_residency, program=args.program,
-                            cache_dir=_cache_dir(args), execute=args.execute)
+                            cache_dir=_cache_dir(args), execute=args.execute, verify=shows_text)
     stages: dict[str, list[html_report.Stage]] = {}
     if args.html is not None:  # also needs the program after every pass
         from pl.show_inferred import html_report

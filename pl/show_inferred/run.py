@@ -5,7 +5,8 @@ Guarantees: a cache hit loads neither LibCST nor the compiler (this module impor
 and the result's data, pl/show_inferred/result.py); pl/show_inferred/annotate.py, which compiles,
 is imported only when something must be compiled (a miss, no cache folder, `--dump-passes`, or the
 first read of a hit's `compiled`). What `run_text` returns is verified either way (only verified
-results are stored; pl/show_inferred/verify.py).
+results are stored; pl/show_inferred/verify.py), unless its caller says it will not show the
+text (`verify=False`).
 """
 
 from __future__ import annotations
@@ -27,36 +28,44 @@ __all__ = ["run_text", "show_inferred"]
 
 
 def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-             reads: Reads) -> Regenerated:
-    from pl.show_inferred.annotate import run_verified  # the compiler: loaded when it is needed
+             reads: Reads, verify: bool = True) -> Regenerated:
+    from pl.show_inferred.annotate import run_file  # the compiler: loaded when it is needed
 
     # One collector pause for the whole compile (pl.gc_pause): the parses, lowering, the passes,
     # the rewrite and the verification allocate millions of acyclic objects that reference
     # counting frees; with the collector on, each of its full collections would rescan the
     # run's whole live heap (the input's trees and programs while the output is read back).
     with gc_paused():
-        return run_verified(text, filename, options, dump_passes, reads)
+        return run_file(text, filename, options, dump_passes, reads, verify=verify)
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
-             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False) -> Regenerated:
+             cache_dir: str | os.PathLike[str] | None = None, execute: bool = False,
+             verify: bool = True) -> Regenerated:
     """Load, compile and regenerate one file's text, and verify the result (what the CLI does
     per file; raises `InternalError` when the result fails pl/show_inferred/verify.py's checks).
 
     The file is read statically unless `execute` (see `annotate.load_programs`). With
     `cache_dir`, an unchanged file (same text, name, folder, options, `pl`, and the same content
     of every module the load read) is answered from the compile cache in that folder
-    (pl.show_inferred.cache; only verified results are stored); `dump_passes` always compiles."""
+    (pl.show_inferred.cache; only verified results are stored); `dump_passes` always compiles.
+
+    `verify=False` is for a caller that neither prints nor writes the regenerated text (the
+    command's --json, --explain and --ir report on `compiled`): the text is not read back
+    (pl/show_inferred/verify.py), and the cache is neither read nor written, since it holds only
+    verified results and a hit would compile again for `compiled` anyway."""
     options = kernel_options(filename, backend, residency, program, execute)
-    if cache_dir is None or dump_passes is not None:
-        return _compile(text, filename, options, dump_passes, {})
+    if cache_dir is None or dump_passes is not None or not verify:
+        return _compile(text, filename, options, dump_passes, {}, verify)
 
     from pl.show_inferred.cache import cached_call  # hashlib and tempfile: only with a cache
 
     def decode_hit(data: Any) -> Regenerated:
         return from_json(data, text, filename,
-                         lambda: _compile(text, filename, options, None, {}).compiled)
+                         # The hit's text was verified against these very programs when it
+                         # was stored (the key holds pl's code): they are compiled, not checked.
+                         lambda: _compile(text, filename, options, None, {}, False).compiled)
 
     return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
                        options, lambda reads: _compile(text, filename, options, None, reads),
