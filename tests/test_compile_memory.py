@@ -202,13 +202,15 @@ def _parses_alive(filename: str) -> tuple[int, int]:
             sum(isinstance(o, Module) for o in objects))
 
 
+@pytest.mark.parametrize("execute", [False, True], ids=["read", "exec"])
 @pytest.mark.parametrize("kernel", [INLINE_HELPERS, distinct_kernel(8)], ids=["inline", "plain"])
-def test_a_regeneration_frees_its_parse_by_reference_counting(kernel: str) -> None:
+def test_a_regeneration_frees_its_parse_by_reference_counting(kernel: str, execute: bool) -> None:
     """What a show_inferred run holds when its verification reads the output back: the first
     run's result (`annotate.rerun` is that run) and nothing of the file's parse, even with the
     collector paused, as a compile runs (pl.gc_pause). The LibCST parse of the output is the
     run's memory peak; the input's trees beside it would add to it. The same for
-    `load_programs`, whose programs hold no tree either."""
+    `load_programs`, whose programs hold no tree either; `--exec` too, where the imported
+    module's namespace holds the parse."""
     from pl.show_inferred.annotate import load_programs, rerun
 
     name = "<frees_its_parse>"
@@ -216,10 +218,10 @@ def test_a_regeneration_frees_its_parse_by_reference_counting(kernel: str) -> No
     modules_before = _parses_alive(name)[1]
     gc.disable()
     try:
-        r = rerun(backend="910B", residency=True, program=None)(kernel, name)
+        r = rerun(backend="910B", residency=True, program=None, execute=execute)(kernel, name)
         assert r.compiled and r.output != kernel
         assert _parses_alive(name) == (0, modules_before)
-        programs = load_programs(kernel, name)
+        programs = load_programs(kernel, name, execute=execute)
         assert programs
         assert _parses_alive(name) == (0, modules_before)
     finally:

@@ -114,13 +114,14 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) ->
     for v in namespace.values():
         if isinstance(v, Program):
             seen.setdefault(id(v), v)
-    if not execute:
-        # Only the programs are used from here on. The static namespace is a reference cycle
-        # (an `@pl.inline` helper's globals are that namespace) holding the file's parse, its
-        # LibCST and CPython trees: left to the collector, which a compile pauses (pl.gc_pause),
-        # it would stay alive while the output is read back for verification, next to that
-        # parse's own peak. Emptying the namespace frees it by reference counting.
-        namespace.clear()
+    # Only the programs (IR data) are used from here on. The namespace is a reference cycle
+    # holding the file's parse, its LibCST and CPython trees: an `@pl.inline` helper's globals
+    # are that namespace, and an imported module's functions its dict, which also keeps the
+    # parse (lowering.frontend.lower.MODULE_PARSE). Left to the collector, which a compile
+    # pauses (pl.gc_pause), the parse would stay alive while the output is read back for
+    # verification, beside that read-back's own peak. Emptying the namespace frees it by
+    # reference counting (the imported module is out of sys.modules already).
+    namespace.clear()
     return list(seen.values())
 
 
