@@ -164,23 +164,15 @@ class Second:
 
 
 @pytest.mark.parametrize("execute", [False, True], ids=["read", "exec"])
-def test_a_load_parses_the_file_once(execute: bool, tmp_path: Path,
+def test_a_load_parses_the_file_once(execute: bool, tmp_path: Path, libcst_parses: list[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """One LibCST parse of the kernel file per load, read or imported: under --exec its
     decorators lower from the parse the load made (the module holds it as MODULE_PARSE), not
     from one of their own; both ways give the same programs."""
     path = tmp_path / "two_programs.py"
     path.write_text(ONE_PARSE_KERNEL)
-    parses: list[str] = []
-    real = cst.parse_module
-
-    def counting(text: str, *args: object, **kwargs: object) -> cst.Module:
-        parses.append(text)
-        return real(text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cst, "parse_module", counting)
     programs = load_programs(ONE_PARSE_KERNEL, str(path), execute=execute)
-    assert parses == [ONE_PARSE_KERNEL]
+    assert libcst_parses == [ONE_PARSE_KERNEL]
     monkeypatch.undo()
     assert [p.name for p in programs] == ["First", "Second"]
     for p, q in zip(programs, load_programs(ONE_PARSE_KERNEL, str(path), execute=not execute),
