@@ -157,3 +157,72 @@ def test_memory_stays_flat_over_many_compiles() -> None:
         f"{objects_grown.most_common(10)}")
     assert blocks_grown < BLOCKS_GROWTH, (
         f"{blocks_grown} more allocated blocks after {COMPILES - WARM_UP} compiles")
+
+
+# Module-level `@pl.inline` helpers: in the static namespace, each helper's globals are that very
+# namespace, a reference cycle.
+INLINE_HELPERS = """import pl
+
+N = 32
+
+
+@pl.inline
+def twice(t: pl.Tile[[N, N], pl.FP32]) -> pl.Tile[[N, N], pl.FP32]:
+    return pl.add(t, t)
+
+
+@pl.program
+class WithHelper:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[N, N], pl.FP32],
+          out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
+        t = pl.load(x, [0, 0], [N, N])
+        u = twice(t)
+        out = pl.store(u, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def plain(self, x: pl.Tensor[[N, N], pl.FP32],
+              out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
+        t = pl.load(x, [0, 0], [N, N])
+        e = pl.exp(t)
+        out = pl.store(e, [0, 0], out)
+        return out
+"""
+
+
+def _parses_alive(filename: str) -> tuple[int, int]:
+    """(`SourceFile`s of `filename`, LibCST modules) that are alive, the collector not asked."""
+    from libcst import Module
+
+    from pl.lowering.frontend.source import SourceFile
+
+    objects = gc.get_objects()
+    return (sum(isinstance(o, SourceFile) and o.filename == filename for o in objects),
+            sum(isinstance(o, Module) for o in objects))
+
+
+@pytest.mark.parametrize("execute", [False, True], ids=["read", "exec"])
+@pytest.mark.parametrize("kernel", [INLINE_HELPERS, distinct_kernel(8)], ids=["inline", "plain"])
+def test_a_regeneration_frees_its_parse_by_reference_counting(kernel: str, execute: bool) -> None:
+    """What a show_inferred run holds when its verification reads the output back: the first
+    run's result (`annotate.rerun` is that run) and nothing of the file's parse, even with the
+    collector paused, as a compile runs (pl.gc_pause). The LibCST parse of the output is the
+    run's memory peak; the input's trees beside it would add to it. The same for
+    `load_programs`, whose programs hold no tree either; `--exec` too, where the imported
+    module's namespace holds the parse."""
+    from pl.show_inferred.annotate import load_programs, rerun
+
+    name = "<frees_its_parse>"
+    gc.collect()
+    modules_before = _parses_alive(name)[1]
+    gc.disable()
+    try:
+        r = rerun(backend="910B", residency=True, program=None, execute=execute)(kernel, name)
+        assert r.compiled and r.output != kernel
+        assert _parses_alive(name) == (0, modules_before)
+        programs = load_programs(kernel, name, execute=execute)
+        assert programs
+        assert _parses_alive(name) == (0, modules_before)
+    finally:
+        gc.enable()

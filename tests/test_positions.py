@@ -260,8 +260,7 @@ def test_no_parsed_file_outlives_its_load(tmp_path: Path) -> None:
 
 
 def test_a_module_of_many_programs_is_parsed_once_per_import(tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch
-                                                              ) -> None:
+                                                              libcst_parses: list[str]) -> None:
     """Each `@pl.program` lowers from the parse its module holds (MODULE_PARSE): K programs, one
     LibCST parse per import, not K; an edited file is parsed again."""
     programs = "".join(
@@ -269,14 +268,7 @@ def test_a_module_of_many_programs_is_parsed_once_per_import(tmp_path: Path,
         f"    def f(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
         f"        return pl.add(a, a)\n" for k in range(5))
     path = tmp_path / "many.py"
-    parses: list[str] = []
-    real = cst.parse_module
-
-    def counting(text: str, *args: object, **kwargs: object) -> cst.Module:
-        parses.append(text)
-        return real(text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cst, "parse_module", counting)
+    parses = libcst_parses
     for edit in ("", "\n# edited\n"):
         path.write_text("import pl\n" + edit + programs)
         linecache.checkcache(str(path))

@@ -131,6 +131,55 @@ def test_exec_runs_the_file_and_agrees_with_static_loading(tmp_path: Path) -> No
     assert static == executed and static[0] == 0
 
 
+ONE_PARSE_KERNEL = """import pl
+
+N = 64
+
+
+@pl.inline
+def doubled(t: pl.Tile[[N], pl.FP32]) -> pl.Tile[[N], pl.FP32]:
+    return pl.add(t, t)
+
+
+@pl.program
+class First:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]
+          ) -> pl.Tensor[[N], pl.FP32]:
+        t = pl.load(a, [0], [N])
+        u = doubled(t)
+        out = pl.store(u, [0], out)
+        return out
+
+
+@pl.program
+class Second:
+    @pl.function(type=pl.FunctionType.InCore)
+    def g(self, a: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]
+          ) -> pl.Tensor[[N], pl.FP32]:
+        t = pl.load(a, [0], [N])
+        out = pl.store(t, [0], out)
+        return out
+"""
+
+
+@pytest.mark.parametrize("execute", [False, True], ids=["read", "exec"])
+def test_a_load_parses_the_file_once(execute: bool, tmp_path: Path, libcst_parses: list[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """One LibCST parse of the kernel file per load, read or imported: under --exec its
+    decorators lower from the parse the load made (the module holds it as MODULE_PARSE), not
+    from one of their own; both ways give the same programs."""
+    path = tmp_path / "two_programs.py"
+    path.write_text(ONE_PARSE_KERNEL)
+    programs = load_programs(ONE_PARSE_KERNEL, str(path), execute=execute)
+    assert libcst_parses == [ONE_PARSE_KERNEL]
+    monkeypatch.undo()
+    assert [p.name for p in programs] == ["First", "Second"]
+    for p, q in zip(programs, load_programs(ONE_PARSE_KERNEL, str(path), execute=not execute),
+                    strict=True):
+        pl.assert_structural_equal(p, q)
+
+
 def test_exec_gives_each_file_its_own_project_modules(tmp_path: Path) -> None:
     """Two projects with a `shapes.py` each: under --exec the second file imports its own."""
     outputs = []

@@ -15,9 +15,12 @@ Inserted text spells the DSL the way the file imports it (`import pl as p` gives
 to the same programs and is a fixed point), else raises `InternalError`. Errors in the kernel are
 `PlError`s located in the user's file.
 
-Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse), and the
-output is the user's text with the changed statements spliced in (pl/show_inferred/splice.py) rather
-than a rendering of the whole rewritten module.
+Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse, and so do
+the decorators of a file run by `--exec`), and the output is the user's text with the changed
+statements spliced in (pl/show_inferred/splice.py) rather than a rendering of the whole rewritten
+module. Memory: once a run returns, nothing of its parse is alive (its result holds texts and
+programs, no tree), even with the collector paused, so the verification's read-back of the
+output, the command's memory peak, has no input tree beside it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
+from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import (
     UserLines,
@@ -120,6 +124,14 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) ->
     for v in namespace.values():
         if isinstance(v, Program):
             seen.setdefault(id(v), v)
+    # Only the programs (IR data) are used from here on. The namespace is a reference cycle
+    # holding the file's parse, its LibCST and CPython trees: an `@pl.inline` helper's globals
+    # are that namespace, and an imported module's functions its dict, which also keeps the
+    # parse (MODULE_PARSE). Left to the collector, which a compile pauses (pl.gc_pause), the
+    # parse would stay alive while the output is read back for verification, beside that
+    # read-back's own peak. Emptying the namespace frees it by reference counting (the
+    # imported module is out of sys.modules already).
+    namespace.clear()
     return list(seen.values())
 
 
@@ -132,6 +144,9 @@ def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[st
     module = types.ModuleType("_pl_kernel")
     name = module.__name__ = f"_pl_kernel_{id(module):x}"  # unique while it is in sys.modules
     module.__file__ = filename
+    # The decorators lower from the parse the module's namespace holds (MODULE_PARSE): the one
+    # `read_kernel` made of this very text, rather than a second parse of it.
+    module.__dict__[MODULE_PARSE] = src
     folder = str(kernel_folder(filename))
     sys.path.insert(0, folder)
     sys.modules[name] = module
