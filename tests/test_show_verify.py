@@ -475,3 +475,35 @@ def test_one_line_suites_show_every_inserted_move(shape: str, backend: str,
     moves = shown.compiled[0].decisions.moves
     assert moves and shown.output.count("pl.move(") == len(moves)
     assert_keeps_the_users_text(text, shown.output)
+
+
+@pytest.mark.parametrize(("mode", "reads_back"), [
+    ([], True), (["--diff"], True), (["--check"], True),
+    (["--explain"], False), (["--json"], False), (["--ir"], False)])
+def test_a_mode_reads_back_the_regenerated_text_only_when_it_shows_it(
+        mode: list[str], reads_back: bool, tmp_path: Path, libcst_parses: list[str]) -> None:
+    # --explain, --json and --ir report on the compiled programs and print no regenerated text:
+    # verifying that text would be work for nothing (its read-back costs several compiles).
+    # (--ir reads its own IR text back: tests above.)
+    kernel = tmp_path / "kernel.py"
+    text = (ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8")
+    kernel.write_text(text, encoding="utf-8")
+    status, _, _ = run([*mode, "--no-cache", str(kernel)])
+    assert status == (1 if mode == ["--check"] else 0)
+    parsed_by_the_command = list(libcst_parses)
+    regenerated = run_text(text, str(kernel)).output
+    assert regenerated != text and text in parsed_by_the_command
+    assert (regenerated in parsed_by_the_command) is reads_back
+
+
+def test_a_mode_that_verifies_nothing_stores_nothing_in_the_cache(tmp_path: Path) -> None:
+    # The cache holds verified results only: --explain does not verify the regenerated text, so it
+    # must not leave an entry a later plain run would print unchecked.
+    kernel = tmp_path / "kernel.py"
+    kernel.write_text((ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    cache = tmp_path / "cache"
+    assert run(["--explain", "--cache-dir", str(cache), str(kernel)])[0] == 0
+    assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*"))
+    assert run(["--cache-dir", str(cache), str(kernel)])[0] == 0
+    assert any(p.is_file() for p in cache.rglob("*"))  # the plain run stored its verified result
