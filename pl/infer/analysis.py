@@ -89,7 +89,7 @@ class Analysis:
     reach: dict[Var, tuple[MemorySpace, ...]] = field(default_factory=dict)
 
     def define(self, var: Var, span: Span) -> None:
-        if isinstance(var.type, TileType) and var not in self.spans:
+        if isinstance(var.var_type, TileType) and var not in self.spans:
             self.spans[var] = span
             self.order.append(var)
 
@@ -213,7 +213,7 @@ class _Analyzer:
 
     def assign(self, stmt: AssignStmt) -> None:
         lhs = stmt.var
-        if not isinstance(lhs.type, TileType):
+        if not isinstance(lhs.var_type, TileType):
             return
         self.out.define(lhs, stmt.span)
         value = expr_kind(stmt.value)
@@ -226,7 +226,7 @@ class _Analyzer:
                     self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
                     space, reason = self.infer_from_op(lhs, value, op)
-                    if lhs.type.memref is not None:
+                    if lhs.var_type.memref is not None:
                         # Bound to allocated memory (IR after memory allocation): back-propagation
                         # never re-places it; a carry that must live elsewhere starts from a move.
                         self.out.reach[lhs] = ()
