@@ -65,7 +65,7 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.types import TileType, UnknownType
-from pl.ops.registry import get_op
+from pl.ops.registry import OpDef, get_op
 
 # Retargetable producers that read GM: their `target_memory` is Vec or Mat only (ops.md, tile.load),
 # so a loop's back-propagation never re-places them further (the loop starts from a move).
@@ -89,7 +89,7 @@ class Analysis:
     reach: dict[Var, tuple[MemorySpace, ...]] = field(default_factory=dict)
 
     def define(self, var: Var, span: Span) -> None:
-        if isinstance(var.type, TileType) and var not in self.spans:
+        if isinstance(var.var_type, TileType) and var not in self.spans:
             self.spans[var] = span
             self.order.append(var)
 
@@ -146,6 +146,16 @@ class _Analyzer:
     def __init__(self, demands: dict[Var, Demand]) -> None:
         self.demands = demands
         self.out = Analysis()
+        # The reasons that name only an op (fixed output, explicit kwarg, ...), one object per
+        # (kind, op) for this run: a body repeats a few ops, and a Reason is a frozen value.
+        self.op_reasons: dict[tuple[str, str], d.Reason] = {}
+
+    def op_reason(self, kind: str, op: str) -> d.Reason:
+        """`Reason(kind, op=op)`."""
+        reason = self.op_reasons.get((kind, op))
+        if reason is None:
+            reason = self.op_reasons[(kind, op)] = d.Reason(kind, op=op)
+        return reason
 
     def params(self, params: Sequence[Var]) -> None:
         """A Tile parameter is a value fixed in the space its type names, or in Vec when it names
@@ -169,8 +179,8 @@ class _Analyzer:
                 return self.out.var_memory[v], d.Reason(d.INHERITED, op=call.op_name, var=v.name)
         return MemorySpace.Vec, d.Reason(d.DEFAULT)
 
-    def infer_from_op(self, lhs: Var, call: Call) -> tuple[MemorySpace, d.Reason]:
-        op = op_facts(call)[0]
+    def infer_from_op(self, lhs: Var, call: Call, op: OpDef | None) -> tuple[MemorySpace, d.Reason]:
+        """The space of `lhs = call` (`op`: the call's registered op, None when there is none)."""
         if op is None:
             return MemorySpace.Vec, d.Reason(d.DEFAULT)
         out = op.output_memory
@@ -180,18 +190,18 @@ class _Analyzer:
             t = call.type if not isinstance(call.type, UnknownType) else lhs.type
             if isinstance(t, TileType) and t.memory_space not in (None, MemorySpace.DDR):
                 assert t.memory_space is not None
-                return t.memory_space, d.Reason(d.CALL_RESULT, op=op.name)
+                return t.memory_space, self.op_reason(d.CALL_RESULT, op.name)
             return MemorySpace.Vec, d.Reason(d.DEFAULT)
         if out.kind == "fixed" and out.space is not None:
-            return out.space, d.Reason(d.FIXED_OUTPUT, op=op.name)
+            return out.space, self.op_reason(d.FIXED_OUTPUT, op.name)
         kwargs = dict(call.kwargs)
         resolved = out.resolve(kwargs)
         if resolved is not None:
             if call.attr(MAT_BRIDGE_ATTR) is True:
-                return resolved, d.Reason(d.COMPILER_LOAD, op=op.name)
+                return resolved, self.op_reason(d.COMPILER_LOAD, op.name)
             if out.kind == "kwarg" and isinstance(kwargs.get("target_memory"), MemorySpace):
-                return resolved, d.Reason(d.EXPLICIT_KWARG, op=op.name)
-            return resolved, d.Reason(d.FIXED_OUTPUT, op=op.name)
+                return resolved, self.op_reason(d.EXPLICIT_KWARG, op.name)
+            return resolved, self.op_reason(d.FIXED_OUTPUT, op.name)
         if op.inherits_input:
             return self.inherit(call)
         if op.retargetable:
@@ -203,7 +213,7 @@ class _Analyzer:
 
     def assign(self, stmt: AssignStmt) -> None:
         lhs = stmt.var
-        if not isinstance(lhs.type, TileType):
+        if not isinstance(lhs.var_type, TileType):
             return
         self.out.define(lhs, stmt.span)
         value = expr_kind(stmt.value)
@@ -215,14 +225,14 @@ class _Analyzer:
                 elif op.name in DDR_FACING:
                     self.out.reach[lhs] = (MemorySpace.Vec, MemorySpace.Mat)
                 if isinstance(value.op, Op) and value.op.name.startswith("tile."):
-                    space, reason = self.infer_from_op(lhs, value)
-                    if lhs.type.memref is not None:
+                    space, reason = self.infer_from_op(lhs, value, op)
+                    if lhs.var_type.memref is not None:
                         # Bound to allocated memory (IR after memory allocation): back-propagation
                         # never re-places it; a carry that must live elsewhere starts from a move.
                         self.out.reach[lhs] = ()
                     self.out.record(lhs, space, reason)
                 else:
-                    self.out.record(lhs, MemorySpace.Vec, d.Reason(d.DEFAULT, op=value.op_name))
+                    self.out.record(lhs, MemorySpace.Vec, self.op_reason(d.DEFAULT, value.op_name))
             case Var():  # a Var or an IterArg (IterArg is a Var subclass)
                 if not isinstance(value.type, TileType):
                     return

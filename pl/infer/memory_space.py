@@ -107,7 +107,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     reasons, spans = result.reasons, result.spans
     for v in result.order:
         final = mutator.var(v) if mutator is not None else v
-        t = final.type
+        t = final.var_type
         space = t.memory_space if isinstance(t, TileType) else None
         spaces.append(d.SpaceDecision(f.name, v.name, space, reasons.get(v, unresolved), spans[v]))
     log = d.DecisionLog(tuple(spaces), tuple(mutator.log) if mutator is not None else ())

@@ -102,7 +102,7 @@ class Mutator:
             return hit
         new: Var = v
         space = self.var_memory.get(v)
-        t = v.type
+        t = v.var_type
         if isinstance(v, IterArg):
             init = self.expr(v.init)
             it = retype(t, space) if isinstance(t, TileType) and space is not None else t
@@ -251,10 +251,10 @@ class Mutator:
     def stmt(self, stmt: Stmt) -> Stmt:
         s = stmt_kind(stmt)
         match s:
+            case AssignStmt():  # first: most statements are assignments
+                return self.assign(s)
             case SeqStmts():
                 return self.seq(s.stmts, s.span)
-            case AssignStmt():
-                return self.assign(s)
             case EvalStmt() | ReturnStmt() | YieldStmt():
                 return map_stmt(s, expr=self.expr)
             case ForStmt():

@@ -18,7 +18,7 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.expr import Call, Expr, GlobalVar, Op, Var
 from pl.ir.keys import typed_key
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import TensorType, TileType, TupleType, Type, UnknownType
@@ -103,16 +103,22 @@ class CallBuilder:
 
     A pass that rebuilds many calls after retyping their arguments (memory-space inference) makes
     one builder per run and drops it afterwards; nothing outlives the run. The memo is keyed by
-    (op, the TYPES of tile / tensor Var arguments, the other arguments and the kwargs by value
-    and type, `pl.ir.keys.typed_key`): a rule reads a tile or tensor Var only through its type, so
-    equal keys deduce equal results. A call whose key cannot be hashed (a list kwarg) and every
-    failing call take `make_call` itself, which raises its own located error.
+    (op, the type OBJECTS of tile / tensor Var arguments, the other arguments and the kwargs by
+    value and type, `pl.ir.keys.typed_key`): a rule reads a tile or tensor Var only through its
+    type, so equal keys deduce equal results. A type object is keyed by its identity: hashing a
+    tile type walks its shape and view, and the retyped arguments of a body share a few type
+    objects. Each entry holds the arguments of its key, hence their type objects, so those ids
+    cannot be reused by other objects while the builder lives; an equal type in another object
+    only misses the memo (no rule reads a MemRef, the one field equality ignores). An entry also
+    keeps the call's `Op`, which every hit shares (it is frozen). A call whose key cannot be
+    hashed (a list kwarg) and every failing call take `make_call` itself, which raises its own
+    located error.
     """
 
     __slots__ = ("_results",)
 
     def __init__(self) -> None:
-        self._results: dict[Any, Type] = {}
+        self._results: dict[Any, tuple[Op | GlobalVar, Type, tuple[Expr, ...]]] = {}
 
     def make_call(self, name: str, args: Sequence[Expr],
                   kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
@@ -120,21 +126,23 @@ class CallBuilder:
         pairs = _kwarg_pairs(kwargs)
         key = (name, tuple([_arg_key(a) for a in args]), typed_key(pairs))
         try:
-            result = self._results.get(key)
+            hit = self._results.get(key)
         except TypeError:  # an unhashable value: deduce every time
             return make_call(name, args, pairs, attrs, span)
-        if result is not None:
-            return Call(Op(name), tuple(args), pairs, tuple(attrs), result, span=span)
+        if hit is not None:
+            return Call(hit[0], tuple(args), pairs, tuple(attrs), hit[1], span=span)
         call = make_call(name, args, pairs, attrs, span)
-        self._results[key] = call.result_type
+        self._results[key] = (call.op, call.result_type, call.args)  # the args keep the types
         return call
 
 
 def _arg_key(a: Expr) -> Any:
+    """The id of a tile or tensor Var's type object, else the argument by value and type (a
+    tuple, so never equal to an id)."""
     if type(a) is Var:
         t = a.type
         if isinstance(t, TileType | TensorType):
-            return t
+            return id(t)
     return typed_key(a)
 
 

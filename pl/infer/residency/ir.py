@@ -66,7 +66,9 @@ class _Stripper:
         return hit
 
     def expr(self, e: Expr) -> Expr:
-        if isinstance(e, Var):
+        if type(e) is Var:
+            return e  # a leaf: only an IterArg holds an expression (`var`)
+        if type(e) is IterArg:
             return self.var(e)
         new = map_expr(e, self.expr)
         if isinstance(new, Call) and new.attrs and any(k == BRIDGE_MARKER for k, _ in new.attrs):
@@ -86,7 +88,7 @@ class _Stripper:
                 return s
             return make_body(new) if self.normalise else replace(s, stmts=tuple(new))
         out = map_stmt(s, self.body, self.expr)
-        if isinstance(out, ForStmt | WhileStmt):
+        if isinstance(out, (ForStmt, WhileStmt)):
             # An iter arg's initial value lives in the IterArg: `var` rebuilds it once, and every
             # use in the body (mapped through `expr`) gets the same rebuilt IterArg.
             ias = tuple(self.var(ia) for ia in out.iter_args)
