@@ -186,18 +186,19 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        with_memref = False
         if isinstance(t, TileType | TensorType) and t.memref is not None:
+            with_memref = True
             memref = self.memref(t.memref)
             if memref is not t.memref:
                 t = dataclasses.replace(t, memref=memref)
         elif self.static.get(id(t)) is t:
             return t
-        elif t.all_constant:  # (a type with a MemRef is not remembered: its base is a Var)
+        if not t.all_constant:  # asked of the type itself: no walk for the common static type
+            return _map_fields(t, self.value)
+        if not with_memref:  # (a type with a MemRef is not remembered: its base is a Var)
             self.static[id(t)] = t
-            return t
-        if t.all_constant:  # asked of the type itself: no walk for the common static type
-            return t
-        return _map_fields(t, self.value)
+        return t
 
     def memref(self, m: MemRef) -> MemRef:
         """`m` naming the current version of its base Ptr, so the allocation it names is still the
