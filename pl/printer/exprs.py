@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from types import MappingProxyType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from typing_extensions import assert_never
 
@@ -69,8 +69,13 @@ class PrintContext:
     # empty in a signature and for a statement or type printed alone.
     allocs: frozenset[Var] = frozenset()
     types: dict[Type, str] = field(default_factory=dict, repr=False)
+    # `types` by identity, each type kept alive here (so no id is reused while it is kept): a
+    # program shares one type object among many Vars, and hashing a type walks all its fields.
+    type_ids: dict[int, tuple[Type, str]] = field(default_factory=dict, repr=False)
     # (op name, number of positional arguments) -> `_keyword_from` of it.
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
+    # op name -> `op_callee` of it.
+    callees: dict[str, str] = field(default_factory=dict, repr=False)
 
     def dsl(self, path: str) -> str:
         """`pl.<path>` as this print spells the DSL module."""
@@ -84,6 +89,14 @@ def default_ctx() -> PrintContext:
 def dotted(path: str) -> str:
     """`a.b.c` with each segment that is a Python keyword given a trailing `_`."""
     return ".".join(p + "_" if keyword.iskeyword(p) else p for p in path.split("."))
+
+
+def op_callee(name: str, ctx: PrintContext) -> str:
+    """`pl.tile.add`: how this print spells the callee of a call of op `name` (made once per op)."""
+    text = ctx.callees.get(name)
+    if text is None:
+        text = ctx.callees[name] = ctx.dsl(dotted(name))
+    return text
 
 
 def call_text(func: str, items: Sequence[str]) -> str:
@@ -240,7 +253,8 @@ def _const_tree(e: Expr) -> bool:
 
 def expr_text(e: Expr, ctx: PrintContext, typed_index: bool = False) -> str:
     """The printed form of an expression (`typed_index`: INDEX consts as `pl.const(v, pl.INDEX)`)."""
-    kind = cast(ExprKind, e)  # the union itself: `expr_kind` would add a call per expression
+    # The union itself, without a call (`expr_kind` or `typing.cast` would add one per expression).
+    kind: ExprKind = e  # type: ignore[assignment]
     match kind:
         case Var():
             return ctx.name_of(kind)
@@ -314,7 +328,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     elif op.name in FULL_OPS and len(e.args) == 2:
         # `pl.FP32` is not accepted as a positional value, so the reference spells full() by keyword.
-        func = ctx.dsl(dotted(op.name))
+        func = op_callee(op.name, ctx)
         shape, value = e.args
         val = value_text(value.value, ctx) if isinstance(value, (ConstInt, ConstFloat)) else expr_text(value, ctx)
         items = [expr_text(shape, ctx)]
@@ -324,7 +338,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     elif op.name == "system.syncall" and e.args:
         # The soft form's operands are keyword-only in the reference's wrapper; one operand is
         # `used_cores=0` (the launch decides the participant count).
-        func = ctx.dsl(dotted(op.name))
+        func = op_callee(op.name, ctx)
         kw = dict(e.kwargs)
         used = "0" if len(e.args) < 2 else (
             int_text(e.args[1].value) if isinstance(e.args[1], ConstInt) else expr_text(e.args[1], ctx))
@@ -333,7 +347,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
                  "gm_workspace=" + expr_text(e.args[0], ctx), "used_cores=" + used]
     elif op.name == "system.task_dummy":
         # Its dependencies are the "deps" attr, written `deps=[...]` (empty too), as on pl.submit.
-        func = ctx.dsl(dotted(op.name))
+        func = op_callee(op.name, ctx)
         deps = dict(e.attrs).get("deps")
         items = ["deps=" + (value_text(deps, ctx) if deps is not None else "[]")]
         rest = [(k, v) for k, v in e.attrs if k != "deps"]
@@ -343,13 +357,13 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     elif op.name == "tile.mgather" and len(e.args) > 2:
         # Its optional operands are keyword-only in the reference's wrapper: scratch (elem mode)
         # then valid_shape.
-        func = ctx.dsl(dotted(op.name))
+        func = op_callee(op.name, ctx)
         names = ["scratch", "valid_shape"] if dict(e.kwargs).get("coalesce") == 1 else ["valid_shape"]
         items = [expr_text(a, ctx) for a in e.args[:2]]
         items += [n + "=" + expr_text(a, ctx) for n, a in zip(names, e.args[2:], strict=False)]
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     else:
-        func = ctx.dsl(dotted(op.name))
+        func = op_callee(op.name, ctx)
         items = [expr_text(a, ctx) for a in e.args]
         if e.args and isinstance(e.args[0], ConstInt) and e.args[0].value in _SPACE_CODES:
             op_def = get_op(op.name)
@@ -457,11 +471,15 @@ def _tensor_view(v: TensorView, ctx: PrintContext) -> str:
 
 def type_text(t: Type, ctx: PrintContext) -> str:
     """`pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`, `pl.Tensor[..]`, `pl.Scalar[..]`, ..."""
+    known = ctx.type_ids.get(id(t))
+    if known is not None:
+        return known[1]
     if getattr(t, "memref", None) is not None:
         return _type_text(t, ctx)  # the memo's key (`==`) does not see a MemRef
     text = ctx.types.get(t)
     if text is None:
         text = ctx.types[t] = _type_text(t, ctx)
+    ctx.type_ids[id(t)] = (t, text)
     return text
 
 
@@ -480,7 +498,7 @@ def _memref_text(m: MemRef, ctx: PrintContext) -> str:
 
 
 def _type_text(t: Type, ctx: PrintContext) -> str:
-    kind = cast(TypeKind, t)
+    kind: TypeKind = t  # type: ignore[assignment]  # (no call: see expr_text)
     match kind:
         case ScalarType(dtype=dt):
             return _subscript(ctx.dsl("Scalar"), [ctx.dsl(dt.name)])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from typing_extensions import assert_never
 
@@ -120,7 +120,8 @@ class StmtPrinter:
         doc, ctx = self.doc, self.ctx
         if s.comments and type(s) is not SeqStmts:
             doc.comments(s.comments)
-        kind = cast(StmtKind, s)  # the union itself: `stmt_kind` would add a call per statement
+        # The union itself, without a call (`stmt_kind` or `typing.cast` would add one per statement).
+        kind: StmtKind = s  # type: ignore[assignment]
         match kind:
             case AssignStmt(var=var, value=value):
                 self._ending_in(self._target(var) + " = ", value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import libcst as cst
 
@@ -36,21 +36,25 @@ _INDEXES: Final[Mapping[str, tuple[tuple[int, int], ...]]] = MappingProxyType({
 
 
 def check_op_call(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
-                  pos: Sequence[cst.Arg], kw: Sequence[cst.Arg], values: Sequence[Any]) -> None:
-    """Raise a located PlError when `built` (the IR of `node`) breaks a guarantee above."""
-    _check_extents(ctx, node, spelling, built, [*pos, *kw], values)
-    if type(built) is Call and type(built.op) is Op:
-        _check_index_lengths(ctx, node, spelling, built, pos, kw)
-
-
-def _check_extents(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
-                   arg_nodes: Sequence[cst.Arg], values: Sequence[Any]) -> None:
+                  pos: Sequence[cst.Arg], kw: Sequence[cst.Arg], args: Sequence[Any],
+                  kwargs: Mapping[str, Any]) -> None:
+    """Raise a located PlError when `built` (the IR of `node`, from the lowered positional `args`
+    of `pos` and keyword `kwargs` of `kw`) breaks a guarantee above. Runs for every op call, so
+    it only reads the result until something is wrong."""
     t = built.type
-    if not isinstance(t, TensorType | TileType):
-        return
+    if isinstance(t, TensorType | TileType):
+        for d in t.shape:
+            if isinstance(d, ConstInt) and d.value <= 0:
+                _bad_extent(ctx, node, spelling, t, [*pos, *kw], [*args, *kwargs.values()])
+    if type(built) is Call and type(built.op) is Op:
+        indexes = _INDEXES.get(built.op.name)
+        if indexes is not None:
+            _check_index_lengths(ctx, node, spelling, built, indexes, pos, kw)
+
+
+def _bad_extent(ctx: FnCtx, node: cst.Call, spelling: str, t: TensorType | TileType,
+                arg_nodes: Sequence[cst.Arg], values: Sequence[Any]) -> NoReturn:
     bad = [d for d in t.shape if isinstance(d, ConstInt) and d.value <= 0]
-    if not bad:
-        return
     where: cst.CSTNode = node
     # The culprit is the list the result's shape came from: the argument that spells that shape
     # (by value: a result type may be shared with an earlier, equal call).
@@ -66,9 +70,9 @@ def _check_extents(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
 
 
 def _check_index_lengths(ctx: FnCtx, node: cst.Call, spelling: str, built: Call,
-                         pos: Sequence[cst.Arg], kw: Sequence[cst.Arg]) -> None:
-    op = get_op(built.op.name)
-    for slot, of in _INDEXES.get(built.op.name, ()):
+                         indexes: tuple[tuple[int, int], ...], pos: Sequence[cst.Arg],
+                         kw: Sequence[cst.Arg]) -> None:
+    for slot, of in indexes:
         if slot >= len(built.args) or of >= len(built.args):
             continue
         lst, target = built.args[slot], built.args[of].type
@@ -76,6 +80,7 @@ def _check_index_lengths(ctx: FnCtx, node: cst.Call, spelling: str, built: Call,
             continue
         if len(lst.elements) == len(target.shape):
             continue
+        op = get_op(built.op.name)
         name = op.args[slot].name if op is not None and slot < len(op.args) else f"argument {slot}"
         where = _arg_node(node, pos, kw, slot, name)
         raise ctx.error(where, f"{spelling}: {name} has {len(lst.elements)} entries but "

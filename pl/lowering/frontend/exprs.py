@@ -444,7 +444,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
     except PlError as e:
         raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
-    check_op_call(ctx, node, spelling, built, pos, kw, [*args, *kwargs.values()])
+    check_op_call(ctx, node, spelling, built, pos, kw, args, kwargs)
     if (attrs or deps) and isinstance(built, Call):
         built = Call(built.op, built.args, built.kwargs, built.attrs + deps + attrs,
                      built.result_type, span=built.span)

@@ -173,20 +173,25 @@ class _Pairing:
                 return
             if type(s) is cst.SimpleStatementLine:
                 assert isinstance(s, cst.SimpleStatementLine)
-                line = self.pos.span(asts[i])  # the line's span is its first statement's
+                # The line's span is its first statement's. A small statement is never compound:
+                # it has no clauses to pair (`statement` would find none).
+                span = line = self.pos.span(asts[i])
                 self.spans[id(s)] = line
                 for k, small in enumerate(s.body):
                     if i >= n:
                         return
-                    self.statement(small, asts[i], line if k == 0 else None)
+                    if k:
+                        span = self.pos.span(asts[i])
+                    self.spans[id(small)] = span
+                    if self.deep:
+                        self.parts(small, asts[i], span)
                     i += 1
                 continue
             self.statement(s, asts[i])
             i += 1
 
-    def statement(self, c: cst.CSTNode, a: ast.stmt, span: Span | None = None) -> None:
-        if span is None:
-            span = self.pos.span(a)
+    def statement(self, c: cst.CSTNode, a: ast.stmt) -> None:
+        span = self.pos.span(a)
         self.spans[id(c)] = span
         if self.deep:
             self.parts(c, a, span)

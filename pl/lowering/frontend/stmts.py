@@ -414,7 +414,7 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
             and declared is not None and not isinstance(declared, UnknownType):
         value = dataclasses.replace(value, result_type=declared)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
-    span = ctx.prog.src.stmt_span(node)
+    span = ctx.cur_span  # `node` is the simple statement being lowered (see lower_block)
     if existing is not None:  # a rebinding
         if ctx.dump_tagged:  # a new value is not the tensor pl.dump_tag marked (the reference's SSA)
             ctx.dump_tagged = [v for v in ctx.dump_tagged if v is not existing]

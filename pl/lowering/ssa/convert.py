@@ -127,7 +127,7 @@ class _Converter:
     def sub(self) -> Substituter:
         """A Substituter over the current versions (`self.cur` is replaced at loops and ifs)."""
         if self.substituter.versions is not self.cur:
-            self.substituter = Substituter(self.cur, self.misses)
+            self.substituter = Substituter(self.cur, self.misses, self.substituter.static)
         return self.substituter
 
     def subst(self, e: Expr) -> Expr:

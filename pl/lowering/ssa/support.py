@@ -142,11 +142,17 @@ class Substituter:
     expression that replaces it, such as an unrolled loop's constant index), inside expressions and
     the types they carry.
 
-    A Var without a version is left as it is and, when `misses` is given, recorded there."""
+    A Var without a version is left as it is and, when `misses` is given, recorded there.
+    `static`: the types already found to hold no Var, by identity (each kept alive there, so no
+    id is reused while it is kept); one run's Substituters may share it, because that answer does
+    not depend on the versions. A program shares one type object among many values (op calls
+    with equal operand types get one result type), so each is asked `all_constant` once."""
 
-    def __init__(self, versions: Mapping[Var, Expr], misses: Misses | None = None) -> None:
+    def __init__(self, versions: Mapping[Var, Expr], misses: Misses | None = None,
+                 static: dict[int, Type] | None = None) -> None:
         self.versions = versions
         self.misses = misses
+        self.static: dict[int, Type] = {} if static is None else static
 
     def value(self, v: Any) -> Any:
         match v:
@@ -180,13 +186,19 @@ class Substituter:
 
     def type(self, t: Type) -> Type:
         """`t` with the Vars its dims and views mention substituted; `t` itself when none does."""
+        with_memref = False
         if isinstance(t, TileType | TensorType) and t.memref is not None:
+            with_memref = True
             memref = self.memref(t.memref)
             if memref is not t.memref:
                 t = dataclasses.replace(t, memref=memref)
-        if t.all_constant:  # asked of the type itself: no walk for the common static type
+        elif self.static.get(id(t)) is t:
             return t
-        return _map_fields(t, self.value)
+        if not t.all_constant:  # asked of the type itself: no walk for the common static type
+            return _map_fields(t, self.value)
+        if not with_memref:  # (a type with a MemRef is not remembered: its base is a Var)
+            self.static[id(t)] = t
+        return t
 
     def memref(self, m: MemRef) -> MemRef:
         """`m` naming the current version of its base Ptr, so the allocation it names is still the
