@@ -119,6 +119,18 @@ class TensorView:
         return _constant(self.stride) and _constant(self.valid_shape)
 
 
+def _cached_hash(t: TensorType | TileType, fields: tuple[object, ...]) -> int:
+    """The hash of a tensor or tile type (`fields`: those its `==` compares), computed on first
+    use and kept in the type: one type object is shared by many values, and passes and the
+    printer look types up in their memos for every value, while hashing walks the shape and the
+    view."""
+    h = t._hash
+    if h is None:
+        h = hash(fields)
+        object.__setattr__(t, "_hash", h)
+    return h
+
+
 @dataclass(frozen=True, slots=True)
 class TensorType(Type):
     """A tensor in DDR (global memory)."""
@@ -127,6 +139,10 @@ class TensorType(Type):
     dtype: DType
     view: TensorView | None = None
     memref: MemRef | None = field(default=None, compare=False)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.shape, self.dtype, self.view))
 
     @property
     def rank(self) -> int:
@@ -213,6 +229,10 @@ class TileType(Type):
     memory_space: MemorySpace | None = None
     view: TileView | None = None
     memref: MemRef | None = field(default=None, compare=False)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.shape, self.dtype, self.memory_space, self.view))
 
     def __post_init__(self) -> None:
         if type(self.shape) is not tuple:

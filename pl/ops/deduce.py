@@ -103,22 +103,17 @@ class CallBuilder:
 
     A pass that rebuilds many calls after retyping their arguments (memory-space inference) makes
     one builder per run and drops it afterwards; nothing outlives the run. The memo is keyed by
-    (op, the type OBJECTS of tile / tensor Var arguments, the other arguments and the kwargs by
-    value and type, `pl.ir.keys.typed_key`): a rule reads a tile or tensor Var only through its
-    type, so equal keys deduce equal results. A type object is keyed by its identity: hashing a
-    tile type walks its shape and view, and the retyped arguments of a body share a few type
-    objects. Each entry holds the arguments of its key, hence their type objects, so those ids
-    cannot be reused by other objects while the builder lives; an equal type in another object
-    only misses the memo (no rule reads a MemRef, the one field equality ignores). An entry also
-    keeps the call's `Op`, which every hit shares (it is frozen). A call whose key cannot be
-    hashed (a list kwarg) and every failing call take `make_call` itself, which raises its own
-    located error.
+    (op, the TYPES of tile / tensor Var arguments, the other arguments and the kwargs by value
+    and type, `pl.ir.keys.typed_key`): a rule reads a tile or tensor Var only through its type, so
+    equal keys deduce equal results. An entry also keeps the call's `Op`, which every hit shares
+    (it is frozen). A call whose key cannot be hashed (a list kwarg) and every failing call take
+    `make_call` itself, which raises its own located error.
     """
 
     __slots__ = ("_results",)
 
     def __init__(self) -> None:
-        self._results: dict[Any, tuple[Op | GlobalVar, Type, tuple[Expr, ...]]] = {}
+        self._results: dict[Any, tuple[Op | GlobalVar, Type]] = {}
 
     def make_call(self, name: str, args: Sequence[Expr],
                   kwargs: Sequence[tuple[str, Any]] | Mapping[str, Any] = (),
@@ -132,17 +127,15 @@ class CallBuilder:
         if hit is not None:
             return Call(hit[0], tuple(args), pairs, tuple(attrs), hit[1], span=span)
         call = make_call(name, args, pairs, attrs, span)
-        self._results[key] = (call.op, call.result_type, call.args)  # the args keep the types
+        self._results[key] = (call.op, call.result_type)
         return call
 
 
 def _arg_key(a: Expr) -> Any:
-    """The id of a tile or tensor Var's type object, else the argument by value and type (a
-    tuple, so never equal to an id)."""
     if type(a) is Var:
         t = a.type
         if isinstance(t, TileType | TensorType):
-            return id(t)
+            return t
     return typed_key(a)
 
 

@@ -69,9 +69,6 @@ class PrintContext:
     # empty in a signature and for a statement or type printed alone.
     allocs: frozenset[Var] = frozenset()
     types: dict[Type, str] = field(default_factory=dict, repr=False)
-    # `types` by identity, each type kept alive here (so no id is reused while it is kept): a
-    # program shares one type object among many Vars, and hashing a type walks all its fields.
-    type_ids: dict[int, tuple[Type, str]] = field(default_factory=dict, repr=False)
     # (op name, number of positional arguments) -> `_keyword_from` of it.
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
     # op name -> `op_callee` of it.
@@ -471,15 +468,11 @@ def _tensor_view(v: TensorView, ctx: PrintContext) -> str:
 
 def type_text(t: Type, ctx: PrintContext) -> str:
     """`pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`, `pl.Tensor[..]`, `pl.Scalar[..]`, ..."""
-    known = ctx.type_ids.get(id(t))
-    if known is not None:
-        return known[1]
     if getattr(t, "memref", None) is not None:
         return _type_text(t, ctx)  # the memo's key (`==`) does not see a MemRef
     text = ctx.types.get(t)
     if text is None:
         text = ctx.types[t] = _type_text(t, ctx)
-    ctx.type_ids[id(t)] = (t, text)
     return text
 
 

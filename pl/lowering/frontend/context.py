@@ -20,13 +20,12 @@ import libcst as cst
 
 from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection, Role
-from pl.ir.expr import Expr, GlobalVar, IterArg, Var
+from pl.ir.expr import Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, Type
 from pl.language import dsl
 from pl.language.dsl_ops import OpNamespace, suggest_op
-from pl.lowering.frontend.op_builders import PlainCalls
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 
@@ -60,7 +59,8 @@ class ProgCtx:
     externals: dict[str, Function] = field(default_factory=dict)
     # `build_call`'s memo of keyword-free calls over tile / tensor Vars for this parse
     # (lowering/frontend/op_builders.py): it dies with the parse.
-    built_calls: PlainCalls = field(default_factory=PlainCalls)
+    built_calls: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = \
+        field(default_factory=dict)
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
         hit = self.dyn_vars.get(id(obj))

@@ -49,35 +49,16 @@ _TPOP_SPACE: Final[Mapping[str, MemorySpace]] = MappingProxyType(
 _MIXED_OK = frozenset({"assemble", "gather_row", "store", "load", "read", "write"})
 
 
-class PlainCalls:
-    """`build_call`'s memo for one parse (`ProgCtx.built_calls`): it dies with the parse.
-
-    `calls`: (spelling, the argument types' tokens) -> the op, kwargs and result type the build
-    chose. A type's token is one int per distinct type BY VALUE (`==`, as the types themselves
-    would key it), found by identity first: a parse shares one type object among many Vars (a
-    remembered call hands out its one result type), and hashing a type walks its fields, so each
-    type object is hashed once here, not at every call that uses it."""
-
-    def __init__(self) -> None:
-        self.calls: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = {}
-        # id of each type object met -> (that type, kept alive so no id is reused, its token)
-        self._by_id: dict[int, tuple[Type, int]] = {}
-        self._by_value: dict[Type, int] = {}
-
-    def token(self, t: Type) -> int:
-        known = self._by_id.get(id(t))
-        if known is None:
-            known = self._by_id[id(t)] = (t, self._by_value.setdefault(t, len(self._by_value)))
-        return known[1]
+PlainCalls = dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]]
 
 
 def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], span: Span,
                memo: PlainCalls | None = None) -> Expr:
     """Turn one DSL op call with lowered arguments into IR (see the module docstring)."""
-    key = None if kwargs or memo is None else _plain_key(spelling, args, memo)
+    key = None if kwargs or memo is None else _plain_key(spelling, args)
     if key is not None:
         assert memo is not None
-        hit = memo.calls.get(key)
+        hit = memo.get(key)
         if hit is not None:
             return Call(hit[0], tuple(args), hit[1], (), hit[2], span=span)
     try:
@@ -91,13 +72,13 @@ def build_call(spelling: str, args: Sequence[Arg], kwargs: Mapping[str, Arg], sp
     return built
 
 
-# `memo` keys: (spelling, the arguments' type tokens). Dispatch reads tile / tensor Vars only
-# through their kinds, argument shaping leaves them in their slots, and deduction reads them only
-# through their types, which compare by value (IR constants compare by class too: ConstInt(1) is
-# not ConstBool(True)), so calls with equal keys build equal Calls over their own arguments. Only
+# `memo` keys: (spelling, the arguments' types). Dispatch reads tile / tensor Vars only through
+# their kinds, argument shaping leaves them in their slots, and deduction reads them only through
+# their types, which compare by value (IR constants compare by class too: ConstInt(1) is not
+# ConstBool(True)), so calls with equal keys build equal Calls over their own arguments. Only
 # successful builds that kept the arguments as given are stored; an error is raised again, with
 # its own message, every time.
-def _plain_key(spelling: str, args: Sequence[Arg], memo: PlainCalls) -> tuple[Any, ...] | None:
+def _plain_key(spelling: str, args: Sequence[Arg]) -> tuple[Any, ...] | None:
     """The memo key of a keyword-free call, or None when an argument is not a tile / tensor Var."""
     key: list[Any] = [spelling]
     for a in args:
@@ -106,7 +87,7 @@ def _plain_key(spelling: str, args: Sequence[Arg], memo: PlainCalls) -> tuple[An
         t = a.var_type
         if type(t) is not TileType and type(t) is not TensorType:
             return None
-        key.append(memo.token(t))
+        key.append(t)
     return tuple(key)
 
 
@@ -117,7 +98,7 @@ def _remember_plain(memo: PlainCalls, key: tuple[Any, ...], args: Sequence[Arg],
     for given, kept in zip(args, built.args, strict=True):
         if given is not kept:
             return
-    memo.calls[key] = (built.op, built.kwargs, built.result_type)
+    memo[key] = (built.op, built.kwargs, built.result_type)
 
 
 def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -> Expr:

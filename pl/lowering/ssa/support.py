@@ -143,16 +143,15 @@ class Substituter:
     the types they carry.
 
     A Var without a version is left as it is and, when `misses` is given, recorded there.
-    `static`: the types already found to hold no Var, by identity (each kept alive there, so no
-    id is reused while it is kept); one run's Substituters may share it, because that answer does
-    not depend on the versions. A program shares one type object among many values (op calls
-    with equal operand types get one result type), so each is asked `all_constant` once."""
+    `static`: the types already found to hold no Var; one run's Substituters may share it,
+    because that answer does not depend on the versions. A program has few distinct types among
+    many values, so each is asked `all_constant` (a walk of its shape and view) once."""
 
     def __init__(self, versions: Mapping[Var, Expr], misses: Misses | None = None,
-                 static: dict[int, Type] | None = None) -> None:
+                 static: set[Type] | None = None) -> None:
         self.versions = versions
         self.misses = misses
-        self.static: dict[int, Type] = {} if static is None else static
+        self.static: set[Type] = set() if static is None else static
 
     def value(self, v: Any) -> Any:
         match v:
@@ -192,12 +191,12 @@ class Substituter:
             memref = self.memref(t.memref)
             if memref is not t.memref:
                 t = dataclasses.replace(t, memref=memref)
-        elif self.static.get(id(t)) is t:
+        elif t in self.static:
             return t
         if not t.all_constant:  # asked of the type itself: no walk for the common static type
             return _map_fields(t, self.value)
         if not with_memref:  # (a type with a MemRef is not remembered: its base is a Var)
-            self.static[id(t)] = t
+            self.static.add(t)
         return t
 
     def memref(self, m: MemRef) -> MemRef:
