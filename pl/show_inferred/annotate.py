@@ -44,18 +44,14 @@ from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import (
     UserLines,
+    content_hash,
     kernel_folder,
     python_lines,
     python_view,
     restore,
 )
 from pl.lowering.source.static_eval import python_failure
-from pl.lowering.source.static_module import (
-    content_hash,
-    has_program_decorator,
-    load_static,
-    read_kernel,
-)
+from pl.lowering.source.static_module import has_program_decorator, load_static, read_kernel
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.plan import FunctionResult, rewrite_function

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pl.errors import PL_SOURCE_FOLDERS, PlError, error_from_json, error_json
+from pl.lowering.source.python import content_hash
 
 if TYPE_CHECKING:  # the files a compile read: pl.lowering.source.static_module records them
     from pl.lowering.source.static_module import Reads
@@ -115,7 +116,7 @@ def key(kind: str, text: str, filename: str, options: Mapping[str, Any], *,
 def _file_hash(path: str) -> str | None:
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            return content_hash(f.read())
     except OSError:
         return None
 

@@ -51,8 +51,16 @@ from pathlib import Path
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "UserLines", "compile_python", "decode", "encode", "kernel_folder",
+__all__ = ["Stored", "UserLines", "compile_python", "content_hash", "decode", "encode", "kernel_folder",
            "parse_python", "python_lines", "python_view", "restore", "syntax_error"]
+
+def content_hash(data: bytes) -> str:
+    """The fingerprint of a file's bytes: what a compile records of each file its load read, and
+    what the compile cache (pl/show_inferred/cache.py) compares them with."""
+    import hashlib  # only a load that reads project files, and the cache, need it (start-up)
+
+    return hashlib.sha256(data).hexdigest()
+
 
 _BOM = "\ufeff"
 # The part of an indentation that CPython ignores: everything up to its last form feed.

@@ -63,7 +63,7 @@ from pl.lowering.frontend.lower import (
     program_target_error,
 )
 from pl.lowering.frontend.source import SourceFile
-from pl.lowering.source.python import compile_python, kernel_folder
+from pl.lowering.source.python import compile_python, content_hash, kernel_folder
 from pl.lowering.source.static_eval import (
     EXEC_HINT,
     FailsWhenRun,
@@ -140,14 +140,6 @@ def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
     importing would reject before running anything; `--exec` runs that code)."""
     src = SourceFile(filename, text)
     return src, compile_python(text, filename, src.tree)
-
-
-def content_hash(data: bytes) -> str:
-    """The fingerprint of a file's bytes that a compile's recorded reads keep (pl.show_inferred's
-    cache compares it)."""
-    import hashlib  # only a load that reads project files needs it (start-up)
-
-    return hashlib.sha256(data).hexdigest()
 
 
 def _is_main_guard(node: cst.If) -> bool:
