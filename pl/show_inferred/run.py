@@ -28,7 +28,7 @@ __all__ = ["run_text", "show_inferred"]
 
 
 def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-             reads: Reads, verify: bool = True) -> Regenerated:
+             reads: Reads, *, verify: bool = True) -> Regenerated:
     from pl.show_inferred.annotate import run_file  # the compiler: loaded when it is needed
 
     # One collector pause for the whole compile (pl.gc_pause): the parses, lowering, the passes,
@@ -57,7 +57,7 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
     verified results and a hit would compile again for `compiled` anyway."""
     options = kernel_options(filename, backend, residency, program, execute)
     if cache_dir is None or dump_passes is not None or not verify:
-        return _compile(text, filename, options, dump_passes, {}, verify)
+        return _compile(text, filename, options, dump_passes, {}, verify=verify)
 
     from pl.show_inferred.cache import cached_call  # hashlib and tempfile: only with a cache
 
@@ -65,7 +65,7 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
         return from_json(data, text, filename,
                          # The hit's text was verified against these very programs when it
                          # was stored (the key holds pl's code): they are compiled, not checked.
-                         lambda: _compile(text, filename, options, None, {}, False).compiled)
+                         lambda: _compile(text, filename, options, None, {}, verify=False).compiled)
 
     return cached_call(cache_dir, "run_text", text, filename,  # type: ignore[no-any-return]
                        options, lambda reads: _compile(text, filename, options, None, reads),
