@@ -15,6 +15,7 @@ from pl.errors import PlError
 from pl.infer.footprint import (
     ALIGN,
     buffer_source,
+    footprint_and_peaks,
     function_footprint,
     peak_live_bytes,
     tile_bytes,
@@ -105,6 +106,7 @@ def test_the_peak_is_within_the_footprint(family: str, data: st.DataObject) -> N
     for func in compiled.program.functions:
         fp = function_footprint(func)
         peaks = peak_live_bytes(func)
+        assert footprint_and_peaks(func) == (fp, peaks)  # the one walk gives both alike
         assert set(peaks) == set(fp.spaces)
         for space, peak in peaks.items():
             biggest = max((-(-size // ALIGN) * ALIGN for _, size in fp.spaces[space].owners

@@ -136,11 +136,11 @@ def capacity_warnings(program: Program, backend: str | None) -> tuple[CapacityWa
 
 def _function_warnings(program: str, func: Function, backend: str) -> list[CapacityWarning]:
     # Imported here: a compile-cache hit rebuilds warnings from JSON without the compiler's modules.
-    from pl.infer.footprint import function_footprint, peak_live_bytes
+    from pl.infer.footprint import footprint_and_peaks
 
     out = []
-    peaks = peak_live_bytes(func)
-    for space, fp in function_footprint(func).spaces.items():
+    footprint, peaks = footprint_and_peaks(func)
+    for space, fp in footprint.spaces.items():
         cap = capacity(backend, space)
         if cap <= 0:
             continue

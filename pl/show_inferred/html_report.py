@@ -37,7 +37,7 @@ from pl.compiler import Compiled
 from pl.errors import PlError, python_lines
 from pl.infer.backend import capacity
 from pl.infer.capacity import format_bytes
-from pl.infer.footprint import function_footprint, peak_live_bytes
+from pl.infer.footprint import footprint_and_peaks
 from pl.ir.enums import MemorySpace
 from pl.ir.names import user_name
 from pl.printer.program import print_node
@@ -288,8 +288,7 @@ def _bars(c: Compiled, function_name: str) -> str:
     f = c.program.get(function_name)
     if f is None:
         return ""
-    footprint = function_footprint(f)
-    peaks = peak_live_bytes(f)
+    footprint, peaks = footprint_and_peaks(f)
     if not footprint.spaces:
         return '<p class="bars none">no tile holds on-chip memory</p>'
     rows = []
