@@ -65,6 +65,47 @@ class K:
         c = pl.matmul(p, b)
         pl.tpush_to_aiv(c, split=0)
 ''',
+    # A matmul whose operands overflow L0 and that AutoTileMatmulL0 leaves alone (its result is
+    # not stored): inference moves its Mat operands to Left and Right, and compiling that again
+    # must not reject those moves as hand-placed operands too large to retile.
+    "untiled_matmul_keeps_its_inferred_l0_moves": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[128, 512], pl.FP16], b: pl.Tensor[[512, 256], pl.FP16],
+               out: pl.Out[pl.Tensor[[128, 256], pl.FP32]]) -> pl.Tensor[[128, 256], pl.FP32]:
+        a_mat = pl.load(a, [0, 0], [128, 512], target_memory=pl.MemorySpace.Mat)
+        b_mat = pl.load(b, [0, 0], [512, 256], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a_mat, b_mat)
+        return out
+''',
+    # A loop's result is typed like its iter arg, not by the yield's annotation (INT64 for an
+    # INDEX start here): once SSA carries `o` too the yield prints `n_out, o_rv = pl.yield_(..)`,
+    # which has no annotation to carry another type.
+    "loop_result_typed_like_its_iter_arg": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def step(self, a: pl.Tensor[[16, 16], pl.FP32],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        o = pl.store(pl.add(t, t), [0, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        for _i, (n,) in pl.range(3, init_values=(2,)):
+            o = self.step(a, o)
+            n_out: pl.Scalar[pl.INT64] = pl.yield_(n)
+        for _j in pl.range(n_out):
+            o = self.step(a, o)
+        return o
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}

@@ -383,8 +383,12 @@ class Mutator:
                 continue
             space = self.var_memory.get(rv)
             want = retype(rv.type, space) if space is not None else rv.type
+            # (A MemRef takes no part in type equality: a buffer the return var's type names
+            # while its source's does not, e.g. the Vec allocation of an init moved to Acc, is
+            # stale too.)
             if isinstance(got, TileType) and got.memory_space == want.memory_space \
-                    and got.shape == want.shape and got.dtype == want.dtype and got != want:
+                    and got.shape == want.shape and got.dtype == want.dtype \
+                    and (got != want or got.memref != want.memref):
                 self.cache[rv] = Var(rv.name, got, span=rv.span)
 
     def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:

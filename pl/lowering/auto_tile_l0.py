@@ -22,8 +22,9 @@ Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
   region (`<c>_l0_init_storage` + `tile.set_validshape`), so each store writes exactly what the
   untiled store wrote; a product whose valid region is dynamic is left alone;
 * an operand already in Left / Right (of any matmul, `tile.matmul_bias` included) larger than its
-  L0 buffer is a PlError at the operand: the pass never retiles those. `tile.matmul_bias` itself
-  is not tiled;
+  L0 buffer is a PlError at the operand: the pass never retiles those. Not one bound to a
+  `tile.move` of a Mat tile, which is what inference writes for a matmul left alone, so that the
+  compiled program compiles again. `tile.matmul_bias` itself is not tiled;
 * every rewrite computes what the matmul computed (extract offsets cover [M, N, K] exactly once);
   calls keep their attrs; the input program is never mutated.
 """
@@ -135,6 +136,9 @@ class _AutoTile(Rewriter):
         self.backend = backend
         self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
+        # ids of the Vars bound to a `tile.move` of a Mat tile: what inference writes for the
+        # operands of a matmul this pass left alone (see `check_explicit_l0`)
+        self.moved_from_mat: set[int] = set()
 
     def body(self, s: Stmt) -> Stmt:
         stmts = flatten_body(s)
@@ -153,7 +157,11 @@ class _AutoTile(Rewriter):
         value = self.expr(s.value)
         mm = self.analyze(s, value)
         if mm is None:
-            return [self.pass_through(s, value)]
+            out = self.pass_through(s, value)
+            if isinstance(value, Call) and op_name(value) == "tile.move" \
+                    and _space(value.args[0]) is MemorySpace.Mat:
+                self.moved_from_mat.add(id(out.var))
+            return [out]
         t = mm.tile
         if t.m == mm.M and t.n == mm.N:
             stmts, result = self.k_loop(mm, index(0, mm.span), index(0, mm.span), mm.M, mm.N,
@@ -211,7 +219,13 @@ class _AutoTile(Rewriter):
     def check_explicit_l0(self, op: str, operand: Expr, role: str, space: MemorySpace,
                           span: Span) -> None:
         """An operand already in Left/Right is never retiled: one that cannot fit its L0 buffer
-        at all is the kernel's error, reported where the operand is made."""
+        at all is the kernel's error, reported where the operand is made. Except a `tile.move`
+        of a Mat tile: that is how inference feeds a matmul this pass left alone (its result
+        not stored once, say), so compiling the compiled program must accept it as the first
+        compile did (the reference rejects it; docs/compatibility.md). Its capacity warning
+        still says it does not fit."""
+        if id(operand) in self.moved_from_mat:
+            return
         t = operand.type
         shape = static_shape(t.shape) if isinstance(t, TileType) else None
         if not isinstance(t, TileType) or t.memory_space is not space or shape is None \
@@ -412,6 +426,12 @@ class _AutoTile(Rewriter):
             (outer_rv,), ForKind.Sequential if held else ForKind.Pipeline,
             () if held else PIPELINE_NO_OVERLAP, span=span))
         return outer_rv
+
+
+def _space(e: Expr) -> MemorySpace | None:
+    """The memory space of a tile-typed expression (None for any other)."""
+    t = e.type
+    return t.memory_space if isinstance(t, TileType) else None
 
 
 def _ceil16(x: int) -> int:

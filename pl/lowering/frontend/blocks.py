@@ -162,8 +162,11 @@ def _return_vars(ctx: FnCtx, iter_args: list[IterArg], sites: list[YieldSite]) -
     if len(site.names) != len(iter_args):
         raise ctx.error(site.node, f"pl.yield_ gives {len(site.names)} value(s) but the loop "
                                    f"carries {len(iter_args)} iter_args")
-    return tuple(Var(n, site.types[i] or iter_args[i].type) if i < len(site.types) else
-                 Var(n, iter_args[i].type) for i, n in enumerate(site.names))
+    # A loop's results are typed like its iter args (dsl.md 1.5), as the reference's loop
+    # builder types them; an annotation on the yield is not their type. It could not be: once SSA
+    # adds carried values the yield prints as `a, b = pl.yield_(...)`, which has no annotation,
+    # and reading that back must give the same program.
+    return tuple(Var(n, iter_args[i].type) for i, n in enumerate(site.names))
 
 
 def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
