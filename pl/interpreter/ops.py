@@ -182,7 +182,9 @@ def _reduce(c: OpCtx, *, fn: Callable[..., Any], row: bool) -> Any:
         given = c.kwargs["axis"]
         axis = int(getattr(given, "value", given))
     widen = region.dtype == np.float16 and fn in (np.sum, np.prod)
-    acc = region.astype(np.float32) if widen else region
+    # A row-major copy: numpy's summation order follows the memory layout, and a view (a
+    # transposed or sliced tile) must reduce to the very bits its copy does (see ops_mem._mm).
+    acc = np.ascontiguousarray(region, dtype=np.float32 if widen else region.dtype)
     red = np.expand_dims(fn(acc, axis=axis), axis) if fn in (np.argmax, np.argmin) \
         else fn(acc, axis=axis, keepdims=True)
     shape = list(x.shape)

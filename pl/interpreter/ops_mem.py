@@ -315,9 +315,13 @@ def _dim(c: OpCtx) -> Any:
 def _mm(a: Array, b: Array) -> Array:
     floats = np.issubdtype(a.dtype, np.floating) or np.issubdtype(b.dtype, np.floating)
     acc = np.float32 if floats else np.int64
+    # Row-major copies: BLAS sums in an order that depends on the operands' memory layout, and a
+    # result must not depend on whether an operand is a view (tile.transpose_view) or the copy a
+    # tile.move makes of it, or compiling would change the last bits of a result.
+    a, b = np.ascontiguousarray(a, dtype=acc), np.ascontiguousarray(b, dtype=acc)
     # inf * 0 gives NaN as IEEE arithmetic does on the device; that is a value, not a warning.
     with np.errstate(invalid="ignore", over="ignore"):
-        out: Array = np.matmul(a.astype(acc), b.astype(acc))
+        out: Array = np.matmul(a, b)
     return out
 
 
