@@ -21,6 +21,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from pl.errors import PlError
 from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
@@ -38,6 +39,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
+from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.show_inferred.edit import (
     Spelling,
     Unsupported,
@@ -538,8 +540,19 @@ class _Record:
                                   src.indent_of(orig))
             annotated = with_annotation(text, orig, annotation)
             if annotated is not None:
-                return annotated
-        return src.render(self.line(orig), src.indent_of(orig))
+                return self._readable(annotated, start)
+        return self._readable(src.render(self.line(orig), src.indent_of(orig)), start)
+
+    def _readable(self, text: str, start: int) -> str:
+        """`text`, the rewritten line at offset `start`, unless pl would refuse to read it back:
+        an added annotation can take a line the reader accepted over its operator limit."""
+        try:
+            check_expression_size("", text)
+        except PlError:
+            line = self.source.text.count("\n", 0, start) + 1
+            raise Unsupported(f"annotated, line {line} would be longer than pl reads "
+                              f"({MAX_LINE_OPERATORS} operators at most)") from None
+        return text
 
     def _rendered(self, inserts: list[_Insert], indent: str) -> str:
         out = []
