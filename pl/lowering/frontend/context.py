@@ -293,6 +293,12 @@ class FnCtx:
         return self.error(node, f"Unknown attribute '{dotted(node)}'")
 
 
+def is_pl_module(value: Any) -> bool:
+    """`value` is `pl` itself: the package a running kernel imported, or the surface static
+    loading binds for it."""
+    return _pl_names(value) is not None
+
+
 def _pl_names(base: Any) -> list[str] | None:
     """The names of `pl` when `base` is it: the package a running kernel imported, or the kernel
     surface static loading binds (lowering/source/static_module.py); None for anything else."""

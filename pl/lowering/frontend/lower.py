@@ -30,7 +30,7 @@ from pl.ir.traverse import type_exprs, walk_exprs
 from pl.ir.types import ScalarType, TupleType, Type
 from pl.language.dsl import DynVar, func_attr
 from pl.lowering.frontend.blocks import lower_block, suite
-from pl.lowering.frontend.context import FnCtx, ProgCtx, Signature
+from pl.lowering.frontend.context import FnCtx, ProgCtx, Signature, is_pl_module
 from pl.lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from pl.lowering.frontend.inline import InlineFunction, inline_function
 from pl.lowering.frontend.source import SourceFile
@@ -46,17 +46,24 @@ class _Header:
         self.returns, self.ft, self.level, self.role, self.attrs = returns, ft, level, role, attrs
 
 
+def _decorator_value(probe: FnCtx, dec: cst.Decorator) -> Any:
+    """What a decorator (or the callee of a decorator call) names; None when it is no name or
+    does not resolve statically. A misspelt DSL name (`@pl.functoin`) is its located error with
+    a "did you mean": Python would fail on it, and skipping it would drop the kernel silently."""
+    target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+    if not isinstance(target, cst.Name | cst.Attribute):
+        return None
+    try:
+        return probe.resolve(target)
+    except PlError:
+        if isinstance(target, cst.Attribute) and is_pl_module(probe.try_resolve(target.value)):
+            raise
+        return None
+
+
 def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | None:
     probe = FnCtx(prog, fd.name.value, None)
-    for dec in fd.decorators:
-        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-        if isinstance(target, cst.Name | cst.Attribute):
-            try:
-                if probe.resolve(target) is function:
-                    return dec
-            except PlError:
-                continue
-    return None
+    return next((dec for dec in fd.decorators if _decorator_value(probe, dec) is function), None)
 
 
 def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
@@ -67,13 +74,7 @@ def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
 
 
 def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:
-    target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-    if not isinstance(target, cst.Name | cst.Attribute):
-        return False
-    try:
-        return FnCtx(prog, "", None).resolve(target) is program
-    except PlError:
-        return False
+    return _decorator_value(FnCtx(prog, "", None), dec) is program
 
 
 def _literal(ctx: FnCtx, node: cst.BaseExpression) -> Any:
