@@ -106,6 +106,33 @@ class K:
             o = self.step(a, o)
         return o
 ''',
+    # The if's twin: its result keeps the yield's annotation (as in the reference), so the
+    # literal it yields is written with that dtype, which a tuple-form yield still carries.
+    "if_result_literal_takes_the_declared_dtype": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def step(self, a: pl.Tensor[[16, 16], pl.FP32],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        o = pl.store(pl.add(t, t), [0, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], c: pl.Scalar[pl.BOOL],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        if c:
+            o = self.step(a, o)
+            n: pl.Scalar[pl.INT64] = pl.yield_(2)
+        else:
+            o = self.step(a, o)
+            n: pl.Scalar[pl.INT64] = pl.yield_(3)
+        for _j in pl.range(n):
+            o = self.step(a, o)
+        return o
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}

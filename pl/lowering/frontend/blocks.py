@@ -348,8 +348,40 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     rvs = tuple(Var(n, t, span=span) for n, t in order)
     for v in rvs:
         ctx.bind(v.name, v)
+    declared = dict(order)
+    then = _declared_literals(then, then_sites, declared)
+    if other is not None:
+        other = _declared_literals(other, else_sites, declared)
     return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None, rvs,
                    span=span)]
+
+
+def _declared_literals(body: list[Stmt], sites: list[YieldSite], declared: dict[str, Any]
+                       ) -> list[Stmt]:
+    """`body` with the number literals its closing yield gives under an if's return var of
+    another scalar dtype written with that dtype (`n: pl.Scalar[pl.INT64] = pl.yield_(2)`). The
+    value and the name it binds then agree, so the if reads back the same once SSA gives it more
+    values: `n, o = pl.yield_(pl.const(2, pl.INT64), o1)` carries no annotation."""
+    if not body or type(body[-1]) is not YieldStmt or not sites or sites[-1].names is None:
+        return body
+    y = body[-1]
+    values = tuple(_literal_as(v, declared.get(n)) for v, n in zip(y.values, sites[-1].names,
+                                                                 strict=False))
+    if all(a is b for a, b in zip(values, y.values, strict=False)):
+        return body
+    return [*body[:-1], replace(y, values=values + y.values[len(values):])]
+
+
+def _literal_as(value: Expr, t: Any) -> Expr:
+    """An int or float literal with the dtype of scalar type `t` when it is another one of its
+    kind; anything else as it is."""
+    if not isinstance(t, ScalarType) or getattr(value, "dtype", t.dtype) is t.dtype:
+        return value
+    if type(value) is ConstInt and t.dtype.is_int():
+        return ConstInt(value.value, t.dtype, span=value.span)
+    if type(value) is ConstFloat and t.dtype.is_float():
+        return ConstFloat(value.value, t.dtype, span=value.span)
+    return value
 
 
 def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:
