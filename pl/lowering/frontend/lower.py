@@ -46,24 +46,30 @@ class _Header:
         self.returns, self.ft, self.level, self.role, self.attrs = returns, ft, level, role, attrs
 
 
-def _decorator_value(probe: FnCtx, dec: cst.Decorator) -> Any:
+def _decorator_value(probe: FnCtx, dec: cst.Decorator, strict: bool = False) -> Any:
     """What a decorator (or the callee of a decorator call) names; None when it is no name or
-    does not resolve statically. A misspelt DSL name (`@pl.functoin`) is its located error with
-    a "did you mean": Python would fail on it, and skipping it would drop the kernel silently."""
+    does not resolve statically. Its located error instead (with a "did you mean" where there
+    is one) for a misspelt DSL name (`@pl.functoin`), and for any name when `strict` (the
+    methods of a program class): Python would fail on it, and skipping it would drop a kernel
+    function silently."""
     target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
     if not isinstance(target, cst.Name | cst.Attribute):
         return None
     try:
         return probe.resolve(target)
     except PlError:
-        if isinstance(target, cst.Attribute) and is_pl_module(probe.try_resolve(target.value)):
+        if strict or (isinstance(target, cst.Attribute)
+                      and is_pl_module(probe.try_resolve(target.value))):
             raise
         return None
 
 
-def function_decorator(prog: ProgCtx, fd: cst.FunctionDef) -> cst.Decorator | None:
+def function_decorator(prog: ProgCtx, fd: cst.FunctionDef, strict: bool = False
+                       ) -> cst.Decorator | None:
+    """The def's `@pl.function` decorator, None without one (`strict`: see `_decorator_value`)."""
     probe = FnCtx(prog, fd.name.value, None)
-    return next((dec for dec in fd.decorators if _decorator_value(probe, dec) is function), None)
+    return next((dec for dec in fd.decorators if _decorator_value(probe, dec, strict) is function),
+                None)
 
 
 def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
@@ -253,7 +259,7 @@ def lower_class_node(prog: ProgCtx, cd: cst.ClassDef) -> Program:
     methods: list[tuple[cst.FunctionDef, cst.Decorator]] = []
     for s in suite(cd.body):
         if isinstance(s, cst.FunctionDef):
-            dec = function_decorator(prog, s)
+            dec = function_decorator(prog, s, strict=True)
             if dec is not None:
                 methods.append((s, dec))
     if not methods:
