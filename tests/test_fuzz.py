@@ -30,6 +30,7 @@ from fuzz_support import (
     describe,
     exception_names,
     fuzz,
+    k_split_rounding,
     mutate,
     mutate_file,
     run_cli,
@@ -279,3 +280,27 @@ def test_dsl_object_misused_at_module_level_is_located(obj: str, tmp_path: Path)
     out = run_cli(text, tmp_path, "repro")
     assert out.kind == "diagnostic", out.err
     assert f"{tmp_path / 'repro.py'}:4:" in out.err
+
+
+def _panel_kernel(scale: str = "") -> Program:
+    """examples/ktiled_panel.py's kernel alone (its orchestrator feeds it zeros), each block of the
+    product multiplied by `scale` when given (a program that computes something else)."""
+    text = (Path(__file__).resolve().parent.parent / "examples" / "ktiled_panel.py").read_text()
+    text = text[:text.index("    @pl.function(type=pl.FunctionType.Orchestration)")]
+    if scale:
+        text = text.replace("acc_next = pl.assemble(acc, c_n,",
+                            f"acc_next = pl.assemble(acc, pl.mul(c_n, {scale}),")
+    program = pl.parse(text)
+    assert isinstance(program, Program)
+    return program
+
+
+def test_k_split_rounding_is_told_from_a_wrong_result() -> None:
+    """The K split of a [128, 512] x [512, 64] matmul rounds differently from the whole product
+    on random data (the reference splits it the same way): the fuzzer does not call that a wrong
+    result, but it does call one a program that computes something else on the same data."""
+    source = _panel_kernel()
+    tiled = pl.compile(source, backend="910B").program
+    assert compare_results(source, tiled, seeds=1).startswith("differs: result")
+    assert k_split_rounding(source, tiled)
+    assert not k_split_rounding(source, pl.compile(_panel_kernel("1.001"), backend="910B").program)
