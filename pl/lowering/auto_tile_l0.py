@@ -58,6 +58,7 @@ from pl.lowering.tensor_to_tile.common import (
 )
 
 PIPELINE = (("pipeline_stages", 2),)
+MAX_GRID_BLOCKS = 65536  # output blocks an M/N tiling may write out (see `_AutoTile.fold`)
 PIPELINE_NO_OVERLAP = (("pipeline_stages", 2), ("pipeline_overlap_stores", False))
 # place(sub_tile, row, col, chained_output, step, into) -> the next chained output (a store)
 _Place = Callable[[Var, Expr, Expr, Expr, int, list[Stmt]], Var]
@@ -330,6 +331,15 @@ class _AutoTile(Rewriter):
     # ---- M/N: the output grid, stored at the consumer store ----------------------------------
     def fold(self, mm: _Matmul, store_stmt: Stmt) -> list[Stmt]:
         assert isinstance(store_stmt, AssignStmt)
+        blocks = -(-mm.M // mm.tile.m) * -(-mm.N // mm.tile.n)
+        if blocks > MAX_GRID_BLOCKS:
+            # The grid is written out block by block: a shape this big (often a mistyped one)
+            # would take minutes and gigabytes before anything could say so.
+            raise PlError(f"{mm.call.op_name}: its [{mm.M}, {mm.N}] product would be tiled into "
+                          f"{blocks} output blocks of [{mm.tile.m}, {mm.tile.n}], more than the "
+                          f"{MAX_GRID_BLOCKS} AutoTileMatmulL0 writes out",
+                          mm.span, hint="check the operands' shapes, or tile the product with "
+                                        "pl.range loops over smaller matmuls")
         store = self.expr(store_stmt.value)
         assert isinstance(store, Call) and isinstance(store.args[1], MakeTuple)
         base_r, base_c = store.args[1].elements
