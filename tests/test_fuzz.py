@@ -304,3 +304,13 @@ def test_k_split_rounding_is_told_from_a_wrong_result() -> None:
     assert compare_results(source, tiled, seeds=1).startswith("differs: result")
     assert k_split_rounding(source, tiled)
     assert not k_split_rounding(source, pl.compile(_panel_kernel("1.001"), backend="910B").program)
+
+
+def test_a_source_too_long_to_interpret_is_not_a_failure(tmp_path: Path) -> None:
+    """2**31 spmd blocks compile at once, but no interpreter runs them in the time a check
+    has: with the source itself that slow there is nothing to compare, which is no failure."""
+    text = (ROOT / "examples" / "task_scopes.py").read_text(encoding="utf-8")
+    assert "pl.spmd(4," in text
+    outcome = run_cli(text.replace("pl.spmd(4,", "pl.spmd(2147483648,", 1), tmp_path, "k")
+    assert outcome.kind == "ok"
+    assert verify(outcome, tmp_path, "k", timeout=1.0) is outcome
