@@ -17,7 +17,7 @@ op whose operands NumPy refuses (a ValueError or IndexError) raises a PlError lo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -175,10 +175,11 @@ class Machine:
         a `pl.split_aiv` region of mode NONE once per AIV lane (0, 1); a task id the scope binds
         names a task that has run (`as tid`)."""
         outer = self.lanes
-        runs = [outer]
+        runs: Iterable[Lanes] = [outer]
         if stmt.kind is ScopeKind.Spmd:
             n = int(self.eval(dict(stmt.args)["core_num"], env))
-            runs = [replace(outer, block_idx=b, block_num=n) for b in range(n)]
+            # Made one at a time: a block count of 2**31 is a long run, not gigabytes of them.
+            runs = (replace(outer, block_idx=b, block_num=n) for b in range(n))
         elif stmt.kind is ScopeKind.SplitAiv:
             mode = dict(stmt.args).get("mode")
             if mode is not SplitMode.NONE:
