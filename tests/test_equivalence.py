@@ -25,10 +25,9 @@ from pl.errors import PlError
 from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.residency.apply import apply_residency
 from pl.ir import Program
-from pl.ir.expr import Call, GlobalVar
-from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.lowering.ssa.convert import convert_to_ssa
 from pl.passes import PassManager
+from pl.printer.program import callees
 from pl.show_inferred.cli import load_programs
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
@@ -65,8 +64,7 @@ def _example_kernels() -> list[tuple[str, Program]]:
     for label, program in EXAMPLE_PROGRAMS:
         for f in program.functions:
             alone = replace(program, functions=(f,))
-            if not any(isinstance(c, Call) and isinstance(c.op, GlobalVar)
-                       for s in walk_stmts(f.body) for e in stmt_exprs(s) for c in walk_exprs(e)):
+            if not callees(f):
                 out.append((f"{label}.{f.name}", alone))
     return out
 

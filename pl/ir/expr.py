@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir.enums import DType
+from pl.ir.enums import DType, MemorySpace
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import ScalarType, TupleType, Type, UnknownType
+from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 
 
 class Expr:
@@ -233,3 +233,9 @@ def program_call_type(return_types: Sequence[Type], submit: bool = False) -> Typ
 
 def const_index(value: int) -> ConstInt:
     return ConstInt(value, DType.INDEX)
+
+
+def space_of(e: Expr) -> MemorySpace | None:
+    """The memory space of a tile-typed expression; None for any other (or a tile not placed)."""
+    t = e.type
+    return t.memory_space if isinstance(t, TileType) else None

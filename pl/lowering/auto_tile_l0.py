@@ -38,7 +38,7 @@ from functools import cached_property
 
 from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, MemorySpace
-from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var
+from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var, space_of
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, flatten_body, make_body
@@ -160,7 +160,7 @@ class _AutoTile(Rewriter):
         if mm is None:
             out = self.pass_through(s, value)
             if isinstance(value, Call) and op_name(value) == "tile.move" \
-                    and _space(value.args[0]) is MemorySpace.Mat:
+                    and space_of(value.args[0]) is MemorySpace.Mat:
                 self.moved_from_mat.add(id(out.var))
             return [out]
         t = mm.tile
@@ -436,12 +436,6 @@ class _AutoTile(Rewriter):
             (outer_rv,), ForKind.Sequential if held else ForKind.Pipeline,
             () if held else PIPELINE_NO_OVERLAP, span=span))
         return outer_rv
-
-
-def _space(e: Expr) -> MemorySpace | None:
-    """The memory space of a tile-typed expression (None for any other)."""
-    t = e.type
-    return t.memory_space if isinstance(t, TileType) else None
 
 
 def _ceil16(x: int) -> int:

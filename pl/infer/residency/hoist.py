@@ -24,10 +24,10 @@ from typing_extensions import assert_never
 from pl.infer.backend import capacity
 from pl.infer.residency.effects import closes_prefix
 from pl.infer.residency.evidence import ParamEvidence, storage_roots, write_roots
-from pl.infer.residency.inventory import MAT_L0, Inventory, space_of
+from pl.infer.residency.inventory import MAT_L0, Inventory
 from pl.infer.residency.ir import BRIDGE_MARKER, direct_statements, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace, ParamDirection
-from pl.ir.expr import Call, ConstInt, Var
+from pl.ir.expr import Call, ConstInt, Var, space_of
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.stmt import (

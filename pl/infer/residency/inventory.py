@@ -26,7 +26,7 @@ from pl.infer.footprint import Footprint
 from pl.infer.residency.effects import ordering_boundary
 from pl.infer.residency.ir import BRIDGE_MARKER, expr_var_likes
 from pl.ir.enums import ForKind, MemorySpace
-from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, Var, space_of
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -55,11 +55,6 @@ class LoopInfo:
     postorder: int = 0
     yielded: set[Var] = field(default_factory=set)
     boundary: str = ""          # the first ordering-boundary op seen ("" = none)
-
-
-def space_of(v: Expr) -> MemorySpace | None:
-    t = v.type
-    return t.memory_space if isinstance(t, TileType) else None
 
 
 def matmul_slot(call: Call, space: MemorySpace | None) -> int | None:

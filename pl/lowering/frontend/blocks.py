@@ -28,7 +28,7 @@ import libcst as cst
 from pl.ir.enums import DType, ForKind, FunctionType, Level, ScopeKind
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
-from pl.ir.types import ScalarType
+from pl.ir.types import ScalarType, Type
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, YieldSite
 from pl.lowering.frontend.exprs import lower_expr, lower_value
@@ -43,7 +43,7 @@ from pl.lowering.frontend.scope_args import (
     task_id_target,
     with_args,
 )
-from pl.lowering.frontend.stmts import comments_of, dsl_callee, lower_small
+from pl.lowering.frontend.stmts import comments_of, declared_literal, dsl_callee, lower_small
 from pl.lowering.frontend.types import type_text
 
 _KINDS: Final[Mapping[int, ForKind]] = MappingProxyType({
@@ -356,32 +356,20 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
                    span=span)]
 
 
-def _declared_literals(body: list[Stmt], sites: list[YieldSite], declared: dict[str, Any]
+def _declared_literals(body: list[Stmt], sites: list[YieldSite], declared: dict[str, Type]
                        ) -> list[Stmt]:
-    """`body` with the number literals its closing yield gives under an if's return var of
-    another scalar dtype written with that dtype (`n: pl.Scalar[pl.INT64] = pl.yield_(2)`). The
-    value and the name it binds then agree, so the if reads back the same once SSA gives it more
-    values: `n, o = pl.yield_(pl.const(2, pl.INT64), o1)` carries no annotation."""
+    """`body` with the literals its closing yield gives under an annotated if result written
+    with the annotated dtype (`stmts.declared_literal`: `n: pl.Scalar[pl.INT64] = pl.yield_(2)`).
+    The value and the name it binds then agree, so the if reads back the same once SSA gives it
+    more values: `n, o = pl.yield_(pl.const(2, pl.INT64), o1)` carries no annotation."""
     if not body or type(body[-1]) is not YieldStmt or not sites or sites[-1].names is None:
         return body
     y = body[-1]
-    values = tuple(_literal_as(v, declared.get(n)) for v, n in zip(y.values, sites[-1].names,
-                                                                 strict=False))
-    if all(a is b for a, b in zip(values, y.values, strict=False)):
+    values = tuple(declared_literal(v, declared[n])
+                   for v, n in zip(y.values, sites[-1].names, strict=True))
+    if all(a is b for a, b in zip(values, y.values, strict=True)):
         return body
-    return [*body[:-1], replace(y, values=values + y.values[len(values):])]
-
-
-def _literal_as(value: Expr, t: Any) -> Expr:
-    """An int or float literal with the dtype of scalar type `t` when it is another one of its
-    kind; anything else as it is."""
-    if not isinstance(t, ScalarType) or getattr(value, "dtype", t.dtype) is t.dtype:
-        return value
-    if type(value) is ConstInt and t.dtype.is_int():
-        return ConstInt(value.value, t.dtype, span=value.span)
-    if type(value) is ConstFloat and t.dtype.is_float():
-        return ConstFloat(value.value, t.dtype, span=value.span)
-    return value
+    return [*body[:-1], replace(y, values=values)]
 
 
 def lower_with(ctx: FnCtx, node: cst.With) -> list[Stmt]:

@@ -76,7 +76,7 @@ def is_inline_decorated(prog: ProgCtx, fd: cst.FunctionDef) -> bool:
     """One of the def's decorators evaluates to `pl.inline` (identity, any spelling)."""
     probe = FnCtx(prog, fd.name.value, None)
     return any(isinstance(d.decorator, cst.Name | cst.Attribute)
-               and probe.try_resolve(d.decorator) is inline for d in fd.decorators)
+               and _decorator_value(probe, d) is inline for d in fd.decorators)
 
 
 def is_program_decorator(prog: ProgCtx, dec: cst.Decorator) -> bool:

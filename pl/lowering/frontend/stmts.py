@@ -392,6 +392,16 @@ def _same(a: Type, b: Type) -> bool:
     return False
 
 
+def declared_literal(value: Expr, declared: Type | None) -> Expr:
+    """An integer literal (INDEX) under an integer scalar annotation, with the annotated dtype
+    (`i: pl.Scalar[pl.INT32] = 1` binds an INT32, as in the reference); any other value as it
+    is."""
+    if type(value) is ConstInt and value.dtype is DType.INDEX \
+            and isinstance(declared, ScalarType) and declared.dtype.is_int():
+        return ConstInt(value.value, declared.dtype, span=value.span)
+    return value
+
+
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
@@ -400,11 +410,7 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
         ctx.submit_producers = {k: (tid, live and tid != name)
                                 for k, (tid, live) in ctx.submit_producers.items() if k != name}
     if ann is not None:
-        value = as_flattened_load(value, ann.type)
-        at = ann.type
-        if type(value) is ConstInt and value.dtype is DType.INDEX and isinstance(at, ScalarType) \
-                and at.dtype.is_int():  # `i: pl.Scalar[pl.INT32] = 1`: the literal is an INT32
-            value = ConstInt(value.value, at.dtype, span=value.span)
+        value = declared_literal(as_flattened_load(value, ann.type), ann.type)
     # A call whose type its op or callee cannot tell (`pl.tile.tpop_from_aic(split=0)`, a function
     # without a return annotation) takes the annotation's type, as the reference's parser does;
     # rebinding a typed name without one declares that name's type, which is what the printer

@@ -435,7 +435,8 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                 if isinstance(da, ConstInt) and isinstance(db, ConstInt) and da.value != db.value:
                     raise ctx.error(node, f"Type annotation for '{name}' has shape "
                                           f"[{', '.join(map(_dim_text, ash))}] but expression has "
-                                          f"shape [{', '.join(map(_dim_text, ish))}]", hint=_change_to(inferred))
+                                          f"shape [{', '.join(map(_dim_text, ish))}]",
+                                    hint=_change_to(inferred))
             if isinstance(at, TileType) and isinstance(inferred, TileType):
                 if at.memref is not None and inferred.memory_space not in (None, at.memory_space):
                     # Allocated memory lies in one space, and inference never moves it.

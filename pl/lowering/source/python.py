@@ -51,8 +51,10 @@ from pathlib import Path
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "UserLines", "compile_python", "content_hash", "decode", "encode", "kernel_folder",
-           "parse_python", "python_lines", "python_view", "restore", "syntax_error"]
+__all__ = ["Stored", "UserLines", "compile_python", "content_hash", "decode", "encode",
+           "kernel_folder", "parse_python", "python_lines", "python_view", "restore",
+           "syntax_error"]
+
 
 def content_hash(data: bytes) -> str:
     """The fingerprint of a file's bytes: what a compile records of each file its load read, and
