@@ -133,6 +133,55 @@ class K:
             o = self.step(a, o)
         return o
 ''',
+    # A loop carries an if's result into an accumulator: inference retypes the result Acc while
+    # its branches yield Vec tiles (pass.md, as in the reference). SSA adds `out` to the if, so
+    # the yield prints as `out_phi, p = pl.yield_(..)`, and the result's type prints as a
+    # declaration `p: pl.Tile[..., Acc]` before the if.
+    "if_result_retyped_by_a_loop_accumulator": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        if m < 0:
+            u = pl.load(x, [0, 0], [16, 16])
+            out = pl.store(u, [0, 0], out)
+            p = pl.yield_(u)
+        else:
+            v = pl.load(x, [0, 0], [16, 16])
+            p = pl.yield_(v)
+        for _i, (c,) in pl.range(2, init_values=(p,)):
+            n = pl.matmul_acc(c, a, a)
+            r = pl.yield_(n)
+        out = pl.store(r, [0, 0], out)
+        return out
+''',
+    # The same with two results written by the user: the retyped one is declared, the other not.
+    "if_tuple_result_retyped_by_a_loop_accumulator": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        if m < 0:
+            u = pl.load(x, [0, 0], [16, 16])
+            p, q = pl.yield_(u, u)
+        else:
+            v = pl.load(x, [0, 0], [16, 16])
+            w = pl.neg(v)
+            p, q = pl.yield_(v, w)
+        for _i, (c,) in pl.range(2, init_values=(p,)):
+            n = pl.matmul_acc(c, a, a)
+            r = pl.yield_(n)
+        out = pl.store(pl.add(q, r), [0, 0], out)
+        return out
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}

@@ -2,7 +2,8 @@
 
 Guarantees: every assignment is annotated with its Var's type (UnknownType only prints bare);
 a YieldStmt ending a loop / if body with return vars prints as `rv: T = pl.yield_(e)` or
-`r1, r2 = pl.yield_(a, b)`, and at function level as `return`; a statement's comments print as
+`r1, r2 = pl.yield_(a, b)` (an if's result whose type is not its yielded value's is then declared
+`r1: T` right before the if), and at function level as `return`; a statement's comments print as
 `# text` lines above it; a simple statement ending in a call is wrapped by the one rule of
 pl/printer/doc.py (no other line is). A SeqStmts of any length is printed by a loop, never by
 recursion per statement. `statement_text` prints one statement alone at a given indentation
@@ -140,6 +141,8 @@ class StmtPrinter:
             case WhileStmt():
                 self._while(kind)
             case IfStmt():
+                for v in _undeclared_by_yields(kind):
+                    doc.line(self._target(v))
                 doc.line("if " + expr_text(kind.condition, ctx) + ":")
                 self._indented(kind.then_body, kind.return_vars)
                 if kind.else_body is not None:
@@ -230,6 +233,32 @@ class StmtPrinter:
         # Scopes are transparent: a yield directly inside still binds the enclosing return vars.
         self._indented(s.body, rvs)
 
+
+
+def _undeclared_by_yields(s: IfStmt) -> list[Var]:
+    """The results of an if that print as `p: T` lines before it: those of a tuple yield
+    (`p, q = pl.yield_(a, b)`, which has no place for a type) whose type is not the type of the
+    value its branches' first yield gives, which is what the frontend would type them by
+    otherwise. Memory-space inference retypes such a result when a loop carries it into an
+    accumulator (pass.md, ForStmt back-propagation)."""
+    if len(s.return_vars) < 2:
+        return []  # a single result prints annotated at its yield: `p: T = pl.yield_(a)`
+    first = _closing_yield(s.then_body) or _closing_yield(s.else_body)
+    return [v for i, v in enumerate(s.return_vars) if type(v.type) is not UnknownType
+            and (first is None or i >= len(first.values) or first.values[i].type != v.type)]
+
+
+def _closing_yield(body: Stmt | None) -> YieldStmt | None:
+    """The yield a body ends with, looking through statement lists and scopes as the frontend
+    does (a yield directly inside `with pl.scope():` still ends the branch)."""
+    while body is not None and not isinstance(body, YieldStmt):
+        if isinstance(body, SeqStmts):
+            body = body.stmts[-1] if body.stmts else None
+        elif isinstance(body, ScopeStmt):
+            body = body.body
+        else:
+            return None
+    return body
 
 
 def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[str]:

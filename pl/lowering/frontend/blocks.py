@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import libcst as cst
 
+from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, FunctionType, Level, ScopeKind
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
@@ -63,6 +64,8 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
     outer_span = ctx.cur_span
     src = ctx.src
     for s in stmts:
+        if ctx.result_types and type(s) is not cst.If and not _declares(s):
+            raise _misplaced_declaration(ctx)
         if getattr(s, "leading_lines", None):
             pending += comments_of(s)
         if type(s) is cst.SimpleStatementLine and len(s.body) == 1:  # the common line
@@ -87,8 +90,25 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
                                   comments=(*pending, *produced[0].comments))
             pending = []
         out += produced
+    if ctx.result_types:
+        raise _misplaced_declaration(ctx)
     ctx.cur_span = outer_span
     return out
+
+
+def _declares(s: cst.CSTNode) -> bool:
+    """Whether `s` is a line of bare annotations (`p: T`), which type the if after them."""
+    return isinstance(s, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.AnnAssign) and small.value is None for small in s.body)
+
+
+def _misplaced_declaration(ctx: FnCtx) -> PlError:
+    name, (_, node) = next(iter(ctx.result_types.items()))
+    ctx.result_types.clear()
+    return ctx.error(node, f"'{name}: ...' without a value must stand right before an if that "
+                           f"yields '{name}'",
+                     hint=f"give it a value (`{name}: T = ...`), or annotate the yield "
+                          f"(`{name}: T = pl.yield_(...)`)")
 
 
 def suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -305,6 +325,8 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
         raise ctx.error(node.test, "if condition must be a Bool-typed scalar expression, got "
                                    f"{type_text(cond.type)}",
                         hint="Compare explicitly, e.g. `if n > 0:`")
+    # The bare annotations right before this if (lowered before it by lower_block).
+    declared_types, ctx.result_types = ctx.result_types, {}
     ctx.yields.append([])
     ctx.push()
     then = lower_block(ctx, suite(node.body))
@@ -324,6 +346,7 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     # A bare `pl.yield_()` yields nothing: the if merges no values and, as with no yield at
     # all, names bound in a branch stay visible after it (the reference reads it the same way).
     if all(s.names is None and not s.values for s in sites):
+        _check_declared(ctx, declared_types, [])
         ctx.leak(then_names)
         ctx.leak(else_names)
         return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None,
@@ -342,9 +365,17 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     order: list[tuple[str, Any]] = []
     for s in then_sites + else_sites:
         for i, n in enumerate(s.names or []):
+            annotated = s.types[i] if i < len(s.types) else None
+            if n in declared_types and annotated is not None \
+                    and annotated != declared_types[n][0]:
+                raise ctx.error(s.node, f"'{n}' is annotated {type_text(annotated)} here but "
+                                        f"declared {type_text(declared_types[n][0])} before "
+                                        "the if")
             if n not in [o[0] for o in order]:
-                t = s.types[i] if i < len(s.types) and s.types[i] is not None else s.values[i].type
+                t = declared_types[n][0] if n in declared_types \
+                    else annotated if annotated is not None else s.values[i].type
                 order.append((n, t))
+    _check_declared(ctx, declared_types, [o[0] for o in order])
     rvs = tuple(Var(n, t, span=span) for n, t in order)
     for v in rvs:
         ctx.bind(v.name, v)
@@ -354,6 +385,16 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
         other = _declared_literals(other, else_sites, declared)
     return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None, rvs,
                    span=span)]
+
+
+def _check_declared(ctx: FnCtx, declared: dict[str, tuple[Type, cst.AnnAssign]],
+                    results: list[str]) -> None:
+    for name, (_, decl) in declared.items():
+        if name not in results:
+            raise ctx.error(decl, f"'{name}: ...' without a value types a result of the if right "
+                                  f"after it, but that if yields no '{name}'",
+                            hint=f"yield it in each branch (`{name} = pl.yield_(...)`), or give "
+                                 "the annotation a value")
 
 
 def _declared_literals(body: list[Stmt], sites: list[YieldSite], declared: dict[str, Type]

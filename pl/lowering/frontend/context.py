@@ -154,6 +154,10 @@ class FnCtx:
     # (lowering/frontend/memref.py, `check_declared`).
     declared_owners: dict[str, int] = field(default_factory=dict)
     declared_slots: dict[str, int] = field(default_factory=dict)
+    # Bare annotations (`p: pl.Tile[...]`) met since the last other statement of the block: the
+    # types of results of the if right after them, by name, with the declaring node. The printer
+    # writes them where a tuple yield (`p, q = pl.yield_(..)`) cannot carry a result's type.
+    result_types: dict[str, tuple[Type, cst.AnnAssign]] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

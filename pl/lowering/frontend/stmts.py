@@ -94,12 +94,22 @@ def _assign_stmt(ctx: FnCtx, node: cst.Assign) -> list[Stmt]:
 
 
 def _ann_assign_stmt(ctx: FnCtx, node: cst.AnnAssign) -> list[Stmt]:
-    if node.value is None:
-        raise ctx.error(node, "A declaration without a value is not supported")
     if not isinstance(node.target, cst.Name):
         raise ctx.error(node.target, "An annotated assignment needs a plain name")
     ann = lower_annotation(ctx, node.annotation.annotation, lower_expr)
+    if node.value is None:
+        return _declare_result(ctx, node.target.value, ann.type, node)
     return assign(ctx, node.target, node.value, ann, node)
+
+
+def _declare_result(ctx: FnCtx, name: str, t: Type, node: cst.AnnAssign) -> list[Stmt]:
+    """`p: T` without a value: the type of the result `p` of the if right after it (checked by
+    `lower_block` and `blocks.lower_if`). It is how a result of `p, q = pl.yield_(..)`, which
+    has no place for an annotation, keeps a type other than its yielded value's."""
+    if name in ctx.result_types:
+        raise ctx.error(node, f"'{name}' is declared twice before the same if")
+    ctx.result_types[name] = (t, node)
+    return []
 
 
 def _aug_assign_stmt(ctx: FnCtx, node: cst.AugAssign) -> list[Stmt]:
