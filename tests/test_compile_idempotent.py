@@ -200,3 +200,13 @@ def test_compiling_the_printed_program_gives_it_back(name: str, backend: str | N
         placed = [d.space.name for d in compiled.decisions.spaces if d.name.startswith(var + "__")]
         assert placed == [space]
     check_every_mode(text, tmp_path, backend=backend or "none")
+
+
+def test_a_one_name_yield_shows_the_result_it_binds_also_when_ssa_adds_results() -> None:
+    # SSA adds `out` to the if (the then branch rebinds it), so the compiled yield gives two
+    # values; the user's line `p = pl.yield_(u)` still binds only `p`, which a loop retypes Acc.
+    shown = pl.show_inferred(KERNELS["if_result_retyped_by_a_loop_accumulator"], backend="910B")
+    acc = "pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc]"
+    assert f"p: {acc} = pl.yield_(u)" in shown
+    assert f"p: {acc} = pl.yield_(v)" in shown
+    assert "out = pl.store(u, [0, 0], out)" in shown  # the other result's line, as written

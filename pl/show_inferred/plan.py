@@ -64,6 +64,19 @@ class _Entry:
     block: cst.BaseSuite
 
 
+def _yielded_result(small: cst.BaseSmallStatement | None, ret_vars: tuple[Var, ...]) -> Var | None:
+    """The result the user's one-name yield (`p = pl.yield_(u)`) binds, among the compiled
+    results: SSA may have added others (a value the branches rebind), which the user's line
+    does not show."""
+    target = small.target if isinstance(small, cst.AnnAssign) else \
+        small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+        else None
+    if not isinstance(target, cst.Name):
+        return None
+    named = [v for v in ret_vars if user_name(v.name) == target.value]
+    return named[0] if len(named) == 1 else None
+
+
 @dataclass
 class _Edit:
     annotate: Any = None              # the compiled Type to show in the annotation
@@ -263,8 +276,9 @@ class _Planner:
                 self._record(entry, self._call_edit(e, s))
             case YieldStmt(values=vals):
                 edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
-                if len(vals) == 1 and len(ret_vars) == 1 and isinstance(ret_vars[0].type, TileType):
-                    edit.annotate = self.user_types.get(ret_vars[0].name, ret_vars[0].type)
+                rv = _yielded_result(entry.small, ret_vars)
+                if rv is not None and isinstance(rv.type, TileType):
+                    edit.annotate = self.user_types.get(rv.name, rv.type)
                 self._record(entry, edit)
             case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
                 if any(isinstance(ia.init, Var) and ia.init.name in self.move_names
