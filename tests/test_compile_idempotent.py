@@ -182,6 +182,34 @@ class K:
         out = pl.store(pl.add(q, r), [0, 0], out)
         return out
 ''',
+    # The scalar twin: a non-literal yielded under an annotation of another dtype. SSA adds `o`,
+    # so `n`'s INT64 prints as a declaration before the if.
+    "if_result_annotated_with_another_dtype": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def step(self, a: pl.Tensor[[16, 16], pl.FP32],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        o = pl.store(pl.add(t, t), [0, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16, 16], pl.FP32], c: pl.Scalar[pl.BOOL],
+             k: pl.Scalar[pl.INDEX],
+             o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        if c:
+            o = self.step(a, o)
+            n: pl.Scalar[pl.INT64] = pl.yield_(k)
+        else:
+            o = self.step(a, o)
+            n: pl.Scalar[pl.INT64] = pl.yield_(k + 1)
+        for _j in pl.range(n):
+            o = self.step(a, o)
+        return o
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}
