@@ -238,3 +238,14 @@ def test_a_one_name_yield_shows_the_result_it_binds_also_when_ssa_adds_results()
     assert f"p: {acc} = pl.yield_(u)" in shown
     assert f"p: {acc} = pl.yield_(v)" in shown
     assert "out = pl.store(u, [0, 0], out)" in shown  # the other result's line, as written
+
+
+def test_a_declared_if_result_shows_its_inferred_space(tmp_path: Path) -> None:
+    # The user declares `p` Vec; a loop carries it into an accumulator, so inference places it
+    # in Acc, and the declaration shows Acc as an annotated assignment would.
+    text = (Path(__file__).parent / "language_forms" / "if_result_declared_before_the_if.py"
+            ).read_text().replace("pl.MemorySpace.Acc]\n", "pl.MemorySpace.Vec]\n", 1)
+    assert "        p: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec]\n" in text
+    shown = pl.show_inferred(text, backend="910B")
+    assert "        p: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc]\n        if m > 2:" in shown
+    check_every_mode(text, tmp_path, backend="910B")

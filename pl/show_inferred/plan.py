@@ -292,11 +292,28 @@ class _Planner:
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
             case IfStmt(then_body=then, else_body=other, return_vars=rv):
                 self._record_types(s, src)
+                self._plan_declarations(entry, rv)
                 self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
                 if other is not None:
                     self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
             case _:
                 pass
+
+    def _plan_declarations(self, entry: _Entry, ret_vars: tuple[Var, ...]) -> None:
+        """Shows the inferred space in the user's declarations of the if's results (`p: T`
+        lines right before it), as in an annotated assignment."""
+        body = list(entry.block.body) if isinstance(entry.block, cst.IndentedBlock) else []
+        at = next((i for i, st in enumerate(body) if st is entry.stmt), 0)
+        while at > 0 and isinstance(line := body[at - 1], cst.SimpleStatementLine) and all(
+                isinstance(small, cst.AnnAssign) and small.value is None for small in line.body):
+            at -= 1
+            for small in line.body:
+                rv = _yielded_result(small, ret_vars)
+                if rv is None or not isinstance(rv.type, TileType):
+                    continue
+                shown = self.user_types.get(rv.name, rv.type)
+                if not _already_shown(small, shown, self.spell):
+                    self._record(_Entry(line, small, entry.block), _Edit(annotate=shown))
 
     def _record_types(self, s: ForStmt | WhileStmt | IfStmt, src: Stmt | None) -> None:
         """Records the shown types of a compound statement's iter args and results (their
