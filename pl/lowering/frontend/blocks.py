@@ -80,6 +80,8 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
         else:
             ctx.cur_span = ctx.src.stmt_span(s)
             produced = lower_compound(ctx, s)
+        if ctx.result_types and not _declares(s):  # `p: T; x = 1` before the if
+            raise _misplaced_declaration(ctx)
         ctx.emitted += len(produced)
         if produced and isinstance(produced[-1], YieldStmt) and s is not stmts[-1]:
             raise ctx.error(s, "pl.yield_ must be the last statement of its loop or branch body",
