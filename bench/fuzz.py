@@ -58,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
                          "fixed points, compile to the same programs and compute the same)")
     args = ap.parse_args(argv)
     sources = args.files or sorted((ROOT / "examples").glob("*.py"))
+    blank = [p for p in sources if not p.read_text(encoding="utf-8").strip()]
+    if blank:  # nothing to mutate (a package's empty __init__.py)
+        print(f"skipped {len(blank)} blank file(s): {', '.join(map(str, blank))}", file=sys.stderr)
+        sources = [p for p in sources if p not in blank]
     if not sources:
         print("no kernel files to mutate", file=sys.stderr)
         return 2

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -314,3 +316,17 @@ def test_a_source_too_long_to_interpret_is_not_a_failure(tmp_path: Path) -> None
     outcome = run_cli(text.replace("pl.spmd(4,", "pl.spmd(2147483648,", 1), tmp_path, "k")
     assert outcome.kind == "ok"
     assert verify(outcome, tmp_path, "k", timeout=1.0) is outcome
+
+
+def test_the_long_run_skips_a_blank_file_it_cannot_mutate(tmp_path: Path) -> None:
+    # A package's empty __init__.py among the files of a folder stopped the run with a traceback.
+    blank = tmp_path / "__init__.py"
+    blank.write_text("")
+    kernel = tmp_path / "k.py"
+    kernel.write_text(SMALL)
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "fuzz.py"), "--count", "2",
+                          "--file-share", "0", str(blank), str(kernel)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert f"skipped 1 blank file(s): {blank}" in run.stderr
+    assert "fuzz: 2 cases from 1 file(s)" in run.stdout
