@@ -913,7 +913,7 @@ def _unrolled(ctx: FnCtx, comp: cst.ListComp) -> list[Expr]:
     for v in values:
         keep = True
         for cond in gen.ifs:
-            test = static_value(lower_expr(ctx, _with_constant(cond.test, name, v)))
+            test = static_value(_lower_with_constant(ctx, cond.test, name, v))
             if test is None:
                 raise ctx.error(cond.test, "A deps= comprehension's filter depends on a kernel "
                                            "value: it cannot be unrolled while compiling",
@@ -921,11 +921,17 @@ def _unrolled(ctx: FnCtx, comp: cst.ListComp) -> list[Expr]:
                                      "own loop name")
             keep = keep and bool(test)
         if keep:
-            try:
-                entries.append(lower_expr(ctx, _with_constant(comp.elt, name, v)))
-            except PlError as e:  # the entry is a copy of `comp.elt`: locate at the original
-                raise ctx.src.locate(e, comp.elt) from None
+            entries.append(_lower_with_constant(ctx, comp.elt, name, v))
     return entries
+
+
+def _lower_with_constant(ctx: FnCtx, node: cst.BaseExpression, name: str, v: int) -> Expr:
+    """`node` lowered with the comprehension's `name` read as `v`. What is lowered is a copy
+    of `node`, which has no position: an error in it is located at `node` itself."""
+    try:
+        return lower_expr(ctx, _with_constant(node, name, v))
+    except PlError as e:
+        raise ctx.src.locate(e, node) from None
 
 
 def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
@@ -963,7 +969,8 @@ def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseE
 
     class _Substitute(cst.CSTTransformer):
         def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-            return literal if original.value == name else updated
+            # Another name stays the very node of the file, so an error about it is located.
+            return literal if original.value == name else original
 
         def leave_Attribute(self, original: cst.Attribute,
                             updated: cst.Attribute) -> cst.BaseExpression:
