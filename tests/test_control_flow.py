@@ -294,6 +294,79 @@ class S:
     assert info.value.hint is not None and "before the loop or if" in info.value.hint
 
 
+@pytest.mark.parametrize("cond", ["n > 0", "True"])
+def test_a_loop_reading_a_value_bound_in_one_branch_is_a_located_error(cond: str) -> None:
+    # The loop rebinds `e` and is the first to read it after the if: SSA made `e` a value first
+    # bound in the loop, starting from a stand-in of its type (here `n`), so the compiled kernel
+    # added 1 to `n` where the source adds it to `n + 1` (also under `if True:`).
+    source = f"""
+import pl
+
+
+@pl.program
+class S:
+    @pl.function
+    def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        if {cond}:
+            e = n + 1
+        for i in pl.range(2):
+            e = e + 1
+        return e
+"""
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(source))
+    assert "'e' is not defined on every path" in info.value.message
+    assert info.value.span is not None and info.value.span.line == 12
+
+
+def test_a_tile_loop_reading_a_value_bound_in_one_branch_is_a_located_error() -> None:
+    # The tile twin, which the fuzzer found computing other values once compiled: the loop
+    # started from `top` (the first tile of the same type) instead of `top + bottom`.
+    source = """
+import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        top = pl.load(x, [0, 0], [16, 16])
+        bottom = pl.load(x, [0, 0], [16, 16])
+        if True:
+            acc = pl.add(top, bottom)
+        for _i in pl.range(m):
+            acc = pl.add(acc, top)
+        out = pl.store(acc, [0, 0], out)
+        return out
+"""
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(source))
+    assert "'acc' is not defined on every path" in info.value.message
+    assert info.value.span is not None and info.value.span.line == 15
+
+
+def test_a_value_an_inner_loop_yields_escapes_outer_loops_that_only_pass_it_on() -> None:
+    # The outer loops carry `q_rv` out without reading it: their own carries start from a
+    # stand-in that nothing reads (as in the reference), which is not the error above.
+    source = """
+import pl
+
+
+@pl.program
+class S:
+    @pl.function
+    def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        for b in pl.range(2):
+            for p in pl.range(3):
+                for q, (acc,) in pl.range(4, init_values=(n,)):
+                    nxt = acc + b * 100 + p * 10 + q
+                    q_rv = pl.yield_(nxt)
+        return q_rv
+"""
+    assert_compiles_the_same(source, [[1], [5]])
+
+
 # ---- generated programs -------------------------------------------------------------------------
 
 

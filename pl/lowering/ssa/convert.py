@@ -17,8 +17,10 @@ whose branches yield values is a located PlError, and statements after a `return
 or after an `if` all of whose branches return, are unreachable and dropped here (as the reference,
 pl accepts such dead code and never runs it; show_inferred keeps its text). A use of a name that no path defines (bound only
 inside a loop it is not carried out of, or in one branch of an if) is a located PlError at the use,
-never a placeholder name; an escaping loop value with no value of its type to start from starts as
-a zero of its scalar type, and a non-scalar one is that error at the loop.
+never a placeholder name. A value first bound in a loop and used after it starts from a stand-in
+(a value of its type, else a zero of its scalar type; a non-scalar one without a stand-in is that
+error at the loop); a statement every iteration runs that reads it before the loop binds it would
+read the stand-in, and is that error too (`_check_read_before_bound`).
 
 The use-after analysis of a sequence (`suffix_needs`) tells each loop, if and scope in it which
 values the statements after it need.
@@ -61,7 +63,7 @@ from pl.ir import (
 )
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import map_stmt, stmt_defs, walk_stmts
+from pl.ir.traverse import map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.lowering.ssa.flow import fold_early_returns, lower_break_continue, never_falls_through
 from pl.lowering.ssa.support import (
     Misses,
@@ -95,6 +97,48 @@ def convert_function(func: Function) -> Function:
 
 def _name_key(v: Var) -> str:
     return v.name
+
+
+def _check_read_before_bound(body: Stmt, starts: dict[IterArg, Var]) -> None:
+    """`starts`: the iter args of values a loop binds that no path before it binds, whose first
+    value is a stand-in (`find_init`, as in the reference). A statement every iteration runs (at
+    the top of the body, or in a scope there) that reads one, before the body binds it, reads
+    the stand-in in the first iteration: the kernel never bound that value, so that read is the
+    user's error, never a silent stand-in. A read in a branch (`if k == 0: acc = pl.matmul(..)`
+    `else: acc = pl.matmul_acc(acc, ..)`) may be guarded by the first iteration, and a yield or a
+    nested loop's init_values only passes the value on: both are accepted, as in the
+    reference."""
+    todo = [body]
+    while todo:
+        st = todo.pop()
+        k = stmt_kind(st)
+        match k:
+            case SeqStmts():
+                todo.extend(reversed(k.stmts))
+                continue
+            case ScopeStmt():
+                todo.append(k.body)
+                exprs: tuple[Expr, ...] = stmt_exprs(k)
+            case AssignStmt() | EvalStmt():
+                exprs = stmt_exprs(k)
+            case IfStmt():
+                exprs = (k.condition,)
+            case ForStmt():
+                exprs = (k.start, k.stop, k.step)
+            case _:
+                continue
+        for e in exprs:
+            for sub in walk_exprs(e):
+                key = starts.get(sub) if isinstance(sub, IterArg) else None
+                if key is not None:
+                    raise _not_on_every_path(key.name, st.span)
+
+
+def _not_on_every_path(name: str, span: Span) -> PlError:
+    return PlError(f"'{name}' is not defined on every path to this use: it is bound only inside "
+                   "a loop it is not carried out of, or in one branch of an if", span,
+                   hint=f"assign '{name}' before the loop or if, or carry it out of the loop "
+                        "with init_values and pl.yield_")
 
 
 class _Converter:
@@ -169,10 +213,7 @@ class _Converter:
         (printing it would need a placeholder name that does not parse back)."""
         for var, span in self.misses.found.items():
             if self.defined is not None and var in self.defined:
-                raise PlError(f"'{var.name}' is not defined on every path to this use: it is bound "
-                              "only inside a loop it is not carried out of, or in one branch of an if",
-                              span, hint=f"assign '{var.name}' before the loop or if, or carry it "
-                                         "out of the loop with init_values and pl.yield_")
+                raise _not_on_every_path(var.name, span)
 
     # ── statements ──
 
@@ -289,6 +330,9 @@ class _Converter:
 
         condition = self.subst(s.condition) if isinstance(s, WhileStmt) else None
         body = self.stmt(s.body)
+        if escaping:
+            _check_read_before_bound(body, dict(zip(ias[len(existing) + len(carried):], escaping,
+                                                    strict=True)))
         after = self.cur
 
         self.cur = dict(before)
