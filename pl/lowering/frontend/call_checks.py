@@ -1,8 +1,9 @@
 """Checks of a built op call against what the user wrote, located at the argument at fault.
 
 Guarantees, for every op call the frontend builds from the user's text:
-- every static extent of the result is positive (a zero or negative dim has no tile or tensor to
-  stand for, and the annotation the printer would write for it does not read back);
+- every static extent of the result is positive, and of its valid shape >= 0 (a zero or negative
+  dim has no tile or tensor to stand for, a negative valid extent no region, and the annotation
+  the printer would write for either does not read back);
 - an offset / index list has one entry per axis of the tensor or tile it addresses (`_INDEXES`):
   a shorter or longer list leaves open which axes it means, and the tile form of the op would
   read it differently from the tensor form.
@@ -43,9 +44,11 @@ def check_op_call(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
     it only reads the result until something is wrong."""
     t = built.type
     if isinstance(t, TensorType | TileType):
-        for d in t.shape:
-            if isinstance(d, ConstInt) and d.value <= 0:
-                _bad_extent(ctx, node, spelling, t, [*pos, *kw], [*args, *kwargs.values()])
+        for dims, least in ((t.shape, 1), (t.view.valid_shape if t.view else (), 0)):
+            for d in dims:
+                if isinstance(d, ConstInt) and d.value < least:
+                    _bad_extent(ctx, node, spelling, t, dims, least, [*pos, *kw],
+                                [*args, *kwargs.values()])
     if type(built) is Call and type(built.op) is Op:
         indexes = _INDEXES.get(built.op.name)
         if indexes is not None:
@@ -53,19 +56,22 @@ def check_op_call(ctx: FnCtx, node: cst.Call, spelling: str, built: Expr,
 
 
 def _bad_extent(ctx: FnCtx, node: cst.Call, spelling: str, t: TensorType | TileType,
-                arg_nodes: Sequence[cst.Arg], values: Sequence[Any]) -> NoReturn:
-    bad = [d for d in t.shape if isinstance(d, ConstInt) and d.value <= 0]
+                shape: tuple[Expr, ...], least: int, arg_nodes: Sequence[cst.Arg],
+                values: Sequence[Any]) -> NoReturn:
+    """The error for `shape` (the result's shape, or its valid shape when `least` is 0)."""
+    bad = [d for d in shape if isinstance(d, ConstInt) and d.value < least]
     where: cst.CSTNode = node
-    # The culprit is the list the result's shape came from: the argument that spells that shape
-    # (by value: a result type may be shared with an earlier, equal call).
-    dims = [d.value if isinstance(d, ConstInt) else None for d in t.shape]
+    # The culprit is the list the shape came from: the argument that spells that shape (by
+    # value: a result type may be shared with an earlier, equal call).
+    dims = [d.value if isinstance(d, ConstInt) else None for d in shape]
     for a, v in zip(arg_nodes, values, strict=False):
         if isinstance(v, MakeTuple) and len(v.elements) == len(dims) and all(
                 want is None or (isinstance(e, ConstInt) and e.value == want)
                 for e, want in zip(v.elements, dims, strict=True)):
             where = a.value
             break
-    raise ctx.error(where, f"{spelling}: every extent must be positive, got {bad[0].value} "
+    wanted = "every extent must be positive" if least else "every valid extent must be >= 0"
+    raise ctx.error(where, f"{spelling}: {wanted}, got {bad[0].value} "
                            f"(the result would be {type_text(t)})")
 
 
