@@ -43,6 +43,7 @@ from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
 from pl.lowering.source.static_eval import literal_number
+from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
     cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
@@ -941,7 +942,13 @@ def _static_ints(ctx: FnCtx, node: cst.BaseExpression) -> list[int]:
         bounds = [static_value(lower_expr(ctx, a.value)) for a in node.args]
         if len(bounds) in (1, 2, 3) and all(type(b) is int for b in bounds) and bounds[-1] != 0 \
                 and not any(a.keyword or a.star for a in node.args):
-            return list(range(*bounds))  # type: ignore[arg-type]
+            values = range(*bounds)  # type: ignore[arg-type]
+            if len(values) > MAX_UNROLL_ITERATIONS:
+                raise ctx.error(node, f"A deps= comprehension unrolls {len(values)} entries, more "
+                                      f"than the {MAX_UNROLL_ITERATIONS} a loop may unroll",
+                                hint="depend on fewer tasks, or submit inside a pl.range loop "
+                                     "with deps=[arr[i]]")
+            return list(values)
         raise ctx.error(node, "A deps= comprehension's range(...) needs constant bounds",
                         hint="Use module-level numbers, or write the loop as pl.range with "
                              "deps=[arr[i]] inside")
