@@ -289,6 +289,38 @@ class _Timeout(BaseException):
     """Raised by the alarm; a BaseException so that `except Exception` in pl cannot eat it."""
 
 
+
+# How much more address space interpreting one mutant may take: a mutated shape can ask numpy for
+# tens of GiB, which the kernel grants lazily and then kills this whole process for.
+INTERPRET_MEMORY = 4 << 30
+
+
+@contextlib.contextmanager
+def memory_limit(extra: int) -> Iterator[None]:
+    """Allocations past `extra` more bytes of address space fail with MemoryError (Linux; a
+    no-op where the limit cannot be read or set). The previous limit comes back afterwards."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as f:
+            in_use = int(f.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    limit = in_use + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft != resource.RLIM_INFINITY and soft <= limit:
+        yield  # already limited at least as tightly
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     def fire(_sig: int, _frame: object) -> None:
@@ -372,8 +404,6 @@ def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> 
     the same under `pl.interpret` before and after compilation (where the interpreter runs it).
     The outcome itself when they hold, else a failure of kind "reparse", "not_fixed_point",
     "compile_differs" or "results_differ" (or "timeout")."""
-    from interpret_support import compare_results
-
     from pl.errors import PlError
     from pl.printer.program import print_node
     from pl.show_inferred.cli import read_input
@@ -416,7 +446,16 @@ def verify(outcome: Outcome, folder: Path, name: str, timeout: float = 20.0) -> 
         return fail("timeout", f"verifying took over {timeout}s")
     except Exception as e:  # noqa: BLE001 - a crash while checking is a failure, shown whole
         return fail("crash", "".join(traceback.format_exception(e)))
-    for c in first.compiled:
+    with memory_limit(INTERPRET_MEMORY):
+        return _compare_compiled(outcome, first.compiled, timeout, fail)
+
+
+def _compare_compiled(outcome: Outcome, compiled: Sequence[Any], timeout: float,
+                      fail: Callable[[str, str], Outcome]) -> Outcome:
+    """`outcome` when every compiled program computes what its source does (see `verify`)."""
+    from interpret_support import compare_results
+
+    for c in compiled:
         try:
             with _time_limit(timeout):
                 try:

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import random
 import re
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fuzz_support import (
     CHECKS,
@@ -33,6 +35,7 @@ from fuzz_support import (
     exception_names,
     fuzz,
     k_split_rounding,
+    memory_limit,
     mutate,
     mutate_file,
     run_cli,
@@ -330,3 +333,12 @@ def test_the_long_run_skips_a_blank_file_it_cannot_mutate(tmp_path: Path) -> Non
     assert run.returncode == 0, run.stderr
     assert f"skipped 1 blank file(s): {blank}" in run.stderr
     assert "fuzz: 2 cases from 1 file(s)" in run.stdout
+
+
+def test_interpreting_a_mutant_gets_a_bounded_allowance_of_memory() -> None:
+    # A mutated shape made numpy take 24 GiB, and the kernel killed the whole fuzz run for it:
+    # past its allowance an allocation now fails, and the limit before comes back afterwards.
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with pytest.raises(MemoryError), memory_limit(256 << 20):
+        np.empty(1 << 31, dtype=np.uint8)  # 2 GiB of address space
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
