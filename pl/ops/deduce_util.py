@@ -99,13 +99,9 @@ class Deduction:
     def tuple_arg(self, i: int) -> Shape:
         e = self._arg(i)
         if isinstance(e, MakeTuple):
-            for x in e.elements:
-                # A shape or offset is an integer: `128.0` or `True` would become a type that
-                # no annotation can spell (the printed file would not read back).
-                t = x.type
-                if not (isinstance(t, ScalarType) and t.dtype.is_int() and t.dtype is not DType.BOOL):
-                    raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a "
-                                    f"tuple of integers, but got {shape_str(e.elements)}")
+            if not all(map(is_int_dim, e.elements)):
+                raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a "
+                                f"tuple of integers, but got {shape_str(e.elements)}")
             return tuple(norm_dim(x) for x in e.elements)
         raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a tuple, "
                         f"but got {type_name(e.type)}", argument=i)
@@ -163,6 +159,13 @@ def ordinal(i: int) -> str:
 
 def type_name(t: Type) -> str:
     return type(t).__name__
+
+
+def is_int_dim(e: Expr) -> bool:
+    """Whether `e` can be an entry of a shape or offset: an integer. `128.0` or `True` would
+    make a type that no annotation can spell (the printed file would not read back)."""
+    t = e.type
+    return isinstance(t, ScalarType) and t.dtype.is_int() and t.dtype is not DType.BOOL
 
 
 def norm_dim(e: Expr) -> Expr:

@@ -31,7 +31,7 @@ from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.ops.deduce import make_call
-from pl.ops.deduce_util import promote
+from pl.ops.deduce_util import is_int_dim, norm_dim, promote, shape_str
 from pl.ops.registry import OpDef, dsl_positional, get_op
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
@@ -167,7 +167,10 @@ def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileT
     if not isinstance(shape, MakeTuple) or not isinstance(dtype, DType):
         raise PlError(f"{spelling}: shape= and dtype= must be given together, e.g. "
                       f"{spelling}(shape=[16, 128], dtype=pl.FP32)")
-    return TileType(shape.elements, dtype, space)
+    if not all(map(is_int_dim, shape.elements)):
+        raise PlError(f"{spelling}: shape= must be a list of integers, got "
+                      f"{shape_str(shape.elements)}")
+    return TileType(tuple(map(norm_dim, shape.elements)), dtype, space)
 
 
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
