@@ -86,6 +86,8 @@ def _store(c: OpCtx) -> Any:
     if region.ndim != dst.ndim:
         shapes = c.ints(3) if c.arg(3) is not None else (1,) * (dst.ndim - region.ndim) + region.shape
         if int(np.prod(shapes)) != region.size:
+            if _write_rows(dst, offsets, shapes, region, add=_atomic_add(c), name=c.name):
+                return dst
             raise PlError(f"pl.interpret: op '{c.name}' cannot place a rank-{tile.ndim} tile into a "
                           f"rank-{dst.ndim} tensor")
         region = region.reshape(shapes)
@@ -101,6 +103,30 @@ def _store(c: OpCtx) -> Any:
                 return dst
     _write_window(dst, offsets, region, add=_atomic_add(c), name=c.name)
     return dst
+
+
+def _write_rows(dst: Array, offsets: Sequence[int], shapes: Sequence[int], region: Array,
+                add: bool, name: str) -> bool:
+    """Store the valid region of a 2-D tile through an N-D window `shapes` it only partly
+    fills (a padded tile, flattened from N-D: `flatten_tile_nd_to_2d`): the DMA writes its rows
+    as the window's first rows, taken row-major over the window's leading axes, each row's first
+    columns. False when the region does not fit the window's rows and columns."""
+    lead = tuple(shapes[:-1])
+    if region.ndim != 2 or len(shapes) != dst.ndim or not lead \
+            or region.shape[1] > shapes[-1] or region.shape[0] > int(np.prod(lead)):
+        return False
+    for k, (o, e, d) in enumerate(zip(offsets, shapes, dst.shape, strict=True)):
+        if o < 0 or o + e > d:
+            raise PlError(f"pl.interpret: op '{name}' writes past the end of dimension {k}: "
+                          f"offset {o} + extent {e} exceeds the target extent {d}")
+    win = dst[window(offsets, shapes)]
+    at: tuple[Any, ...] = (*np.unravel_index(np.arange(region.shape[0]), lead),
+                           slice(0, region.shape[1]))
+    if add:
+        win[at] += region.astype(dst.dtype)
+    else:
+        win[at] = region
+    return True
 
 
 def _runs_off(dst: Array, offsets: Sequence[int], src: Array) -> bool:
