@@ -210,6 +210,28 @@ class K:
             o = self.step(a, o)
         return o
 ''',
+    # A matmul result rebound in its block to a Vec tile: show_inferred annotates the first
+    # binding Acc and the second Vec. Reading that back, `twice` took its layout from the first
+    # binding (the Acc tile's col-major box), where the unannotated source gave it none.
+    "tile_rebound_in_its_block_with_another_space": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, lhs: pl.Tensor[[64, 64], pl.FP16], rhs: pl.Tensor[[64, 64], pl.FP16],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+               out2: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+               ) -> tuple[pl.Tensor[[64, 64], pl.FP32], pl.Tensor[[64, 64], pl.FP32]]:
+        a = pl.load(lhs, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(rhs, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a, b)
+        out = pl.store(c, [0, 0], out)
+        c = pl.add(c, c)
+        twice = pl.add(c, c)
+        out2 = pl.store(twice, [0, 0], out2)
+        return out, out2
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}

@@ -443,7 +443,13 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
                 raise ctx.error(node, f"Cannot reassign '{name}' with a different type: was "
                                       f"{type_text(existing.type)}, got {type_text(t)}",
                                 hint="Bind the new value to a new name")
-            return AssignStmt(existing, value, span=span)
+            if not (isinstance(t, TileType) and t != existing.type and name in ctx.scopes[-1]):
+                return AssignStmt(existing, value, span=span)
+            # A tile rebound in its own block with another space or layout (`c: pl.Tile[...,
+            # Vec] = pl.add(..)` after `c = pl.matmul(..)`, as show_inferred writes it) is a new
+            # Var of the new type: the calls after it deduce their types from the tile they
+            # read, not from the first binding's. (The reference refuses the rebinding; a
+            # rebinding of an outer value stays the same Var, which a loop carries.)
     var = Var(name, t, span=span)
     ctx.bind(name, var)
     return AssignStmt(var, value, span=span)
