@@ -5,7 +5,8 @@ the seed (random arrays for tensor parameters, small positive numbers for scalar
 `run_interpreted` interprets on copies and returns the return value(s) and every argument array
 afterwards (Out / InOut parameters are written through); `compare_results(before, after)` says
 "same", "skipped: <why>" (the BEFORE program cannot run: an op the interpreter does not cover, no
-single entry, a dynamic shape) or "differs: <what>", bit-exact (the same dtype math).
+single entry, a dynamic shape) or "differs: <what>", bit-exact (the same dtype math); Out
+parameters compiling added to the entry (`added_outputs`) get zero arrays and are not compared.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from pl.errors import PlError
 from pl.interpreter.run import entry_function, interpret
 from pl.interpreter.values import np_dtype
-from pl.ir import DType, Program, ScalarType, TensorType, TileType, static_shape
+from pl.ir import DType, ParamDirection, Program, ScalarType, TensorType, TileType, static_shape
 
 
 def random_inputs(program: Program, seed: int) -> list[Any]:
@@ -53,6 +54,24 @@ def run_interpreted(program: Program, args: list[Any]) -> list[np.ndarray[Any, A
         [a for a in copies if isinstance(a, np.ndarray)]
 
 
+def added_outputs(before: Program, after: Program) -> list[Any]:
+    """Zero arrays for the Out parameters compiling added to the entry function (an InCore
+    function returning a tensor gets a `ret0__out` to store it into, as in the reference),
+    which the source has not; they are not compared. None are added for other signatures."""
+    b, a = entry_function(before), entry_function(after)
+    extra = a.params[len(b.params):]
+    if not extra or a.name != b.name or \
+            any(d is not ParamDirection.Out for d in a.directions[len(b.params):]):
+        return []
+    zeros: list[Any] = []
+    for p in extra:
+        shape = static_shape(p.type.shape) if isinstance(p.type, TensorType) else None
+        if shape is None:
+            return []
+        zeros.append(np.zeros(shape, np_dtype(p.type.dtype)))
+    return zeros
+
+
 def compare_results(before: Program, after: Program, seeds: int = 2,
                     cannot_run: tuple[type[Exception], ...] = (PlError,)) -> str:
     """"same", "skipped: ..." or "differs: ..." (see the module doc). `cannot_run`: what the
@@ -64,7 +83,9 @@ def compare_results(before: Program, after: Program, seeds: int = 2,
             expected = run_interpreted(before, args)
         except cannot_run as e:
             return f"skipped: source program does not run: {e}"
-        got = run_interpreted(after, args)
+        added = added_outputs(before, after)
+        got = run_interpreted(after, args + added)
+        got = got[:len(got) - len(added)]  # the added outputs' arrays come last
         if len(got) != len(expected):
             return f"differs: {len(got)} results instead of {len(expected)}"
         for i, (g, e) in enumerate(zip(got, expected, strict=True)):

@@ -214,6 +214,30 @@ def test_compare_results_tells_same_differs_and_skipped() -> None:
     assert compare_results(dynamic, dynamic).startswith("skipped: ")
 
 
+INCORE_RETURNING = """import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        r = pl.tensor.OP(a, a)
+        return r
+"""
+
+
+def test_compare_results_feeds_the_out_parameter_compiling_adds() -> None:
+    # An InCore entry returning a tensor gets a `ret0__out` parameter once compiled (as in the
+    # reference): the comparison failed on the argument count, where both compute the same.
+    add = pl.parse(INCORE_RETURNING.replace("OP", "add"))
+    assert isinstance(add, Program)
+    compiled = pl.compile(add, backend="910B").program
+    assert len(compiled.functions[0].params) == 2
+    assert compare_results(add, compiled) == "same"
+    mul = pl.compile(pl.parse(INCORE_RETURNING.replace("OP", "mul")), backend="910B").program
+    assert compare_results(add, mul).startswith("differs: result 0")
+
+
 def test_shrink_keeps_the_failure_and_drops_the_rest() -> None:
     text = "\n".join(f"line{i}" for i in range(30)) + "\nBOOM\n"
     small = shrink(text, lambda t: "BOOM" in t)
