@@ -39,6 +39,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
+from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.show_inferred.edit import (
     Spelling,
@@ -149,6 +150,8 @@ class _Planner:
         self.moves = moves
         self.indent = indent
         self.index: dict[Key, _Entry] = {}
+        # id of an `if` -> the lines of bare annotations right before it (its results' types).
+        self.declarations: dict[int, list[cst.SimpleStatementLine]] = {}
         self.edits: dict[int, _Edit] = {}
         self.inserts: dict[int, list[_Insert]] = {}
         self.appends: dict[int, list[_Insert]] = {}
@@ -176,8 +179,12 @@ class _Planner:
                 if k is not None:
                     self.index[k] = _Entry(suite, small, suite)  # type: ignore[arg-type]
             return
+        declared: list[cst.SimpleStatementLine] = []  # the declaration lines just passed
         for stmt in body:
             assert isinstance(stmt, cst.BaseStatement)
+            if isinstance(stmt, cst.If) and declared:
+                self.declarations[id(stmt)] = declared
+            declared = [*declared, stmt] if declaration_line(stmt) else []
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     k = self._pos(small)
@@ -302,11 +309,7 @@ class _Planner:
     def _plan_declarations(self, entry: _Entry, ret_vars: tuple[Var, ...]) -> None:
         """Shows the inferred space in the user's declarations of the if's results (`p: T`
         lines right before it), as in an annotated assignment."""
-        body = list(entry.block.body) if isinstance(entry.block, cst.IndentedBlock) else []
-        at = next((i for i, st in enumerate(body) if st is entry.stmt), 0)
-        while at > 0 and isinstance(line := body[at - 1], cst.SimpleStatementLine) and all(
-                isinstance(small, cst.AnnAssign) and small.value is None for small in line.body):
-            at -= 1
+        for line in self.declarations.get(id(entry.stmt), ()):
             for small in line.body:
                 rv = _yielded_result(small, ret_vars)
                 if rv is None or not isinstance(rv.type, TileType):

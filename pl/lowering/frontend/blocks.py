@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 import libcst as cst
 
@@ -64,7 +64,7 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
     outer_span = ctx.cur_span
     src = ctx.src
     for s in stmts:
-        if ctx.result_types and type(s) is not cst.If and not _declares(s):
+        if ctx.result_types and type(s) is not cst.If and not declaration_line(s):
             raise _misplaced_declaration(ctx)
         if getattr(s, "leading_lines", None):
             pending += comments_of(s)
@@ -80,7 +80,7 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
         else:
             ctx.cur_span = ctx.src.stmt_span(s)
             produced = lower_compound(ctx, s)
-        if ctx.result_types and not _declares(s):  # `p: T; x = 1` before the if
+        if ctx.result_types and not declaration_line(s):  # `p: T; x = 1` before the if
             raise _misplaced_declaration(ctx)
         ctx.emitted += len(produced)
         if produced and isinstance(produced[-1], YieldStmt) and s is not stmts[-1]:
@@ -98,7 +98,7 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
     return out
 
 
-def _declares(s: cst.CSTNode) -> bool:
+def declaration_line(s: cst.CSTNode) -> TypeGuard[cst.SimpleStatementLine]:
     """Whether `s` is a line of bare annotations (`p: T`), which type the if after them."""
     return isinstance(s, cst.SimpleStatementLine) and all(
         isinstance(small, cst.AnnAssign) and small.value is None for small in s.body)
