@@ -13,7 +13,7 @@ raises `Unsupported` and the caller prints the function canonically instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -140,10 +140,11 @@ def _source_index(f: Function) -> dict[Key, Stmt]:
 
 class _Planner:
     def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                 moves: set[str], indent: int, text: str | None = None, root: str = "pl") -> None:
+                 moves: set[str], indent: int, text: str | None = None, root: str = "pl",
+                 dims: Mapping[str, str] | None = None) -> None:
         self.fd = fd
         self.root = root
-        self.spell = Spelling(root)
+        self.spell = Spelling(root, dims)
         self.positions = positions
         self.compiled = compiled
         self.source = _source_index(source)
@@ -152,6 +153,10 @@ class _Planner:
         self.index: dict[Key, _Entry] = {}
         # id of an `if` -> the lines of bare annotations right before it (its results' types).
         self.declarations: dict[int, list[cst.SimpleStatementLine]] = {}
+        # id of a block -> the position of the compound statement it is the body of; and the
+        # blocks statements were moved out of (checked once the walk is done).
+        self.owners: dict[int, Key] = {}
+        self.moved_from: list[tuple[cst.BaseSuite, Key]] = []
         self.edits: dict[int, _Edit] = {}
         self.inserts: dict[int, list[_Insert]] = {}
         self.appends: dict[int, list[_Insert]] = {}
@@ -195,11 +200,19 @@ class _Planner:
             if k is not None:
                 self.index[k] = _Entry(stmt, None, suite)
             for sub in _sub_suites(stmt):
+                if k is not None:
+                    self.owners[id(sub)] = k
                 self._index_suite(sub, depth + 1)
 
     # -- walking the compiled body ---------------------------------------------------------------
     def plan(self) -> None:
         self._walk(flatten_body(self.compiled.body), self.fd.body, (), 1)
+        for block, k in self.moved_from:
+            owner = self.owners.get(id(block))
+            if owner is not None and owner not in self.seen:
+                # Its loop is gone (a `pl.unroll(1)` unrolled): the statement did not move out
+                # of a loop, the loop was removed around it.
+                raise Unsupported(f"lowering removed the loop around the statement at line {k[0]}")
 
     def _shown(self, var: Var, source_type: Type | None) -> Type:
         """The type an annotation of `var` shows: the compiled one, but with the user's shape
@@ -248,6 +261,7 @@ class _Planner:
                     raise Unsupported(f"the statement at line {k[0]} moved and cannot follow")
                 pending.append(_Insert(hoisted=entry.stmt))
                 self.removed.add(id(entry.stmt))
+                self.moved_from.append((entry.block, k))
             self._plan_stmt(s, entry, ret_vars, depth)
         if pending:
             if not isinstance(block, cst.IndentedBlock):
@@ -629,10 +643,12 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
 
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                      moves: set[str], indent: int, text: str | None = None,
-                     source_text: SourceText | None = None, root: str = "pl") -> FunctionResult:
+                     source_text: SourceText | None = None, root: str = "pl",
+                     dims: Mapping[str, str] | None = None) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
-    `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root)
+    `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
+    `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims or {})
     planner.plan()
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)
