@@ -30,7 +30,7 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ from pl.compiler import Compiled, compile_program
 from pl.errors import PlError, frame_span, is_pl_source
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
+from pl.language.dsl import DynVar
 from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import (
@@ -107,19 +108,25 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
         src, code = read_kernel(filename, text)
     except PlError as e:
         raise e.in_text(filename, text) from None
-    return _load(src, code, execute, {} if reads is None else reads)
+    return _load(src, code, execute, {} if reads is None else reads)[0]
 
 
-def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) -> list[Program]:
-    """`load_programs` of a file the caller has read (and keeps, to regenerate it)."""
+def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads
+          ) -> tuple[list[Program], dict[str, str]]:
+    """`load_programs` of a file the caller has read (and keeps, to regenerate it), and the
+    name the file binds each `pl.dynamic` dimension to (`n = pl.dynamic("N")`: N -> n), which
+    is how an inferred type must spell that dimension in the file."""
     try:
         namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
     except PlError as e:
         raise e.in_text(src.filename, src.text) from None
     seen: dict[int, Program] = {}
-    for v in namespace.values():
+    dims: dict[str, str] = {}
+    for k, v in namespace.items():
         if isinstance(v, Program):
             seen.setdefault(id(v), v)
+        elif isinstance(v, DynVar) and (v.name not in dims or k == v.name):
+            dims[v.name] = k
     # Only the programs (IR data) are used from here on. The namespace is a reference cycle
     # holding the file's parse, its LibCST and CPython trees: an `@pl.inline` helper's globals
     # are that namespace, and an imported module's functions its dict, which also keeps the
@@ -128,7 +135,7 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads) ->
     # read-back's own peak. Emptying the namespace frees it by reference counting (the
     # imported module is out of sys.modules already).
     namespace.clear()
-    return list(seen.values())
+    return list(seen.values()), dims
 
 
 def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[str, Any]:
@@ -250,7 +257,7 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
 
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
-                splice_text: bool = True) -> Regenerated:
+                splice_text: bool = True, dims: Mapping[str, str] | None = None) -> Regenerated:
     """`regenerate` of the file the programs were loaded from: its parse is reused, and
     statements are located by their spans (only statements are ever looked up here)."""
     text, filename = parsed.text, parsed.filename
@@ -281,7 +288,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                 continue
             assert root is not None
             info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
-                                          source, root.name)
+                                          source, root.name, dims or {})
             infos.append(info)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if replacements and edits is not None and source is not None and root is not None \
@@ -327,12 +334,12 @@ def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
                  replacements: dict[int, FunctionResult], notes: list[PlError],
-                 text: str, source: SourceText | None, root: str
+                 text: str, source: SourceText | None, root: str, dims: Mapping[str, str]
                  ) -> tuple[FunctionInfo, list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
     try:
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
-                               source_text=source, root=root)
+                               source_text=source, root=root, dims=dims)
     except Unsupported as e:
         # Printing the compiled form instead would drop the function's comments and docstring:
         # the user's text stays; `--ir` and `--explain` show what it compiles to.
@@ -395,7 +402,7 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
                   reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text)
-    programs = _load(src, code, options["execute"], reads)
+    programs, dims = _load(src, code, options["execute"], reads)
     if program is not None:
         programs = [p for p in programs if p.name == program]
     if not programs:
@@ -408,4 +415,4 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    return _regenerate(src, compiled)
+    return _regenerate(src, compiled, dims=dims)

@@ -12,6 +12,8 @@ a node of the user's tree is rebuilt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import libcst as cst
 
 from pl.ir.enums import MemorySpace
@@ -41,25 +43,26 @@ def space_expr(space: MemorySpace, prefix: str = "MemorySpace", root: str = "pl"
     return cst.Attribute(cst.Attribute(_dotted(root), cst.Name(prefix)), cst.Name(space.name))
 
 
-def _user_name(v: Var) -> str:
-    return user_name(v.name)
-
-
 class Spelling:
     """The printer's text of the types and statements one regeneration inserts into a file whose
     `pl` is imported as `root`; a Var is spelled as the user names it at that point, never by its
     SSA name (the line must read back in the user's file). The texts (and LibCST nodes) of types
     are remembered for the regeneration: kernels repeat a few types."""
 
-    def __init__(self, root: str = "pl") -> None:
+    def __init__(self, root: str = "pl", dims: Mapping[str, str] | None = None) -> None:
         self.root = root
+        # A `pl.dynamic("N")` dimension is spelled by the name the file binds it to (`n`).
+        self.dims: Mapping[str, str] = dims or {}
         self._types: dict[Type, str] = {}
         self._nodes: dict[Type, cst.BaseExpression] = {}
+
+    def _name(self, v: Var) -> str:
+        return self.dims.get(v.name) or user_name(v.name)
 
     def type_text(self, t: Type) -> str:
         text = self._types.get(t)
         if text is None:
-            text = self._types[t] = print_type(t, root=self.root, name_of=_user_name)
+            text = self._types[t] = print_type(t, root=self.root, name_of=self._name)
         return text
 
     def type_node(self, t: Type) -> cst.BaseExpression:
@@ -76,7 +79,7 @@ class Spelling:
 
     def statement(self, s: Stmt, indent: str) -> str:
         """The printer's lines of `s` at `indent`."""
-        return print_stmt(s, indent=indent, root=self.root, name_of=_user_name)
+        return print_stmt(s, indent=indent, root=self.root, name_of=self._name)
 
 
 def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:
