@@ -137,9 +137,9 @@ class _AutoTile(Rewriter):
         self.backend = backend
         self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
-        # ids of the Vars bound to a `tile.move` of a Mat tile: what inference writes for the
-        # operands of a matmul this pass left alone (see `check_explicit_l0`)
-        self.moved_from_mat: set[int] = set()
+        # ids of the Vars bound to a `tile.move` of a Mat or Vec tile: what inference writes for
+        # the operands of a matmul this pass left alone (see `check_explicit_l0`)
+        self.moved_by_inference: set[int] = set()
 
     def body(self, s: Stmt) -> Stmt:
         stmts = flatten_body(s)
@@ -160,8 +160,8 @@ class _AutoTile(Rewriter):
         if mm is None:
             out = self.pass_through(s, value)
             if isinstance(value, Call) and op_name(value) == "tile.move" \
-                    and space_of(value.args[0]) is MemorySpace.Mat:
-                self.moved_from_mat.add(id(out.var))
+                    and space_of(value.args[0]) in (MemorySpace.Mat, MemorySpace.Vec):
+                self.moved_by_inference.add(id(out.var))
             return [out]
         t = mm.tile
         if t.m == mm.M and t.n == mm.N:
@@ -221,11 +221,11 @@ class _AutoTile(Rewriter):
                           span: Span) -> None:
         """An operand already in Left/Right is never retiled: one that cannot fit its L0 buffer
         at all is the kernel's error, reported where the operand is made. Except a `tile.move`
-        of a Mat tile: that is how inference feeds a matmul this pass left alone (its result
-        not stored once, say), so compiling the compiled program must accept it as the first
-        compile did (the reference rejects it; docs/compatibility.md). Its capacity warning
-        still says it does not fit."""
-        if id(operand) in self.moved_from_mat:
+        of a Mat or Vec tile: that is how inference feeds a matmul this pass left alone (its
+        result not stored once, or an operand loaded into Vec, say), so compiling the compiled
+        program must accept it as the first compile did (the reference rejects it;
+        docs/compatibility.md). Its capacity warning still says it does not fit."""
+        if id(operand) in self.moved_by_inference:
             return
         t = operand.type
         shape = static_shape(t.shape) if isinstance(t, TileType) else None
