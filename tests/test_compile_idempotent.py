@@ -232,6 +232,51 @@ class K:
         out2 = pl.store(twice, [0, 0], out2)
         return out, out2
 ''',
+    # A one-iteration pl.unroll loop is unrolled away: its statement was taken for one moved
+    # out of a loop, so the loop was left with an empty body and the output was not Python.
+    "single_iteration_unroll": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        for i in pl.unroll(1):
+            x = pl.add(x, 1.0)
+        return x
+''',
+    # A dynamic dimension the file binds under another name than its own: the inferred
+    # annotation spelled it `N`, which the file does not bind.
+    "dynamic_dimension_bound_under_another_name": '''import pl
+
+n = pl.dynamic("N")
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[n, 64], pl.FP32],
+               out: pl.Out[pl.Tensor[[n, 64], pl.FP32]]) -> pl.Tensor[[n, 64], pl.FP32]:
+        t = pl.load(a, [0, 0], [n, 64], valid_shape=[n - 1, 64])
+        out = pl.store(t, [0, 0], out)
+        return out
+''',
+    # A matmul operand loaded into Vec is left alone by AutoTileMatmulL0, and inference moves
+    # it to Right: compiling that again refused the move as a hand-placed oversized operand.
+    "vec_operand_moved_to_right_by_inference": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, lhs: pl.Tensor[[16, 2048], pl.BF16], rhs: pl.Tensor[[2048, 64], pl.BF16],
+               out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        a = pl.load(lhs, [0, 0], [16, 2048], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(rhs, [0, 0], [2048, 64])
+        c = pl.matmul(a, b)
+        out = pl.store(c, [0, 0], out)
+        return out
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}
@@ -271,3 +316,14 @@ def test_a_declared_if_result_shows_its_inferred_space(tmp_path: Path) -> None:
     shown = pl.show_inferred(text, backend="910B")
     assert "        p: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Acc]\n        if m > 2:" in shown
     check_every_mode(text, tmp_path, backend="910B")
+
+
+def test_a_dynamic_dimension_is_spelled_as_the_file_binds_it() -> None:
+    text = KERNELS["dynamic_dimension_bound_under_another_name"]
+    shown = pl.show_inferred(text, backend="910B")
+    assert "t: pl.Tile[[n, 64], pl.FP32, pl.MemorySpace.Vec" in shown
+
+
+def test_a_function_whose_loop_is_unrolled_away_is_left_as_written() -> None:
+    text = KERNELS["single_iteration_unroll"]
+    assert pl.show_inferred(text, backend="910B") == text
