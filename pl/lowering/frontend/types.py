@@ -43,6 +43,7 @@ from pl.ir.types import (
     Type,
     UnknownType,
     implicit_tile_view,
+    static_shape,
     type_kind,
 )
 from pl.language import dsl
@@ -445,6 +446,8 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                                           f"{at.memory_space.name} (its pl.MemRef), but its value is a "
                                           f"{inferred.memory_space.name} tile; allocated memory is "
                                           "never moved", hint=_change_to(inferred))
+                if ann.view_given and inferred.view is not None:
+                    _check_valid_region(ctx, name, at, inferred, node)
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 memref = at.memref if at.memref is not None else inferred.memref
@@ -459,6 +462,20 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
             return at
         case _:
             return at
+
+
+def _check_valid_region(ctx: FnCtx, name: str, at: TileType, inferred: TileType,
+                        node: cst.CSTNode) -> None:
+    """An annotation may state the valid region of a value that has a view of its own only as
+    that region: the program is typed by the value (SSA keeps a declared region only for a
+    value without a view, `pl.ir.types.declared_valid`), so another region would make the
+    source compute one thing and its compiled form another."""
+    declared = static_shape(at.view.valid_shape or at.shape) if at.view is not None else None
+    own = static_shape(inferred.view.valid_shape or inferred.shape) if inferred.view else None
+    if declared is not None and own is not None and declared != own:
+        raise ctx.error(node, f"Type annotation for '{name}' has valid_shape {list(declared)} but "
+                              f"the expression's valid region is {list(own)}",
+                        hint=_change_to(inferred))
 
 
 def _change_to(inferred: Type) -> str:
