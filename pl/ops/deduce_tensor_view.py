@@ -17,7 +17,6 @@ from pl.ops.deduce_util import (
     Deduction,
     Shape,
     idx,
-    norm_dim,
     numel,
     pad_kwarg,
     shape_str,
@@ -178,9 +177,7 @@ def fillpad_expand(ctx: Deduction) -> Type:
 def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.shaped(0)
-    ctx.scalar(1)
-    ctx.scalar(2)
-    valid = tuple(norm_dim(e) for e in ctx.args[1:3])
+    valid = ctx.dims(1, 2)
     return tensor(a.shape, a.dtype, TensorView(valid_shape=tuple(a.shape[:-2]) + valid))
 
 

@@ -219,8 +219,7 @@ def assemble(ctx: Deduction) -> Type:
 def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.tile(0)
-    ctx.scalar(1)
-    ctx.scalar(2)
+    ctx.dims(1, 2)
     if len(a.shape) < 2:
         raise ctx.fail(f"The operator {ctx.name} requires a tile of rank 2 or more, but got rank "
                        f"{len(a.shape)}", argument=0)

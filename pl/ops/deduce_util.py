@@ -106,6 +106,14 @@ class Deduction:
         raise self.fail(f"The operator {self.name} requires {ordinal(i)} to be a tuple, "
                         f"but got {type_name(e.type)}", argument=i)
 
+    def dims(self, first: int, last: int) -> Shape:
+        """Positional args `first..last` as dims (integers; `is_int_dim`), normalised."""
+        given = self.args[first:last + 1]
+        if not all(map(is_int_dim, given)):
+            raise self.fail(f"The operator {self.name} requires integer dims, but got "
+                            f"{shape_str(given)}")
+        return tuple(norm_dim(e) for e in given)
+
     def opt_tuple(self, i: int) -> Shape | None:
         return self.tuple_arg(i) if self.has(i) else None
 

@@ -338,6 +338,9 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
                     raise ctx.error(val, f"Unknown TileView field '{key}'",
                                     hint=f"TileView fields: {', '.join(sorted(_TILE_FIELDS))}")
                 view_kw[key] = _view_field(ctx, key, val, lower_expr)
+                if key == "valid_shape" and view_kw[key] and len(view_kw[key]) != len(shape):
+                    raise ctx.error(val, f"valid_shape has {len(view_kw[key])} dims but the "
+                                         f"tile has rank {len(shape)}")
         elif head is dsl.MemRef or _is_memref(ctx, extra, named):
             memref = placed_memref(ctx, extra, lower_expr)
             memref_node = extra
