@@ -289,7 +289,6 @@ class _Timeout(BaseException):
     """Raised by the alarm; a BaseException so that `except Exception` in pl cannot eat it."""
 
 
-
 # How much more address space interpreting one mutant may take: a mutated shape can ask numpy for
 # tens of GiB, which the kernel grants lazily and then kills this whole process for.
 INTERPRET_MEMORY = 4 << 30
@@ -503,14 +502,14 @@ def k_split_rounding(source: Any, compiled: Any) -> bool:
     program compiled without a backend (so without L0 tiling) computes the source's very bits,
     and every result of `compiled` is within `_ROUNDING` of the source's."""
     import numpy as np
-    from interpret_support import compare_results, random_inputs, run_interpreted
+    from interpret_support import compare_results, random_inputs, run_compiled, run_interpreted
 
     import pl
 
     if compare_results(source, pl.compile(source, backend=None).program, seeds=1) != "same":
         return False
     args = random_inputs(source, 0)
-    expected, got = run_interpreted(source, args), run_interpreted(compiled, args)
+    expected, got = run_interpreted(source, args), run_compiled(source, compiled, args)
     for g, e in zip(got, expected, strict=True):
         if g.shape != e.shape or g.dtype != e.dtype:
             return False

@@ -54,10 +54,18 @@ def run_interpreted(program: Program, args: list[Any]) -> list[np.ndarray[Any, A
         [a for a in copies if isinstance(a, np.ndarray)]
 
 
+def run_compiled(before: Program, after: Program, args: list[Any]) -> list[np.ndarray[Any, Any]]:
+    """`run_interpreted(after, args)` for the inputs `args` of `before`: the Out parameters
+    compiling added to the entry get zero arrays (`added_outputs`), which are not returned."""
+    added = added_outputs(before, after)
+    got = run_interpreted(after, args + added)
+    return got[:len(got) - len(added)]  # the added outputs' arrays come last
+
+
 def added_outputs(before: Program, after: Program) -> list[Any]:
     """Zero arrays for the Out parameters compiling added to the entry function (an InCore
     function returning a tensor gets a `ret0__out` to store it into, as in the reference),
-    which the source has not; they are not compared. None are added for other signatures."""
+    which the source has not. None are added for other signatures."""
     b, a = entry_function(before), entry_function(after)
     extra = a.params[len(b.params):]
     if not extra or a.name != b.name or \
@@ -83,9 +91,7 @@ def compare_results(before: Program, after: Program, seeds: int = 2,
             expected = run_interpreted(before, args)
         except cannot_run as e:
             return f"skipped: source program does not run: {e}"
-        added = added_outputs(before, after)
-        got = run_interpreted(after, args + added)
-        got = got[:len(got) - len(added)]  # the added outputs' arrays come last
+        got = run_compiled(before, after, args)
         if len(got) != len(expected):
             return f"differs: {len(got)} results instead of {len(expected)}"
         for i, (g, e) in enumerate(zip(got, expected, strict=True)):

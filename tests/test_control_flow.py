@@ -274,6 +274,14 @@ def test_no_break_or_continue_is_left_after_ssa() -> None:
         text.replace("continue_flag", ""), text
 
 
+def _assert_not_defined_on_every_path(source: str, name: str, line: int) -> None:
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(source))
+    assert f"'{name}' is not defined on every path" in info.value.message
+    assert info.value.span is not None and info.value.span.line == line
+    assert info.value.hint is not None and "before the loop or if" in info.value.hint
+
+
 def test_a_use_no_path_defines_is_a_located_error() -> None:
     source = """
 import pl
@@ -287,11 +295,7 @@ class S:
             e = n + 1
         return e
 """
-    with pytest.raises(PlError) as info:
-        pl.compile(pl.parse(source))
-    assert "'e' is not defined on every path" in info.value.message
-    assert info.value.span is not None and info.value.span.line == 11
-    assert info.value.hint is not None and "before the loop or if" in info.value.hint
+    _assert_not_defined_on_every_path(source, "e", 11)
 
 
 @pytest.mark.parametrize("cond", ["n > 0", "True"])
@@ -313,10 +317,7 @@ class S:
             e = e + 1
         return e
 """
-    with pytest.raises(PlError) as info:
-        pl.compile(pl.parse(source))
-    assert "'e' is not defined on every path" in info.value.message
-    assert info.value.span is not None and info.value.span.line == 12
+    _assert_not_defined_on_every_path(source, "e", 12)
 
 
 def test_a_tile_loop_reading_a_value_bound_in_one_branch_is_a_located_error() -> None:
@@ -340,10 +341,7 @@ class K:
         out = pl.store(acc, [0, 0], out)
         return out
 """
-    with pytest.raises(PlError) as info:
-        pl.compile(pl.parse(source))
-    assert "'acc' is not defined on every path" in info.value.message
-    assert info.value.span is not None and info.value.span.line == 15
+    _assert_not_defined_on_every_path(source, "acc", 15)
 
 
 def test_a_value_an_inner_loop_yields_escapes_outer_loops_that_only_pass_it_on() -> None:

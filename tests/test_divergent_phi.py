@@ -20,9 +20,8 @@ from interpret_support import random_inputs, run_interpreted
 from test_show_verify import check_every_mode
 
 import pl
-from pl.infer.analysis import last_yield
 from pl.ir.stmt import IfStmt
-from pl.ir.traverse import walk_stmts
+from pl.ir.traverse import last_yield, walk_stmts
 from pl.ir.types import TileType
 from pl.show_inferred.run import run_text
 

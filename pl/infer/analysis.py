@@ -64,6 +64,7 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
+from pl.ir.traverse import last_yield
 from pl.ir.types import TileType, UnknownType
 from pl.ops.registry import OpDef, get_op
 
@@ -121,25 +122,6 @@ class Analysis:
     def same_value(self, a: Var, b: Var) -> bool:
         """Whether `a` and `b` are one value (the same Var or members of one alias group)."""
         return a is b or (a in self.groups and self.groups[a] is self.groups.get(b))
-
-
-def last_yield(body: Stmt | None) -> YieldStmt | None:
-    """The Yield ending a body, looking through SeqStmts and scopes."""
-    if body is None:
-        return None
-    s = stmt_kind(body)
-    match s:
-        case YieldStmt():
-            return s
-        case SeqStmts():
-            return last_yield(s.stmts[-1]) if s.stmts else None
-        case ScopeStmt():
-            return last_yield(s.body)
-        case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
-                | BreakStmt() | ContinueStmt():
-            return None
-        case _:
-            assert_never(s)
 
 
 class _Analyzer:

@@ -27,7 +27,6 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from pl.infer.analysis import last_yield
 from pl.infer.backend import input_layouts
 from pl.infer.common import NO_CALLEES, Callees, Constraints, op_facts, top_level_call, var_like
 from pl.infer.decisions import MoveDecision
@@ -51,7 +50,7 @@ from pl.ir.stmt import (
     make_body,
     stmt_kind,
 )
-from pl.ir.traverse import map_expr, map_stmt
+from pl.ir.traverse import last_yield, map_expr, map_stmt
 from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
 from pl.ops.registry import OpDef
 

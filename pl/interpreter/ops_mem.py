@@ -115,10 +115,7 @@ def _write_rows(dst: Array, offsets: Sequence[int], shapes: Sequence[int], regio
     if region.ndim != 2 or len(shapes) != dst.ndim or not lead \
             or region.shape[1] > shapes[-1] or region.shape[0] > int(np.prod(lead)):
         return False
-    for k, (o, e, d) in enumerate(zip(offsets, shapes, dst.shape, strict=True)):
-        if o < 0 or o + e > d:
-            raise PlError(f"pl.interpret: op '{name}' writes past the end of dimension {k}: "
-                          f"offset {o} + extent {e} exceeds the target extent {d}")
+    _check_inside(dst, offsets, shapes, name)
     win = dst[window(offsets, shapes)]
     at: tuple[Any, ...] = (*np.unravel_index(np.arange(region.shape[0]), lead),
                            slice(0, region.shape[1]))
@@ -140,14 +137,19 @@ def _write_window(dst: Array, offsets: Sequence[int], src: Array, add: bool = Fa
     if len(offsets) != dst.ndim or src.ndim != dst.ndim:
         raise PlError(f"pl.interpret: op '{name}' writes a rank-{src.ndim} region at "
                       f"{len(offsets)} offsets into a rank-{dst.ndim} target")
-    for k, (o, e, d) in enumerate(zip(offsets, src.shape, dst.shape, strict=True)):
-        if o < 0 or o + e > d:
-            raise PlError(f"pl.interpret: op '{name}' writes past the end of dimension {k}: "
-                          f"offset {o} + extent {e} exceeds the target extent {d}")
+    _check_inside(dst, offsets, src.shape, name)
     if add:
         dst[window(offsets, src.shape)] += src.astype(dst.dtype)
     else:
         dst[window(offsets, src.shape)] = src
+
+
+def _check_inside(dst: Array, offsets: Sequence[int], extents: Sequence[int], name: str) -> None:
+    """A window leaving `dst` is an error (the hardware would write past the buffer)."""
+    for k, (o, e, d) in enumerate(zip(offsets, extents, dst.shape, strict=True)):
+        if o < 0 or o + e > d:
+            raise PlError(f"pl.interpret: op '{name}' writes past the end of dimension {k}: "
+                          f"offset {o} + extent {e} exceeds the target extent {d}")
 
 
 @interprets("tile.assemble", "tensor.assemble")

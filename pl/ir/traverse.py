@@ -11,6 +11,8 @@ Guarantees:
   while's condition, a for's start/stop/step, the initial values of iter args, and the scope
   arguments that are expressions (`pl.spmd(n)`'s `n`). One rule for initial values: an IterArg
   without one (`init is None`) contributes nothing, so every item is an `Expr`.
+- `last_yield(body)` is the yield a body ends with, looking through statement lists and scopes
+  (a yield directly inside `with pl.scope():` still ends the branch); None when it ends otherwise.
 - `walk_stmts(s)` is every statement of a tree, pre-order (a SeqStmts itself included, then before
   else), with an explicit stack: no generator per statement and no recursion depth.
 - `expr_children(e)` / `walk_exprs(e)`: the direct sub-expressions of an expression and all of them
@@ -67,8 +69,8 @@ from pl.ir.stmt import (
 )
 from pl.ir.types import TensorType, TileType, TupleType, Type
 
-__all__ = ["child_bodies", "expr_children", "map_expr", "map_stmt", "stmt_defs", "stmt_exprs",
-           "type_exprs", "walk_exprs", "walk_stmts"]
+__all__ = ["child_bodies", "expr_children", "last_yield", "map_expr", "map_stmt", "stmt_defs",
+           "stmt_exprs", "type_exprs", "walk_exprs", "walk_stmts"]
 
 
 def _identity(x: Any) -> Any:
@@ -158,6 +160,25 @@ def _preorder(root: N, children: Callable[[N], tuple[N, ...]]) -> Iterator[N]:
         below = children(top)
         if below:
             stack.extend(reversed(below))
+
+
+def last_yield(body: Stmt | None) -> YieldStmt | None:
+    """The yield ending `body` (see the module docstring)."""
+    while body is not None:
+        k = stmt_kind(body)
+        match k:
+            case YieldStmt():
+                return k
+            case SeqStmts():
+                body = k.stmts[-1] if k.stmts else None
+            case ScopeStmt():
+                body = k.body
+            case AssignStmt() | EvalStmt() | ReturnStmt() | IfStmt() | ForStmt() | WhileStmt() \
+                    | BreakStmt() | ContinueStmt():
+                return None
+            case _:
+                assert_never(k)
+    return None
 
 
 def walk_stmts(s: Stmt | None) -> Iterator[Stmt]:

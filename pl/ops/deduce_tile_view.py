@@ -219,11 +219,10 @@ def assemble(ctx: Deduction) -> Type:
 def set_validshape(ctx: Deduction) -> Type:
     ctx.nargs(3)
     a = ctx.tile(0)
-    ctx.dims(1, 2)
+    rows, cols = ctx.dims(1, 2)
     if len(a.shape) < 2:
         raise ctx.fail(f"The operator {ctx.name} requires a tile of rank 2 or more, but got rank "
                        f"{len(a.shape)}", argument=0)
-    rows, cols = ctx.args[1], ctx.args[2]
     for v, d in ((rows, a.shape[-2]), (cols, a.shape[-1])):
         sv, sd = static(v), static(d)
         if sv is not None and sd is not None and sv > sd:

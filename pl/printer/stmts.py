@@ -38,6 +38,7 @@ from pl.ir.stmt import (
     flatten_body,
     make_body,
 )
+from pl.ir.traverse import last_yield
 from pl.ir.types import UnknownType
 from pl.printer.doc import Doc
 from pl.printer.exprs import (
@@ -243,22 +244,9 @@ def _undeclared_by_yields(s: IfStmt) -> list[Var]:
     accumulator (pass.md, ForStmt back-propagation)."""
     if len(s.return_vars) < 2:
         return []  # a single result prints annotated at its yield: `p: T = pl.yield_(a)`
-    first = _closing_yield(s.then_body) or _closing_yield(s.else_body)
+    first = last_yield(s.then_body) or last_yield(s.else_body)
     return [v for i, v in enumerate(s.return_vars) if type(v.type) is not UnknownType
             and (first is None or i >= len(first.values) or first.values[i].type != v.type)]
-
-
-def _closing_yield(body: Stmt | None) -> YieldStmt | None:
-    """The yield a body ends with, looking through statement lists and scopes as the frontend
-    does (a yield directly inside `with pl.scope():` still ends the branch)."""
-    while body is not None and not isinstance(body, YieldStmt):
-        if isinstance(body, SeqStmts):
-            body = body.stmts[-1] if body.stmts else None
-        elif isinstance(body, ScopeStmt):
-            body = body.body
-        else:
-            return None
-    return body
 
 
 def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[str]:

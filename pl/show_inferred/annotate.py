@@ -288,7 +288,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                 continue
             assert root is not None
             info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
-                                          source, root.name, dims or {})
+                                          source, root.name, dims)
             infos.append(info)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if replacements and edits is not None and source is not None and root is not None \
@@ -334,7 +334,8 @@ def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
                  replacements: dict[int, FunctionResult], notes: list[PlError],
-                 text: str, source: SourceText | None, root: str, dims: Mapping[str, str]
+                 text: str, source: SourceText | None, root: str,
+                 dims: Mapping[str, str] | None
                  ) -> tuple[FunctionInfo, list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
     try:

@@ -649,6 +649,6 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
     `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims or {})
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims)
     planner.plan()
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)
