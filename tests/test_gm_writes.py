@@ -2,7 +2,8 @@
 
 * `OK`: kernels whose writes (pl.write / pl.assemble on GM tensors, slices taken after a
   write) and calls of InCore functions that gain Out params (assigned, evaluated, nested, in a loop
-  or branch, launched by pl.submit, through InCore / Group wrappers) compile, and `pl.interpret`
+  or branch, launched by pl.submit, through InCore / Group wrappers), and merges of a tile with
+  a GM tensor (loop carries, if results), compile to well-typed programs, and `pl.interpret`
   gives the same results before and after `pl.compile` for every backend, residency on and off.
 * every `BAD` program marks one line `# error: <message part>`: compiling it (every backend,
   residency on and off) raises one PlError located on that line, saying why the on-chip copy
@@ -40,7 +41,9 @@ def test_there_are_fixtures_of_both_kinds() -> None:
 def test_compiled_program_computes_what_the_source_does(name: str, backend: str | None,
                                                         residency: bool) -> None:
     source = _parse(name, OK[name])
-    compiled = pl.compile(source, backend=backend, residency=residency).program
+    # verify: every pass's output is well typed (the interpreter alone would accept a tile
+    # returned where the function declares a GM tensor, which no hardware kernel could do).
+    compiled = pl.compile(source, backend=backend, residency=residency, verify=True).program
     assert_same_results(source, compiled)
 
 

@@ -98,6 +98,32 @@ OK: dict[str, str] = {
     "row-sum-of-set-validshape-operand": incore([
         "av = pl.set_validshape(x, 8, 32)", "y = pl.row_sum(av)", "out = pl.assemble(out, y, [0, 3])",
         "return out"]),
+    # A merge (loop carry, if result) that is a tile on one path and a GM tensor on another holds
+    # a tile: the tensor is loaded where it flows in. SSA starts a value first bound in a loop from
+    # a stand-in of its type, here the InOut param `out`.
+    "loop-result-first-bound-in-loop": incore([
+        "for i in pl.range(2):", "    y = pl.add(x, x)", "return y"]),
+    "loop-result-first-bound-in-loop-read-after-write": incore([
+        "for i in pl.range(2):", "    y = pl.add(x, x)", "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])",
+        "w = pl.add(y, y)", "return w"]),
+    "loop-carry-of-a-param-yielding-a-tile": incore([
+        "for i, (acc,) in pl.range(2, init_values=(out,)):", "    y = pl.add(x, x)",
+        "    nxt = pl.yield_(y)", "return nxt"]),
+    "loop-carry-yielding-a-param": incore([
+        "r = pl.add(x, x)", "for i in pl.range(2):", "    r = out", "return r"]),
+    "nested-loop-result-first-bound-inside": incore([
+        "for i in pl.range(2):", "    for j in pl.range(2):", "        y = pl.add(x, x)", "return y"]),
+    "while-result-first-bound-in-loop": incore([
+        "n = 0", "r = out", "while n < 2:", "    r = pl.add(r, x)", "    n = n + 1", "return r"]),
+    "if-result-tile-or-param": incore([
+        "r = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
+        "        r = pl.add(x, x)", "return r"]),
+    "if-result-of-two-params-read-whole": incore([
+        "u = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
+        "        r = x", "    u = pl.add(r, x)", "return u"]),
+    "loop-carry-of-a-written-tensor": incore([
+        "o = pl.assemble(out, pl.add(x, x), [0, 0])", "for i in pl.range(2):", "    o = pl.add(o, x)",
+        "return o"]),
 }
 
 # Kernels compilation would change: each must be a located error.
@@ -138,4 +164,18 @@ BAD: dict[str, str] = {
         "s = pl.slice(out, [16, 32], [0, 0])", "for i in pl.range(0, 2, 1):",
         "    y = pl.add(s, s)  # error: read here after `out` was written at line 11",
         "    out = pl.assemble(out, y, [0, 0])", "return out"]),
+    # The GM tensor a merge loads where it flows in (see OK) is a copy like the others.
+    "if-result-read-after-its-gm-tensor-is-written": incore([
+        "r = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
+        "        r = pl.add(x, x)", "    out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])",
+        "    u = pl.add(r, x)  # error: `r` is an on-chip copy of the GM tensor `out` loaded at line 10, "
+        "where it flows into one value with a tile", "return u"]),
+    "write-into-if-result-holding-a-gm-tensor": incore([
+        "y = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
+        "        r = pl.add(x, x)", "    r = pl.assemble(r, y, [0, 0])  # error: writes `r`, an on-chip copy",
+        "return r"]),
+    "while-result-read-after-its-initial-gm-tensor-is-written": incore([
+        "r = out", "n = 0", "while n < 1:", "    r = pl.add(x, x)", "    n = n + 1",
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])",
+        "w = pl.add(r, x)  # error: read here after `out` was written at line 13", "return w"]),
 }

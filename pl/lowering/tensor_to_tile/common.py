@@ -236,10 +236,14 @@ class Rewriter:
     def eval(self, s: EvalStmt) -> list[Stmt]:
         return [map_stmt(s, expr=self.expr)]
 
+    def init_value(self, ia: IterArg) -> Expr:
+        """The initial value the rewritten loop gives `ia`."""
+        return self.expr(ia.init)
+
     def iter_args(self, iter_args: tuple[IterArg, ...]) -> tuple[IterArg, ...]:
         out: list[IterArg] = []
         for ia in iter_args:
-            init = self.expr(ia.init)
+            init = self.init_value(ia)
             if init is ia.init:
                 out.append(ia)
                 continue
@@ -263,11 +267,17 @@ class Rewriter:
         """A loop whose iter args take their initial values' new types (remapped in the body) and
         whose return vars take the iter args' types."""
         iter_args = self.iter_args(s.iter_args)
-        new = map_stmt(s, self.body, self.expr)
+        new = self.loop_body_done(map_stmt(s, self.body, self.expr), s, iter_args)
         rvs = self.retype_vars(s.return_vars, [ia.type for ia in iter_args])
         if iter_args is s.iter_args and rvs is s.return_vars:
             return new
         return replace(new, iter_args=iter_args, return_vars=rvs)
+
+    def loop_body_done(self, new: ForStmt | WhileStmt, old: ForStmt | WhileStmt,
+                       iter_args: tuple[IterArg, ...]) -> ForStmt | WhileStmt:
+        """`new`, the loop `old` with its body and header rewritten (its iter args are to become
+        `iter_args`): a subclass may change it further."""
+        return new
 
     def if_stmt(self, s: IfStmt) -> Stmt:
         """An if whose branches each start from the substitutions made before it, and whose return

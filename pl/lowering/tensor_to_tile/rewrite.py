@@ -10,13 +10,21 @@ Guarantees (pass.md 7, ops.md 10), for InCore / AIC / AIV functions only:
 * tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`;
 * returned tiles are stored into new `Out` params `ret<i>__out` right before each return, which
   stays where it is (an early return still ends the function there), and every call site in the
-  other functions passes a fresh `tensor.create` for them.
+  other functions passes a fresh `tensor.create` for them;
+* a merge of values (a loop carry, an if's result) that is a tile on one path and a GM tensor on
+  another, or whose value a converted op reads, holds a tile: a tensor is loaded (Vec) where it
+  flows in (before the loop for an initial value, before the yield for a yielded one; a param a
+  converted op reads whole in the loop body is loaded at entry, as above). The source reads such
+  a tensor where the merged value is read, the conversion where it flows in, so
+  `check_gm_writes` is run again with those merges as on-chip copies: a write to the tensor in
+  between is a located error, never a changed result.
 Other functions only see their call sites updated. The input program is never mutated.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +36,7 @@ from pl.ir.expr import (
     ConstInt,
     Expr,
     GlobalVar,
+    IterArg,
     TupleGetItem,
     Var,
     is_submit,
@@ -35,7 +44,18 @@ from pl.ir.expr import (
 )
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, flatten_body
+from pl.ir.stmt import (
+    AssignStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
 from pl.ir.types import TensorType, TileType, Type
 from pl.lowering.tensor_to_tile.common import (
     Rewriter,
@@ -47,6 +67,7 @@ from pl.lowering.tensor_to_tile.common import (
     tile_name,
     widen_to_tensor_valid,
     with_attrs,
+    yield_types,
     zeros,
 )
 from pl.lowering.tensor_to_tile.convert import check_convertible, converter_for
@@ -61,13 +82,109 @@ def _marker(space: MemorySpace) -> tuple[tuple[str, Any], ...]:
     return ((MAT_BRIDGE_ATTR, True),) if space is MemorySpace.Mat else ()
 
 
+def load_whole(tensor: Expr, space: MemorySpace, span: Span) -> Call:
+    """`tile.load` of all of the tensor `tensor` into `space`."""
+    t = tensor.type
+    assert isinstance(t, TensorType)
+    return mk("tile.load", [tensor, zeros(t.rank, span), shape_tuple(t.shape, span),
+                            shape_tuple(t.shape, span)],
+              [("target_memory", space)], _marker(space), span)
+
+
 class _TensorToTile(Rewriter):
-    def __init__(self, demands: dict[int, MemorySpace], func: Function) -> None:
+    """One conversion of a function body. `tile_merges`: the source merge vars (iter args, if
+    results) that must hold tiles, so a tensor flowing into one is loaded where it flows in: those
+    of `Scan.tile_merges`, and iter args into which an earlier conversion found a tile yielded
+    (`new_tile_carries`)."""
+
+    def __init__(self, demands: dict[int, MemorySpace], func: Function,
+                 tile_merges: AbstractSet[int]) -> None:
         super().__init__()
         self.demands = demands
         self.func = func
         self.outs: dict[int, Var] = {}  # return position -> the Out param its tiles are stored in
         self.return_types: list[Type] | None = None  # those of the first return rewritten
+        self.tile_merges = tile_merges
+        # Source iter args still carrying a tensor where their loop yields a tile: a conversion
+        # with them in `tile_merges` must follow.
+        self.new_tile_carries: set[int] = set()
+        # Source merge vars (iter args, loop and if results) into which a GM tensor is loaded.
+        self.loaded_merges: set[int] = set()
+        self.before_loop: list[Stmt] = []  # the loads of the loop being rewritten
+
+    def stmt(self, stmt: Stmt) -> list[Stmt]:
+        if isinstance(stmt, (ForStmt, WhileStmt)) and stmt.iter_args:
+            outer, self.before_loop = self.before_loop, []
+            loop = self.loop(stmt)
+            before, self.before_loop = self.before_loop, outer
+            return [*before, loop]
+        return super().stmt(stmt)
+
+    def init_value(self, ia: IterArg) -> Expr:
+        """The initial value of a carry of `tile_merges` loaded when it is a tensor, right before
+        the loop (`before_loop`)."""
+        init = self.expr(ia.init)
+        if id(ia) in self.tile_merges and isinstance(init.type, TensorType):
+            self.loaded_merges.add(id(ia))
+            return self.loaded(init, ia.name, ia.span, self.before_loop)
+        return init
+
+    def loop_body_done(self, new: ForStmt | WhileStmt, old: ForStmt | WhileStmt,
+                       iter_args: tuple[IterArg, ...]) -> ForStmt | WhileStmt:
+        """A tensor yielded into a tile carry is loaded before the yield; a carry still a tensor
+        while a tile is yielded into it is noted in `new_tile_carries`."""
+        to_load = []
+        for i, (ia, t) in enumerate(zip(iter_args, yield_types(new.body), strict=False)):
+            if isinstance(ia.type, TileType) and isinstance(t, TensorType):
+                to_load.append(i)
+                self.loaded_merges.add(id(old.iter_args[i]))
+            elif isinstance(ia.type, TensorType) and isinstance(t, TileType):
+                self.new_tile_carries.add(id(old.iter_args[i]))
+        return replace(new, body=self.load_yielded(new.body, to_load)) if to_load else new
+
+    def if_stmt(self, s: IfStmt) -> Stmt:
+        """An if whose branches yield a tile and a tensor in one position, or a tensor into one
+        of its `tile_merges`, yields a tile there: a tensor is loaded before its branch's yield."""
+        new = super().if_stmt(s)
+        assert isinstance(new, IfStmt)
+        then_types, else_types = yield_types(new.then_body), yield_types(new.else_body)
+        mixed = [i for i, (a, b) in enumerate(zip(then_types, else_types, strict=False))
+                 if TensorType in (type(a), type(b)) and (
+                     TileType in (type(a), type(b)) or id(s.return_vars[i]) in self.tile_merges)]
+        if not mixed:
+            return new
+        then_body = self.load_yielded(new.then_body, mixed)
+        assert new.else_body is not None  # it yields
+        else_body = self.load_yielded(new.else_body, mixed)
+        self.loaded_merges.update(id(s.return_vars[i]) for i in mixed)
+        rvs = self.retype_vars(s.return_vars, yield_types(then_body))
+        return replace(new, then_body=then_body, else_body=else_body, return_vars=rvs)
+
+    def load_yielded(self, body: Stmt, positions: list[int]) -> Stmt:
+        """`body` with each tensor its trailing yield gives at `positions` loaded before it."""
+        stmts = flatten_body(body)
+        last = stmts[-1] if stmts else None
+        if isinstance(last, ScopeStmt):
+            return body_of(body, [*stmts[:-1], replace(last, body=self.load_yielded(last.body,
+                                                                                  positions))])
+        if not isinstance(last, YieldStmt):
+            return body
+        loads: list[Stmt] = []
+        values = list(last.values)
+        for i in positions:
+            v = values[i]
+            if isinstance(v.type, TensorType):
+                name = v.name if isinstance(v, Var) else "yielded"
+                values[i] = self.loaded(v, name, last.span, loads)
+        return body_of(body, [*stmts[:-1], *loads, replace(last, values=tuple(values))])
+
+    @staticmethod
+    def loaded(tensor: Expr, name: str, span: Span, stmts: list[Stmt]) -> Var:
+        """A Var holding a Vec load of all of `tensor`, its assignment appended to `stmts`."""
+        load = load_whole(tensor, MemorySpace.Vec, span)
+        var = Var(tile_name(name), load.type, span=span)
+        stmts.append(AssignStmt(var, load, span=span))
+        return var
 
     def ret(self, s: ReturnStmt) -> list[Stmt]:
         """A returned tile is stored into the Out param of its position right before the return,
@@ -179,9 +296,7 @@ class _TensorToTile(Rewriter):
             arg = args[idx]
             t = arg.type
             if isinstance(t, TensorType):
-                load = mk("tile.load", [arg, zeros(t.rank, span), shape_tuple(t.shape, span),
-                                        shape_tuple(t.shape, span)],
-                          [("target_memory", space)], _marker(space), span)
+                load = load_whole(arg, space, span)
                 name = f"{arg.name}_{space.name.lower()}" if isinstance(arg, Var) \
                     else f"bridged_{idx}"
                 loaded = emit(name, load)
@@ -197,22 +312,22 @@ class _TensorToTile(Rewriter):
 
 def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
     body, facts = hoist_and_scan(f.body)
-    rw = _TensorToTile(facts.demands, f)
     used = facts.entry_loaded
     check_gm_writes(f, body, used, callee_writes)
-    entry: list[Stmt] = []
-    for p in f.params:
-        t = p.type
-        if id(p) not in used or not isinstance(t, TensorType):
-            continue
-        load = mk("tile.load", [p, zeros(t.rank, f.span), shape_tuple(t.shape, f.span),
-                                shape_tuple(t.shape, f.span)],
-                  [("target_memory", MemorySpace.Vec)], (), f.span)
-        tile_var = Var(tile_name(p.name), load.type, span=f.span)
-        entry.append(AssignStmt(tile_var, load, span=f.span))
-        rw.map_var(p, tile_var)
-
-    new_stmts = entry + flatten_body(rw.body(body))
+    # A conversion that finds a loop carrying a tensor into which it yields a tile is done again
+    # with that carry's initial value loaded: the carry then holds a tile in every iteration, which
+    # may in turn make a loop around it yield a tile. Each round adds a carry, so they end.
+    tile_merges = facts.tile_merges
+    while True:
+        rw = _TensorToTile(facts.demands, f, tile_merges)
+        entry = _entry_loads(f, used, rw)
+        new_stmts = entry + flatten_body(rw.body(body))
+        if rw.new_tile_carries <= tile_merges:
+            break
+        tile_merges |= rw.new_tile_carries
+    if rw.loaded_merges:
+        # The loads at merges are on-chip copies the first check did not know of.
+        check_gm_writes(f, body, used, callee_writes, rw.loaded_merges)
 
     params = list(f.params) + list(rw.outs.values())
     directions = list(f.directions) + [ParamDirection.Out] * len(rw.outs)
@@ -225,6 +340,19 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
     new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
                      f.role, f.attrs, span=f.span, comments=f.comments)
     return new_f, added
+
+
+def _entry_loads(f: Function, used: set[int], rw: _TensorToTile) -> list[Stmt]:
+    """A Vec load at function entry of each tensor param in `used`, which `rw` maps to it."""
+    entry: list[Stmt] = []
+    for p in f.params:
+        if id(p) not in used or not isinstance(p.type, TensorType):
+            continue
+        load = load_whole(p, MemorySpace.Vec, f.span)
+        tile_var = Var(tile_name(p.name), load.type, span=f.span)
+        entry.append(AssignStmt(tile_var, load, span=f.span))
+        rw.map_var(p, tile_var)
+    return entry
 
 
 def _declared_or(declared: Type | None, value: Type) -> Type:

@@ -14,6 +14,10 @@ PlError located at the offending statement for:
 * a read of a copy after its GM tensor was written, later in program order or in a later
   iteration of an enclosing loop: the copy still holds the values from before the write.
 
+`loaded_merges` names the merges (loop carries, if results) the conversion made tiles by loading a
+GM tensor flowing into them: the merged value is then a copy of every GM tensor that flows in,
+taken at the merge (for a loop, again at the end of each iteration).
+
 Guarantees: the check only reads the body; a function it accepts is converted as before. Loops are
 walked twice (the second walk stands for every later iteration; loops nested in it once, so a body
 at nesting depth d is walked at most d + 1 times); the branches of an `if` start from the same
@@ -23,12 +27,13 @@ state and their writes are merged after it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from typing_extensions import assert_never
 
 from pl.errors import PlError
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
+from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function
 from pl.ir.span import Span
 from pl.ir.stmt import (
@@ -55,12 +60,18 @@ from pl.ops.registry import get_op
 
 @dataclass(frozen=True)
 class _Gm:
-    """A value backed by the GM tensor `root`; `copy` is where its on-chip copy was taken (None:
-    the GM tensor itself), `seq` when (in walk order) that copy was taken."""
+    """A value backed by the GM tensor `roots[0]`; `copy` is where its on-chip copy was taken
+    (None: the GM tensor itself), `seq` when (in walk order) that copy was taken. A copy taken at
+    a merge (`merged`) may hold any of several GM tensors (`roots`)."""
 
-    root: Var
+    roots: tuple[Var, ...]
     copy: Span | None
     seq: int
+    merged: bool = False
+
+    @property
+    def root(self) -> Var:
+        return self.roots[0]
 
 
 def _vars(e: Expr | None) -> list[Var]:
@@ -82,13 +93,25 @@ def _name(v: Expr) -> str:
 
 def _taken(g: _Gm) -> str:
     assert g.copy is not None
+    if g.merged:
+        return f"loaded at line {g.copy.line}, where it flows into one value with a tile"
     return "loaded at function entry" if g.seq == 0 else f"taken at line {g.copy.line}"
+
+
+def _why(g: _Gm) -> str:
+    if g.merged:
+        return ("a loop carry or an if result that is a tile on one path and a GM tensor on "
+                "another holds a tile, so the tensor is loaded where it flows in")
+    return ("inside an InCore function a slice of a GM tensor, or a tensor parameter an op reads "
+            "whole, is loaded on chip where it is taken")
 
 
 class _Checker:
     def __init__(self, f: Function, entry_loaded: set[int],
-                 callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+                 callee_writes: Mapping[str, tuple[int, ...]],
+                 loaded_merges: AbstractSet[int]) -> None:
         self.callee_writes = callee_writes
+        self.loaded_merges = loaded_merges
         self.repeating = False  # inside the walk that stands for a loop's later iterations
         self.seq = 0
         self.info: dict[int, _Gm] = {}
@@ -97,7 +120,7 @@ class _Checker:
         self.last_write: dict[int, tuple[int, Span]] = {}
         for p in f.params:
             if isinstance(p.type, TensorType):
-                self.info[id(p)] = _Gm(p, f.span if id(p) in entry_loaded else None, 0)
+                self.info[id(p)] = _Gm((p,), f.span if id(p) in entry_loaded else None, 0)
         self.copies = any(g.copy is not None for g in self.info.values())
 
     def tick(self) -> int:
@@ -119,9 +142,12 @@ class _Checker:
                 self.reads(s.expr, s.span)
                 self.value(None, s.expr, s.span)
             case ForStmt() | WhileStmt():
+                merged = [i for i, ia in enumerate(s.iter_args) if id(ia) in self.loaded_merges]
                 for ia in s.iter_args:
                     self.reads(ia.init, s.span)
                     self.alias(ia, ia.init)
+                    if id(ia) in self.loaded_merges:
+                        self.merge_copy(ia, [ia.init], s.span)
                 if isinstance(s, ForStmt):
                     for e in (s.start, s.stop, s.step):
                         self.reads(e, s.span)
@@ -134,9 +160,20 @@ class _Checker:
                     if isinstance(s, WhileStmt):
                         self.reads(s.condition, s.span)
                     self.body(s.body)
+                    # The next iteration (and the loop's result) may hold a yielded GM tensor.
+                    yielded = _yielded(s.body)
+                    for i in merged:
+                        ia = s.iter_args[i]
+                        self.merge_copy(ia, [ia, *yielded[i:i + 1]], s.span)
                 self.repeating = outer
-                for ia, rv in zip(s.iter_args, s.return_vars, strict=False):
-                    self.alias(rv, ia.init)
+                runs = _runs_at_least_once(s)
+                for i, (ia, rv) in enumerate(zip(s.iter_args, s.return_vars, strict=False)):
+                    if i in merged and runs:
+                        # Its initial value (often SSA's stand-in for a value first bound in
+                        # the loop) never reaches the result of a loop that surely runs.
+                        self.merge_copy(rv, list(yielded[i:i + 1]), s.span)
+                    else:
+                        self.alias(rv, ia)
             case IfStmt():
                 self.reads(s.condition, s.span)
                 before = dict(self.last_write)
@@ -146,12 +183,14 @@ class _Checker:
                 for key, w in after_then.items():
                     if key not in self.last_write or self.last_write[key][0] < w[0]:
                         self.last_write[key] = w
-                for branch in (s.then_body, s.else_body):
-                    last = flatten_body(branch)[-1:] if branch is not None else []
-                    if last and isinstance(last[0], YieldStmt):
-                        for rv, value in zip(s.return_vars, last[0].values, strict=False):
-                            if id(rv) not in self.info:
-                                self.alias(rv, value)
+                branches = [_yielded(s.then_body), _yielded(s.else_body)]
+                for values in branches:
+                    for rv, value in zip(s.return_vars, values, strict=False):
+                        if id(rv) not in self.info:
+                            self.alias(rv, value)
+                for i, rv in enumerate(s.return_vars):
+                    if id(rv) in self.loaded_merges:
+                        self.merge_copy(rv, [v[i] for v in branches if i < len(v)], s.span)
             case YieldStmt() | ReturnStmt():
                 for v in s.values:
                     self.reads(v, s.span)
@@ -169,6 +208,17 @@ class _Checker:
         g = self.info.get(id(source)) if isinstance(source, (Var, IterArg)) else None
         if g is not None:
             self.info[id(new)] = g
+
+    def merge_copy(self, merge: Var, values: list[Expr], span: Span) -> None:
+        """`merge` holds an on-chip copy, taken now, of the GM tensors behind `values`."""
+        roots: list[Var] = []
+        for v in values:
+            g = self.info.get(id(v))
+            if g is not None:
+                roots.extend(r for r in g.roots if all(r is not x for x in roots))
+        if roots:
+            self.info[id(merge)] = _Gm(tuple(roots), span, self.tick(), merged=True)
+            self.copies = True
 
     def written(self, call: Call) -> tuple[int, ...]:
         """The args a call writes: an op's from the op table, a function's Out / InOut params."""
@@ -204,7 +254,7 @@ class _Checker:
         op = None if isinstance(value.op, GlobalVar) else get_op(value.op.name)
         if g is not None and op is not None and op.level == "tensor" and op.inherits_input:
             if g.copy is None and value.op.name not in PASSTHROUGH:
-                g = _Gm(g.root, span, self.tick())  # loaded on chip right here
+                g = _Gm(g.roots, span, self.tick())  # loaded on chip right here
                 self.copies = True
             self.info[id(var)] = g
 
@@ -216,9 +266,8 @@ class _Checker:
             if g.copy is not None:
                 raise PlError(
                     f"{e.op.name} writes `{_name(e.args[i])}`, an on-chip copy of the GM tensor "
-                    f"`{_name(g.root)}` {_taken(g)}: inside an InCore function a "
-                    f"slice of a GM tensor, or a tensor parameter an op reads whole, is loaded on "
-                    f"chip, so this write would never reach `{_name(g.root)}`. Write "
+                    f"`{_name(g.root)}` {_taken(g)}: {_why(g)}, so this write would never "
+                    f"reach `{_name(g.root)}`. Write "
                     f"`{_name(g.root)}` itself (pl.assemble({_name(g.root)}, tile, offsets)), or "
                     "keep the value on chip explicitly with pl.load / pl.store", span)
             self.last_write[id(g.root)] = (self.tick(), span)
@@ -230,20 +279,40 @@ class _Checker:
             g = self.info.get(id(v))
             if g is None or g.copy is None:
                 continue
-            write = self.last_write.get(id(g.root))
-            if write is not None and write[0] > g.seq:
+            written = [(self.last_write[id(r)], r) for r in g.roots if id(r) in self.last_write]
+            if not written:
+                continue
+            write, root = max(written, key=lambda w: w[0][0])
+            if write[0] > g.seq:
                 raise PlError(
-                    f"`{_name(v)}` is an on-chip copy of the GM tensor `{_name(g.root)}` "
-                    f"{_taken(g)}, read here after `{_name(g.root)}` was written at line "
-                    f"{write[1].line}: inside an InCore function a slice of a GM tensor, or a "
-                    "tensor parameter an op reads whole, is loaded on chip where it is taken, so it "
-                    "would not see the write. Take the slice after the write (inside the loop), "
-                    "or read the values before writing", span)
+                    f"`{_name(v)}` is an on-chip copy of the GM tensor `{_name(root)}` "
+                    f"{_taken(g)}, read here after `{_name(root)}` was written at line "
+                    f"{write[1].line}: {_why(g)}, so it would not see the write. "
+                    + ("Read the value before the write, or load what you need after it "
+                       "(pl.load)" if g.merged else "Take the slice after the write (inside the "
+                       "loop), or read the values before writing"), span)
+
+
+def _runs_at_least_once(s: ForStmt | WhileStmt) -> bool:
+    """Whether the loop `s` has a static trip count of at least one."""
+    if not isinstance(s, ForStmt):
+        return False
+    bounds = [e.static_int() if isinstance(e, ConstInt) else None for e in (s.start, s.stop, s.step)]
+    start, stop, step = bounds
+    return start is not None and stop is not None and step is not None and step != 0 \
+        and len(range(start, stop, step)) > 0
+
+
+def _yielded(body: Stmt | None) -> tuple[Expr, ...]:
+    """The values the trailing yield of `body` gives (none without one)."""
+    last = flatten_body(body)[-1:] if body is not None else []
+    return last[0].values if last and isinstance(last[0], YieldStmt) else ()
 
 
 def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int],
-                    callee_writes: Mapping[str, tuple[int, ...]]) -> None:
+                    callee_writes: Mapping[str, tuple[int, ...]],
+                    loaded_merges: AbstractSet[int] = frozenset()) -> None:
     """Reject (PlError) a write or a read whose meaning the on-chip copies would change.
     `callee_writes`: the Out / InOut param positions of each program function (a call writes those
-    actuals)."""
-    _Checker(f, entry_loaded, callee_writes).body(body)
+    actuals); `loaded_merges`: see the module docstring."""
+    _Checker(f, entry_loaded, callee_writes, loaded_merges).body(body)
