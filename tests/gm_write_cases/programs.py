@@ -124,6 +124,12 @@ OK: dict[str, str] = {
     "loop-carry-of-a-written-tensor": incore([
         "o = pl.assemble(out, pl.add(x, x), [0, 0])", "for i in pl.range(2):", "    o = pl.add(o, x)",
         "return o"]),
+    # A store writes the valid region a reshape declares, not the one of its input.
+    "reshape-declaring-a-narrower-valid-region": incore([
+        "t = pl.tensor.reshape(x, [16, 64], [4, 8])", "out = pl.assemble(out, t, [0, 0])", "return out"]),
+    "reshape-declaring-the-whole-region-of-a-narrowed-input": incore([
+        "n = pl.tensor.set_validshape(x, 8, 8)", "t = pl.tensor.reshape(n, [16, 64], [16, 64])",
+        "out = pl.assemble(out, t, [0, 0])", "return out"]),
 }
 
 # Kernels compilation would change: each must be a located error.
@@ -174,6 +180,10 @@ BAD: dict[str, str] = {
         "y = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
         "        r = pl.add(x, x)", "    r = pl.assemble(r, y, [0, 0])  # error: writes `r`, an on-chip copy",
         "return r"]),
+    "reshape-declaring-another-valid-region-in-3-d": incore([
+        "t = pl.tensor.reshape(x, [1, 16, 64], [1, 4, 8])  # error: tensor.reshape: valid_shape [1, 4, 8] "
+        "is not the valid region [1, 16, 64]",
+        "out = pl.assemble(out, pl.tensor.reshape(t, [16, 64]), [0, 0])", "return out"]),
     "while-result-read-after-its-initial-gm-tensor-is-written": incore([
         "r = out", "n = 0", "while n < 1:", "    r = pl.add(x, x)", "    n = n + 1",
         "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])",

@@ -22,7 +22,7 @@ from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
-from pl.ir.types import ScalarType, TensorType, TileType
+from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view, static_shape
 from pl.lowering.tensor_to_tile import convert_index
 from pl.lowering.tensor_to_tile.common import mk, shape_tuple, zeros
 from pl.ops.marks import collect, converts
@@ -176,7 +176,38 @@ def _transpose(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Re
 
 @converts("tensor.reshape")
 def _reshape(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
-    return [], mk("tile.reshape", args[:2], (), (), span)
+    """The tile reshape, which carries its input's valid region. A `valid_shape` argument the
+    tensor form declares instead (the region its result holds, which a store writes) is given to
+    the tile by `tile.set_validshape` when it differs; that op is 2-D, so on a tile of another
+    rank a differing region is a located error (the reference's tile.reshape takes no
+    valid_shape at all)."""
+    call = mk("tile.reshape", args[:2], (), (), span)
+    if len(args) < 3 or not isinstance(args[2], MakeTuple) or _empty_tuple(args[2]):
+        return [], call
+    declared = args[2].elements
+    assert isinstance(call.type, TileType)
+    derived = effective_tile_view(call.type).valid_shape
+    if _same_dims(declared, derived):
+        return [], call
+    if len(declared) != 2:
+        raise PlError(
+            f"tensor.reshape: valid_shape {_dims_text(declared)} is not the valid region "
+            f"{_dims_text(derived)} the reshaped value has from its input; inside an InCore "
+            "function the tile reshape keeps that region, and pl gives a tile another one only "
+            "when it is 2-D (pl.set_validshape)", span)
+    reshaped = Var("reshape", call.type, span=span)
+    return [AssignStmt(reshaped, call, span=span)], \
+        mk("tile.set_validshape", [reshaped, *declared], (), (), span)
+
+
+def _same_dims(a: tuple[Expr, ...], b: tuple[Expr, ...]) -> bool:
+    sa, sb = static_shape(a), static_shape(b)
+    return sa == sb if sa is not None and sb is not None else tuple(a) == tuple(b)
+
+
+def _dims_text(dims: tuple[Expr, ...]) -> str:
+    static = static_shape(dims)
+    return str(list(static)) if static is not None else f"of {len(dims)} dims"
 
 
 @converts("tensor.maximum", tile_op="tile.maximum")
