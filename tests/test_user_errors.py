@@ -152,6 +152,14 @@ def test_suggest(name: str, candidates: list[str], prefix: str, expected: str | 
     assert suggest(name, candidates, prefix) == expected
 
 
+def test_an_unknown_pl_name_never_suggests_the_error_class() -> None:
+    """`pl.PlError` is close to `pl.PlErr` but is never a name a kernel means."""
+    path = TESTS / "error_fixtures" / "unknown_pl_name_like_an_exception.py"
+    with pytest.raises(PlError) as info:
+        parse(path.read_text(encoding="utf-8"), filename=str(path))
+    assert "PlError" not in (info.value.hint or ""), info.value.hint
+
+
 def test_unknown_enum_member_in_a_kernel_suggests_the_member() -> None:
     text = (TESTS / "error_fixtures" / "bad_memory_space.py").read_text(encoding="utf-8")
     with pytest.raises(PlError) as info:

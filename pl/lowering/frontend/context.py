@@ -292,8 +292,10 @@ class FnCtx:
                               hint=suggest_op(f"{base.__pl_namespace__}.{attr}"))
         names = _pl_names(base)
         if names is not None:
+            # `pl.PlError` is for the code that calls pl, never a name a kernel means.
+            kernel_names = [n for n in names if not n.startswith("_") and n != "PlError"]
             return self.error(node, f"Unknown name '{dotted(node)}'",
-                              hint=suggest(attr, [n for n in names if not n.startswith("_")], head))
+                              hint=suggest(attr, kernel_names, head))
         return self.error(node, f"Unknown attribute '{dotted(node)}'")
 
 
