@@ -16,8 +16,8 @@ Orchestration function `main` is the program's entry for `pl.interpret`. Four fa
   residency example (`pl.slice` + `pl.matmul` + `pl.assemble` inside a `pl.range` loop) and a root
   `main` whose call sites alias inputs with outputs in the ways pass.md section 6 names (fresh
   `pl.create_tensor`, the root's own params, the same tensor as In and Out, a slice of an Out as an
-  In, two calls, an Orchestration or InCore wrapper, an InOut lhs).
-
+  In, two calls, an Orchestration or InCore wrapper, an InOut lhs); the kernel may assemble
+  after its loop a value first bound in it (carried out from a stand-in of its type).
 * `matmul_programs()`: a Mat-resident matmul that may overflow L0 (K and M/N tiling), stored
   once at an offset (see its docstring).
 
@@ -439,10 +439,15 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
     # own lhs (residency must not hoist a load of storage the loop writes).
     write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write")))
+    # A tensor-op result first bound in the loop and assembled after it: SSA carries it out of
+    # the loop from a stand-in of its type, the Out param `out` (the only one when trips == 1).
+    # (A loop with explicit init_values keeps its body's names to itself.)
+    escape = d.trips == 1 and not carried and draw(st.booleans())
     rhs_t = d.t(d.k, d.n if sliced else d.nb)
     lhs_t = d.t(d.m, d.k) if lhs_dir == "In" else f"pl.InOut[{d.t(d.m, d.k)}]"
     feats.update({f"rhs:{'sliced' if sliced else 'whole'}", f"loop:{'carry' if carried else 'rebind'}",
-                  f"lhs:{lhs_dir}"} | ({"post"} if post else set()) | ({f"write:{write}"} if write else set()))
+                  f"lhs:{lhs_dir}"} | ({"post"} if post else set()) | ({f"write:{write}"} if write else set())
+                 | ({"escape"} if escape else set()))
     body = ["    @pl.function(type=pl.FunctionType.InCore)",
             f"    def kernel(self, lhs: {lhs_t}, rhs: {rhs_t}, out: pl.Out[{d.t(d.m, d.n)}])"
             f" -> {d.t(d.m, d.n)}:"]
@@ -460,6 +465,8 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
         body.append(f"{ind}c_n = {post}")
     if write == "lhs_write":
         body.append(f"{ind}pl.write(lhs, [0, n % {d.k}], 0.5)")
+    if escape:
+        body.append(f"{ind}last = pl.mul(c_n, 0.5)")
     target = "acc_next" if carried else "out"
     body.append(f"{ind}{target} = pl.assemble({'acc' if carried else 'out'}, c_n, [0, n])")
     if write in ("gm_write", "slice_after_write"):
@@ -467,10 +474,12 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     if write == "slice_after_write":
         body += [f"{ind}seen = pl.slice({target}, [{d.m}, {d.nb}], [0, n])",
                  f"{ind}{target} = pl.assemble({target}, pl.add(seen, seen), [0, n])"]
+    result = "result" if carried else "out"
     if carried:
-        body += [f"{ind}result = pl.yield_(acc_next)", "        return result"]
-    else:
-        body.append("        return out")
+        body.append(f"{ind}result = pl.yield_(acc_next)")
+    if escape:
+        body.append(f"        {result} = pl.assemble({result}, last, [0, 0])")
+    body.append(f"        return {result}")
     return body
 
 
