@@ -121,6 +121,9 @@ OK: dict[str, str] = {
     "if-result-of-two-params-read-whole": incore([
         "u = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
         "        r = x", "    u = pl.add(r, x)", "return u"]),
+    "loop-result-read-after-the-loop-wrote-it": incore([
+        "acc = out", "for i in pl.range(2):", "    acc = pl.assemble(acc, pl.add(x, x), [0, 0])",
+        "u = pl.add(acc, x)", "return u"]),
     "loop-carry-of-a-written-tensor": incore([
         "o = pl.assemble(out, pl.add(x, x), [0, 0])", "for i in pl.range(2):", "    o = pl.add(o, x)",
         "return o"]),

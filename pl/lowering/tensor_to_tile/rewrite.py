@@ -7,17 +7,19 @@ Guarantees (pass.md 7, ops.md 10), for InCore / AIC / AIV functions only:
   named `<load>_t` when `a_trans`/`b_trans` is set;
 * a `tensor.slice` of a GM tensor whose (back-propagated) consumer needs a space becomes a load
   into that space (marked when Mat); otherwise a Vec load;
-* tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`;
+* tensor params consumed directly by converted ops get an entry `tile.load(..., Vec)`; any other
+  tensor a converted op reads whole (a loop's or an if's result, an alias, what a store returned)
+  is loaded (Vec) right before that op, where the source reads it;
 * returned tiles are stored into new `Out` params `ret<i>__out` right before each return, which
   stays where it is (an early return still ends the function there), and every call site in the
   other functions passes a fresh `tensor.create` for them;
 * a merge of values (a loop carry, an if's result) that is a tile on one path and a GM tensor on
-  another, or whose value a converted op reads, holds a tile: a tensor is loaded (Vec) where it
-  flows in (before the loop for an initial value, before the yield for a yielded one; a param a
-  converted op reads whole in the loop body is loaded at entry, as above). The source reads such
-  a tensor where the merged value is read, the conversion where it flows in, so
-  `check_gm_writes` is run again with those merges as on-chip copies: a write to the tensor in
-  between is a located error, never a changed result.
+  another holds a tile: the tensor is loaded (Vec) where it flows in (before the loop for an
+  initial value, before the yield for a yielded one). So does a carry that converted ops read in
+  its loop (a param initial value is loaded at entry, as above). The source reads such a tensor
+  where the merged value is read, the conversion where it flows in, so `check_gm_writes` is run
+  again with those merges as on-chip copies: a write to the tensor in between is a located
+  error, never a changed result.
 Other functions only see their call sites updated. The input program is never mutated.
 """
 
@@ -70,7 +72,7 @@ from pl.lowering.tensor_to_tile.common import (
     yield_types,
     zeros,
 )
-from pl.lowering.tensor_to_tile.convert import check_convertible, converter_for
+from pl.lowering.tensor_to_tile.convert import SELF_LOADING, check_convertible, converter_for
 from pl.lowering.tensor_to_tile.scan import (
     hoist_and_scan,
 )
@@ -92,21 +94,21 @@ def load_whole(tensor: Expr, space: MemorySpace, span: Span) -> Call:
 
 
 class _TensorToTile(Rewriter):
-    """One conversion of a function body. `tile_merges`: the source merge vars (iter args, if
-    results) that must hold tiles, so a tensor flowing into one is loaded where it flows in: those
-    of `Scan.tile_merges`, and iter args into which an earlier conversion found a tile yielded
+    """One conversion of a function body. `tile_carries`: the source iter args that must hold
+    tiles, so a tensor initial value is loaded before the loop: those converted ops read
+    (`Scan.entry_loaded`), and those into which an earlier conversion found a tile yielded
     (`new_tile_carries`)."""
 
     def __init__(self, demands: dict[int, MemorySpace], func: Function,
-                 tile_merges: AbstractSet[int]) -> None:
+                 tile_carries: AbstractSet[int]) -> None:
         super().__init__()
         self.demands = demands
         self.func = func
         self.outs: dict[int, Var] = {}  # return position -> the Out param its tiles are stored in
         self.return_types: list[Type] | None = None  # those of the first return rewritten
-        self.tile_merges = tile_merges
+        self.tile_carries = tile_carries
         # Source iter args still carrying a tensor where their loop yields a tile: a conversion
-        # with them in `tile_merges` must follow.
+        # with them in `tile_carries` must follow.
         self.new_tile_carries: set[int] = set()
         # Source merge vars (iter args, loop and if results) into which a GM tensor is loaded.
         self.loaded_merges: set[int] = set()
@@ -121,10 +123,10 @@ class _TensorToTile(Rewriter):
         return super().stmt(stmt)
 
     def init_value(self, ia: IterArg) -> Expr:
-        """The initial value of a carry of `tile_merges` loaded when it is a tensor, right before
+        """The initial value of one of `tile_carries` loaded when it is a tensor, right before
         the loop (`before_loop`)."""
         init = self.expr(ia.init)
-        if id(ia) in self.tile_merges and isinstance(init.type, TensorType):
+        if id(ia) in self.tile_carries and isinstance(init.type, TensorType):
             self.loaded_merges.add(id(ia))
             return self.loaded(init, ia.name, ia.span, self.before_loop)
         return init
@@ -143,14 +145,13 @@ class _TensorToTile(Rewriter):
         return replace(new, body=self.load_yielded(new.body, to_load)) if to_load else new
 
     def if_stmt(self, s: IfStmt) -> Stmt:
-        """An if whose branches yield a tile and a tensor in one position, or a tensor into one
-        of its `tile_merges`, yields a tile there: a tensor is loaded before its branch's yield."""
+        """An if whose branches yield a tile and a tensor in one position yields a tile there:
+        the tensor is loaded before its branch's yield."""
         new = super().if_stmt(s)
         assert isinstance(new, IfStmt)
         then_types, else_types = yield_types(new.then_body), yield_types(new.else_body)
         mixed = [i for i, (a, b) in enumerate(zip(then_types, else_types, strict=False))
-                 if TensorType in (type(a), type(b)) and (
-                     TileType in (type(a), type(b)) or id(s.return_vars[i]) in self.tile_merges)]
+                 if {type(a), type(b)} == {TileType, TensorType}]
         if not mixed:
             return new
         then_body = self.load_yielded(new.then_body, mixed)
@@ -307,6 +308,13 @@ class _TensorToTile(Rewriter):
                                                      [("target_memory", MemorySpace.Mat)], (),
                                                      span))
                 args[idx] = view(arg)
+        if call.op.name not in SELF_LOADING:
+            # A tensor read whole that no entry load covers (a loop's or an if's result, an
+            # alias, what a store returned) is loaded here, where the source reads it.
+            for idx, arg in enumerate(args):
+                if idx not in reqs and isinstance(arg.type, TensorType):
+                    name = tile_name(arg.name) if isinstance(arg, Var) else f"loaded_{idx}"
+                    args[idx] = emit(name, load_whole(arg, MemorySpace.Vec, span))
         return stmts, tuple(args)
 
 
@@ -317,14 +325,14 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> t
     # A conversion that finds a loop carrying a tensor into which it yields a tile is done again
     # with that carry's initial value loaded: the carry then holds a tile in every iteration, which
     # may in turn make a loop around it yield a tile. Each round adds a carry, so they end.
-    tile_merges = facts.tile_merges
+    tile_carries = frozenset(used)
     while True:
-        rw = _TensorToTile(facts.demands, f, tile_merges)
+        rw = _TensorToTile(facts.demands, f, tile_carries)
         entry = _entry_loads(f, used, rw)
         new_stmts = entry + flatten_body(rw.body(body))
-        if rw.new_tile_carries <= tile_merges:
+        if rw.new_tile_carries <= tile_carries:
             break
-        tile_merges |= rw.new_tile_carries
+        tile_carries |= rw.new_tile_carries
     if rw.loaded_merges:
         # The loads at merges are on-chip copies the first check did not know of.
         check_gm_writes(f, body, used, callee_writes, rw.loaded_merges)

@@ -11,9 +11,7 @@ Guarantees:
     inherit-input ops and plain aliases; a non-Vec demand overrides Vec, otherwise first wins;
   - `Scan.entry_loaded` lists the tensor vars consumed directly by converted ops (outside
     requirement-covered slots and self-loading ops), traced through loop-carry initial values:
-    the params that need an entry load;
-  - `Scan.tile_merges` lists the merge vars that must hold tiles: the iter args and if results
-    among `entry_loaded`, and the iter arg of each loop result in it.
+    the params that need an entry load.
 """
 
 from __future__ import annotations
@@ -162,13 +160,11 @@ class Scan:
     """What one walk over a (hoisted) InCore body finds for the rewrite (see the module docstring).
 
     `demands`: id of a Var -> the memory space its consumer needs; `entry_loaded`: ids of the
-    tensor vars converted ops consume directly; `tile_merges`: ids of the merge vars that must
-    hold tiles.
+    tensor vars converted ops consume directly.
     """
 
     demands: dict[int, MemorySpace]
     entry_loaded: set[int]
-    tile_merges: frozenset[int]
 
 
 class _Scanner:
@@ -181,7 +177,6 @@ class _Scanner:
         self.edges: list[tuple[int, int]] = []  # (a shaped var, the var it views or aliases)
         self.used: set[int] = set()
         self.inits: dict[int, Expr] = {}
-        self.carried: dict[int, int] = {}  # a loop's result var -> its iter arg
 
     def demand(self, key: int, space: MemorySpace) -> None:
         old = self.reqs.get(key)
@@ -197,8 +192,6 @@ class _Scanner:
             if isinstance(s, (ForStmt, WhileStmt)):
                 for ia in s.iter_args:
                     self.inits[id(ia)] = ia.init
-                for ia, rv in zip(s.iter_args, s.return_vars, strict=False):
-                    self.carried[id(rv)] = id(ia)
             return
         call = value if isinstance(value, Call) and not isinstance(value.op, GlobalVar) else None
         op = get_op(call.op.name) if call is not None else None
@@ -228,7 +221,7 @@ class _Scanner:
                     self.used.add(id(a))
 
     def result(self) -> Scan:
-        """Demands pushed back along the edges (last first), loads traced through loops."""
+        """Demands pushed back along the edges (last first), loads traced through loop inits."""
         for dst, src_key in reversed(self.edges):
             if dst in self.reqs:
                 self.demand(src_key, self.reqs[dst])
@@ -241,8 +234,4 @@ class _Scanner:
                         and id(init) not in used:
                     used.add(id(init))
                     changed = True
-        # A loop result read as a tile needs a tile carry, which is loaded where a tensor flows
-        # in: at the loop, never at function entry, since SSA's stand-in for a value first bound
-        # in the loop is never read by a loop that runs.
-        tile_merges = frozenset(used | {ia for rv, ia in self.carried.items() if rv in used})
-        return Scan(self.reqs, used, tile_merges)
+        return Scan(self.reqs, used)
