@@ -1,6 +1,7 @@
 """Mutation fuzzing of kernel files: seeded edits an attacker could make, run through the CLI in-process.
 
-Guarantees: `mutate(text, rng)` (token-level edits, op and keyword swaps, injected statements) and
+Guarantees: `mutate(text, rng)` (token-level edits, op and keyword swaps, injected statements,
+statements enclosed in a loop or a branch) and
 `mutate_file(text, rng)` (whole-file changes: a BOM, CRLF line ends, deep nesting, huge numbers,
 module-level side effects) are pure functions of the text and the generator's state (same seed,
 same mutant); every mutant differs from its source. `run_cli(text, folder, name)` writes the
@@ -16,6 +17,7 @@ mutant line by line.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import difflib
 import io
@@ -69,7 +71,12 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 # compiling, and `verify`'s checks of a successful run's output.
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
-              "op_swap", "keyword_swap", "inject")
+              "op_swap", "keyword_swap", "inject", "enclose")
+# What an "enclose" edit puts around a run of statements: loops and branches are where values
+# merge (loop carries, if results), which token edits rarely make.
+_ENCLOSERS = (["for _e in pl.range(1):"], ["for _e in pl.range(2):"], ["for _e in pl.range(3):"],
+              ["for _e in pl.unroll(2):"], ["for _e in pl.range(2):", "    if _e == 0:"],
+              ["for _e in pl.range(2):", "    if _e == 1:"])
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,8 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
     op = rng.choice(list(kinds))
     if op == "inject":
         return _inject(lines, toks, rng)
+    if op == "enclose":
+        return _enclose(lines, rng)
     if op in ("drop_line", "indent") or not toks:
         code = [i for i, ln in enumerate(lines) if ln.strip()]
         if not code:
@@ -223,6 +232,47 @@ def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None
     indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" \t"))]
     lines.insert(i, indent + stmt)
     return f"line {i + 1}: inject {stmt!r}"
+
+
+def _simple_statement(lines: list[str], i: int) -> bool:
+    """Whether line `i` is a whole one-line simple statement inside a function body, other than
+    a return or a yield (which a loop around them only makes a diagnostic)."""
+    line = lines[i]
+    body = line.lstrip(" ")
+    if len(line) - len(body) < 8 or not body or body.startswith(("#", "@", "return")) \
+            or "yield_(" in body:
+        return False
+    previous = lines[i - 1].rstrip() if i else ""
+    if previous.endswith(("(", "[", ",", "\\")) or _unbalanced(previous):
+        return False  # a continuation line
+    try:
+        tree = ast.parse(body)
+    except SyntaxError:
+        return False
+    return len(tree.body) == 1 and not isinstance(
+        tree.body[0], (ast.If, ast.For, ast.While, ast.With, ast.FunctionDef, ast.ClassDef))
+
+
+def _unbalanced(line: str) -> bool:
+    code = line.split("#", 1)[0]
+    return sum(code.count(c) for c in "([{") != sum(code.count(c) for c in ")]}")
+
+
+def _enclose(lines: list[str], rng: random.Random) -> str | None:
+    """Enclose a run of 1..3 one-line statements of one block in a loop or a branch."""
+    starts = [i for i in range(len(lines)) if _simple_statement(lines, i)]
+    if not starts:
+        return None
+    i = rng.choice(starts)
+    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" "))]
+    end, length = i + 1, rng.randint(1, 3)
+    while end - i < length and end < len(lines) and _simple_statement(lines, end) \
+            and len(lines[end]) - len(lines[end].lstrip(" ")) == len(indent):
+        end += 1
+    header = rng.choice(_ENCLOSERS)
+    deeper = indent + "    " * len(header)
+    lines[i:end] = [indent + h for h in header] + [deeper + ln.lstrip(" ") for ln in lines[i:end]]
+    return f"lines {i + 1}-{end}: enclose in {' / '.join(h.strip() for h in header)!r}"
 
 
 def mutate(text: str, rng: random.Random, max_edits: int = 2,

@@ -92,17 +92,24 @@ def test_mutation_is_deterministic_and_always_changes_the_text() -> None:
     ("op_swap", r": op pl\.\w+ -> pl\.\w+"),
     ("keyword_swap", r": keyword '\w+' -> '\w+'"),
     ("inject", r": inject '"),
+    ("enclose", r": enclose in '"),
 ])
 def test_every_kind_of_edit_occurs(kind: str, pattern: str) -> None:
     seen = [e for i in range(300) for e in mutate(SMALL, random.Random(i), max_edits=1).edits]
     assert any(re.search(pattern, e) for e in seen), (kind, seen[:20])
 
 
-def test_single_edits_touch_one_line_at_most() -> None:
+def test_single_edits_stay_local() -> None:
+    """One edit changes one line, inserts one, drops one, or encloses a run of lines in a loop
+    or a branch (one or two header lines, the run itself only indented deeper)."""
     for i in range(100):
         m = mutate(SMALL, random.Random(i), max_edits=1)
         old, new = SMALL.split("\n"), m.text.split("\n")
-        if len(old) == len(new):
+        if "enclose" in m.edits[0]:
+            headers = [ln for ln in new if ln.strip().startswith(("for _e in", "if _e =="))]
+            assert len(new) - len(old) == len(headers) in (1, 2), m.edits
+            assert [ln.strip() for ln in new if ln not in headers] == [ln.strip() for ln in old]
+        elif len(old) == len(new):
             assert sum(x != y for x, y in zip(old, new, strict=True)) == 1, m.edits
         elif len(new) > len(old):
             assert len(new) - len(old) == 1 and "inject" in m.edits[0]
