@@ -264,6 +264,29 @@ def test_values_escape_loops_with_break_and_branches() -> None:
             assert np.allclose(got[0], want) and np.allclose(got[2], want), (backend, m)
 
 
+# An iter arg rebound in a branch that breaks: after the if, `c` is still the iter arg (the
+# branch's new Var for it must not hide it), also inside the loop after the if (found by the
+# property tests: 'c' was "not defined on every path").
+ITER_ARG_REBOUND_BEFORE_BREAK = _kernel("""
+        t = pl.load(x, [0, 0], [16, 16])
+        for i, (c,) in pl.range(3, init_values=(t,)):
+            a = c
+            if m < i:
+                c = pl.neg(c)
+                break
+            for j in pl.range(2):
+                c = pl.add(c, a)
+            n = pl.add(c, a)
+            r = pl.yield_(n)
+        out = pl.store(r, [0, 0], out)
+        return out
+""")
+
+
+def test_an_iter_arg_rebound_in_a_branch_that_breaks_keeps_its_value_after_the_if() -> None:
+    assert_compiles_the_same(ITER_ARG_REBOUND_BEFORE_BREAK, _tensor_args(0, 1, 5))
+
+
 def test_scalar_break_and_continue_compute_the_same() -> None:
     assert_compiles_the_same(SCALAR_FLOW, [[n] for n in range(0, 12)])
 

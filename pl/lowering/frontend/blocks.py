@@ -28,7 +28,20 @@ import libcst as cst
 from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, FunctionType, Level, ScopeKind
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
-from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, ScopeStmt, Stmt, WhileStmt, YieldStmt, make_body
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+    make_body,
+)
 from pl.ir.types import ScalarType, Type
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, YieldSite
@@ -349,8 +362,13 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     # all, names bound in a branch stay visible after it (the reference reads it the same way).
     if all(s.names is None and not s.values for s in sites):
         _check_declared(ctx, declared_types, [])
-        ctx.leak(then_names)
-        ctx.leak(else_names)
+        # A branch that ends in a break, continue or return never reaches the code after the
+        # if, so its rebinding of a name bound before the if (a new Var where the name is an
+        # iter arg's) must not hide that binding there.
+        bound_before = {n for n in (*then_names, *else_names) if ctx.lookup_var(n) is not None}
+        for names, stmts in ((then_names, then), (else_names, other or [])):
+            ctx.leak({n: v for n, v in names.items()
+                      if not (n in bound_before and _ends_its_path(stmts))})
         return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None,
                        span=span)]
     for s in sites:
@@ -387,6 +405,19 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
         other = _declared_literals(other, else_sites, declared)
     return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None, rvs,
                    span=span)]
+
+
+def _ends_its_path(stmts: list[Stmt]) -> bool:
+    """Whether a block never falls through: one of its statements is a return, break or
+    continue, or an if both of whose branches never fall through."""
+    for st in stmts:
+        if isinstance(st, (ReturnStmt, BreakStmt, ContinueStmt)):
+            return True
+        if isinstance(st, IfStmt) and st.else_body is not None \
+                and _ends_its_path(flatten_body(st.then_body)) \
+                and _ends_its_path(flatten_body(st.else_body)):
+            return True
+    return False
 
 
 def _check_declared(ctx: FnCtx, declared: dict[str, tuple[Type, cst.AnnAssign]],
