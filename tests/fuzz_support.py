@@ -120,7 +120,7 @@ class Failure:
 @dataclass
 class Report:
     cases: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)  # outcomes by kind
+    kinds: dict[str, int] = field(default_factory=dict)  # outcomes by kind, and "unmutable" files
     mutations: dict[str, int] = field(default_factory=dict)  # mutants by `Mutant.kind`
     failures: dict[str, Failure] = field(default_factory=dict)
 
@@ -633,7 +633,11 @@ def fuzz(sources: Sequence[Path], count: int, seed: int, folder: Path,
         path, text = texts[i % len(texts)]
         rng = random.Random(f"{seed}:{i}:{path.name}")
         whole = bool(file_kinds) and rng.random() < file_share
-        mutant = mutate_file(text, rng, file_kinds) if whole else mutate(text, rng, kinds=edit_kinds)
+        try:
+            mutant = mutate_file(text, rng, file_kinds) if whole else mutate(text, rng, kinds=edit_kinds)
+        except ValueError:  # no edit of `edit_kinds` applies (no one-line statement to enclose)
+            report.kinds["unmutable"] = report.kinds.get("unmutable", 0) + 1
+            continue
         name = f"m{seed}_{i}_{path.stem}"
         outcome = run_cli(mutant.text, folder, name, timeout, checks)
         if "outputs" in checks:

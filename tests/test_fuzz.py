@@ -366,6 +366,15 @@ def test_the_long_run_skips_a_blank_file_it_cannot_mutate(tmp_path: Path) -> Non
     assert "fuzz: 2 cases from 1 file(s)" in run.stdout
 
 
+def test_a_file_no_chosen_edit_applies_to_is_counted_not_fatal(tmp_path: Path) -> None:
+    # `--edit-kinds enclose` on a file without a one-line statement in a function stopped the run.
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import pl\n")
+    report = fuzz([kernel], 3, 0, tmp_path, file_share=0.0, edit_kinds=("enclose",),
+                  checks=())
+    assert report.kinds == {"unmutable": 3} and report.cases == 0
+
+
 def test_interpreting_a_mutant_gets_a_bounded_allowance_of_memory() -> None:
     # A mutated shape made numpy take 24 GiB, and the kernel killed the whole fuzz run for it:
     # past its allowance an allocation now fails, and the limit before comes back afterwards.
