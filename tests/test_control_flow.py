@@ -287,6 +287,66 @@ def test_an_iter_arg_rebound_in_a_branch_that_breaks_keeps_its_value_after_the_i
     assert_compiles_the_same(ITER_ARG_REBOUND_BEFORE_BREAK, _tensor_args(0, 1, 5))
 
 
+# An iter arg rebound in a branch that may not run: after the if, `c` is the branch's value or
+# the iter arg's (the interpreter could not run this source: the branch's new Var was unbound).
+ITER_ARG_REBOUND_IN_A_BRANCH = _kernel("""
+        t = pl.load(x, [0, 0], [16, 16])
+        for i, (c,) in pl.range(3, init_values=(t,)):
+            if m < i:
+                c = pl.neg(c)
+            n = pl.add(c, t)
+            r = pl.yield_(n)
+        out = pl.store(r, [0, 0], out)
+        return out
+""")
+
+
+def test_an_iter_arg_rebound_in_a_branch_is_the_iter_arg_where_the_branch_did_not_run() -> None:
+    assert_compiles_the_same(ITER_ARG_REBOUND_IN_A_BRANCH, _tensor_args(0, 1, 5))
+
+
+INLINE_LOCAL_IN_A_LOOP_BRANCH = """
+import pl
+
+
+@pl.inline
+def grown(t):
+    t = pl.mul(t, 2.0)
+    return pl.add(t, 1.0)
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+               m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [16, 16])
+        for e in pl.range(2):
+            if e == 1:
+                a = grown(t)
+        d = pl.sub(a, t)
+        out = pl.store(d, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+             m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.kernel(x, out, m)
+        return out
+"""
+
+
+def test_an_inlined_helpers_local_never_rebinds_the_callers_name_in_a_branch() -> None:
+    """The helper's own `t` (rebound in it) shares the name of the caller's `t`; in a branch,
+    the interpreter took it for the caller's (the source computed x + 2 instead of x + 1)."""
+    program = pl.parse(INLINE_LOCAL_IN_A_LOOP_BRANCH)
+    assert isinstance(program, Program)
+    args = _tensor_args(1)[0]
+    want = args[0] * 2.0 + 1.0 - args[0]
+    assert np.allclose(_run(program, args)[0], want)
+    assert_compiles_the_same(INLINE_LOCAL_IN_A_LOOP_BRANCH, [args])
+
+
 def test_scalar_break_and_continue_compute_the_same() -> None:
     assert_compiles_the_same(SCALAR_FLOW, [[n] for n in range(0, 12)])
 

@@ -44,6 +44,7 @@ from pl.ir.expr import (
     ConstInt,
     Expr,
     GlobalVar,
+    IterArg,
     MakeTuple,
     TupleGetItem,
     UnaryExpr,
@@ -217,9 +218,9 @@ class Machine:
     def _if(self, stmt: IfStmt, env: Env) -> Flow | None:
         cond = self.eval(stmt.condition, env)
         branch = stmt.then_body if _truth(cond) else stmt.else_body
-        before = dict(env) if branch is not None and not stmt.return_vars else None
+        before = dict(env) if not stmt.return_vars else None
         flow = self.exec(branch, env) if branch is not None else None
-        if flow is None and before is not None and branch is not None:
+        if flow is None and before is not None:
             _join_names(stmt, branch, before, env)
         if flow is not None and flow.kind == "yield":
             self._bind(stmt.return_vars, flow.values or (), stmt, env)
@@ -374,22 +375,32 @@ def _conform(call: Call, value: Any) -> Any:
     return value
 
 
-def _join_names(stmt: IfStmt, branch: Stmt, before: Env, env: Env) -> None:
+def _join_names(stmt: IfStmt, branch: Stmt | None, before: Env, env: Env) -> None:
     """An `if` without results is the source form, before convert_to_ssa: a name assigned in the
-    branch that ran is that name after the `if`, whichever Var object the frontend bound it to.
-    As convert_to_ssa joins them, each value the branch assigned also binds the other branch's
-    Vars of that name (`y = x` / `else: y = -x`: two Vars, one phi) and the Vars of that name
-    bound before the `if`."""
+    branch that ran (`branch`; None: no else, not taken) is that name after the `if`, whichever
+    Var object the frontend bound it to. As convert_to_ssa joins them, each value the branch
+    assigned also binds the other branch's Vars of that name (`y = x` / `else: y = -x`: two
+    Vars, one phi) and the iter arg of that name bound before the `if` (a branch rebinding an
+    iter arg binds a new Var); a Var the other branch binds for an iter arg this one left alone
+    holds the iter arg's value. Other Vars of a name bound before are not the same variable (an
+    inlined helper's locals)."""
     other = stmt.else_body if branch is stmt.then_body else stmt.then_body
+    iter_args = {v.name: v for v in before if isinstance(v, IterArg)}
     same_name: dict[str, list[Var]] = {}
-    for s in walk_stmts(other):
-        for v in stmt_defs(s):
-            same_name.setdefault(v.name, []).append(v)
-    for v in before:
+    other_defs = [v for s in walk_stmts(other) for v in stmt_defs(s)] if other is not None else []
+    for v in other_defs:
         same_name.setdefault(v.name, []).append(v)
-    for s in walk_stmts(branch):
+    for v in iter_args.values():
+        same_name.setdefault(v.name, []).append(v)
+    assigned: set[str] = set()
+    for s in walk_stmts(branch) if branch is not None else ():
         for v in stmt_defs(s):
             if v in env and (v not in before or env[v] is not before[v]):
+                assigned.add(v.name)
                 for twin in same_name.get(v.name, ()):
                     if twin is not v:
                         env[twin] = env[v]
+    for v in other_defs:
+        ia = iter_args.get(v.name)
+        if ia is not None and v.name not in assigned and ia in env:
+            env[v] = env[ia]

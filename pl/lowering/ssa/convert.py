@@ -389,11 +389,12 @@ class _Converter:
 
         # The frontend binds a fresh Var when a branch assigns a name that names an IterArg;
         # that is a rebinding of the visible value of that name, so it joins that name's phi.
+        # (Only then: an inlined helper's own locals may share a name with the caller's.)
         visible = {k.name: k for k in before}  # the latest binding of each name wins
         aliases: dict[Var, Var] = {}
         for ver in (then_ver, else_ver if s.else_body is not None else {}):
             for k in list(ver):
-                if k not in before and k.name in visible:
+                if k not in before and isinstance(visible.get(k.name), IterArg):
                     aliases[k] = visible[k.name]
         then_ver = {**then_ver, **{b: then_ver[k] for k, b in aliases.items() if k in then_ver}}
         if s.else_body is not None:
