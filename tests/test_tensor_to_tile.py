@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import pl
+from pl.errors import PlError
 from pl.ir import (
     AssignStmt,
     Call,
@@ -274,7 +275,6 @@ def test_slice_without_mat_consumer_is_a_plain_vec_load() -> None:
 def test_unconvertible_tensor_op_is_a_located_error() -> None:
     import pytest
 
-    from pl.errors import PlError
 
     t = tensor([16, 128], DType.FP32)
     k = kernel_of("k", [("x", t)], [], [t])
@@ -407,3 +407,23 @@ def test_an_out_param_of_a_dynamic_callee_is_created_with_the_callers_extents(
     want = pl.interpret(program, a, b, entry="orchestrator")
     got = pl.interpret(compiled.program, a, b, entry="orchestrator")
     assert np.array_equal(np.asarray(want), a + b) and np.array_equal(np.asarray(got), a + b)
+
+
+# A returned tile is stored into an Out tensor of the declared return type, so a value of
+# another shape is refused where it is returned (the store's offsets would not fit that tensor:
+# found by the fuzzer, returning a [16, 16] parameter from a function declaring a rank-4 tensor).
+@pytest.mark.parametrize(("returned", "declared"), [
+    ("[16, 16]", "[8, 4, 16, 32]"),
+    ("[16, 16]", "[16, 32]"),
+])
+def test_a_returned_tile_of_another_shape_than_declared_is_a_located_error(
+        returned: str, declared: str) -> None:
+    text = ("import pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            f"    def f(self, x: pl.Tensor[{returned}, pl.FP32]) -> pl.Tensor[{declared}, pl.FP32]:\n"
+            "        y = pl.add(x, x)\n"
+            "        return y\n")
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(text, filename="k.py"), backend=None)
+    assert f"this returns a {returned} tensor where the function declares {declared}" \
+        in info.value.message
+    assert info.value.span is not None and info.value.span.line == 9

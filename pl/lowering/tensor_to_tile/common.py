@@ -103,6 +103,19 @@ def shape_tuple(shape: Sequence[Expr], span: Span = UNKNOWN_SPAN) -> MakeTuple:
     return MakeTuple(tuple(shape), span=span)
 
 
+def dims_text(dims: Sequence[Expr]) -> str:
+    """Dims for a message: `[16, 16]`, or how many there are when one is not static."""
+    static = static_shape(tuple(dims))
+    return str(list(static)) if static is not None else f"of {len(dims)} dims"
+
+
+def same_extents(a: Sequence[Expr], b: Sequence[Expr]) -> bool:
+    """Whether two shapes have one rank and equal dims wherever both are static."""
+    return len(a) == len(b) and all(
+        x.static_int() is None or y.static_int() is None or x.static_int() == y.static_int()
+        for x, y in zip(a, b, strict=True))
+
+
 def base_name(name: str) -> str:
     """The user's name before the first `__` (SSA suffixes dropped)."""
     return name.split("__", 1)[0] or name

@@ -24,7 +24,7 @@ from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view, static_shape
 from pl.lowering.tensor_to_tile import convert_index
-from pl.lowering.tensor_to_tile.common import mk, shape_tuple, zeros
+from pl.lowering.tensor_to_tile.common import dims_text, mk, shape_tuple, zeros
 from pl.ops.marks import collect, converts
 from pl.ops.registry import all_ops, get_op, op
 
@@ -191,8 +191,8 @@ def _reshape(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Resu
         return [], call
     if len(declared) != 2:
         raise PlError(
-            f"tensor.reshape: valid_shape {_dims_text(declared)} is not the valid region "
-            f"{_dims_text(derived)} the reshaped value has from its input; inside an InCore "
+            f"tensor.reshape: valid_shape {dims_text(declared)} is not the valid region "
+            f"{dims_text(derived)} the reshaped value has from its input; inside an InCore "
             "function the tile reshape keeps that region, and pl gives a tile another one only "
             "when it is 2-D (pl.set_validshape)", span)
     reshaped = Var("reshape", call.type, span=span)
@@ -203,11 +203,6 @@ def _reshape(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Resu
 def _same_dims(a: tuple[Expr, ...], b: tuple[Expr, ...]) -> bool:
     sa, sb = static_shape(a), static_shape(b)
     return sa == sb if sa is not None and sb is not None else tuple(a) == tuple(b)
-
-
-def _dims_text(dims: tuple[Expr, ...]) -> str:
-    static = static_shape(dims)
-    return str(list(static)) if static is not None else f"of {len(dims)} dims"
 
 
 @converts("tensor.maximum", tile_op="tile.maximum")

@@ -63,7 +63,9 @@ from pl.lowering.tensor_to_tile.common import (
     Rewriter,
     base_name,
     body_of,
+    dims_text,
     mk,
+    same_extents,
     same_items,
     shape_tuple,
     tile_name,
@@ -199,6 +201,15 @@ class _TensorToTile(Rewriter):
             t = e.type
             if isinstance(t, TileType) and i < len(f.return_types) \
                     and isinstance(f.return_types[i], TensorType):
+                declared = f.return_types[i]
+                assert isinstance(declared, TensorType)
+                if isinstance(v.type, TensorType) \
+                        and not same_extents(v.type.shape, declared.shape):
+                    raise PlError(
+                        f"this returns a {dims_text(v.type.shape)} tensor where the function "
+                        f"declares {dims_text(declared.shape)}: inside an InCore function a "
+                        "returned tile is stored into an Out tensor of the declared type, so "
+                        "their shapes must agree", s.span)
                 out = self.outs.get(i)
                 if out is None:
                     out = self.outs[i] = Var(f"ret{len(self.outs)}__out", f.return_types[i],
