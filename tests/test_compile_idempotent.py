@@ -277,6 +277,24 @@ class K:
         out = pl.store(c, [0, 0], out)
         return out
 ''',
+    # A matmul result too large for L0 fed to another matmul: inference moves it from Acc to
+    # Left and Right, which compiling again refused as a hand-placed oversized operand (found
+    # by the fuzzer).
+    "acc_result_moved_to_left_by_inference": '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, lhs: pl.Tensor[[256, 64], pl.FP16], rhs: pl.Tensor[[64, 256], pl.FP16],
+               out: pl.Out[pl.Tensor[[256, 256], pl.FP32]]) -> pl.Tensor[[256, 256], pl.FP32]:
+        a = pl.load(lhs, [0, 0], [256, 64], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(rhs, [0, 0], [64, 256], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a, b)
+        twice = pl.matmul(c, c)
+        out = pl.store(twice, [0, 0], out)
+        return out
+''',
 }
 
 SPACES = {"cross_core_pop_keeps_its_annotated_space": ("p", "Left")}

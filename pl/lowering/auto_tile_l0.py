@@ -137,8 +137,8 @@ class _AutoTile(Rewriter):
         self.backend = backend
         self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
-        # ids of the Vars bound to a `tile.move` of a Mat or Vec tile: what inference writes for
-        # the operands of a matmul this pass left alone (see `check_explicit_l0`)
+        # ids of the Vars bound to a `tile.move` of a Mat, Vec or Acc tile: what inference writes
+        # for the operands of a matmul this pass left alone (see `check_explicit_l0`)
         self.moved_by_inference: set[int] = set()
 
     def body(self, s: Stmt) -> Stmt:
@@ -159,8 +159,8 @@ class _AutoTile(Rewriter):
         mm = self.analyze(s, value)
         if mm is None:
             out = self.pass_through(s, value)
-            if isinstance(value, Call) and op_name(value) == "tile.move" \
-                    and space_of(value.args[0]) in (MemorySpace.Mat, MemorySpace.Vec):
+            if isinstance(value, Call) and op_name(value) == "tile.move" and space_of(
+                    value.args[0]) in (MemorySpace.Mat, MemorySpace.Vec, MemorySpace.Acc):
                 self.moved_by_inference.add(id(out.var))
             return [out]
         t = mm.tile
@@ -221,10 +221,10 @@ class _AutoTile(Rewriter):
                           span: Span) -> None:
         """An operand already in Left/Right is never retiled: one that cannot fit its L0 buffer
         at all is the kernel's error, reported where the operand is made. Except a `tile.move`
-        of a Mat or Vec tile: that is how inference feeds a matmul this pass left alone (its
-        result not stored once, or an operand loaded into Vec, say), so compiling the compiled
-        program must accept it as the first compile did (the reference rejects it;
-        docs/compatibility.md). Its capacity warning still says it does not fit."""
+        of a Mat, Vec or Acc tile: that is how inference feeds a matmul this pass left alone (its
+        result not stored once, an operand loaded into Vec or another matmul's result, say), so
+        compiling the compiled program must accept it as the first compile did (the reference
+        rejects it; docs/compatibility.md). Its capacity warning still says it does not fit."""
         if id(operand) in self.moved_by_inference:
             return
         t = operand.type
