@@ -133,3 +133,28 @@ def test_too_many_iterations_is_a_located_error() -> None:
     with pytest.raises(PlError, match="2000 iterations, more than the 1024") as info:
         pl.compile(parse(text, filename="<k>"), "910B")
     assert info.value.span is not None and info.value.span.line == HEAD.count("\n") + 1
+
+
+def test_a_value_bound_only_in_a_loop_with_no_iteration_is_a_located_error_where_read() -> None:
+    # The loop's body went away and the later read named a Var bound nowhere: the compiled
+    # program printed `t__FREE_VAR`, and show_inferred's output did not compile back (found by
+    # the fuzzer).
+    text = HEAD + '''        for i in pl.unroll(0):
+            t = pl.write(table, [0, 0], 1.0)
+        table = pl.write(t, [0, 1], 2.0)
+        return table
+'''
+    with pytest.raises(PlError, match="'t' is bound only inside a pl.unroll loop that runs no "
+                                      "iteration") as info:
+        pl.compile(parse(text, filename="<k>"), "910B")
+    assert info.value.span is not None and info.value.span.line == HEAD.count("\n") + 3
+
+
+def test_a_loop_with_no_iteration_rebinding_an_earlier_value_leaves_it_as_it_was() -> None:
+    text = HEAD + '''        t = pl.write(table, [0, 0], 1.0)
+        for i in pl.unroll(0):
+            t = pl.write(table, [0, 0], 3.0)
+        table = pl.write(t, [0, 1], 2.0)
+        return table
+'''
+    pl.compile(parse(text, filename="<k>"), "910B")

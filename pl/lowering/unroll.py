@@ -12,6 +12,8 @@ Guarantees:
   with the loop variable substituted and otherwise left alone.
 - A loop with no iteration becomes an empty body; the loop's leading comments go to the first
   statement of its first copy, so a comment is never lost while there is a statement to hold it.
+  A value bound only in the body of a loop with no iteration and read after it is a PlError at
+  the read (it never has a value, as in Python).
 - A zero step, bounds that are not integer constants, carried values (`init_values`), more than
   1024 iterations, or a `break` / `continue` of the unrolled loop itself are PlErrors located at the
   loop or the statement (the frontend already rejects the first three in parsed programs).
@@ -28,7 +30,15 @@ from pl.ir.expr import BinaryExpr, ConstInt, Expr, Var
 from pl.ir.fold import fold_int
 from pl.ir.function import Function, Program
 from pl.ir.stmt import BreakStmt, ContinueStmt, ForStmt, SeqStmts, Stmt, WhileStmt, flatten_body, make_body
-from pl.ir.traverse import child_bodies, map_expr, map_stmt
+from pl.ir.traverse import (
+    child_bodies,
+    map_expr,
+    map_stmt,
+    stmt_defs,
+    stmt_exprs,
+    walk_exprs,
+    walk_stmts,
+)
 from pl.lowering.ssa.support import Substituter
 
 __all__ = ["MAX_UNROLL_ITERATIONS", "unroll_loops"]
@@ -45,23 +55,39 @@ def unroll_loops(program: Program) -> Program:
 
 
 def _unroll_function(f: Function) -> Function:
-    body = _unroll_in(f.body)
+    dropped: set[Var] = set()
+    body = _unroll_in(f.body, dropped)
+    if dropped:
+        _check_dropped_unread(f, body, dropped)
     return f if body is f.body else dataclasses.replace(f, body=body)
 
 
-def _unroll_in(s: Stmt) -> Stmt:
-    """`s` with the unroll loops in it expanded; `s` itself when it holds none."""
+def _check_dropped_unread(f: Function, body: Stmt, dropped: set[Var]) -> None:
+    """Raise at the first read of a Var that only the bodies of loops with no iteration bound."""
+    dead = dropped - set(f.params) - {v for st in walk_stmts(body) for v in stmt_defs(st)}
+    for st in walk_stmts(body):
+        for e in stmt_exprs(st):
+            for sub in walk_exprs(e):
+                if isinstance(sub, Var) and sub in dead:
+                    raise PlError(f"'{sub.name}' is bound only inside a pl.unroll loop that runs "
+                                  "no iteration, so it has no value here", st.span,
+                                  hint=f"assign '{sub.name}' before the loop")
+
+
+def _unroll_in(s: Stmt, dropped: set[Var]) -> Stmt:
+    """`s` with the unroll loops in it expanded; `s` itself when it holds none. The Vars bound
+    in the body of a loop with no iteration are added to `dropped`."""
     if isinstance(s, ForStmt) and s.kind is ForKind.Unroll:
-        return _expand(s)
+        return _expand(s, dropped)
     if isinstance(s, SeqStmts):
-        parts = [_unroll_in(x) for x in s.stmts]
+        parts = [_unroll_in(x, dropped) for x in s.stmts]
         if all(a is b for a, b in zip(parts, s.stmts, strict=True)):
             return s
         # An expanded loop's copies join the sequence around it: one flat body, as the frontend
         # builds bodies, so later passes never see a SeqStmts nested in a SeqStmts.
         flat = make_body(parts)
         return dataclasses.replace(s, stmts=tuple(flatten_body(flat)))
-    return map_stmt(s, body=_unroll_in)
+    return map_stmt(s, body=lambda b: _unroll_in(b, dropped))
 
 
 def _constant(e: Expr, what: str, loop: ForStmt) -> int:
@@ -70,7 +96,7 @@ def _constant(e: Expr, what: str, loop: ForStmt) -> int:
     raise PlError(f"pl.unroll's {what} must be an integer constant", span=loop.span)
 
 
-def _expand(loop: ForStmt) -> Stmt:
+def _expand(loop: ForStmt, dropped: set[Var]) -> Stmt:
     if loop.iter_args:
         raise PlError("pl.unroll does not take init_values: a name rebound in the body is carried "
                       "from one copy to the next by itself", span=loop.span)
@@ -85,11 +111,13 @@ def _expand(loop: ForStmt) -> Stmt:
                       f"{MAX_UNROLL_ITERATIONS} it may unroll; use pl.range for a loop this long",
                       span=loop.span)
     _reject_own_jumps(loop.body)
+    if not indices:
+        dropped.update(v for st in walk_stmts(loop.body) for v in stmt_defs(st))
     copies: list[Stmt] = []
     for i in indices:
         value = ConstInt(i, DType.INDEX, span=loop.loop_var.span)
         copy = _substitute(loop.body, loop.loop_var, value)
-        copies.extend(flatten_body(_unroll_in(copy)))
+        copies.extend(flatten_body(_unroll_in(copy, dropped)))
     if copies and loop.comments:
         first = copies[0]  # every statement kind carries comments; Stmt the base does not say so
         copies[0] = dataclasses.replace(first, comments=loop.comments + first.comments)  # type: ignore[type-var]
