@@ -347,6 +347,20 @@ def test_an_inlined_helpers_local_never_rebinds_the_callers_name_in_a_branch() -
     assert_compiles_the_same(INLINE_LOCAL_IN_A_LOOP_BRANCH, [args])
 
 
+def test_a_value_bound_only_after_a_continue_is_a_located_error_where_read() -> None:
+    """The statements after a `continue` never run, so what only they bind has no value after
+    the loop; the flow lowering dropped them first, and the read named a Var bound nowhere (the
+    compiled text printed `offset__FREE_VAR`; found by the fuzzer)."""
+    _assert_not_defined_on_every_path(_kernel("""
+        t = pl.load(x, [0, 0], [16, 16])
+        for i in pl.range(2):
+            continue
+            u = pl.add(t, t)
+        out = pl.store(u, [0, 0], out)
+        return out
+"""), "u", 13)
+
+
 def test_scalar_break_and_continue_compute_the_same() -> None:
     assert_compiles_the_same(SCALAR_FLOW, [[n] for n in range(0, 12)])
 

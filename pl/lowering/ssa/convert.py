@@ -89,10 +89,11 @@ def convert_to_ssa(program: Program) -> Program:
 def convert_function(func: Function) -> Function:
     if func.host_body is not None:  # its Python names the parameters as written: not renamed
         return func
+    source = func
     body = fold_early_returns(lower_break_continue(func.body))
     if body is not func.body:
         func = dataclasses.replace(func, body=body)
-    return _Converter(func).run()
+    return _Converter(func, source).run()
 
 
 def _name_key(v: Var) -> str:
@@ -144,8 +145,12 @@ def _not_on_every_path(name: str, span: Span) -> PlError:
 class _Converter:
     """One function's conversion state: current version and next version number per source Var."""
 
-    def __init__(self, func: Function) -> None:
+    def __init__(self, func: Function, source: Function) -> None:
         self.func = func
+        # The function as written: what it defines includes the dead code (after a `continue`
+        # or a `return`) that `func` no longer holds, so a read of a value bound only there is
+        # the user's located error, never a free Var.
+        self.source = source
         self.cur: dict[Var, Var] = {}
         # Version counters are per source NAME: the frontend may make two Vars of one name (a new
         # binding in each branch of an if), and their versions must not collide.
@@ -199,7 +204,7 @@ class _Converter:
         say) and later code names that Var; on a path where the branch did not run (its code was
         taken into the other branch of an `if ...: continue`), the name is still the outer one."""
         if self.defined is None:
-            self.defined = _source_definitions(self.func)
+            self.defined = _source_definitions(self.source)
         if var not in self.defined:
             return None  # a free Var (a dynamic dim): it has no versions
         found = None
