@@ -365,12 +365,8 @@ def _entry_loads(f: Function, used: set[int], rw: _TensorToTile) -> list[Stmt]:
     """A Vec load at function entry of each tensor param in `used`, which `rw` maps to it."""
     entry: list[Stmt] = []
     for p in f.params:
-        if id(p) not in used or not isinstance(p.type, TensorType):
-            continue
-        load = load_whole(p, MemorySpace.Vec, f.span)
-        tile_var = Var(tile_name(p.name), load.type, span=f.span)
-        entry.append(AssignStmt(tile_var, load, span=f.span))
-        rw.map_var(p, tile_var)
+        if id(p) in used and isinstance(p.type, TensorType):
+            rw.map_var(p, rw.loaded(p, p.name, f.span, entry))
     return entry
 
 
