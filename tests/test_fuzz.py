@@ -221,6 +221,33 @@ def test_compare_results_tells_same_differs_and_skipped() -> None:
     assert compare_results(dynamic, dynamic).startswith("skipped: ")
 
 
+TASK_IDS = """import pl
+
+
+@pl.program
+class T:
+    @pl.function
+    def kernel(self) -> pl.Scalar[pl.TASK_ID]:
+        return pl.system.task_invalid()
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self) -> pl.Scalar[pl.TASK_ID]:
+        return self.kernel()
+"""
+
+
+def test_compare_results_compares_task_id_results() -> None:
+    # A task id is an object, not a number: the NaN-aware comparison raised on it, so the fuzzer
+    # reported every kernel returning one (a mutant of a corpus kernel found it) as differing.
+    invalid = pl.parse(TASK_IDS)
+    valid = pl.parse(TASK_IDS.replace("return self.kernel()",
+                                      "a, tid = pl.submit(self.kernel)\n        return tid"))
+    assert isinstance(invalid, Program) and isinstance(valid, Program)
+    assert compare_results(invalid, pl.compile(invalid, backend="910B").program) == "same"
+    assert compare_results(valid, pl.compile(valid, backend="910B").program) == "same"
+    assert compare_results(invalid, valid).startswith("differs: result 0")
+
+
 INCORE_RETURNING = """import pl
 
 
