@@ -427,3 +427,56 @@ def test_a_returned_tile_of_another_shape_than_declared_is_a_located_error(
     assert f"this returns a {returned} tensor where the function declares {declared}" \
         in info.value.message
     assert info.value.span is not None and info.value.span.line == 9
+
+
+# `tensor.assemble(..., atomic=pl.AtomicType.Add)` adds only as a store into GM. Into an
+# on-chip tile (a `pl.create_tensor` of the InCore function), the conversion made a plain
+# `tile.assemble` and dropped the atomic: two such assembles in a loop computed 2x where the
+# source computes 4x (found by fuzzing the corpus kernels). The reference refuses both cases.
+_ATOMIC = """import pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[16, 64], pl.FP32],
+          out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+BODY
+        return out
+"""
+
+
+@pytest.mark.parametrize(("body", "what"), [
+    ("        t = pl.create_tensor([16, 128], dtype=pl.FP32)\n"
+     "        for _ in pl.range(2):\n"
+     "            s = pl.add(x, x)\n"
+     "            t = pl.assemble(t, s, [0, 64], atomic=pl.AtomicType.Add)\n"
+     "        out = pl.assemble(out, t, [0, 0])", "assembles into an on-chip tile"),
+    ("        out = pl.assemble(out, x, [0, 64], atomic=pl.AtomicType.Add)",
+     "copies a tensor into a tensor"),
+], ids=["into_a_tile", "tensor_to_tensor"])
+def test_an_atomic_assemble_that_is_not_a_store_into_gm_is_a_located_error(
+        body: str, what: str) -> None:
+    text = _ATOMIC.replace("BODY", body)
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(text, filename="k.py"), backend=None)
+    assert "atomic=pl.AtomicType.Add" in info.value.message and what in info.value.message
+    culprit = next(n for n, line in enumerate(text.splitlines(), 1) if "atomic=" in line)
+    assert info.value.span is not None and info.value.span.line == culprit
+
+
+def test_an_atomic_assemble_of_a_computed_tile_into_gm_adds() -> None:
+    import numpy as np
+
+    text = _ATOMIC.replace("BODY", "        for _ in pl.range(2):\n"
+                                   "            s = pl.add(x, x)\n"
+                                   "            out = pl.assemble(out, s, [0, 64], "
+                                   "atomic=pl.AtomicType.Add)")
+    program = pl.parse(text)
+    compiled = pl.compile(program, backend="910B", verify=True).program
+    x = np.random.default_rng(0).standard_normal((16, 64)).astype(np.float32)
+    for variant in (program, compiled):
+        out = np.ones((16, 128), np.float32)
+        pl.interpret(variant, x, out)
+        assert np.array_equal(out[:, :64], np.ones((16, 64), np.float32))
+        assert np.allclose(out[:, 64:], 1 + 4 * x)

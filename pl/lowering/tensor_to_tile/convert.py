@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from pl.errors import PlError
-from pl.ir.enums import MemorySpace
+from pl.ir.enums import AtomicType, MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
@@ -109,6 +109,15 @@ def _assemble(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Res
     atomic = _kw(kwargs, "atomic")
     if _is_tile(source) and _is_tensor(target):
         return [], mk("tile.store", [source, offset, target], atomic, (), span)
+    if kwargs.get("atomic") == AtomicType.Add:
+        # Only a store into GM combines atomically: an on-chip assemble (or a copy between two
+        # tensors, which stays a tensor op) would silently overwrite instead of adding.
+        what = "assembles into an on-chip tile" if _is_tile(target) else \
+            "copies a tensor into a tensor, with no computed tile to store"
+        raise PlError("tensor.assemble with atomic=pl.AtomicType.Add inside an InCore function "
+                      f"must store a computed tile into a GM tensor; this one {what}",
+                      span, hint="assemble into an Out parameter (or a slice of one), or drop "
+                                 "atomic= and add the values with pl.add")
     if _is_tile(source) and _is_tile(target):
         return [], mk("tile.assemble", [target, source, offset], (), (), span)
     if _is_tensor(source) and _is_tile(target):
