@@ -22,6 +22,7 @@ from pl.ir.enums import DType
 from pl.ir.expr import (
     BinaryExpr,
     Call,
+    ConstFloat,
     ConstInt,
     Expr,
     GlobalVar,
@@ -93,6 +94,14 @@ def index_mul(a: Expr, factor: int) -> Expr:
     if factor == 1:
         return a
     return BinaryExpr("Mul", a, index(factor), DType.INDEX)
+
+
+def full_value(value: float, dtype: DType, span: Span) -> Expr:
+    """A tile.full value as the frontend reads the literal `pl.tile.full(..., value=1)` (an INDEX
+    int, an FP32 float): the dtype kwarg gives the tile its dtype, and the text reads back equal.
+    An integer dtype truncates the value, as filling an array of that dtype does."""
+    return ConstFloat(float(value), DType.FP32, span=span) if dtype.is_float() \
+        else ConstInt(int(value), DType.INDEX, span=span)
 
 
 def zeros(rank: int, span: Span = UNKNOWN_SPAN) -> MakeTuple:

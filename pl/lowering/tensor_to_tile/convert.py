@@ -24,7 +24,7 @@ from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view, static_shape
 from pl.lowering.tensor_to_tile import convert_index
-from pl.lowering.tensor_to_tile.common import dims_text, mk, shape_tuple, zeros
+from pl.lowering.tensor_to_tile.common import dims_text, full_value, mk, shape_tuple, zeros
 from pl.ops.marks import collect, converts
 from pl.ops.registry import all_ops, get_op, op
 
@@ -139,6 +139,13 @@ def _create(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span, *,
     kw: list[tuple[str, Any]] = _kw(kwargs, "dtype") + [("target_memory", space)]
     if space is MemorySpace.Mat and kwargs.get("transpose"):
         kw.append(("transpose", True))
+    init = kwargs.get("init_value")
+    if init is not None:
+        # The runtime fills a buffer it allocates; inside an InCore function the tensor is an
+        # on-chip tile, which only a fill op fills (the reference drops the value here).
+        dtype = kwargs["dtype"]
+        return [], mk("tile.full", [args[0], full_value(init, dtype, span)], [("dtype", dtype)],
+                      (), span)
     return [], mk("tile.create", args[:1], kw, (), span)
 
 

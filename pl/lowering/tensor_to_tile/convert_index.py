@@ -21,17 +21,18 @@ from pl.ir.expr import BinaryExpr, Call, ConstFloat, ConstInt, Expr, IterArg, Ma
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, Stmt, YieldStmt, make_body
 from pl.ir.types import TensorType, TileType, static_shape
-from pl.lowering.tensor_to_tile.common import index, index_mul, index_tuple, mk, shape_tuple, zeros
+from pl.lowering.tensor_to_tile.common import (
+    full_value,
+    index,
+    index_mul,
+    index_tuple,
+    mk,
+    shape_tuple,
+    zeros,
+)
 from pl.ops.marks import converts
 
 Result = tuple[list[Stmt], Expr]
-
-
-def _fill(value: int, dtype: DType, span: Span) -> Expr:
-    """A tile.full value as the frontend reads the literal `pl.tile.full(..., value=1)` (an INDEX
-    int, an FP32 float): the dtype kwarg gives the tile its dtype, and the text reads back equal."""
-    return ConstFloat(float(value), DType.FP32, span=span) if dtype.is_float() \
-        else ConstInt(int(value), DType.INDEX, span=span)
 
 
 class _Emitter:
@@ -62,7 +63,7 @@ class _Emitter:
 
     def full(self, hint: str, shape: tuple[int, ...], value: int, dtype: DType) -> Var:
         return self.emit(hint, mk("tile.full", [index_tuple(shape, self.span),
-                                                _fill(value, dtype, self.span)],
+                                                full_value(value, dtype, self.span)],
                                   [("dtype", dtype)], (), self.span))
 
     def reshape(self, hint: str, tile: Expr, shape: tuple[int, ...]) -> Expr:
