@@ -189,7 +189,19 @@ def _slice(c: OpCtx) -> Any:
         # reading twin of a rank-mismatched assemble); the view has the window's own shape.
         full = (1,) * (x.ndim - len(shape)) + tuple(shape)
         return _alias_reshape(_read_window(x, offsets, full, c.name), tuple(shape), c.name)
-    view = _read_window(x, offsets, shape, c.name, clamp=bool(c.kwargs.get("clamp")))
+    # What must lie inside the source is the extent read: the valid_shape when one is given (a
+    # fixed-width window over a shorter tail), else the window; clamp=True lifts even that.
+    requested = c.ints(3) if c.arg(3) is not None else ()
+    reach = requested if len(requested) == len(shape) else shape
+    _read_window(x, offsets, reach, c.name, clamp=bool(c.kwargs.get("clamp")))
+    view = _read_window(x, offsets, shape, c.name, clamp=True)
+    if view.shape != tuple(shape):
+        # The window overhangs its source: it keeps its shape, valid up to the source edge (its
+        # type says so), like the tile a clamped tile.load makes. A copy: no view of the source
+        # has that shape.
+        padded = np.zeros(shape, dtype=x.dtype)
+        padded[window([0] * len(shape), view.shape)] = view
+        view = padded
     drop = c.ints(4) if c.arg(4) is not None else ()
     if drop:
         view = view.squeeze(axis=tuple(d % x.ndim for d in drop))

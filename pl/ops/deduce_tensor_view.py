@@ -12,7 +12,7 @@ from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, ConstInt, Expr
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
 from pl.ops.deduce_tensor import row_major_strides, tensor
-from pl.ops.deduce_tile_mem import positive_shape
+from pl.ops.deduce_tile_mem import positive_shape, window_valid
 from pl.ops.deduce_util import (
     Deduction,
     Shape,
@@ -45,25 +45,25 @@ def slice_(ctx: Deduction) -> Type:
     shape, offsets = positive_shape(ctx, 1), ctx.tuple_arg(2)
     valid = ctx.opt_tuple(3) or None  # builders pass () for an absent valid_shape
     drops = {static(d) for d in (ctx.opt_tuple(4) or ())}
-    # A window of another rank than its source reinterprets the source's axes (as a
-    # rank-mismatched write does) and is not bounds-checked, as in the reference.
-    if not ctx.kw_bool("clamp") and len(shape) == len(offsets) == len(a.shape):
-        for k, (o, e, d) in enumerate(zip(offsets, shape, a.shape, strict=True)):
-            so, se, sd = static(o), static(e), static(d)
-            if so is not None and so < 0:  # `x[-1]` is not wrapped around, as in the reference
-                raise ctx.fail(f"{ctx.name} offset {k} is provably negative ({so}); a window must "
-                               "start inside its source")
-            if so is not None and se is not None and sd is not None and so + se > sd:
-                raise ctx.fail(f"{ctx.name} reads past the end of dimension {k}: offset {so} + "
-                               f"extent {se} exceeds the source extent {sd}")
     if valid is not None and len(valid) != len(shape):
         raise ctx.fail(f"{ctx.name}: valid_shape has {len(valid)} dims but the slice shape has "
                        f"{len(shape)}", argument=3)
+    if len(shape) == len(offsets) == len(a.shape):
+        # The window read rule of tile.load, as in the reference: the window lies inside the
+        # source unless clamp=True sanctions an overhang, and the result is valid only where
+        # the source is (so a clamped window is valid up to the source edge). `x[-1]` is not
+        # wrapped around.
+        full_valid = window_valid(shape, offsets, valid_shape_of(a), valid, src_shape=a.shape,
+                                  clamp=ctx.kw_bool("clamp"), ctx=ctx)
+    else:
+        # A window of another rank than its source reinterprets the source's axes (as a
+        # rank-mismatched write does): it keeps the valid region it was given, unchecked.
+        full_valid = tuple(valid) if valid is not None else tuple(shape)
     keep = [k for k in range(len(shape)) if k not in drops]
     new = tuple(shape[k] for k in keep)
     view = None
-    if valid is not None and tuple(valid) != tuple(shape):
-        view = TensorView(valid_shape=tuple(valid[k] for k in keep))
+    if tuple(full_valid) != tuple(shape):
+        view = TensorView(valid_shape=tuple(full_valid[k] for k in keep))
     if ctx.kwargs.get("pad_value") is not None:
         pad = ctx.kwargs["pad_value"]
         if isinstance(pad, PadValue) and pad is not PadValue.null:

@@ -40,3 +40,17 @@ class K:
         m: pl.Tensor[[1, 512], pl.FP32] = pl.tensor.mrgsort(a, b, c, d)  # the lists' lengths add up
         s: pl.Tensor[[4, 16], pl.FP32] = pl.tensor.scatter(inp, mask_pattern=1, dst=dst)  # dst's type
         return m
+
+    @pl.function
+    def slices(self, a: pl.Tensor[[16, 60], pl.FP32], b: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:
+        # a slice reads a window as tile.load does: valid only where the source is
+        s: pl.Tensor[[16, 32], pl.FP32, pl.TensorView(valid_shape=[16, 28])] = pl.slice(
+            a, [16, 32], [0, 32], clamp=True)  # clamp=True: valid up to the source edge
+        # without clamp, what must fit is the extent read: the valid_shape when one is given
+        u: pl.Tensor[[16, 32], pl.FP32, pl.TensorView(valid_shape=[16, 28])] = pl.slice(
+            a, [16, 32], [0, 32], valid_shape=[16, 28])
+        n = pl.set_validshape(b, 16, 40)
+        v: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(valid_shape=[16, 8])] = pl.slice(n, [16, 16], [0, 32])
+        w: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(valid_shape=[16, 0])] = pl.slice(
+            n, [16, 16], [0, 48], clamp=True)
+        return s

@@ -294,7 +294,9 @@ def _tensor(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression
             kw = _kwargs(ctx, extra)
             fields: dict[str, Any] = {}
             for key, val in kw.items():
-                if key in ("stride", "valid_shape"):
+                if key == "valid_shape":  # a window past its source's valid end holds none
+                    fields[key] = shape_of(ctx, val, lower_expr, least=0)
+                elif key == "stride":
                     fields[key] = shape_of(ctx, val, lower_expr)
                 elif key == "layout":
                     fields[key] = _enum_arg(ctx, val, (TensorLayout,))

@@ -78,8 +78,10 @@ def _slice(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result
     if _is_tensor(src):
         # An empty valid_shape (written `[]` before drop_dims) requests the whole window.
         valid = args[3] if len(args) > 3 and not _empty_tuple(args[3]) else args[1]
+        # clamp=True sanctions a window that runs off the source: the load narrows its valid
+        # region to the source edge, as the slice does.
         load = mk("tile.load", [src, args[2], args[1], valid],
-                  [("target_memory", MemorySpace.Vec)], (), span)
+                  [("target_memory", MemorySpace.Vec), *_kw(kwargs, "clamp")], (), span)
         drop = _drop_dims(args)
         if not drop:
             return [], load
