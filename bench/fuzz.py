@@ -1,6 +1,9 @@
-"""Longer mutation-fuzz run: `python bench/fuzz.py --count 5000 --seed N [--shrink] [FILE ...]`.
+"""Longer mutation-fuzz run: `python bench/fuzz.py --count 5000 --seed N [--shrink]
+[--corpus OUT_DIR] [FILE ...]`.
 
-Mutates the kernel files (default: every file in examples/) with the seeded edits of
+Mutates the kernel files (default: every file in examples/; with `--corpus`, every kernel that
+compiled in a corpus run, `../shared/corpus/run.py --out OUT_DIR`, each written to a file named
+after its corpus id) with the seeded edits of
 tests/fuzz_support.py (token edits, op and keyword swaps, injected statements, and whole-file
 mutations: BOM, CRLF, deep nesting, huge numbers, module-level side effects), runs each mutant
 through `python -m pl.show_inferred`'s code path in-process, verifies each successful run's
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import re
 import sys
 import tempfile
 import time
@@ -36,6 +41,8 @@ from fuzz_support import (  # noqa: E402
     verify,
 )
 
+from bench.show_corpus import kernels  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python bench/fuzz.py", description=__doc__.splitlines()[0])
@@ -56,8 +63,35 @@ def main(argv: list[str] | None = None) -> int:
                     help="invariants checked beyond the exit status (default: all of "
                          f"{','.join(CHECKS)}; 'outputs': successful runs' outputs re-parse, are "
                          "fixed points, compile to the same programs and compute the same)")
+    ap.add_argument("--corpus", type=Path, metavar="OUT_DIR",
+                    help="also mutate every kernel that compiled in this corpus run's output "
+                         "folder (the reference's own kernels: a far wider seed than the tests)")
     args = ap.parse_args(argv)
-    sources = args.files or sorted((ROOT / "examples").glob("*.py"))
+    with tempfile.TemporaryDirectory(prefix="pl_fuzz_corpus_") as corpus_folder:
+        sources = list(args.files)
+        if args.corpus is not None:
+            sources += corpus_files(args.corpus, Path(corpus_folder))
+        return _run(args, sources or sorted((ROOT / "examples").glob("*.py")))
+
+
+def corpus_files(out_dir: Path, folder: Path) -> list[Path]:
+    """Every ready kernel of a corpus run that compiled there, written into `folder` as a file
+    named after its corpus id (so a failure names the kernel)."""
+    compiled = set()
+    for line in (out_dir / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec.get("outcome") == "ok":
+            compiled.add(rec["id"])
+    paths = []
+    for rec in kernels(out_dir):
+        if rec["id"] in compiled:
+            path = folder / (re.sub(r"[^A-Za-z0-9_]", "_", rec["id"]) + ".py")
+            path.write_text(rec["src"], encoding="utf-8")
+            paths.append(path)
+    return paths
+
+
+def _run(args: argparse.Namespace, sources: list[Path]) -> int:
     blank = [p for p in sources if not p.read_text(encoding="utf-8").strip()]
     if blank:  # nothing to mutate (a package's empty __init__.py)
         print(f"skipped {len(blank)} blank file(s): {', '.join(map(str, blank))}", file=sys.stderr)

@@ -393,6 +393,27 @@ def test_the_long_run_skips_a_blank_file_it_cannot_mutate(tmp_path: Path) -> Non
     assert "fuzz: 2 cases from 1 file(s)" in run.stdout
 
 
+def test_the_long_run_mutates_the_kernels_a_corpus_run_compiled(tmp_path: Path) -> None:
+    # `--corpus OUT_DIR` seeds the run with the reference's own kernels: those of a corpus run
+    # (../shared/corpus/run.py) that compiled there, each in a file named after its id.
+    import json
+
+    (tmp_path / "shards").mkdir()
+    records = [{"id": "tests/a.py:3:K", "status": "ready", "src": SMALL},
+               {"id": "tests/b.py:9:Bad", "status": "ready", "src": "import pl\nx = (\n"},
+               {"id": "tests/c.py:1:Ctx", "status": "needs_context"}]
+    (tmp_path / "shards" / "shard0.in.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "results.jsonl").write_text(
+        json.dumps({"id": "tests/a.py:3:K", "outcome": "ok"}) + "\n"
+        + json.dumps({"id": "tests/b.py:9:Bad", "outcome": "user_error"}) + "\n")
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "fuzz.py"), "--count", "3",
+                          "--file-share", "0", "--corpus", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "fuzz: 3 cases from 1 file(s)" in run.stdout
+
+
 def test_a_file_no_chosen_edit_applies_to_is_counted_not_fatal(tmp_path: Path) -> None:
     # `--edit-kinds enclose` on a file without a one-line statement in a function stopped the run.
     kernel = tmp_path / "k.py"
