@@ -434,7 +434,9 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     sliced = draw(st.booleans())
     carried = draw(st.booleans())
     lhs_dir = draw(st.sampled_from(("In", "In", "InOut")))
-    post = draw(st.sampled_from(("", "", "pl.add(c_n, c_n)", "pl.mul(c_n, 0.5)", "pl.exp(c_n)")))
+    # `bias` is an on-chip tensor the runtime never sees: its init_value must become a fill.
+    post = draw(st.sampled_from(("", "", "pl.add(c_n, c_n)", "pl.mul(c_n, 0.5)", "pl.exp(c_n)",
+                                 "pl.add(c_n, bias)")))
     # Writes inside the loop: a scalar pl.write of the GM output after the assemble, a slice of the
     # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
     # own lhs (residency must not hoist a load of storage the loop writes).
@@ -446,12 +448,15 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     rhs_t = d.t(d.k, d.n if sliced else d.nb)
     lhs_t = d.t(d.m, d.k) if lhs_dir == "In" else f"pl.InOut[{d.t(d.m, d.k)}]"
     feats.update({f"rhs:{'sliced' if sliced else 'whole'}", f"loop:{'carry' if carried else 'rebind'}",
-                  f"lhs:{lhs_dir}"} | ({"post"} if post else set()) | ({f"write:{write}"} if write else set())
+                  f"lhs:{lhs_dir}"} | ({"post:fill" if "bias" in post else "post"} if post else set())
+                 | ({f"write:{write}"} if write else set())
                  | ({"escape"} if escape else set()))
     body = ["    @pl.function(type=pl.FunctionType.InCore)",
             f"    def kernel(self, lhs: {lhs_t}, rhs: {rhs_t}, out: pl.Out[{d.t(d.m, d.n)}])"
             f" -> {d.t(d.m, d.n)}:"]
     ind = "            "
+    if "bias" in post:
+        body.append(f"        bias = pl.create_tensor([{d.m}, {d.nb}], dtype=pl.FP32, init_value=0.5)")
     if carried:
         body.append(f"        for n, (acc,) in pl.range(0, {d.n}, {d.nb}, init_values=(out,)):")
     else:
