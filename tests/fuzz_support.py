@@ -50,6 +50,13 @@ _KEYWORDS = ["if", "elif", "else", "for", "while", "in", "not", "and", "or", "is
              "True", "False", "del", "global", "import", "from", "raise", "assert", "async", "await"]
 _KWARGS = ["type", "init_values", "b_trans", "a_trans", "out_dtype", "target_type", "dtype",
            "target_memory", "strict_ssa", "level", "role"]
+# Keyword arguments an "add_kwarg" edit gives a pl call: each changes what the op computes (or
+# refuses), so a conversion or a pass that drops it changes the result silently.
+_SEMANTIC_KWARGS = ["clamp=True", "atomic=pl.AtomicType.Add", "init_value=1.5", "init_value=0",
+                    "pad_value=pl.PadValue.max", "pad_value=pl.PadValue.min", "keep_dim=False",
+                    "keep_dim=True", "high_precision=True", "a_trans=True", "b_trans=True",
+                    "out_dtype=pl.FP16", "mode='floor'", "transpose=True", "descending=True",
+                    "exhausted=True", "cmp_type=2", "target_memory=pl.MemorySpace.Mat"]
 # Statements an attacker injects into a block ({n}, {m}: names of the file).
 _INJECTED = ["{n} = pl.add({n}, {m})", "return {n}", "pass", "break", "continue", "{n} = {m}",
              "del {n}", "print({n})", "assert {n}", "{n} += 1", "global {n}", "yield {n}",
@@ -71,7 +78,7 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 # compiling, and `verify`'s checks of a successful run's output.
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
-              "op_swap", "keyword_swap", "inject", "enclose")
+              "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg")
 # What an "enclose" edit puts around a run of statements: loops and branches are where values
 # merge (loop carries, if results), which token edits rarely make.
 _ENCLOSERS = (["for _e in pl.range(1):"], ["for _e in pl.range(2):"], ["for _e in pl.range(3):"],
@@ -156,6 +163,8 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
         return _inject(lines, toks, rng)
     if op == "enclose":
         return _enclose(lines, rng)
+    if op == "add_kwarg":
+        return _add_kwarg(lines, toks, rng)
     if op in ("drop_line", "indent") or not toks:
         code = [i for i, ln in enumerate(lines) if ln.strip()]
         if not code:
@@ -232,6 +241,49 @@ def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None
     indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" \t"))]
     lines.insert(i, indent + stmt)
     return f"line {i + 1}: inject {stmt!r}"
+
+
+def _add_kwarg(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
+    """Give a `pl.<op>(...)` call that closes on its own line one more keyword argument."""
+    closes: list[tuple[Tok, Tok]] = []
+    for i, t in enumerate(toks[:-3]):
+        if t.text != "pl" or toks[i + 1].text != "." or toks[i + 2].kind != tokenize.NAME:
+            continue
+        j = i + 3
+        while j + 1 < len(toks) and toks[j].text == "." and toks[j + 1].kind == tokenize.NAME:
+            j += 2  # pl.tile.add, pl.tensor.slice
+        if j >= len(toks) or toks[j].text != "(":
+            continue
+        depth = 0
+        for k in range(j, len(toks)):
+            if toks[k].line != toks[j].line:
+                break
+            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(toks[k].text, 0)
+            if depth == 0:
+                closes.append((toks[i + 2], toks[k]))
+                break
+    if not closes:
+        return None
+    name, close = rng.choice(closes)
+    # Mostly a keyword the op takes (else nearly every mutant is an "unknown keyword" error).
+    taken = _op_kwargs().get(name.text, set())
+    fitting = [k for k in _SEMANTIC_KWARGS if k.split("=")[0] in taken]
+    kwarg = rng.choice(fitting if fitting and rng.random() < 0.9 else _SEMANTIC_KWARGS)
+    line = lines[close.line]
+    opened = line[:close.col].rstrip().endswith("(")
+    lines[close.line] = line[:close.col] + ("" if opened else ", ") + kwarg + line[close.col:]
+    return f"line {close.line + 1}: pl.{name.text}(..., {kwarg})"
+
+
+def _op_kwargs() -> dict[str, set[str]]:
+    """The keyword names each DSL op name takes (`add` -> those of tile.add and tensor.add...)."""
+    from pl.ops.registry import all_ops
+
+    out: dict[str, set[str]] = {}
+    for op in all_ops().values():
+        for spelling in op.spellings:
+            out.setdefault(spelling.rsplit(".", 1)[-1], set()).update(k.name for k in op.kwargs)
+    return out
 
 
 def _simple_statement(lines: list[str], i: int) -> bool:

@@ -93,6 +93,7 @@ def test_mutation_is_deterministic_and_always_changes_the_text() -> None:
     ("keyword_swap", r": keyword '\w+' -> '\w+'"),
     ("inject", r": inject '"),
     ("enclose", r": enclose in '"),
+    ("add_kwarg", r": pl\.\w+\(\.\.\., \w+=\S+\)"),
 ])
 def test_every_kind_of_edit_occurs(kind: str, pattern: str) -> None:
     seen = [e for i in range(300) for e in mutate(SMALL, random.Random(i), max_edits=1).edits]
@@ -116,6 +117,16 @@ def test_single_edits_stay_local() -> None:
             assert [ln for ln in new if ln not in old] and all(ln in new for ln in old)
         else:
             assert len(old) - len(new) == 1 and "drop" in m.edits[0]
+
+
+def test_an_added_keyword_is_mostly_one_the_op_takes() -> None:
+    # add_kwarg aims at what a conversion could drop (clamp, atomic, init_value...): a keyword the
+    # op does not take is only an "unknown keyword" error. pl.load takes clamp and target_memory.
+    text = SMALL.replace("b = pl.add(a, a)", "b = pl.load(a, [0], [64])")
+    edits = [e for i in range(100)
+             for e in mutate(text, random.Random(i), max_edits=1, kinds=("add_kwarg",)).edits]
+    taken = [e for e in edits if re.search(r"pl\.load\(\.\.\., (clamp|target_memory)=", e)]
+    assert len(edits) == 100 and len(taken) >= 70, edits[:20]
 
 
 def test_op_swaps_pick_real_ops() -> None:
