@@ -453,6 +453,16 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                                           "never moved", hint=_change_to(inferred))
                 if ann.view_given and inferred.view is not None:
                     _check_valid_region(ctx, name, at, inferred, node)
+                if ann.space_given and inferred.memory_space not in (None, at.memory_space) \
+                        and not ctx.func_type.is_incore_kind():
+                    # Only inference (InCore, AIC, AIV functions) reconciles a written space with
+                    # the value's by a move; elsewhere the value would be one space and the name
+                    # another (a loop carrying it took the name's).
+                    assert at.memory_space is not None and inferred.memory_space is not None
+                    raise ctx.error(node, f"'{name}' is annotated {at.memory_space.name} but its "
+                                          f"value is a {inferred.memory_space.name} tile; only an "
+                                          "InCore, AIC or AIV function moves a tile to the space "
+                                          "written for it", hint=_change_to(inferred))
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 memref = at.memref if at.memref is not None else inferred.memref
