@@ -295,9 +295,11 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             and root.after is not None:
         edits = _with_import(edits, source, root)
     lines = text.splitlines()
+    kept = {(i.program, i.name) for i in infos if i.kept_reason}
     for c in compiled:  # a space the user wrote is never changed silently
         if c.decisions is not None:
-            notes.extend(PlError(ch.message(), ch.span, source=text)
+            notes.extend(PlError(ch.message((c.source.name, ch.function) not in kept), ch.span,
+                                 source=text)
                          for ch in space_changes(lines, c.decisions.spaces))
     output: str | None = None
     if source is not None:

@@ -1,9 +1,9 @@
 """Memory spaces the user wrote that inference changed: never a silent rewrite.
 
 `space_changes(lines, log)` pairs each tile's inferred space (a `SpaceDecision` of the decision
-log) with the space written in the statement that defines it: the first `MemorySpace.X` /
-`Mem.X` of that statement (the annotation comes before the value, else a `target_memory=`
-keyword). Where they differ the result says so, with the reason inference gave; show_inferred
+log) with each space written in the statement that defines it: every `MemorySpace.X` /
+`Mem.X` of that statement outside comments (its annotation's, a `target_memory=` keyword's).
+Where one differs the result says so, with the reason inference gave; show_inferred
 turns each into a note (stderr and `--json` diagnostics) and `--explain` marks the tile. Only
 the user's own text is read, so a space that came from an op's default is never reported.
 """
@@ -33,25 +33,26 @@ class SpaceChange:
     reason: str
     span: Span
 
-    def message(self) -> str:
+    def message(self, rewritten: bool = True) -> str:
+        """What the note says; `rewritten`: whether the regenerated file rewrote the function (a
+        function left as written keeps the space the user wrote)."""
+        told = f"the regenerated file says pl.MemorySpace.{self.inferred}" if rewritten \
+            else "its function is left as written"
         return (f"{self.name} is written as pl.MemorySpace.{self.written} but inference places it "
-                f"in {self.inferred} ({self.reason}); the regenerated file says "
-                f"pl.MemorySpace.{self.inferred}")
+                f"in {self.inferred} ({self.reason}); {told}")
 
 
-def written_space(lines: Sequence[str], name: str, span: Span) -> tuple[str, Span] | None:
-    """The space written in the statement at `span` that assigns `name`, and where, or None."""
+def written_spaces(lines: Sequence[str], name: str, span: Span) -> list[tuple[str, Span]]:
+    """Each space written in the statement at `span` that assigns `name` (its annotation's, a
+    `target_memory=` keyword's), and where; none when the statement is not that assignment."""
     if span.line <= 0 or span.line > len(lines):
-        return None
+        return []
     last = min(max(span.end_line, span.line), len(lines))
-    for n in range(span.line, last + 1):
-        text = lines[n - 1]
-        if n == span.line and not _assigns(text, name):
-            return None
-        m = _SPACE.search(text)
-        if m:
-            return m.group(1), Span(span.filename, n, m.start() + 1, n, m.end() + 1)
-    return None
+    if not _assigns(lines[span.line - 1], name):
+        return []
+    return [(m.group(1), Span(span.filename, n, m.start() + 1, n, m.end() + 1))
+            for n in range(span.line, last + 1)
+            for m in _SPACE.finditer(lines[n - 1].split("#", 1)[0])]
 
 
 def writes_target_memory(lines: Sequence[str], span: Span) -> bool | None:
@@ -94,8 +95,10 @@ def space_changes(lines: Sequence[str], decisions: Iterable[object]) -> list[Spa
         if space is None or not isinstance(span, Span):
             continue
         name = user_name(getattr(d, "name", ""))
-        found = written_space(lines, name, span)
-        if found is not None and found[0] != space.name:
+        # Both the annotation and a target_memory= keyword are the user's: either one rewritten
+        # is said (the first that differs).
+        found = next((w for w in written_spaces(lines, name, span) if w[0] != space.name), None)
+        if found is not None:
             reason = reason_text(lines, d)
             out.append(SpaceChange(getattr(d, "function", ""), name, found[0], space.name,
                                    reason, found[1]))
