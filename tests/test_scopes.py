@@ -159,3 +159,59 @@ def test_split_aiv_region_without_its_lane_binding_still_prints_as_a_loop() -> N
     text = statement_text(stripped, default_ctx())
     assert "\nfor aiv_id in pl.split_aiv(2, mode=pl.SplitMode.NONE):\n" in text
     assert "get_subblock_idx" not in text
+
+
+# A pl.spmd body that rebinds the names it passes to the kernel. The blocks run side by side, so
+# each one calls the kernel with the tensors bound at scope entry; the interpreter ran the blocks
+# as a loop carrying the names from block to block, so from the second block on it passed `out0`
+# as both outputs (res1 is returned first) and the source computed another result than its
+# compiled program, whose SSA names each block reads from scope entry (found by the fuzzer on a
+# corpus kernel).
+SPMD_REBIND = """import pl
+
+
+@pl.program
+class SpmdRebind:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        b: pl.Tensor[[16, 16], pl.FP32],
+        out0: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+        out1: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        ta: pl.Tile[[16, 16], pl.FP32] = pl.load(a, [0, 0], [16, 16])
+        tb: pl.Tile[[16, 16], pl.FP32] = pl.load(b, [0, 0], [16, 16])
+        res0: pl.Tensor[[16, 16], pl.FP32] = pl.store(pl.add(ta, tb), [0, 0], out0)
+        res1: pl.Tensor[[16, 16], pl.FP32] = pl.store(pl.sub(ta, tb), [0, 0], out1)
+        return res1, res0
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        a: pl.Tensor[[16, 16], pl.FP32],
+        b: pl.Tensor[[16, 16], pl.FP32],
+        out0: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+        out1: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Tensor[[16, 16], pl.FP32]]:
+        with pl.spmd(4):
+            out0, out1 = self.kernel(a, b, out0, out1)
+        return out0, out1
+"""
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_spmd_blocks_read_the_names_bound_at_scope_entry(compiled: bool) -> None:
+    p = pl.parse(SPMD_REBIND)
+    assert isinstance(p, Program)
+    if compiled:
+        p = pl.compile(p, backend="910B").program
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((16, 16)).astype(np.float32) for _ in range(2))
+    out0, out1 = np.zeros((16, 16), np.float32), np.zeros((16, 16), np.float32)
+    got0, got1 = pl.interpret(p, a, b, out0, out1)
+    # Every block writes a + b into out0 and a - b into out1, and returns (res1, res0).
+    np.testing.assert_allclose(np.asarray(got0), a - b, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(got1), a + b, rtol=1e-6)
+    np.testing.assert_allclose(out0, a + b, rtol=1e-6)
+    np.testing.assert_allclose(out1, a - b, rtol=1e-6)

@@ -4,8 +4,10 @@ Guarantees: the IR is only read, never changed. Every loop kind runs sequentiall
 a loop's iter_args start at their `init` values and take each iteration's yielded values; return
 vars receive the final values (also after `break`). `if` phis bind the branch's yielded values.
 Scopes are transparent; a `pl.spmd(n)` scope runs its body once per block in order and a
-`pl.split_aiv` region of mode NONE once per AIV lane (`Machine._scope`), the block and lane ids
-reading the running one (block 0 of 1, lane 0, outside any); a task id is an opaque `TaskId`.
+`pl.split_aiv` region of mode NONE once per AIV lane (`Machine._scope`), each from the names
+bound at scope entry (they run side by side: a rebinding in one block is not the next one's
+input), the block and lane ids reading the running one (block 0 of 1, lane 0, outside any); a
+task id is an opaque `TaskId`.
 A Group function's statements run in the order `pl.interpreter.group_order` gives (its cube
 and vector sides meet at the pipes). A call of a program function (`GlobalVar`) binds its parameters to the
 argument values themselves, so tensors are shared by reference and writes reach the caller. Each
@@ -173,8 +175,8 @@ class Machine:
 
     def _scope(self, stmt: ScopeStmt, env: Env) -> Flow | None:
         """A scope runs its body once, a `pl.spmd(n)` scope once per block (0 to n-1, in order),
-        a `pl.split_aiv` region of mode NONE once per AIV lane (0, 1); a task id the scope binds
-        names a task that has run (`as tid`)."""
+        a `pl.split_aiv` region of mode NONE once per AIV lane (0, 1), each from the names bound
+        at scope entry; a task id the scope binds names a task that has run (`as tid`)."""
         outer = self.lanes
         runs: Iterable[Lanes] = [outer]
         if stmt.kind is ScopeKind.Spmd:
@@ -189,9 +191,15 @@ class Machine:
                               "lanes, which the interpreter does not model", stmt.span)
             runs = [replace(outer, subblock_idx=lane) for lane in (0, 1)]
         flow = None
+        # Blocks and lanes run side by side: each starts from the names bound at scope entry (a
+        # rebinding in one is not another's input, as SSA conversion reads the body), and the
+        # last one's bindings are what follows the scope sees. Memory they write is shared.
+        entry = dict(env)
         try:
             for lanes in runs:
                 self.lanes = lanes
+                env.clear()
+                env.update(entry)
                 flow = self.exec(stmt.body, env)
                 if flow is not None and flow.kind != "yield":
                     break  # a return leaves every block (a pl.spmd body has no break of its own)
