@@ -4,14 +4,30 @@ compiled program does too; compiling is idempotent."""
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from infer_cases.cases import CASES as INFER_CASES
 from test_residency import CASES as RESIDENCY_CASES
 
 import pl
-from pl.ir import Program
+from pl.ir import (
+    AssignStmt,
+    ConstFloat,
+    ConstInt,
+    DType,
+    Function,
+    FunctionType,
+    Program,
+    ReturnStmt,
+    ScalarType,
+    Var,
+    make_body,
+)
+from pl.printer.exprs import float_text
 
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
 # Kernels for forms whose printed text reads back only through a rule of the parser.
@@ -78,3 +94,72 @@ def test_round_trip_kernels_compute_the_same_compiled(path: Path) -> None:
     for backend in (None, "910B"):
         verdict = compare_results(program, pl.compile(program, backend=backend).program)
         assert not verdict.startswith("differs"), verdict
+
+
+# -- every constant the printer can print reads back (pl/printer/exprs.py, the frontend's consts) --
+
+_INT_RANGES = {dt: ((-(1 << (dt.bits - 1)), (1 << (dt.bits - 1)) - 1) if dt.is_signed_int()
+                    else (0, (1 << dt.bits) - 1)) for dt in DType if dt.is_int()}
+_FLOAT_DTYPES = [dt for dt in DType if dt.is_float()]
+
+
+def _bits(v: float) -> bytes:
+    """A float's sign, exponent and mantissa; a NaN as the one quiet NaN with its sign (the DSL
+    spells no payload)."""
+    if v != v:
+        v = -float("nan") if struct.pack(">d", v)[0] & 0x80 else float("nan")
+    return struct.pack(">d", v)
+
+
+def _const_program(value: ConstInt | ConstFloat) -> Program:
+    x = Var("x", ScalarType(value.dtype))
+    body = make_body([AssignStmt(x, value), ReturnStmt((x,))])
+    return Program("P", (Function("f", (), (), (x.type,), body, FunctionType.Opaque, None, None,
+                                  ()),))
+
+
+def _read_back(value: ConstInt | ConstFloat) -> ConstInt | ConstFloat:
+    program = _const_program(value)
+    text = pl.python_print(program)
+    again = pl.parse(text)
+    assert isinstance(again, Program) and pl.python_print(again) == text
+    stmt = again.functions[0].body
+    first = stmt.stmts[0] if hasattr(stmt, "stmts") else stmt
+    assert isinstance(first, AssignStmt)
+    got = first.value
+    assert isinstance(got, ConstInt | ConstFloat) and got.dtype == value.dtype, text
+    return got
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True),
+       st.sampled_from(_FLOAT_DTYPES))
+def test_every_float_constant_reads_back_as_printed(v: float, dtype: DType) -> None:
+    got = _read_back(ConstFloat(v, dtype))
+    assert isinstance(got, ConstFloat) and _bits(got.value) == _bits(v), (v, got.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(_INT_RANGES, key=lambda d: d.name)).flatmap(
+    lambda dt: st.tuples(st.just(dt), st.integers(*_INT_RANGES[dt]))))
+def test_every_int_constant_of_its_dtype_range_reads_back(case: tuple[DType, int]) -> None:
+    dtype, v = case
+    got = _read_back(ConstInt(v, dtype))
+    assert isinstance(got, ConstInt) and got.value == v
+
+
+@pytest.mark.parametrize("v", [float("inf"), -float("inf"), float("nan"), -float("nan"), -0.0, 0.0,
+                               5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                               -1.7976931348623157e308, 1e400])
+def test_edge_floats_read_back_in_kwargs_and_expressions(v: float) -> None:
+    got = _read_back(ConstFloat(v))
+    assert isinstance(got, ConstFloat) and _bits(got.value) == _bits(v)
+    # a float keyword of an op reads back to the same value (tile.full's value=)
+    text = ("import pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def f(self, out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+            f"        t = pl.tile.full([16, 16], dtype=pl.FP32, value={float_text(v)})\n"
+            "        out = pl.store(t, [0, 0], out)\n        return out\n")
+    program = pl.parse(text)
+    assert isinstance(program, Program)
+    printed = pl.python_print(program)
+    assert f"value={float_text(v)}" in printed and pl.python_print(pl.parse(printed)) == printed

@@ -105,12 +105,14 @@ def int_text(v: int) -> str:
 
 
 def float_text(v: float) -> str:
-    if math.isnan(v) or math.isinf(v):
-        text = "nan" if math.isnan(v) else ("-inf" if v < 0 else "inf")
-        return "float(" + repr(text) + ")"
-    if math.copysign(1.0, v) < 0:
-        return "-" + repr(-v)
-    return repr(v)
+    """A float as text the frontend reads back to the same value, sign included: the shortest
+    repr, and for the values no literal spells `float('inf')` / `float('nan')`
+    (pl/lowering/frontend/exprs.py reads those calls); a negative value (-0.0, -inf, a NaN with
+    its sign bit set) is the magnitude's text after `-`, which the frontend folds. A NaN reads
+    back as Python's one quiet NaN (its sign kept, not its payload)."""
+    text = "float('nan')" if math.isnan(v) else "float('inf')" if math.isinf(v) else \
+        repr(abs(v))
+    return "-" + text if math.copysign(1.0, v) < 0 else text
 
 
 def list_text(items: Sequence[str]) -> str:
@@ -226,7 +228,7 @@ def precedence(e: Expr) -> int:
             return _NOT
         case ConstInt(value=v) if v < 0:
             return _UNARY
-        case ConstFloat(value=v) if math.copysign(1.0, v) < 0 and not math.isnan(v):
+        case ConstFloat(value=v) if math.copysign(1.0, v) < 0:
             return _UNARY
         case _:
             return _ATOM

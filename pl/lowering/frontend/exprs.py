@@ -161,6 +161,24 @@ def _float(ctx: FnCtx, node: cst.Float) -> Any:
     return ConstFloat(literal_number(node), DType.FP32)
 
 
+def _float_call(ctx: FnCtx, node: cst.Call) -> Expr:
+    """`float('inf')`, `float('-inf')`, `float('nan')` (any string literal Python's `float`
+    reads): the FP32 constant Python computes. How the printer writes the floats no literal
+    spells (pl/printer/exprs.py, `float_text`)."""
+    hint = "write float('inf'), float('-inf') or float('nan'); convert a value with pl.cast"
+    args = node.args
+    if len(args) != 1 or args[0].keyword is not None or args[0].star:
+        raise ctx.error(node, "float(...) in a kernel takes one string literal", hint=hint)
+    text = args[0].value
+    if not isinstance(text, cst.SimpleString | cst.ConcatenatedString) or \
+            not isinstance(value := text.evaluated_value, str):
+        raise ctx.error(text, "float(...) in a kernel takes one string literal", hint=hint)
+    try:
+        return ConstFloat(float(value), DType.FP32)
+    except ValueError:
+        raise ctx.error(text, f"float() cannot read {value!r} as a number", hint=hint) from None
+
+
 def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:
     return node.evaluated_value
 
@@ -381,6 +399,8 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
         return op_call(ctx, node, spelling)
     if obj is dsl.const:
         return _const(ctx, node)
+    if obj is float:
+        return _float_call(ctx, node)
     if obj is dsl.submit or obj is dsl.spmd_submit:
         return _submit(ctx, node, obj.spelling)
     if obj is dsl.yield_:
