@@ -12,8 +12,41 @@ compile-cache hit, needs none of the compiler: importing the language surface he
 registry) would cost every run of the command a fifth of a second.
 """
 
-from types import MappingProxyType
-from typing import TYPE_CHECKING
+def _leave_the_working_directory() -> None:
+    """`python -m pl.show_inferred` (and the hook's `python -m pl.show_inferred.hook`): Python put
+    the working directory first on sys.path before any of pl's code ran, so a `json.py`,
+    `typing.py` or `difflib.py` in the folder the command runs in (a repository under check)
+    would be imported in place of the standard library's, and run. This takes that entry off
+    before anything else is imported, when Python is locating the module of a `python -m pl...`
+    (it sets sys.argv[0] to "-m" only while it imports that module's packages); pl finds its own
+    modules through its package. A `pl/` folder there is imported before this can run: README,
+    "Running it safely", names the invocations that never look there."""
+    import os
+    import sys  # both loaded before any module is looked for on sys.path
+
+    if sys.argv[:1] != ["-m"] or getattr(sys.flags, "safe_path", False) or \
+            not sys.path or sys.path[0] not in ("", os.getcwd()):
+        return
+    options = iter(getattr(sys, "orig_argv", [])[1:])
+    for option in options:
+        if option in ("-W", "-X", "--check-hash-based-pycs"):
+            next(options, None)  # the option's value
+        elif option.startswith(("-W", "-X", "--")):
+            continue
+        elif option.startswith("-") and "m" in option:  # -m NAME, -mNAME, -Im NAME
+            name = option[option.index("m") + 1:] or next(options, "")
+            if name == "pl" or name.startswith("pl."):
+                del sys.path[0]
+            return
+        elif not option.startswith("-") or option.startswith("-c"):
+            return
+
+
+_leave_the_working_directory()
+del _leave_the_working_directory
+
+from types import MappingProxyType  # noqa: E402  (after the working directory left sys.path)
+from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
     from pl import passes as passes

@@ -162,3 +162,112 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     assert status == 0, report
     assert "show_inferred --check" in report and "Passed" in report, report
     assert "would regenerate" not in report, report
+
+
+# -- file names are never options, and the hook runs nothing ----------------------------------------
+def test_the_hook_takes_no_option_that_runs_a_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kernel = tmp_path / "k.py"
+    kernel.write_text(SEED.read_text(encoding="utf-8") + RUNS.format(marker=tmp_path / "ran"),
+                      encoding="utf-8")
+    for option in ("--exec", "--ex", "--e"):  # nor its abbreviations
+        assert main([option, "--no-cache", str(kernel)]) == 2
+        assert f"unrecognized arguments: {option}" in capsys.readouterr().err
+    assert main(["--no-cach", str(kernel)]) == 2  # no option is abbreviated
+    assert not (tmp_path / "ran").exists()
+
+
+RUNS = "\nopen({marker!r}, 'w').close()  # top-level code: runs only if the file is imported\n"
+
+
+@pytest.mark.parametrize("name", ["--exec", "--ex", "--no-cache"])
+def test_a_staged_file_named_like_an_option_is_never_an_option(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # pre-commit runs the hook in the repository's root with the staged files' names appended.
+    monkeypatch.chdir(tmp_path)
+    text = SEED.read_text(encoding="utf-8") + RUNS.format(marker=str(tmp_path / "ran"))
+    write(tmp_path, {name: text, "k.py": text})
+    # After the manifest's `--`: a file like any other, checked (and not run).
+    assert main(["--no-cache", "--", name, "k.py"]) == 1
+    assert capsys.readouterr().err == f"would regenerate {name}\nwould regenerate k.py\n"
+    # A user's args: without `--`: refused, neither taken for an option nor for a file.
+    assert main(["--no-cache", name, "k.py"]) == 2
+    assert f"'{name}' is a file's name spelled as an option" in capsys.readouterr().err
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_staged_file_named_dash_is_that_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"-": SEED.read_text(encoding="utf-8")})
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PLAIN))  # not what is checked
+    assert main(["--no-cache", "--", "-"]) == 1
+    assert capsys.readouterr().err == "would regenerate ./-\n"
+
+
+def test_the_manifest_runs_a_console_script_and_ends_the_options() -> None:
+    """The hook's entry is a console script of pyproject.toml (`python -m` would put the
+    repository under check first on sys.path), and its args end with `--`."""
+    tomllib = pytest.importorskip("tomllib")
+    yaml = pytest.importorskip("yaml")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert scripts[hook["entry"]] == "pl.show_inferred.hook:main"
+    assert hook["args"][-1] == "--"
+
+
+# -- the working directory is never imported from ----------------------------------------------------
+# Modules the command imports (directly or through the standard library) before and after its
+# arguments are parsed; planted in the folder it runs in, each would run if imported from there.
+PLANTED = ("typing", "json", "difflib", "dataclasses", "argparse", "functools", "tempfile",
+           "hashlib", "tokenize", "libcst")
+
+
+def _plant(folder: Path, marker: Path, *, package: bool = False) -> None:
+    for name in PLANTED:
+        (folder / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write('{name}\\n')\n",
+                                           encoding="utf-8")
+    if package:  # a `pl/` package of the repository under check
+        (folder / "pl").mkdir()
+        (folder / "pl" / "__init__.py").write_text(
+            f"open({str(marker)!r}, 'a').write('pl\\n')\n", encoding="utf-8")
+
+
+def _run_in(cwd: Path, command: list[str]) -> subprocess.CompletedProcess[str]:
+    env = _env() | {"PYTHONPATH": str(ROOT)}  # pl from this checkout, as if installed
+    env.pop("PYTHONSAFEPATH", None)
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("module", ["pl.show_inferred", "pl.show_inferred.hook"])
+def test_python_m_never_imports_from_the_working_directory(module: str, tmp_path: Path) -> None:
+    marker = tmp_path.parent / f"{tmp_path.name}-imported"
+    _plant(tmp_path, marker)
+    (tmp_path / "k.py").write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
+    options = ["--check"] if module == "pl.show_inferred" else []
+    run = _run_in(tmp_path, [sys.executable, "-m", module, *options, "--no-cache", "k.py"])
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert (run.returncode, run.stderr) == (1, "would regenerate k.py\n")
+
+
+@pytest.mark.parametrize(("script", "argv"), [("pl-show-inferred", ["--check", "--no-cache", "k.py"]),
+                                              ("pl-show-inferred-hook", ["--no-cache", "--", "k.py"])])
+def test_the_console_scripts_never_import_from_the_working_directory(
+        script: str, argv: list[str], tmp_path: Path) -> None:
+    """The commands pyproject.toml installs, run as pip's wrapper runs them (its folder, not the
+    working directory, first on sys.path): not even a `pl/` package there is imported."""
+    tomllib = pytest.importorskip("tomllib")
+    module, function = tomllib.loads((ROOT / "pyproject.toml").read_text(
+        encoding="utf-8"))["project"]["scripts"][script].split(":")
+    bin_dir, cwd = tmp_path / "bin", tmp_path / "repo"
+    bin_dir.mkdir()
+    cwd.mkdir()
+    wrapper = bin_dir / script
+    wrapper.write_text(f"import sys\nfrom {module} import {function}\nsys.exit({function}())\n",
+                       encoding="utf-8")
+    marker = tmp_path / "imported"
+    _plant(cwd, marker, package=True)
+    (cwd / "k.py").write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
+    run = _run_in(cwd, [sys.executable, str(wrapper), *argv])
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert (run.returncode, run.stderr) == (1, "would regenerate k.py\n")

@@ -67,7 +67,7 @@ def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m pl.show_inferred",
+        prog="python -m pl.show_inferred", allow_abbrev=False,
         description="Print kernel files regenerated with every tile's inferred memory space: "
                     "annotations gain pl.MemorySpace.X, inserted moves and hoisted loads appear "
                     "in the source; everything else is kept byte for byte.",

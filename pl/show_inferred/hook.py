@@ -9,16 +9,22 @@ the file (a fraction of the LibCST parse a check costs, so a whole repository co
 file Python cannot parse, or cannot decode, is handed to the check, which reports it located.
 Nothing runs: the check reads files as `show_inferred` always does.
 
-The options `--check` honours (`--backend`, `--no-residency`, `--program`, `--exec`,
+The options `--check` honours that run nothing (`--backend`, `--no-residency`, `--program`,
 `--no-cache`, `--cache-dir`) are passed through (a hook's `args:` in `.pre-commit-config.yaml`);
-the exit status and messages are `--check`'s: 0 all kernel files are in their inferred form, 1
-`would regenerate FILE` on stderr for each that is not, 2 a user error.
+`--exec`, which runs the kernels' top-level code, is no option of the hook. pre-commit appends
+the staged files' names to the arguments, and a file may be named like an option (`--no-cache`,
+or `--exec`): the manifest's `args: [--]` ends the options before them, option names are never
+abbreviated, and without a `--` an argument that is spelled as an option and names an existing
+file is refused (status 2) rather than taken for either. The exit status and messages are
+`--check`'s: 0 all kernel files are in their inferred form, 1 `would regenerate FILE` on stderr
+for each that is not, 2 a user error.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import os
 import sys
 from collections.abc import Sequence
 
@@ -55,12 +61,12 @@ def is_kernel_file(path: str) -> bool:
 
 
 _VALUED = ("--backend", "--program", "--cache-dir")
-_FLAGS = ("--no-residency", "--exec", "--no-cache")
+_FLAGS = ("--no-residency", "--no-cache")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m pl.show_inferred.hook",
+        prog="pl-show-inferred-hook", allow_abbrev=False,
         description="The pre-commit hook: show_inferred --check on the files given that define "
                     "a @pl.program class; other files pass.")
     p.add_argument("files", nargs="*", metavar="FILE")
@@ -74,6 +80,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Check the kernel files among `argv`'s files; the exit status of `show_inferred --check`."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--" not in argv:
+        named = [a for a in argv if a.startswith("-") and os.path.lexists(a)]
+        if named:
+            print(f"pl-show-inferred-hook: error: {named[0]!r} is a file's name spelled as an "
+                  "option; end the hook's args: with '--' (as `.pre-commit-hooks.yaml` does) so "
+                  "that file names are never read as options", file=sys.stderr)
+            return 2
     try:
         args = vars(_parser().parse_args(argv))
     except SystemExit as e:  # argparse printed its usage error (status 2) or --help (0)
@@ -87,7 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if given(option) is not None:
             options += [option, str(given(option))]
     options += [flag for flag in _FLAGS if given(flag)]
-    kernels = [f for f in args["files"] if is_kernel_file(f)]
+    # A file named `-` is that file, not standard input (show_inferred's `-`).
+    files = [f"./{f}" if f == "-" else f for f in args["files"]]
+    kernels = [f for f in files if is_kernel_file(f)]
     if not kernels:
         return EXIT_OK
     return show_inferred_main([*options, "--", *kernels])
