@@ -1,4 +1,4 @@
-"""`python -m pl.show_inferred.hook FILE...`: the pre-commit hook (`.pre-commit-hooks.yaml`).
+"""The pre-commit hook `pl-show-inferred-hook FILE...` (`.pre-commit-hooks.yaml`; also `python -m pl.show_inferred.hook`).
 
 It runs `show_inferred --check` on the given files that are kernel files, and passes the others:
 pre-commit hands a hook every staged Python file, and a project's ordinary modules (its tests,
