@@ -369,6 +369,40 @@ def test_stdin() -> None:
     assert run(["--check", "-"], stdin=out)[0] == 0
 
 
+def _bytes_run(argv: list[str], stdin: bytes = b"") -> tuple[int, bytes, str]:
+    """The command with byte streams beneath its standard input and output, as a process has."""
+    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+    code = cli.main(argv, stdin=io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+                    stdout=out, stderr=err)
+    out.flush()
+    assert isinstance(out.buffer, io.BytesIO)
+    return code, out.buffer.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("store", [
+    lambda t: ("# -*- coding: latin-1 -*-\n" + t + "# caf\u00e9\n").encode("latin-1"),
+    lambda t: b"\xef\xbb\xbf" + t.encode(),
+    lambda t: t.replace("\n", "\r").encode(),
+    lambda t: t.replace("\n", "\r\n").encode(),
+], ids=["latin1_cookie", "bom", "cr", "crlf"])
+def test_stdin_is_read_and_printed_as_the_same_file(store: Any, tmp_path: Path) -> None:
+    """`-` is decoded as a file is (coding cookie, BOM, line ends), and every file is printed in
+    its own encoding, so the output reads back as the file it replaces."""
+    data = store(Path(SEED).read_text(encoding="utf-8"))
+    path = tmp_path / "k.py"
+    path.write_bytes(data)
+    code, by_path, err = _bytes_run(["--no-cache", str(path)])
+    assert code == 0, err
+    code, by_stdin, err = _bytes_run(["--no-cache", "-"], stdin=data)
+    assert code == 0, err
+    assert by_stdin == by_path
+    assert _bytes_run(["--no-cache", "--check", "-"], stdin=by_stdin)[0] == 0
+    path.write_bytes(data)
+    assert cli.main(["--no-cache", "--write", str(path)], stdout=io.StringIO(),
+                    stderr=io.StringIO()) == 0
+    assert path.read_bytes() == by_path
+
+
 @pytest.mark.parametrize(("argv", "needle"), [
     (["missing_kernel.py"], "no such file: missing_kernel.py"),
     (["--backend", "tpu", SEED], "invalid choice"),

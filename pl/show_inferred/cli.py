@@ -2,7 +2,9 @@
 
 Like black, it reads kernel files and never runs them (`--exec` imports them instead, running
 their top-level code). It prints the regenerated file by default (each after a `# ==> FILE <==`
-line, as `head` does, when several files are given); `--diff` shows a unified diff (coloured only
+line, as `head` does, when several files are given), in each file's own encoding (a coding
+cookie's, with its BOM), so the printed bytes read back as the file did; `-` reads standard input
+as bytes, decoded as a file is; `--diff` shows a unified diff (coloured only
 on a terminal, NO_COLOR honoured), `--check` exits 1 when a file is not yet in its inferred form
 (stdout stays empty; `would regenerate FILE` goes to stderr), `--write` rewrites files in place
 atomically (`write_back`). `--ir`, `--explain`,
@@ -155,9 +157,16 @@ class Input:
 
 
 def read_input(path: str, stdin: TextIO) -> Input:
-    """A kernel file ('-': standard input) as Python reads it; a `PlError` naming it if it cannot be."""
+    """A kernel file ('-': standard input) as Python reads it; a `PlError` naming it if it cannot be.
+    Standard input is read as bytes and decoded as a file is (BOM, coding cookie, line ends
+    kept), unless it is a text stream without bytes beneath (a caller's `io.StringIO`)."""
     if path == "-":
-        return Input(stdin.read(), "<stdin>")
+        binary = getattr(stdin, "buffer", None)
+        if binary is None:
+            return Input(stdin.read(), "<stdin>")
+        data = binary.read()
+        text, stored = decode(data, "<stdin>")
+        return Input(text, "<stdin>", stored, None)
     p = Path(path)
     if p.is_dir():
         raise PlError(f"{path}: is a directory", hint="give the path of a kernel file, or '-'")
@@ -333,10 +342,23 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             # Several files back to back would read as one; `head`'s separator, as a comment so
             # each part stays Python.
             stdout.write(f"# ==> {path} <==\n")
-        stdout.write(r.output)
+        _write_text(stdout, r.output, source, path)
         if len(args.files) > 1 and not r.output.endswith("\n"):
             stdout.write("\n")  # so the next file's separator starts its own line
     return EXIT_OK
+
+
+def _write_text(stdout: TextIO, text: str, source: Input, path: str) -> None:
+    """The regenerated file on standard output stored as the file is (its encoding and BOM: the
+    bytes read back as the file did), where standard output takes bytes; else as text."""
+    binary = getattr(stdout, "buffer", None)
+    if binary is None:
+        stdout.write(text)
+        return
+    data = encode(text, source.stored, path)
+    stdout.flush()
+    binary.write(data)
+    binary.flush()
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
