@@ -430,13 +430,26 @@ class _Dims:
         return f"pl.Tensor[[{rows}, {cols}], pl.FP32]"
 
 
+MIXED_DTYPE_POSTS = ("pl.add(pl.cast(c_n, target_type=pl.INT32), 0.5)",
+                     "pl.mul(pl.cast(c_n, target_type=pl.BF16), 3.3)",
+                     "pl.exp(pl.cast(pl.mul(c_n, 0.25), target_type=pl.INT8))",
+                     "pl.maximum(pl.cast(c_n, target_type=pl.INT16), 0.5)")
+
+
+def _post_feature(post: str) -> str:
+    return "post:fill" if "bias" in post else \
+        "post:mixed_dtype" if post in MIXED_DTYPE_POSTS else "post"
+
+
 def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     sliced = draw(st.booleans())
     carried = draw(st.booleans())
     lhs_dir = draw(st.sampled_from(("In", "In", "InOut")))
     # `bias` is an on-chip tensor the runtime never sees: its init_value must become a fill.
+    # The mixed-dtype ones compute in a dtype the scalar (or the type rule) promotes to: an
+    # INT32 / BF16 / INT8 tensor with a float scalar, or a float op of an integer one, is FP32.
     post = draw(st.sampled_from(("", "", "pl.add(c_n, c_n)", "pl.mul(c_n, 0.5)", "pl.exp(c_n)",
-                                 "pl.add(c_n, bias)")))
+                                 "pl.add(c_n, bias)", *MIXED_DTYPE_POSTS)))
     # Writes inside the loop: a scalar pl.write of the GM output after the assemble, a slice of the
     # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
     # own lhs (residency must not hoist a load of storage the loop writes).
@@ -448,7 +461,7 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     rhs_t = d.t(d.k, d.n if sliced else d.nb)
     lhs_t = d.t(d.m, d.k) if lhs_dir == "In" else f"pl.InOut[{d.t(d.m, d.k)}]"
     feats.update({f"rhs:{'sliced' if sliced else 'whole'}", f"loop:{'carry' if carried else 'rebind'}",
-                  f"lhs:{lhs_dir}"} | ({"post:fill" if "bias" in post else "post"} if post else set())
+                  f"lhs:{lhs_dir}"} | ({_post_feature(post)} if post else set())
                  | ({f"write:{write}"} if write else set())
                  | ({"escape"} if escape else set()))
     body = ["    @pl.function(type=pl.FunctionType.InCore)",

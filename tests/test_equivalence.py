@@ -1,7 +1,8 @@
 """Compiling never changes what a kernel computes: `pl.interpret` on the source program and on the
 compiled one gives identical outputs on random inputs (bit-exact: the same dtype math).
 
-Covered: every example under every backend; every memory-space inference scenario (Before vs
+Covered: every example under every backend; every kernel in tests/equivalence_kernels/ (a file per
+class of program whose compiled form once computed something else) under every backend; every memory-space inference scenario (Before vs
 compiled); every residency scenario (phases 0-3 vs phases 0-4, so a hoist that aliasing would make
 wrong shows up as a difference). A program that uses an op the interpreter does not cover is
 reported as skipped, and the test counts how many really ran.
@@ -53,6 +54,18 @@ EXAMPLE_PROGRAMS = _example_programs()
 @pytest.mark.parametrize(("label", "program"), EXAMPLE_PROGRAMS, ids=[x[0] for x in EXAMPLE_PROGRAMS])
 def test_examples_compute_the_same_after_compilation(label: str, program: Program,
                                                      backend: str | None) -> None:
+    assert_same_results(program, pl.compile(program, backend=backend, verify=True).program)
+
+
+EQUIVALENCE_KERNELS = [(f"{p.stem}:{prog.name}", prog) for p in sorted(
+    (Path(__file__).resolve().parent / "equivalence_kernels").glob("*.py")) for prog in load_programs(p)]
+
+
+@pytest.mark.parametrize("backend", [None, "910B", "950"])
+@pytest.mark.parametrize(("label", "program"), EQUIVALENCE_KERNELS,
+                         ids=[x[0] for x in EQUIVALENCE_KERNELS])
+def test_equivalence_kernels_compute_the_same_after_compilation(label: str, program: Program,
+                                                                backend: str | None) -> None:
     assert_same_results(program, pl.compile(program, backend=backend, verify=True).program)
 
 

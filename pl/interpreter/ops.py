@@ -54,7 +54,19 @@ def _relu(x: Array) -> Array:
 @interprets("tile.rem", "tile.rems", fn=np.remainder)
 def _binary(c: OpCtx, *, fn: Fn2) -> Any:
     with np.errstate(all="ignore"):
-        return fn(c.array(0), _operand(c, 1))
+        return fn(_in_result_dtype(c, c.array(0)), _in_result_dtype(c, _operand(c, 1)))
+
+
+def _in_result_dtype(c: OpCtx, v: Any) -> Any:
+    """An array operand in the storage dtype of the op's result: an elementwise op computes in
+    its result dtype (`pl.add(int32_tensor, 0.5)` adds in FP32, `pl.exp(int8_tensor)` in FP32),
+    as its compiled form does once its operands are cast to it; NumPy's own promotion would
+    compute `int8 + int32 scalar` in INT8 and `exp(int8)` in FP16. A scalar stays a Python
+    number, which NumPy takes in the array's dtype."""
+    want = c.result_dtype()
+    if isinstance(v, np.ndarray) and want is not None and v.dtype != want:
+        return v.astype(want)
+    return v
 
 
 def _operand(c: OpCtx, i: int) -> Any:
@@ -78,7 +90,7 @@ def _operand(c: OpCtx, i: int) -> Any:
 @interprets("tile.not", "tensor.not", fn=np.invert)
 def _unary(c: OpCtx, *, fn: Callable[[Array], Array]) -> Any:
     with np.errstate(all="ignore"):
-        return fn(c.array(0))
+        return fn(_in_result_dtype(c, c.array(0)))
 
 
 def _addc(a: Any, b: Any, d: Any) -> Any:
@@ -117,13 +129,15 @@ COMPARE: tuple[Fn2, ...] = (np.equal, np.not_equal, np.less, np.less_equal, np.g
 
 @interprets("tensor.cmp")
 def _tensor_cmp(c: OpCtx) -> Any:
-    """1 where `lhs cmp rhs` holds, else 0, in lhs's dtype (tile.cmp's packed bit mask is not this)."""
+    """1 where `lhs cmp rhs` holds, else 0, compared in and given in the operands' promoted dtype
+    (tile.cmp's packed bit mask is not this)."""
     code = c.kwargs.get("cmp_type", 0)
     code = int(getattr(code, "value", code))
     if not 0 <= code < len(COMPARE):
         raise PlError(f"pl.interpret: op '{c.name}' has cmp_type {code}; the codes are 0 (eq) to 5 (ge)")
+    lhs = _in_result_dtype(c, c.array(0))
     with np.errstate(invalid="ignore"):
-        return COMPARE[code](c.array(0), _operand(c, 1)).astype(c.array(0).dtype)
+        return COMPARE[code](lhs, _in_result_dtype(c, _operand(c, 1))).astype(lhs.dtype)
 
 
 def _part(fn: Fn2, a: Array, b: Array, valid_a: tuple[int, ...], valid_b: tuple[int, ...]) -> Array:
