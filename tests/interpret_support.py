@@ -106,3 +106,34 @@ def same_values(got: Any, expected: Any) -> bool:
     nan_is_a_value = got.dtype.kind in "fc" and expected.dtype.kind in "fc"
     return bool(got.shape == expected.shape
                 and np.array_equal(got, expected, equal_nan=nan_is_a_value))
+
+
+# ---- matmul references that do not depend on how BLAS orders a sum ---------------------------------
+
+def k_order_matmul(a: Any, b: Any, start: Any = None) -> np.ndarray[Any, Any]:
+    """The interpreter's documented matmul numerics, written here without BLAS: `start` (zeros
+    when None) plus a @ b, each element summed in K order in float32 (`out += a[:, k] * b[k, :]`,
+    the product rounded to float32, then the sum). Bit-exact on any CPU."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    out = np.zeros((a32.shape[0], b32.shape[1]), np.float32)
+    if start is not None:
+        out = out + np.asarray(start, np.float32)
+    for k in range(a32.shape[1]):
+        out = out + np.multiply.outer(a32[:, k], b32[k])
+    return out
+
+
+def assert_product_close(got: Any, a: Any, b: Any, start: Any = None) -> None:
+    """`got` is `start + a @ b` summed in float32 in SOME order: within the bound every order keeps,
+    |got - exact| <= gamma_n * (|start| + |a| @ |b|), gamma_n = n*u / (1 - n*u), u = 2**-24, n = K + 1
+    terms (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., eq. 3.5; a product of
+    fp32, fp16 or bf16 values is exact in float64, whose own summation error is added)."""
+    a64, b64 = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    s64 = np.zeros(1) if start is None else np.asarray(start, np.float64)
+    n = a64.shape[-1] + 1
+    exact = s64 + a64 @ b64
+    scale = np.abs(s64) + np.abs(a64) @ np.abs(b64)
+    gamma = sum(n * u / (1 - n * u) for u in (2.0 ** -24, 2.0 ** -53))
+    err = np.abs(np.asarray(got, np.float64) - exact)
+    worst = float(np.max(err - gamma * scale))
+    assert worst <= 0, f"a product is {worst:g} past the float32 error bound"

@@ -682,14 +682,14 @@ MATMUL_DIMS = (16, 48, 100, 144, 192, 256, 272, 320)
 def matmul_programs(draw: st.DrawFn) -> GeneratedProgram:
     """An InCore kernel whose Mat-resident matmul may overflow L0A/L0B (K tiling) or L0C (M/N
     tiling: the product is folded into its one store), and the root `main` calling it. INT8 x
-    INT8 -> INT32 (exact whatever the K split), or FP16 with K = 16 (one K block: every element
-    is one dot product, as in the source). Dims aligned or not; the product stored at an offset
+    INT8 -> INT32 or FP16 x FP16 -> FP32, any K (the interpreter sums a product in K order from
+    its accumulator, so a K split computes the whole product's bits). Dims aligned or not; the product stored at an offset
     into a larger output, sometimes valid on part of it only, sometimes stored twice (a second
     reader: left alone)."""
     fp16 = draw(st.booleans())
     dtype, acc = ("FP16", "FP32") if fp16 else ("INT8", "INT32")
     m, n = draw(st.sampled_from(MATMUL_DIMS)), draw(st.sampled_from(MATMUL_DIMS))
-    k = 16 if fp16 else draw(st.sampled_from((16, 64, 304, 512, 688)))
+    k = draw(st.sampled_from((16, 64, 304, 512, 688)))
     r0, c0 = draw(st.sampled_from((0, 16))), draw(st.sampled_from((0, 32)))
     vm, vn = m - draw(st.sampled_from((0, 0, 5))), n - draw(st.sampled_from((0, 0, 7)))
     feats = {f"dtype:{dtype}", f"shape:{m}x{k}x{n}"}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from interpret_support import assert_product_close
 
 import pl
 from pl.errors import PlError
@@ -27,8 +28,7 @@ def _inputs(seed: int) -> tuple[np.ndarray, ...]:
 def test_the_group_moves_the_product_through_the_pipe() -> None:
     a, b, bias, out = _inputs(0)
     pl.interpret(GROUP, a, b, bias, out)
-    want = a.astype(np.float32) @ b.astype(np.float32) + bias
-    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+    assert_product_close(out, a, b, start=bias)
 
 
 @pytest.mark.parametrize("backend", [None, "910B", "950"])
@@ -133,7 +133,7 @@ def test_a_group_runs_the_side_that_pushes_before_the_side_that_pops() -> None:
     out = np.zeros((16, 16), np.float32)
     program = pl.parse(_CONSUMER_FIRST)
     pl.interpret(program, a, b, out)
-    np.testing.assert_allclose(out, (a + b) @ (a - b), rtol=1e-5, atol=1e-5)
+    assert_product_close(out, a + b, a - b)
     for backend in (None, "910B"):
         again = np.zeros((16, 16), np.float32)
         pl.interpret(pl.compile(program, backend=backend).program, a, b, again)

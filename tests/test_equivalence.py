@@ -85,10 +85,14 @@ def _example_kernels() -> list[tuple[str, Program]]:
 EXAMPLE_KERNELS = _example_kernels()
 
 
+@pytest.mark.parametrize("backend", [None, "910B", "950"])
 @pytest.mark.parametrize(("label", "program"), EXAMPLE_KERNELS, ids=[x[0] for x in EXAMPLE_KERNELS])
-def test_example_kernels_on_random_data_compute_the_same(label: str, program: Program) -> None:
-    """Without a backend: no K tiling, whose split sums round differently by design."""
-    assert_same_results(program, pl.compile(program, backend=None, verify=True).program)
+def test_example_kernels_on_random_data_compute_the_same(label: str, program: Program,
+                                                         backend: str | None) -> None:
+    """With every backend: a matmul that L0 tiling splits into K blocks (matmul, then matmul_acc
+    chained) or [m, n] blocks computes the whole product's bits, as the interpreter sums every
+    product in K order from its accumulator."""
+    assert_same_results(program, pl.compile(program, backend=backend, verify=True).program)
 
 
 @pytest.mark.parametrize("case", INFER_CASES, ids=[c.name for c in INFER_CASES])

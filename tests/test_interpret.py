@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from interpret_support import assert_product_close, k_order_matmul
 
 from pl.errors import PlError
 from pl.interpreter.run import entry_function, interpret
@@ -158,12 +159,13 @@ def _example(name: str) -> str:
 def test_matmul_k_loop_accumulates_in_fp32() -> None:
     a = RNG.standard_normal((64, 256)).astype(np.float16)
     b = RNG.standard_normal((256, 64)).astype(np.float16)
-    want = a.astype(np.float32) @ b.astype(np.float32)
     for program in _both(_example("matmul_k_loop")):
         c = np.zeros((64, 64), np.float32)
         got = interpret(program, a, b, c)
         assert got is c
-        np.testing.assert_allclose(c, want, rtol=1e-4, atol=1e-3)
+        assert_product_close(c, a, b)
+        # Four K blocks chained through matmul_acc sum in K order, as the whole product does.
+        np.testing.assert_array_equal(c, k_order_matmul(a, b))
 
 
 @pytest.mark.parametrize("flag", [1, 0, -3])
@@ -197,9 +199,9 @@ def test_bf16_inputs_are_rounded_and_matmul_result_is_fp32() -> None:
     y = _rand(128, 128)
     out = np.zeros((16, 128), np.float32)
     interpret(_program(_example("seed_general")), x, y, out)
-    want = round_bf16(x) @ round_bf16(y)
-    np.testing.assert_allclose(out, want, rtol=1e-5)
-    assert not np.allclose(out, x @ y, rtol=1e-7, atol=0)  # BF16 precision is really applied
+    assert_product_close(out, round_bf16(x), round_bf16(y))
+    with pytest.raises(AssertionError):  # BF16 precision is really applied
+        assert_product_close(out, x, y)
 
 
 # ---- tensors alias their root ---------------------------------------------------------------------
@@ -541,8 +543,9 @@ def test_tensor_ops_with_transposed_matmul() -> None:
     a, b = _rand(32, 16), _rand(16, 32)
     for program in _both(TENSOR_OPS):
         s, c = interpret(program, a, b)
-        np.testing.assert_allclose(c, a.T @ b.T, rtol=1e-5)
-        np.testing.assert_allclose(s, np.exp(-(a.T @ b.T + 1)).T.sum(axis=1, keepdims=True), rtol=1e-5)
+        assert_product_close(c, a.T, b.T)
+        # From the product the kernel computed: exp and a 16-term sum of positives, a few ulps.
+        np.testing.assert_allclose(s, np.exp(-(c + 1)).T.sum(axis=1, keepdims=True), rtol=1e-5)
 
 
 PAD = """
@@ -716,3 +719,65 @@ def test_names_assigned_in_branches_join_after_the_if(n: int) -> None:
     want = y + z if n > 2 else y - z
     for program in _both(BRANCH_KERNEL):
         np.testing.assert_allclose(interpret(program, x, n), want, rtol=1e-6)
+
+
+# ---- a product's bits do not depend on how it is blocked --------------------------------------
+
+BLOCKED = """
+import pl
+
+@pl.program
+class Blocked:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[48, 256], pl.{dt}], b: pl.Tensor[[256, 80], pl.{dt}],
+               c: pl.Out[pl.Tensor[[{m}, {n}], pl.FP32]]) -> pl.Tensor[[{m}, {n}], pl.FP32]:
+        a0 = pl.load(a, [{r}, 0], [{m}, {kb}], target_memory=pl.MemorySpace.Mat)
+        b0 = pl.load(b, [0, {q}], [{kb}, {n}], target_memory=pl.MemorySpace.Mat)
+        acc0 = pl.matmul(a0, b0)
+        for k, (acc,) in pl.range({kb}, 256, {kb}, init_values=(acc0,)):
+            a_k = pl.load(a, [{r}, k], [{m}, {kb}], target_memory=pl.MemorySpace.Mat)
+            b_k = pl.load(b, [k, {q}], [{kb}, {n}], target_memory=pl.MemorySpace.Mat)
+            nxt = pl.matmul_acc(acc, a_k, b_k)
+            total = pl.yield_(nxt)
+        c = pl.store(total, [0, 0], c)
+        return c
+"""
+
+
+def _blocked(dt: str, kb: int, window: tuple[int, int, int, int] = (0, 0, 48, 80)) -> Program:
+    """rows r..r+m, columns q..q+n of a [48, 256] x [256, 80] product, K in blocks of `kb`
+    (matmul, then matmul_acc; kb = 256: the whole product in one call)."""
+    r, q, m, n = window
+    return _program(BLOCKED.format(dt=dt, kb=kb, r=r, q=q, m=m, n=n))
+
+
+@pytest.mark.parametrize("dt", ["FP32", "BF16", "FP16"])
+@pytest.mark.parametrize("kb", [16, 32, 64, 128])
+def test_a_product_split_into_k_blocks_computes_the_whole_products_bits(dt: str, kb: int) -> None:
+    """K blocks chained through matmul_acc (what auto_tile_matmul_l0 writes) sum each element in
+    K order from the accumulator, as the whole product does: bit for bit, on any CPU (never BLAS,
+    whose order depends on the CPU and the sizes). Signed data, so the order shows."""
+    rng = np.random.default_rng(kb)
+    a = rng.standard_normal((48, 256)).astype(np.float16 if dt == "FP16" else np.float32)
+    b = rng.standard_normal((256, 80)).astype(a.dtype)
+    whole, split = np.zeros((48, 80), np.float32), np.zeros((48, 80), np.float32)
+    interpret(_blocked(dt, 256), a, b, whole)
+    interpret(_blocked(dt, kb), a, b, split)
+    np.testing.assert_array_equal(split, whole)
+    rounded = round_bf16(a) if dt == "BF16" else a, round_bf16(b) if dt == "BF16" else b
+    np.testing.assert_array_equal(whole, k_order_matmul(*rounded))
+    assert_product_close(whole, *rounded)
+
+
+@pytest.mark.parametrize("window", [(0, 0, 16, 16), (16, 32, 32, 48), (32, 64, 16, 16)])
+def test_a_block_of_a_product_computes_that_part_of_the_whole_products_bits(
+        window: tuple[int, int, int, int]) -> None:
+    """An [m, n] block of a product (what M/N L0 tiling computes) is that part of the whole one,
+    bit for bit: BLAS sums a [16, 16] product in another order than a [48, 80] one."""
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((48, 256)).astype(np.float32), rng.standard_normal((256, 80)).astype(np.float32)
+    r, q, m, n = window
+    whole, part = np.zeros((48, 80), np.float32), np.zeros((m, n), np.float32)
+    interpret(_blocked("FP32", 256), a, b, whole)
+    interpret(_blocked("FP32", 256, window), a, b, part)
+    np.testing.assert_array_equal(part, whole[r:r + m, q:q + n])

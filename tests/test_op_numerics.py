@@ -2,7 +2,9 @@
 
 A kernel file starts with `# expect: <name> = <NumPy expression>`: after `pl.interpret` runs the
 program on random inputs (the entry's parameters, by name), parameter <name> must hold the
-expression's value computed from the inputs (`np` is NumPy). The check runs on the parsed program
+expression's value computed from the inputs (`np` is NumPy, `k_order_matmul(a, b, start)` the
+interpreter's matmul numerics written without BLAS: a float product compared bit for bit must not
+depend on how BLAS orders its sums on the CPU running the test). The check runs on the parsed program
 and on the program compiled for every backend, so compiling must keep the op's numerics too.
 """
 
@@ -14,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from interpret_support import random_inputs
+from interpret_support import k_order_matmul, random_inputs
 
 import pl
 from pl.interpreter.run import entry_function, interpret
@@ -51,7 +53,7 @@ def test_op_kernel_computes_what_numpy_computes(path: Path, backend: str | None)
         for seed in (0, 1):
             inputs = random_inputs(program, seed)
             names = [p.name for p in entry_function(program).params]
-            want = eval(expr, {"np": np}, dict(zip(names, inputs, strict=True)))  # the file's own
+            want = eval(expr, {"np": np, "k_order_matmul": k_order_matmul}, dict(zip(names, inputs, strict=True)))  # the file's own
             for variant in (program, pl.compile(program, backend=backend, verify=True).program):
                 got = _arguments_after(variant, inputs)[names.index(name)]
                 np.testing.assert_array_equal(got, np.asarray(want, dtype=got.dtype))

@@ -4,8 +4,8 @@ Each file starts with `# pass: NAME  backend: B` (a pass of `pl.passes` taking a
 * With `Before` and `Expected` programs (`Expected = Before`: the pass changes nothing): the pass
   on `convert_to_ssa(Before)` equals `convert_to_ssa(Expected)`, running it again changes nothing,
   `Before` compiles (verified) for B and reads back from its printed text, and the compiled program
-  computes what `Before` computes (bit-exact; the kernels use integer or full-K products, whose
-  results no K split can reorder).
+  computes what `Before` computes (bit-exact: the interpreter sums every product in K order from
+  its accumulator, so neither a K split nor an [m, n] split changes a bit).
 * With a `# error: <message part>` line: compiling for B raises one PlError on that line.
 """
 

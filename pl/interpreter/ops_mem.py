@@ -13,7 +13,10 @@ Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"
 * tile.slice / reshape / transpose_view / set_validshape and tensor.slice / view / reshape /
   transpose return NumPy views of their input: writing through them changes the root. (A tile
   reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
-* matmuls accumulate in float32 for float inputs and in int64 (then the result dtype) for ints.
+* matmuls accumulate in float32 for float inputs and in int64 (then the result dtype) for ints,
+  each element in K order starting from the accumulator (matmul_acc / gemv_acc) or the bias
+  (matmul_bias / gemv_bias): a product split into K blocks chained through matmul_acc computes
+  bit for bit what the whole product does, on any CPU (no BLAS).
 * tile.alloc / tensor.alloc (IR after memory allocation) give an `Allocation`: the Ptr names
   memory, it holds no value. A tile bound to it by a MemRef gets its value from the op that
   defines it, as any tile does; MemRefs do not alias values here (the reference shares a buffer
@@ -352,16 +355,32 @@ def _dim(c: OpCtx) -> Any:
 
 # ---- matmul -------------------------------------------------------------------------------------
 
-def _mm(a: Array, b: Array) -> Array:
+def _mm(a: Array, b: Array, acc: Array | None = None) -> Array:
+    """`acc + a @ b` (`acc` None: zeros), each element summed in K order: `out += a[:, k] *
+    b[k, :]` for k = 0, 1, ..., in float32 for float inputs (the product rounded to float32,
+    exact for fp16 / bf16 operands, then the sum) and in wrapping int64 for ints.
+
+    Elementwise NumPy, never BLAS: BLAS sums K in an order that depends on the CPU, the sizes and
+    the operands' layout, so a product split into K blocks (`tile.matmul` then `tile.matmul_acc`,
+    as auto_tile_matmul_l0 writes it) or into [m, n] sub-blocks, or an operand that is a view
+    rather than a copy, would change the last bits. In K order from the accumulator, a K-blocked
+    chain computes exactly what the whole product does, as the hardware's accumulator does."""
     floats = np.issubdtype(a.dtype, np.floating) or np.issubdtype(b.dtype, np.floating)
-    acc = np.float32 if floats else np.int64
-    # Row-major copies: BLAS sums in an order that depends on the operands' memory layout, and a
-    # result must not depend on whether an operand is a view (tile.transpose_view) or the copy a
-    # tile.move makes of it, or compiling would change the last bits of a result.
-    a, b = np.ascontiguousarray(a, dtype=acc), np.ascontiguousarray(b, dtype=acc)
+    kind = np.float32 if floats else np.int64
+    a, b = a.astype(kind), b.astype(kind)
+    if a.shape[-1] != b.shape[-2]:
+        raise PlError(f"pl.interpret: matmul operands {list(a.shape)} and {list(b.shape)} do not "
+                      "share their K dimension")
+    shape = (*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1])
+    if acc is not None:
+        shape = np.broadcast_shapes(shape, acc.shape)
+    out: Array = np.zeros(shape, dtype=kind)
     # inf * 0 gives NaN as IEEE arithmetic does on the device; that is a value, not a warning.
     with np.errstate(invalid="ignore", over="ignore"):
-        out: Array = np.matmul(a, b)
+        if acc is not None:
+            out += acc.astype(kind)
+        for k in range(a.shape[-1]):
+            out += a[..., :, k:k + 1] * b[..., k:k + 1, :]
     return out
 
 
@@ -381,17 +400,15 @@ def _matmul(c: OpCtx) -> Any:
 
 @interprets("tile.matmul_acc", "tile.batch_matmul_acc", "tensor.matmul_acc")
 def _matmul_acc(c: OpCtx) -> Any:
-    prod = _mm(*_operands(c, 1))
     init = c.arg(3)
-    if init is not None and bool(init):
-        return prod
-    return c.array(0).astype(prod.dtype) + prod
+    fresh = init is not None and bool(init)
+    return _mm(*_operands(c, 1), acc=None if fresh else c.array(0))
 
 
 @interprets("tile.matmul_bias")
 def _matmul_bias(c: OpCtx) -> Any:
-    prod = _mm(*_operands(c, 0))
-    return prod + c.array(2).astype(prod.dtype)
+    # The bias starts the accumulator, as a matmul_acc's accumulator does.
+    return _mm(*_operands(c, 0), acc=c.array(2))
 
 
 @interprets("tile.gemv", first=0, acc=False, bias=False)
@@ -403,13 +420,10 @@ def _gemv(c: OpCtx, *, first: int, acc: bool, bias: bool) -> Any:
     lhs, rhs = c.array(first), c.array(first + 1)
     if lhs.ndim != 2 or lhs.shape[0] != 1:
         raise PlError(f"pl.interpret: op '{c.name}' needs a [1, K] row vector, got {list(lhs.shape)}")
-    row = _mm(lhs, rhs)
+    start = c.array(0)[:1] if acc else c.array(2)[:1] if bias else None
+    row = _mm(lhs, rhs, acc=start)
     shape = c.result_shape() or row.shape
     out = c.array(0).astype(row.dtype) if acc else np.zeros(shape, dtype=row.dtype)
-    if acc:
-        row = out[:1] + row
-    if bias:
-        row = row + c.array(2)[:1].astype(row.dtype)
     out[:1] = row
     return out
 

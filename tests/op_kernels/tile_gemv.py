@@ -1,4 +1,4 @@
-# expect: out = np.concatenate([x @ w, out[1:]])
+# expect: out = np.concatenate([k_order_matmul(x, w), out[1:]])
 # gemv writes row 0 of a [16, N] accumulator (valid [1, N]); the store writes that row only.
 import pl
 

@@ -1,8 +1,9 @@
-# expect: out = np.concatenate([(x[:, :32] @ w[:32] + bias) + x[:, 32:] @ w[32:], out[1:]])
+# expect: out = np.concatenate([k_order_matmul(x, w, bias), out[1:]])
 import pl
 
 
-# gemv_bias starts the accumulator on the first half of K, gemv_acc adds the second half.
+# gemv_bias starts the accumulator with the bias over the first half of K, gemv_acc continues it over
+# the second half: the K-order sum of the whole row, bias first.
 @pl.program
 class GemvBiasAcc:
     @pl.function(type=pl.FunctionType.InCore)

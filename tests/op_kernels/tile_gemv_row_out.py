@@ -1,4 +1,4 @@
-# expect: out = x.astype(np.float32) @ w.astype(np.float32)
+# expect: out = k_order_matmul(x, w)
 # The [16, N] gemv accumulator holds one valid row: storing it into a [1, N] row writes that row
 # only, so it stays within the destination.
 import pl
