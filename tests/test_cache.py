@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,8 @@ from pl.printer.program import print_node
 from pl.show_inferred import cache
 from pl.show_inferred.cli import main
 from pl.structural import structural_equal
+
+ROOT = Path(__file__).resolve().parent.parent
 
 KERNEL = """import pl
 
@@ -366,11 +371,101 @@ def test_under_exec_a_changed_imported_module_is_a_miss(tmp_path: Path) -> None:
                                            execute=True).output
 
 
-def test_exec_and_static_results_are_kept_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exec_results_are_never_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a file's top-level code consulted (the environment, other files, the time) is not
+    # known, so nothing could say when an --exec result is stale.
     c = Counter(monkeypatch)
     run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
-    run.run_text(KERNEL, "k.py", cache_dir=tmp_path, execute=True)
-    assert c.calls == 2
+    for _ in range(2):
+        run.run_text(KERNEL, "k.py", cache_dir=tmp_path, execute=True)
+    assert c.calls == 3
+    assert len(list(tmp_path.glob("*.json"))) == 1  # the static result's entry only
+
+
+ENVIRONMENT_KERNEL = KERNEL.replace("import pl\n", "import os\n\nimport pl\n\nN = int(os.environ['PL_TEST_N'])\n").replace("64", "N")
+
+
+def test_an_exec_result_that_depends_on_the_environment_is_not_served_in_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel = tmp_path / "k.py"
+    kernel.write_text(ENVIRONMENT_KERNEL)
+    monkeypatch.setenv("PL_TEST_N", "64")
+    status, inferred, err = _cli(["--exec", "--no-cache", str(kernel)])
+    assert status == 0, err
+    kernel.write_text(inferred)  # in its inferred form for N = 64
+    check = ["--check", "--exec", "--cache-dir", str(tmp_path / "cache"), str(kernel)]
+    assert _cli(check)[0] == 0
+    monkeypatch.setenv("PL_TEST_N", "48")  # not a multiple of the tile the moves are made for
+    assert _cli(check)[0] == _cli([*check[:2], "--no-cache", str(kernel)])[0]
+
+
+KERNEL_THIRD_PARTY = "import plfaketestmodule\n" + KERNEL
+
+
+def test_a_no_module_error_is_not_served_once_the_module_is_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    for _ in range(2):  # the second time from the cache
+        with pytest.raises(PlError, match="no module named 'plfaketestmodule'"):
+            run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "plfaketestmodule.py").write_text("")
+    monkeypatch.syspath_prepend(str(site))  # installed
+    assert "pl.MemorySpace.Vec" in run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder).output
+    monkeypatch.undo()  # uninstalled: the result computed with it is not served either
+    with pytest.raises(PlError, match="no module named 'plfaketestmodule'"):
+        run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder)
+
+
+_RUN_CLI = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a read without end fails fast
+from pl.show_inferred.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _entry_replaced_by(tmp_path: Path, plant: Callable[[Path], None]) -> None:
+    """The kernel's entry replaced by `plant(entry)`: the run is a miss (it neither hangs nor
+    reads without end) and the thing planted goes; the entry written again is a file."""
+    folder = tmp_path / "cache"
+    kernel = tmp_path / "k.py"
+    kernel.write_text(KERNEL)
+    first = _cli([str(kernel), "--cache-dir", str(folder)])
+    (entry,) = folder.glob("*.json")
+    entry.unlink()
+    plant(entry)
+    again = subprocess.run([sys.executable, "-c", _RUN_CLI, str(kernel), "--cache-dir", str(folder)],
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert (again.returncode, again.stdout, again.stderr) == first
+    assert entry.is_file() and not entry.is_symlink()
+
+
+def test_a_fifo_at_an_entry_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    _entry_replaced_by(tmp_path, os.mkfifo)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/null", "elsewhere.json"])
+def test_a_symlink_at_an_entry_is_a_miss(target: str, tmp_path: Path) -> None:
+    def plant(entry: Path) -> None:
+        if target == "elsewhere.json":  # a well-formed entry, outside the folder: not followed
+            _cli([str(tmp_path / "k.py"), "--cache-dir", str(tmp_path / "other")])
+            (other,) = (tmp_path / "other").glob("*.json")
+            entry.symlink_to(other)
+        else:
+            entry.symlink_to(target)
+
+    _entry_replaced_by(tmp_path, plant)
+
+
+def test_an_entry_bigger_than_any_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    (entry,) = tmp_path.glob("*.json")
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", entry.stat().st_size - 1)
+    c = Counter(monkeypatch)
+    run.run_text(KERNEL, "k.py", cache_dir=tmp_path)
+    assert c.calls == 1
 
 
 def _package(site: Path) -> Path:

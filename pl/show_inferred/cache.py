@@ -14,8 +14,14 @@ Guarantees:
 - `cached_call` also stores the files a result was computed from (`reads`: path -> sha256, None
   for a path that was looked for and absent) and serves a hit only when every one of them still
   has that content: a changed imported module, or one created where the loader looked, is a miss.
+  What the environment answered is recorded the same way and asked again: whether a third-party
+  module the kernel imports is installed (pl.lowering.source.python's `installed`), so a "no module named X" error is not
+  served once X is installed, nor a result once X is gone.
 - `Cache.get` returns the stored value or `None`; a missing, truncated, corrupt or foreign entry is
-  a miss, deleted, never an exception. `Cache.put` writes to a temporary file in the same folder,
+  a miss, deleted, never an exception. An entry is read only if it is a regular file of at most
+  `MAX_ENTRY_BYTES`, opened without following a symbolic link and without waiting: a FIFO,
+  device or link planted at an entry's name is a miss (and is removed), never a hang or a read
+  without end. `Cache.put` writes to a temporary file in the same folder,
   then `os.replace`s it into place, so concurrent writers (threads or processes) never expose a
   partial entry. Failing to write (read-only folder, full disk) is silent: the cache is an
   optimisation only.
@@ -27,6 +33,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -34,15 +41,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pl.errors import PL_SOURCE_FOLDERS, PlError, error_from_json, error_json
-from pl.lowering.source.python import content_hash
+from pl.lowering.source.python import INSTALLED, content_hash, installed
 
 if TYPE_CHECKING:  # the files a compile read: pl.lowering.source.static_module records them
     from pl.lowering.source.static_module import Reads
 
-__all__ = ["Cache", "cached_call", "code_fingerprint", "default_cache_dir",
+__all__ = ["MAX_ENTRY_BYTES", "Cache", "cached_call", "code_fingerprint", "default_cache_dir",
            "key", "package_fingerprint", "reads_unchanged"]
 
 _FORMAT = "pl-cache-2"
+# An entry holds a kernel file's regenerated text and notes: far less than this.
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 
 def default_cache_dir() -> Path:
@@ -113,17 +122,37 @@ def key(kind: str, text: str, filename: str, options: Mapping[str, Any], *,
     return h.hexdigest()
 
 
+def _read_regular(path: str | os.PathLike[str], *, follow_symlinks: bool,
+                  limit: int | None = None) -> bytes | None:
+    """The bytes of the regular file at `path`; None for anything else (a FIFO or a device is
+    neither waited for nor read: it is opened without blocking and looked at first), for a
+    symbolic link unless `follow_symlinks`, and for a file over `limit` bytes. OSError when it
+    cannot be opened."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit):
+            return None
+        data = f.read() if limit is None else f.read(limit + 1)
+    return data if limit is None or len(data) <= limit else None
+
+
 def _file_hash(path: str) -> str | None:
     try:
-        with open(path, "rb") as f:
-            return content_hash(f.read())
+        data = _read_regular(path, follow_symlinks=True)
     except OSError:
         return None
+    return None if data is None else content_hash(data)
 
 
 def reads_unchanged(reads: Mapping[str, str | None]) -> bool:
-    """Every file still has the recorded content (None: still absent)."""
-    return all(_file_hash(path) == digest for path, digest in reads.items())
+    """Every file still has the recorded content (None: still absent), and every module recorded
+    as installed (or not) still is (or is not)."""
+    return all((installed(path[len(INSTALLED):]) if path.startswith(INSTALLED)
+                else _file_hash(path)) == digest for path, digest in reads.items())
 
 
 class Cache:
@@ -138,9 +167,12 @@ class Cache:
     def get(self, k: str) -> Any | None:
         p = self.path(k)
         try:
-            data = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            if p.exists():
+            raw = _read_regular(p, follow_symlinks=False, limit=MAX_ENTRY_BYTES)
+            if raw is None:
+                raise ValueError("not a regular file of an entry's size")
+            data = raw.decode("utf-8")
+        except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+            if os.path.lexists(p):
                 self._drop(p)
             return None
         try:

@@ -49,14 +49,17 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
     The file is read statically unless `execute` (see `annotate.load_programs`). With
     `cache_dir`, an unchanged file (same text, name, folder, options, `pl`, and the same content
     of every module the load read) is answered from the compile cache in that folder
-    (pl.show_inferred.cache; only verified results are stored); `dump_passes` always compiles.
+    (pl.show_inferred.cache; only verified results are stored); `dump_passes` and `execute`
+    always compile.
 
     `verify=False` is for a caller that neither prints nor writes the regenerated text (the
     command's --json, --explain and --ir report on `compiled`): the text is not read back
     (pl/show_inferred/verify.py), and the cache is neither read nor written, since it holds only
     verified results and a hit would compile again for `compiled` anyway."""
     options = kernel_options(filename, backend, residency, program, execute)
-    if cache_dir is None or dump_passes is not None or not verify:
+    # An `execute`d file's result depends on whatever its top-level code consulted (the
+    # environment, other files, the time): nothing says when it is stale, so it is never cached.
+    if cache_dir is None or dump_passes is not None or not verify or execute:
         return _compile(text, filename, options, dump_passes, {}, verify=verify)
 
     from pl.show_inferred.cache import cached_call  # hashlib and tempfile: only with a cache

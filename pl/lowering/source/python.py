@@ -51,8 +51,8 @@ from pathlib import Path
 from pl.errors import PlError, python_lines
 from pl.ir.span import Span
 
-__all__ = ["Stored", "UserLines", "compile_python", "content_hash", "decode", "encode",
-           "kernel_folder", "parse_python", "python_lines", "python_view", "restore",
+__all__ = ["INSTALLED", "Stored", "UserLines", "compile_python", "content_hash", "decode", "encode",
+           "installed", "kernel_folder", "parse_python", "python_lines", "python_view", "restore",
            "syntax_error"]
 
 
@@ -62,6 +62,23 @@ def content_hash(data: bytes) -> str:
     import hashlib  # only a load that reads project files, and the cache, need it (start-up)
 
     return hashlib.sha256(data).hexdigest()
+
+
+# A key of a load's `reads` (no path begins so) that records, for the top-level module named
+# after it, what `installed` answered: a third-party import's outcome depends on the environment.
+INSTALLED = "installed module: "
+
+
+def installed(top: str) -> str | None:
+    """"installed" when the import system finds the top-level module `top` (its finders read no
+    module), else None: what a load records under `INSTALLED + top`, and what the compile cache
+    asks again before it serves a result."""
+    import importlib.util
+
+    try:
+        return "installed" if importlib.util.find_spec(top) is not None else None
+    except (ImportError, ValueError):
+        return None
 
 
 _BOM = "\ufeff"

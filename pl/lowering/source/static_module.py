@@ -25,14 +25,14 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
   otherwise be silently missed).
 
 Every file consulted is recorded in `reads` (absolute path -> sha256 of its bytes, or None for a
-probed path that does not exist), so a compile cache can tell when a result is stale.
+probed path that does not exist), and so is whether each third-party module imported is installed
+(`INSTALLED + name`: the environment's answer), so a compile cache can tell when a result is stale.
 """
 
 from __future__ import annotations
 
 import builtins
 import importlib
-import importlib.util
 import io
 import os
 import tokenize
@@ -63,7 +63,7 @@ from pl.lowering.frontend.lower import (
     program_target_error,
 )
 from pl.lowering.frontend.source import SourceFile
-from pl.lowering.source.python import compile_python, content_hash, kernel_folder
+from pl.lowering.source.python import INSTALLED, compile_python, content_hash, installed, kernel_folder
 from pl.lowering.source.static_eval import (
     EXEC_HINT,
     FailsWhenRun,
@@ -245,11 +245,8 @@ class _Loader:
         if top in ("pl", "pypto") or self._find(self.root, [top]) is not None or \
                 self.root.joinpath(top).is_dir():
             return
-        try:
-            spec = importlib.util.find_spec(top)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None:
+        found = self.reads[INSTALLED + top] = installed(top)  # the environment's answer
+        if found is None:
             raise src.error(node, f"no module named '{top}'",
                             hint=_FAILS_HINT)
 
