@@ -453,7 +453,10 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     # Writes inside the loop: a scalar pl.write of the GM output after the assemble, a slice of the
     # output taken after the write (it must see it) and assembled back, a pl.write of the matmul's
     # own lhs (residency must not hoist a load of storage the loop writes).
-    write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write")))
+    # `lhs_reread` reads the lhs whole after the assemble: a call site passing (a view of) `out`
+    # as the lhs makes it see that write, so the lhs must be loaded where it is read.
+    write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write",
+                                  "lhs_reread")))
     # A tensor-op result first bound in the loop and assembled after it: SSA carries it out of
     # the loop from a stand-in of its type, the Out param `out` (the only one when trips == 1).
     # (A loop with explicit init_values keeps its body's names to itself.)
@@ -489,6 +492,8 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     body.append(f"{ind}{target} = pl.assemble({'acc' if carried else 'out'}, c_n, [0, n])")
     if write in ("gm_write", "slice_after_write"):
         body.append(f"{ind}{target} = pl.write({target}, [1, n], 0.25)")
+    if write == "lhs_reread":
+        body.append(f"{ind}{target} = pl.assemble({target}, pl.add(lhs, lhs), [0, 0])")
     if write == "slice_after_write":
         body += [f"{ind}seen = pl.slice({target}, [{d.m}, {d.nb}], [0, n])",
                  f"{ind}{target} = pl.assemble({target}, pl.add(seen, seen), [0, n])"]

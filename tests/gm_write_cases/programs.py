@@ -28,14 +28,16 @@ FILL = ["    @pl.function(type=pl.FunctionType.InCore)",
         ""]
 
 
-def incore(body: list[str], helpers: list[str] = ()) -> str:  # type: ignore[assignment]
-    """The kernel is at line 7 + len(helpers), its body one line below."""
+def incore(body: list[str], helpers: list[str] = (),  # type: ignore[assignment]
+           call: str = "self.kernel(x, out)") -> str:
+    """The kernel is at line 7 + len(helpers), its body one line below; `main` calls it as `call`
+    (`self.kernel(out, out)`: one tensor as both its In and its InOut parameter)."""
     return _program([*helpers, "    @pl.function(type=pl.FunctionType.InCore)",
                      f"    def kernel(self, x: {T}, out: pl.InOut[{T}]) -> {T}:",
                      *("        " + line for line in body),
                      *_ROOT,
                      f"    def main(self, x: {T}, out: pl.Out[{T}]) -> {T}:",
-                     "        r = self.kernel(x, out)",
+                     f"        r = {call}",
                      "        return r"])
 
 
@@ -128,6 +130,17 @@ OK: dict[str, str] = {
         "o = pl.assemble(out, pl.add(x, x), [0, 0])", "for i in pl.range(2):", "    o = pl.add(o, x)",
         "return o"]),
     # A store writes the valid region a reshape declares, not the one of its input.
+    # A call passing one tensor as x and out: x is loaded where each read stands, after the write.
+    "param-aliased-by-the-call-read-whole-after-a-write": incore([
+        "y = pl.add(x, 1.0)", "out = pl.assemble(out, y, [0, 0])", "z = pl.mul(x, 2.0)",
+        "out = pl.assemble(out, z, [0, 0])", "return out"], call="self.kernel(out, out)"),
+    "param-aliased-by-the-call-read-whole-in-a-loop": incore([
+        "for i in pl.range(0, 3, 1):", "    y = pl.add(x, 1.0)", "    out = pl.assemble(out, y, [0, 0])",
+        "return out"], call="self.kernel(out, out)"),
+    "param-aliased-through-a-view-read-whole-after-a-write": incore([
+        "y = pl.add(x, 1.0)", "out = pl.assemble(out, y, [0, 0])", "z = pl.mul(x, 2.0)",
+        "out = pl.assemble(out, z, [0, 0])", "return out"],
+        call="self.kernel(pl.reshape(pl.reshape(out, [64, 16]), [16, 64]), out)"),
     "reshape-declaring-a-narrower-valid-region": incore([
         "t = pl.tensor.reshape(x, [16, 64], [4, 8])", "out = pl.assemble(out, t, [0, 0])", "return out"]),
     "reshape-declaring-the-whole-region-of-a-narrowed-input": incore([
@@ -183,6 +196,11 @@ BAD: dict[str, str] = {
         "y = pl.add(x, x)", "for i in pl.range(2):", "    if i == 0:", "        r = out", "    else:",
         "        r = pl.add(x, x)", "    r = pl.assemble(r, y, [0, 0])  # error: writes `r`, an on-chip copy",
         "return r"]),
+    # A slice of x taken before a write through the call's alias of x, read after it.
+    "slice-read-after-a-write-through-an-aliased-param": incore([
+        "s = pl.slice(x, [16, 32], [0, 0])", "out = pl.assemble(out, pl.add(s, s), [0, 0])",
+        "z = pl.add(s, s)  # error: a call of this function passes the same tensor as `x` and `out`",
+        "out = pl.assemble(out, z, [0, 32])", "return out"], call="self.kernel(out, out)"),
     "reshape-declaring-another-valid-region-in-3-d": incore([
         "t = pl.tensor.reshape(x, [1, 16, 64], [1, 4, 8])  # error: tensor.reshape: valid_shape [1, 4, 8] "
         "is not the valid region [1, 16, 64]",

@@ -59,6 +59,7 @@ from pl.ir.stmt import (
     flatten_body,
 )
 from pl.ir.types import TensorType, TileType, Type
+from pl.lowering.tensor_to_tile.aliases import Pairs, param_aliases
 from pl.lowering.tensor_to_tile.common import (
     Rewriter,
     base_name,
@@ -375,24 +376,29 @@ def _in_dtype(conv: Converter, args: tuple[Expr, ...], kwargs: dict[str, Any], s
 _CAST_MODE = 0
 
 
-def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]]) -> tuple[Function, int]:
+def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
+                    aliases: Pairs = frozenset()) -> tuple[Function, int]:
     body, facts = hoist_and_scan(f.body)
     used = facts.entry_loaded
-    check_gm_writes(f, body, used, callee_writes)
+    # A parameter a caller passes the storage of another (written) one through is read where
+    # the source reads it: loaded before each op that reads it whole, never once at entry.
+    aliased = {id(f.params[i]) for pair in aliases for i in pair}
+    entry_loaded = used - aliased
+    check_gm_writes(f, body, entry_loaded, callee_writes, aliases=aliases)
     # A conversion that finds a loop carrying a tensor into which it yields a tile is done again
     # with that carry's initial value loaded: the carry then holds a tile in every iteration, which
     # may in turn make a loop around it yield a tile. Each round adds a carry, so they end.
     tile_carries = frozenset(used)
     while True:
         rw = _TensorToTile(facts.demands, f, tile_carries)
-        entry = _entry_loads(f, used, rw)
+        entry = _entry_loads(f, entry_loaded, rw)
         new_stmts = entry + flatten_body(rw.body(body))
         if rw.new_tile_carries <= tile_carries:
             break
         tile_carries |= rw.new_tile_carries
     if rw.loaded_merges:
         # The loads at merges are on-chip copies the first check did not know of.
-        check_gm_writes(f, body, used, callee_writes, rw.loaded_merges)
+        check_gm_writes(f, body, entry_loaded, callee_writes, rw.loaded_merges, aliases)
 
     params = list(f.params) + list(rw.outs.values())
     directions = list(f.directions) + [ParamDirection.Out] * len(rw.outs)
@@ -556,9 +562,10 @@ def convert_tensor_to_tile_ops(program: Program) -> Program:
     callee_writes = {f.name: tuple(i for i, d in enumerate(f.directions)
                                    if d in (ParamDirection.Out, ParamDirection.InOut))
                      for f in program.functions}
+    aliases = param_aliases(program)
     for f in program.functions:
         if f.func_type.is_incore_kind():
-            new_f, added = _convert_incore(f, callee_writes)
+            new_f, added = _convert_incore(f, callee_writes, aliases.get(f.name, frozenset()))
             if added or new_f.return_types != f.return_types:  # its callers' calls follow it
                 converted[f.name] = (new_f, added)
             funcs.append(new_f)

@@ -109,7 +109,7 @@ def _why(g: _Gm) -> str:
 class _Checker:
     def __init__(self, f: Function, entry_loaded: set[int],
                  callee_writes: Mapping[str, tuple[int, ...]],
-                 loaded_merges: AbstractSet[int]) -> None:
+                 loaded_merges: AbstractSet[int], aliases: AbstractSet[frozenset[int]]) -> None:
         self.callee_writes = callee_writes
         self.loaded_merges = loaded_merges
         self.repeating = False  # inside the walk that stands for a loop's later iterations
@@ -117,7 +117,14 @@ class _Checker:
         self.info: dict[int, _Gm] = {}
         # Whether an on-chip copy exists yet: until one does, no read can be stale.
         self.copies = False
-        self.last_write: dict[int, tuple[int, Span]] = {}
+        # id of a GM tensor -> (when, where, which tensor the write named): a write through a
+        # parameter a call site aliases with others (`aliases`) is a write of each of them too.
+        self.last_write: dict[int, tuple[int, Span, Var]] = {}
+        self.aliased: dict[int, list[Var]] = {}
+        for pair in aliases:
+            i, j = sorted(pair)
+            self.aliased.setdefault(id(f.params[i]), []).append(f.params[j])
+            self.aliased.setdefault(id(f.params[j]), []).append(f.params[i])
         for p in f.params:
             if isinstance(p.type, TensorType):
                 self.info[id(p)] = _Gm((p,), f.span if id(p) in entry_loaded else None, 0)
@@ -270,7 +277,10 @@ class _Checker:
                     f"reach `{_name(g.root)}`. Write "
                     f"`{_name(g.root)}` itself (pl.assemble({_name(g.root)}, tile, offsets)), or "
                     "keep the value on chip explicitly with pl.load / pl.store", span)
-            self.last_write[id(g.root)] = (self.tick(), span)
+            write = (self.tick(), span, g.root)
+            self.last_write[id(g.root)] = write
+            for other in self.aliased.get(id(g.root), ()):
+                self.last_write[id(other)] = write
 
     def reads(self, e: Expr | None, span: Span) -> None:
         if not self.copies:
@@ -284,9 +294,12 @@ class _Checker:
                 continue
             write, root = max(written, key=lambda w: w[0][0])
             if write[0] > g.seq:
+                what = f"`{_name(root)}` was written" if write[2] is root else (
+                    f"`{_name(write[2])}` was written (a call of this function passes the "
+                    f"same tensor as `{_name(root)}` and `{_name(write[2])}`)")
                 raise PlError(
                     f"`{_name(v)}` is an on-chip copy of the GM tensor `{_name(root)}` "
-                    f"{_taken(g)}, read here after `{_name(root)}` was written at line "
+                    f"{_taken(g)}, read here after {what} at line "
                     f"{write[1].line}: {_why(g)}, so it would not see the write. "
                     + ("Read the value before the write, or load what you need after it "
                        "(pl.load)" if g.merged else "Take the slice after the write (inside the "
@@ -311,8 +324,10 @@ def _yielded(body: Stmt | None) -> tuple[Expr, ...]:
 
 def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int],
                     callee_writes: Mapping[str, tuple[int, ...]],
-                    loaded_merges: AbstractSet[int] = frozenset()) -> None:
+                    loaded_merges: AbstractSet[int] = frozenset(),
+                    aliases: AbstractSet[frozenset[int]] = frozenset()) -> None:
     """Reject (PlError) a write or a read whose meaning the on-chip copies would change.
     `callee_writes`: the Out / InOut param positions of each program function (a call writes those
-    actuals); `loaded_merges`: see the module docstring."""
-    _Checker(f, entry_loaded, callee_writes, loaded_merges).body(body)
+    actuals); `loaded_merges`: see the module docstring; `aliases`: the pairs of parameter
+    positions a call site passes one tensor through (lowering/tensor_to_tile/aliases.py)."""
+    _Checker(f, entry_loaded, callee_writes, loaded_merges, aliases).body(body)
