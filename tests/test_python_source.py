@@ -48,6 +48,7 @@ def _latin1(text: str) -> bytes:
 STORAGES: dict[str, Callable[[str], bytes]] = {
     "bom": lambda t: codecs.BOM_UTF8 + t.encode(),
     "crlf": lambda t: t.replace("\n", "\r\n").encode(),
+    "cr": lambda t: t.replace("\n", "\r").encode(),  # old Mac line ends
     "latin1_cookie": _latin1,
     "bom_crlf": lambda t: codecs.BOM_UTF8 + t.replace("\n", "\r\n").encode(),
 }
@@ -158,7 +159,7 @@ def test_names_equal_under_nfkc_are_one_name() -> None:
     assert structural_equal(pl.parse(one), pl.parse(one.replace("\uff54", "t")))
 
 
-def test_changed_lines_keep_a_single_spelling_and_normalise_a_mixed_one() -> None:
+def test_changed_lines_keep_the_users_spelling_of_every_name() -> None:
     base = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
             "    def f(self, x: pl.Tensor[[16, 64], pl.FP32],"
             " out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:\n"
@@ -168,8 +169,54 @@ def test_changed_lines_keep_a_single_spelling_and_normalise_a_mixed_one() -> Non
     single = base.replace("T", "\uff34").replace("# \uff34", "# T")  # fullwidth T, not in comments
     out = show_inferred(single)
     assert f"        u: {tile} = pl.add(\uff34, \uff34)  # T twice\n" in out
+    # a name spelled two ways keeps each spelling where the user wrote it
     mixed = single.replace("pl.add(\uff34, \uff34)", "pl.add(\uff34, T)")
-    assert f"        u: {tile} = pl.add(T, T)  # T twice\n" in show_inferred(mixed)
+    assert f"        u: {tile} = pl.add(\uff34, T)  # T twice\n" in show_inferred(mixed)
+
+
+# A rebinding spelled in another NFKC form of the name: every spelling of each name the
+# regeneration writes into an annotated line (the target, the arguments, the DSL root) stays.
+_REBOUND = ("import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def f(self, x: pl.Tensor[[16, 64], pl.FP32],"
+            " out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:\n"
+            "        t = pl.load(x, [0, 0], [16, 64])\n        {line}\n"
+            "        out = pl.store(t, [0, 0], out)\n        return out\n")
+
+
+@pytest.mark.parametrize("line", [
+    "\uff54 = pl.add(t, 1.0)",                      # fullwidth t, the target only
+    "t = pl.add(\uff54, 1.0)",                      # ... an argument only
+    "\uff54 = \uff50l.add(t, 1.0)",                 # ... and the module's name
+    "\U0001d42d = pl.add(\U0001d5cd, 1.0)  # bold t, sans-serif t",
+    "\u1d57 = pl.add(t, 1.0)",                      # modifier letter t
+])
+def test_a_rebinding_keeps_the_spelling_it_is_written_in(line: str) -> None:
+    text = _REBOUND.format(line=line)
+    out = show_inferred(text)
+    tile = "pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec]"
+    target, rest = line.split(" = ", 1)
+    assert f"        {target}: {tile} = {rest}\n" in out, out
+    assert python_view(out) == show_inferred(python_view(text))
+
+
+@pytest.mark.parametrize("ends", [("\r\n", "\n", "\r"), ("\r", "\r\n"), ("\n", "\r")])
+def test_mixed_line_ends_are_kept_line_by_line(ends: tuple[str, ...]) -> None:
+    """Each line the regeneration keeps keeps its own line end; a line it changes or adds takes
+    the end of the user's line it stands for (or of the line before it)."""
+    plain = EXAMPLES[0].read_text(encoding="utf-8")
+    lines = plain.splitlines()
+    text = ""
+    for i, ln in enumerate(lines):
+        end = ends[i % len(ends)]
+        # "\r" then an empty line's "\n" would read as one "\r\n"
+        text += ln + ("\r" if not ln and text.endswith("\r") else end)
+    assert len(python_lines(text)) == len(lines)
+    out = show_inferred(text)
+    assert python_view(out) == show_inferred(plain)
+    theirs = set(python_lines(text))
+    for ln in python_lines(out):
+        if ln.rstrip("\r\n") in lines and ln not in theirs:
+            pytest.fail(f"{ln!r} lost its line end")
 
 
 def test_form_feed_before_a_block_statement_is_python_indentation() -> None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from pl.compiler import Compiled, compile_program
-from pl.errors import PlError, frame_span, is_pl_source
+from pl.errors import InternalError, PlError, frame_span, is_pl_source
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.language.dsl import DynVar
@@ -252,8 +252,26 @@ def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
 
     The output is the rewritten module's text. It is built by splicing the changed statements
     into `text` (pl/show_inferred/splice.py) unless a change cannot be placed that way, or
-    `splice_text=False` (the reference the tests compare with): then LibCST renders the module."""
-    return _regenerate(SourceFile(filename, text), compiled, splice_text=splice_text)
+    `splice_text=False` (the reference the tests compare with): then LibCST renders the module.
+    A text Python reads otherwise than it is written (line breaks other than `\\n`, NFKC names,
+    form feeds; `python_view`) is regenerated as read, then given the user's lines back
+    (`restore`), as `run_file` does; `compiled` is then the compile of that view."""
+    view = python_view(text)
+    r = _regenerate(SourceFile(filename, view), compiled, splice_text=splice_text)
+    return r if view == text else _restored(r, text, view)
+
+
+def _restored(r: Regenerated, text: str, view: str) -> Regenerated:
+    """`r`, the regeneration of `view = python_view(text)`, in the user's `text`: its lines, line
+    breaks and spellings back, and every place in the user's coordinates."""
+    output = restore(text, view, r.output)
+    if python_view(output) != r.output:  # what Python reads of it must be what was verified
+        raise InternalError(f"{r.filename}: the regenerated text respelled in the file's own "
+                            "spelling and line breaks does not read as the verified one")
+    lines = UserLines(text, view)
+    return dataclasses.replace(r, text=text, output=output,
+                               warnings=tuple(dataclasses.replace(w, span=lines.span(w.span))
+                                              for w in r.warnings))
 
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
@@ -381,10 +399,7 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
             if e.span is not None and e.span.filename == filename:
                 e.span, e.source = UserLines(text, view).span(e.span), text
             raise
-        lines = UserLines(text, view)
-        return dataclasses.replace(r, text=text, output=restore(text, view, r.output),
-                                   warnings=tuple(dataclasses.replace(w, span=lines.span(w.span))
-                                                  for w in r.warnings))
+        return _restored(r, text, view)
     r = _run(text, filename, options, dump_passes, reads)
     if not verify:
         return r

@@ -11,16 +11,20 @@ Guarantees:
   frontend's parser (LibCST) would read differently made explicit: a leading BOM character is
   dropped, a form feed in a line's indentation is dropped with the whitespace before it (CPython
   resets the indentation count at a form feed), and every identifier is NFKC-normalised (CPython
-  normalises identifiers, so `ｔ` and `t` are one name). Line breaks and line count are unchanged,
-  strings and comments are never touched, and a text that is ASCII without form feeds or BOM is
-  returned as is (the common case costs two scans).
+  normalises identifiers, so `ｔ` and `t` are one name), and every line break is `\n` (CPython
+  reads `\r\n` and `\r` as `\n`, in strings too). The line count is unchanged, strings and
+  comments are otherwise never touched, and a text that is ASCII with `\n` breaks only, without
+  form feeds or BOM, is returned as is (the common case costs three scans).
 - `UserLines(user, view).span(span)` is where a place found in `view = python_view(user)` is in
   the user's text: the same column on every line the view leaves alone, and on a changed line the
   columns of the characters the view kept (a changed stretch maps to its start).
 - `restore(original, view, output)` maps a regeneration of the view back onto the user's text:
   every output line that is an unchanged line of the view is the user's original line again,
-  the BOM character comes back, and in changed lines a name the user always spells one
-  (non-NFKC) way is spelled that way again; a name spelled several ways shows its NFKC form.
+  the BOM character comes back, a changed or added line takes the line break of the user's line
+  it stands for (else of the line before it), and in changed lines every name the regeneration
+  kept from a line of the user's (found by a token diff) is spelled as the user spelled that very
+  token; a name it wrote itself is spelled the one way the user spells it, or in NFKC form when
+  the user spells it several ways. What Python reads of the result is the regeneration itself.
 - `compile_python(text, filename, tree)` compiles the text (or its parse `tree`) with CPython,
   `parse_python` only parses it and returns the `ast.Module` (both cheaper than LibCST's parse;
   the frontend keeps that tree: every position comes from it, lowering/frontend/positions.py),
@@ -193,11 +197,11 @@ def python_view(text: str) -> str:
     if text.startswith(_BOM):
         text = text[1:]
     if text.isascii() and "\f" not in text:
-        return text
+        return _lf(text)
     try:
         toks = _tokens(text)
     except (tokenize.TokenError, SyntaxError):
-        return text  # not Python: the parser reports it, located, on the text as written
+        return _lf(text)  # not Python: the parser reports it, located, on the text as written
     lines = python_lines(text)
     renames = [(t, norm) for t in toks if t.type == tokenize.NAME
                and (norm := unicodedata.normalize("NFKC", t.string)) != t.string]
@@ -207,7 +211,12 @@ def python_view(text: str) -> str:
     for row, ln in enumerate(lines):
         if "\f" in ln and row not in in_string:
             lines[row] = _FF_INDENT.sub("", ln, count=1)
-    return "".join(lines)
+    return _lf("".join(lines))
+
+
+def _lf(text: str) -> str:
+    """`text` with every line break `\n`, as CPython reads `\r\n` and `\r` (in strings too)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 class UserLines:
@@ -240,8 +249,9 @@ class UserLines:
 
 
 def restore(original: str, view: str, output: str) -> str:
-    """`output`, a regeneration of `python_view(original)`, with the user's own lines back, and
-    in the changed lines the user's spelling of each name the user always spells one way."""
+    """`output`, a regeneration of `view = python_view(original)`, with the user's own lines
+    back, the user's line breaks, and in the changed lines the user's spelling of every name
+    (see the module doc)."""
     if view == original:
         return output
     if view == output:
@@ -251,15 +261,82 @@ def restore(original: str, view: str, output: str) -> str:
     theirs, seen, out = python_lines(original), python_lines(view), python_lines(output)
     assert len(theirs) == len(seen), "python_view keeps every line"
     opcodes = difflib.SequenceMatcher(None, seen, out, autojunk=False).get_opcodes()
-    changed = {row for op, _, _, j1, j2 in opcodes if op != "equal" for row in range(j1, j2)}
-    spelling = _spellings(original)
-    if spelling and changed:
-        _rename(out, [(t, spelling[t.string]) for t in _tokens(output) if t.type == tokenize.NAME
-                      and t.start[0] - 1 in changed and t.string in spelling])
+    changed = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in opcodes if op != "equal"]
+    if changed and _lf(original) != view:  # names (or indentation) spelled otherwise than read
+        _respell(original, view, output, changed, out)
+    first_break = _line_break(theirs[0]) if theirs else ""
     kept: list[str] = []
     for op, i1, i2, j1, j2 in opcodes:
-        kept.extend(theirs[i1:i2] if op == "equal" else out[j1:j2])
+        if op == "equal":
+            kept.extend(theirs[i1:i2])
+            continue
+        for k, line in enumerate(out[j1:j2]):
+            # The break of the user's line this one stands for: the replaced line at its
+            # place, else the last line before it; the file's first break for a line past
+            # the user's last, unbroken, line.
+            row = i1 + k if i1 + k < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
+            brk = _line_break(theirs[row]) if 0 <= row < len(theirs) else first_break
+            if line.endswith("\n"):
+                line = line[:-1] + (brk or first_break or "\n")
+            kept.append(line)
     return bom + "".join(kept)
+
+
+def _line_break(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):]
+
+
+_LAYOUT = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
+                     tokenize.COMMENT, tokenize.ENDMARKER})
+
+
+def _respell(original: str, view: str, output: str, changed: list[tuple[int, int, int, int]],
+             out: list[str]) -> None:
+    """Respell, in place, the names of the changed lines `out` (`changed`: the view's rows i1:i2
+    that became the output's rows j1:j2) the way the user's text does: a name the regeneration
+    kept from a line of the user's (the same token, found by a token diff of the changed lines;
+    a statement moved elsewhere is found among the lines removed) has the user's spelling of that
+    very token; a name it wrote (an annotation, a move) has the one spelling the user gives that
+    name, where the user gives only one, else its NFKC form. Any spelling reads the same."""
+    try:
+        theirs, seen, made = _tokens(original), _tokens(view), _tokens(output)
+    except (tokenize.TokenError, SyntaxError):
+        return
+    # The view renames tokens and moves nothing: token k of the view is token k of the user's.
+    user_of = {v.start: u.string for u, v in zip(theirs, seen, strict=False)
+               if v.type == tokenize.NAME and u.string != v.string} \
+        if len(theirs) == len(seen) else {}
+    view_rows = {row for i1, i2, _, _ in changed for row in range(i1 + 1, i2 + 1)}
+    out_rows = {row for _, _, j1, j2 in changed for row in range(j1 + 1, j2 + 1)}
+    renames: dict[tuple[int, int], str] = {}
+    used: set[tuple[int, int]] = set()
+
+    def pair(vs: list[tokenize.TokenInfo], os_: list[tokenize.TokenInfo]) -> None:
+        matcher = difflib.SequenceMatcher(None, [(t.type, t.string) for t in vs],
+                                          [(t.type, t.string) for t in os_], autojunk=False)
+        for a, b, size in matcher.get_matching_blocks():
+            for v, o in zip(vs[a:a + size], os_[b:b + size], strict=True):
+                used.add(v.start)
+                if o.type == tokenize.NAME:
+                    renames[o.start] = user_of.get(v.start, o.string)
+
+    def tokens(toks: list[tokenize.TokenInfo], rows: range) -> list[tokenize.TokenInfo]:
+        return [t for t in toks if t.start[0] in rows and t.type not in _LAYOUT]
+
+    for i1, i2, j1, j2 in changed:
+        pair(tokens(seen, range(i1 + 1, i2 + 1)), tokens(made, range(j1 + 1, j2 + 1)))
+    # A statement moved out of its block (a hoisted load): removed in one place, added in another.
+    left = [t for t in made if t.start[0] in out_rows and t.type == tokenize.NAME
+            and t.start not in renames]
+    if left:
+        pair([t for t in seen if t.start[0] in view_rows and t.type not in _LAYOUT
+              and t.start not in used],
+             [t for t in made if t.start[0] in out_rows and t.type not in _LAYOUT
+              and t.start not in renames])
+    spelling = _spellings(original)
+    edits = [(t, renames.get(t.start) or spelling.get(t.string, t.string)) for t in made
+             if t.type == tokenize.NAME and t.start[0] in out_rows]
+    _rename(out, [(t, new) for t, new in edits if new != t.string])
 
 
 def _tokens(text: str) -> list[tokenize.TokenInfo]:
