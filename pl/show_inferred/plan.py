@@ -2,7 +2,9 @@
 
 Guarantees: `rewrite_function` returns the user's FunctionDef with (a) each tile assignment /
 yield annotated with its inferred memory space, (b) each inserted `tile.move` written as
-`name: pl.Tile[...] = pl.move(src, ...)` right before its consumer, whose argument is renamed,
+`name: pl.Tile[...] = pl.move(src, ...)` right before its consumer, whose argument is renamed
+(a consumer after a `;` splits its line there: the statements before it stay on the user's line,
+the moves and the rest of the line follow),
 (c) statements the compiler moved out of a loop moved before it, (d) changed `target_memory`
 kwargs rewritten or appended. Nothing else changes, byte for byte. Statements are matched by the
 `(line, column)` of the span every IR statement carries. When the compiled body holds a statement
@@ -251,9 +253,11 @@ class _Planner:
             self._check_same_kind(s, k)
             if entry.block is block:
                 if pending:
-                    # In a one-line suite the moves go right before their own statement.
-                    at = entry.small if isinstance(entry.stmt, cst.SimpleStatementSuite) \
-                        else entry.stmt
+                    # In a one-line suite, and after a `;` (`x = ..; z = pl.matmul(x, y)`), the
+                    # moves go right before their own statement; else before its line.
+                    at = entry.small if isinstance(entry.stmt, cst.SimpleStatementSuite) or (
+                        isinstance(entry.stmt, cst.SimpleStatementLine)
+                        and entry.small is not entry.stmt.body[0]) else entry.stmt
                     self.inserts.setdefault(id(at), []).extend(pending)
                     pending = []
             else:
@@ -464,7 +468,13 @@ class _Apply:
             for ins in plan.inserts.get(id(orig), []):
                 body.append(self._insert(ins))
                 changed = True
+            parts = _split_line(orig, upd, plan) if isinstance(orig, cst.SimpleStatementLine) \
+                and isinstance(upd, cst.SimpleStatementLine) else None
             if id(orig) in plan.removed:
+                changed = True
+            elif parts is not None:
+                body.extend(x if isinstance(x, cst.BaseStatement) else self._insert(x)
+                            for x in parts)
                 changed = True
             else:
                 body.append(upd)
@@ -494,6 +504,31 @@ class _Apply:
             return ins.node()
         assert ins.hoisted is not None
         return self.updated.get(id(ins.hoisted), ins.hoisted)
+
+
+def _split_line(orig: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, plan: _Planner
+                ) -> list[cst.SimpleStatementLine | _Insert] | None:
+    """A line of `;`-separated statements (`updated`: `orig` with its edits) where moves go
+    before a statement after its first, split there: the statements before it stay on the
+    user's line (its leading lines kept), the moves follow on their own lines, then the rest
+    of the line (its trailing comment kept). Every statement keeps its text; only the `; `
+    before a split becomes a line break. None: no move goes inside the line."""
+    smalls = list(updated.body)
+    cuts = [i for i, small in enumerate(orig.body) if i > 0 and id(small) in plan.inserts]
+    if not cuts:
+        return None
+    out: list[cst.SimpleStatementLine | _Insert] = []
+    for n, (start, stop) in enumerate(zip([0, *cuts], [*cuts, len(smalls)], strict=True)):
+        if n:
+            out.extend(plan.inserts[id(orig.body[start])])
+        part = smalls[start:stop]
+        last = stop == len(smalls)
+        if not last:
+            part[-1] = part[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+        out.append(cst.SimpleStatementLine(
+            body=part, leading_lines=orig.leading_lines if n == 0 else (),
+            trailing_whitespace=updated.trailing_whitespace if last else cst.TrailingWhitespace()))
+    return out
 
 
 def _one_line_changes(plan: _Planner, suite: cst.SimpleStatementSuite) -> bool:
@@ -557,8 +592,17 @@ class _Record:
             if inserts:
                 start = src.start_of(orig)  # before its leading lines, which stay with it
                 self._add(start, start, _INSERT, self._rendered(inserts, src.indent_of(orig)))
+            parts = _split_line(orig, self.line(orig), plan) \
+                if isinstance(orig, cst.SimpleStatementLine) else None
             if id(orig) in plan.removed:
                 self._add(*src.range_of(orig), _REPLACE, "")
+            elif parts is not None:
+                start, end = src.range_of(orig)
+                indent = src.indent_of(orig)
+                self._add(start, end, _REPLACE, "".join(
+                    self._readable(src.render(x, indent), start)
+                    if isinstance(x, cst.SimpleStatementLine) else self._rendered([x], indent)
+                    for x in parts))
             elif isinstance(orig, cst.SimpleStatementLine) and \
                     any(id(small) in plan.edits for small in orig.body):
                 start, end = src.range_of(orig)
