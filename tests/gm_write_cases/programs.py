@@ -28,6 +28,31 @@ FILL = ["    @pl.function(type=pl.FunctionType.InCore)",
         ""]
 
 
+# An InCore helper returning a view of its parameter: a call's result is (a view of) the actual.
+SAME = ["    @pl.function(type=pl.FunctionType.InCore)",
+        f"    def same(self, a: {T}) -> {T}:",
+        "        return pl.reshape(a, [16, 64])",
+        ""]
+
+
+# An InCore helper returning a view of its parameter at an offset it computes from its argument
+# (0 when called with 2).
+PART = ["    @pl.function(type=pl.FunctionType.InCore)",
+        f"    def part(self, a: {T}, n: pl.Scalar[pl.INDEX]) -> {T}:",
+        "        off = n * 16 - 32",
+        "        return pl.slice(a, [16, 64], [0, off])",
+        ""]
+# The same with an offset a loop computes, which no caller can rebuild.
+PART_IN_LOOP = ["    @pl.function(type=pl.FunctionType.InCore)",
+                f"    def part(self, a: {T}) -> pl.Tensor[[16, 32], pl.FP32]:",
+                "        off = 0",
+                "        for i in pl.range(0, 2, 1):",
+                "            off = i * 16",
+                "        return pl.slice(a, [16, 32], [0, off])  # error: part returns a view of "
+                "its parameter `a` whose offsets or shapes use `off`",
+                ""]
+
+
 def incore(body: list[str], helpers: list[str] = (),  # type: ignore[assignment]
            call: str = "self.kernel(x, out)") -> str:
     """The kernel is at line 7 + len(helpers), its body one line below; `main` calls it as `call`
@@ -141,6 +166,13 @@ OK: dict[str, str] = {
         "y = pl.add(x, 1.0)", "out = pl.assemble(out, y, [0, 0])", "z = pl.mul(x, 2.0)",
         "out = pl.assemble(out, z, [0, 0])", "return out"],
         call="self.kernel(pl.reshape(pl.reshape(out, [64, 16]), [16, 64]), out)"),
+    "param-aliased-through-a-returned-view-read-whole-after-a-write": incore([
+        "y = pl.add(x, 1.0)", "out = pl.assemble(out, y, [0, 0])", "z = pl.mul(x, 2.0)",
+        "out = pl.assemble(out, z, [0, 0])", "return out"], SAME, call="self.kernel(out, self.same(out))"),
+    # A returned view names the caller's actual: the kernel's write through it reaches out.
+    "returned-view-written-by-the-caller": incore([
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART,
+        call="self.kernel(x, self.part(out, 2))"),
     "reshape-declaring-a-narrower-valid-region": incore([
         "t = pl.tensor.reshape(x, [16, 64], [4, 8])", "out = pl.assemble(out, t, [0, 0])", "return out"]),
     "reshape-declaring-the-whole-region-of-a-narrowed-input": incore([
@@ -201,6 +233,9 @@ BAD: dict[str, str] = {
         "s = pl.slice(x, [16, 32], [0, 0])", "out = pl.assemble(out, pl.add(s, s), [0, 0])",
         "z = pl.add(s, s)  # error: a call of this function passes the same tensor as `x` and `out`",
         "out = pl.assemble(out, z, [0, 32])", "return out"], call="self.kernel(out, out)"),
+    "returned-view-at-an-offset-a-loop-computes": incore([
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART_IN_LOOP,
+        call="self.kernel(x, self.part(out))"),
     "reshape-declaring-another-valid-region-in-3-d": incore([
         "t = pl.tensor.reshape(x, [1, 16, 64], [1, 4, 8])  # error: tensor.reshape: valid_shape [1, 4, 8] "
         "is not the valid region [1, 16, 64]",

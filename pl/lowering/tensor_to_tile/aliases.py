@@ -1,4 +1,6 @@
-"""Which tensor parameters of a function its callers may pass the same GM storage through.
+"""GM storage that a call shares between caller and callee: which tensor parameters of a function
+its callers may pass the same storage through (`param_aliases`), and which results of an InCore
+function are views of one of its parameters (`returned_view`).
 
 A caller may pass one tensor (or two views of it) as an In and an Out argument of an InCore
 function: `x = self.kernel(x, x)`. The source then reads, through the In parameter, what it wrote
@@ -9,7 +11,7 @@ Guarantees: `param_aliases(program)` maps a function's name to the pairs of its 
 writes at least one of the two (an Out / InOut parameter); functions with none are left out. A
 root is a caller's parameter or a tensor it makes; views (`pl.slice`, `pl.reshape`, ...), the
 results of writes (`pl.assemble`, `pl.write`), loop carries and the result of a call that writes
-one tensor lead back to their root. Two parameters of a caller that its own callers may alias are
+one tensor (or returning a view of a parameter) lead back to their root. Two parameters of a caller that its own callers may alias are
 one root too, so the pairs are closed over the call chain (rounds repeat until none adds a pair).
 Two distinct parameters of the entry function are distinct storage. The program is only read.
 """
@@ -17,13 +19,16 @@ Two distinct parameters of the entry function are distinct storage. The program 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
+from pl.errors import PlError
 from pl.ir.enums import ParamDirection
-from pl.ir.expr import Call, Expr, GlobalVar, Var
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, WhileStmt
+from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, ReturnStmt, WhileStmt, flatten_body
 from pl.ir.traverse import walk_exprs, walk_stmts
 from pl.ir.types import TensorType
+from pl.lowering.tensor_to_tile.common import base_name
 from pl.ops.registry import get_op
 
 Pairs = frozenset[frozenset[int]]
@@ -105,7 +110,13 @@ def _storage_of(value: Expr, funcs: Mapping[str, Function]) -> Expr | None:
         return None
     if isinstance(value.op, GlobalVar):
         callee = funcs.get(value.op.name)
-        written = sorted(_written(callee)) if callee is not None else []
+        if callee is None:
+            return None
+        # An InCore function returning a view of a parameter: its caller's result is that view.
+        view = returned_view(callee, 0) if callee.func_type.is_incore_kind() else None
+        if view is not None:
+            return value.args[view.position] if view.position < len(value.args) else None
+        written = sorted(_written(callee))
         return value.args[written[0]] if len(written) == 1 and written[0] < len(value.args) \
             else None
     op = get_op(value.op.name)
@@ -116,3 +127,72 @@ def _storage_of(value: Expr, funcs: Mapping[str, Function]) -> Expr | None:
         return value.args[i] if i < len(value.args) else None
     return value.args[0] if op.inherits_input and value.args else None
 
+
+@dataclass(frozen=True)
+class View:
+    """A returned view of a parameter: the parameter's position, the view calls (innermost
+    first), and the scalars of the function their operands use, each with the expression of
+    parameters and constants it is bound to (in binding order)."""
+
+    position: int
+    chain: tuple[Call, ...]
+    scalars: tuple[tuple[Var, Expr], ...]
+
+
+def returned_view(f: Function, position: int) -> View | None:
+    """How `f`'s result at `position` views one of its tensor parameters, when it is a chain of
+    view ops (`pl.slice`, `pl.reshape`, ...) of it bound in the function's top-level block and
+    returned by its one return, at its end: the caller then passes that view of its own actual as
+    the Out tensor the result is stored into, so the result names the parameter's storage as the
+    source's does. None for any other result. Its offsets and shapes may use scalars bound in that
+    block to expressions of parameters and constants (`off = n * 32`); a view using any other
+    value computed in the function cannot be rebuilt by the caller: a located PlError."""
+    stmts = flatten_body(f.body)
+    returns = [s for s in walk_stmts(f.body) if isinstance(s, ReturnStmt)]
+    if len(returns) != 1 or not stmts or stmts[-1] is not returns[0] \
+            or position >= len(returns[0].values):
+        return None
+    defs = {id(s.var): s.value for s in stmts if isinstance(s, AssignStmt)}
+    params = {id(p): i for i, p in enumerate(f.params)}
+    chain: list[Call] = []
+    e = returns[0].values[position]
+    while not (isinstance(e, Var) and id(e) in params):
+        if isinstance(e, Var) and not isinstance(e, IterArg) and id(e) in defs:
+            e = defs[id(e)]
+        elif _is_view(e):
+            assert isinstance(e, Call)
+            chain.append(e)
+            e = e.args[0]
+        else:
+            return None
+    if not chain or not isinstance(e.type, TensorType):
+        return None
+    scalars: dict[int, tuple[Var, Expr]] = {}
+    order = {id(s.var): k for k, s in enumerate(stmts) if isinstance(s, AssignStmt)}
+    pending = [x for c in chain for a in [*c.args[1:], *(v for _, v in c.kwargs
+                                                         if isinstance(v, Expr))]
+               for x in walk_exprs(a) if isinstance(x, Var)]
+    while pending:
+        local = pending.pop()
+        if id(local) in params or id(local) in scalars:
+            continue
+        bound = defs.get(id(local))
+        if bound is None or isinstance(local, IterArg) or any(
+                isinstance(x, Call) for x in walk_exprs(bound)):
+            raise PlError(
+                f"{f.name} returns a view of its parameter `{base_name(e.name)}` whose offsets "
+                f"or shapes use `{base_name(local.name)}`, a value computed inside it: the caller's result names the "
+                "parameter's storage, so the caller rebuilds the view from its own arguments, "
+                "which it cannot do from that value. Compute the view from the function's "
+                "parameters and constants, or return a computed tile", returns[0].span)
+        scalars[id(local)] = (local, bound)
+        pending.extend(x for x in walk_exprs(bound) if isinstance(x, Var))
+    bindings = tuple(sorted(scalars.values(), key=lambda b: order[id(b[0])]))
+    return View(params[id(e)], tuple(reversed(chain)), bindings)
+
+
+def _is_view(e: Expr) -> bool:
+    if not isinstance(e, Call) or isinstance(e.op, GlobalVar) or not e.args:
+        return False
+    op = get_op(e.op.name)
+    return op is not None and op.level == "tensor" and op.inherits_input

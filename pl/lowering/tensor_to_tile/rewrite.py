@@ -26,6 +26,7 @@ Other functions only see their call sites updated. The input program is never mu
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
@@ -59,7 +60,7 @@ from pl.ir.stmt import (
     flatten_body,
 )
 from pl.ir.types import TensorType, TileType, Type
-from pl.lowering.tensor_to_tile.aliases import Pairs, param_aliases
+from pl.lowering.tensor_to_tile.aliases import Pairs, View, param_aliases, returned_view
 from pl.lowering.tensor_to_tile.common import (
     Rewriter,
     base_name,
@@ -377,7 +378,9 @@ _CAST_MODE = 0
 
 
 def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
-                    aliases: Pairs = frozenset()) -> tuple[Function, int]:
+                    aliases: Pairs = frozenset()) -> tuple[Function, int, dict[str, View]]:
+    """The converted function, how many Out params it gained, and for each of those that stores a
+    view of a parameter (aliases.py, `returned_view`) that view, by the Out param's name."""
     body, facts = hoist_and_scan(f.body)
     used = facts.entry_loaded
     # A parameter a caller passes the storage of another (written) one through is read where
@@ -406,11 +409,13 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
     return_types = rw.return_types if rw.return_types is not None else list(f.return_types)
     body = body_of(f.body, new_stmts)
     rtypes = f.return_types if _same_types(return_types, f.return_types) else tuple(return_types)
+    views = {out.name: view for i, out in rw.outs.items()
+             if (view := returned_view(f, i)) is not None}
     if body is f.body and not added and rtypes is f.return_types:
-        return f, 0  # nothing to convert: the function is handed on as it is
+        return f, 0, views  # nothing to convert: the function is handed on as it is
     new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
                      f.role, f.attrs, span=f.span, comments=f.comments)
-    return new_f, added
+    return new_f, added, views
 
 
 def _entry_loads(f: Function, used: set[int], rw: _TensorToTile) -> list[Stmt]:
@@ -449,12 +454,18 @@ class _CallSites(Rewriter):
     statement (`forward=False`), or, in an InCore-kind / Group / Spmd function that cannot allocate
     a GM tensor, a new Out param of its own that its callers provide in turn (`forward=True`).
     Every call is covered: assigned, evaluated, nested in an expression, or launched by a Submit
-    (whose (*returns, TASK_ID) type is kept)."""
+    (whose (*returns, TASK_ID) type is kept). An Out param that a result viewing a parameter of
+    the callee is stored into (`views`: callee name -> Out param name -> the view) gets that view
+    of the call's own actual instead, so the call's result names the actual's storage as in the
+    source; in an InCore-kind caller, which cannot hold a GM view, that is a located error."""
 
-    def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool) -> None:
+    def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool,
+                 views: Mapping[str, Mapping[str, View]], incore: bool) -> None:
         super().__init__()
         self.changed = changed
         self.forward = forward
+        self.views = views
+        self.incore = incore
         self.pending: list[Stmt] = []
         self.new_params: list[Var] = []
 
@@ -464,7 +475,11 @@ class _CallSites(Rewriter):
         created, self.pending = self.pending, saved
         return created + out
 
-    def actual(self, p: Var, span: Span, dims: dict[Var, Expr]) -> Var:
+    def actual(self, p: Var, call: Call, dims: dict[Var, Expr]) -> Var:
+        span = call.span
+        view = self.views.get(call.op.name, {}).get(p.name)
+        if view is not None:
+            return self.view_of_actual(view, call)
         t = p.type
         assert isinstance(t, TensorType)
         if any(isinstance(d, Var) and d in dims for d in t.shape):
@@ -481,6 +496,33 @@ class _CallSites(Rewriter):
         created = Var(p.name, create.type, span=span)
         self.pending.append(AssignStmt(created, create, span=span))
         return created
+
+    def view_of_actual(self, view: View, call: Call) -> Var:
+        """The view `view` (of the callee's parameter) of this call's actual, built before it."""
+        position = view.position
+        callee = self.changed[call.op.name][0]
+        if self.incore:
+            raise PlError(
+                f"{call.op.name} returns a view of its parameter "
+                f"`{base_name(callee.params[position].name)}`, "
+                "which names that parameter's storage; called from an InCore function its result "
+                "would be an on-chip copy instead. Call it from an orchestration function, or "
+                "take the view in the caller", call.span)
+        args = Rewriter()
+        for param, actual in zip(callee.params, call.args, strict=False):
+            args.map_var(param, actual)
+        for local, bound in view.scalars:
+            args.map_var(local, args.expr(bound))
+        current = call.args[position]
+        for c in view.chain:
+            kwargs = [(k, args.expr(v) if isinstance(v, Expr) else v) for k, v in c.kwargs]
+            value = mk(c.op.name, [current, *(args.expr(a) for a in c.args[1:])], kwargs, (),
+                       call.span)
+            current = Var(f"{base_name(callee.params[position].name)}_view", value.type,
+                          span=call.span)
+            self.pending.append(AssignStmt(current, value, span=call.span))
+        assert isinstance(current, Var)
+        return current
 
     def expr(self, e: Expr) -> Expr:
         out = super().expr(e)
@@ -500,8 +542,7 @@ class _CallSites(Rewriter):
             # what its converted body returns): the call's type follows, as a reparse deduces it.
             return Call(out.op, out.args, out.kwargs, out.attrs, rtype, span=out.span)
         dims = _dim_bindings(callee.params, out.args)
-        extra = tuple(self.actual(p, out.span, dims)
-                      for p in callee.params[len(callee.params) - n:])
+        extra = tuple(self.actual(p, out, dims) for p in callee.params[len(callee.params) - n:])
         return Call(out.op, out.args + extra, out.kwargs, out.attrs, rtype, span=out.span)
 
 
@@ -523,8 +564,8 @@ def _dim_bindings(params: tuple[Var, ...], args: tuple[Expr, ...]) -> dict[Var, 
 _FORWARDING = (FunctionType.Group, FunctionType.Spmd)
 
 
-def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function, int]]
-                       ) -> list[Function]:
+def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function, int]],
+                       views: Mapping[str, Mapping[str, View]]) -> list[Function]:
     """Update every caller of a changed function. A forwarding caller gains Out params and so
     changes in turn: rounds repeat until one changes nothing (a call that already has all its
     actuals is left alone, so each round settles at least one level of the call chain)."""
@@ -534,7 +575,7 @@ def _update_call_sites(funcs: list[Function], changed: dict[str, tuple[Function,
         progressed = False
         for i, f in enumerate(funcs):
             forward = f.func_type.is_incore_kind() or f.func_type in _FORWARDING
-            rw = _CallSites(changed, forward)
+            rw = _CallSites(changed, forward, views, f.func_type.is_incore_kind())
             new_f = rw.function(f)
             if new_f is f:
                 continue
@@ -563,16 +604,18 @@ def convert_tensor_to_tile_ops(program: Program) -> Program:
                                    if d in (ParamDirection.Out, ParamDirection.InOut))
                      for f in program.functions}
     aliases = param_aliases(program)
+    views: dict[str, dict[str, View]] = {}
     for f in program.functions:
         if f.func_type.is_incore_kind():
-            new_f, added = _convert_incore(f, callee_writes, aliases.get(f.name, frozenset()))
+            new_f, added, views[f.name] = _convert_incore(f, callee_writes,
+                                                          aliases.get(f.name, frozenset()))
             if added or new_f.return_types != f.return_types:  # its callers' calls follow it
                 converted[f.name] = (new_f, added)
             funcs.append(new_f)
         else:
             funcs.append(f)
     if converted:
-        funcs = _update_call_sites(funcs, converted)
+        funcs = _update_call_sites(funcs, converted, views)
     if same_items(funcs, program.functions):
         return program
     return Program(program.name, tuple(funcs), span=program.span)
