@@ -199,6 +199,12 @@ def test_a_rebinding_keeps_the_spelling_it_is_written_in(line: str) -> None:
     assert python_view(out) == show_inferred(python_view(text))
 
 
+def test_the_library_call_takes_cr_only_text_as_source() -> None:
+    plain = (ROOT / "examples" / "branch_select.py").read_text(encoding="utf-8")
+    assert ";" not in plain  # a text is told from a path by its line breaks (or a `;`)
+    assert show_inferred(plain.replace("\n", "\r")) == show_inferred(plain).replace("\n", "\r")
+
+
 @pytest.mark.parametrize("ends", [("\r\n", "\n", "\r"), ("\r", "\r\n"), ("\n", "\r")])
 def test_mixed_line_ends_are_kept_line_by_line(ends: tuple[str, ...]) -> None:
     """Each line the regeneration keeps keeps its own line end; a line it changes or adds takes

@@ -213,8 +213,12 @@ CONSTANTS = {
     # every spelling of a number literal (read by int(text, 0) / float(text), not literal_eval)
     "0x1F": 31, "0XfF": 255, "0o17": 15, "0b1_01": 5, "1_000": 1000, "00": 0, "0_0": 0,
     "0x_ff": 255, "1_0.5e1_0": 10.5e10, ".5": 0.5, "1.": 1.0, "1E-3": 1e-3,
+    # the floats no literal spells, as the printer writes them
+    "float('inf')": float("inf"), "-float('inf')": -float("inf"), "float('-1e400')": -float("inf"),
+    "-0.0": -0.0,
 }
-NAMES = {"M": 64, "SEQ": (16, 32), "pl": pl, "mod": StaticNamespace("mod", {"K": 3})}
+NAMES = {"M": 64, "SEQ": (16, 32), "pl": pl, "mod": StaticNamespace("mod", {"K": 3}),
+         "float": float}
 
 
 def _lookup(name: cst.Name) -> object:
@@ -290,6 +294,22 @@ def test_accepted_constants_give_what_exec_gives(prefix: str, tmp_path: Path) ->
     static = run_text(text, str(path))
     executed = run_text(text, str(path), execute=True)
     assert static.output == executed.output and "pl.MemorySpace.Vec" in static.output
+
+
+@pytest.mark.parametrize("spelling", ["float('-inf')", "-float('inf')", "-1e400"])
+def test_a_module_constant_float_reads_as_the_printer_writes_it(spelling: str, tmp_path: Path) -> None:
+    text = ("import pl\n\n" f"NEG = {spelling}\n\n\n@pl.program\nclass K:\n"
+            "    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def f(self, x: pl.Tensor[[16, 64], pl.FP32],"
+            " out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:\n"
+            "        t = pl.load(x, [0, 0], [16, 64])\n        t = pl.add(t, NEG)\n"
+            "        out = pl.store(t, [0, 0], out)\n        return out\n")
+    path = tmp_path / "k.py"
+    path.write_text(text)
+    static = run_text(text, str(path))
+    executed = run_text(text, str(path), execute=True)
+    assert static.output == executed.output and "pl.MemorySpace.Vec" in static.output
+    assert "-float('inf')" in pl.python_print(static.compiled[0].program)
 
 
 # Each binds N in a way only running the file could evaluate; the kernel uses N.

@@ -75,7 +75,7 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
                        to_json, decode_hit)
 
 
-_LOOKS_LIKE_SOURCE = re.compile(r"[\n;]")
+_LOOKS_LIKE_SOURCE = re.compile(r"[\n\r;]")
 
 
 def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",

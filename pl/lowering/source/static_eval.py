@@ -18,7 +18,8 @@ exactly these forms, and raises `NotStatic` (with the node and the reason) for a
   (`pl.MemorySpace.Vec`, `pl.FP32`) or a `StaticNamespace` (a module of the project read the same
   way);
 - calls of the DSL's value constructors only (`pl.MemRef(...)`, `pl.TileView(...)`,
-  `pl.TensorView(...)`, `pl.dynamic("M")`) with accepted arguments (positional and keyword).
+  `pl.TensorView(...)`, `pl.dynamic("M")`) with accepted arguments (positional and keyword), and
+  `float(s)` of one str (`float('-inf')`, `float('nan')`), when `lookup` gives the builtin.
 
 Nothing else is ever called, and attributes are read only off the objects listed above. An
 accepted form that Python itself would fail on (`1 // 0`, an index out of range, a constructor
@@ -268,6 +269,20 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
     raise NotStatic(node, f"a {type(node).__name__} expression is not evaluated statically")
 
 
+def _float(node: cst.Call, lookup: Callable[[cst.Name], Any]) -> float:
+    """`float(s)` of one str (`float('-inf')`, `float('nan')`): what a kernel may write inline
+    too (lowering/frontend/exprs.py), and how the printer writes the floats no literal spells."""
+    if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+        raise NotStatic(node, "float(...) is evaluated statically only of one string")
+    text = evaluate(node.args[0].value, lookup)
+    if not isinstance(text, str):
+        raise NotStatic(node, "float(...) is evaluated statically only of one string")
+    try:
+        return float(text)
+    except ValueError as e:
+        raise FailsWhenRun(node, e) from None
+
+
 def _subscript(node: cst.Subscript, lookup: Callable[[cst.Name], Any]) -> Any:
     base = evaluate(node.value, lookup)
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -283,6 +298,8 @@ def _subscript(node: cst.Subscript, lookup: Callable[[cst.Name], Any]) -> Any:
 
 def _call(node: cst.Call, lookup: Callable[[cst.Name], Any]) -> Any:
     func = evaluate(node.func, lookup)
+    if func is float:
+        return _float(node, lookup)
     if not any(func is c for c in _CONSTRUCTORS):
         raise NotStatic(node, "a call is evaluated statically only for the DSL's value "
                               "constructors (pl.MemRef, pl.TileView, pl.TensorView, pl.dynamic)")
