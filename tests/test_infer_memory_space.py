@@ -74,7 +74,7 @@ def test_case(case: Case) -> None:
     assert main is not None
     names = assigned_names(main.body)
     for m in case.moves:
-        assert m in names
+        assert m in names or m.startswith("tile.move("), m  # (a move in place binds no name)
     for name, space, kind in case.decisions:
         decs = [d for d in log.spaces if d.name == name and d.function == "main"]
         assert decs, name

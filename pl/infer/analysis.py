@@ -29,7 +29,17 @@ from dataclasses import dataclass, field
 from typing_extensions import assert_never
 
 from pl.infer import decisions as d
-from pl.infer.common import CallSite, call_sites, op_facts, var_like, var_only
+from pl.infer.common import (
+    NO_CALLEES,
+    Callees,
+    CallSite,
+    Constraints,
+    call_sites,
+    nested_calls,
+    op_facts,
+    var_like,
+    var_only,
+)
 from pl.infer.demand import Demand
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import (
@@ -64,7 +74,7 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
-from pl.ir.traverse import last_yield
+from pl.ir.traverse import last_yield, walk_stmts
 from pl.ir.types import TileType, UnknownType
 from pl.ops.registry import OpDef, get_op
 
@@ -357,12 +367,13 @@ def _accepts(dem: Demand, *spaces: MemorySpace) -> bool:
 
 
 def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[CallSite] | None = None,
-                  ) -> dict[tuple[Var, MemorySpace], None]:
+                  callees: Callees = NO_CALLEES) -> dict[tuple[Var, MemorySpace], None]:
     """Phase 2: keys (var, allowed[0]) for every constrained Var or IterArg arg in a disallowed
     space (`sites`: the body's `call_sites`, when the caller has them already). The reference
     skips IterArgs, leaving e.g. a Vec loop carry read by a matmul unmoved; here they move too."""
     keys: dict[tuple[Var, MemorySpace], None] = {}
-    for _, call, _, constraints in call_sites(body) if sites is None else sites:
+
+    def need(call: Call, constraints: Constraints) -> None:
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
             if not allowed or not isinstance(v, Var):
@@ -370,4 +381,12 @@ def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[Ca
             space = var_memory.get(v)
             if space is not None and space not in allowed:
                 keys[(v, allowed[0])] = None
+
+    for _, call, _, constraints in call_sites(body) if sites is None else sites:
+        need(call, constraints)
+    # A call nested in a statement's expressions reads its operands where the statement stands
+    # (a while's condition excepted: phase 3 moves those operands in place).
+    for stmt in walk_stmts(body):
+        for call in nested_calls(stmt, condition=False):
+            need(call, op_facts(call, callees)[1])
     return keys

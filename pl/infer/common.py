@@ -9,18 +9,19 @@ and the verifier treat `self.f(t)` as they treat an op (docs/tile_params.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, GlobalVar, IterArg, Var
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
     AssignStmt,
     EvalStmt,
     Stmt,
+    WhileStmt,
 )
-from pl.ir.traverse import walk_stmts
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
 from pl.ops.registry import OpDef, get_op
 
@@ -111,3 +112,29 @@ def top_level_call(stmt: Stmt) -> Call | None:
     return value if type(value) is Call else None
 
 
+
+
+def nested_calls(stmt: Stmt, *, condition: bool = True) -> Iterator[Call]:
+    """The calls `stmt` evaluates itself besides its `top_level_call`, outermost first: those
+    nested in that call's arguments, in scalar arithmetic, tuples, an if's or while's condition,
+    a loop's bounds and initial values, returned or yielded values. `condition=False` leaves out
+    a while's condition, which is evaluated again before every iteration: a value moved for it
+    must be moved where it stands, not before the loop.
+
+    The frontend gives a tile op nested in another op's arguments a statement of its own, but
+    not every nesting (a tile op under a scalar operator or in a loop header stays where it is
+    written), and a program built through the pass-level API may nest anything: inference sees
+    these calls too, so no tile op escapes it."""
+    top = top_level_call(stmt)
+    if top is not None:
+        roots: tuple[Expr, ...] = (top,)
+    elif not condition and type(stmt) is WhileStmt:
+        roots = tuple(ia.init for ia in stmt.iter_args if ia.init is not None)
+    else:
+        roots = stmt_exprs(stmt)
+    for root in roots:
+        if type(root) is Var or type(root) is IterArg:
+            continue
+        for e in walk_exprs(root):
+            if type(e) is Call and e is not top:
+                yield e

@@ -98,7 +98,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     mutator = None
     body, params = f.body, f.params
     if result.var_memory:
-        mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites),
+        mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites, callees),
                           backend, make_call, callees)
         params = tuple(mutator.var(p) for p in f.params)  # before the body: its uses share them
         body = mutator.stmt(f.body)

@@ -28,7 +28,15 @@ from typing import Any
 from typing_extensions import assert_never
 
 from pl.infer.backend import input_layouts
-from pl.infer.common import NO_CALLEES, Callees, Constraints, op_facts, top_level_call, var_like
+from pl.infer.common import (
+    NO_CALLEES,
+    Callees,
+    Constraints,
+    nested_calls,
+    op_facts,
+    top_level_call,
+    var_like,
+)
 from pl.infer.decisions import MoveDecision
 from pl.ir.enums import MemorySpace, TileLayout
 from pl.ir.expr import Call, Expr, IterArg, Var
@@ -146,14 +154,37 @@ class Mutator:
             else:
                 new = self.expr(arg)
             assert new is not None
+            if i < len(constraints) and constraints[i]:
+                t = new.type
+                if type(t) is TileType and t.memory_space is not None \
+                        and t.memory_space not in constraints[i]:
+                    # An operand no statement before this one could move (a tile op nested in
+                    # another's arguments, a value a while's condition reads): moved where it
+                    # stands.
+                    target = constraints[i][0]
+                    new = self._move_in_place(new, target, self._layouts(call, i, target),
+                                              call.op_name, i, call.span)
             changed = changed or new is not arg
             new_args.append(new)
         attrs = self.remap_attrs(call, new_args) if call.attrs else call.attrs
-        if attrs is call.attrs and not changed:
-            return call
-        if op is None:
-            return Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type, span=call.span)
-        return self.make_call(call.op.name, new_args, call.kwargs, attrs=attrs, span=call.span)
+        out = call
+        if attrs is not call.attrs or changed:
+            out = Call(call.op, tuple(new_args), call.kwargs, attrs, call.result_type,
+                       span=call.span) if op is None else \
+                self.make_call(call.op.name, new_args, call.kwargs, attrs=attrs, span=call.span)
+        rt = out.result_type
+        if op is not None and op.retargetable and type(rt) is TileType and rt.memory_space is None:
+            out = _retarget(out, MemorySpace.Vec)  # a nested producer nothing placed: the default
+        return out
+
+    def _move_in_place(self, value: Expr, target: MemorySpace, kwargs: tuple[tuple[str, Any], ...],
+                       consumer_op: str, arg_index: int, span: Span) -> Call:
+        """`tile.move(value, target_memory=target, **kwargs)`, to stand where `value` stood (as
+        argument `arg_index` of `consumer_op`), logged; it binds no name."""
+        producer = value.name if isinstance(value, Var) else getattr(value, "op_name", "a value")
+        self.log.append(MoveDecision(self.function, f"tile.move({producer})", producer, target,
+                                     consumer_op, span, arg_index))
+        return self._move_call(value, target, kwargs, span)
 
     def remap_attrs(self, call: Call, new_args: list[Expr]) -> tuple[tuple[str, Any], ...]:
         out: list[tuple[str, Any]] = []
@@ -306,13 +337,17 @@ class Mutator:
             new = self.var(ia)
             t = new.type
             init = new.init if isinstance(new, IterArg) else None
-            if isinstance(t, TileType) and t.memory_space is not None \
-                    and isinstance(init, Var) and isinstance(init.type, TileType) \
+            if isinstance(t, TileType) and t.memory_space is not None and init is not None \
+                    and isinstance(init.type, TileType) \
                     and init.type.memory_space not in (None, t.memory_space):
-                move = self._move(init, t.memory_space, (), "init_values", i, ia.span)
-                moves.append(move)
-                new = self.cache[ia] = IterArg(new.name, move.var.type, span=new.span,
-                                               init=move.var)
+                if isinstance(init, Var):
+                    move = self._move(init, t.memory_space, (), "init_values", i, ia.span)
+                    moves.append(move)
+                    start: Expr = move.var
+                else:  # a tile op written in init_values: its result moved where it stands
+                    start = self._move_in_place(init, t.memory_space, (), "init_values", i,
+                                                ia.span)
+                new = self.cache[ia] = IterArg(new.name, start.type, span=new.span, init=start)
             placed.append(new)
         return tuple(placed), moves
 
@@ -353,6 +388,17 @@ class Mutator:
               consumer_op: str, arg_index: int, span: Span) -> AssignStmt:
         """`<producer>_<target> = tile.move(producer, target_memory=target, **kwargs)`, logged.
         `producer` is the placed value; an Acc tile moved to Vec is always row_major/none_box."""
+        move = self._move_call(producer, target, kwargs, span)
+        moved = Var(f"{producer.name}_{target.name}", move.type, span=span)
+        self.cache[moved] = moved
+        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+                                     consumer_op, span, arg_index))
+        return AssignStmt(moved, move, span=span, comments=())
+
+    def _move_call(self, producer: Expr, target: MemorySpace, kwargs: tuple[tuple[str, Any], ...],
+                   span: Span) -> Call:
+        """`tile.move(producer, target_memory=target, **kwargs)`, typed in `target`; an Acc tile
+        moved to Vec is always row_major/none_box."""
         args: dict[str, Any] = {"target_memory": target, **dict(kwargs)}
         t = producer.type
         if isinstance(t, TileType) and t.memory_space is MemorySpace.Acc \
@@ -363,12 +409,18 @@ class Mutator:
         mt = move.type
         assert isinstance(mt, TileType)
         if mt.memory_space is not target:
-            mt = TileType(mt.shape, mt.dtype, target, mt.view, mt.memref)
-        moved = Var(f"{producer.name}_{target.name}", mt, span=span)
-        self.cache[moved] = moved
-        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
-                                     consumer_op, span, arg_index))
-        return AssignStmt(moved, move, span=span, comments=())
+            move = replace(move, result_type=TileType(mt.shape, mt.dtype, target, mt.view, mt.memref))
+        return move
+
+    def _layouts(self, call: Call, i: int, target: MemorySpace) -> tuple[tuple[str, Any], ...]:
+        """The layout keywords a move feeding argument `i` of `call` carries for the backend."""
+        layouts = input_layouts(self.backend, call.op_name)
+        if i not in layouts:
+            return ()
+        kwargs: tuple[tuple[str, Any], ...] = (("blayout", layouts[i]),)
+        if target is MemorySpace.Vec:
+            kwargs += (("slayout", TileLayout.none_box),)
+        return kwargs
 
     def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
         """A return var takes the placed type of the value it is read back from whenever the two
@@ -406,11 +458,21 @@ class Mutator:
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
 
     def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> Sequence[Stmt]:
-        call = top_level_call(consumer)
-        if call is None or self.needed_vars.isdisjoint(call.args):
-            return ()  # (one C-level test: most statements consume no value to move)
-        constraints = op_facts(call, self.callees)[1]
+        """The moves to insert right before `consumer`: for the operands of its top-level call,
+        then of the calls nested in its expressions (`nested_calls`; a while's condition
+        excepted, whose operands are moved in place)."""
         out: list[Stmt] = []
+        call = top_level_call(consumer)
+        if call is not None and not self.needed_vars.isdisjoint(call.args):
+            self._moves_before(call, consumer, opened, out)
+        for nested in nested_calls(consumer, condition=False):
+            if not self.needed_vars.isdisjoint(nested.args):
+                self._moves_before(nested, consumer, opened, out)
+        return out
+
+    def _moves_before(self, call: Call, consumer: Stmt, opened: list[MoveKey],
+                      out: list[Stmt]) -> None:
+        constraints = op_facts(call, self.callees)[1]
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
             if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
@@ -419,17 +481,11 @@ class Mutator:
             if key not in self.needed or key in self.moves:
                 continue
             target = allowed[0]
-            layouts = input_layouts(self.backend, call.op_name)
-            kwargs: tuple[tuple[str, Any], ...] = ()
-            if i in layouts:
-                kwargs = (("blayout", layouts[i]),)
-                if target is MemorySpace.Vec:
-                    kwargs += (("slayout", TileLayout.none_box),)
-            move = self._move(self.var(v), target, kwargs, call.op_name, i, consumer.span)
+            move = self._move(self.var(v), target, self._layouts(call, i, target), call.op_name, i,
+                              consumer.span)
             self.moves[key] = move.var
             opened.append(key)
             out.append(move)
-        return out
 
 
 def _yield_types(body: Stmt | None) -> list[Type]:

@@ -2,7 +2,8 @@
 
 Guarantees: `verify_tile_memory_inferred(program)` returns one located PlError per violation in
 InCore/AIC/AIV functions, in program order, and raises nothing: (1) an AssignStmt whose LHS, or a
-parameter whose type, is a TileType without a memory space (located at the var), (2) a
+parameter whose type, is a TileType without a memory space (located at the var), or a tile op
+nested in a statement's expressions whose result is (located at the call), (2) a
 constrained argument of ANY call (top level or nested in another call's arguments; a Var, an
 IterArg or a call) whose TileType has a space outside the allowed list (located at the call). A
 call of a program function is constrained by the spaces of the callee's Tile parameters
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pl.errors import PlError
-from pl.infer.common import Callees, callee_spaces, input_constraints
+from pl.infer.common import Callees, callee_spaces, input_constraints, nested_calls
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.names import user_name
@@ -44,6 +45,13 @@ def _verify_function(f: Function, callees: Callees) -> list[PlError]:
                 errors.append(PlError(
                     f"InCore function '{f.name}': TileType variable '{stmt.var.name}' has no "
                     f"memory_space set", span, note=f"rule {RULE}"))
+        for call in nested_calls(stmt):
+            t = call.result_type
+            if isinstance(t, TileType) and t.memory_space is None:
+                span = call.span if call.span.line > 0 else stmt.span
+                errors.append(PlError(
+                    f"InCore function '{f.name}': the TileType result of '{call.op_name}' nested in "
+                    f"a statement has no memory_space set", span, note=f"rule {RULE}"))
         errors.extend(misplaced_arguments(f, stmt, callees))
     return errors
 

@@ -24,6 +24,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from pl.errors import PlError
+from pl.infer.common import top_level_call
 from pl.ir.expr import Call, Expr, Op, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
@@ -39,7 +40,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
-from pl.ir.traverse import walk_stmts
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
 from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
@@ -251,6 +252,7 @@ class _Planner:
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
             self._check_same_kind(s, k)
+            self._check_moves_renamed(s, k)
             if entry.block is block:
                 if pending:
                     # In a one-line suite, and after a `;` (`x = ..; z = pl.matmul(x, y)`), the
@@ -286,6 +288,24 @@ class _Planner:
                     raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
             case _:
                 pass
+
+    def _check_moves_renamed(self, s: Stmt, k: Key) -> None:
+        """A statement reading an inserted move where its edit cannot rename the user's name (in
+        a call nested in its expressions, a scalar expression, a condition or a loop bound: only
+        its top-level call's arguments and the values it yields are renamed) cannot be edited in
+        place: the output would read the value unmoved."""
+        if not self.move_names:
+            return
+        call = top_level_call(s)
+        direct = call.args if call is not None else s.values if isinstance(s, YieldStmt) else ()
+        loop = isinstance(s, ForStmt | WhileStmt)  # (a loop starting from a move: `_plan_stmt`)
+        roots = [r for r in stmt_exprs(s) if not (loop and isinstance(r, Var))]
+        names = self.move_names
+        read = sum(1 for root in roots for e in walk_exprs(root)
+                   if isinstance(e, Var) and e.name in names)
+        if read != sum(1 for a in direct if isinstance(a, Var) and a.name in names):
+            raise Unsupported(f"an inserted move feeds an expression nested in the statement at "
+                              f"line {k[0]}")
 
     def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
         src = self.source.get(_key(s.span.line, s.span.col))

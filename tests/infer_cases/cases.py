@@ -883,4 +883,107 @@ CASES: list[Case] = [
          r: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(s, [0, 0], out)
          return r
          """),
+    # -- tile ops the frontend leaves nested (issue 30 item 6) ----------------------------------
+    # A tile op in an if's condition: the operands it reads from earlier statements are moved
+    # before the if, and its own result, which no statement binds, is moved where it stands.
+    Case("tile_op_in_if_condition", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
+         if pl.tile.read(pl.matmul(x_tile, y_tile), [0, 0]) > 0.0:
+             e: pl.Tile[[16, 128], pl.FP32] = pl.exp(c)
+             d: pl.Tile[[16, 128], pl.FP32] = pl.yield_(e)
+         else:
+             f: pl.Tile[[16, 128], pl.FP32] = pl.neg(c)
+             d: pl.Tile[[16, 128], pl.FP32] = pl.yield_(f)
+         r: {T16} = pl.store(d, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         if pl.tile.read(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]) > 0.0:
+             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+             e: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(c_Vec)
+             d: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(e)
+         else:
+             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+             f: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.neg(c_Vec)
+             d: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(f)
+         r: {T16} = pl.tile.store(d, [0, 0], out)
+         return r
+         """, moves=("x_tile_Left", "y_tile_Right", "tile.move(tile.matmul)", "c_Vec", "c_Vec")),
+    # A while's condition is evaluated before every iteration: what it reads is moved where it
+    # stands (the carry `c` is a new value each time), never once before the loop.
+    Case("tile_op_in_while_condition", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c0: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
+         for (c,) in pl.while_(init_values=(c0,)):
+             pl.cond(pl.tile.read(c, [0, 0]) < pl.tile.read(pl.matmul(x_tile, y_tile), [0, 0]))
+             c2: pl.Tile[[16, 128], pl.FP32] = pl.matmul_acc(c, x_tile, y_tile)
+             c_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c2)
+         r: {T16} = pl.store(c_out, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c0: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         for (c,) in pl.while_(init_values=(c0,)):
+             pl.cond(pl.tile.read(pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]) < pl.tile.read(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]))
+             c2: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul_acc(c, x_tile_Left, y_tile_Right)
+             c_out: pl.Tile[[16, 128], pl.FP32, {A}] = pl.yield_(c2)
+         r: {T16} = pl.tile.store(c_out, [0, 0], out)
+         return r
+         """, moves=("x_tile_Left", "y_tile_Right", "tile.move(c)", "tile.move(tile.matmul)")),
+    # A tile op in a loop bound and in init_values: its operands are moved before the loop, and
+    # the initial value, an Acc result the Vec carry starts from, is moved where it stands.
+    Case("tile_op_in_range_bound_and_init_values", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c0: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
+         for i, (c,) in pl.range(pl.cast(pl.tile.read(pl.matmul(x_tile, y_tile), [0, 0]), pl.INDEX), init_values=(pl.matmul(x_tile, y_tile),)):
+             c2: pl.Tile[[16, 128], pl.FP32] = pl.add(c, c0)
+             c_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c2)
+         r: {T16} = pl.store(c_out, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c0: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         for i, (c,) in pl.range(pl.cast(pl.tile.read(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]), pl.INDEX), init_values=(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box),)):
+             c0_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c0, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+             c2: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(c, c0_Vec)
+             c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c2)
+         r: {T16} = pl.tile.store(c_out, [0, 0], out)
+         return r
+         """, moves=("x_tile_Left", "y_tile_Right", "tile.move(tile.matmul)", "tile.move(tile.matmul)",
+                     "c0_Vec")),
+    # A tile op under scalar arithmetic and in an offset list: its operand is moved before the
+    # statement, as for a top-level call (one move serves both).
+    Case("tile_op_in_scalar_expression_and_offsets", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
+         s: pl.Scalar[pl.FP32] = pl.tile.read(c, [0, 0]) + 1.0
+         d: pl.Tile[[16, 128], pl.BF16] = pl.load(x, [pl.cast(pl.tile.read(c, [1, 0]), pl.INDEX) * 0, 0], [16, 128])
+         e: pl.Tile[[16, 128], pl.FP32] = pl.add(pl.cast(d, pl.FP32), s)
+         r: {T16} = pl.store(e, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         s: pl.Scalar[pl.FP32] = pl.tile.read(c_Vec, [0, 0]) + 1.0
+         d: pl.Tile[[16, 128], pl.BF16, {V}] = pl.tile.load(x, [pl.cast(pl.tile.read(c_Vec, [1, 0]), pl.INDEX) * 0, 0], [16, 128], [16, 128], target_memory={V})
+         cast: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.cast(d, target_type=pl.FP32, mode='round')
+         e: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.adds(cast, s)
+         r: {T16} = pl.tile.store(e, [0, 0], out)
+         return r
+         """, moves=("x_tile_Left", "y_tile_Right", "c_Vec")),
+    # A tile op in a tuple assignment: its operands are moved before the statement.
+    Case("tile_op_in_tuple_assignment", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c, d = pl.matmul(x_tile, y_tile), y_tile
+         r: {T16} = pl.store(c, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c, d = pl.tile.matmul(x_tile_Left, y_tile_Right), y_tile
+         r: {T16} = pl.tile.store(c, [0, 0], out)
+         return r
+         """, moves=("x_tile_Left", "y_tile_Right")),
 ]
