@@ -6,7 +6,8 @@ bijective map, their types compared; a used Var must be mapped to its counterpar
 same object (with auto_mapping, any consistent bijection). Vars inside types (dynamic dims) always
 map by bijection, so two parses of one program with `pl.dynamic` dims compare equal. Programs
 compare functions in name-sorted order; Call kwargs / attrs and scope args compare as unordered
-maps. ConstInt / scalar dtypes INDEX and INT64 count as equal. `structural_equal(a, b)` implies
+maps. ConstInt / scalar dtypes INDEX and INT64 count as equal. A float is compared by its repr, so
+every constant equals itself (a NaN too) and -0.0 is not 0.0. `structural_equal(a, b)` implies
 `structural_hash(a) == structural_hash(b)`. Both walk an explicit stack, so a body of any length
 costs no recursion depth.
 """
@@ -254,7 +255,20 @@ def _is_view(x: Any) -> bool:
 
 
 # Nodes that hold no Var and compare by value with ==, exactly as _fields would compare them.
-_LEAVES = (ConstInt, ConstFloat, ConstBool, ScalarType, PtrType, UnknownType)
+# ConstFloat is not among them: 0.0 == -0.0 and nan != nan, where `_differ` tells them apart.
+_LEAVES = (ConstInt, ConstBool, ScalarType, PtrType, UnknownType)
+
+
+def _differ(a: Any, b: Any) -> bool:
+    """Whether two atoms are different values. A float is its repr (what the hash reads): -0.0
+    is not 0.0, and a NaN is a NaN, so every constant equals itself."""
+    if type(a) is not type(b):
+        return True
+    if isinstance(a, float):
+        return repr(a) != repr(b)
+    if isinstance(a, tuple | list):
+        return len(a) != len(b) or any(_differ(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a != b)
 
 
 class _Mismatch(Exception):
@@ -328,7 +342,7 @@ class _Equal:
         if tag_a != tag_b:
             raise _Mismatch(path, a, b, f"Node type mismatch ({tag_a} != {tag_b})")
         for (label, va), (_, vb) in zip(atoms_a, atoms_b, strict=True):
-            if type(va) is not type(vb) or va != vb:
+            if _differ(va, vb):
                 raise _Mismatch(path, a, b, f"{label} mismatch ({_fmt(va)} != {_fmt(vb)})")
         # Inside a dim expression every nested Var is a dim too (bijectively mapped).
         self.push([(path + seg, x, y, DIM if mode == DIM and m == NODE else m)
@@ -348,7 +362,7 @@ class _Equal:
             va, vb, kp = da[k], db[k], f"{path}['{k}']"
             if _holds_expr(va) or _holds_expr(vb) or isinstance(va, Function):
                 todo.append((kp, _as_node(va), _as_node(vb), NODE))
-            elif type(va) is not type(vb) or va != vb:
+            elif _differ(va, vb):
                 raise _Mismatch(kp, va, vb, f"{a.label} value mismatch for key '{k}'")
         self.push(todo)
 

@@ -4,6 +4,7 @@ compiled program does too; compiling is idempotent."""
 
 from __future__ import annotations
 
+import io
 import struct
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from infer_cases.cases import CASES as INFER_CASES
 from test_residency import CASES as RESIDENCY_CASES
 
 import pl
+import pl.show_inferred as cli
 from pl.ir import (
     AssignStmt,
     ConstFloat,
@@ -28,6 +30,7 @@ from pl.ir import (
     make_body,
 )
 from pl.printer.exprs import float_text
+from pl.show_inferred.run import run_text
 
 REFERENCE = sorted((Path(__file__).resolve().parent / "reference_output").glob("*.py"))
 # Kernels for forms whose printed text reads back only through a rule of the parser.
@@ -123,6 +126,7 @@ def _read_back(value: ConstInt | ConstFloat) -> ConstInt | ConstFloat:
     text = pl.python_print(program)
     again = pl.parse(text)
     assert isinstance(again, Program) and pl.python_print(again) == text
+    pl.assert_structural_equal(again, program)  # every constant equals itself (a NaN too)
     stmt = again.functions[0].body
     first = stmt.stmts[0] if hasattr(stmt, "stmts") else stmt
     assert isinstance(first, AssignStmt)
@@ -163,3 +167,15 @@ def test_edge_floats_read_back_in_kwargs_and_expressions(v: float) -> None:
     assert isinstance(program, Program)
     printed = pl.python_print(program)
     assert f"value={float_text(v)}" in printed and pl.python_print(pl.parse(printed)) == printed
+    # show_inferred verifies what it prints (the file and --ir) by compiling it again
+    run_text(text, "<edge_float>", backend="910B")
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["--ir", "--no-cache", "-"], stdin=io.StringIO(text), stdout=out,
+                    stderr=err) == 0, err.getvalue()
+
+
+def test_a_float_is_structurally_itself_and_not_its_negative_zero() -> None:
+    nan = ConstFloat(float("nan"))
+    assert pl.structural_equal(nan, ConstFloat(float("nan")))
+    assert not pl.structural_equal(ConstFloat(0.0), ConstFloat(-0.0))
+    assert pl.structural_hash(nan) == pl.structural_hash(ConstFloat(float("nan")))
