@@ -51,6 +51,9 @@ class OpCtx:
     eval_dims: Callable[[Sequence[Expr]], tuple[int, ...]]
     run: RunState
     lanes: Lanes = Lanes()
+    # Whether the op runs in an InCore, AIC or AIV function, where a tensor value is an on-chip
+    # tile once compiled (a narrowed `tensor.slice` there is a padded load).
+    on_chip: bool = False
 
     @property
     def name(self) -> str:

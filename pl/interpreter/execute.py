@@ -106,6 +106,7 @@ class Machine:
         self.depth = 0
         self.state = RunState()
         self.lanes = Lanes()
+        self.on_chip = False  # running an InCore, AIC or AIV function (see OpCtx.on_chip)
 
     # ---- functions ------------------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ class Machine:
         if self.depth > _MAX_CALL_DEPTH:
             raise PlError(f"pl.interpret: call depth exceeds {_MAX_CALL_DEPTH} (recursive call of "
                           f"'{func.name}'?)", func.span)
+        outer, self.on_chip = self.on_chip, func.func_type.is_incore_kind()
         try:
             env: Env = dict(zip(func.params, args, strict=True))
             _bind_dynamic_dims(func, args, env)
@@ -130,6 +132,7 @@ class Machine:
             flow = self.exec(body, env)
         finally:
             self.depth -= 1
+            self.on_chip = outer
         values = flow.values if flow is not None and flow.kind == "return" else ()
         if flow is not None and flow.kind != "return":
             raise PlError(f"pl.interpret: '{flow.kind}' escaped the body of '{func.name}'", func.span)
@@ -151,7 +154,7 @@ class Machine:
             case EvalStmt(expr=expr):
                 self.eval(expr, env)
             case ReturnStmt(values=values):
-                return Flow("return", tuple(self.eval(v, env) for v in values))
+                return Flow("return", tuple(self.returned(v, env) for v in values))
             case YieldStmt(values=values):
                 return Flow("yield", tuple(self.eval(v, env) for v in values))
             case BreakStmt():
@@ -172,6 +175,23 @@ class Machine:
                 raise PlError(f"pl.interpret: statement {type(stmt).__name__} is not supported",
                               stmt.span)
         return None
+
+    def returned(self, value: Expr, env: Env) -> Any:
+        """A returned value. An InCore, AIC or AIV function returns a tensor by storing it into an
+        output tensor, which receives only its valid region: one whose type declares a narrower
+        region comes back with the rest zero (a fresh output's), whatever its padding held."""
+        out = self.eval(value, env)
+        t = value.type
+        if not (self.on_chip and isinstance(t, TensorType) and isinstance(out, np.ndarray)
+                and t.view is not None and t.view.valid_shape):
+            return out
+        valid = tuple(int(self.eval(d, env)) for d in t.view.valid_shape)
+        if len(valid) != out.ndim or all(v >= n for v, n in zip(valid, out.shape, strict=True)):
+            return out
+        stored = np.zeros_like(out)
+        region = tuple(slice(0, v) for v in valid)
+        stored[region] = out[region]
+        return stored
 
     def _scope(self, stmt: ScopeStmt, env: Env) -> Flow | None:
         """A scope runs its body once, a `pl.spmd(n)` scope once per block (0 to n-1, in order),
@@ -350,7 +370,7 @@ class Machine:
             raise unsupported(call.op_name, WITHOUT_NUMERICS.get(call.op_name)).located(call.span)
         kwargs = {k: (self.eval(v, env) if isinstance(v, Expr) else v) for k, v in call.kwargs}
         ctx = OpCtx(call, args, kwargs, lambda dims: tuple(int(self.eval(d, env)) for d in dims),
-                    self.state, self.lanes)
+                    self.state, self.lanes, self.on_chip)
         try:
             result = handler(ctx)
         except PlError as err:

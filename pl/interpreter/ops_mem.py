@@ -12,7 +12,8 @@ Guarantees (aliasing follows the hardware buffers, ops.md "buffer-aliasing view"
   defined).
 * tile.slice / reshape / transpose_view / set_validshape and tensor.slice / view / reshape /
   transpose return NumPy views of their input: writing through them changes the root. (A tile
-  reshape of a strided window copies; a tensor view that cannot alias raises PlError.)
+  reshape of a strided window copies; a tensor view that cannot alias raises PlError; inside an
+  InCore function a tensor.slice with a narrower valid_shape is the padded load it compiles to.)
 * matmuls accumulate in float32 for float inputs and in int64 (then the result dtype) for ints,
   each element in K order starting from the accumulator (matmul_acc / gemv_acc) or the bias
   (matmul_bias / gemv_bias): a product split into K blocks chained through matmul_acc computes
@@ -205,6 +206,15 @@ def _slice(c: OpCtx) -> Any:
         padded = np.zeros(shape, dtype=x.dtype)
         padded[window([0] * len(shape), view.shape)] = view
         view = padded
+    if c.on_chip and c.name == "tensor.slice" and len(requested) == len(shape) \
+            and any(v < n for v, n in zip(requested, shape, strict=True)):
+        # Inside an InCore function the slice is the tile.load it compiles to: only its valid
+        # region is read, the rest is padding (zero, as a load gives it), not the window's data.
+        loaded = np.zeros(shape, dtype=x.dtype)
+        region = window([0] * len(shape), [min(v, n) for v, n in zip(requested, view.shape,
+                                                                        strict=True)])
+        loaded[region] = view[region]
+        view = loaded
     drop = c.ints(4) if c.arg(4) is not None else ()
     if drop:
         view = view.squeeze(axis=tuple(d % x.ndim for d in drop))

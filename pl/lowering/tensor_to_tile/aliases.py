@@ -142,7 +142,8 @@ class View:
 def returned_view(f: Function, position: int) -> View | None:
     """How `f`'s result at `position` views one of its tensor parameters, when it is a chain of
     view ops (`pl.slice`, `pl.reshape`, ...) of it bound in the function's top-level block and
-    returned by its one return, at its end: the caller then passes that view of its own actual as
+    returned by its one return, at its end, and declaring its whole shape valid (a narrowed
+    result is stored as its valid region, a copy): the caller then passes that view of its own actual as
     the Out tensor the result is stored into, so the result names the parameter's storage as the
     source's does. None for any other result. Its offsets and shapes may use scalars bound in that
     block to expressions of parameters and constants (`off = n * 32`); a view using any other
@@ -165,8 +166,10 @@ def returned_view(f: Function, position: int) -> View | None:
             e = e.args[0]
         else:
             return None
-    if not chain or not isinstance(e.type, TensorType):
-        return None
+    result = returns[0].values[position].type
+    if not chain or not isinstance(e.type, TensorType) or not isinstance(result, TensorType) \
+            or _narrowed(result):
+        return None  # a narrowed result is stored as its valid region, a copy on both sides
     scalars: dict[int, tuple[Var, Expr]] = {}
     order = {id(s.var): k for k, s in enumerate(stmts) if isinstance(s, AssignStmt)}
     pending = [x for c in chain for a in [*c.args[1:], *(v for _, v in c.kwargs
@@ -189,6 +192,12 @@ def returned_view(f: Function, position: int) -> View | None:
         pending.extend(x for x in walk_exprs(bound) if isinstance(x, Var))
     bindings = tuple(sorted(scalars.values(), key=lambda b: order[id(b[0])]))
     return View(params[id(e)], tuple(reversed(chain)), bindings)
+
+
+def _narrowed(t: TensorType) -> bool:
+    """Whether the type declares a valid region other than its whole shape."""
+    valid = t.view.valid_shape if t.view is not None else ()
+    return bool(valid) and tuple(valid) != tuple(t.shape)
 
 
 def _is_view(e: Expr) -> bool:
