@@ -27,6 +27,7 @@ from pl.infer.verifier import verify_tile_memory_inferred as memory_violations
 from pl.ir.function import Program
 from pl.lowering.auto_tile_l0 import auto_tile_matmul_l0 as run_auto_tile_matmul_l0
 from pl.lowering.flatten_nd import flatten_tile_nd_to_2d as run_flatten_tile_nd_to_2d
+from pl.lowering.outline import outline_incore_scopes as run_outline_incore_scopes
 from pl.lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
 from pl.lowering.ssa.verify import verify_ssa
 from pl.lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
@@ -64,6 +65,12 @@ def unroll_loops() -> Pass:
 def convert_to_ssa() -> Pass:
     """Version every definition (`x__ssa_v0`, `i__idx_v0`, ...) and add loop carries and phis."""
     return Pass("convert_to_ssa", lambda p: (run_convert_to_ssa(p), None))
+
+
+def outline_incore_scopes() -> Pass:
+    """Make the body of each `pl.at(level=pl.Level.CORE_GROUP)` (and per-block `pl.spmd`) scope
+    of Opaque/Orchestration functions an InCore function the scope calls."""
+    return Pass("outline_incore_scopes", lambda p: (run_outline_incore_scopes(p), None))
 
 
 def convert_tensor_to_tile_ops() -> Pass:
@@ -170,4 +177,4 @@ def check_memory_inferred(what: str, program: Program) -> None:
 __all__ = ["Pass", "PassManager", "PassOutputInvalid", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "check_memory_inferred",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
-           "infer_tile_memory_space", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]
+           "infer_tile_memory_space", "outline_incore_scopes", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]

@@ -13,6 +13,7 @@ import pytest
 from infer_cases.cases import CASES, Case
 
 import pl  # noqa: F401  (the package runs before any of its modules, lowering.frontend.parse included)
+from pl.errors import PlError
 from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import AssignStmt, Call, Program, flatten_body, make_body
@@ -216,6 +217,20 @@ def test_aic_and_aiv_functions_are_transformed(kind: str) -> None:
 
 
 def test_opaque_function_passes_through() -> None:
-    before = parse_program(MAT_ADD.format(kind="Opaque"))
+    before = parse_program(MAT_ADD.format(kind="Opaque").replace("pl.MemorySpace.Mat", "pl.MemorySpace.Vec"))
     after, log = infer_tile_memory_space(before)
     assert after.functions[0] is before.functions[0] and log.moves == ()
+
+
+@pytest.mark.parametrize("kind", ["Opaque", "Orchestration"])
+def test_misplaced_operand_outside_inferred_functions_is_an_error(kind: str) -> None:
+    # Nothing moves a tile in these functions (only their pl.at scopes are outlined and placed):
+    # a Mat tile given to an op that takes Vec would compute with a tile the op cannot read.
+    before = parse_program(MAT_ADD.format(kind=kind))
+    errors = verify_tile_memory_inferred(before)
+    assert [e.message for e in errors] == [
+        f"{kind} function 'main': Op 'tile.add' input {i} ('t') requires Vec but is in Mat"
+        for i in (0, 1)]
+    with pytest.raises(PlError, match="tile.add' input 0 .* requires Vec but is in Mat") as info:
+        infer_tile_memory_space(before)
+    assert info.value.span is not None and info.value.span.line == 8

@@ -191,7 +191,7 @@ def test_verifier_rule_2_space_not_allowed() -> None:
     assert errors[0].span == Span("k.py", 6, 13)
 
 
-def test_verifier_store_lists_all_allowed_spaces_and_skips_other_kinds() -> None:
+def test_verifier_store_lists_all_allowed_spaces_in_every_function_kind() -> None:
     x, o = tensor("x"), tensor("o", dt=DType.BF16)
     xt = Var("x_tile", TileType(S16, DType.BF16, MemorySpace.Mat), span=span(2))
     store = Call(Op("tile.store"), (xt, tup(0, 0), o), (), (), o.type, span=span(3))
@@ -199,7 +199,11 @@ def test_verifier_store_lists_all_allowed_spaces_and_skips_other_kinds() -> None
     errors = verify_tile_memory_inferred(function(body, (x, o)))
     assert [e.message for e in errors] == [
         "InCore function 'k': Op 'tile.store' input 0 ('x_tile') requires Vec/Acc but is in Mat"]
-    assert verify_tile_memory_inferred(function(body, (x, o), FunctionType.Orchestration)) == []
+    # Outside the functions inference places nothing moves the tile: checked all the same.
+    errors = verify_tile_memory_inferred(function(body, (x, o), FunctionType.Orchestration))
+    assert [e.message for e in errors] == [
+        "Orchestration function 'k': Op 'tile.store' input 0 ('x_tile') requires Vec/Acc but is "
+        "in Mat"]
 
 
 def test_verifier_accepts_the_pass_output() -> None:

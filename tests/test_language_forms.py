@@ -47,6 +47,10 @@ def test_form_compiles_prints_and_computes_the_same(path: Path, backend: str | N
         if line.startswith("# printed: "):  # what the user wrote must survive, as written
             kept = line.removeprefix("# printed: ")
             assert kept in text and kept in compiled_text, (kept, compiled_text)
+        if line.startswith("# source printed: "):  # a scope compilation outlines: the source
+            assert line.removeprefix("# source printed: ") in text, text
+        if line.startswith("# compiled printed: "):  # ... and the scope left around the call
+            assert line.removeprefix("# compiled printed: ") in compiled_text, compiled_text
     first = path.read_text().splitlines()[0]
     if first.startswith("# no-interpret: "):  # an op the interpreter has no numerics for
         with pytest.raises(PlError, match=first.removeprefix("# no-interpret: ")):

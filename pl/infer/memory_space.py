@@ -12,9 +12,10 @@ function's signature says so afterwards. No parameter is ever re-placed: a consu
 another space reads a `tile.move` of it. A Tile parameter in DDR is a located PlError (a tile is
 an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t` in the space of
 `f`'s parameter, moved there when it is elsewhere - unless the parameter is Out/InOut, where the
-callee's writes would reach only the copy: then it is a located PlError. A call from a function
-inference does not transform (Orchestration, Opaque, ...) with a tile placed elsewhere is a
-PlError located at the call, since nothing there could move it.
+callee's writes would reach only the copy: then it is a located PlError. A call (of an op or a program
+function) in a function inference does not transform (Orchestration, Opaque, ...; their
+`pl.at` scopes were outlined into InCore functions before) with a tile placed elsewhere than it
+takes is a PlError located at the call, since nothing there could move it.
 A tile bound to allocated memory (a MemRef, IR printed after memory allocation) keeps the space
 it was allocated in: it is never re-placed, consumers get moves (docs/memory_allocation.md).
 """
@@ -117,17 +118,20 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
                    return_types=_returned_types(f.return_types, body)), log
 
 
-def _check_unplaced_callers(f: Function, callees: Callees) -> None:
-    """Raise the first misplaced tile argument of a program-function call in `f` when inference
-    does not transform `f` (an InCore-kind caller gets a move instead)."""
-    if f.func_type.is_incore_kind() or not callees:
+def _check_unplaced(f: Function, callees: Callees) -> None:
+    """Raise the first misplaced tile argument of a call in `f` when inference does not
+    transform `f` (an InCore-kind caller gets a move instead): an op or a program function
+    given a tile in a space it does not take, where nothing could move it."""
+    if f.func_type.is_incore_kind():
         return
     for stmt in walk_stmts(f.body):
-        errors = misplaced_arguments(f, stmt, callees, functions_only=True)
+        errors = misplaced_arguments(f, stmt, callees)
         if errors:
             e = errors[0]
-            raise PlError(e.message, e.span, hint="only InCore, AIC and AIV callers get a "
-                          "tile.move inserted; pass the tile in the space the callee declares")
+            raise PlError(e.message, e.span, hint="only InCore, AIC and AIV functions and "
+                          "`with pl.at(level=pl.Level.CORE_GROUP)` scopes get a tile.move "
+                          "inserted; put the statement in such a scope, or give the tile in the "
+                          "space the op or callee takes")
 
 
 def _returned_types(declared: tuple[Type, ...], body: Stmt) -> tuple[Type, ...]:
@@ -157,7 +161,7 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     calls = CallBuilder()  # one memo of deduced call types for this run, dropped at its end
     callees = callee_spaces(program)
     for f in program.functions:
-        _check_unplaced_callers(f, callees)
+        _check_unplaced(f, callees)
         new_f, f_log = infer_function(f, backend, calls.make_call, program, callees)
         funcs.append(new_f)
         log = log.merged(f_log)

@@ -1,16 +1,20 @@
 """The TileMemoryInferred property check (pass.md section 5).
 
-Guarantees: `verify_tile_memory_inferred(program)` returns one located PlError per violation in
-InCore/AIC/AIV functions, in program order, and raises nothing: (1) an AssignStmt whose LHS, or a
-parameter whose type, is a TileType without a memory space (located at the var), or a tile op
-nested in a statement's expressions whose result is (located at the call), (2) a
-constrained argument of ANY call (top level or nested in another call's arguments; a Var, an
-IterArg or a call) whose TileType has a space outside the allowed list (located at the call). A
+Guarantees: `verify_tile_memory_inferred(program)` returns one located PlError per violation, in
+program order, and raises nothing: (1) in an InCore/AIC/AIV function, an AssignStmt whose LHS, or
+a parameter whose type, is a TileType without a memory space (located at the var), or a tile op
+nested in a statement's expressions whose result is (located at the call), (2) in a function of
+ANY kind, a constrained argument of ANY call (top level or nested in another call's arguments; a
+Var, an IterArg or a call) whose TileType has a space outside the allowed list (located at the
+call): a tile op outside the functions inference places (an Orchestration or Opaque function's
+statements outside its `pl.at` scopes, which compilation outlines into InCore functions) is
+checked too, so no tile escapes the property by where it stands. A
 call of a program function is constrained by the spaces of the callee's Tile parameters
 (`infer.common.callee_spaces`). The reference checks only the plain Vars of top-level op calls;
 checking every one makes a move inference missed an error, never silent. Values without a space
 are not checked by rule 2. `misplaced_arguments` is rule 2 for one statement: inference also
-asks it of the program-function calls of functions it does not transform.
+asks it of the calls of functions it does not transform, where a violation is the kernel's
+(nothing there inserts moves) and a located error.
 """
 
 from __future__ import annotations
@@ -56,14 +60,10 @@ def _verify_function(f: Function, callees: Callees) -> list[PlError]:
     return errors
 
 
-def misplaced_arguments(f: Function, stmt: Stmt, callees: Callees,
-                        functions_only: bool = False) -> list[PlError]:
-    """Rule 2 over the calls `stmt` evaluates (only calls of program functions when
-    `functions_only`)."""
+def misplaced_arguments(f: Function, stmt: Stmt, callees: Callees) -> list[PlError]:
+    """Rule 2 over the calls `stmt` evaluates."""
     errors: list[PlError] = []
     for call in _calls(stmt):
-        if functions_only and type(call.op) is not GlobalVar:
-            continue
         for i, allowed in enumerate(input_constraints(call, callees)[: len(call.args)]):
             arg = call.args[i]
             if not allowed or not isinstance(arg.type, TileType):
@@ -94,4 +94,7 @@ def verify_tile_memory_inferred(program: Program) -> list[PlError]:
     for f in program.functions:
         if f.func_type.is_incore_kind():
             errors.extend(_verify_function(f, callees))
+        else:
+            for stmt in walk_stmts(f.body):
+                errors.extend(misplaced_arguments(f, stmt, callees))
     return errors

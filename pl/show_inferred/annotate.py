@@ -38,8 +38,10 @@ import libcst as cst
 
 from pl.compiler import Compiled, compile_program
 from pl.errors import InternalError, PlError, frame_span, is_pl_source
+from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.language.dsl import DynVar
 from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.source import SourceFile
@@ -305,9 +307,9 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             if fn is None or src is None:
                 continue
             assert root is not None
-            info, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes, text,
-                                          source, root.name, dims)
-            infos.append(info)
+            fn_infos, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
+                                              text, source, root.name, dims)
+            infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
@@ -356,21 +358,37 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                  replacements: dict[int, FunctionResult], notes: list[PlError],
                  text: str, source: SourceText | None, root: str,
                  dims: Mapping[str, str] | None
-                 ) -> tuple[FunctionInfo, list[Edit] | None]:
-    """One method rewritten, and its changes as text edits (None: the module must be rendered)."""
+                 ) -> tuple[list[FunctionInfo], list[Edit] | None]:
+    """One method rewritten, and its changes as text edits (None: the module must be rendered).
+    The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
+    their `with` blocks: each gets the method's info (its moves are named in the method)."""
+    outlined = {}
+    for name in _outlined_from(fn, c):
+        f = c.program.get(name)
+        assert f is not None
+        outlined[name] = (f, _moves_of(c, name))
     try:
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
-                               source_text=source, root=root, dims=dims)
+                               source_text=source, root=root, dims=dims, outlined=outlined)
     except Unsupported as e:
         # Printing the compiled form instead would drop the function's comments and docstring:
         # the user's text stays; `--ir` and `--explain` show what it compiles to.
         notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}); "
                              "--ir shows its compiled form",
                              Span(src.span.filename, src.span.line, src.span.col)))
-        return FunctionInfo(c.source.name, fn.name, {}, str(e)), []
+        return [FunctionInfo(c.source.name, name, {}, str(e)) for name in (fn.name, *outlined)], []
     if res.changed:  # only changed statement lists are rebuilt
         replacements[id(fd)] = res  # its def is built only if the module is rendered
-    return FunctionInfo(c.source.name, fn.name, res.move_names), res.edits
+    return [FunctionInfo(c.source.name, name, res.move_names) for name in (fn.name, *outlined)], \
+        res.edits
+
+
+def _outlined_from(fn: Function, c: Compiled) -> list[str]:
+    """The functions `fn` calls that compilation made (of its `pl.at` scopes' bodies,
+    pl/lowering/outline.py), in call order."""
+    names = (e.op.name for s in walk_stmts(fn.body) for root in stmt_exprs(s)
+             for e in walk_exprs(root) if isinstance(e, Call) and isinstance(e.op, GlobalVar))
+    return list(dict.fromkeys(n for n in names if c.source.get(n) is None))
 
 
 def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False

@@ -25,7 +25,7 @@ from libcst.metadata import CodeRange
 
 from pl.errors import PlError
 from pl.infer.common import top_level_call
-from pl.ir.expr import Call, Expr, Op, Var
+from pl.ir.expr import Call, Expr, GlobalVar, Op, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
 from pl.ir.stmt import (
@@ -33,6 +33,7 @@ from pl.ir.stmt import (
     EvalStmt,
     ForStmt,
     IfStmt,
+    ReturnStmt,
     ScopeStmt,
     SeqStmts,
     Stmt,
@@ -44,6 +45,7 @@ from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
 from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
+from pl.lowering.outline import is_dispatch, outlined_region
 from pl.show_inferred.edit import (
     Spelling,
     Unsupported,
@@ -144,8 +146,10 @@ def _source_index(f: Function) -> dict[Key, Stmt]:
 class _Planner:
     def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                  moves: set[str], indent: int, text: str | None = None, root: str = "pl",
-                 dims: Mapping[str, str] | None = None) -> None:
+                 dims: Mapping[str, str] | None = None,
+                 outlined: Mapping[str, tuple[Function, set[str]]] | None = None) -> None:
         self.fd = fd
+        self.outlined = outlined or {}
         self.root = root
         self.spell = Spelling(root, dims)
         self.positions = positions
@@ -248,6 +252,8 @@ class _Planner:
                     continue  # a carry SSA conversion adds; re-derived on every compile
                 raise Unsupported(f"the compiled body has a statement the source does not "
                                   f"(line {s.span.line})")
+            if isinstance(s, YieldStmt) and entry.small is None:
+                continue  # the carry SSA conversion adds to a loop, located at the loop's header
             if k in self.seen:
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
@@ -334,7 +340,11 @@ class _Planner:
                 self._record_types(s, src)
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
             case ScopeStmt(body=body):
-                self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
+                callee = self._outlined_callee(s)
+                if callee is None:
+                    self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
+                else:
+                    self._walk_outlined(s, callee, entry, depth)
             case IfStmt(then_body=then, else_body=other, return_vars=rv):
                 self._record_types(s, src)
                 self._plan_declarations(entry, rv)
@@ -343,6 +353,38 @@ class _Planner:
                     self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
             case _:
                 pass
+
+    def _outlined_callee(self, s: ScopeStmt) -> tuple[Function, set[str]] | None:
+        """The function compilation outlined `s`'s body into (pl/lowering/outline.py), with the
+        names of the moves inferred in it, when the user wrote that body (it was not a call)."""
+        region = outlined_region(s)
+        src = self.source.get(_key(s.span.line, s.span.col))
+        if region is None or not isinstance(src, ScopeStmt):
+            return None
+        src_region = outlined_region(src)
+        if src_region is None or is_dispatch(src_region.body):
+            return None
+        for x in flatten_body(region.body):
+            call = top_level_call(x)
+            if call is not None and isinstance(call.op, GlobalVar) \
+                    and call.op.name in self.outlined:
+                return self.outlined[call.op.name]
+        return None
+
+    def _walk_outlined(self, s: ScopeStmt, callee: tuple[Function, set[str]], entry: _Entry,
+                       depth: int) -> None:
+        """The outlined function's statements, planned where the user wrote them: inside the
+        `with` block (its `return` is the compiler's, and so is the block index `for i in
+        pl.spmd(n)` binds on the loop's own line)."""
+        fn, moves = callee
+        here = _key(s.span.line, s.span.col)
+        stmts = [x for x in flatten_body(fn.body) if not isinstance(x, ReturnStmt)
+                 and _key(x.span.line, x.span.col) != here]
+        saved, self.moves = self.moves, moves
+        try:
+            self._walk(stmts, _suite(entry.stmt, 0), (), depth + 1)
+        finally:
+            self.moves = saved
 
     def _plan_declarations(self, entry: _Entry, ret_vars: tuple[Var, ...]) -> None:
         """Shows the inferred space in the user's declarations of the if's results (`p: T`
@@ -708,11 +750,15 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                      moves: set[str], indent: int, text: str | None = None,
                      source_text: SourceText | None = None, root: str = "pl",
-                     dims: Mapping[str, str] | None = None) -> FunctionResult:
+                     dims: Mapping[str, str] | None = None,
+                     outlined: Mapping[str, tuple[Function, set[str]]] | None = None
+                     ) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
-    `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims)
+    `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name;
+    `outlined`: the functions compilation made of `pl.at` scopes' bodies, by name, each with the
+    names of the moves inferred in it (their statements are planned inside the `with` block)."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined)
     planner.plan()
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

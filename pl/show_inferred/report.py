@@ -153,6 +153,7 @@ class ExplainedFunction:
     function: Function
     kept_reason: str
     items: tuple[Explained, ...]
+    outlined: bool = False  # made by compilation of a `pl.at` scope's body (its span)
 
 
 def explained(r: Regenerated) -> list[ExplainedFunction]:
@@ -194,7 +195,7 @@ def explained(r: Regenerated) -> list[ExplainedFunction]:
                     rd.decision, f"{load} {verb} the loop at line {_line(rd.loop_span)}: "
                                  f"{_residency_reason(rd)}"))
             out.append(ExplainedFunction(c.source.name, f, info.kept_reason if info else "",
-                                         tuple(items)))
+                                         tuple(items), c.source.get(f.name) is None))
     return out
 
 
@@ -205,7 +206,10 @@ def explain(r: Regenerated, path: str) -> str:
     out: list[str] = []
     lines = r.text.splitlines()
     for ef in explained(r):
-        out.append(f"{path}: {ef.program}.{ef.function.name} ({ef.function.func_type.name})")
+        f = ef.function
+        kind = f.func_type.name if not ef.outlined else \
+            f"{f.func_type.name}, outlined from the scope at line {f.span.line}"
+        out.append(f"{path}: {ef.program}.{f.name} ({kind})")
         if ef.kept_reason:
             out.append(f"  left as written (--ir shows the compiled form): {ef.kept_reason}")
         out.extend(f"  {path}:{item.line}: {item.text}" + _source_line(lines, item.line)

@@ -1,4 +1,7 @@
-# printed: in pl.spmd(4, name_hint='rows', optimizations=[pl.cross_core_slot(slot_num=4)]):
+# source printed: in pl.spmd(4, name_hint='rows', optimizations=[pl.cross_core_slot(slot_num=4)]):
+# compiled printed: with pl.spmd(4, name_hint='rows'):
+# compiled printed: with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.cross_core_slot(slot_num=4)]):
+# compiled printed: = self.rows(x__ssa_v0, out__ssa_v0)
 import pl
 
 

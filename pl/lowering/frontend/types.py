@@ -26,6 +26,7 @@ from pl.ir.enums import (
     MemorySpace,
     PadValue,
     ParamDirection,
+    ScopeKind,
     TensorLayout,
     TileLayout,
 )
@@ -49,6 +50,7 @@ from pl.ir.types import (
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx
 from pl.lowering.frontend.memref import check_declared, placed_memref
+from pl.lowering.outline import OUTLINING
 from pl.ops.deduce_array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
 from pl.printer.program import print_type
 
@@ -415,6 +417,13 @@ def type_mismatch(declared: Type, actual: Type) -> str | None:
     return None
 
 
+def _outlined_here(ctx: FnCtx) -> bool:
+    """Whether the statement being lowered lies in a scope compilation outlines into an InCore
+    function (pl/lowering/outline.py), which inference then places."""
+    return ctx.func_type in OUTLINING and any(s.kind in (ScopeKind.InCore, ScopeKind.Spmd)
+                                              for s in ctx.open_scopes)
+
+
 def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CSTNode) -> Type:
     """The type of `name: <ann> = <expr of type inferred>` (dsl.md 1.3), or a located error."""
     at = ann.type
@@ -454,15 +463,17 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                 if ann.view_given and inferred.view is not None:
                     _check_valid_region(ctx, name, at, inferred, node)
                 if ann.space_given and inferred.memory_space not in (None, at.memory_space) \
-                        and not ctx.func_type.is_incore_kind():
-                    # Only inference (InCore, AIC, AIV functions) reconciles a written space with
-                    # the value's by a move; elsewhere the value would be one space and the name
+                        and not ctx.func_type.is_incore_kind() and not _outlined_here(ctx):
+                    # Only inference (InCore, AIC, AIV functions and the pl.at scopes compiling
+                    # outlines into InCore functions) reconciles a written space with the
+                    # value's by a move; elsewhere the value would be one space and the name
                     # another (a loop carrying it took the name's).
                     assert at.memory_space is not None and inferred.memory_space is not None
                     raise ctx.error(node, f"'{name}' is annotated {at.memory_space.name} but its "
                                           f"value is a {inferred.memory_space.name} tile; only an "
-                                          "InCore, AIC or AIV function moves a tile to the space "
-                                          "written for it", hint=_change_to(inferred))
+                                          "InCore, AIC or AIV function or a pl.at(level=pl.Level."
+                                          "CORE_GROUP) scope moves a tile to the space written "
+                                          "for it", hint=_change_to(inferred))
                 space = at.memory_space if ann.space_given else inferred.memory_space
                 view = at.view if ann.view_given else inferred.view
                 memref = at.memref if at.memref is not None else inferred.memref
