@@ -137,9 +137,12 @@ class PassManager:
     def _dump(self, index: int, label: str, program: Program) -> None:
         if self.dump_dir is None:
             return
+        from pl.files import write_file  # only a dump writes files
+
         self.dump_dir.mkdir(parents=True, exist_ok=True)
-        (self.dump_dir / f"{index:02d}_{label}.py").write_text(print_node(program) + "\n",
-                                                               encoding="utf-8")
+        # Only over a regular file (a FIFO there would be waited on, a device written to).
+        write_file(self.dump_dir / f"{index:02d}_{label}.py",
+                   (print_node(program) + "\n").encode("utf-8"), sync=False)
 
 
 class PassOutputInvalid(AssertionError):

@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -350,10 +351,11 @@ def test_write_failures_are_clean_errors(code: int, where: str, tmp_path: Path,
 
 def test_dump_passes_on_a_full_disk_is_a_clean_error(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    def full(self: Path, *_: object, **__: object) -> int:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+    def full(*_: object, **__: object) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(Path, "write_text", full)
+    # Each dumped file is written through a new file beside it (pl/files.py): none can be made.
+    monkeypatch.setattr(tempfile, "mkstemp", full)
     status, out, err = _cli(["--no-cache", "--dump-passes", str(tmp_path / "d"),
                              str(ROOT / "examples" / "vector_rowsum.py")])
     _assert_user_error(status, out, err)

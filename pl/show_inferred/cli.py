@@ -11,8 +11,10 @@ atomically (`write_back`). `--ir`, `--explain`,
 `--json` show the compiled IR, the reasons, or a machine-readable report instead; `--html OUT`
 writes one self-contained HTML page instead (pl/show_inferred/html_report.py). Exit status: 0
 success, 1 `--check` found a file to change, 2 a user error (bad kernel, missing file, bad option;
-shown as a located diagnostic on stderr, never a traceback), 123 an internal error of `pl` (a bug:
-please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
+shown as a located diagnostic on stderr, never a traceback) or an output that cannot be written
+(standard output on a full disk is `cannot write to standard output: ...`), 141 (128 + SIGPIPE, as
+a command the closed pipe killed) standard output closed by its reader (`| head`), quietly, 123 an
+internal error of `pl` (a bug: please report). Every text printed or written (the file, its diff, its `--ir`) is verified first:
 it reads back, compiles to the input's programs and is a fixed point (pl/show_inferred/verify.py); if
 not, nothing is printed or written for that file and the run stops with
 `internal error in pl <version>: ...`. Capacity warnings (pl/infer/capacity.py) go to stderr, or
@@ -31,11 +33,12 @@ import argparse
 import contextlib
 import difflib
 import functools
+import io
 import json
 import os
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -47,12 +50,56 @@ from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
 
 if TYPE_CHECKING:
+    from pl.files import FileId
     from pl.ir.function import Program
     from pl.show_inferred import html_report
     from pl.show_inferred.result import Regenerated
 
 _BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
-EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL = 0, 1, 2, 123
+EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL, EXIT_CLOSED_PIPE = 0, 1, 2, 123, 141
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (a full disk, a pipe its reader closed): the
+    environment's failure, not pl's, so neither a user error of one file nor an internal error."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class Output:
+    """The stream `main` prints to; a failure to write it raises `OutputFailed`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def write_file(self, text: str, source: Input, path: str) -> None:
+        """The regenerated file stored as the file is (its encoding and BOM: the bytes read back
+        as the file did), where the stream takes bytes; else as text."""
+        binary = getattr(self.stream, "buffer", None)
+        if binary is None:
+            self.write(text)
+            return
+        data = encode(text, source.stored, path)
+        self.flush()
+        try:
+            binary.write(data)
+            binary.flush()
+        except OSError as e:
+            raise OutputFailed(e) from None
 
 
 def load_programs(path: Path, *, execute: bool = False) -> list[Program]:
@@ -183,51 +230,38 @@ def read_input(path: str, stdin: TextIO) -> Input:
 def write_back(source: Input, text: str) -> None:
     """Replace the file `source` was read from by `text`, stored the way it was (encoding, BOM).
 
-    Atomic: the new bytes go to a temporary file beside the target, which then replaces it, so
-    the file is either intact or complete. A symbolic link is written through (its target is
-    replaced; the link stays a link), the mode bits are kept, and the owner where allowed. Refused with a `PlError` naming the
-    file, the original left untouched: a read-only file, a file that changed since `source` was
-    read, and any failure to write (read-only folder, full disk)."""
+    Atomic (pl/files.py): the new bytes go to a temporary file beside the target, which then
+    replaces it, so the file is either intact or complete. A symbolic link is written through
+    (its target is replaced; the link stays a link), the mode bits are kept, and the owner where
+    allowed. Refused with a `PlError` naming the file, the original left untouched: a read-only
+    file, a file that changed since `source` was read, a path that is not a regular file's or
+    reaches it through a process's open file (`--write /dev/stdin < f.py`), and any failure to
+    write (read-only folder, full disk)."""
+    from pl.files import output_target, write_file
+
     path = source.filename
     new = encode(text, source.stored, path)
-    target = Path(os.path.realpath(path))
+    target, info = output_target(path)
+    if info is None:
+        raise PlError(f"cannot write {path}: it is gone; it was not rewritten")
+    mode = stat.S_IMODE(info.st_mode)
+    # os.replace would succeed over a read-only file (only the folder is checked), and root
+    # passes os.access: the mode bits say whether the user meant the file to be written.
+    if not mode & 0o222:
+        raise PlError(f"{path} is read-only; it was not rewritten",
+                      hint="make it writable (chmod u+w) to let --write change it")
     try:
-        info = target.stat()
-        mode = stat.S_IMODE(info.st_mode)
-        # os.replace would succeed over a read-only file (only the folder is checked), and root
-        # passes os.access: the mode bits say whether the user meant the file to be written.
-        if not mode & 0o222:
-            raise PlError(f"{path} is read-only; it was not rewritten",
-                          hint="make it writable (chmod u+w) to let --write change it")
         if not os.access(target, os.W_OK):
             raise PlError(f"cannot write {path}: permission denied or a read-only file system; "
                           "it was not rewritten")
         _unchanged(source, target)
-        import tempfile  # only --write needs it (start-up)
-
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        # The last look before the file is replaced.
+        write_file(path, new, mode=mode, owner=(info.st_uid, info.st_gid),
+                   before_replace=lambda t: _unchanged(source, t))
     except OSError as e:
         raise PlError(f"cannot write {path}: {e.strerror or e}; it was not rewritten",
                       hint="--write replaces the file through a new file beside it: its folder "
                            "must be writable") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(new)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
-            with contextlib.suppress(PermissionError):  # only root may give a file away
-                os.chown(tmp, info.st_uid, info.st_gid)
-        _unchanged(source, target)  # last look before the file is replaced
-        os.replace(tmp, target)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(e, OSError):
-            raise PlError(f"cannot write {path}: {e.strerror or e}; it was not "
-                          "rewritten") from None
-        raise
 
 
 def _unchanged(source: Input, target: Path) -> None:
@@ -287,7 +321,8 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 
 
 def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
-         stdout: TextIO, stderr: TextIO, report: dict[str, Any], pages: list[str]) -> int:
+         inputs: frozenset[FileId], stdout: Output, stderr: TextIO, report: dict[str, Any],
+         pages: list[str]) -> int:
     from pl.show_inferred.report import diagnostic_json, explain, file_json
     from pl.show_inferred.run import run_text
 
@@ -297,12 +332,10 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
                             residency=not args.no_residency, program=args.program,
                             cache_dir=_cache_dir(args), execute=args.execute, verify=shows_text)
     stages: dict[str, list[html_report.Stage]] = {}
-    if args.html is not None:  # also needs the program after every pass
-        from pl.show_inferred import html_report
-
-        r, stages = html_report.run_traced(run, dump)
+    if args.html is not None or dump is not None:  # --html also shows the program after each pass
+        r, stages = _run_dumped(run, dump, inputs, traced=args.html is not None)
     else:
-        r = run(dump_passes=dump)
+        r = run()
     for note in r.notes:
         report["diagnostics"].append(diagnostic_json(note, path, "note"))
         if not args.json:
@@ -320,7 +353,7 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
             print(f"would regenerate {path}", file=stderr)
         return EXIT_CHANGED if changed else EXIT_OK
     elif args.diff:
-        stdout.write(_diff(r, path, want_color(stdout)))
+        stdout.write(_diff(r, path, want_color(stdout.stream)))
     elif args.write and path != "-":
         if changed:
             write_back(source, r.output)
@@ -336,29 +369,58 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
     elif args.explain:
         stdout.write(explain(r, path))
     elif args.html is not None:
+        from pl.show_inferred import html_report
+
         pages.append(html_report.file_section(r, path, stages))
     else:
         if len(args.files) > 1:
             # Several files back to back would read as one; `head`'s separator, as a comment so
             # each part stays Python.
             stdout.write(f"# ==> {path} <==\n")
-        _write_text(stdout, r.output, source, path)
+        stdout.write_file(r.output, source, path)
         if len(args.files) > 1 and not r.output.endswith("\n"):
             stdout.write("\n")  # so the next file's separator starts its own line
     return EXIT_OK
 
 
-def _write_text(stdout: TextIO, text: str, source: Input, path: str) -> None:
-    """The regenerated file on standard output stored as the file is (its encoding and BOM: the
-    bytes read back as the file did), where standard output takes bytes; else as text."""
-    binary = getattr(stdout, "buffer", None)
-    if binary is None:
-        stdout.write(text)
-        return
-    data = encode(text, source.stored, path)
-    stdout.flush()
-    binary.write(data)
-    binary.flush()
+def _run_dumped(run: Callable[..., Regenerated], dump: Path | None, inputs: frozenset[FileId], *,
+                traced: bool) -> tuple[Regenerated, dict[str, list[html_report.Stage]]]:
+    """`run` with the program after every pass written to a temporary folder, then copied on
+    to `dump` (--dump-passes; also what was written before a failure) through pl/files.py (only
+    regular files, never an input), and read back by program name when `traced` (--html)."""
+    import tempfile
+
+    from pl.files import write_file
+
+    stages: dict[str, list[html_report.Stage]] = {}
+    with tempfile.TemporaryDirectory(prefix="pl-passes-") as tmp:
+        folder = Path(tmp)
+        try:
+            r = run(dump_passes=folder)
+        finally:
+            if dump is not None:
+                for f in sorted(folder.rglob("*.py")):
+                    out = dump / f.relative_to(folder)
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    write_file(out, f.read_bytes(), inputs=inputs, sync=False)
+        if traced:
+            from pl.show_inferred import html_report
+
+            stages = html_report.read_stages(folder, [c.source.name for c in r.compiled])
+    return r, stages
+
+
+def _input_ids(files: Sequence[str], stdin: TextIO) -> frozenset[FileId]:
+    """The files read (standard input's too, when it is a file): what no output may replace."""
+    ids = set()
+    for path in files:
+        try:
+            info = os.fstat(stdin.fileno()) if path == "-" else os.stat(path)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            continue
+        if stat.S_ISREG(info.st_mode):
+            ids.add((info.st_dev, info.st_ino))
+    return frozenset(ids)
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
@@ -367,9 +429,36 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
-        return int(e.code) if isinstance(e.code, int) else EXIT_USER
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # argparse prints its own usage error (status 2) or --help (0)
+            Output(sys.stdout).flush()  # where argparse prints --help
+            return int(e.code) if isinstance(e.code, int) else EXIT_USER
+        return _run(args, argv, stdin, Output(stdout), stderr)
+    except OutputFailed as e:
+        return _output_failed(e.error, stdout, stderr)
+
+
+def _output_failed(error: OSError, stdout: TextIO, stderr: TextIO) -> int:
+    """Standard output failed: quietly on a closed pipe, else a plain error (exit status 2)."""
+    if stdout is sys.stdout:
+        # What is left in its buffer would fail again when Python flushes it at exit (and be
+        # reported there, with a traceback): the process's standard output becomes os.devnull.
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stdout.fileno())
+            os.close(devnull)
+    if isinstance(error, BrokenPipeError):
+        return EXIT_CLOSED_PIPE
+    reason = (error.strerror or str(error)).lower()
+    print(PlError(f"cannot write to standard output: {reason}").render(color=want_color(stderr)),
+          file=stderr)
+    return EXIT_USER
+
+
+def _run(args: argparse.Namespace, argv: Sequence[str] | None, stdin: TextIO, stdout: Output,
+         stderr: TextIO) -> int:
+    """`main` once the arguments are parsed."""
     from pl.show_inferred.report import JSON_VERSION, diagnostic_json
 
     several = len(args.files) > 1
@@ -377,6 +466,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
                               "warnings": []}
     pages: list[str] = []  # --html: each file's part of the page
     status = EXIT_OK
+    inputs = _input_ids(args.files, stdin)
     for path in args.files:
         dump = args.dump_passes
         if dump is not None and several:
@@ -389,8 +479,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
                 # One collector pause per file, as in `run_text`, which also covers what the
                 # output options re-read (--ir's IR text, --explain's report) (pl.gc_pause).
                 with gc_paused():
-                    status = max(status, _one(args, path, source, dump, stdout, stderr, report,
-                                              pages))
+                    status = max(status, _one(args, path, source, dump, inputs, stdout, stderr,
+                                              report, pages))
+                stdout.flush()  # a failure is seen here, not when Python exits
             except OSError as e:
                 if e.filename is None:  # not about a file: nothing the user can act on
                     raise
@@ -402,17 +493,21 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         except InternalError as e:  # pl's check of its own output failed: nothing was written
             print(f"{e.report()}; please report it", file=stderr)
             return EXIT_INTERNAL
+        except OutputFailed:  # the environment's, for `main` to say
+            raise
         except Exception as e:  # a bug in pl, not in the kernel: said so, with a reproducer
             print(_internal_error(e, path, argv, text), file=stderr)
             return EXIT_INTERNAL
     if args.json:
         stdout.write(json.dumps(report, indent=2) + "\n")
+        stdout.flush()
     if args.html is not None:
-        status = max(status, _write_html(args.html, pages, args.files, status, stderr))
+        status = max(status, _write_html(args.html, pages, args.files, inputs, status, stderr))
     return status
 
 
-def _write_html(out: Path, pages: list[str], files: list[str], status: int, stderr: TextIO) -> int:
+def _write_html(out: Path, pages: list[str], files: list[str], inputs: frozenset[FileId],
+                status: int, stderr: TextIO) -> int:
     """--html: the page, written only when every file compiled (never half a report)."""
     from pl.show_inferred import html_report
 
@@ -420,7 +515,7 @@ def _write_html(out: Path, pages: list[str], files: list[str], status: int, stde
         print(f"note: {out} was not written", file=stderr)
         return status
     try:
-        html_report.write_page(out, html_report.page(pages, files))
+        html_report.write_page(out, html_report.page(pages, files), inputs)
     except PlError as e:
         print(e.render(color=want_color(stderr)), file=stderr)
         return EXIT_USER

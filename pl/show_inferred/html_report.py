@@ -17,24 +17,22 @@ Guarantees:
   so, so a red bar without a warning explains itself;
 - per program, the program after each pass (what `--dump-passes` writes, read back), with the
   lines that pass added or changed marked `chg` and the lines it removed shown as `del`;
-- the page is written atomically (`write_page`): OUT is either the old file or the whole new page.
+- the page is written atomically (`write_page`): OUT is either the old file or the whole new page,
+  and only over a regular file that is none of the kernel files read (pl/files.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import os
 import re
-import shutil
-import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
 from pl.compiler import Compiled
 from pl.errors import PlError, python_lines
+from pl.files import FileId, write_file
 from pl.infer.backend import capacity
 from pl.infer.capacity import format_bytes
 from pl.infer.footprint import footprint_and_peaks
@@ -84,23 +82,9 @@ table.decisions td{border-top:1px solid #e5e5e5;padding:2px 8px;vertical-align:t
 """
 
 
-def run_traced(run: Callable[..., Regenerated], dump: Path | None
-               ) -> tuple[Regenerated, dict[str, list[Stage]]]:
-    """`run(dump_passes=FOLDER)` (show_inferred's own compile of one file) into a temporary
-    folder, and the program after each pass read back from it, by program name. The files are
-    copied on to `dump` when the user also asked for `--dump-passes`."""
-    folder = Path(tempfile.mkdtemp(prefix="pl-html-"))
-    try:
-        r = run(dump_passes=folder)
-        stages = _read_stages(folder, [c.source.name for c in r.compiled])
-        if dump is not None:
-            shutil.copytree(folder, dump, dirs_exist_ok=True)
-        return r, stages
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _read_stages(folder: Path, programs: list[str]) -> dict[str, list[Stage]]:
+def read_stages(folder: Path, programs: list[str]) -> dict[str, list[Stage]]:
+    """The program after each pass, by program name, from the folder `--dump-passes` wrote
+    (the command line compiles into a temporary one for the page)."""
     # `compile_program` dumps straight into the folder for one program, into a folder per
     # program name for several (pl/show_inferred/annotate.py).
     where = {programs[0]: folder} if len(programs) == 1 else {p: folder / p for p in programs}
@@ -407,21 +391,11 @@ def page(sections: Iterable[str], paths: Sequence[str]) -> str:
             f"{_legend()}{''.join(sections)}</body></html>\n")
 
 
-def write_page(out: Path, text: str) -> None:
-    """Write `text` to `out` atomically (a new file beside it, then renamed over it)."""
-    target = Path(os.path.realpath(out))
-    tmp = None
+def write_page(out: Path, text: str, inputs: Collection[FileId] = ()) -> None:
+    """Write `text` to `out` (pl/files.py: atomically, only over a regular file, never over one
+    of `inputs`)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        write_file(out, text.encode("utf-8"), inputs=inputs)
     except OSError as e:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
         raise PlError(f"cannot write {out}: {e.strerror or e}; the report was not written",
                       hint="give --html a path in a writable folder") from None
