@@ -39,6 +39,12 @@ def python_lines(text: str) -> list[str]:
     return _LINE.findall(text)
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines of `text` without their line breaks, numbered as Python numbers them (what
+    `str.splitlines` gives where no other separator occurs): line n is `source_lines(text)[n - 1]`."""
+    return [line.rstrip("\r\n") for line in _LINE.findall(text)]
+
+
 class PlError(Exception):
     """A located, user-facing error (bad kernel source, bad op use, unsatisfiable request)."""
 

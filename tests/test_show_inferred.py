@@ -403,6 +403,43 @@ def test_stdin_is_read_and_printed_as_the_same_file(store: Any, tmp_path: Path) 
     assert path.read_bytes() == by_path
 
 
+# Characters `str.splitlines` breaks lines at and Python does not (in a comment: one line).
+NOT_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+SHADOW = """import pl
+# {seps}
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], pl.FP16],
+          out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        x = pl.load(a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        y = pl.load(b, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        z: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.matmul(x, y)
+        out = pl.store(z, [0, 0], out)
+        x_Left = pl.load(a, [0, 0], [64, 64])
+        y_Right = pl.add(x_Left, x_Left)
+        return out
+"""
+
+
+def test_lines_are_numbered_as_python_numbers_them() -> None:
+    """A form feed or a line separator in a comment breaks no line: the notes, --explain,
+    --diff and the names a move must not take all count lines as Python does."""
+    text, plain = SHADOW.format(seps=NOT_LINE_BREAKS), SHADOW.format(seps="@" * len(NOT_LINE_BREAKS))
+    r, ref = run_text(text, "k.py"), run_text(plain, "k.py")
+    # the moves avoid the names the function binds on its last lines
+    assert "x_Left_1: " in r.output and "y_Right_1: " in r.output
+    assert r.output == ref.output.replace("@" * len(NOT_LINE_BREAKS), NOT_LINE_BREAKS)
+    assert [str(n) for n in r.notes] == [str(n) for n in ref.notes] and r.notes  # z: Vec -> Acc
+    for argv in (["--diff"], ["--explain"]):
+        got = run([*argv, "--no-cache", "-"], stdin=text)
+        want = run([*argv, "--no-cache", "-"], stdin=plain)
+        assert got[0] == want[0] == 0 and "No newline" not in got[1]
+        assert got[1] == want[1].replace("@" * len(NOT_LINE_BREAKS), NOT_LINE_BREAKS)
+
+
 @pytest.mark.parametrize(("argv", "needle"), [
     (["missing_kernel.py"], "no such file: missing_kernel.py"),
     (["--backend", "tpu", SEED], "invalid choice"),

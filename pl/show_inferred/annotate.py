@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from pl.compiler import Compiled, compile_program
-from pl.errors import InternalError, PlError, frame_span, is_pl_source
+from pl.errors import InternalError, PlError, frame_span, is_pl_source, source_lines
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
@@ -314,7 +314,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
         edits = _with_import(edits, source, root)
-    lines = text.splitlines()
+    lines = source_lines(text)
     kept = {(i.program, i.name) for i in infos if i.kept_reason}
     for c in compiled:  # a space the user wrote is never changed silently
         if c.decisions is not None:

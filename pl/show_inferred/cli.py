@@ -44,7 +44,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from pl.errors import InternalError, PlError, package_version, want_color
+from pl.errors import InternalError, PlError, package_version, python_lines, want_color
 from pl.gc_pause import gc_paused
 from pl.ir.span import Span
 from pl.lowering.source.python import Stored, decode, encode
@@ -185,10 +185,12 @@ def _colored_diff(lines: list[str]) -> str:
 
 
 def _diff(r: Regenerated, path: str, color: bool) -> str:
-    lines = list(difflib.unified_diff(r.text.splitlines(keepends=True),
-                                      r.output.splitlines(keepends=True),
+    # Lines as Python numbers them (a form feed in a comment breaks no line), each with its
+    # own break: only a last line without one is marked so.
+    lines = list(difflib.unified_diff(python_lines(r.text), python_lines(r.output),
                                       fromfile=path, tofile=f"{path} (inferred)"))
-    lines = [ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines]
+    lines = [ln if ln.endswith(("\n", "\r")) else ln + "\n\\ No newline at end of file\n"
+             for ln in lines]
     return _colored_diff(lines) if color else "".join(lines)
 
 

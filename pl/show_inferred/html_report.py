@@ -249,7 +249,7 @@ def _kernel(r: Regenerated, functions: list[ExplainedFunction]) -> str:
 
 def _compiled_form(ef: ExplainedFunction) -> str:
     text = print_node(ef.function)
-    lines = text.splitlines()
+    lines = _lines(text)
     first = next((i for i, t in enumerate(lines) if t.startswith("def ")), 0)
     start = next((i for i in range(first, -1, -1) if not lines[i].startswith("@")), first)
     lines = lines[start + (0 if lines[start].startswith("def ") else 1):]
@@ -308,13 +308,13 @@ def _bars(c: Compiled, function_name: str) -> str:
 
 # -- the pass trace ----------------------------------------------------------------------------
 def _stage(n: int, name: str, before: str | None, after: str) -> str:
-    new = after.splitlines()
+    new = _lines(after)
     if before is None:
         body = "".join(_render_line(t, i + 1, []) for i, t in enumerate(new))
         return (f'<details class="pass" data-pass="{escape(name)}" data-changed="0">'
                 f"<summary>{n:02d} {escape(name)}: the program as captured</summary>"
                 f"<pre>{body}</pre></details>")
-    old = before.splitlines()
+    old = _lines(before)
     parts, changed, removed = [], 0, 0
     # difflib's default heuristic (lines frequent in a long text match nothing by themselves)
     # keeps a large program's diff fast; a short one is diffed exactly.

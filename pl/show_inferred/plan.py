@@ -23,7 +23,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from pl.errors import PlError
+from pl.errors import PlError, source_lines
 from pl.infer.common import top_level_call
 from pl.ir.expr import Call, Expr, GlobalVar, Op, Var
 from pl.ir.function import Function
@@ -743,7 +743,7 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
     rng = positions.get(fd) if text is not None else None
     if text is None or rng is None:
         return names_in(fd)
-    lines = text.splitlines()[rng.start.line - 1:rng.end.line]
+    lines = source_lines(text)[rng.start.line - 1:rng.end.line]
     return set(_IDENT.findall("\n".join(lines)))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pl.errors import PlError
+from pl.errors import PlError, source_lines
 from pl.ir.names import user_name, user_text
 from pl.show_inferred.result import FunctionInfo, Regenerated
 from pl.show_inferred.written_spaces import reason_text, space_changes
@@ -91,7 +91,7 @@ def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Lo
 
 
 def file_json(r: Regenerated, path: str) -> dict[str, Any]:
-    lines = r.text.splitlines()
+    lines = source_lines(r.text)
     infos = _infos(r)
     programs = []
     for c in r.compiled:
@@ -161,7 +161,7 @@ def explained(r: Regenerated) -> list[ExplainedFunction]:
     (what `--explain` prints and the HTML report shows on hover). Linear in the size of the
     program and of the file: the file is split into lines once, the log grouped by function once."""
     out: list[ExplainedFunction] = []
-    lines = r.text.splitlines()
+    lines = source_lines(r.text)
     infos = _infos(r)
     for c in r.compiled:
         log = _Log(c)
@@ -204,7 +204,7 @@ def explain(r: Regenerated, path: str) -> str:
     its reason and the source line it is about; a tile whose written space inference changed
     says so."""
     out: list[str] = []
-    lines = r.text.splitlines()
+    lines = source_lines(r.text)
     for ef in explained(r):
         f = ef.function
         kind = f.func_type.name if not ef.outlined else \

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from pl.errors import python_lines
 from pl.ir.span import Span
 
 __all__ = ["Edit", "NotSpliceable", "SourceText", "reindented", "render", "splice", "with_annotation"]
@@ -183,4 +184,4 @@ def reindented(text: str, old: str, new: str) -> str:
     if old == new:
         return text
     return "".join(new + line[len(old):] if line.strip() else line
-                   for line in text.splitlines(keepends=True))
+                   for line in python_lines(text))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from pl.compiler import Compiled
-from pl.errors import InternalError, PlError
+from pl.errors import InternalError, PlError, source_lines
 from pl.printer.program import print_node
 from pl.structural import assert_structural_equal
 
@@ -38,7 +38,7 @@ def _shadow(filename: str) -> str:
 
 
 def _first_difference(a: str, b: str) -> str:
-    for n, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False), 1):
+    for n, (x, y) in enumerate(zip(source_lines(a), source_lines(b), strict=False), 1):
         if x != y:
             return f"line {n}: {x.strip()!r} became {y.strip()!r}"
     return "they differ in length"
@@ -48,8 +48,9 @@ def _reread(text: str, filename: str, what: str, rerun: Rerun) -> Regenerated:
     try:
         return rerun(text, _shadow(filename))
     except PlError as e:
-        line = text.splitlines()[e.span.line - 1].strip() \
-            if e.span is not None and 0 < e.span.line <= text.count("\n") + 1 else ""
+        lines = source_lines(text)
+        line = lines[e.span.line - 1].strip() \
+            if e.span is not None and 0 < e.span.line <= len(lines) else ""
         where = f" at line {e.span.line} ({line!r})" if e.span is not None and e.span.line > 0 else ""
         raise InternalError(f"{filename}: {what} does not read back{where}: {e.message}") from None
 
