@@ -188,6 +188,12 @@ CASES: list[tuple[str, str, list[str], dict[str, tuple[str, str]]]] = [
      program(KERNEL, orch([SAFE_CALL, *ALIASED_LHS, "out = self.kernel(alias_lhs, rhs, alias_out, 0)"])),
      [], {"lhs_mat": (D, "write-alias")}),
     ("inout-source", program(kernel(LOOP_BODY, lhs_dir="InOut"), ROOT), [], {"lhs_mat": (D, "inout-source")}),
+    # A tile of the chain written in place in the loop (through its Vec copy, which phase 3
+    # writes back): the next trip reads what this one wrote, so neither moves out of the loop.
+    ("tile-write-of-mat-in-loop", program(kernel([*LOOP_BODY, "pl.write(lhs_mat, [0, n % 16], 1.0)"]),
+                                          ROOT), [], {"lhs_mat": (D, "extra-use")}),
+    ("tile-write-of-left-in-loop", program(kernel([*LOOP_BODY[:5], "pl.write(lhs_left, [0, 0], 1.0)",
+                                                   STORE]), ROOT), [], {"lhs_mat": (D, "extra-use")}),
     ("tensor-write-in-loop", program(kernel([*LOOP_BODY, "lhs2 = pl.write(lhs, [0, 0], 1.0)"]), ROOT),
      [], {"lhs_mat": (D, "local-write")}),
     ("tensor-write-statement-in-loop", program(kernel([*LOOP_BODY, "pl.write(lhs, [0, n % 16], 1.0)"]), ROOT),

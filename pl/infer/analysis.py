@@ -39,6 +39,7 @@ from pl.infer.common import (
     op_facts,
     var_like,
     var_only,
+    written_result_arg,
 )
 from pl.infer.demand import Demand
 from pl.ir.enums import MemorySpace
@@ -212,6 +213,14 @@ class _Analyzer:
         match value:
             case Call():
                 op = op_facts(value)[0]
+                i = written_result_arg(value, op)
+                written = value.args[i] if i is not None else None
+                if isinstance(written, Var) and written in self.out.var_memory:
+                    # An in-place op gives back the buffer it wrote: its result is that value
+                    # again, in its space, also when the op is handed a move of it (phase 3
+                    # writes the move back; the result is the written-back tile).
+                    self.out.alias(lhs, written, self.out.var_memory[written])
+                    return
                 if op is None or not op.retargetable:
                     self.out.reach[lhs] = ()
                 elif op.name in DDR_FACING:

@@ -138,3 +138,16 @@ def nested_calls(stmt: Stmt, *, condition: bool = True) -> Iterator[Call]:
         for e in walk_exprs(root):
             if type(e) is Call and e is not top:
                 yield e
+
+
+def written_result_arg(call: Call, op: OpDef | None) -> int | None:
+    """The argument an in-place op (`OpDef.inplace_args`) writes and gives back as its result,
+    when that argument's slot constrains its space (so inference may hand the op a move of it):
+    `pl.write(acc, ...)` is `acc` again, its buffer written. None for other calls."""
+    if op is None or not op.has_memory_spec:
+        return None
+    for i in op.inplace_args:
+        if i < len(call.args) and i < len(op.input_constraints) and op.input_constraints[i] \
+                and isinstance(call.args[i], Var) and isinstance(call.args[i].type, TileType):
+            return i
+    return None

@@ -33,6 +33,7 @@ from pl.infer.demand import collect_demands
 from pl.infer.mutate import MakeCall, Mutator
 from pl.infer.residency.hook import Residency, strip_bridge_markers
 from pl.infer.verifier import misplaced_arguments
+from pl.infer.writes import in_place_writes
 from pl.ir.enums import MemorySpace, ParamDirection
 from pl.ir.expr import GlobalVar, Var
 from pl.ir.function import Function, Program
@@ -100,7 +101,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     body, params = f.body, f.params
     if result.var_memory:
         mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites, callees),
-                          backend, make_call, callees)
+                          backend, make_call, callees, in_place_writes(f.body, sites))
         params = tuple(mutator.var(p) for p in f.params)  # before the body: its uses share them
         body = mutator.stmt(f.body)
     spaces = []

@@ -17,6 +17,13 @@ of that value, inserted right before the loop; an alias `y = x` takes `x`'s plac
 they agree on space, shape and dtype (its view included); a return var takes the placed type of
 what it reads back from (iter arg, then-yield), so the printed program compiles to itself. The
 input IR is never mutated.
+
+In-place writes (`pl/infer/writes.py`): a move is reused only while its source's buffer is not
+written - a statement writing it in place (or a loop whose body does, already before the loop)
+drops the moves of every value sharing that buffer, so the next consumer gets a fresh move. An
+in-place op handed a move of the argument it writes wrote a copy: a `tile.assemble` of the copy
+back into the argument follows it, and when the op gives that argument back as its result
+(`r = tile.write(acc, ...)`), that assemble defines `r` (phase 1 made `r` an alias of `acc`).
 """
 
 from __future__ import annotations
@@ -36,10 +43,12 @@ from pl.infer.common import (
     op_facts,
     top_level_call,
     var_like,
+    written_result_arg,
 )
 from pl.infer.decisions import MoveDecision
-from pl.ir.enums import MemorySpace, TileLayout
-from pl.ir.expr import Call, Expr, IterArg, Var
+from pl.infer.writes import InPlaceWrites
+from pl.ir.enums import DType, MemorySpace, TileLayout
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -88,8 +97,10 @@ def retype(t: TileType, space: MemorySpace) -> TileType:
 class Mutator:
     def __init__(self, function: str, var_memory: dict[Var, MemorySpace],
                  needed: dict[MoveKey, None], backend: str | None,
-                 make_call: MakeCall | None = None, callees: Callees = NO_CALLEES) -> None:
+                 make_call: MakeCall | None = None, callees: Callees = NO_CALLEES,
+                 writes: InPlaceWrites | None = None) -> None:
         self.function = function
+        self.writes = writes
         self.callees = callees
         self.var_memory = var_memory
         self.needed = needed
@@ -445,17 +456,83 @@ class Mutator:
     def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
         opened: list[MoveKey] = []
         out: list[Stmt] = []
-        needed = self.needed
+        needed, writes = self.needed, self.writes
         for child in stmts:
+            written = writes.written(child) if writes is not None else frozenset()
+            if written and isinstance(child, (ForStmt, WhileStmt)):
+                # A later trip reads what this one wrote: a move taken before the loop is stale.
+                self._forget(written)
             if needed:
                 moves = self.moves_for(child, opened)
                 if moves:
                     out.extend(moves)
-            out.append(self.stmt(child))
+            if written:
+                out.extend(self._written(child))
+                self._forget(written)
+            else:
+                out.append(self.stmt(child))
         for key in opened:
-            del self.moves[key]
+            self.moves.pop(key, None)  # (gone already when a write made it stale)
         body = make_body(out)
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
+
+    def _forget(self, written: frozenset[Var]) -> None:
+        """Drop the moves of every value in the buffer classes `written`: they copied the
+        buffer before the write, so a later consumer gets a fresh move."""
+        writes = self.writes
+        assert writes is not None
+        for key in [k for k in self.moves if writes.same_buffer(k[0], written)]:
+            del self.moves[key]
+
+    def _write_backs(self, consumer: Stmt) -> dict[int, Call]:
+        """An in-place op (`OpDef.inplace_args`) that wrote a move of its argument (the slot
+        takes another space) wrote a copy: per such argument, the `tile.assemble` of the copy
+        back into the argument's buffer, to stand right after the op, so that every later reader
+        of that buffer (the argument, its aliases and views, a later trip of a loop) reads the
+        written value, as in the source."""
+        call = top_level_call(consumer)
+        if call is None:
+            return {}
+        op, constraints = op_facts(call, self.callees)
+        out: dict[int, Call] = {}
+        for i in op.inplace_args if op is not None else ():
+            v = call.args[i] if i < len(call.args) and i < len(constraints) else None
+            if not isinstance(v, Var) or not constraints[i]:
+                continue
+            copy = self.moves.get((v, constraints[i][0]))
+            if copy is None:
+                continue
+            rank = len(copy.type.shape) if isinstance(copy.type, TileType) else 0
+            zeros = MakeTuple(tuple(ConstInt(0, DType.INDEX, span=consumer.span)
+                                    for _ in range(rank)), span=consumer.span)
+            out[i] = self.make_call("tile.assemble", [self.var(v), copy, zeros], [],
+                                    span=consumer.span)
+        return out
+
+    def _written(self, child: Stmt) -> list[Stmt]:
+        """`child` (an in-place op) rewritten, followed by its write-backs. When the op gives the
+        argument it wrote as its result (`written_result_arg`: `r = pl.write(acc, ...)`), `r`
+        is the argument's buffer once written back, the value analysis gave it (an alias of the
+        argument): the write-back defines it, the op's own result (the copy) goes unnamed."""
+        backs = self._write_backs(child)
+        if not backs:
+            return [self.stmt(child)]
+        call = top_level_call(child)
+        assert call is not None
+        op, constraints = op_facts(call, self.callees)
+        result = written_result_arg(call, op) if isinstance(child, AssignStmt) else None
+        out: list[Stmt] = []
+        if isinstance(child, AssignStmt) and result in backs:
+            out.append(EvalStmt(self._call(call, op, constraints), span=child.span))
+        else:
+            out.append(self.stmt(child))
+        for i, back in backs.items():
+            if isinstance(child, AssignStmt) and i == result:
+                r = self.cache[child.var] = Var(child.var.name, back.type, span=child.var.span)
+                out.append(AssignStmt(r, back, span=child.span, comments=child.comments))
+            else:
+                out.append(EvalStmt(back, span=child.span))
+        return out
 
     def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> Sequence[Stmt]:
         """The moves to insert right before `consumer`: for the operands of its top-level call,

@@ -2,18 +2,26 @@
 
 Guarantees, for InCore / AIC / AIV functions:
 * `s = tile.slice(base, shape, [r, c])` of a 2-D Mat tile whose every use is the Left slot of a
-  matmul (arg 0 of matmul/matmul_bias/gemv, arg 1 of the _acc forms) becomes
-  `s = tile.extract(base, r, c, shape, target_memory=Left)`; likewise Right slots give Right;
+  matmul (arg 0 of matmul/matmul_bias/gemv, arg 1 of the _acc forms) is replaced by
+  `s = tile.extract(base, r, c, shape, target_memory=Left)` taken right before each statement
+  reading it (`s_textract1`, ... after the first); likewise Right slots give Right;
 * a Mat slice used only as the source of `tile.extract` disappears: each extract reads `base` at
   the summed offsets (a chain of such slices peels to its root; the pass is a fixed point);
-* a canonical 2-D Vec (or not yet placed) slice `s = tile.slice(base, shape, [r, c])` becomes
-  `s = tile.extract(root, r', c', shape, target_memory=Vec)` (its own, aligned buffer; the same
-  values) when something other than a slice or extract reads it and either its start address
-  is not provably 32-byte aligned (vector instructions need that; an offset bound to a constant
-  counts as that constant, a dynamic one as the multiple its scalar arithmetic proves), or a
-  `tile.col_expand_*` reads it and the window is dynamic or not contiguous (not one row, not
-  every column). `root` and the offsets follow a chain of slices to its first tile;
+* a canonical 2-D Vec (or not yet placed) slice `s = tile.slice(base, shape, [r, c])` is read
+  through `s = tile.extract(root, r', c', shape, target_memory=Vec)` (its own, aligned buffer;
+  the same values), taken right before each statement that reads it, when something other than
+  a slice or extract reads it and either its start address is not provably 32-byte aligned
+  (vector instructions need that; an offset bound to a constant counts as that constant, a
+  dynamic one as the multiple its scalar arithmetic proves), or a `tile.col_expand_*` reads it
+  and the window is dynamic or not contiguous (not one row, not every column). `root` and the
+  offsets follow a chain of slices to its first tile. The slice
+  stays (a view) for what reads the view itself: a slice or extract of it, a loop or if header,
+  an op writing it in place (`OpDef.inplace_args`: its write goes through to `base`);
 * slices with a narrower valid shape, mixed uses or other spaces are left alone; attrs survive.
+
+A slice is a view: it reads its base when it is read. The extracts stand right before their
+readers (as in the reference), so a write into the base between the slice and a reader (an
+assemble, a pl.write), or in an earlier trip of an enclosing loop, is read.
 """
 
 from __future__ import annotations
@@ -42,8 +50,8 @@ from pl.ir.expr import (
     expr_kind,
 )
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, Stmt
-from pl.ir.traverse import expr_children, stmt_exprs, walk_stmts
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
+from pl.ir.traverse import expr_children, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType
 from pl.lowering.tensor_to_tile.common import (
     Rewriter,
@@ -118,6 +126,20 @@ def _aligned(base: TileType, row: Expr, col: Expr, defs: dict[int, Expr]) -> boo
     return _multiple(row, defs) * stride % _ALIGN_BITS == 0 and col_bits == 0
 
 
+_LEAVES: Final = (AssignStmt, EvalStmt, ReturnStmt, YieldStmt)
+
+
+def _inplace_args(call: Call) -> tuple[int, ...]:
+    rec = get_op(op_name(call))
+    return rec.inplace_args if rec is not None else ()
+
+
+def _writes(op: str, slot: int) -> bool:
+    """Whether op `op` writes its argument `slot` in place (`OpDef.inplace_args`)."""
+    rec = get_op(op) if op else None
+    return rec is not None and slot in rec.inplace_args
+
+
 def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:
     """For each var: (consumer op name or "", arg index) of every use."""
     uses: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -157,6 +179,12 @@ class _Canon(Rewriter):
         self.folded: dict[int, tuple[Expr, Expr, Expr]] = {}   # slice var -> (base, row, col)
         self.windows: dict[int, tuple[Expr, Expr, Expr]] = {}  # Vec slice -> (root, row, col)
         self.acc_windows: dict[int, tuple[Expr, Expr]] = {}  # any slice -> (first tile, col)
+        # A slice whose readers read an extract instead: slice var -> (its statement, the extract
+        # each reading statement takes right before it). A Mat slice read by matmul slots only
+        # (Left/Right extracts) and a Vec slice that must not alias its source (module doc).
+        self.operands: dict[int, tuple[AssignStmt, Call, bool]] = {}  # (+ whether it stays)
+        self.extracts: dict[int, int] = {}  # slice var -> how many extracts were taken of it
+        self._header_uses: set[int] | None = None
 
     def uses(self) -> dict[int, list[tuple[str, int]]]:
         """The uses of every var, collected at the first Mat slice (most functions have none)."""
@@ -164,13 +192,23 @@ class _Canon(Rewriter):
             self._uses = _uses(self.func_body)
         return self._uses
 
+    def header_uses(self) -> set[int]:
+        """The vars a loop or if header reads (bounds, initial values, conditions)."""
+        if self._header_uses is None:
+            self._header_uses = {id(v) for st in walk_stmts(self.func_body)
+                                 if not isinstance(st, _LEAVES)
+                                 for e in stmt_exprs(st) for v in walk_exprs(e)
+                                 if isinstance(v, Var)}
+        return self._header_uses
+
     def scalars(self) -> tuple[dict[int, Expr], dict[int, ConstInt]]:
         if self._scalars is None:
             self._scalars = _scalars(self.func_body)
         return self._scalars
 
-    def vec_slice(self, s: AssignStmt, value: Call) -> AssignStmt | None:
-        """The Vec slice as a Vec extract when it must not alias its source (module doc)."""
+    def vec_slice(self, s: AssignStmt, value: Call) -> bool | None:
+        """None when the Vec slice is left alone; else its readers read Vec extracts (`operands`,
+        module doc) and whether the slice stays for the readers of the view."""
         base, offset, rt = value.args[0], value.args[2], value.type
         if not (len(value.args) == 3 and isinstance(offset, MakeTuple)
                 and len(offset.elements) == 2 and isinstance(rt, TileType) and rt.rank == 2
@@ -184,8 +222,13 @@ class _Canon(Rewriter):
             row, col = index_add(r0, row), index_add(c0, col)
         self.windows[id(s.var)] = (root, row, col)
         bt = root.type
-        readers = [op for op, slot in self.uses().get(id(s.var), [])
-                   if not (op in ("tile.slice", "tile.extract") and slot == 0)]
+        uses = self.uses().get(id(s.var), [])
+        # A slice of it, or an extract, reads the view (an extract copies anyway); an op writing
+        # it in place writes through the view into its source, and a loop or if header reads
+        # the view too: those keep it. Every other reader reads an extract.
+        kept = [(op, slot) for op, slot in uses if op in ("tile.slice", "tile.extract")
+                and slot == 0 or _writes(op, slot)]
+        readers = [op for op, slot in uses if (op, slot) not in kept]
         if not readers or not isinstance(bt, TileType) or bt.rank != 2:
             return None
         rows, cols, base_cols = rt.shape[0].static_int(), rt.shape[1].static_int(), \
@@ -197,7 +240,9 @@ class _Canon(Rewriter):
             return None
         ext = mk("tile.extract", [root, row, col, value.args[1]],
                  [("target_memory", MemorySpace.Vec)], (), value.span)
-        return self.pass_through(s, with_attrs(ext, value.attrs))
+        stays = bool(kept) or id(s.var) in self.header_uses()
+        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), stays)
+        return stays
 
     def record_window(self, s: AssignStmt, value: Call) -> None:
         """Remember where slice `s` starts in its first tile (for accumulator windows)."""
@@ -243,6 +288,41 @@ class _Canon(Rewriter):
                  f"allocate {rows}x{p_rows // rows * cols} and use tile.slice(acc, [{rows}, {cols}], "
                  f"[0, i * {cols}])")
 
+    def stmt(self, stmt: Stmt) -> list[Stmt]:
+        """`stmt` rewritten; a leaf statement reading a slice of `operands` reads an extract of
+        it taken right before it: a slice is a view, which reads its source when it is read, so
+        an extract taken where the slice stood would miss a write into the source in between (an
+        assemble, a pl.write) or made by an earlier trip of an enclosing loop."""
+        if not self.operands or not isinstance(stmt, _LEAVES):
+            return super().stmt(stmt)
+        call = stmt.value if isinstance(stmt, AssignStmt) else \
+            stmt.expr if isinstance(stmt, EvalStmt) else None
+        written = {id(call.args[i]) for i in _inplace_args(call) if i < len(call.args)} \
+            if isinstance(call, Call) else set()
+        pre: list[Stmt] = []
+        saved: list[tuple[int, Expr | None]] = []
+        for v in dict.fromkeys(v for e in stmt_exprs(stmt) for v in walk_exprs(e)
+                               if isinstance(v, Var) and id(v) in self.operands):
+            if id(v) in written:
+                continue  # written in place: through the view
+            s, ext, stays = self.operands[id(v)]
+            ext = with_attrs(mk("tile.extract", [self.expr(a) for a in ext.args], ext.kwargs,
+                                (), ext.span), ext.attrs)
+            k = self.extracts.get(id(v), 0)
+            self.extracts[id(v)] = k + 1
+            var = Var(s.var.name if k == 0 and not stays else f"{s.var.name}_textract{k}",
+                      ext.type, span=s.var.span)
+            saved.append((id(v), self.remap.get(id(v))))
+            self.map_var(v, var)
+            pre.append(AssignStmt(var, ext, span=s.span, comments=s.comments if k == 0 else ()))
+        out = super().stmt(stmt)
+        for key, before in saved:  # the next reader takes its own extract
+            if before is None:
+                del self.remap[key]
+            else:
+                self.remap[key] = before
+        return [*pre, *out]
+
     def assign(self, s: AssignStmt) -> list[Stmt]:
         value = self.expr(s.value)
         name = op_name(value)  # read once: only extracts and slices are rewritten
@@ -259,9 +339,9 @@ class _Canon(Rewriter):
             return [self.pass_through(s, new)]
         if not (name == "tile.slice" and isinstance(value, Call)):
             return [self.pass_through(s, value)]
-        materialized = self.vec_slice(s, value)
-        if materialized is not None:
-            return [materialized]
+        stays = self.vec_slice(s, value)
+        if stays is not None:
+            return [self.pass_through(s, value)] if stays else []
         base = value.args[0]
         bt = base.type
         offset = value.args[2]
@@ -283,7 +363,8 @@ class _Canon(Rewriter):
             return [self.pass_through(s, value)]
         ext = mk("tile.extract", [base, row, col, value.args[1]], [("target_memory", space)],
                  (), value.span)
-        return [self.pass_through(s, with_attrs(ext, value.attrs))]
+        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), False)
+        return []
 
 
 def _canonical(f: Function) -> Function:

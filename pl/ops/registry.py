@@ -184,11 +184,18 @@ class OpDef:
     # (ReadWrite)`, `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops
     # write none): passes ask it for every call they visit.
     written_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    # The written args whose write lands in the very buffer the caller passed, so that every
+    # other reader of that buffer sees it (tile.write, fillpad_inplace, scatter_update,
+    # assemble, ...): `written_args` less a matmul's accumulator, a write the table marks
+    # functional (the op gives the accumulated tile as its result).
+    inplace_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
     # A tile op whose output memory the data table specifies (inference asks it of every call).
     has_memory_spec: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "written_args", _written_args(self.effects))
+        functional = "Functional" in self.effects or self.family.startswith("matmul")
+        object.__setattr__(self, "inplace_args", () if functional else self.written_args)
         object.__setattr__(self, "has_memory_spec",
                            self.output_memory.kind != "no_spec" and self.level == "tile")
 

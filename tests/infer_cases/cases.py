@@ -420,6 +420,7 @@ CASES: list[Case] = [
          t: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory={M})
          t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
          pl.tile.write(t_Vec, [0, 0], 1.0)
+         pl.tile.assemble(t, t_Vec, [0, 0])
          return out
          """, moves=("t_Vec",)),
     Case("cast_of_if_phi_acc_operand_gets_move", P_MM_N.replace(f"out: pl.Out[{T16}]",
@@ -686,6 +687,7 @@ CASES: list[Case] = [
          for i in pl.range(2):
              t_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(t, target_memory={V})
              pl.tile.write(t_Vec, [0, 0], 1.0)
+             pl.tile.assemble(t, t_Vec, [0, 0])
          return out
          """, moves=("t_Vec",)),
     # An alias keeps no view of its own: the SSA pass's `c_next = c` before a `continue` takes

@@ -1,0 +1,150 @@
+"""DSL programs whose in-place writes must land where every later read sees them
+(tests/test_inplace_writes.py).
+
+Each is one InCore `main(x, y, out)` (x 32x128 BF16, y 128x128 BF16, out 16x128 FP32): a tile
+written in place (`pl.write`, `fillpad_inplace`, `scatter_update`, `pl.assemble`) and read again
+afterwards, where compiling moves the written tile, or a view of it, to another space, reuses a
+move taken before the write, or copies a view of the written tile. `pl.interpret` must give the
+same results before and after `pl.compile`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+MAT = "pl.MemorySpace.Mat"
+
+
+def kernel(*parts: str) -> str:
+    body = "\n".join(textwrap.dedent(p).strip("\n") for p in parts)
+    return ("import pl\n\n\n@pl.program\nclass P:\n"
+            "    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def main(self, x: pl.Tensor[[32, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],\n"
+            "             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:\n"
+            + textwrap.indent(body, " " * 8) + "\n")
+
+
+# The operands of a matmul: `a` (x's top half) and `b` in Mat.
+OPERANDS = f"""
+a = pl.load(x, [0, 0], [16, 128], target_memory={MAT})
+b = pl.load(y, [0, 0], [128, 128], target_memory={MAT})
+"""
+
+CASES: dict[str, str] = {
+    # matmul's Acc result written through its Vec copy; matmul_acc reads the accumulator.
+    "write-acc-then-matmul-acc": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        pl.write(acc, [0, 0], 5.0)
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # The write's result is the accumulator again: a write through it, and a view of the
+    # accumulator taken before both writes, see every write.
+    "write-through-the-result-of-a-write": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        s = pl.tile.slice(acc, [8, 128], [8, 0])
+        r = pl.write(acc, [0, 0], 5.0)
+        pl.write(r, [9, 1], 6.0)
+        c = pl.matmul_acc(acc, a, b)
+        e = pl.assemble(c, s, [0, 0])
+        o = pl.store(e, [0, 0], out)
+        return o
+        """),
+    # The same in a loop: the next trip's matmul_acc reads what this trip wrote.
+    "write-acc-in-loop": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        for i in pl.range(3):
+            pl.write(acc, [i, i], 1.0)
+            acc = pl.matmul_acc(acc, a, b)
+        r = pl.store(acc, [0, 0], out)
+        return r
+        """),
+    # A Mat tile written (through a Vec copy) between two matmuls: the second may not reuse the
+    # first one's Left move of it.
+    "write-mat-then-matmul-reuses-left": kernel(OPERANDS, """
+        c = pl.matmul(a, b)
+        pl.write(a, [0, 0], 2.0)
+        d = pl.matmul_acc(c, a, b)
+        r = pl.store(d, [0, 0], out)
+        return r
+        """),
+    # A Vec tile written in place (no copy) between two matmuls reading it as Left.
+    "write-vec-then-matmul-reuses-left": kernel("""
+        a = pl.load(x, [0, 0], [16, 128])
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a, b)
+        pl.write(a, [3, 4], 2.0)
+        d = pl.matmul_acc(c, a, b)
+        r = pl.store(d, [0, 0], out)
+        return r
+        """),
+    # The Left move taken before a loop whose body writes its source.
+    "write-vec-in-loop-after-left-move": kernel("""
+        a = pl.load(x, [0, 0], [16, 128])
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a, b)
+        for i in pl.range(2):
+            c = pl.matmul_acc(c, a, b)
+            pl.write(a, [i, 0], 0.5)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # A Mat slice (a view) read by a matmul after a tile is assembled into its base.
+    "mat-slice-then-assemble-into-base": kernel(f"""
+        base = pl.load(x, [0, 0], [32, 128], target_memory={MAT})
+        b = pl.load(y, [0, 0], [128, 128], target_memory={MAT})
+        s = pl.slice(base, [16, 128], [0, 0])
+        t = pl.load(x, [16, 0], [16, 128], target_memory={MAT})
+        base = pl.assemble(base, t, [0, 0])
+        c = pl.matmul(s, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # The same in a loop: the slice is taken once, the base written on every trip.
+    "mat-slice-then-assemble-into-base-in-loop": kernel(f"""
+        base = pl.load(x, [0, 0], [32, 128], target_memory={MAT})
+        b = pl.load(y, [0, 0], [128, 128], target_memory={MAT})
+        s = pl.slice(base, [16, 128], [0, 0])
+        c = pl.matmul(s, b)
+        for i in pl.range(2):
+            t = pl.load(x, [16 - 8 * i, 0], [16, 128], target_memory={MAT})
+            base = pl.assemble(base, t, [0, 0])
+            c = pl.matmul_acc(c, s, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # An unaligned Vec slice (a copy of its own once compiled) read after a pl.write into its
+    # base; a second one written through (it must stay a view).
+    "vec-slice-then-write-into-base": kernel("""
+        xb = pl.load(x, [0, 0], [16, 128])
+        base = pl.cast(xb, pl.FP32)
+        s = pl.slice(base, [16, 8], [0, 1])
+        w = pl.slice(base, [16, 8], [0, 9])
+        pl.write(base, [0, 1], 9.0)
+        pl.write(w, [2, 0], 7.0)
+        t = pl.add(s, s)
+        base = pl.assemble(base, t, [0, 64])
+        r = pl.store(base, [0, 0], out)
+        return r
+        """),
+    # fillpad_inplace of a view of an Acc tile (through its Vec copy); the store reads the tile.
+    "fillpad-inplace-of-acc": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        part = pl.tile.set_validshape(acc, 8, 100)
+        pl.tile.fillpad_inplace(part)
+        r = pl.store(acc, [0, 0], out)
+        return r
+        """),
+    # scatter_update of an Acc tile (through its Vec copy); matmul_acc reads the tile.
+    "scatter-update-of-acc": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        idx = pl.tile.ci(2, [1, 4], dtype=pl.INT32)
+        src = pl.load(x, [16, 0], [4, 128])
+        src32 = pl.cast(src, pl.FP32)
+        pl.tile.scatter_update(acc, idx, src32, dim=-2)
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+}
