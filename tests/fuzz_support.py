@@ -65,6 +65,12 @@ _INJECTED = ["{n} = pl.add({n}, {m})", "return {n}", "pass", "break", "continue"
              "if {n}: pass", "for {n} in pl.range(4): pass", "while {n}: break",
              "{n}, {m} = {m}, {n}", "{n} = {n}[0]", "{n}.x = {m}", "nonlocal {n}"]
 # Whole-file mutations (`mutate_file`), and what each does.
+# The in-place writes a "write_between" edit puts between a value's definition and a later
+# statement reading it ({n}: the value, {m}: a value defined before): the reader must see the
+# write whatever space compiling moves the value to, and whatever copy or view it reads.
+_INPLACE_WRITES = ["pl.write({n}, [0, 0], 0.5)", "pl.write({n}, [1, 3], -2.0)",
+                   "{n} = pl.write({n}, [0, 1], 3.0)", "pl.tile.fillpad_inplace({n})",
+                   "pl.assemble({n}, {m}, [0, 0])", "{n} = pl.assemble({n}, {m}, [0, 0])"]
 FILE_KINDS = ("bom", "crlf", "deep_parens", "deep_blocks", "huge_number", "side_effect")
 # Module-level statements with effects; `{marker}` runs are detected by the file they create.
 SIDE_EFFECTS = ['open(__file__ + ".ran", "w").close()',
@@ -78,7 +84,7 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 # compiling, and `verify`'s checks of a successful run's output.
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
-              "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg")
+              "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg", "write_between")
 # What an "enclose" edit puts around a run of statements: loops and branches are where values
 # merge (loop carries, if results), which token edits rarely make.
 _ENCLOSERS = (["for _e in pl.range(1):"], ["for _e in pl.range(2):"], ["for _e in pl.range(3):"],
@@ -165,6 +171,8 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
         return _enclose(lines, rng)
     if op == "add_kwarg":
         return _add_kwarg(lines, toks, rng)
+    if op == "write_between":
+        return _write_between(lines, toks, rng)
     if op in ("drop_line", "indent") or not toks:
         code = [i for i, ln in enumerate(lines) if ln.strip()]
         if not code:
@@ -241,6 +249,31 @@ def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None
     indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" \t"))]
     lines.insert(i, indent + stmt)
     return f"line {i + 1}: inject {stmt!r}"
+
+
+def _write_between(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
+    """Insert an in-place write (`_INPLACE_WRITES`) of a value assigned in a function body right
+    before a later one-line statement that reads it, at that statement's indentation."""
+    defs: dict[str, int] = {}  # name -> the line first assigning it
+    uses: list[tuple[str, int]] = []
+    for i, t in enumerate(toks):
+        if t.kind != tokenize.NAME or keyword.iskeyword(t.text):
+            continue
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        line = lines[t.line]
+        if not line[:t.col].strip() and t.col >= 8 and after is not None \
+                and after.line == t.line and after.text in ("=", ":"):
+            defs.setdefault(t.text, t.line)
+        elif t.text in defs and t.line > defs[t.text] and _simple_statement(lines, t.line):
+            uses.append((t.text, t.line))
+    if not uses:
+        return None
+    name, i = rng.choice(sorted(set(uses)))
+    other = rng.choice(sorted(n for n, at in defs.items() if at < i))
+    stmt = rng.choice(_INPLACE_WRITES).format(n=name, m=other)
+    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" "))]
+    lines.insert(i, indent + stmt)
+    return f"line {i + 1}: inject in-place write {stmt!r}"
 
 
 def _add_kwarg(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:

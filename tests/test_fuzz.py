@@ -443,3 +443,43 @@ def test_interpreting_a_mutant_gets_a_bounded_allowance_of_memory() -> None:
     with pytest.raises(MemoryError), memory_limit(256 << 20):
         np.empty(1 << 31, dtype=np.uint8)  # 2 GiB of address space
     assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+# -- in-place writes between uses ----------------------------------------------------------------
+
+# A tile kernel whose values live in every space: Mat operands moved to Left / Right for several
+# matmuls (one through a Mat slice), a Vec tile moved to Left, Acc accumulators (one carried by a
+# loop). A write between two uses of any of them must reach the second.
+SPACES = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],
+             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        v = pl.load(x, [0, 0], [16, 128])
+        s = pl.slice(b, [128, 128], [0, 0])
+        c = pl.matmul(a, b)
+        d = pl.matmul(v, s)
+        e = pl.matmul_acc(c, a, b)
+        for i in pl.range(2):
+            e = pl.matmul_acc(e, v, s)
+        f = pl.add(e, d)
+        r = pl.store(f, [0, 0], out)
+        return r
+'''
+
+
+def test_in_place_writes_between_uses_keep_the_results(tmp_path: Path) -> None:
+    """The `write_between` edit (an in-place write of a value before a later reader of it) on
+    `SPACES`: each mutant compiles to a program computing what it computes, or is a located
+    diagnostic (a write the op cannot do in that space: none is)."""
+    kernel = tmp_path / "spaces.py"
+    kernel.write_text(SPACES, encoding="utf-8")
+    report = fuzz([kernel], 40, CI_SEED, tmp_path, file_share=0.0, edit_kinds=("write_between",))
+    failures = [describe(f, SPACES) for f in report.failures.values()]
+    assert not failures, "\n\n".join(failures)
+    assert report.kinds.get("ok", 0) >= 30, report.kinds
