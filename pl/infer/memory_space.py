@@ -33,7 +33,7 @@ from pl.infer.demand import collect_demands
 from pl.infer.mutate import MakeCall, Mutator
 from pl.infer.residency.hook import Residency, strip_bridge_markers
 from pl.infer.verifier import misplaced_arguments
-from pl.infer.writes import in_place_writes
+from pl.infer.writes import CalleeWrites, callee_writes, in_place_writes
 from pl.ir.enums import MemorySpace, ParamDirection
 from pl.ir.expr import GlobalVar, Var
 from pl.ir.function import Function, Program
@@ -82,13 +82,15 @@ def _check_written_args(program: Program, f: Function, sites: list[CallSite],
 
 
 def infer_function(f: Function, backend: str | None = None, make_call: MakeCall | None = None,
-                   program: Program | None = None, callees: Callees | None = None
-                   ) -> tuple[Function, d.DecisionLog]:
+                   program: Program | None = None, callees: Callees | None = None,
+                   writers: CalleeWrites | None = None) -> tuple[Function, d.DecisionLog]:
     """Phases 0-3 on one function (unchanged when it is not InCore/AIC/AIV or has no tiles);
-    `program`: the one `f` belongs to, whose functions `f` may call; `callees`: its
-    `callee_spaces`, when the caller has them already."""
+    `program`: the one `f` belongs to, whose functions `f` may call; `callees`, `writers`: its
+    `callee_spaces` and `callee_writes`, when the caller has them already."""
     if callees is None:
         callees = callee_spaces(program) if program is not None else NO_CALLEES
+    if writers is None:
+        writers = callee_writes(program) if program is not None else {}
     if not f.func_type.is_incore_kind():
         return f, d.DecisionLog()
     _check_params(f)
@@ -101,7 +103,8 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
     body, params = f.body, f.params
     if result.var_memory:
         mutator = Mutator(f.name, result.var_memory, collect_moves(f.body, result.var_memory, sites, callees),
-                          backend, make_call, callees, in_place_writes(f.body, sites))
+                          backend, make_call, callees,
+                          in_place_writes(f.body, sites, writers))
         params = tuple(mutator.var(p) for p in f.params)  # before the body: its uses share them
         body = mutator.stmt(f.body)
     spaces = []
@@ -160,10 +163,10 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
     log = d.DecisionLog()
     funcs = []
     calls = CallBuilder()  # one memo of deduced call types for this run, dropped at its end
-    callees = callee_spaces(program)
+    callees, writers = callee_spaces(program), callee_writes(program)
     for f in program.functions:
         _check_unplaced(f, callees)
-        new_f, f_log = infer_function(f, backend, calls.make_call, program, callees)
+        new_f, f_log = infer_function(f, backend, calls.make_call, program, callees, writers)
         funcs.append(new_f)
         log = log.merged(f_log)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)

@@ -1,14 +1,15 @@
 """Which statements of a function body write a tile's buffer in place (the op table's effects).
 
 A tile value names a buffer, and an in-place op (`OpDef.inplace_args`: tile.write, fillpad_inplace,
-scatter_update, assemble, ...) changes that buffer, so every later reader of it reads the new
+scatter_update, assemble, ...) or a call of a program function with an Out / InOut Tile parameter
+changes that buffer, so every later reader of it reads the new
 contents (the interpreter runs it that way, as the hardware does). Several values share one buffer:
 an alias `y = x`, a view of it (`OpDef.is_buffer_view`: slice, reshape, ...), the result of an
 in-place op on it, a loop's iter arg, its initial value and what the body yields for it, an if's
 phi and its yields. Those form one buffer class here (more values than the interpreter shares at
 any one time: a class only ever costs a copy, never a result).
 
-Guarantees: `in_place_writes(body, sites)` is None when no call of the body writes a tile in place
+Guarantees: `in_place_writes(body, sites, callees)` is None when no call of the body writes a tile in place
 (most functions: nothing else to pay), else an `InPlaceWrites` whose `written(stmt)` gives the
 classes a statement writes anywhere inside it, and `same_buffer(v, classes)` whether a value is in
 one of them. Nothing is mutated; keys are Var objects (identity).
@@ -16,10 +17,12 @@ one of them. Nothing is mutated; keys are Var objects (identity).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pl.infer.common import CallSite, op_facts, top_level_call
-from pl.ir.expr import Var
+from pl.ir.enums import ParamDirection
+from pl.ir.expr import Call, GlobalVar, Var
+from pl.ir.function import Program
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, WhileStmt
 from pl.ir.traverse import child_bodies, last_yield, walk_stmts
 from pl.ir.types import TileType
@@ -29,8 +32,31 @@ def _tile_var(e: object) -> Var | None:
     return e if isinstance(e, Var) and isinstance(e.type, TileType) else None
 
 
+# Program function name -> the positions of its Out / InOut Tile parameters (a call writes those
+# arguments: the callee's writes reach the caller's tile, docs/tile_params.md).
+CalleeWrites = Mapping[str, tuple[int, ...]]
+
+
+def callee_writes(program: Program) -> CalleeWrites:
+    """The `CalleeWrites` of a program's functions."""
+    return {f.name: written for f in program.functions
+            if (written := tuple(i for i, (p, d) in enumerate(zip(f.params, f.directions,
+                                                                  strict=True))
+                                 if isinstance(p.type, TileType) and d is not ParamDirection.In))}
+
+
+def _writes_of(call: Call, callees: CalleeWrites) -> tuple[int, ...]:
+    """The arguments `call` writes in place: an op's `inplace_args`, a program function's Out /
+    InOut Tile parameters."""
+    if type(call.op) is GlobalVar:
+        return callees.get(call.op.name, ())
+    op = op_facts(call)[0]
+    return op.inplace_args if op is not None else ()
+
+
 class InPlaceWrites:
-    def __init__(self, body: Stmt) -> None:
+    def __init__(self, body: Stmt, callees: CalleeWrites) -> None:
+        self.callees = callees
         self.parent: dict[Var, Var] = {}
         self._written: dict[int, frozenset[Var]] = {}
         for s in walk_stmts(body):
@@ -86,8 +112,7 @@ class InPlaceWrites:
         out: set[Var] = set()
         call = top_level_call(s)
         if call is not None:
-            op = op_facts(call)[0]
-            for i in op.inplace_args if op is not None else ():
+            for i in _writes_of(call, self.callees):
                 v = _tile_var(call.args[i]) if i < len(call.args) else None
                 if v is not None:
                     out.add(self.root(v))
@@ -103,11 +128,11 @@ class InPlaceWrites:
         return self.root(v) in classes
 
 
-def in_place_writes(body: Stmt, sites: list[CallSite]) -> InPlaceWrites | None:
-    """The body's `InPlaceWrites`, None when none of its calls (`sites`) writes a tile in place."""
-    if not any(op is not None and op.inplace_args and
-               any(i < len(call.args) and _tile_var(call.args[i]) is not None
-                   for i in op.inplace_args)
-               for _, call, op, _ in sites):
+def in_place_writes(body: Stmt, sites: list[CallSite], callees: CalleeWrites
+                    ) -> InPlaceWrites | None:
+    """The body's `InPlaceWrites`, None when none of its calls (`sites`) writes a tile in place
+    (`callees`: the program's `callee_writes`)."""
+    if not any(i < len(call.args) and _tile_var(call.args[i]) is not None
+               for _, call, _, _ in sites for i in _writes_of(call, callees)):
         return None
-    return InPlaceWrites(body)
+    return InPlaceWrites(body, callees)

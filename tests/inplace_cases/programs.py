@@ -1,7 +1,7 @@
 """DSL programs whose in-place writes must land where every later read sees them
 (tests/test_inplace_writes.py).
 
-Each is one InCore `main(x, y, out)` (x 32x128 BF16, y 128x128 BF16, out 16x128 FP32): a tile
+Each but the last is one InCore `main(x, y, out)` (x 32x128 BF16, y 128x128 BF16, out 16x128 FP32): a tile
 written in place (`pl.write`, `fillpad_inplace`, `scatter_update`, `pl.assemble`) and read again
 afterwards, where compiling moves the written tile, or a view of it, to another space, reuses a
 move taken before the write, or copies a view of the written tile. `pl.interpret` must give the
@@ -147,4 +147,27 @@ CASES: dict[str, str] = {
         r = pl.store(c, [0, 0], out)
         return r
         """),
+    # A call whose InOut Tile parameter the callee writes, between two matmuls reading the tile
+    # as Left: the second may not reuse the first one's move.
+    "inout-call-between-matmuls": """import pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def bump(self, t: pl.InOut[pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Vec]]) -> pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Vec]:
+        u = pl.write(t, [1, 2], 4.0)
+        return u
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[16, 128], pl.BF16], y: pl.Tensor[[128, 128], pl.BF16],
+             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        v = pl.load(x, [0, 0], [16, 128])
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(v, b)
+        w = self.bump(v)
+        d = pl.matmul_acc(c, v, b)
+        r = pl.store(d, [0, 0], out)
+        return r
+""",
 }
