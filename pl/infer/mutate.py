@@ -500,20 +500,23 @@ class Mutator:
             if not isinstance(v, Var) or not constraints[i]:
                 continue
             copy = self.moves.get((v, constraints[i][0]))
-            if copy is None:
-                continue
-            rank = len(copy.type.shape) if isinstance(copy.type, TileType) else 0
-            zeros = MakeTuple(tuple(ConstInt(0, DType.INDEX, span=consumer.span)
-                                    for _ in range(rank)), span=consumer.span)
-            out[i] = self.make_call("tile.assemble", [self.var(v), copy, zeros], [],
-                                    span=consumer.span)
+            if copy is not None:
+                out[i] = self._assemble(v, copy, consumer.span)
         return out
+
+    def _assemble(self, v: Var, written: Var, span: Span) -> Call:
+        """`tile.assemble(<placed v>, written, [0, ...])`: `written` copied back into `v`."""
+        rank = len(written.type.shape) if isinstance(written.type, TileType) else 0
+        zeros = MakeTuple(tuple(ConstInt(0, DType.INDEX, span=span) for _ in range(rank)),
+                          span=span)
+        return self.make_call("tile.assemble", [self.var(v), written, zeros], [], span=span)
 
     def _written(self, child: Stmt) -> list[Stmt]:
         """`child` (an in-place op) rewritten, followed by its write-backs. When the op gives the
         argument it wrote as its result (`written_result_arg`: `r = pl.write(acc, ...)`), `r`
         is the argument's buffer once written back, the value analysis gave it (an alias of the
-        argument): the write-back defines it, the op's own result (the copy) goes unnamed."""
+        argument): the op's own result (the written copy, typed by the op: fillpad_inplace's is
+        valid everywhere) takes the copy's name, and its write-back defines `r`."""
         backs = self._write_backs(child)
         if not backs:
             return [self.stmt(child)]
@@ -521,18 +524,19 @@ class Mutator:
         assert call is not None
         op, constraints = op_facts(call, self.callees)
         result = written_result_arg(call, op) if isinstance(child, AssignStmt) else None
-        out: list[Stmt] = []
-        if isinstance(child, AssignStmt) and result in backs:
-            out.append(EvalStmt(self._call(call, op, constraints), span=child.span))
-        else:
-            out.append(self.stmt(child))
-        for i, back in backs.items():
-            if isinstance(child, AssignStmt) and i == result:
-                r = self.cache[child.var] = Var(child.var.name, back.type, span=child.var.span)
-                out.append(AssignStmt(r, back, span=child.span, comments=child.comments))
-            else:
-                out.append(EvalStmt(back, span=child.span))
-        return out
+        if not isinstance(child, AssignStmt) or result not in backs:
+            return [self.stmt(child), *(EvalStmt(b, span=child.span) for b in backs.values())]
+        assert result is not None
+        done = self._call(call, op, constraints)
+        copy = backs[result].args[1]
+        assert isinstance(copy, Var)
+        written = Var(f"{copy.name}_written", done.type, span=child.span)
+        self.cache[written] = written
+        back = self._assemble(call.args[result], written, child.span)  # type: ignore[arg-type]
+        r = self.cache[child.var] = Var(child.var.name, back.type, span=child.var.span)
+        return [AssignStmt(written, done, span=child.span),
+                AssignStmt(r, back, span=child.span, comments=child.comments),
+                *(EvalStmt(b, span=child.span) for i, b in backs.items() if i != result)]
 
     def moves_for(self, consumer: Stmt, opened: list[MoveKey]) -> Sequence[Stmt]:
         """The moves to insert right before `consumer`: for the operands of its top-level call,

@@ -136,6 +136,14 @@ CASES: dict[str, str] = {
         r = pl.store(acc, [0, 0], out)
         return r
         """),
+    # Its result is the tile again, valid everywhere once padded: the store writes all of it.
+    "fillpad-inplace-result-of-acc-view": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        part = pl.tile.set_validshape(acc, 8, 100)
+        full = pl.tile.fillpad_inplace(part)
+        r = pl.store(full, [0, 0], out)
+        return r
+        """),
     # scatter_update of an Acc tile (through its Vec copy); matmul_acc reads the tile.
     "scatter-update-of-acc": kernel(OPERANDS, """
         acc = pl.matmul(a, b)
