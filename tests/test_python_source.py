@@ -205,6 +205,29 @@ def test_the_library_call_takes_cr_only_text_as_source() -> None:
     assert show_inferred(plain.replace("\n", "\r")) == show_inferred(plain).replace("\n", "\r")
 
 
+@pytest.mark.parametrize(("a", "b"), [
+    ("\u00e9", "e\u0301"),      # NFC and NFD spellings of one name
+    ("e\u0301", "\u00e9"),
+    ("xe\u0301y", "x\u00e9y"),
+    ("\ufb01x", "fix"),          # a ligature NFKC splits
+    ("\u2118", "\u2118"),        # a name the tokenize module does not read as one
+    ("\uff54", "t"),
+])
+def test_every_normalisation_spelling_is_one_name_and_stays_as_written(a: str, b: str) -> None:
+    """The load binds the name spelled `a`, the add reads and rebinds it spelled `b`, the store
+    reads it spelled `a`: Python reads one name, and so does pl; every statement the
+    regeneration annotates keeps its own spelling of it."""
+    text = (_REBOUND.format(line=f"{b} = pl.add({b}, 1.0)").replace("        t = pl.load", f"        {a} = pl.load")
+            .replace("pl.store(t,", f"pl.store({a},"))
+    compile(text, "k.py", "exec")
+    out = show_inferred(text)
+    tile = "pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec]"
+    assert f"        {a}: {tile} = pl.load(x, [0, 0], [16, 64])\n" in out, out
+    assert f"        {b}: {tile} = pl.add({b}, 1.0)\n" in out, out
+    assert f"        out = pl.store({a}, [0, 0], out)\n" in out, out
+    assert python_view(out) == show_inferred(python_view(text))
+
+
 @pytest.mark.parametrize("ends", [("\r\n", "\n", "\r"), ("\r", "\r\n"), ("\n", "\r")])
 def test_mixed_line_ends_are_kept_line_by_line(ends: tuple[str, ...]) -> None:
     """Each line the regeneration keeps keeps its own line end; a line it changes or adds takes

@@ -340,8 +340,21 @@ def _respell(original: str, view: str, output: str, changed: list[tuple[int, int
 
 
 def _tokens(text: str) -> list[tokenize.TokenInfo]:
+    """Python's tokens of `text`, every identifier one NAME token. The `tokenize` module reads a
+    name as a run of `\\w` characters, CPython as a run of ASCII word characters and any non-ASCII
+    ones (then NFKC-normalised): `e` + U+0301 (a decomposed `é`), or `℘`, is one name to
+    CPython and a NAME plus an ERRORTOKEN to `tokenize`; such runs are joined here."""
     # newline="": rows are counted at the same line breaks as `python_lines`.
-    return list(tokenize.generate_tokens(io.StringIO(text, newline="").readline))
+    out: list[tokenize.TokenInfo] = []
+    for t in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
+        if t.type == tokenize.ERRORTOKEN and not t.string.isascii() and t.string.strip():
+            t = t._replace(type=tokenize.NAME)
+        if t.type in (tokenize.NAME, tokenize.NUMBER) and out and out[-1].type == tokenize.NAME \
+                and out[-1].end == t.start and (t.type == tokenize.NAME or t.string.isalnum()):
+            prev = out.pop()
+            t = tokenize.TokenInfo(tokenize.NAME, prev.string + t.string, prev.start, t.end, prev.line)
+        out.append(t)
+    return out
 
 
 def _rename(lines: list[str], renames: list[tuple[tokenize.TokenInfo, str]]) -> None:
