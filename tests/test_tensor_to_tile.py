@@ -480,3 +480,49 @@ def test_an_atomic_assemble_of_a_computed_tile_into_gm_adds() -> None:
         pl.interpret(variant, x, out)
         assert np.array_equal(out[:, :64], np.ones((16, 64), np.float32))
         assert np.allclose(out[:, 64:], 1 + 4 * x)
+
+
+def test_every_converted_op_gives_a_tile_of_its_tensor_level_dtype() -> None:
+    """Each tensor op with a conversion, on operands of mixed dtypes (tiles, a tile with a
+    [16, 1] one, FP32 / INT32 scalars), converts to a tile of the dtype its tensor-level type rule
+    deduces, or the conversion is a located PlError; never a tile of another dtype."""
+    from pl.ir.enums import DType, MemorySpace
+    from pl.ir.expr import ConstFloat, ConstInt, Var
+    from pl.ir.span import UNKNOWN_SPAN
+    from pl.ir.types import TensorType, TileType
+    from pl.lowering.tensor_to_tile.common import mk
+    from pl.lowering.tensor_to_tile.convert import CONVERTERS
+    from pl.lowering.tensor_to_tile.rewrite import convert_in_dtype
+
+    full = (ConstInt(16, DType.INDEX), ConstInt(16, DType.INDEX))
+    col = (ConstInt(16, DType.INDEX), ConstInt(1, DType.INDEX))
+    dtypes = (DType.FP32, DType.BF16, DType.INT32, DType.INT8)
+    scalars = (ConstFloat(0.5, DType.FP32), ConstInt(3, DType.INT32))
+
+    def operands(dt: DType, shape: tuple[Any, ...]) -> tuple[Var, Var]:
+        return Var("t", TensorType(shape, dt)), Var("t", TileType(shape, dt, MemorySpace.Vec))
+
+    checked = set()
+    for name, conv in sorted(CONVERTERS.items()):
+        cases: list[tuple[list[Any], list[Any]]] = []
+        for a in dtypes:
+            ta, xa = operands(a, full)
+            cases.append(([ta], [xa]))
+            cases += [([ta, s], [xa, s]) for s in scalars]
+            for b in dtypes:
+                for shape in (full, col):
+                    tb, xb = operands(b, shape)
+                    cases += [([ta, tb], [xa, xb]), ([ta, tb, tb], [xa, xb, xb])]
+        for tensor_args, tile_args in cases:
+            try:
+                want = mk(name, tensor_args).type
+            except PlError:
+                continue  # the tensor op itself refuses these operands
+            try:
+                _, result = convert_in_dtype(name, conv, tuple(tile_args), {}, UNKNOWN_SPAN, want)
+            except PlError:
+                continue
+            if isinstance(want, TensorType) and isinstance(result.type, TileType):
+                assert result.type.dtype is want.dtype, (name, [a.type for a in tensor_args])
+                checked.add(name)
+    assert len(checked) >= 40

@@ -25,6 +25,7 @@ from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view, static_shape
 from pl.lowering.tensor_to_tile import convert_index
 from pl.lowering.tensor_to_tile.common import dims_text, full_value, mk, shape_tuple, zeros
+from pl.ops import deduce_tensor, deduce_tensor_view
 from pl.ops.marks import collect, converts
 from pl.ops.registry import all_ops, get_op, op
 
@@ -34,6 +35,14 @@ Converter = Callable[[tuple[Expr, ...], dict[str, Any], Span], Result]
 # tensor ops that stay tensor ops inside InCore functions (their ops.tsv row says "passthrough").
 PASSTHROUGH: Final = frozenset(name for name, row in all_ops().items()
                                if row.level == "tensor" and "passthrough" in row.converts_to)
+# Tensor ops that compute in their result dtype, the one their type rule deduces from all their
+# operands (the elementwise, scalar-operand, float-unary, broadcast and concat rules): the
+# conversion casts every tile operand of another dtype to it (rewrite.py, `convert_in_dtype`).
+IN_RESULT_DTYPE: Final = frozenset(
+    name for name, rule in collect("type_rule", [deduce_tensor, deduce_tensor_view]).items()
+    if getattr(rule, "func", rule) in (deduce_tensor.binary, deduce_tensor.scalar_op,
+                                       deduce_tensor.unary, deduce_tensor.expand,
+                                       deduce_tensor_view.concat))
 # ops whose converter loads its own tensor inputs (no entry load for their tensor args).
 SELF_LOADING = frozenset({"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write",
                           "tensor.expand_clone", "tensor.gather", "tensor.paged_gather",

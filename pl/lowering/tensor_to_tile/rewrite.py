@@ -77,6 +77,7 @@ from pl.lowering.tensor_to_tile.common import (
     zeros,
 )
 from pl.lowering.tensor_to_tile.convert import (
+    IN_RESULT_DTYPE,
     SELF_LOADING,
     Converter,
     check_convertible,
@@ -257,7 +258,8 @@ class _TensorToTile(Rewriter):
             check_convertible(value)
             return [self.pass_through(s, value)]
         stmts, args = self.bridge(value)
-        prologue, result = _in_dtype(conv, args, dict(value.kwargs), value.span, s.var.type)
+        prologue, result = convert_in_dtype(name, conv, args, dict(value.kwargs), value.span,
+                                            s.var.type)
         stmts.extend(prologue)
         result = with_attrs(result, value.attrs) if isinstance(result, Call) else result
         new_var = Var(tile_name(s.var.name), result.type, span=s.var.span)
@@ -336,35 +338,32 @@ class _TensorToTile(Rewriter):
         return stmts, tuple(args)
 
 
-def _in_dtype(conv: Converter, args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span,
-              want: Type) -> tuple[list[Stmt], Expr]:
-    """`conv(args, kwargs, span)`, its tile result of the dtype of the tensor-level result `want`.
+def convert_in_dtype(name: str, conv: Converter, args: tuple[Expr, ...], kwargs: dict[str, Any],
+              span: Span, want: Type) -> tuple[list[Stmt], Expr]:
+    """`conv(args, kwargs, span)` with a tile result of the dtype of the tensor-level result `want`.
 
-    The tensor op computes in its result dtype, the dtype its type rule deduces from all operands
-    (`pl.add(int32_tensor, 0.5)` is FP32, `pl.exp(int8_tensor)` FP32), where a tile op may keep
-    its first operand's (tile.adds ignores the scalar's dtype, tile.exp keeps an integer one) or
-    its accumulator's (tile.matmul is FP32 / INT32 where `pl.matmul(bf16, bf16)` is BF16). So when
-    the tile result has another dtype, every tile operand of another dtype is cast to it first
-    and the op converted again; a result still of another dtype (the accumulator) is cast after."""
-    prologue, result = conv(args, kwargs, span)
+    An elementwise tensor op computes in its result dtype, the one its type rule deduces from all
+    operands (`pl.add(int32_tensor, 0.5)` is FP32, `pl.exp(int8_tensor)` FP32), where its tile op
+    keeps its first operand's (tile.adds ignores the scalar's, tile.exp keeps an integer one) or
+    refuses operands of two dtypes (tile.row_expand_add, tile.concat): every tile operand of
+    another dtype is cast to it first (`IN_RESULT_DTYPE`). A result still of another dtype (the
+    FP32 accumulator of `pl.matmul(bf16, bf16)`, which is BF16) is cast after the op."""
     dtype = want.dtype if isinstance(want, TensorType) else None
-    if dtype is None or not isinstance(result.type, TileType) or result.type.dtype is dtype:
-        return prologue, result
     stmts: list[Stmt] = []
-    cast_args = list(args)
-    for i, a in enumerate(args):
-        if isinstance(a.type, TileType) and a.type.dtype is not dtype:
-            cast = mk("tile.cast", [a], [("target_type", dtype), ("mode", _CAST_MODE)], (), span)
-            name = f"{base_name(a.name) if isinstance(a, Var) else 'operand'}__{dtype.short.lower()}"
-            cast_var = Var(name, cast.type, span=span)
-            stmts.append(AssignStmt(cast_var, cast, span=span))
-            cast_args[i] = cast_var
-    if stmts:
-        prologue, result = conv(tuple(cast_args), kwargs, span)
-        stmts.extend(prologue)
-    else:
-        stmts = prologue
-    if isinstance(result.type, TileType) and result.type.dtype is not dtype:
+    if dtype is not None and name in IN_RESULT_DTYPE:
+        cast_args = list(args)
+        for i, a in enumerate(args):
+            if isinstance(a.type, TileType) and a.type.dtype is not dtype:
+                cast = mk("tile.cast", [a], [("target_type", dtype), ("mode", _CAST_MODE)], (),
+                          span)
+                hint = base_name(a.name) if isinstance(a, Var) else "operand"
+                cast_var = Var(f"{hint}__{dtype.short.lower()}", cast.type, span=span)
+                stmts.append(AssignStmt(cast_var, cast, span=span))
+                cast_args[i] = cast_var
+        args = tuple(cast_args)
+    prologue, result = conv(args, kwargs, span)
+    stmts.extend(prologue)
+    if dtype is not None and isinstance(result.type, TileType) and result.type.dtype is not dtype:
         computed = Var("computed", result.type, span=span)
         stmts.append(AssignStmt(computed, result, span=span))
         result = mk("tile.cast", [computed], [("target_type", dtype), ("mode", _CAST_MODE)], (),
@@ -372,8 +371,8 @@ def _in_dtype(conv: Converter, args: tuple[Expr, ...], kwargs: dict[str, Any], s
     return stmts, result
 
 
-# tile.cast's mode for the casts `_in_dtype` inserts ("none", as the conversions' other casts):
-# they turn integers into floats, widen, or narrow a float accumulator, which rounds to nearest.
+# tile.cast's mode for the casts `convert_in_dtype` inserts ("none", as the conversions' other
+# casts): they turn integers into floats, widen, or narrow a float accumulator, which rounds to nearest.
 _CAST_MODE = 0
 
 
