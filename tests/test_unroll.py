@@ -72,6 +72,25 @@ CASES = {
         table = pl.store(t, [4, 0], table)
         return table
 '''),
+    # the index folded in its dtype: 2 * 2**62 wraps to -2**63 as the INDEX product the loop
+    # computes, so the copy takes the branch the loop takes (folded to 2**63 it took the other)
+    "index_product_wraps": (
+        '''        for i in pl.unroll(1, 3):
+            if i * 4611686018427387904 < 0:
+                table = pl.write(table, [0, i], 1.0)
+            else:
+                table = pl.write(table, [1, i], 1.0)
+        return table
+''', '''        if 4611686018427387904 < 0:
+            table = pl.write(table, [0, 1], 1.0)
+        else:
+            table = pl.write(table, [1, 1], 1.0)
+        if -9223372036854775808 < 0:
+            table = pl.write(table, [0, 2], 1.0)
+        else:
+            table = pl.write(table, [1, 2], 1.0)
+        return table
+'''),
     # no iteration: the loop goes, what follows stays
     "empty": (
         '''        for i in pl.unroll(0):

@@ -6,7 +6,8 @@ carry bfloat16 precision. Scalars are Python `int` / `float` / `bool`; a task id
 an opaque handle that is only passed along (stored, carried, tested for validity), never computed
 with (`coerce_element` keeps it; no arithmetic accepts it); `scalar_binary` and
 `scalar_unary` implement the IR's BinaryExpr / UnaryExpr semantics (FloorDiv and FloorMod floor
-toward minus infinity, FloatDiv is true division, fixed-width integer results wrap to their width).
+toward minus infinity, FloatDiv is true division, fixed-width integer results wrap to their width;
+integer operations are pl/ir/fold.py's `int_binary`, what constant folding computes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy.typing as npt
 
 from pl.errors import PlError
 from pl.ir.enums import DType
+from pl.ir.fold import INT_OPS, int_binary, int_undefined, wrap_int
 
 Array = npt.NDArray[Any]
 Scalar = int | float | bool
@@ -119,18 +121,6 @@ def coerce_scalar(v: Any, dtype: DType) -> Scalar:
     return v  # type: ignore[no-any-return]
 
 
-def wrap_int(v: int, dtype: DType) -> int:
-    """Two's-complement wrap of `v` to `dtype`'s width (INDEX is 64-bit signed)."""
-    bits = dtype.bits
-    if bits <= 0 or bits > 64:
-        return v
-    mask = (1 << bits) - 1
-    v &= mask
-    if dtype.is_signed_int() and v >= 1 << (bits - 1):
-        v -= 1 << bits
-    return v
-
-
 def _floordiv(a: Scalar, b: Scalar) -> Scalar:
     if b == 0:
         raise PlError("pl.interpret: integer division by zero in a scalar expression")
@@ -185,9 +175,20 @@ def scalar_binary(op: str, a: Scalar, b: Scalar, dtype: DType) -> Scalar:
     fn = _BINARY.get(op)
     if fn is None:
         raise PlError(f"pl.interpret: scalar operator '{op}' is not supported by the interpreter")
+    if dtype.is_int() and op in INT_OPS and _is_int(a) and _is_int(b):
+        # The integer arithmetic the compiler folds with (pl/ir/fold.py): folding an expression
+        # never changes its value.
+        why = int_undefined(op, int(b))
+        if why is not None:
+            raise PlError(f"pl.interpret: {why} in a scalar expression")
+        return int_binary(op, int(a), int(b), dtype)
     if dtype.is_float() and op in ("FloorDiv", "FloorMod"):
         a, b = float(a), float(b)
     return coerce_scalar(fn(a, b), dtype)
+
+
+def _is_int(v: Scalar) -> bool:
+    return isinstance(v, int)  # a bool too: True & 1 is an integer operation
 
 
 def scalar_unary(op: str, a: Scalar, dtype: DType) -> Scalar:

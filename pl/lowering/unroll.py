@@ -26,13 +26,12 @@ import dataclasses
 
 from pl.errors import PlError
 from pl.ir.enums import DType, ForKind
-from pl.ir.expr import BinaryExpr, ConstInt, Expr, Var
-from pl.ir.fold import fold_int
+from pl.ir.expr import ConstInt, Expr, Var
+from pl.ir.fold import fold_expr
 from pl.ir.function import Function, Program
 from pl.ir.stmt import BreakStmt, ContinueStmt, ForStmt, SeqStmts, Stmt, WhileStmt, flatten_body, make_body
 from pl.ir.traverse import (
     child_bodies,
-    map_expr,
     map_stmt,
     stmt_defs,
     stmt_exprs,
@@ -126,29 +125,19 @@ def _expand(loop: ForStmt, dropped: set[Var]) -> Stmt:
 
 def _substitute(s: Stmt, var: Var, value: Expr) -> Stmt:
     """`s` with every use of `var` (in expressions and the types they carry) replaced by `value`,
-    and the integer arithmetic that thereby became constant folded, as the frontend folds what the
-    user writes (so the printed copy reads back as the same program)."""
+    and the integer arithmetic that thereby became constant folded in its dtype, as the frontend
+    folds what the user writes (so the printed copy reads back as the same program) and as the
+    interpreter computes it (`i * 2**62` wraps as the INDEX the loop computes)."""
     sub = Substituter({var: value})
 
     def expr(e: Expr) -> Expr:
         new = sub.expr(e)
-        return e if new is e else _fold(new)
+        return e if new is e else fold_expr(new)
 
     def stmt(x: Stmt) -> Stmt:
         return map_stmt(x, body=stmt, expr=expr)
 
     return stmt(s)
-
-
-def _fold(e: Expr) -> Expr:
-    """`e` with every operation on two integer constants of one dtype replaced by its value."""
-    e = map_expr(e, _fold)
-    if isinstance(e, BinaryExpr) and isinstance(e.left, ConstInt) and isinstance(e.right, ConstInt) \
-            and e.left.dtype == e.right.dtype:
-        value = fold_int(e.op, e.left.value, e.right.value)
-        if value is not None:
-            return ConstInt(value, e.left.dtype, span=e.span)
-    return e
 
 
 def _reject_own_jumps(body: Stmt) -> None:

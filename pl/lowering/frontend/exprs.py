@@ -32,7 +32,7 @@ from pl.ir.expr import (
     Var,
     program_call_type,
 )
-from pl.ir.fold import FOLDABLE, INT_MIN, UINT_MAX, fold_int
+from pl.ir.fold import FOLDABLE, INT_MIN, INT_OPS, UINT_MAX, int_binary, int_exact, int_undefined, wrap_int
 from pl.ir.function import Function
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
@@ -73,7 +73,10 @@ def _int_text(value: int) -> str:
 
 
 _STATIC_BINARY: Final[Mapping[str, Callable[[Any, Any], Any]]] = MappingProxyType({
-    **FOLDABLE, "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
+    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
+    "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
+    "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b,
+    "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
     "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
     "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
     "Or": lambda a, b: bool(a or b), "Max": max, "Min": min})
@@ -84,7 +87,8 @@ _STATIC_UNARY: Final[Mapping[str, Callable[[Any], Any]]] = MappingProxyType({
 def static_value(e: Expr) -> int | float | bool | None:
     """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
     a module constant), or None when it depends on a kernel value or cannot be computed here
-    (a division by zero, a shift past 64 bits)."""
+    (a division by zero, a shift past 64 bits). Integer arithmetic wraps to the expression's
+    dtype, as `pl.interpret` computes it (pl/ir/fold.py)."""
     if isinstance(e, ConstInt | ConstFloat | ConstBool):
         return e.value
     if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
@@ -92,10 +96,15 @@ def static_value(e: Expr) -> int | float | bool | None:
         if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
                 or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
             return None
+        if e.dtype.is_int() and e.op in INT_OPS and isinstance(a, int) and isinstance(b, int):
+            return int_binary(e.op, int(a), int(b), e.dtype)
         return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
     if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
         a = static_value(e.operand)
-        return None if a is None else _STATIC_UNARY[e.op](a)
+        if a is None:
+            return None
+        value = _STATIC_UNARY[e.op](a)
+        return wrap_int(value, e.dtype) if e.dtype.is_int() and isinstance(value, int) else value
     return None
 
 
@@ -262,18 +271,19 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
         raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
     dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
-    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE \
+    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE and left.dtype.is_int() \
             and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
         if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
             raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
                             hint="kernel integers are 64-bit; shift by 0 to 63")
         if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
             raise ctx.error(node.right, f"Negative shift count {right.value}")
-        folded = fold_int(op, left.value, right.value)
-        if folded is None:  # what is left unfolded here is a result past 64 bits
-            int_const(ctx, FOLDABLE[op](left.value, right.value), node)
-        else:
-            return ConstInt(folded, left.dtype)
+        # Computed in the constants' dtype, as the interpreter computes the expression (an INDEX
+        # result wraps as int64); a result of the written numbers that fits no 64-bit integer is
+        # refused where it is written.
+        assert int_undefined(op, right.value) is None
+        int_const(ctx, int_exact(op, left.value, right.value), node)
+        return ConstInt(int_binary(op, left.value, right.value, left.dtype), left.dtype)
     dt = _promote(left, right, dl, dr)
     return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
 
@@ -296,7 +306,8 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
     operand = lower_expr(ctx, node.expression)
     if isinstance(node.operator, cst.Minus):
         if isinstance(operand, ConstInt):
-            return ConstInt(int_const(ctx, -operand.value, node).value, operand.dtype)
+            return ConstInt(wrap_int(int_const(ctx, -operand.value, node).value, operand.dtype),
+                            operand.dtype)
         if isinstance(operand, ConstFloat):
             return ConstFloat(-operand.value, operand.dtype)
         return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
