@@ -182,7 +182,9 @@ class _Canon(Rewriter):
         # A slice whose readers read an extract instead: slice var -> (its statement, the extract
         # each reading statement takes right before it). A Mat slice read by matmul slots only
         # (Left/Right extracts) and a Vec slice that must not alias its source (module doc).
-        self.operands: dict[int, tuple[AssignStmt, Call, bool]] = {}  # (+ whether it stays)
+        # (+ whether the slice stays, and whether only a call's arguments read the extract)
+        self.operands: dict[int, tuple[AssignStmt, Call, bool, bool]] = {}
+        self._writes_in_place: bool | None = None
         self.extracts: dict[int, int] = {}  # slice var -> how many extracts were taken of it
         self._header_uses: set[int] | None = None
 
@@ -200,6 +202,15 @@ class _Canon(Rewriter):
                                  for e in stmt_exprs(st) for v in walk_exprs(e)
                                  if isinstance(v, Var)}
         return self._header_uses
+
+    def writes_in_place(self) -> bool:
+        """Whether any call of the function writes a tile argument in place."""
+        if self._writes_in_place is None:
+            self._writes_in_place = any(
+                isinstance(e, Call) and any(i < len(e.args) and isinstance(e.args[i].type, TileType)
+                                            for i in _inplace_args(e))
+                for st in walk_stmts(self.func_body) for x in stmt_exprs(st) for e in walk_exprs(x))
+        return self._writes_in_place
 
     def scalars(self) -> tuple[dict[int, Expr], dict[int, ConstInt]]:
         if self._scalars is None:
@@ -226,8 +237,12 @@ class _Canon(Rewriter):
         # A slice of it, or an extract, reads the view (an extract copies anyway); an op writing
         # it in place writes through the view into its source, and a loop or if header reads
         # the view too: those keep it. Every other reader reads an extract.
+        # A slice handed on as a value (yielded, returned, aliased) stays a view there too when
+        # anything in the function writes a tile in place: a write through that value must reach
+        # the source (and the value must see a write into the source).
+        flows = any(op == "" for op, _ in uses) and self.writes_in_place()
         kept = [(op, slot) for op, slot in uses if op in ("tile.slice", "tile.extract")
-                and slot == 0 or _writes(op, slot)]
+                and slot == 0 or _writes(op, slot) or (flows and op == "")]
         readers = [op for op, slot in uses if (op, slot) not in kept]
         if not readers or not isinstance(bt, TileType) or bt.rank != 2:
             return None
@@ -241,7 +256,7 @@ class _Canon(Rewriter):
         ext = mk("tile.extract", [root, row, col, value.args[1]],
                  [("target_memory", MemorySpace.Vec)], (), value.span)
         stays = bool(kept) or id(s.var) in self.header_uses()
-        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), stays)
+        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), stays, flows)
         return stays
 
     def record_window(self, s: AssignStmt, value: Call) -> None:
@@ -303,9 +318,10 @@ class _Canon(Rewriter):
         saved: list[tuple[int, Expr | None]] = []
         for v in dict.fromkeys(v for e in stmt_exprs(stmt) for v in walk_exprs(e)
                                if isinstance(v, Var) and id(v) in self.operands):
-            if id(v) in written:
-                continue  # written in place: through the view
-            s, ext, stays = self.operands[id(v)]
+            s, ext, stays, calls_only = self.operands[id(v)]
+            if id(v) in written or calls_only and not (
+                    isinstance(call, Call) and any(a is v for a in call.args)):
+                continue  # written in place, or handed on: the view
             ext = with_attrs(mk("tile.extract", [self.expr(a) for a in ext.args], ext.kwargs,
                                 (), ext.span), ext.attrs)
             k = self.extracts.get(id(v), 0)
@@ -363,7 +379,7 @@ class _Canon(Rewriter):
             return [self.pass_through(s, value)]
         ext = mk("tile.extract", [base, row, col, value.args[1]], [("target_memory", space)],
                  (), value.span)
-        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), False)
+        self.operands[id(s.var)] = (s, with_attrs(ext, value.attrs), False, False)
         return []
 
 

@@ -128,6 +128,21 @@ CASES: dict[str, str] = {
         r = pl.store(base, [0, 0], out)
         return r
         """),
+    # Unaligned Vec slices handed on through a loop's carry: a write through the carry must
+    # reach the base (it stays a view), and the add reads the written window.
+    "vec-slice-carried-then-written": kernel("""
+        xb = pl.load(x, [0, 0], [16, 128])
+        base = pl.cast(xb, pl.FP32)
+        w = pl.slice(base, [16, 8], [0, 1])
+        for i in pl.range(2):
+            if i == 0:
+                w = pl.slice(base, [16, 8], [0, 9])
+        pl.write(w, [2, 0], 7.0)
+        t = pl.add(w, w)
+        base = pl.assemble(base, t, [0, 64])
+        r = pl.store(base, [0, 0], out)
+        return r
+        """),
     # fillpad_inplace of a view of an Acc tile (through its Vec copy); the store reads the tile.
     "fillpad-inplace-of-acc": kernel(OPERANDS, """
         acc = pl.matmul(a, b)
