@@ -294,10 +294,12 @@ def _respell(original: str, view: str, output: str, changed: list[tuple[int, int
              out: list[str]) -> None:
     """Respell, in place, the names of the changed lines `out` (`changed`: the view's rows i1:i2
     that became the output's rows j1:j2) the way the user's text does: a name the regeneration
-    kept from a line of the user's (the same token, found by a token diff of the changed lines;
-    a statement moved elsewhere is found among the lines removed) has the user's spelling of that
-    very token; a name it wrote (an annotation, a move) has the one spelling the user gives that
-    name, where the user gives only one, else its NFKC form. Any spelling reads the same."""
+    kept from a line of the user's (the same token, found by aligning the changed lines, then a
+    token diff of each aligned stretch; a statement moved elsewhere is looked for among the
+    lines removed) has the user's spelling of that very token; a name it wrote (an annotation, a
+    move) has the one spelling the user gives that name, where the user gives only one, else its
+    NFKC form. Any spelling reads the same, so an imperfect alignment costs only a spelling.
+    Linear in the changed lines but for the token diffs, each bounded (`_DIFF_BOUND`)."""
     try:
         theirs, seen, made = _tokens(original), _tokens(view), _tokens(output)
     except (tokenize.TokenError, SyntaxError):
@@ -306,12 +308,13 @@ def _respell(original: str, view: str, output: str, changed: list[tuple[int, int
     user_of = {v.start: u.string for u, v in zip(theirs, seen, strict=False)
                if v.type == tokenize.NAME and u.string != v.string} \
         if len(theirs) == len(seen) else {}
-    view_rows = {row for i1, i2, _, _ in changed for row in range(i1 + 1, i2 + 1)}
-    out_rows = {row for _, _, j1, j2 in changed for row in range(j1 + 1, j2 + 1)}
+    seen_rows, made_rows = _by_row(seen), _by_row(made)
     renames: dict[tuple[int, int], str] = {}
     used: set[tuple[int, int]] = set()
 
     def pair(vs: list[tokenize.TokenInfo], os_: list[tokenize.TokenInfo]) -> None:
+        if len(vs) * len(os_) > _DIFF_BOUND:
+            return
         matcher = difflib.SequenceMatcher(None, [(t.type, t.string) for t in vs],
                                           [(t.type, t.string) for t in os_], autojunk=False)
         for a, b, size in matcher.get_matching_blocks():
@@ -320,23 +323,70 @@ def _respell(original: str, view: str, output: str, changed: list[tuple[int, int
                 if o.type == tokenize.NAME:
                     renames[o.start] = user_of.get(v.start, o.string)
 
-    def tokens(toks: list[tokenize.TokenInfo], rows: range) -> list[tokenize.TokenInfo]:
-        return [t for t in toks if t.start[0] in rows and t.type not in _LAYOUT]
+    def stretch(rows: list[int], index: dict[int, list[tokenize.TokenInfo]]
+                ) -> list[tokenize.TokenInfo]:
+        return [t for row in rows for t in index.get(row, ())]
+
+    def align(vrows: list[int], orows: list[int], level: int) -> None:
+        """Pairs the lines whose key (`_line_key` at `level`) is the same, in order, and
+        aligns what lies between them one level finer; at the last level, by tokens."""
+        if not vrows or not orows:
+            return
+        if level == len(_KEY_LEVELS):
+            pair(stretch(vrows, seen_rows), stretch(orows, made_rows))
+            return
+        vk = [_line_key(seen_rows.get(r, []), level) for r in vrows]
+        ok = [_line_key(made_rows.get(r, []), level) for r in orows]
+        va = oa = 0
+        for a, b, size in difflib.SequenceMatcher(None, vk, ok, autojunk=False).get_matching_blocks():
+            align(vrows[va:a], orows[oa:b], level + 1)
+            for k in range(size):
+                pair(seen_rows.get(vrows[a + k], []), made_rows.get(orows[b + k], []))
+            va, oa = a + size, b + size
 
     for i1, i2, j1, j2 in changed:
-        pair(tokens(seen, range(i1 + 1, i2 + 1)), tokens(made, range(j1 + 1, j2 + 1)))
+        align(list(range(i1 + 1, i2 + 1)), list(range(j1 + 1, j2 + 1)), 0)
+    out_rows = [row for _, _, j1, j2 in changed for row in range(j1 + 1, j2 + 1)]
     # A statement moved out of its block (a hoisted load): removed in one place, added in another.
-    left = [t for t in made if t.start[0] in out_rows and t.type == tokenize.NAME
-            and t.start not in renames]
-    if left:
-        pair([t for t in seen if t.start[0] in view_rows and t.type not in _LAYOUT
-              and t.start not in used],
-             [t for t in made if t.start[0] in out_rows and t.type not in _LAYOUT
-              and t.start not in renames])
+    left = [t for t in stretch(out_rows, made_rows) if t.start not in renames]
+    if any(t.type == tokenize.NAME for t in left):
+        view_rows = [row for i1, i2, _, _ in changed for row in range(i1 + 1, i2 + 1)]
+        pair([t for t in stretch(view_rows, seen_rows) if t.start not in used], left)
     spelling = _spellings(original)
-    edits = [(t, renames.get(t.start) or spelling.get(t.string, t.string)) for t in made
-             if t.type == tokenize.NAME and t.start[0] in out_rows]
+    edits = [(t, renames.get(t.start) or spelling.get(t.string, t.string))
+             for t in stretch(out_rows, made_rows) if t.type == tokenize.NAME]
     _rename(out, [(t, new) for t, new in edits if new != t.string])
+
+
+# The most tokens-squared one token diff compares (a few long lines): beyond it, names keep the
+# spelling the user gives the name throughout, if one.
+_DIFF_BOUND = 40_000
+# How finely `_respell` keys a line when it aligns changed lines: its tokens without an
+# annotation (`x: T = v` is keyed as `x = v`), then only those before its first bracket (a
+# call whose arguments changed is still the same statement).
+_KEY_LEVELS = ("statement", "head")
+
+
+def _by_row(toks: list[tokenize.TokenInfo]) -> dict[int, list[tokenize.TokenInfo]]:
+    rows: dict[int, list[tokenize.TokenInfo]] = {}
+    for t in toks:
+        if t.type not in _LAYOUT:
+            rows.setdefault(t.start[0], []).append(t)
+    return rows
+
+
+def _line_key(toks: list[tokenize.TokenInfo], level: int) -> tuple[str, ...]:
+    words = [t.string for t in toks]
+    if len(words) > 2 and words[1] == ":" and toks[0].type == tokenize.NAME:
+        depth = 0
+        for i, w in enumerate(words[2:], 2):
+            depth += (w in "([{") - (w in ")]}") if len(w) == 1 else 0
+            if w == "=" and depth == 0:
+                words = words[:1] + words[i:]
+                break
+    if _KEY_LEVELS[level] == "head":
+        words = words[:next((i for i, w in enumerate(words) if w == "("), len(words))]
+    return tuple(words)
 
 
 def _tokens(text: str) -> list[tokenize.TokenInfo]:
