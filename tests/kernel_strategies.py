@@ -455,8 +455,10 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
     # own lhs (residency must not hoist a load of storage the loop writes).
     # `lhs_reread` reads the lhs whole after the assemble: a call site passing (a view of) `out`
     # as the lhs makes it see that write, so the lhs must be loaded where it is read.
+    # `lhs_slice_reread` reads a slice of the lhs taken before the assemble after it: through
+    # such a call site it must see the write, so it is loaded again where it is read.
     write = draw(st.sampled_from(("", "gm_write", "slice_after_write", "lhs_write", "lhs_write",
-                                  "lhs_reread")))
+                                  "lhs_reread", "lhs_slice_reread")))
     # A tensor-op result first bound in the loop and assembled after it: SSA carries it out of
     # the loop from a stand-in of its type, the Out param `out` (the only one when trips == 1).
     # (A loop with explicit init_values keeps its body's names to itself.)
@@ -486,6 +488,8 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
         body.append(f"{ind}c_n = {post}")
     if write == "lhs_write":
         body.append(f"{ind}pl.write(lhs, [0, n % {d.k}], 0.5)")
+    if write == "lhs_slice_reread":
+        body.append(f"{ind}lhs_part = pl.slice(lhs, [{d.m}, {d.k}], [0, 0])")
     if escape:
         body.append(f"{ind}last = pl.mul(c_n, 0.5)")
     target = "acc_next" if carried else "out"
@@ -494,6 +498,8 @@ def _tensor_kernel(d: _Dims, draw: st.DrawFn, feats: set[str]) -> list[str]:
         body.append(f"{ind}{target} = pl.write({target}, [1, n], 0.25)")
     if write == "lhs_reread":
         body.append(f"{ind}{target} = pl.assemble({target}, pl.add(lhs, lhs), [0, 0])")
+    if write == "lhs_slice_reread":
+        body.append(f"{ind}{target} = pl.assemble({target}, pl.add(lhs_part, lhs_part), [0, 0])")
     if write == "slice_after_write":
         body += [f"{ind}seen = pl.slice({target}, [{d.m}, {d.nb}], [0, n])",
                  f"{ind}{target} = pl.assemble({target}, pl.add(seen, seen), [0, n])"]

@@ -59,6 +59,7 @@ from pl.ir.stmt import (
     YieldStmt,
     flatten_body,
 )
+from pl.ir.traverse import walk_exprs
 from pl.ir.types import TensorType, TileType, Type
 from pl.lowering.tensor_to_tile.aliases import Pairs, View, param_aliases, returned_view
 from pl.lowering.tensor_to_tile.common import (
@@ -67,6 +68,7 @@ from pl.lowering.tensor_to_tile.common import (
     body_of,
     dims_text,
     mk,
+    op_name,
     same_extents,
     same_items,
     shape_tuple,
@@ -110,8 +112,13 @@ class _TensorToTile(Rewriter):
     (`new_tile_carries`)."""
 
     def __init__(self, demands: dict[int, MemorySpace], func: Function,
-                 tile_carries: AbstractSet[int]) -> None:
+                 tile_carries: AbstractSet[int],
+                 retake: AbstractSet[tuple[int, int]] = frozenset()) -> None:
         super().__init__()
+        # (statement, slice var) pairs whose slice is loaded again right before the statement
+        # (`check_gm_writes`), and the assignment of each slice var converted so far.
+        self.retake = retake
+        self.slice_defs: dict[int, AssignStmt] = {}
         self.demands = demands
         self.func = func
         self.outs: dict[int, Var] = {}  # return position -> the Out param its tiles are stored in
@@ -130,7 +137,28 @@ class _TensorToTile(Rewriter):
             loop = self.loop(stmt)
             before, self.before_loop = self.before_loop, outer
             return [*before, loop]
+        if self.retake and isinstance(stmt, (AssignStmt, EvalStmt)):
+            return self.retaking(stmt)
         return super().stmt(stmt)
+
+    def retaking(self, s: AssignStmt | EvalStmt) -> list[Stmt]:
+        """`s` converted after a fresh load of each slice it reads whose copy a write through an
+        aliased parameter made stale; the statements after it go on reading the earlier load."""
+        value = s.value if isinstance(s, AssignStmt) else s.expr
+        stale = {id(v): self.slice_defs[id(v)] for v in walk_exprs(value)
+                 if isinstance(v, Var) and (id(s), id(v)) in self.retake
+                 and id(v) in self.slice_defs}
+        if not stale:
+            return super().stmt(s)
+        saved = {key: self.remap.get(key) for key in stale}
+        out = [x for d in stale.values() for x in self.assign(d)]
+        out.extend(super().stmt(s))
+        for key, old in saved.items():
+            if old is None:
+                self.remap.pop(key, None)
+            else:
+                self.remap[key] = old
+        return out
 
     def init_value(self, ia: IterArg) -> Expr:
         """The initial value of one of `tile_carries` loaded when it is a tensor, right before
@@ -246,6 +274,8 @@ class _TensorToTile(Rewriter):
         return super().rebuild_call(e, args, kwargs)
 
     def assign(self, s: AssignStmt) -> list[Stmt]:
+        if op_name(s.value) == "tensor.slice":
+            self.slice_defs[id(s.var)] = s
         value = self.expr(s.value)
         if not isinstance(value, Call) or isinstance(value.op, GlobalVar):
             return [self.pass_through(s, value)]
@@ -386,13 +416,13 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
     # the source reads it: loaded before each op that reads it whole, never once at entry.
     aliased = {id(f.params[i]) for pair in aliases for i in pair}
     entry_loaded = used - aliased
-    check_gm_writes(f, body, entry_loaded, callee_writes, aliases=aliases)
+    retake = check_gm_writes(f, body, entry_loaded, callee_writes, aliases=aliases)
     # A conversion that finds a loop carrying a tensor into which it yields a tile is done again
     # with that carry's initial value loaded: the carry then holds a tile in every iteration, which
     # may in turn make a loop around it yield a tile. Each round adds a carry, so they end.
     tile_carries = frozenset(used)
     while True:
-        rw = _TensorToTile(facts.demands, f, tile_carries)
+        rw = _TensorToTile(facts.demands, f, tile_carries, retake)
         entry = _entry_loads(f, entry_loaded, rw)
         new_stmts = entry + flatten_body(rw.body(body))
         if rw.new_tile_carries <= tile_carries:

@@ -121,6 +121,8 @@ class _Checker:
         # parameter a call site aliases with others (`aliases`) is a write of each of them too.
         self.last_write: dict[int, tuple[int, Span, Var]] = {}
         self.aliased: dict[int, list[Var]] = {}
+        self.slices: set[int] = set()  # ids of the vars a tensor.slice of GM storage binds
+        self.retake: set[tuple[int, int]] = set()  # see `reads`
         for pair in aliases:
             i, j = sorted(pair)
             self.aliased.setdefault(id(f.params[i]), []).append(f.params[j])
@@ -143,10 +145,10 @@ class _Checker:
         s = stmt_kind(stmt)
         match s:
             case AssignStmt():
-                self.reads(s.value, s.span)
+                self.reads(s.value, s.span, s)
                 self.value(s.var, s.value, s.span)
             case EvalStmt():
-                self.reads(s.expr, s.span)
+                self.reads(s.expr, s.span, s)
                 self.value(None, s.expr, s.span)
             case ForStmt() | WhileStmt():
                 merged = [i for i, ia in enumerate(s.iter_args) if id(ia) in self.loaded_merges]
@@ -263,6 +265,8 @@ class _Checker:
             if g.copy is None and value.op.name not in PASSTHROUGH:
                 g = _Gm(g.roots, span, self.tick())  # loaded on chip right here
                 self.copies = True
+                if value.op.name == "tensor.slice":
+                    self.slices.add(id(var))
             self.info[id(var)] = g
 
     def effect(self, e: Call, span: Span) -> None:
@@ -282,7 +286,10 @@ class _Checker:
             for other in self.aliased.get(id(g.root), ()):
                 self.last_write[id(other)] = write
 
-    def reads(self, e: Expr | None, span: Span) -> None:
+    def reads(self, e: Expr | None, span: Span, stmt: Stmt | None = None) -> None:
+        """A read of the values in `e`, in the statement `stmt` when it is an assignment or an
+        evaluation: a stale copy read there that a slice took of a parameter whose alias was
+        written is taken again right there (`retake`); any other stale copy is an error."""
         if not self.copies:
             return  # no on-chip copy yet, so none read here can miss a write
         for v in _vars(e):
@@ -293,7 +300,10 @@ class _Checker:
             if not written:
                 continue
             write, root = max(written, key=lambda w: w[0][0])
-            if write[0] > g.seq:
+            if write[0] > g.seq and write[2] is not root and stmt is not None \
+                    and id(v) in self.slices:
+                self.retake.add((id(stmt), id(v)))
+            elif write[0] > g.seq:
                 what = f"`{_name(root)}` was written" if write[2] is root else (
                     f"`{_name(write[2])}` was written (a call of this function passes the "
                     f"same tensor as `{_name(root)}` and `{_name(write[2])}`)")
@@ -325,9 +335,17 @@ def _yielded(body: Stmt | None) -> tuple[Expr, ...]:
 def check_gm_writes(f: Function, body: Stmt, entry_loaded: set[int],
                     callee_writes: Mapping[str, tuple[int, ...]],
                     loaded_merges: AbstractSet[int] = frozenset(),
-                    aliases: AbstractSet[frozenset[int]] = frozenset()) -> None:
+                    aliases: AbstractSet[frozenset[int]] = frozenset()
+                    ) -> frozenset[tuple[int, int]]:
     """Reject (PlError) a write or a read whose meaning the on-chip copies would change.
     `callee_writes`: the Out / InOut param positions of each program function (a call writes those
     actuals); `loaded_merges`: see the module docstring; `aliases`: the pairs of parameter
-    positions a call site passes one tensor through (lowering/tensor_to_tile/aliases.py)."""
-    _Checker(f, entry_loaded, callee_writes, loaded_merges, aliases).body(body)
+    positions a call site passes one tensor through (lowering/tensor_to_tile/aliases.py).
+
+    Returns the reads to take again: (id of the statement, id of the var a slice bound) for each
+    read, in an assignment or evaluation, of a slice of a parameter taken before a write through
+    a parameter a call site aliases it with (the conversion loads the slice again right before
+    that statement, where the source reads it)."""
+    checker = _Checker(f, entry_loaded, callee_writes, loaded_merges, aliases)
+    checker.body(body)
+    return frozenset(checker.retake)
