@@ -23,6 +23,7 @@ from pl.ir import Program
 from pl.ir.enums import DType
 from pl.ir.expr import BinaryExpr, ConstInt, Expr
 from pl.ir.fold import FOLDABLE, INT_OPS, fold_expr, fold_int, wrap_int
+from pl.lowering.tensor_to_tile.common import index_add, index_mul
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -202,3 +203,12 @@ def test_an_unrolled_loop_computes_what_the_loop_computes(start: int, data: st.D
         except PlError as err:
             results.append(("error", err.message))
     assert results[0] == results[1], expr
+
+
+def test_the_passes_index_arithmetic_folds_as_index() -> None:
+    """The offsets tensor_to_tile and auto_tile_matmul_l0 build (index_add, index_mul) fold in
+    INDEX arithmetic too."""
+    big = ConstInt(1 << 62, DType.INDEX)
+    for built, op, b in ((index_add(big, big), "Add", big), (index_mul(big, 2), "Mul", ConstInt(2, DType.INDEX))):
+        assert built == ConstInt(-(1 << 63), DType.INDEX)
+        assert _interpret(BinaryExpr(op, big, b, DType.INDEX)) == -(1 << 63)

@@ -30,6 +30,7 @@ from pl.ir.expr import (
     MakeTuple,
     Var,
 )
+from pl.ir.fold import int_binary
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import (
@@ -77,9 +78,10 @@ def index_tuple(values: Sequence[int], span: Span = UNKNOWN_SPAN) -> MakeTuple:
 
 
 def index_add(a: Expr, b: Expr) -> Expr:
-    """`a + b` as an index expression, folded when both are constants or one is 0."""
+    """`a + b` as an index expression, folded (in INDEX arithmetic, pl/ir/fold.py) when both are
+    constants or one is 0."""
     if isinstance(a, ConstInt) and isinstance(b, ConstInt):
-        return index(a.value + b.value)
+        return index(int_binary("Add", a.value, b.value, DType.INDEX))
     if isinstance(a, ConstInt) and a.value == 0:
         return b
     if isinstance(b, ConstInt) and b.value == 0:
@@ -88,9 +90,10 @@ def index_add(a: Expr, b: Expr) -> Expr:
 
 
 def index_mul(a: Expr, factor: int) -> Expr:
-    """`a * factor` as an index expression, folded when `a` is a constant or factor is 1."""
+    """`a * factor` as an index expression, folded (in INDEX arithmetic) when `a` is a constant
+    or factor is 1."""
     if isinstance(a, ConstInt):
-        return index(a.value * factor)
+        return index(int_binary("Mul", a.value, factor, DType.INDEX))
     if factor == 1:
         return a
     return BinaryExpr("Mul", a, index(factor), DType.INDEX)
