@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pl import passes
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.infer.capacity import CapacityWarning, capacity_warnings
@@ -69,9 +70,13 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
     manager = passes.PassManager(default_passes(backend, residency),
                                  Path(dump_passes) if dump_passes is not None else None,
                                  verify=verify)
-    with gc_paused():
+
+    def run() -> Compiled:
         out = manager.run(program)
         if not verify:  # with verify, the manager checked it after inference already
             passes.check_memory_inferred("the compiled program", out)
-    return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend,
-                    capacity_warnings(out, backend))
+        return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend,
+                        capacity_warnings(out, backend))
+
+    with gc_paused():
+        return on_deep_stack(run)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.infer.backend import check_backend
@@ -51,7 +52,7 @@ class Pass:
 
     def run_logged(self, program: Program) -> tuple[Program, Any]:
         with gc_paused():
-            return self.transform(program)
+            return on_deep_stack(lambda: self.transform(program))
 
     def __call__(self, program: Program) -> Program:
         return self.run_logged(program)[0]

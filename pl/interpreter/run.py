@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.interpreter.execute import Machine
 from pl.interpreter.handlers import HANDLERS
@@ -79,7 +80,8 @@ def interpret(program: Program | Function, *args: Any, entry: str | Function | N
         values.append(value)
         if copied and direction is not ParamDirection.In and isinstance(arg, np.ndarray):
             write_back.append((arg, value))
-    results = Machine(program).run_function(func, values)
+    machine = Machine(program)
+    results = on_deep_stack(lambda: machine.run_function(func, values))
     originals: dict[int, Any] = {}
     for user, inner in write_back:
         user[...] = inner.astype(user.dtype)

@@ -17,6 +17,11 @@ Guarantees:
 - A zero step, bounds that are not integer constants, carried values (`init_values`), more than
   1024 iterations, or a `break` / `continue` of the unrolled loop itself are PlErrors located at the
   loop or the statement (the frontend already rejects the first three in parsed programs).
+- The statements unrolling makes in a program, in all, are bounded (`MAX_UNROLLED_STATEMENTS`,
+  every statement of every copy, nested loops' copies included): the per-loop limit alone let
+  three nested `pl.unroll(1024)` loops ask for 2^30 copies (3.9 GB before failing). Past the
+  budget, a PlError at the outermost unroll loop of the nest being expanded names the limit;
+  the copies are counted as they are made, so the pass never holds much more than the budget.
 - A function without unroll loops comes back as the same object, and so does a program without any.
 """
 
@@ -40,22 +45,42 @@ from pl.ir.traverse import (
 )
 from pl.lowering.ssa.support import Substituter
 
-__all__ = ["MAX_UNROLL_ITERATIONS", "unroll_loops"]
+__all__ = ["MAX_UNROLLED_STATEMENTS", "MAX_UNROLL_ITERATIONS", "unroll_loops"]
 
 MAX_UNROLL_ITERATIONS = 1024  # the reference's limit: beyond it, a pl.range loop is what is meant
+MAX_UNROLLED_STATEMENTS = 1 << 16  # statements unrolling may make in a program, in all
+
+
+class _Budget:
+    """What is left of a program's `MAX_UNROLLED_STATEMENTS`, and the outermost unroll loop being
+    expanded (where running out is reported)."""
+
+    def __init__(self) -> None:
+        self.left = MAX_UNROLLED_STATEMENTS
+        self.nest: ForStmt | None = None
+
+    def spend(self, copy: Stmt) -> None:
+        self.left -= sum(1 for s in walk_stmts(copy) if not isinstance(s, SeqStmts))
+        if self.left < 0:
+            assert self.nest is not None
+            raise PlError(f"pl.unroll loops expand to more than {MAX_UNROLLED_STATEMENTS} "
+                          "statements in all (pl's limit on the statements unrolling makes in a "
+                          "program; nested unroll loops multiply)", span=self.nest.span,
+                          hint="use pl.range for the outer loops, or unroll fewer iterations")
 
 
 def unroll_loops(program: Program) -> Program:
     """`program` with every unroll loop of every function expanded."""
-    functions = tuple(_unroll_function(f) for f in program.functions)
+    budget = _Budget()
+    functions = tuple(_unroll_function(f, budget) for f in program.functions)
     if all(a is b for a, b in zip(functions, program.functions, strict=True)):
         return program
     return dataclasses.replace(program, functions=functions)
 
 
-def _unroll_function(f: Function) -> Function:
+def _unroll_function(f: Function, budget: _Budget) -> Function:
     dropped: set[Var] = set()
-    body = _unroll_in(f.body, dropped)
+    body = _unroll_in(f.body, dropped, budget)
     if dropped:
         _check_dropped_unread(f, body, dropped)
     return f if body is f.body else dataclasses.replace(f, body=body)
@@ -73,20 +98,26 @@ def _check_dropped_unread(f: Function, body: Stmt, dropped: set[Var]) -> None:
                                   hint=f"assign '{sub.name}' before the loop")
 
 
-def _unroll_in(s: Stmt, dropped: set[Var]) -> Stmt:
+def _unroll_in(s: Stmt, dropped: set[Var], budget: _Budget) -> Stmt:
     """`s` with the unroll loops in it expanded; `s` itself when it holds none. The Vars bound
     in the body of a loop with no iteration are added to `dropped`."""
     if isinstance(s, ForStmt) and s.kind is ForKind.Unroll:
-        return _expand(s, dropped)
+        if budget.nest is not None:
+            return _expand(s, dropped, budget)
+        budget.nest = s
+        try:
+            return _expand(s, dropped, budget)
+        finally:
+            budget.nest = None
     if isinstance(s, SeqStmts):
-        parts = [_unroll_in(x, dropped) for x in s.stmts]
+        parts = [_unroll_in(x, dropped, budget) for x in s.stmts]
         if all(a is b for a, b in zip(parts, s.stmts, strict=True)):
             return s
         # An expanded loop's copies join the sequence around it: one flat body, as the frontend
         # builds bodies, so later passes never see a SeqStmts nested in a SeqStmts.
         flat = make_body(parts)
         return dataclasses.replace(s, stmts=tuple(flatten_body(flat)))
-    return map_stmt(s, body=lambda b: _unroll_in(b, dropped))
+    return map_stmt(s, body=lambda b: _unroll_in(b, dropped, budget))
 
 
 def _constant(e: Expr, what: str, loop: ForStmt) -> int:
@@ -95,7 +126,7 @@ def _constant(e: Expr, what: str, loop: ForStmt) -> int:
     raise PlError(f"pl.unroll's {what} must be an integer constant", span=loop.span)
 
 
-def _expand(loop: ForStmt, dropped: set[Var]) -> Stmt:
+def _expand(loop: ForStmt, dropped: set[Var], budget: _Budget) -> Stmt:
     if loop.iter_args:
         raise PlError("pl.unroll does not take init_values: a name rebound in the body is carried "
                       "from one copy to the next by itself", span=loop.span)
@@ -116,7 +147,8 @@ def _expand(loop: ForStmt, dropped: set[Var]) -> Stmt:
     for i in indices:
         value = ConstInt(i, DType.INDEX, span=loop.loop_var.span)
         copy = _substitute(loop.body, loop.loop_var, value)
-        copies.extend(flatten_body(_unroll_in(copy, dropped)))
+        budget.spend(copy)
+        copies.extend(flatten_body(_unroll_in(copy, dropped, budget)))
     if copies and loop.comments:
         first = copies[0]  # every statement kind carries comments; Stmt the base does not say so
         copies[0] = dataclasses.replace(first, comments=loop.comments + first.comments)  # type: ignore[type-var]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from pl.deep_stack import on_deep_stack
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
 from pl.ir.expr import Expr, Var
@@ -64,7 +65,7 @@ def print_node(node: Program | Function, *, mem_alias: bool = False, width: int 
     if width < 1:
         raise ValueError(f"width must be a positive column count, got {width}")
     with gc_paused():
-        return _module(node, mem_alias=mem_alias, width=width)
+        return on_deep_stack(lambda: _module(node, mem_alias=mem_alias, width=width))
 
 
 def _module(node: Program | Function, *, mem_alias: bool = False, width: int = WIDTH) -> str:

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.lowering.source.python import decode
@@ -36,7 +37,8 @@ def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
     # counting frees; with the collector on, each of its full collections would rescan the
     # run's whole live heap (the input's trees and programs while the output is read back).
     with gc_paused():
-        return run_file(text, filename, options, dump_passes, reads, verify=verify)
+        return on_deep_stack(lambda: run_file(text, filename, options, dump_passes, reads,
+                                              verify=verify))
 
 
 def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,

@@ -42,7 +42,7 @@ from pl.lowering.frontend.call_checks import check_op_call
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
-from pl.lowering.source.static_eval import literal_number
+from pl.lowering.source.static_eval import literal_number, size_problem
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
@@ -109,7 +109,19 @@ def static_value(e: Expr) -> int | float | bool | None:
 
 
 def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
-    """A static Python value used where an IR expression is needed."""
+    """A static Python value used where an IR expression is needed. A tuple or list past the
+    static evaluator's limits (its total items, its depth: `size_problem`) is refused here too,
+    where a value a module's own code built (`--exec`, the decorators) first meets pl."""
+    if isinstance(value, list | tuple):
+        problem = size_problem(value)
+        if problem is not None:
+            raise ctx.error(node, f"'{_code(node)}' cannot be used in a kernel: {problem}",
+                            hint="a kernel constant becomes one IR constant per item; build a "
+                                 "large table in a tensor passed to the kernel instead")
+    return _py_to_expr(ctx, value, node)
+
+
+def _py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     if isinstance(value, Expr):
         return value
     if isinstance(value, bool):
@@ -121,7 +133,7 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
     if isinstance(value, dsl.DynVar):
         return ctx.prog.dyn_var(value)
     if isinstance(value, list | tuple):
-        return MakeTuple(tuple(py_to_expr(ctx, v, node) for v in value))
+        return MakeTuple(tuple(_py_to_expr(ctx, v, node) for v in value))
     if value is None:  # the "no producer yet" task id, as in the reference (`prev_tid = None`)
         return op_builders.build_call("pl.system.task_invalid", (), {}, ctx.cur_span)
     raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")

@@ -27,6 +27,7 @@ from typing import Any
 
 import libcst as cst
 
+from pl.deep_stack import MAX_NESTING
 from pl.errors import PlError
 from pl.ir.expr import Call, Expr, MakeTuple, Var
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt
@@ -58,6 +59,10 @@ class InlineFunction(InlineCallee):
             cycle = " -> ".join([*ctx.inlining[ctx.inlining.index(self.name):], self.name])
             raise ctx.error(call.func, f"Inline function '{self.name}' calls itself: {cycle}",
                             hint="An inline body is spliced at each call: it cannot recurse")
+        if len(ctx.inlining) >= MAX_NESTING:
+            raise ctx.error(call.func, f"Inline function '{self.name}' is called through more "
+                                       f"than {MAX_NESTING} nested inline calls (pl's limit)",
+                            hint="make one of the helpers a function of the program")
         values = self._arguments(ctx, call)
         # A parameter the body rebinds becomes a Var of its own, bound to the argument before
         # the body (rebinding it in a loop is then a carried value, as for any local); the

@@ -19,6 +19,7 @@ from typing import Any
 
 import libcst as cst
 
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError, frame_span, suggest
 from pl.gc_pause import gc_paused
 from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, default_level_role
@@ -381,7 +382,7 @@ def lower_class(cls: type, strict_ssa: bool = False, scope: dict[str, Any] | Non
     `scope` is the decorating frame's locals (names annotations may use beyond the closures).
     """
     with gc_paused():
-        return _lower_class(cls, strict_ssa, scope)
+        return on_deep_stack(lambda: _lower_class(cls, strict_ssa, scope))
 
 
 def _lower_class(cls: type, strict_ssa: bool, scope: dict[str, Any] | None) -> Program:
@@ -405,7 +406,7 @@ def lower_function(fn: Callable[..., Any], scope: dict[str, Any] | None = None) 
     node = _find(src, fn.__qualname__, fn.__code__.co_firstlineno, "function")
     assert isinstance(node, cst.FunctionDef)
     prog = ProgCtx(src, glb, closure)
-    return lower_function_node(prog, node)
+    return on_deep_stack(lambda: lower_function_node(prog, node))
 
 
 def function(fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 
 import libcst as cst
 
+from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.ir.function import Function, Program
@@ -88,7 +89,7 @@ def parse(text: str | bytes, filename: str = "<string>") -> Program | Function:
         text, _ = decode(text, filename)
     try:
         with gc_paused():
-            return _lower(SourceFile(filename, text))
+            return on_deep_stack(lambda: _lower(SourceFile(filename, text)))
     except PlError as e:
         raise e.in_text(filename, text) from None
 
@@ -100,7 +101,7 @@ def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
     `lowering.source.python.parse_python(python_view(text), filename)` (for an ASCII text without
     form feeds, `python_view(text)` is `text`)."""
     with gc_paused():
-        return _lower(SourceFile(filename, text, (tree, python_tree)))
+        return on_deep_stack(lambda: _lower(SourceFile(filename, text, (tree, python_tree))))
 
 
 def _lower(src: SourceFile) -> Program | Function:

@@ -12,6 +12,10 @@ exactly these forms, and raises `NotStatic` (with the node and the reason) for a
   power and repetition is bounded (`MAX_INT_BITS`, `MAX_LENGTH`) so no expression can make the
   compiler spend unbounded time or memory;
 - tuples and lists of accepted forms (no `*starred` elements), and `seq[i]` with an int index;
+  a tuple or list a literal, `+` or `*` builds holds at most `MAX_ELEMENTS` items in all (every
+  item of every nested tuple and list, counted as often as it is reached: `[[0] * 10000] * 10000`
+  is 10^8 of them, each an IR constant where a kernel uses it) and nests at most `MAX_NESTING`
+  deep (`measure`); beyond either it is `NotStatic`, naming the limit;
 - names: whatever `lookup` returns for them (the module's other constants, the `pl` module, a
   module namespace of the project) - a name `lookup` does not know is `NotStatic`;
 - `a.b` (`b` not starting with `_`) where `a` is the `pl` package (or one of its modules), a `pl` enum class
@@ -38,14 +42,16 @@ from typing import Any, Final
 
 import libcst as cst
 
+from pl.deep_stack import MAX_NESTING
 from pl.ir.span import Span
 from pl.language import dsl
 
-__all__ = ["EXEC_HINT", "FailsWhenRun", "literal_number", "python_failure", "MAX_INT_BITS", "MAX_LENGTH", "NotStatic", "StaticNamespace", "Unresolved", "binary",
-           "evaluate"]
+__all__ = ["EXEC_HINT", "FailsWhenRun", "literal_number", "python_failure", "MAX_ELEMENTS", "MAX_INT_BITS", "MAX_LENGTH",
+           "NotStatic", "StaticNamespace", "Unresolved", "binary", "evaluate", "measure", "size_problem"]
 
 MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
 MAX_LENGTH = 1 << 16  # longest str / tuple / list a `*` may build
+MAX_ELEMENTS = 1 << 16  # items of a constant in all, nested tuples and lists included
 
 EXEC_HINT = ("show_inferred reads kernel files without running them; run it with --exec "
              "(execute=True from Python) to import the file as Python does, which runs the "
@@ -81,12 +87,16 @@ def python_failure(error: BaseException) -> str:
 
 
 class NotStatic(Exception):
-    """`node` has no value without running code; `reason` says what it is."""
+    """`node` has no value without running code; `reason` says what it is. `origin`: the
+    Unresolved name it reads, when that is why (a name computed from it is unresolved for the
+    same reason, which is passed on as it is rather than quoted in a longer one at each step of
+    a chain of names)."""
 
-    def __init__(self, node: cst.CSTNode, reason: str) -> None:
+    def __init__(self, node: cst.CSTNode, reason: str, origin: Unresolved | None = None) -> None:
         super().__init__(reason)
         self.node = node
         self.reason = reason
+        self.origin = origin
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,61 @@ class StaticNamespace:
 
     def __repr__(self) -> str:
         return f"<module {self.__name!r} (read statically)>"
+
+
+def measure(value: Any) -> tuple[int, int]:
+    """(items, depth) of a constant: every item of every tuple and list nested in it, counted as
+    often as it is reached (a list shared by reference counts at each place), and how deep they
+    nest (0 for a scalar). Iterative, each distinct list walked once; the count stops just past
+    `MAX_ELEMENTS` and the depth just past `MAX_NESTING` (a list that holds itself is too deep)."""
+    if not isinstance(value, tuple | list):
+        return 0, 0
+    known: dict[int, tuple[int, int]] = {}
+    on_path = {id(value)}
+    stack: list[list[Any]] = [[value, 0, len(value), 0]]  # sequence, next index, items, depth below
+    while True:
+        frame = stack[-1]
+        seq, i = frame[0], frame[1]
+        if i < len(seq) and frame[2] <= MAX_ELEMENTS:
+            frame[1] = i + 1
+            item = seq[i]
+            if not isinstance(item, tuple | list):
+                continue
+            sub = known.get(id(item))
+            if sub is None and (id(item) in on_path or len(stack) >= MAX_NESTING):
+                return frame[2], MAX_NESTING + 1
+            if sub is None:
+                on_path.add(id(item))
+                stack.append([item, 0, len(item), 0])
+                continue
+            frame[2] += sub[0]
+            frame[3] = max(frame[3], sub[1])
+            continue
+        stack.pop()
+        on_path.discard(id(seq))
+        done = known[id(seq)] = (frame[2], frame[3] + 1)
+        if not stack:
+            return done
+        stack[-1][2] += done[0]
+        stack[-1][3] = max(stack[-1][3], done[1])
+
+
+def size_problem(value: Any) -> str | None:
+    """Why a constant is too big for pl (`measure` past a limit), naming the limit; else None."""
+    items, depth = measure(value)
+    if depth > MAX_NESTING:
+        return f"the constant nests more than {MAX_NESTING} tuples or lists deep (pl's limit)"
+    if items > MAX_ELEMENTS:
+        return (f"the constant holds more than {MAX_ELEMENTS} items in all, counting those of "
+                "its nested tuples and lists (pl's limit on a constant's total size)")
+    return None
+
+
+def _check_size(node: cst.CSTNode, value: Any) -> Any:
+    problem = size_problem(value)
+    if problem is not None:
+        raise NotStatic(node, problem)
+    return value
 
 
 def _is_pl_module(obj: Any) -> bool:
@@ -189,9 +254,10 @@ def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, r
         raise NotStatic(node, f"{type(op).__name__} of {type(left).__name__} and "
                               f"{type(right).__name__} is not evaluated statically")
     try:
-        return _check_int(node, fn(left, right))
+        result = _check_int(node, fn(left, right))
     except (ArithmeticError, ValueError) as e:
         raise FailsWhenRun(node, e) from None
+    return _check_size(node, result) if isinstance(result, tuple | list) else result
 
 
 _AUG: Final[Mapping[type, type]] = MappingProxyType({
@@ -234,7 +300,7 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
             return _NAMED[node.value]
         value = lookup(node)
         if isinstance(value, Unresolved):
-            raise NotStatic(node, value.reason)
+            raise NotStatic(node, value.reason, value)
         return value
     if isinstance(node, cst.Attribute):
         base = evaluate(node.value, lookup)
@@ -248,7 +314,7 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
         except AttributeError:
             raise NotStatic(node, f"{cst.Module([]).code_for_node(node)} does not exist") from None
         if isinstance(value, Unresolved):
-            raise NotStatic(node, value.reason)
+            raise NotStatic(node, value.reason, value)
         return value
     if isinstance(node, cst.UnaryOperation):
         return _unary(node, evaluate(node.expression, lookup))
@@ -261,7 +327,7 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
             if isinstance(el, cst.StarredElement):
                 raise NotStatic(el, "a *starred element is not evaluated statically")
             items.append(evaluate(el.value, lookup))
-        return tuple(items) if isinstance(node, cst.Tuple) else items
+        return _check_size(node, tuple(items) if isinstance(node, cst.Tuple) else items)
     if isinstance(node, cst.Subscript):
         return _subscript(node, lookup)
     if isinstance(node, cst.Call):

@@ -32,6 +32,7 @@ probed path that does not exist), and so is whether each third-party module impo
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import importlib
 import io
 import os
@@ -44,6 +45,7 @@ from typing import Any
 import libcst as cst
 
 from pl import language
+from pl.deep_stack import MAX_NESTING
 from pl.errors import PlError
 from pl.ir.function import Program
 from pl.language.dsl import KernelOnly
@@ -198,6 +200,7 @@ class _Loader:
         self.root = root
         self.reads = reads
         self.modules: dict[Path, StaticNamespace | Unresolved] = {}
+        self.depth = 0  # modules being read, each imported by the one before
 
     # -- files -----------------------------------------------------------------------------------
     def _probe(self, path: Path) -> bytes | None:
@@ -231,11 +234,19 @@ class _Loader:
             return Unresolved(name, f"module `{name}` ({path}) cannot be decoded")
         if text.startswith("\ufeff"):
             text = text[1:]
+        if self.depth >= MAX_NESTING:
+            return Unresolved(name, f"module `{name}` ({path}) is imported through more than "
+                                    f"{MAX_NESTING} nested imports, which static loading does "
+                                    "not follow")
         # Registered before it is read: a cyclic import of it sees the names bound so far, as
         # Python's partially initialised module would.
         names: dict[str, Any] = {}
         module = self.modules[path] = StaticNamespace(name, names)
-        self.namespace(read_kernel(str(path), text)[0], path.parent, names)
+        self.depth += 1
+        try:
+            self.namespace(read_kernel(str(path), text)[0], path.parent, names)
+        finally:
+            self.depth -= 1
         return module
 
     def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
@@ -425,7 +436,7 @@ class _Loader:
                 value = binary(small, small.operator, constant_value(ns, small.target, src),
                                constant_value(ns, small.value, src))
             except NotStatic as e:
-                self._unresolved(ns, name, f"cannot be computed statically: {e.reason}", src, small)
+                self._not_static(ns, small.target, e, src, small)
             except FailsWhenRun as e:
                 raise src.error(e.node, str(e), hint=_FAILS_HINT) from None
             else:
@@ -449,14 +460,25 @@ class _Loader:
                 value_node: cst.BaseExpression, stmt: cst.CSTNode, src: SourceFile) -> None:
         try:
             value: Any = constant_value(ns, value_node, src)
-            reason = ""
         except NotStatic as e:
-            value, reason = None, e.reason
+            for target in targets:
+                self._not_static(ns, target, e, src, stmt)
+            return
         for target in targets:
-            if reason:
-                self._unbind(ns, target, f"cannot be computed statically: {reason}", src, stmt)
-            else:
-                self._bind(ns, target, value, src, stmt)
+            self._bind(ns, target, value, src, stmt)
+
+    def _not_static(self, ns: dict[str, Any], target: cst.BaseExpression, e: NotStatic,
+                    src: SourceFile, stmt: cst.CSTNode) -> None:
+        """The names `target` binds, unresolved because their value is not static (`e`). A value
+        computed from an unresolved name is unresolved for that name's reason, which is passed
+        on as it is: quoted at each step, a chain of N names made a message of N^2 characters."""
+        if e.origin is None:
+            self._unbind(ns, target, f"cannot be computed statically: {e.reason}", src, stmt)
+            return
+        bound = _Bound()
+        bound.target(target)
+        for name in bound.names:
+            ns[name] = dataclasses.replace(e.origin, name=name)
 
     def _bind(self, ns: dict[str, Any], target: cst.BaseExpression, value: Any, src: SourceFile,
               stmt: cst.CSTNode) -> None:
