@@ -781,3 +781,35 @@ def test_a_block_of_a_product_computes_that_part_of_the_whole_products_bits(
     interpret(_blocked("FP32", 256), a, b, whole)
     interpret(_blocked("FP32", 256, window), a, b, part)
     np.testing.assert_array_equal(part, whole[r:r + m, q:q + n])
+
+
+INDEXED = """
+import pl
+
+@pl.program
+class W:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, t: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], i: pl.Scalar[pl.INDEX],
+             v: pl.Scalar[pl.FP32]) -> pl.Scalar[pl.FP32]:
+        {stmt}
+        return v
+"""
+
+# A run-time index the compiled program would use as written: never counted from the end as
+# NumPy counts a negative one (nor clipped). `r = pl.read(t, [i, 0])` with i = -1 read t[7, 0].
+NEGATIVE_AT_RUN_TIME = [
+    ("v = pl.read(t, [i, 0])", "outside the [8, 8] tensor"),
+    ("pl.write(t, [0, i], v)", "outside the [8, 8] tensor"),
+    ("s = pl.slice(t, [4, 4], [i, 0])", "negative offsets [-1, 0]"),
+    ("t = pl.assemble(t, pl.slice(t, [2, 2], [0, 0]), [i, 0])", "offset -1"),
+]
+
+
+@pytest.mark.parametrize(("stmt", "message"), NEGATIVE_AT_RUN_TIME)
+def test_a_negative_index_at_run_time_is_refused_not_wrapped(stmt: str, message: str) -> None:
+    program = _program(INDEXED.format(stmt=stmt))
+    t = np.arange(64, dtype=np.float32).reshape(8, 8)
+    with pytest.raises(PlError, match=re.escape(message)) as info:
+        interpret(program, t, -1, 2.5)
+    assert info.value.span is not None and info.value.span.line == 9  # the statement's line
+    assert t[7, 0] == 56 and t[0, 7] == 7  # nothing was written through a wrapped index

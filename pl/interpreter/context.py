@@ -117,6 +117,11 @@ Handler = Callable[[OpCtx], Any]
 
 
 def window(offsets: Sequence[int], shape: Sequence[int]) -> tuple[slice, ...]:
+    """The slices of a window at `offsets`. A negative offset is a PlError: NumPy would count it
+    from the end, and the compiled program never wraps an index."""
+    if any(o < 0 for o in offsets):
+        raise PlError(f"pl.interpret: a window starts at negative offsets {list(offsets)}; "
+                      "indices are never wrapped (a negative one does not count from the end)")
     return tuple(slice(o, o + s) for o, s in zip(offsets, shape, strict=True))
 
 

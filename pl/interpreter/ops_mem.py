@@ -179,7 +179,7 @@ def _extract(c: OpCtx) -> Any:
     src = c.array(0)
     r, col = int(c.arg(1)), int(c.arg(2))
     h, w = c.ints(3)
-    if r + h > src.shape[-2] or col + w > src.shape[-1]:
+    if r < 0 or col < 0 or r + h > src.shape[-2] or col + w > src.shape[-1]:
         raise PlError(f"pl.interpret: op '{c.name}' window ({r}, {col}) + [{h}, {w}] leaves the source tile")
     return src[..., r:r + h, col:col + w].copy()
 
@@ -300,9 +300,16 @@ def _same(c: OpCtx) -> Any:
 
 
 def _index(c: OpCtx, i: int) -> tuple[int, ...]:
+    """The indices of one element; one outside its axis (negative included: NumPy would count it
+    from the end, the compiled program never wraps) is a PlError."""
     idx = c.ints(i)
-    if len(idx) != c.array(0).ndim:
-        raise PlError(f"pl.interpret: op '{c.name}' needs {c.array(0).ndim} indices, got {len(idx)}")
+    shape = c.array(0).shape
+    if len(idx) != len(shape):
+        raise PlError(f"pl.interpret: op '{c.name}' needs {len(shape)} indices, got {len(idx)}")
+    if not all(0 <= k < d for k, d in zip(idx, shape, strict=True)):
+        raise PlError(f"pl.interpret: op '{c.name}' indices {list(idx)} are outside the "
+                      f"{list(shape)} {'tensor' if c.name.startswith('tensor.') else 'tile'}; "
+                      "indices are never wrapped (a negative one does not count from the end)")
     return idx
 
 

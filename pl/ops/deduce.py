@@ -18,7 +18,7 @@ from typing import Any
 
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, GlobalVar, Op, Var
+from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, MakeTuple, Op, Var
 from pl.ir.keys import typed_key
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import TensorType, TileType, TupleType, Type, UnknownType
@@ -28,6 +28,7 @@ from pl.ops.registry import OpDef, get_op
 
 def deduce_type(op: OpDef, args: Sequence[Expr], kwargs: Mapping[str, Any]) -> Type:
     """The result type the reference's deducer gives for this call (space maybe unset)."""
+    _check_indices(op, args)
     rule = op.type_rule
     if rule is None:
         return UnknownType()
@@ -48,6 +49,27 @@ def _check_signature(op: OpDef, args: Sequence[Expr], kwargs: Sequence[tuple[str
             listing = ", ".join(accepted) if accepted else "none"
             raise PlError(f"Operator '{op.name}' got an unknown keyword argument '{key}'; "
                           f"accepted keyword arguments: {listing}")
+
+
+# The positional arguments that place a window or an element (`pl.load`'s offsets, `pl.read`'s
+# indices, a slice's or an assemble's offset): counted from 0, never wrapped.
+_INDEX_ARGS = frozenset({"offsets", "offset", "indices", "src_offset", "dst_offset"})
+
+
+def _check_indices(op: OpDef, args: Sequence[Expr]) -> None:
+    """A negative constant among an op's indices or offsets is refused: the compiled program
+    reads and writes at the index as written (never counting from the end, as Python's `-1`
+    does), so it would be outside the tile or tensor."""
+    for spec, arg in zip(op.args, args, strict=False):
+        if spec.name not in _INDEX_ARGS or not isinstance(arg, MakeTuple):
+            continue
+        for k, e in enumerate(arg.elements):
+            if isinstance(e, ConstInt) and e.value < 0:
+                word = "index" if spec.name == "indices" else "offset"
+                raise PlError(f"{op.name} {word} {k} is provably negative ({e.value}); indices "
+                              "and offsets count from 0 and are never wrapped (a negative one "
+                              "does not count from the end, as in Python)",
+                              hint="write it from the start (extent - 1 for the last)")
 
 
 def _stamp(op: OpDef, result: Type, args: Sequence[Expr], kwargs: dict[str, Any]) -> Type:

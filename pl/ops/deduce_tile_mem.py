@@ -81,9 +81,6 @@ def window_valid(shape: Shape, offsets: Shape, src_valid: Shape,
         req = requested[k] if requested else None
         sw, sr = static(w), (static(req) if req is not None else None)
         if ctx is not None:
-            if o is not None and o < 0:
-                raise ctx.fail(f"{ctx.name} offset {k} is provably negative ({o}); a window must "
-                               "start inside its source")
             if sr is not None and sw is not None and sr > sw:
                 raise ctx.fail(f"{ctx.name} valid_shape {k} is {sr}, which exceeds the window "
                                f"extent {sw}; a valid region cannot be larger than the shape that "

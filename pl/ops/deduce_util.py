@@ -267,16 +267,14 @@ def _broadcast2(ctx: Deduction, a: Shape, b: Shape) -> Shape:
 def write_bounds(ctx: Deduction, offsets: Shape, reach: Shape, target: Shape, what: str) -> bool:
     """The reference's write-bounds rule (tile.store, tile.assemble, tensor.assemble): only when
     the written extents `reach`, the offsets and the `target` share one rank is the write a
-    rectangle in target coordinates, and then no offset may be provably negative nor a write
-    provably end past the target. A rank-mismatched write reinterprets the target's axes (its
-    leading axes take unit extents) and is not checked. True when the ranks are shared."""
+    rectangle in target coordinates, and then no write may provably end past the target. A
+    rank-mismatched write reinterprets the target's axes (its leading axes take unit extents)
+    and is not checked. True when the ranks are shared. (A negative constant offset is refused
+    for every op before its rule runs: `deduce._check_indices`.)"""
     if not len(reach) == len(offsets) == len(target):
         return False
     for k, (o, e, d) in enumerate(zip(offsets, reach, target, strict=True)):
         so, se, sd = static(o), static(e), static(d)
-        if so is not None and so < 0:
-            raise ctx.fail(f"{ctx.name} offset {k} is provably negative ({so}); a write must start "
-                           "inside its target")
         if so is not None and se is not None and sd is not None and so + se > sd:
             raise ctx.fail(f"{ctx.name} writes past the end of dimension {k}: offset {so} + extent "
                            f"{se} exceeds the {what} extent {sd}")

@@ -12,5 +12,5 @@ class Launch:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 32], pl.FP32], b: pl.Out[pl.Tensor[[64, 32], pl.FP32]], flag: pl.Tensor[[4, 2], pl.INT32]) -> pl.Tensor[[64, 32], pl.FP32]:
         with pl.manual_scope():
-            b, _ = pl.submit(self.body, a, b, predicate=(flag[-1, 0] > 0))  # error: predicate index must be non-negative, got -1  # error-col: 58
+            b, _ = pl.submit(self.body, a, b, predicate=(flag[-1, 0] > 0))  # error: tensor.read index 0 is provably negative (-1)  # error-col: 58
         return b

@@ -186,11 +186,15 @@ def _body(ctx: FnCtx, kind: str, node: cst.For | cst.While, binds: list[Var],
     return body, names, sites
 
 
-def _return_vars(ctx: FnCtx, iter_args: list[IterArg], sites: list[YieldSite]) -> tuple[Var, ...]:
+def _return_vars(ctx: FnCtx, iter_args: list[IterArg], sites: list[YieldSite],
+                 loop: cst.For) -> tuple[Var, ...]:
     for s in sites:
         if s.names is None:
             raise ctx.error(s.node, _BARE_YIELD)
     if not sites:
+        # Its carried names have no value after it: a read of one says the yield is missing.
+        for ia in iter_args:
+            ctx.unyielded[ia.name] = loop
         return tuple(Var(f"{ia.name}_out", ia.type) for ia in iter_args)
     site = sites[-1]
     assert site.names is not None
@@ -275,7 +279,7 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     body, names, sites = _body(ctx, kind.name, node, [loop_var, *iter_args])
     rvs: tuple[Var, ...] = ()
     if inits is not None:
-        rvs = _return_vars(ctx, iter_args, sites)
+        rvs = _return_vars(ctx, iter_args, sites, node)
         for v in rvs:
             ctx.bind(v.name, v)
     else:
@@ -314,7 +318,7 @@ def _while_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     cond = _bool_cond(ctx, cond_call.args[0].value)
     ctx.pop()
     body, _names, sites = _body(ctx, "While", node, list(iter_args), skip_first=True)
-    rvs = _return_vars(ctx, iter_args, sites)
+    rvs = _return_vars(ctx, iter_args, sites, node)
     for v in rvs:
         ctx.bind(v.name, v)
     return [WhileStmt(tuple(iter_args), cond, make_body(body), rvs, span=span)]

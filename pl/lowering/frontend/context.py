@@ -158,6 +158,9 @@ class FnCtx:
     # types of results of the if right after them, by name, with the declaring node. The printer
     # writes them where a tuple yield (`p, q = pl.yield_(..)`) cannot carry a result's type.
     result_types: dict[str, tuple[Type, cst.AnnAssign]] = field(default_factory=dict)
+    # The names carried by the loops with init_values whose bodies yield nothing, each with its
+    # loop: such a name has no value after the loop, and reading it there is that loop's error.
+    unyielded: dict[str, cst.For] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:
@@ -247,12 +250,25 @@ class FnCtx:
                 return obj
         return self._remember_attr(node, self._resolve(node))
 
+    def _unyielded_error(self, node: cst.Name) -> PlError:
+        """A read of `node`, a name carried by a loop whose body never yields: located at that
+        loop, which is what lacks the `pl.yield_`."""
+        name, loop = node.value, self.unyielded[node.value]
+        line = self.src.span_of(node).line
+        return self.error(loop, f"the loop carries '{name}' (init_values) but its body never "
+                                f"calls pl.yield_, so '{name}' has no value after the loop, "
+                                f"where line {line} reads it",
+                          hint=f"end the loop body with `{name} = pl.yield_(...)` (one name per "
+                               "carried value): the names it assigns are the loop's results")
+
     def _resolve(self, node: cst.BaseExpression) -> Any:
         if isinstance(node, cst.Name):
             var = self.lookup_var(node.value)
             if var is not None:
                 return var
             obj = self.prog.lookup_py(node.value)
+            if obj is _MISSING and node.value in self.unyielded:
+                raise self._unyielded_error(node)
             if obj is _MISSING:
                 raise self.error(node, f"Undefined variable '{node.value}'",
                                  hint="Check if the variable is defined before using it or is "

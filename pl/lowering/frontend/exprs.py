@@ -283,6 +283,11 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
         raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
     dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
+    if op in ("BitShiftLeft", "BitShiftRight"):
+        for side, d in ((node.left, dl), (node.right, dr)):
+            if not d.is_int():  # as in Python (`1.5 << 2` fails)
+                raise ctx.error(side, f"a shift takes integers, but this operand is {d.name}",
+                                hint="convert the value to an integer type first")
     if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE and left.dtype.is_int() \
             and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
         if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
@@ -329,7 +334,14 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
     if isinstance(node.operator, cst.Not):
         _require_scalar(ctx, operand, node.expression)
         return UnaryExpr("Not", operand, DType.BOOL)
-    return UnaryExpr("BitNot", operand, _require_scalar(ctx, operand, node.expression))
+    dtype = _require_scalar(ctx, operand, node.expression)
+    if not dtype.is_int() or dtype is DType.BOOL:
+        # As in Python (`~1.5` fails): the complement of a float means nothing; a bool's would
+        # be Python's -2, not a bool.
+        raise ctx.error(node, f"'~' takes an integer, but its operand is {dtype.name}",
+                        hint="write `not x` for a bool" if dtype is DType.BOOL
+                        else "convert the value to an integer type first")
+    return UnaryExpr("BitNot", operand, dtype)
 
 
 def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:

@@ -62,10 +62,7 @@ def check_predicate(ctx: FnCtx, pred: Expr, node: cst.BaseExpression, spelling: 
         if not (isinstance(it, ScalarType) and (it.dtype.is_int() or it.dtype is DType.INDEX)):
             raise ctx.error(node, f"predicate indices must be integer scalars, got {type_text(it)}",
                             hint=_HINT)
-        if isinstance(i, ConstInt) and i.value < 0:
-            raise ctx.error(node, f"predicate index must be non-negative, got {i.value}: the runtime "
-                                  "stores indices unsigned, so a negative one addresses outside "
-                                  "the tensor", hint=_HINT)
+        # (A negative constant index is refused when the read is built: ops/deduce.py.)
     if len(indices) != t.rank:
         raise ctx.error(node, f"predicate needs {t.rank} index(es) to locate a single element of a "
                               f"rank-{t.rank} tensor, got {len(indices)}", hint=_HINT)

@@ -282,6 +282,9 @@ def _unary(node: cst.UnaryOperation, value: Any) -> Any:
         return +value
     if isinstance(op, cst.BitInvert) and isinstance(value, int):
         return ~value
+    if isinstance(op, cst.BitInvert):  # `~1.5` fails in Python too
+        raise FailsWhenRun(node, TypeError(f"bad operand type for unary ~: "
+                                           f"'{type(value).__name__}'"))
     raise NotStatic(node, f"unary {type(op).__name__} is not evaluated statically")
 
 

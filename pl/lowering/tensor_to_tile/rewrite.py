@@ -46,6 +46,7 @@ from pl.ir.expr import (
     program_call_type,
 )
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -86,6 +87,7 @@ from pl.lowering.tensor_to_tile.convert import (
     converter_for,
 )
 from pl.lowering.tensor_to_tile.scan import (
+    Scan,
     hoist_and_scan,
 )
 from pl.lowering.tensor_to_tile.writes import check_gm_writes
@@ -416,6 +418,7 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
     # the source reads it: loaded before each op that reads it whole, never once at entry.
     aliased = {id(f.params[i]) for pair in aliases for i in pair}
     entry_loaded = used - aliased
+    _check_whole_and_windowed(f, facts, entry_loaded)
     retake = check_gm_writes(f, body, entry_loaded, callee_writes, aliases=aliases)
     # A conversion that finds a loop carrying a tensor into which it yields a tile is done again
     # with that carry's initial value loaded: the carry then holds a tile in every iteration, which
@@ -445,6 +448,32 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
     new_f = Function(f.name, tuple(params), tuple(directions), rtypes, body, f.func_type, f.level,
                      f.role, f.attrs, span=f.span, comments=f.comments)
     return new_f, added, views
+
+
+def _check_whole_and_windowed(f: Function, facts: Scan, entry_loaded: AbstractSet[int]) -> None:
+    """A tensor param read whole by a converted op is loaded into a tile at entry, and every use
+    of it reads that tile; a `pl.load` (or `pl.store`) of the same param needs the tensor itself,
+    and would be handed the tile. Refused at the whole read, which is what to change."""
+    for p in f.params:
+        whole = facts.whole_uses.get(id(p))
+        windowed = facts.tensor_uses.get(id(p))
+        if id(p) not in entry_loaded or whole is None or windowed is None:
+            continue
+        name = user_name(p.name)
+        (span, op), (w_span, w_op) = whole, windowed
+        raise PlError(
+            f"{_spelling(op)} reads the tensor parameter '{name}' whole, which in an InCore "
+            f"function loads all of '{name}' into a tile (TileType) at function entry and reads "
+            f"that tile wherever '{name}' is used; but {_spelling(w_op)} at line {w_span.line} "
+            f"also uses '{name}', and needs the tensor (TensorType) itself", span,
+            hint=f"here, use the tile {_spelling(w_op)} made at line {w_span.line} instead of "
+                 f"'{name}' (or a tile of the whole of '{name}' loaded with pl.load), so that "
+                 f"'{name}' itself is only loaded from and stored to")
+
+
+def _spelling(op: str) -> str:
+    """`tile.load` -> `pl.load`, `tensor.add` -> `pl.add`: the name the user wrote, roughly."""
+    return "pl." + op.split(".", 1)[1]
 
 
 def _entry_loads(f: Function, used: set[int], rw: _TensorToTile) -> list[Stmt]:

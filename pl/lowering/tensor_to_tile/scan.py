@@ -36,6 +36,7 @@ from pl.ir.expr import (
     Var,
     expr_kind,
 )
+from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -165,6 +166,11 @@ class Scan:
 
     demands: dict[int, MemorySpace]
     entry_loaded: set[int]
+    # id of a tensor Var -> the statement (and op) that first reads it whole with a converted
+    # op, and the first that passes it to a tile op that needs the tensor itself (`tile.load`'s
+    # source, `tile.store`'s target): a param with both cannot be loaded whole at entry.
+    whole_uses: dict[int, tuple[Span, str]]
+    tensor_uses: dict[int, tuple[Span, str]]
 
 
 class _Scanner:
@@ -177,6 +183,8 @@ class _Scanner:
         self.edges: list[tuple[int, int]] = []  # (a shaped var, the var it views or aliases)
         self.used: set[int] = set()
         self.inits: dict[int, Expr] = {}
+        self.whole_uses: dict[int, tuple[Span, str]] = {}
+        self.tensor_uses: dict[int, tuple[Span, str]] = {}
 
     def demand(self, key: int, space: MemorySpace) -> None:
         old = self.reqs.get(key)
@@ -219,6 +227,11 @@ class _Scanner:
             for i, a in enumerate(call.args):
                 if i not in conversion_reqs and isinstance(a, Var) and isinstance(a.type, TensorType):
                     self.used.add(id(a))
+                    self.whole_uses.setdefault(id(a), (s.span, call.op.name))
+        elif converter_for(call.op.name) is None and call.op.name.startswith("tile."):
+            for a in call.args:
+                if isinstance(a, Var) and isinstance(a.type, TensorType):
+                    self.tensor_uses.setdefault(id(a), (s.span, call.op.name))
 
     def result(self) -> Scan:
         """Demands pushed back along the edges (last first), loads traced through loop inits."""
@@ -234,4 +247,4 @@ class _Scanner:
                         and id(init) not in used:
                     used.add(id(init))
                     changed = True
-        return Scan(self.reqs, used)
+        return Scan(self.reqs, used, self.whole_uses, self.tensor_uses)
