@@ -18,6 +18,7 @@ import pl
 import pl.show_inferred as cli
 from pl.ir import (
     AssignStmt,
+    Call,
     ConstFloat,
     ConstInt,
     DType,
@@ -143,6 +144,33 @@ def test_every_float_constant_reads_back_as_printed(v: float, dtype: DType) -> N
     assert isinstance(got, ConstFloat) and _bits(got.value) == _bits(v), (v, got.value)
 
 
+def _full_kernel(v: float) -> str:
+    return ("import pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def f(self, out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+            f"        t = pl.tile.full([16, 16], dtype=pl.FP32, value={float_text(v)})\n"
+            "        out = pl.store(t, [0, 0], out)\n        return out\n")
+
+
+def _full_value_reads_back(v: float) -> None:
+    """A float keyword of an op (tile.full's value=) reads back to the same value, printed the
+    same."""
+    program = pl.parse(_full_kernel(v))
+    assert isinstance(program, Program)
+    printed = pl.python_print(program)
+    assert f"value={float_text(v)}" in printed and pl.python_print(pl.parse(printed)) == printed
+    body = program.functions[0].body
+    first = body.stmts[0] if hasattr(body, "stmts") else body
+    assert isinstance(first, AssignStmt) and isinstance(first.value, Call)
+    value = first.value.args[1]  # tile.full keeps its fill value as an argument
+    assert isinstance(value, ConstFloat) and _bits(value.value) == _bits(v), (v, value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True))
+def test_every_float_keyword_reads_back_as_printed(v: float) -> None:
+    _full_value_reads_back(v)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(sorted(_INT_RANGES, key=lambda d: d.name)).flatmap(
     lambda dt: st.tuples(st.just(dt), st.integers(*_INT_RANGES[dt]))))
@@ -158,15 +186,8 @@ def test_every_int_constant_of_its_dtype_range_reads_back(case: tuple[DType, int
 def test_edge_floats_read_back_in_kwargs_and_expressions(v: float) -> None:
     got = _read_back(ConstFloat(v))
     assert isinstance(got, ConstFloat) and _bits(got.value) == _bits(v)
-    # a float keyword of an op reads back to the same value (tile.full's value=)
-    text = ("import pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
-            "    def f(self, out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
-            f"        t = pl.tile.full([16, 16], dtype=pl.FP32, value={float_text(v)})\n"
-            "        out = pl.store(t, [0, 0], out)\n        return out\n")
-    program = pl.parse(text)
-    assert isinstance(program, Program)
-    printed = pl.python_print(program)
-    assert f"value={float_text(v)}" in printed and pl.python_print(pl.parse(printed)) == printed
+    _full_value_reads_back(v)
+    text = _full_kernel(v)
     # show_inferred verifies what it prints (the file and --ir) by compiling it again
     run_text(text, "<edge_float>", backend="910B")
     out, err = io.StringIO(), io.StringIO()
