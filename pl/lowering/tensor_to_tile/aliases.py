@@ -59,10 +59,20 @@ def _call_site_pairs(f: Function, own: Pairs, funcs: Mapping[str, Function]
                      ) -> list[tuple[str, frozenset[int]]]:
     """(callee, pair of its parameter positions) for each call in `f` passing one root twice."""
     root: dict[int, object] = {id(p): ("param", i) for i, p in enumerate(f.params)}
-    # A parameter `f`'s callers may alias with another stands for the lower of the two positions.
-    for pair in sorted(own, key=sorted):
-        low, high = sorted(pair)
-        root[id(f.params[high])] = root.get(id(f.params[low]), ("param", low))
+    # Parameters `f`'s callers may alias (pairs chained through a shared one included) are one
+    # root: the lowest position of their group.
+    group = list(range(len(f.params)))
+
+    def find(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for pair in own:
+        a, b = sorted(find(i) for i in pair)
+        group[b] = a
+    for i, p in enumerate(f.params):
+        root[id(p)] = ("param", find(i))
 
     def of(e: Expr) -> object:
         if id(e) in root:
