@@ -290,6 +290,9 @@ class FnCtx:
 
     def unresolved_error(self, node: cst.BaseExpression, value: Unresolved) -> PlError:
         """A name static loading bound without a value (see lowering/source/static_module.py)."""
+        if value.hint is not None:  # refused by pl, whether the file runs or not
+            return self.error(node, f"'{dotted(node)}' cannot be used in a kernel: {value.reason}",
+                              hint=value.hint)
         return self.error(node, f"'{dotted(node)}' has no value unless the file is run: "
                                 f"{value.reason}", hint=EXEC_HINT)
 

@@ -42,7 +42,7 @@ from pl.lowering.frontend.call_checks import check_op_call
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
-from pl.lowering.source.static_eval import literal_number, size_problem
+from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
@@ -116,8 +116,7 @@ def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
         problem = size_problem(value)
         if problem is not None:
             raise ctx.error(node, f"'{_code(node)}' cannot be used in a kernel: {problem}",
-                            hint="a kernel constant becomes one IR constant per item; build a "
-                                 "large table in a tensor passed to the kernel instead")
+                            hint=LIMIT_HINT)
     return _py_to_expr(ctx, value, node)
 
 

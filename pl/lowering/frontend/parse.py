@@ -32,7 +32,7 @@ from pl.lowering.frontend.lower import (
 )
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import decode
-from pl.lowering.source.static_eval import NotStatic
+from pl.lowering.source.static_eval import LIMIT_HINT, NotStatic, TooBig
 from pl.lowering.source.static_module import constant_value, pl_module, pl_surface
 
 
@@ -73,6 +73,9 @@ def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
     name = stmt.targets[0].target.value
     try:
         ns[name] = constant_value(ns, stmt.value, prog.src)
+    except TooBig as e:
+        raise prog.src.error(e.node, f"The top-level constant '{name}' is refused: {e.reason}",
+                             hint=LIMIT_HINT) from None
     except NotStatic as e:
         raise prog.src.error(e.node, f"The value of top-level constant '{name}' cannot be "
                                      f"evaluated: {e.reason}",

@@ -46,7 +46,7 @@ from pl.deep_stack import MAX_NESTING
 from pl.ir.span import Span
 from pl.language import dsl
 
-__all__ = ["EXEC_HINT", "FailsWhenRun", "literal_number", "python_failure", "MAX_ELEMENTS", "MAX_INT_BITS", "MAX_LENGTH",
+__all__ = ["EXEC_HINT", "LIMIT_HINT", "TooBig", "FailsWhenRun", "literal_number", "python_failure", "MAX_ELEMENTS", "MAX_INT_BITS", "MAX_LENGTH",
            "NotStatic", "StaticNamespace", "Unresolved", "binary", "evaluate", "measure", "size_problem"]
 
 MAX_INT_BITS = 4096  # no constant needs more; bounds `1 << n`, `a ** b`, `a * b`
@@ -99,6 +99,15 @@ class NotStatic(Exception):
         self.origin = origin
 
 
+class TooBig(NotStatic):
+    """A tuple or list past pl's limits on a constant (`size_problem`): Python would build it,
+    pl refuses it where a kernel uses it."""
+
+
+LIMIT_HINT = ("a kernel constant becomes one IR constant per item: pass a large table to the "
+              "kernel as a tensor instead")
+
+
 @dataclass(frozen=True)
 class Unresolved:
     """What a module-level name is bound to when static loading cannot tell its value (it comes
@@ -107,6 +116,9 @@ class Unresolved:
     name: str
     reason: str
     span: Span | None = None
+    # What to do about it; None: run the file (EXEC_HINT). A constant past pl's limits (`TooBig`)
+    # says how to do without it: running the file would not help.
+    hint: str | None = None
 
 
 class StaticNamespace:
@@ -186,7 +198,7 @@ def size_problem(value: Any) -> str | None:
 def _check_size(node: cst.CSTNode, value: Any) -> Any:
     problem = size_problem(value)
     if problem is not None:
-        raise NotStatic(node, problem)
+        raise TooBig(node, problem)
     return value
 
 

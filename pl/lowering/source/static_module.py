@@ -68,9 +68,11 @@ from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import INSTALLED, compile_python, content_hash, installed, kernel_folder
 from pl.lowering.source.static_eval import (
     EXEC_HINT,
+    LIMIT_HINT,
     FailsWhenRun,
     NotStatic,
     StaticNamespace,
+    TooBig,
     Unresolved,
     binary,
     evaluate,
@@ -381,9 +383,9 @@ class _Loader:
         return ns
 
     def _unresolved(self, ns: dict[str, Any], name: str, why: str, src: SourceFile,
-                    node: cst.CSTNode) -> None:
+                    node: cst.CSTNode, hint: str | None = None) -> None:
         span = src.stmt_span(node)
-        ns[name] = Unresolved(name, f"`{name}` {why} (line {span.line})", span)
+        ns[name] = Unresolved(name, f"`{name}` {why} (line {span.line})", span, hint)
 
     def _compound(self, ns: dict[str, Any], stmt: cst.CSTNode, src: SourceFile, kind: str) -> None:
         bound = _Bound()
@@ -472,6 +474,9 @@ class _Loader:
         """The names `target` binds, unresolved because their value is not static (`e`). A value
         computed from an unresolved name is unresolved for that name's reason, which is passed
         on as it is: quoted at each step, a chain of N names made a message of N^2 characters."""
+        if isinstance(e, TooBig):
+            self._unbind(ns, target, f"is refused: {e.reason}", src, stmt, LIMIT_HINT)
+            return
         if e.origin is None:
             self._unbind(ns, target, f"cannot be computed statically: {e.reason}", src, stmt)
             return
@@ -496,11 +501,11 @@ class _Loader:
         # `obj.attr = ...` / `seq[i] = ...` bind no module name.
 
     def _unbind(self, ns: dict[str, Any], target: cst.BaseExpression, why: str, src: SourceFile,
-                stmt: cst.CSTNode) -> None:
+                stmt: cst.CSTNode, hint: str | None = None) -> None:
         bound = _Bound()
         bound.target(target)
         for name in bound.names:
-            self._unresolved(ns, name, why, src, stmt)
+            self._unresolved(ns, name, why, src, stmt, hint)
 
 
 def constant_value(ns: dict[str, Any], node: cst.BaseExpression, src: SourceFile) -> Any:
