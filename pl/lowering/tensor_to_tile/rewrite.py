@@ -452,8 +452,9 @@ def _convert_incore(f: Function, callee_writes: dict[str, tuple[int, ...]],
 
 def _check_whole_and_windowed(f: Function, facts: Scan, entry_loaded: AbstractSet[int]) -> None:
     """A tensor param read whole by a converted op is loaded into a tile at entry, and every use
-    of it reads that tile; a `pl.load` (or `pl.store`) of the same param needs the tensor itself,
-    and would be handed the tile. Refused at the whole read, which is what to change."""
+    of it reads that tile; a `pl.load` of the same param reads the tensor itself, and would be
+    handed the tile. Refused at the whole read, which is what to change. (A write into such a
+    param is check_gm_writes' error.)"""
     for p in f.params:
         whole = facts.whole_uses.get(id(p))
         windowed = facts.tensor_uses.get(id(p))
@@ -468,7 +469,7 @@ def _check_whole_and_windowed(f: Function, facts: Scan, entry_loaded: AbstractSe
             f"also uses '{name}', and needs the tensor (TensorType) itself", span,
             hint=f"here, use the tile {_spelling(w_op)} made at line {w_span.line} instead of "
                  f"'{name}' (or a tile of the whole of '{name}' loaded with pl.load), so that "
-                 f"'{name}' itself is only loaded from and stored to")
+                 f"'{name}' itself is only loaded from")
 
 
 def _spelling(op: str) -> str:

@@ -167,8 +167,8 @@ class Scan:
     demands: dict[int, MemorySpace]
     entry_loaded: set[int]
     # id of a tensor Var -> the statement (and op) that first reads it whole with a converted
-    # op, and the first that passes it to a tile op that needs the tensor itself (`tile.load`'s
-    # source, `tile.store`'s target): a param with both cannot be loaded whole at entry.
+    # op, and the first that passes it to a tile op that reads the tensor itself (`tile.load`'s
+    # source): a param with both cannot be loaded whole at entry.
     whole_uses: dict[int, tuple[Span, str]]
     tensor_uses: dict[int, tuple[Span, str]]
 
@@ -228,9 +228,12 @@ class _Scanner:
                 if i not in conversion_reqs and isinstance(a, Var) and isinstance(a.type, TensorType):
                     self.used.add(id(a))
                     self.whole_uses.setdefault(id(a), (s.span, call.op.name))
-        elif converter_for(call.op.name) is None and call.op.name.startswith("tile."):
-            for a in call.args:
-                if isinstance(a, Var) and isinstance(a.type, TensorType):
+        elif converter_for(call.op.name) is None and call.op.name.startswith("tile.") \
+                and op is not None:
+            for i, a in enumerate(call.args):
+                # (A write into it, `pl.store(t, .., a)`, is check_gm_writes' to refuse.)
+                if i not in op.written_args and isinstance(a, Var) \
+                        and isinstance(a.type, TensorType):
                     self.tensor_uses.setdefault(id(a), (s.span, call.op.name))
 
     def result(self) -> Scan:
