@@ -349,3 +349,25 @@ def test_a_recursion_error_on_the_deep_stack_is_raised_in_the_caller_without_cra
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parent.parent, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "raised False", proc.stderr
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=4), st.integers(1, 3))
+def test_unroll_is_refused_exactly_when_the_statements_it_makes_pass_the_budget(
+        counts: list[int], body: int) -> None:
+    """Each copy of loop j's body holds the loops nested in it and the `body` statements; loop j
+    makes n1 * ... * nj of them. Refused (at the outer loop) exactly when they pass the budget."""
+    budget = 2000
+    made, copies = 0, 1
+    for j, n in enumerate(counts):
+        copies *= n
+        made += copies * (len(counts) - 1 - j + body)
+    program = pl.parse(unroll_nest(tuple(counts), body), filename="unroll_nest.py")
+    assert isinstance(program, Program)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unroll, "MAX_UNROLLED_STATEMENTS", budget)
+        if made > budget:
+            with pytest.raises(PlError, match=f"more than {budget} statements"):
+                unroll_loops(program)
+        else:
+            unroll_loops(program)
