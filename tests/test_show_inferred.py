@@ -416,7 +416,10 @@ class K:
           out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
         x = pl.load(a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
         y = pl.load(b, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
-        z: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.matmul(x, y)
+        acc: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.create_tile([64, 64], dtype=pl.FP32)
+        for k, (c,) in pl.range(1, init_values=(acc,)):
+            c2 = pl.matmul_acc(c, x, y)
+            z = pl.yield_(c2)
         out = pl.store(z, [0, 0], out)
         x_Left = pl.load(a, [0, 0], [64, 64])
         y_Right = pl.add(x_Left, x_Left)
@@ -432,7 +435,7 @@ def test_lines_are_numbered_as_python_numbers_them() -> None:
     # the moves avoid the names the function binds on its last lines
     assert "x_Left_1: " in r.output and "y_Right_1: " in r.output
     assert r.output == ref.output.replace("@" * len(NOT_LINE_BREAKS), NOT_LINE_BREAKS)
-    assert [str(n) for n in r.notes] == [str(n) for n in ref.notes] and r.notes  # z: Vec -> Acc
+    assert [str(n) for n in r.notes] == [str(n) for n in ref.notes] and r.notes  # acc: Vec -> Acc
     for argv in (["--diff"], ["--explain"]):
         got = run([*argv, "--no-cache", "-"], stdin=text)
         want = run([*argv, "--no-cache", "-"], stdin=plain)

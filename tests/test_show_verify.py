@@ -377,7 +377,8 @@ def test_a_text_that_does_not_read_back_is_an_internal_error() -> None:
     good = run_text(text, "<seed>")
     again = rerun(backend="910B", residency=True, program=None)
     for broken, needle in [
-        (good.output.replace("pl.MemorySpace.Left]", "pl.MemorySpace.Right]", 1), "fixed point"),
+        # (a move annotated with a space it does not move to is refused when read back)
+        (good.output.replace("pl.MemorySpace.Left]", "pl.MemorySpace.Right]", 1), "read back"),
         (good.output.replace("pl.matmul(", "pl.add(", 1), "read back"),
         (good.output.replace("x_tile_Left: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Left]",
                              "x_tile_Left", 1), "not a fixed point"),
@@ -577,3 +578,35 @@ def test_tile_ops_nested_outside_statements_get_their_moves(shape: str, backend:
     compiled = pl.compile(source, backend=None if backend == "none" else backend, verify=True)
     if backend == "none":  # (a backend's K tiling sums in another order)
         assert compare_results(source, compiled.program) == "same"
+
+
+# -- a space written in a tile's annotation, read by a vector op (issue 30 item 7) ---------------
+WRITTEN_SPACE_BODIES = {
+    "mat_load": '''        m: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Mat] = pl.load(x, [0, 0], [16, 128])
+        e = pl.cast(pl.exp(m), pl.FP32)''',
+    "acc_create": '''        t: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Acc] = pl.create_tile([16, 128], dtype=pl.FP32)
+        e = pl.exp(t)''',
+    "mat_load_in_a_loop": '''        m: pl.Tile[[16, 128], pl.BF16, pl.MemorySpace.Mat] = pl.load(x, [0, 0], [16, 128])
+        e = pl.cast(pl.exp(m), pl.FP32)
+        for i in pl.range(2):
+            e = pl.add(e, pl.cast(m, pl.FP32))''',
+}
+
+
+@pytest.mark.parametrize("backend", ["910B", "950", "none"])
+@pytest.mark.parametrize("shape", sorted(WRITTEN_SPACE_BODIES))
+def test_a_written_space_is_kept_and_its_vector_consumer_reads_a_move(
+        shape: str, backend: str, tmp_path: Path) -> None:
+    """`m: pl.Tile[..., Mat] = pl.load(...)` then `pl.exp(m)`: the load loads into Mat, as
+    written, and the vector op reads a move (exit 123 in every mode before: SSA typed the name by
+    its value, the call by the annotation)."""
+    text = _kernel("import pl", WRITTEN_SPACE_BODIES[shape] + "\n        out = pl.store(e, [0, 0], out)"
+                                                             "\n        return out")
+    check_every_mode(text, tmp_path, backend=backend)
+    b = None if backend == "none" else backend
+    source = pl.parse(text)
+    compiled = pl.compile(source, backend=b, verify=True)
+    written = [d for d in compiled.decisions.spaces if d.name.split("__")[0] in ("m", "t")]
+    assert written and {d.space.name for d in written if d.space} == \
+        {"Mat" if "mat" in shape else "Acc"}
+    assert compare_results(source, compiled.program) == "same"

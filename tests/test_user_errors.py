@@ -397,7 +397,7 @@ _WRITTEN_MAT = (
     "import pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n"
     "    def f(self, a: pl.Tensor[[64, 64], pl.FP32],\n"
     "          out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n"
-    "        t: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.load(a, [0, 0], [64, 64], "
+    "        t: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64], "
     "target_memory=pl.MemorySpace.Mat)\n"
     "        for _k, (c,) in pl.range(2, init_values=(t,)):\n"
     "            s = pl.exp(c)\n            y = pl.yield_(s)\n"
@@ -410,15 +410,17 @@ _WRITTEN_MAT = (
     ("return pl.store(y, [0, 0], out)", "its function is left as written"),
 ], ids=["rewritten", "left_as_written"])
 def test_a_changed_written_target_memory_is_a_note(tmp_path: Path, ret: str, told: str) -> None:
-    # The annotation agrees with inference but the load's own target_memory= does not: the
-    # regenerated file rewrote that keyword with no note (found by the fuzzer's add_kwarg edit).
-    # In a function left as written nothing is rewritten, and the note does not say it is.
+    # The load's own target_memory= does not agree with inference: the regenerated file
+    # rewrote that keyword with no note (found by the fuzzer's add_kwarg edit). In a function
+    # left as written nothing is rewritten, and the note does not say it is. (The annotation no
+    # longer says Vec: a space written there that contradicts target_memory= is an error,
+    # tests/error_fixtures/annotated_space_contradicts_target_memory.py.)
     path = tmp_path / "kwarg.py"
     path.write_text(_WRITTEN_MAT.replace("RETURN", ret), encoding="utf-8")
     status, out, err = _cli(["--no-cache", str(path)])
     assert status == 0
     assert ("target_memory=pl.MemorySpace.Vec" in out) == ("regenerated" in told)
-    assert (f"{path}:9:99: note: t is written as pl.MemorySpace.Mat but inference places it "
+    assert (f"{path}:9:87: note: t is written as pl.MemorySpace.Mat but inference places it "
             f"in Vec (loop back-propagation from yielded s); {told}") in err
 
 

@@ -67,12 +67,16 @@ def writes_target_memory(lines: Sequence[str], span: Span) -> bool | None:
 
 def reason_text(lines: Sequence[str], decision: object) -> str:
     """The reason of a `SpaceDecision` in the user's names, saying whether a `target_memory` it
-    rests on was written or is the DSL default (which the decision log cannot know)."""
+    rests on was written (as the keyword, or as the space of the tile's annotation, which the
+    frontend makes the keyword of a producer given none) or is the DSL default (which the
+    decision log cannot know)."""
     reason = decision.reason  # type: ignore[attr-defined]
     written = None
     span = getattr(decision, "span", None)
     if reason.kind == EXPLICIT_KWARG and isinstance(span, Span):
-        written = writes_target_memory(lines, span)
+        # A space written in the annotation is the target_memory of a producer given none.
+        written = writes_target_memory(lines, span) or bool(
+            written_spaces(lines, user_name(getattr(decision, "name", "")), span))
     return user_text(reason.describe(written))
 
 

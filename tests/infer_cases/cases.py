@@ -988,4 +988,35 @@ CASES: list[Case] = [
          r: {T16} = pl.tile.store(c, [0, 0], out)
          return r
          """, moves=("x_tile_Left", "y_tile_Right")),
+    # -- a space written in a tile's annotation (issue 30 item 7) --------------------------------
+    # It is the user's, as a target_memory= is: a load given none loads into it, and the vector
+    # op reading the tile gets a move (the Mat view goes with the move to Vec, as ops.md says).
+    Case("annotated_mat_load_is_kept_for_a_vector_consumer", P_VEC, T16,
+         f"""
+         m: pl.Tile[[16, 128], pl.FP32, {M}] = pl.load(x, [0, 0], [16, 128])
+         e: pl.Tile[[16, 128], pl.FP32] = pl.exp(m)
+         r: {T16} = pl.store(e, [0, 0], out)
+         return r
+         """,
+         f"""
+         m: pl.Tile[[16, 128], pl.FP32, {M}] = pl.tile.load(x, [0, 0], [16, 128], [16, 128], target_memory={M})
+         m_Vec: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.move(m, target_memory={V})
+         e: pl.Tile[[16, 128], pl.FP32, {V}, {COLROW}] = pl.tile.exp(m_Vec)
+         r: {T16} = pl.tile.store(e, [0, 0], out)
+         return r
+         """, moves=("m_Vec",), decisions=(("m", "Mat", "explicit_kwarg"),)),
+    Case("annotated_acc_create_is_kept_for_a_vector_consumer", P_VEC, T16,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32, {A}] = pl.create_tile([16, 128], dtype=pl.FP32)
+         e: pl.Tile[[16, 128], pl.FP32] = pl.exp(t)
+         r: {T16} = pl.store(e, [0, 0], out)
+         return r
+         """,
+         f"""
+         t: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.create([16, 128], dtype=pl.FP32, target_memory={A})
+         t_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(t, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         e: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(t_Vec)
+         r: {T16} = pl.tile.store(e, [0, 0], out)
+         return r
+         """, moves=("t_Vec",), decisions=(("t", "Acc", "explicit_kwarg"),)),
 ]

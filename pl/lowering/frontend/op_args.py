@@ -84,7 +84,7 @@ _DROPPABLE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
     "tile.rsqrt": MappingProxyType({"high_precision": False}),
 })
 
-_LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
+LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
 
 def to_expr(value: Any) -> Any:
@@ -445,7 +445,7 @@ def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str,
     if op.name == "tile.load":
         if len(exprs) == 3:
             exprs.append(exprs[2])
-        if values["target_memory"] not in _LOAD_SPACES:
+        if values["target_memory"] not in LOAD_SPACES:
             raise PlError(f"{spelling}: target_memory must be pl.MemorySpace.Vec or pl.MemorySpace.Mat, "
                           f"got {values['target_memory']}",
                           hint="Load into Vec or Mat, then pl.move(...) to other spaces")

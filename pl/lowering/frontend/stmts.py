@@ -16,7 +16,8 @@ import libcst as cst
 
 from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType
-from pl.ir.expr import Call, ConstInt, Expr, IterArg, TupleGetItem, Var
+from pl.ir.expr import Call, ConstInt, Expr, IterArg, Op, TupleGetItem, Var
+from pl.ir.names import user_name
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -41,7 +42,17 @@ from pl.lowering.frontend.exprs import (
     static_value,
     subscript_components,
 )
-from pl.lowering.frontend.types import Annot, check_local, lower_annotation, type_mismatch, type_text
+from pl.lowering.frontend.op_args import LOAD_SPACES
+from pl.lowering.frontend.types import (
+    Annot,
+    check_local,
+    lower_annotation,
+    placed_by_inference,
+    type_mismatch,
+    type_text,
+)
+from pl.ops.deduce import make_call
+from pl.ops.registry import get_op
 
 _AUG: Final[Mapping[type[cst.BaseAugOp], type[cst.BaseBinaryOp]]] = MappingProxyType({
     cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
@@ -412,6 +423,53 @@ def declared_literal(value: Expr, declared: Type | None) -> Expr:
     return value
 
 
+def _in_written_space(ctx: FnCtx, name: str, ann: Annot, value: Expr, node: cst.CSTNode) -> Expr:
+    """The value of `name: pl.Tile[..., S] = value` where inference places tiles (an InCore, AIC
+    or AIV function, a scope outlined into one), made in the space S the user wrote, or a located
+    error when it cannot be.
+
+    A space written for a tile is the user's, as a `target_memory=` is (seed: the pass never
+    overrides one): a producer that takes `target_memory` and was given none (`pl.load`,
+    `pl.create_tile`) makes the tile in S, and a consumer that needs another space reads a move
+    of it. A value that cannot be made in S (a load into Left, Right, Acc or Bias; a vector op's
+    result in Acc; a `target_memory=` that says another space) is an error: the name would be
+    one space and its value another, and the calls typed from the name would not type-check."""
+    at, got = ann.type, value.type
+    if not isinstance(at, TileType) or not isinstance(got, TileType) or at.memref is not None \
+            or got.memory_space in (None, at.memory_space):
+        return value
+    space, have = at.memory_space, got.memory_space
+    assert space is not None and have is not None
+    where = node.annotation if isinstance(node, cst.AnnAssign) else node
+    op = get_op(value.op.name) if type(value) is Call and type(value.op) is Op else None
+    if type(value) is not Call or op is None or not op.retargetable:
+        what = f"'{user_name(value.name)}' is" if isinstance(value, Var) else \
+            f"{value.op_name} produces" if isinstance(value, Call) else "its value is"
+        raise ctx.error(where, f"'{name}' is annotated {space.name}, but {what} a {have.name} "
+                               "tile here",
+                        hint=f"Change annotation to: {type_text(got)}, or move it there: "
+                             f"{name} = pl.move(..., target_memory=pl.MemorySpace.{space.name})")
+    rhs = node.value if isinstance(node, cst.AnnAssign | cst.Assign) else None
+    if isinstance(rhs, cst.Call) and any(a.keyword is not None and a.keyword.value == "target_memory"
+                                         for a in rhs.args):
+        raise ctx.error(where, f"'{name}' is annotated {space.name} but its target_memory= says "
+                               f"{have.name}", hint="write one space: change the annotation or "
+                                                    "the target_memory= keyword")
+    if op.name == "tile.load" and space not in LOAD_SPACES:
+        raise ctx.error(where, f"'{name}' is annotated {space.name}, but a load reads GM into Vec "
+                               f"or Mat only",
+                        hint=f"load it into Mat (or Vec), then pl.move(...) it to "
+                             f"pl.MemorySpace.{space.name}")
+    kwargs = tuple((k, space if k == "target_memory" else v) for k, v in value.kwargs)
+    if all(k != "target_memory" for k, _ in value.kwargs):
+        kwargs += (("target_memory", space),)
+    try:
+        return make_call(op.name, value.args, kwargs, value.attrs, value.span)
+    except PlError as e:
+        raise ctx.error(where, f"'{name}' is annotated {space.name}, but {op.name} cannot make it "
+                               f"there: {e.message}") from None
+
+
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
@@ -429,6 +487,8 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
             and declared is not None and not isinstance(declared, UnknownType):
         value = dataclasses.replace(value, result_type=declared)
+    if ann is not None and ann.space_given and placed_by_inference(ctx):
+        value = _in_written_space(ctx, name, ann, value, node)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.cur_span  # `node` is the simple statement being lowered (see lower_block)
     if existing is not None:  # a rebinding

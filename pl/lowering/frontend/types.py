@@ -417,6 +417,12 @@ def type_mismatch(declared: Type, actual: Type) -> str | None:
     return None
 
 
+def placed_by_inference(ctx: FnCtx) -> bool:
+    """Whether memory-space inference places the tiles of the statement being lowered: in an
+    InCore, AIC or AIV function, or in a scope compiling outlines into one."""
+    return ctx.func_type.is_incore_kind() or _outlined_here(ctx)
+
+
 def _outlined_here(ctx: FnCtx) -> bool:
     """Whether the statement being lowered lies in a scope compilation outlines into an InCore
     function (pl/lowering/outline.py), which inference then places."""
@@ -463,7 +469,7 @@ def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CST
                 if ann.view_given and inferred.view is not None:
                     _check_valid_region(ctx, name, at, inferred, node)
                 if ann.space_given and inferred.memory_space not in (None, at.memory_space) \
-                        and not ctx.func_type.is_incore_kind() and not _outlined_here(ctx):
+                        and not placed_by_inference(ctx):
                     # Only inference (InCore, AIC, AIV functions and the pl.at scopes compiling
                     # outlines into InCore functions) reconciles a written space with the
                     # value's by a move; elsewhere the value would be one space and the name
