@@ -84,7 +84,24 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 # compiling, and `verify`'s checks of a successful run's output.
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
-              "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg", "write_between")
+              "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg", "write_between",
+              "nest_tile_op", "annotate_space")
+# Where a "nest_tile_op" edit writes the value `{e}` of a line `{n} = {e}` again, nested outside a
+# statement's top-level call (an if's or while's condition, a loop bound, init_values, scalar
+# arithmetic, a tuple): each computes what the line did, so a missing move shows as an error or
+# as another result. "after": a line inserted after it; else the line itself is rewritten.
+_NESTINGS = (
+    ("if", "after", "if pl.tile.read({e}, [0, 0]) < pl.tile.read({e}, [0, 0]): {n} = {e}"),
+    ("while", "after", "while pl.tile.read({e}, [0, 0]) < pl.tile.read({e}, [0, 0]): {n} = {e}"),
+    ("range", "after",
+     "for _nest in pl.range(pl.cast(pl.tile.read({e}, [0, 0]) * 0.0, pl.INDEX) + 1): {n} = {e}"),
+    ("init_values", "after",
+     "for _nest, (_nest_c,) in pl.range(1, init_values=({e},)): {n} = pl.yield_(_nest_c)"),
+    ("scalar", "line", "{n} = pl.add({e}, pl.tile.read({e}, [0, 0]) * 0.0)"),
+    ("tuple", "line", "{n}, _nest = {e}, {e}"),
+)
+# The memory spaces an "annotate_space" edit writes into a tile annotation.
+_SPACES = ("Vec", "Mat", "Left", "Right", "Acc", "Bias")
 # What an "enclose" edit puts around a run of statements: loops and branches are where values
 # merge (loop carries, if results), which token edits rarely make.
 _ENCLOSERS = (["for _e in pl.range(1):"], ["for _e in pl.range(2):"], ["for _e in pl.range(3):"],
@@ -173,6 +190,10 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
         return _add_kwarg(lines, toks, rng)
     if op == "write_between":
         return _write_between(lines, toks, rng)
+    if op == "nest_tile_op":
+        return _nest_tile_op(lines, rng)
+    if op == "annotate_space":
+        return _annotate_space(lines, rng)
     if op in ("drop_line", "indent") or not toks:
         code = [i for i, ln in enumerate(lines) if ln.strip()]
         if not code:
@@ -306,6 +327,61 @@ def _add_kwarg(lines: list[str], toks: list[Tok], rng: random.Random) -> str | N
     opened = line[:close.col].rstrip().endswith("(")
     lines[close.line] = line[:close.col] + ("" if opened else ", ") + kwarg + line[close.col:]
     return f"line {close.line + 1}: pl.{name.text}(..., {kwarg})"
+
+
+_ASSIGNED_CALL = re.compile(r"^(\s+)(\w+)(?:\s*:\s*[^=]+)?\s*=\s*(pl\.[\w.]+\(.*\))\s*(?:#.*)?$")
+
+
+def _nest_tile_op(lines: list[str], rng: random.Random) -> str | None:
+    """Write the pl call a one-line assignment `n = pl.op(...)` binds again, nested where the
+    frontend leaves it (`_NESTINGS`): in a condition, a loop bound, init_values, scalar
+    arithmetic or a tuple."""
+    sites = [(i, m) for i in range(len(lines)) if _simple_statement(lines, i)
+             for m in [_ASSIGNED_CALL.match(lines[i])] if m is not None and not _unbalanced(m[3])]
+    if not sites:
+        return None
+    i, m = rng.choice(sites)
+    indent, name, value = m[1], m[2], m[3]
+    kind, where, template = rng.choice(_NESTINGS)
+    text = template.format(n=name, e=value)
+    if where == "after":
+        lines.insert(i + 1, indent + text)
+    else:
+        lines[i] = indent + text
+    return f"line {i + 1}: nest {kind} {text!r}"
+
+
+_TILE_ANNOTATION = re.compile(r":\s*pl\.Tile\[")
+
+
+def _annotate_space(lines: list[str], rng: random.Random) -> str | None:
+    """Give a tile annotation `pl.Tile[shape, dtype(, space...)]` a random memory space (written
+    after its dtype, or in place of the one it names)."""
+    sites = [(i, m.end()) for i, ln in enumerate(lines) for m in [_TILE_ANNOTATION.search(ln)]
+             if m is not None]
+    if not sites:
+        return None
+    i, start = rng.choice(sites)
+    line = lines[i]
+    depth, items, at = 1, [start], start
+    while at < len(line) and depth:
+        c = line[at]
+        depth += {"[": 1, "(": 1, "]": -1, ")": -1}.get(c, 0)
+        if c == "," and depth == 1:
+            items.append(at + 1)
+        at += 1
+    if depth or len(items) < 2:
+        return None  # a multi-line annotation, or one without a dtype
+    end = at - 1  # the closing bracket
+    space = f"pl.MemorySpace.{rng.choice(_SPACES)}"
+    if len(items) == 2:
+        lines[i] = line[:end] + f", {space}" + line[end:]
+    else:
+        third_end = items[3] - 1 if len(items) > 3 else end
+        if not re.search(r"\b(?:MemorySpace|Mem)\.", line[items[2]:third_end]):
+            return None  # its third item is a view or a MemRef, not a space
+        lines[i] = line[:items[2]] + f" {space}" + line[third_end:]
+    return f"line {i + 1}: annotate {space}"
 
 
 def _op_kwargs() -> dict[str, set[str]]:

@@ -93,6 +93,7 @@ def test_mutation_is_deterministic_and_always_changes_the_text() -> None:
     ("inject", r": inject '"),
     ("enclose", r": enclose in '"),
     ("add_kwarg", r": pl\.\w+\(\.\.\., \w+=\S+\)"),
+    ("nest_tile_op", r": nest \w+ '"),
 ])
 def test_every_kind_of_edit_occurs(kind: str, pattern: str) -> None:
     seen = [e for i in range(300) for e in mutate(SMALL, random.Random(i), max_edits=1).edits]
@@ -112,7 +113,7 @@ def test_single_edits_stay_local() -> None:
         elif len(old) == len(new):
             assert sum(x != y for x, y in zip(old, new, strict=True)) == 1, m.edits
         elif len(new) > len(old):
-            assert len(new) - len(old) == 1 and "inject" in m.edits[0]
+            assert len(new) - len(old) == 1 and ("inject" in m.edits[0] or "nest" in m.edits[0])
             assert [ln for ln in new if ln not in old] and all(ln in new for ln in old)
         else:
             assert len(old) - len(new) == 1 and "drop" in m.edits[0]
@@ -126,6 +127,37 @@ def test_an_added_keyword_is_mostly_one_the_op_takes() -> None:
              for e in mutate(text, random.Random(i), max_edits=1, kinds=("add_kwarg",)).edits]
     taken = [e for e in edits if re.search(r"pl\.load\(\.\.\., (clamp|target_memory)=", e)]
     assert len(edits) == 100 and len(taken) >= 70, edits[:20]
+
+
+def test_a_nested_tile_op_is_written_where_the_frontend_keeps_it() -> None:
+    """nest_tile_op writes a line's pl call again in a condition, a loop bound, init_values,
+    scalar arithmetic or a tuple (issue 30 item 6), each form seen and each mutant parsing."""
+    text = SMALL.replace("pl.Tensor[[64], pl.FP32]", "pl.Tensor[[16, 16], pl.FP32]").replace(
+        "@pl.function\n", "@pl.function(type=pl.FunctionType.InCore)\n").replace(
+        "b = pl.add(a, a)", "t = pl.load(a, [0, 0], [16, 16])\n        b = pl.exp(t)\n"
+                            "        a = pl.store(b, [0, 0], a)").replace("return b", "return a")
+    kinds = set()
+    for i in range(60):
+        m = mutate(text, random.Random(i), max_edits=1, kinds=("nest_tile_op",))
+        kinds.add(m.edits[0].split()[3])
+        compile(m.text, "<mutant>", "exec")
+    assert kinds == {"if", "while", "range", "init_values", "scalar", "tuple"}, kinds
+
+
+def test_an_annotated_space_is_written_into_a_tile_annotation() -> None:
+    """annotate_space gives a tile annotation a random memory space (issue 30 item 7): after its
+    dtype, or in place of the space it names."""
+    line = "        t: pl.Tile[[16, 16], pl.FP32{}] = pl.load(a, [0, 0], [16, 16])"
+    for written in ("", ", pl.MemorySpace.Vec"):
+        text = SMALL.replace("        b = pl.add(a, a)", line.format(written))
+        seen = set()
+        for i in range(40):
+            m = mutate(text, random.Random(i), max_edits=1, kinds=("annotate_space",))
+            new = next(ln for ln in m.text.split("\n") if "pl.Tile[" in ln)
+            found = re.search(r"pl\.Tile\[\[16, 16\], pl\.FP32, pl\.MemorySpace\.(\w+)\] = ", new)
+            assert found, new
+            seen.add(found[1])
+        assert len(seen) >= 4, seen
 
 
 def test_op_swaps_pick_real_ops() -> None:
