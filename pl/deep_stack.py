@@ -12,7 +12,9 @@ Guarantees:
   committed only as the stack grows) and a recursion limit of at least `RECURSION_LIMIT` frames,
   several times what the explicit user-depth limits (`MAX_NESTING`: constants, imports, inline
   helpers, each refused beyond it with a located error) need. Its value is returned, what it
-  raises is raised (its traceback kept).
+  raises is raised (its traceback kept). Where `ulimit -v` leaves less than 8 times that stack,
+  an eighth of the address space is the stack, the limit scaled alike; where no thread can be
+  started at all, `fn()` runs in the caller (Python's own limit then holds).
 - Called again from inside such a thread, `fn()` just runs (entry points nest: `pl.compile` runs
   passes, which print).
 - One deep run at a time (a lock), so the process-wide recursion limit it raises is restored to
@@ -66,28 +68,56 @@ def on_deep_stack(fn: Callable[[], T]) -> T:
 
     with _LOCK:
         limit = sys.getrecursionlimit()
-        worker = _DeepThread(target=run, name="pl-deep-stack", daemon=True)
-        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
-            size = threading.stack_size(STACK_BYTES)  # the size of the threads started next
-            try:
-                worker.start()
-            finally:
-                threading.stack_size(size)
-            try:
-                done.acquire()
-            except BaseException as stop:  # interrupted while waiting: stop the run too
-                if not outcome:
-                    _raise_in(worker, type(stop))
-                done.acquire()
-                raise
+            worker = _start(run, limit)
+            if worker is not None:
+                try:
+                    done.acquire()
+                except BaseException as stop:  # interrupted while waiting: stop the run too
+                    if not outcome:
+                        _raise_in(worker, type(stop))
+                    done.acquire()
+                    raise
         finally:
             sys.setrecursionlimit(limit)
+    if worker is None:  # no thread can be had (an address-space limit): run it here
+        return fn()
     ok, value = outcome[0]
     if not ok:
         assert isinstance(value, BaseException)
         raise value
     return value  # type: ignore[return-value]
+
+
+def _start(run: Callable[[], None], limit: int) -> _DeepThread | None:
+    """A started deep thread running `run`, the recursion limit raised in proportion to the stack
+    it got (`_stack_bytes`); None when no thread can be started (the address space is full)."""
+    stack = _stack_bytes()
+    worker = _DeepThread(target=run, name="pl-deep-stack", daemon=True)
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT * stack // STACK_BYTES))
+    size = threading.stack_size(stack)  # the size of the threads started next
+    try:
+        worker.start()
+        return worker
+    except RuntimeError:  # "can't start new thread"
+        sys.setrecursionlimit(limit)
+        return None
+    finally:
+        threading.stack_size(size)
+
+
+def _stack_bytes() -> int:
+    """STACK_BYTES, or an eighth of the address space a `ulimit -v` allows when that is less
+    (the stack's reservation counts against it, and the compile needs the rest): under 250 MB
+    a 512 MiB stack cannot be mapped, or leaves the parser no memory."""
+    try:
+        import resource  # not on Windows
+    except ImportError:
+        return STACK_BYTES
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return STACK_BYTES
+    return max(1 << 20, min(STACK_BYTES, soft // 8) >> 20 << 20)
 
 
 def _shallow(error: BaseException) -> BaseException:

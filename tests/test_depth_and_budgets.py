@@ -371,3 +371,20 @@ def test_unroll_is_refused_exactly_when_the_statements_it_makes_pass_the_budget(
                 unroll_loops(program)
         else:
             unroll_loops(program)
+
+
+def test_a_tight_address_space_limit_still_compiles(tmp_path: Path) -> None:
+    """Under `ulimit -v` 400 MB a 512 MiB stack cannot be mapped ("can't start new thread" was
+    exit 123): the stack is an eighth of what the limit allows, and a 100-deep constant still
+    compiles."""
+    resource = pytest.importorskip("resource")
+    path = tmp_path / "limited.py"
+    path.write_text(nested_names(100, "[{}]"), encoding="utf-8")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (400 << 20, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+    proc = subprocess.run([sys.executable, "-m", "pl.show_inferred", "--no-cache", str(path)],
+                          capture_output=True, text=True, preexec_fn=limit, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert proc.returncode == 0, proc.stderr
