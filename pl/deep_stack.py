@@ -15,6 +15,8 @@ Guarantees:
   raises is raised (its traceback kept). Where `ulimit -v` leaves less than 8 times that stack,
   an eighth of the address space is the stack, the limit scaled alike; where no thread can be
   started at all, `fn()` runs in the caller (Python's own limit then holds).
+- The caller's trace and profile functions (`sys.settrace`, `sys.setprofile`: a debugger, coverage,
+  a call counter) are set in the thread too, so they see the run as if it ran in the caller.
 - Called again from inside such a thread, `fn()` just runs (entry points nest: `pl.compile` runs
   passes, which print).
 - One deep run at a time (a lock), so the process-wide recursion limit it raises is restored to
@@ -58,7 +60,15 @@ def on_deep_stack(fn: Callable[[], T]) -> T:
     done = threading.Lock()
     done.acquire()
 
+    # The caller's Python-level trace and profile functions (a debugger, coverage, a call
+    # counter) see the run as they would see `fn()` in the caller: they are set per thread.
+    trace, profile = sys.gettrace(), sys.getprofile()
+
     def run() -> None:
+        if callable(profile):
+            sys.setprofile(profile)
+        if callable(trace):
+            sys.settrace(trace)
         try:
             outcome.append((True, fn()))
         except BaseException as e:  # noqa: BLE001 - carried to the caller, which raises it

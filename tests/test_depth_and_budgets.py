@@ -243,23 +243,25 @@ def _constant(text: str) -> Any:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 3000), min_size=1, max_size=4))
 def test_a_constant_is_bounded_in_all_not_per_list(sizes: list[int]) -> None:
-    """`[[[0] * a] * b] * c`, written in one expression or through names: refused exactly when
-    its items in all (every nested list's, counted at each place it is reached) pass the limit,
+    """`[[[0] * a] * b] * c`, written in one expression or through names: refused exactly when a
+    list it builds (the final one or one along the way, as for the per-operation bounds) holds
+    more than the limit in all (every nested list's items, counted at each place it is reached),
     though no single list is longer than 3000."""
-    total, per = 0, 1
-    for n in reversed(sizes):  # the list of sizes[k] items is reached prod(sizes[k + 1:]) times
-        per *= n
-        total += per
+    items, peak = 0, 0
+    for n in sizes:  # `[inner]` holds 1 + inner's items; `* n` repeats that
+        wrapped = 1 + items
+        items = n * wrapped
+        peak = max(peak, wrapped, items)
     expr = "0"
     for n in sizes:
         expr = f"[{expr}] * {n}"
     named = "\n".join(["A = 0"] + [f"A = [A] * {n}" for n in sizes])
     for text in (f"A = {expr}", named):
-        if total > MAX_ELEMENTS:
+        if peak > MAX_ELEMENTS:
             with pytest.raises(NotStatic, match=f"more than {MAX_ELEMENTS} items in all"):
                 _constant(text)
         else:
-            assert measure(_constant(text))[0] == total
+            assert measure(_constant(text))[0] == items
 
 
 _leaf = st.integers(-3, 3)
