@@ -253,7 +253,12 @@ class _Planner:
                 raise Unsupported(f"the compiled body has a statement the source does not "
                                   f"(line {s.span.line})")
             if isinstance(s, YieldStmt) and entry.small is None:
-                continue  # the carry SSA conversion adds to a loop, located at the loop's header
+                # The carry SSA conversion adds to a loop or an if, located at its header: the
+                # file has no line for it, so one yielding an inserted move cannot be shown.
+                if self._renames(s.values):
+                    raise Unsupported(f"a move feeds the value the statement at line {k[0]} "
+                                      "carries")
+                continue
             if k in self.seen:
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
