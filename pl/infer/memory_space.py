@@ -15,7 +15,8 @@ an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t`
 callee's writes would reach only the copy: then it is a located PlError. A call (of an op or a program
 function) in a function inference does not transform (Orchestration, Opaque, ...; their
 `pl.at` scopes were outlined into InCore functions before) with a tile placed elsewhere than it
-takes is a PlError located at the call, since nothing there could move it.
+takes is a PlError located at the call, since nothing there could move it. Such a caller's calls of a function
+whose tile results inference retyped follow the new types (pl/infer/callers.py).
 A tile bound to allocated memory (a MemRef, IR printed after memory allocation) keeps the space
 it was allocated in: it is never re-placed, consumers get moves (docs/memory_allocation.md).
 """
@@ -28,6 +29,7 @@ from pl.errors import PlError
 from pl.infer import decisions as d
 from pl.infer.analysis import analyze, collect_moves
 from pl.infer.backend import check_backend
+from pl.infer.callers import follow_returned_types
 from pl.infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces
 from pl.infer.demand import collect_demands
 from pl.infer.mutate import MakeCall, Mutator
@@ -169,5 +171,6 @@ def infer_tile_memory_space(program: Program, backend: str | None = None,
         new_f, f_log = infer_function(f, backend, calls.make_call, program, callees, writers)
         funcs.append(new_f)
         log = log.merged(f_log)
+    funcs = follow_returned_types(funcs, program.functions)
     out, residency_log = residency(replace(program, functions=tuple(funcs)), backend)
     return out, replace(log, residency=tuple(residency_log))
