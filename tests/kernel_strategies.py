@@ -2,7 +2,7 @@
 
 Guarantees: every drawn value is a `GeneratedProgram` whose `source` is the text of one `@pl.program`
 class that the reference DSL accepts (so `pl.parse(source)` must succeed) and whose root
-Orchestration function `main` is the program's entry for `pl.interpret`. Four families:
+function `main` is the program's entry for `pl.interpret`. Five families:
 
 * `tile_programs()`: a tile-level InCore `kernel` (loads with Vec / Mat / no target, elementwise,
   scalar and unary chains, matmul / matmul_acc with `create_tile` accumulators, moves, stores,
@@ -20,6 +20,9 @@ Orchestration function `main` is the program's entry for `pl.interpret`. Four fa
   after its loop a value first bound in it (carried out from a stand-in of its type).
 * `matmul_programs()`: a Mat-resident matmul that may overflow L0 (K and M/N tiling), stored
   once at an offset (see its docstring).
+* `scoped_programs()`: tile-level bodies in `with pl.at(level=pl.Level.CORE_GROUP):` scopes of
+  the root function itself (the reference's quick-start form; see its docstring), so `main` is
+  the whole program until compilation outlines the scopes.
 
 The first three families are FP32 throughout; the matmul family uses INT8 (-> INT32) products or
 single-K-block FP16 ones. So the interpreter's results of the source and compiled programs must
@@ -33,8 +36,8 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-__all__ = ["GeneratedProgram", "matmul_programs", "nd_programs", "tile_programs", "tensor_programs",
-           "TILE_SPACES"]
+__all__ = ["GeneratedProgram", "matmul_programs", "nd_programs", "scoped_programs", "tile_programs",
+           "tensor_programs", "TILE_SPACES"]
 
 TILE_SPACES = ("Vec", "Mat", "Acc", "Left", "Right")
 BINARY = ("add", "sub", "mul", "maximum", "minimum")
@@ -74,6 +77,7 @@ class _Kernel:
     counter: int = 0
     frozen: frozenset[str] = frozenset()  # names that must not be rebound here (BUG-1)
     yielding_if: bool = False  # inside an if whose branches yield: no break/continue/return here
+    scoped: bool = False  # the body stands in a pl.at scope: no `return` (scoped_programs)
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -143,7 +147,7 @@ def _stmt(k: _Kernel, indent: int, pool: dict[str, str], loop_vars: list[tuple[s
     if loop_vars:
         if not k.yielding_if:
             kinds += ["exit"]  # `break` / `continue` under an if (all loops drawn are pl.range)
-    elif "out" not in k.frozen and not k.yielding_if:
+    elif "out" not in k.frozen and not k.yielding_if and not k.scoped:
         kinds += ["early_return"]  # `return` is not allowed inside a loop, nor in a yielding if
     if not pool:
         kinds = ["load"]
@@ -398,6 +402,48 @@ def tile_programs(draw: st.DrawFn) -> GeneratedProgram:
     k.emit(2, "return out")
     tensor = f"pl.Tensor[[{size}, {size * blocks}], pl.FP32]"
     return GeneratedProgram(_kernel_and_main(tensor, k.lines, scalar=True), tuple(sorted(k.features)))
+
+
+@st.composite
+def scoped_programs(draw: st.DrawFn) -> GeneratedProgram:
+    """Bodies like `tile_programs`' written in the reference's quick-start form: each in a
+    `with pl.at(level=pl.Level.CORE_GROUP):` scope of the root function itself (Opaque or
+    Orchestration), which compilation outlines into an InCore function before inference places
+    its tiles. One or two scopes, each ending with a store into `out` (a second scope may read
+    what the first stored: tasks pass data through tensors, never tiles), maybe in a `pl.range`
+    loop (carrying `out` through the calls)."""
+    size = draw(st.sampled_from((16, 32)))
+    k = _Kernel(draw, size, 3, scoped=True)
+    scopes = []
+    for n in range(draw(st.integers(1, 2))):
+        start = len(k.lines)
+        pool: dict[str, str] = {}
+        if n:  # the second task reads what the first stored
+            name = k.fresh("t")
+            k.emit(0, f"{name} = pl.load(out, [0, 0], [{size}, {size}])")
+            pool[name] = "Vec"
+            k.features.add("scope:reads_previous")
+        _load(k, 0, pool, [])
+        _body(k, 0, pool, [], 0, 1, 5)
+        k.emit(0, f"out = pl.store({_pick(k, pool)}, [0, {n * size}], out)")
+        scopes.append(k.lines[start:])
+    looped = draw(st.booleans())
+    if looped:
+        k.features.add("scope:loop")
+    kind = draw(st.sampled_from(("", "(type=pl.FunctionType.Orchestration)")))
+    k.features.add("scope:orchestration" if kind else "scope:opaque")
+    tensor = f"pl.Tensor[[{size}, {size * 3}], pl.FP32]"
+    sig = f"(self, x: {tensor}, y: {tensor}, out: pl.Out[{tensor}], m: pl.Scalar[pl.INDEX]) -> {tensor}:"
+    at = 3 if looped else 2
+    lines = ["import pl", "", "", "@pl.program", "class Generated:", f"    @pl.function{kind}",
+             f"    def main{sig}"]
+    if looped:
+        lines.append(f"        for rep in pl.range({draw(st.integers(1, 2))}):")
+    for body in scopes:
+        lines.append("    " * at + "with pl.at(level=pl.Level.CORE_GROUP):")
+        lines.extend("    " * (at + 1) + line for line in body)
+    lines.append("        return out")
+    return GeneratedProgram("\n".join(lines) + "\n", tuple(sorted(k.features)))
 
 
 def _kernel_and_main(tensor: str, body: list[str], scalar: bool) -> str:

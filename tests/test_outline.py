@@ -83,12 +83,12 @@ def test_explain_names_the_scope_moves() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert cli.main(["--explain", str(EXAMPLE)], stdout=out, stderr=err) == 0, err.getvalue()
     text = out.getvalue()
-    assert "ScopedMatmul.main_incore_0 (InCore, outlined from the scope at line 24)" in text
-    assert ":27: ta_Left -> Left: inserted move of ta, because tile.matmul argument 0 must be " \
+    assert "ScopedMatmul.main_incore_0 (InCore, outlined from the scope at line 26)" in text
+    assert ":29: ta_Left -> Left: inserted move of ta, because tile.matmul argument 0 must be " \
            "in Left" in text
-    assert ":27: tb_Right -> Right: inserted move of tb, because tile.matmul argument 1 must " \
+    assert ":29: tb_Right -> Right: inserted move of tb, because tile.matmul argument 1 must " \
            "be in Right" in text
-    assert ":27: acc -> Acc: fixed output space of tile.matmul" in text
+    assert ":29: acc -> Acc: fixed output space of tile.matmul" in text
 
 
 def test_show_inferred_types_the_scope_in_place() -> None:
@@ -129,7 +129,7 @@ def test_a_pipeline_without_outlining_lets_no_tile_escape() -> None:
     with pytest.raises(PlError, match=r"Op 'tile.matmul' input 0 \('ta'\) requires Left but "
                                       r"is in Mat") as info:
         PassManager(passes, verify=True).run(_program(EXAMPLE))
-    assert info.value.span is not None and info.value.span.line == 27
+    assert info.value.span is not None and info.value.span.line == 29
 
 
 # A hand-written program: an Orchestration function's matmul reads two Vec tiles, with no scope

@@ -13,7 +13,9 @@ Guarantees:
 - The new function (kind InCore, named after the scope's `name_hint=`, else `<parent>_incore_<n>`,
   made unique in the program) takes the values the region reads but does not define, in order of
   first use, and returns the values it defines that the rest of the parent reads, in order of
-  definition. Its statements keep their spans, so diagnostics and `show_inferred` point at the
+  definition (a tile among those is a located PlError: a task's tiles live in its core's buffers
+  only while it runs, and the reference's inference refuses an InCore function's Tile
+  parameters). Its statements keep their spans, so diagnostics and `show_inferred` point at the
   lines inside the user's `with` block. A tensor parameter the region writes (an op's written
   argument, a callee's Out/InOut actual) is `Out` when the region only writes it, else `InOut`.
 - The scope itself stays in the parent with its level, name, deps and task id (`as tid`): its
@@ -33,9 +35,11 @@ from collections.abc import Iterator
 
 from typing_extensions import assert_never
 
+from pl.errors import PlError
 from pl.ir.enums import FunctionType, ParamDirection, ScopeKind, default_level_role
 from pl.ir.expr import Call, Expr, GlobalVar, IterArg, TupleGetItem, Var, program_call_type
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -54,7 +58,7 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.traverse import map_stmt, stmt_defs, stmt_exprs, type_exprs, walk_exprs, walk_stmts
-from pl.ir.types import TensorType, Type
+from pl.ir.types import TensorType, TileType, Type
 from pl.lowering.ssa.support import Substituter
 from pl.ops.registry import get_op
 
@@ -153,6 +157,15 @@ class _Outliner:
         own = set(defined)
         inputs = list(dict.fromkeys(v for v in _uses(body) if v not in own))
         outputs = [v for v in defined if self.counts[v] > inside[v]]
+        for v in outputs:
+            if isinstance(v.type, TileType):
+                raise PlError(
+                    f"'{user_name(v.name)}' is a tile the pl.at(level=pl.Level.CORE_GROUP) or "
+                    "pl.spmd scope defines and code after the scope reads: the scope's body runs "
+                    "as a task of its own (an InCore function), whose tiles live in its core's "
+                    "buffers only while it runs", v.span if v.span.line > 0 else region.span,
+                    hint=f"store {user_name(v.name)} to a tensor inside the scope (pl.store) and "
+                         "load it where it is read")
         name = self._name(scope, region)
         params = tuple(Var(v.name, v.type, span=v.span) for v in inputs)
         versions: dict[Var, Expr] = dict(zip(inputs, params, strict=True))

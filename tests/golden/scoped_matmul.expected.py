@@ -5,7 +5,9 @@
   as in an InCore function: show_inferred types the statements in place, inside the block, and
   writes the moves a matmul needs (its operands in Left and Right, its result in Acc).
 - The scopes sit in a loop: block j of the output is its own task, reading column block j of b.
-- `as scaled` names the second stage's task: the last scope waits for it (`deps=[scaled]`).
+- `as scaled` names the second stage's task: the last scope waits for it (`deps=[scaled]`). A
+  task's tiles live in its core's buffers only while it runs: what the next task reads goes
+  through a tensor (`c`).
 """
 
 import pl
@@ -35,6 +37,9 @@ class ScopedMatmul:
         with pl.at(level=pl.Level.CORE_GROUP) as scaled:
             first: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.load(c, [0, 0], [64, 64])
             halved: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.mul(first, 0.5)
-        with pl.at(level=pl.Level.CORE_GROUP, deps=[scaled]):
             c = pl.store(halved, [0, 0], c)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[scaled]):
+            block: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.load(c, [0, 0], [64, 64])
+            shifted: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec] = pl.add(block, 1.0)
+            c = pl.store(shifted, [0, 64], c)
         return c

@@ -1,5 +1,5 @@
-"""A scope in a loop carrying the output tensor, and a scope that defines two values the rest of
-the function reads (a tuple result), one of them a tile another scope consumes."""
+"""A scope in a loop carrying the output tensor, and a scope that writes two tensors the rest of
+the function reads (a tuple result), one of them read by the next scope."""
 import pl
 
 
@@ -7,7 +7,8 @@ import pl
 class K:
     @pl.function
     def main(self, a: pl.Tensor[[32, 32], pl.FP32], b: pl.Tensor[[32, 32], pl.FP32],
-             out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]:
+             out: pl.Out[pl.Tensor[[32, 32], pl.FP32]],
+             aux: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[32, 32], pl.FP32]:
         for k in pl.range(2):
             with pl.at(level=pl.Level.CORE_GROUP):
                 ta = pl.load(a, [k * 16, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
@@ -16,8 +17,11 @@ class K:
                 out = pl.store(prod, [k * 16, 0], out)
         with pl.at(level=pl.Level.CORE_GROUP):
             row = pl.load(a, [0, 0], [16, 32])
-            out = pl.store(pl.exp(row), [16, 0], out)
+            e = pl.exp(row)
+            out = pl.store(e, [16, 0], out)
+            aux = pl.store(row, [0, 0], aux)
         with pl.at(level=pl.Level.CORE_GROUP):
-            again = pl.add(row, row)
+            back = pl.load(aux, [0, 0], [16, 32])
+            again = pl.add(back, back)
             out = pl.store(again, [0, 0], out)
         return out

@@ -490,7 +490,7 @@ def _scope_body(ctx: FnCtx, scope: OpenScope, stmts: Sequence[cst.CSTNode],
                 head: Sequence[Stmt]) -> list[Stmt]:
     """The statements of a scope's body after `head` (a binding the scope itself makes). Scopes
     are transparent: names bound inside stay visible after the scope."""
-    ctx.open_scopes.append(scope)
+    ctx.open_scopes.append(replace(scope, loops=len(ctx.loops), yields=len(ctx.yields)))
     try:
         return [*head, *lower_block(ctx, stmts)]
     finally:
@@ -523,7 +523,7 @@ def _spmd_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     incore_args += [(k, v) for k, v in args if k in ("split", "slot_num")]
     spmd = [(k, v) for k, v in args if k not in ("split", "slot_num")]
     span = ctx.src.stmt_span(node)
-    ctx.open_scopes.append(OpenScope(ScopeKind.Spmd))
+    ctx.open_scopes.append(OpenScope(ScopeKind.Spmd, loops=len(ctx.loops), yields=len(ctx.yields)))
     try:  # transparent, as the with-form: the names bound inside stay visible after the loop
         head = [_index_binding(ctx, node, "pl.spmd", "get_block_idx")]
         body = _scope_body(ctx, OpenScope(ScopeKind.InCore, user_split), suite(node.body), head)

@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from pl.errors import PlError, suggest
-from pl.ir.enums import DType, FunctionType, ParamDirection, Role
+from pl.ir.enums import DType, FunctionType, ParamDirection, Role, ScopeKind
 from pl.ir.expr import Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -27,6 +27,7 @@ from pl.ir.types import ScalarType, Type
 from pl.language import dsl
 from pl.language.dsl_ops import OpNamespace, suggest_op
 from pl.lowering.frontend.source import SourceFile
+from pl.lowering.outline import OUTLINING
 from pl.lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
 
 _MISSING = object()
@@ -169,6 +170,15 @@ class FnCtx:
     def error(self, node: cst.CSTNode | None, message: str, *, hint: str | None = None,
               note: str | None = None) -> PlError:
         return self.src.error(node, message, hint=hint, note=note)
+
+    def outlined_scope(self) -> Any:
+        """The outermost open scope whose body compilation outlines into an InCore function of
+        its own (pl/lowering/outline.py: a `pl.at(level=CORE_GROUP)` or `pl.spmd` scope of an
+        Opaque, Orchestration or Graph function; a `scope_args.OpenScope`), or None."""
+        if self.func_type not in OUTLINING:
+            return None
+        return next((s for s in self.open_scopes if s.kind in (ScopeKind.InCore, ScopeKind.Spmd)),
+                    None)
 
     def lookup_var(self, name: str) -> Var | None:
         scopes = self.scopes

@@ -69,6 +69,9 @@ class OpenScope:
     user_split: SplitMode | None = None
     split_aiv: SplitMode | None = None
     manual: bool = False
+    loops: int = 0  # the loops open around the scope (`FnCtx.loops`) when its body began
+    yields: int = 0  # the loops and ifs `pl.yield_` may end there (`FnCtx.yields`)
+
 
 
 def task_id_target(ctx: FnCtx, item: cst.WithItem, obj: Any, spelling: str) -> Var | None:

@@ -138,6 +138,12 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
         raise ctx.error(node, "return is not allowed inside a loop",
                         hint="carry the value out with init_values and pl.yield_, "
                              "then return it after the loop")
+    if ctx.outlined_scope() is not None:
+        raise ctx.error(node, "return is not allowed inside a pl.at(level=pl.Level.CORE_GROUP) "
+                              "or pl.spmd scope: its body runs as a task of its own (an InCore "
+                              "function compilation outlines), which cannot return from the "
+                              "function around it",
+                        hint="bind the value inside the scope and return it after the scope")
     vals: tuple[Expr, ...] = ()
     if isinstance(node.value, cst.Tuple):
         vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
@@ -179,6 +185,13 @@ def _break_continue_stmt(ctx: FnCtx, node: cst.Break | cst.Continue) -> list[Stm
         raise ctx.error(node, f"'{word}' outside a loop")
     if ctx.loops[-1][0] not in ("Sequential", "While"):
         raise ctx.error(node, f"'{word}' is only allowed in pl.range and while loops")
+    scope = ctx.outlined_scope()
+    if scope is not None and scope.loops == len(ctx.loops):
+        raise ctx.error(node, f"'{word}' cannot leave the pl.at(level=pl.Level.CORE_GROUP) or "
+                              "pl.spmd scope it is in: the scope's body runs as a task of its own "
+                              "(an InCore function compilation outlines), which cannot end a loop "
+                              "around it",
+                        hint="compute the condition inside the scope and test it after the scope")
     return [BreakStmt(span=span) if word == "break" else ContinueStmt(span=span)]
 
 
@@ -293,6 +306,13 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
                stmt: cst.CSTNode) -> Stmt:
     if not ctx.yields:
         raise ctx.error(call, "pl.yield_(...) is only allowed inside a loop or an if")
+    scope = ctx.outlined_scope()
+    if scope is not None and scope.yields == len(ctx.yields):
+        raise ctx.error(call, "pl.yield_(...) cannot end a loop or an if around the "
+                              "pl.at(level=pl.Level.CORE_GROUP) or pl.spmd scope it is in: the "
+                              "scope's body runs as a task of its own (an InCore function "
+                              "compilation outlines)",
+                        hint="bind the value inside the scope and yield it after the scope")
     values = [hoist_nested(ctx, lower_expr(ctx, a.value)) for a in call.args]
     if names is not None and len(names) != len(values):
         raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",

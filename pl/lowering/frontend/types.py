@@ -26,7 +26,6 @@ from pl.ir.enums import (
     MemorySpace,
     PadValue,
     ParamDirection,
-    ScopeKind,
     TensorLayout,
     TileLayout,
 )
@@ -50,7 +49,6 @@ from pl.ir.types import (
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx
 from pl.lowering.frontend.memref import check_declared, placed_memref
-from pl.lowering.outline import OUTLINING
 from pl.ops.deduce_array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
 from pl.printer.program import print_type
 
@@ -420,14 +418,7 @@ def type_mismatch(declared: Type, actual: Type) -> str | None:
 def placed_by_inference(ctx: FnCtx) -> bool:
     """Whether memory-space inference places the tiles of the statement being lowered: in an
     InCore, AIC or AIV function, or in a scope compiling outlines into one."""
-    return ctx.func_type.is_incore_kind() or _outlined_here(ctx)
-
-
-def _outlined_here(ctx: FnCtx) -> bool:
-    """Whether the statement being lowered lies in a scope compilation outlines into an InCore
-    function (pl/lowering/outline.py), which inference then places."""
-    return ctx.func_type in OUTLINING and any(s.kind in (ScopeKind.InCore, ScopeKind.Spmd)
-                                              for s in ctx.open_scopes)
+    return ctx.func_type.is_incore_kind() or ctx.outlined_scope() is not None
 
 
 def check_local(ctx: FnCtx, name: str, ann: Annot, inferred: Type, node: cst.CSTNode) -> Type:

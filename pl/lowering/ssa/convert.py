@@ -55,6 +55,7 @@ from pl.ir import (
     ScopeStmt,
     SeqStmts,
     Stmt,
+    TileType,
     Type,
     Var,
     WhileStmt,
@@ -64,6 +65,7 @@ from pl.ir import (
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
 from pl.ir.traverse import map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
+from pl.lowering.outline import OUTLINING, outlined_region
 from pl.lowering.ssa.flow import fold_early_returns, lower_break_continue, never_falls_through
 from pl.lowering.ssa.support import (
     Misses,
@@ -158,6 +160,9 @@ class _Converter:
         self.future: set[Var] = set()
         self.misses = Misses(self.by_name)
         self.defined: set[Var] | None = None  # _source_definitions(func), once a use misses
+        # The values an outlined scope's body defined (pl/lowering/outline.py): another task's
+        # tiles, which no loop after that scope may start a carry from.
+        self.task_local: set[Var] = set()
         self.substituter = Substituter(self.cur, self.misses)
 
     # ── versions ──
@@ -274,9 +279,13 @@ class _Converter:
         if boundary:
             # A loop inside an outlined scope cannot carry a value to a use after the scope.
             self.future = {v for v in self.future if v in self.cur}
+        known = set(self.cur.values())
         body = self.stmt(s.body)
         if boundary:
             self.future = saved
+        if self.func.func_type in OUTLINING and outlined_region(s) is not None:
+            self.task_local.update(v for v in self.cur.values()
+                                   if v not in known and isinstance(v.type, TileType))
         # Bindings made in the scope body stay visible after it (cur is not restored); the task
         # id (`as tid`) is bound when the scope ends.
         tid = s.task_id
@@ -371,7 +380,7 @@ class _Converter:
                 return before[p]
         # Dict order is first-definition order, our stand-in for the reference's creation order.
         for v in before.values():
-            if v.type == t:
+            if v.type == t and v not in self.task_local:
                 return v
         return None
 
