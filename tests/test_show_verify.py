@@ -610,3 +610,40 @@ def test_a_written_space_is_kept_and_its_vector_consumer_reads_a_move(
     assert written and {d.space.name for d in written if d.space} == \
         {"Mat" if "mat" in shape else "Acc"}
     assert compare_results(source, compiled.program) == "same"
+
+
+# -- tensor ops nested in an if's or a loop's header of an InCore function ------------------------
+TENSOR_HEADER_KERNEL = '''import pl
+
+
+@pl.program
+class K:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Tensor[[16, 16], pl.FP32],
+               out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        z = pl.add(x, y)
+{body}
+        out = pl.assemble(out, z, [0, 0])
+        return out
+'''
+TENSOR_HEADERS = {
+    "if_condition": '''        if pl.tensor.read(pl.add(x, y), [0, 0]) > 0.0:
+            z = pl.mul(x, y)''',
+    "range_bound": '''        for i in pl.range(pl.cast(pl.tensor.read(pl.add(x, y), [0, 0]) * 0.0, pl.INDEX) + 2):
+            z = pl.add(z, x)''',
+    "init_values": '''        for i, (c,) in pl.range(2, init_values=(pl.mul(x, y),)):
+            c2 = pl.add(c, z)
+            z = pl.yield_(c2)''',
+}
+
+
+@pytest.mark.parametrize("shape", sorted(TENSOR_HEADERS))
+def test_tensor_ops_in_a_header_are_converted(shape: str, tmp_path: Path) -> None:
+    """A tensor op nested in an if's condition or a loop's header is computed before it, where
+    tensor-to-tile conversion converts it (left nested, it stayed a tensor op on tiles, and
+    --ir's text did not read back: exit 123)."""
+    text = TENSOR_HEADER_KERNEL.format(body=TENSOR_HEADERS[shape])
+    check_every_mode(text, tmp_path, backend="none")
+    source = pl.parse(text)
+    compiled = pl.compile(source, backend=None, verify=True)
+    assert compare_results(source, compiled.program) == "same"

@@ -262,6 +262,9 @@ class _Planner:
             if k in self.seen:
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
+            if entry.small is None and isinstance(s, AssignStmt | EvalStmt):
+                raise Unsupported(f"lowering computes a call of the header at line {k[0]} "
+                                  "before it")
             self._check_same_kind(s, k)
             self._check_moves_renamed(s, k)
             if entry.block is block:

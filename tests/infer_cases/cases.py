@@ -17,6 +17,8 @@ L = "pl.MemorySpace.Left"
 R = "pl.MemorySpace.Right"
 A = "pl.MemorySpace.Acc"
 COLROW = "pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)"
+# The keywords of a move of an Acc tile to Vec.
+MOVE_VEC = f"target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box"
 
 
 @dataclass(frozen=True)
@@ -886,8 +888,10 @@ CASES: list[Case] = [
          return r
          """),
     # -- tile ops the frontend leaves nested (issue 30 item 6) ----------------------------------
-    # A tile op in an if's condition: the operands it reads from earlier statements are moved
-    # before the if, and its own result, which no statement binds, is moved where it stands.
+    # A tile op in an if's condition is computed once, before the if, by a statement of its own
+    # (the frontend flattens the header, as the reference's flatten_call_expr does): its
+    # operands, and its result that the scalar read in the condition needs in Vec, are moved
+    # before the if as for any statement.
     Case("tile_op_in_if_condition", P_MM, T16,
          VEC_LOADS_BEFORE + f"""
          c: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
@@ -902,17 +906,19 @@ CASES: list[Case] = [
          """,
          VEC_LOADS_EXPECTED + LR_MOVES + f"""
          c: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
-         if pl.tile.read(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]) > 0.0:
-             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         matmul: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         matmul_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul, MOVE_VEC)
+         if pl.tile.read(matmul_Vec, [0, 0]) > 0.0:
+             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, MOVE_VEC)
              e: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.exp(c_Vec)
              d: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(e)
          else:
-             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+             c_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c, MOVE_VEC)
              f: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.neg(c_Vec)
              d: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(f)
          r: {T16} = pl.tile.store(d, [0, 0], out)
          return r
-         """, moves=("x_tile_Left", "y_tile_Right", "tile.move(tile.matmul)", "c_Vec", "c_Vec")),
+         """.replace("MOVE_VEC", MOVE_VEC), moves=("x_tile_Left", "y_tile_Right", "matmul_Vec", "c_Vec", "c_Vec")),
     # A while's condition is evaluated before every iteration: what it reads is moved where it
     # stands (the carry `c` is a new value each time), never once before the loop.
     Case("tile_op_in_while_condition", P_MM, T16,
@@ -934,8 +940,9 @@ CASES: list[Case] = [
          r: {T16} = pl.tile.store(c_out, [0, 0], out)
          return r
          """, moves=("x_tile_Left", "y_tile_Right", "tile.move(c)", "tile.move(tile.matmul)")),
-    # A tile op in a loop bound and in init_values: its operands are moved before the loop, and
-    # the initial value, an Acc result the Vec carry starts from, is moved where it stands.
+    # A tile op in a loop bound and in init_values is computed once, before the loop, by a
+    # statement of its own: the bound's read and the Vec carry get its Acc result moved to Vec
+    # (the initial value, which a matmul cannot make in Vec, from a move right before the loop).
     Case("tile_op_in_range_bound_and_init_values", P_MM, T16,
          VEC_LOADS_BEFORE + f"""
          c0: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
@@ -947,14 +954,18 @@ CASES: list[Case] = [
          """,
          VEC_LOADS_EXPECTED + LR_MOVES + f"""
          c0: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
-         for i, (c,) in pl.range(pl.cast(pl.tile.read(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box), [0, 0]), pl.INDEX), init_values=(pl.tile.move(pl.tile.matmul(x_tile_Left, y_tile_Right), target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box),)):
-             c0_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c0, target_memory={V}, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+         matmul: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         matmul_1: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         matmul_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul, MOVE_VEC)
+         matmul_1_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul_1, MOVE_VEC)
+         for i, (c,) in pl.range(pl.cast(pl.tile.read(matmul_Vec, [0, 0]), pl.INDEX), init_values=(matmul_1_Vec,)):
+             c0_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c0, MOVE_VEC)
              c2: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(c, c0_Vec)
              c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c2)
          r: {T16} = pl.tile.store(c_out, [0, 0], out)
          return r
-         """, moves=("x_tile_Left", "y_tile_Right", "tile.move(tile.matmul)", "tile.move(tile.matmul)",
-                     "c0_Vec")),
+         """.replace("MOVE_VEC", MOVE_VEC), moves=("x_tile_Left", "y_tile_Right", "matmul_Vec", "matmul_Vec",
+                                                   "c0_Vec")),
     # A tile op under scalar arithmetic and in an offset list: its operand is moved before the
     # statement, as for a top-level call (one move serves both).
     Case("tile_op_in_scalar_expression_and_offsets", P_MM, T16,

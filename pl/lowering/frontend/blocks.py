@@ -18,7 +18,7 @@ them). Any other iterator is a located error.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Final, TypeGuard
@@ -45,7 +45,7 @@ from pl.ir.stmt import (
 from pl.ir.types import ScalarType, Type
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, YieldSite
-from pl.lowering.frontend.exprs import lower_expr, lower_value
+from pl.lowering.frontend.exprs import hoist_nested, lower_expr, lower_value
 from pl.lowering.frontend.op_builders import build_call
 from pl.lowering.frontend.scope_args import (
     OpenScope,
@@ -92,7 +92,7 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
                 produced += lower_small(ctx, small)
         else:
             ctx.cur_span = ctx.src.stmt_span(s)
-            produced = lower_compound(ctx, s)
+            produced = _header_first(ctx, lower_compound, s)
         if ctx.result_types and not declaration_line(s):  # `p: T; x = 1` before the if
             raise _misplaced_declaration(ctx)
         ctx.emitted += len(produced)
@@ -109,6 +109,23 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
         raise _misplaced_declaration(ctx)
     ctx.cur_span = outer_span
     return out
+
+
+def _header_first(ctx: FnCtx, lower: Callable[[FnCtx, Any], list[Stmt]], node: cst.CSTNode
+                  ) -> list[Stmt]:
+    """The statements `lower` makes for the compound statement `node`, after those computing the op
+    calls nested in the op calls of its header (an if's condition, a loop's bounds and initial
+    values, a scope's arguments; see `FnCtx.hoisted`), which the header evaluates once, before
+    its body: each stands at top level, where inference places its operands and tensor-to-tile
+    conversion converts it, as the reference's flatten_call_expr places them. A while's
+    condition keeps its calls (`_bool_cond`); the bodies' statements hoist their own."""
+    outer, ctx.hoisted = ctx.hoisted, []
+    try:
+        produced = lower(ctx, node)
+        hoisted: list[Stmt] = ctx.hoisted
+    finally:
+        ctx.hoisted = outer
+    return hoisted + produced if hoisted else produced
 
 
 def declaration_line(s: cst.CSTNode) -> TypeGuard[cst.SimpleStatementLine]:
@@ -148,7 +165,14 @@ def lower_compound(ctx: FnCtx, node: cst.CSTNode) -> list[Stmt]:
 
 
 def _bool_cond(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
-    cond = lower_expr(ctx, node)
+    """A while's condition. It is evaluated before every iteration, so the op calls nested in it
+    stay where they are written (inference moves their operands in place): hoisted before the
+    loop, they would be computed once."""
+    outer, ctx.hoisted = ctx.hoisted, None
+    try:
+        cond = lower_expr(ctx, node)
+    finally:
+        ctx.hoisted = outer
     if cond.type != ScalarType(DType.BOOL):
         raise ctx.error(node, "Loop condition must be a Bool-typed scalar expression, got "
                               f"{type_text(cond.type)}")
@@ -158,7 +182,7 @@ def _bool_cond(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
 def _inits(ctx: FnCtx, node: cst.BaseExpression) -> list[Expr]:
     if not isinstance(node, cst.List | cst.Tuple):
         raise ctx.error(node, "init_values must be a list or tuple literal, e.g. init_values=(x,)")
-    return [lower_expr(ctx, el.value) for el in node.elements]
+    return [hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.elements]
 
 
 def _carried_names(ctx: FnCtx, node: cst.BaseExpression) -> list[cst.Name]:
@@ -356,8 +380,8 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     other: list[Stmt] | None = None
     if isinstance(node.orelse, cst.Else):
         other = lower_block(ctx, suite(node.orelse.body))
-    elif isinstance(node.orelse, cst.If):
-        other = lower_if(ctx, node.orelse)
+    elif isinstance(node.orelse, cst.If):  # an elif's calls are evaluated only when it is reached
+        other = _header_first(ctx, lower_if, node.orelse)
     else_names = ctx.pop()
     else_sites = ctx.yields.pop()
     span = ctx.src.stmt_span(node)

@@ -125,8 +125,10 @@ class FnCtx:
     params: set[int] = field(default_factory=set)
     emitted: int = 0
     # Statements computing the op calls nested in the arguments of another op call of the simple
-    # statement being lowered (None outside one): each becomes its own statement before it, so
-    # every constrained call stands at top level where memory-space inference places its moves.
+    # statement, or of the header of the compound statement, being lowered (None outside one, and
+    # in a while's condition, evaluated before every iteration): each becomes its own statement
+    # before it, so every constrained call stands at top level where memory-space inference
+    # places its moves.
     hoisted: list[Any] | None = None
     # How many expressions enclose the one being lowered (see MAX_EXPRESSION_DEPTH).
     depth: int = 0

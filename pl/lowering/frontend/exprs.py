@@ -566,8 +566,9 @@ def hoist_nested(ctx: FnCtx, value: Any) -> Any:
     """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
     computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
     told apart by identity, and the printer renames colliding ones), so inference sees it at top
-    level and places its operands; else `value`. Only inside a simple statement: a loop or while
-    header keeps its calls where they are evaluated."""
+    level and places its operands; else `value`. Only inside a simple statement or the header of
+    an if or a loop (blocks.py, `_header_first`): a while's condition keeps its calls where they
+    are evaluated, before every iteration."""
     if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
             or not isinstance(value.type, TileType | TensorType):
         return value

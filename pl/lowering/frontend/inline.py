@@ -53,7 +53,7 @@ class InlineFunction(InlineCallee):
     def expand(self, ctx: FnCtx, call: cst.Call, as_value: bool = True) -> Expr | None:
         if ctx.hoisted is None:
             raise ctx.error(call, f"Inline function '{self.name}' cannot be called in the header "
-                                  "of a compound statement",
+                                  "of a while loop, which is evaluated before every iteration",
                             hint="Bind its value to a name in a statement before, and use the name")
         if self.name in ctx.inlining:
             cycle = " -> ".join([*ctx.inlining[ctx.inlining.index(self.name):], self.name])
