@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from typing_extensions import assert_never
 
+from pl.errors import PlError
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import (
     BinaryExpr,
@@ -53,7 +54,7 @@ from pl.ir.stmt import (
     flatten_body,
     stmt_kind,
 )
-from pl.ir.traverse import map_expr, map_stmt
+from pl.ir.traverse import map_expr, map_stmt, walk_exprs
 from pl.ir.types import TensorType, TileType
 from pl.lowering.tensor_to_tile.common import body_of
 from pl.lowering.tensor_to_tile.convert import SELF_LOADING, converter_for
@@ -127,12 +128,31 @@ class _Hoister:
                 return map_stmt(s, expr=self.nested)  # the call itself stays, its operands hoist
             case YieldStmt() | ReturnStmt():
                 return map_stmt(s, expr=self.operand)
-            case ForStmt() | WhileStmt() | IfStmt() | ScopeStmt() | SeqStmts():
+            case WhileStmt():
+                _check_while_condition(s)
+                return map_stmt(s, body=self.body)
+            case ForStmt() | IfStmt() | ScopeStmt() | SeqStmts():
                 return map_stmt(s, body=self.body)  # headers and conditions stay as they are
             case BreakStmt() | ContinueStmt():
                 return s
             case _:
                 assert_never(s)
+
+
+def _check_while_condition(s: WhileStmt) -> None:
+    """A tensor op in a while's condition is refused, located at it: the condition is evaluated
+    before every iteration, so no statement could compute its tile form (the frontend computes
+    the calls of an if's or a loop's header before it, where they are converted), and left as
+    it is it would read tiles as tensors."""
+    for e in walk_exprs(s.condition):
+        if _is_tensor_op_call(e):
+            assert isinstance(e, Call)
+            raise PlError(f"{e.op.name} in the condition of a while loop is not converted to tile "
+                          "ops: the condition is evaluated before every iteration, where no "
+                          "statement can compute it", e.span if e.span.line > 0 else s.span,
+                          hint="compute it in the loop body and carry the result: "
+                               "for (..., flag) in pl.while_(init_values=(..., first)): "
+                               "pl.cond(flag)")
 
 
 def _is_tensor_op_name(name: str) -> bool:
