@@ -7,9 +7,9 @@ Guarantees:
 - Runs on SSA programs (after convert_to_ssa). In every Opaque, Orchestration or Graph function,
   each outermost *region* is outlined: the body of an InCore scope (`pl.at(level=CORE_GROUP)`, the
   inner scope of `for i in pl.spmd(n)`), and the body of a `with pl.spmd(n):` scope that does its
-  own per-block work (pl's frontend does not wrap that body in an InCore scope, the reference's
-  parser does). A region already made of nothing but calls of program functions (a dispatch;
-  what this pass leaves behind) is left alone, so the pass is idempotent.
+  own per-block work, reading its block index (pl's frontend does not wrap that body in an InCore
+  scope, the reference's parser does). A region already made of nothing but calls of program
+  functions (a dispatch; what this pass leaves behind) is left alone, so the pass is idempotent.
 - The new function (kind InCore, named after the scope's `name_hint=`, else `<parent>_incore_<n>`,
   made unique in the program) takes the values the region reads but does not define, in order of
   first use, and returns the values it defines that the rest of the parent reads, in order of
@@ -89,10 +89,27 @@ def outline_incore_scopes(program: Program) -> Program:
 
 
 def is_dispatch(body: Stmt) -> bool:
-    """Whether a region's body calls program functions and no op: nothing of it runs on the core
-    but the callees, which are functions of their own."""
+    """Whether a region's body only calls program functions (and creates the tensors it passes
+    them, as tensor-to-tile conversion adds an Out actual): nothing of it runs on the core but the
+    callees, which are functions of their own (a region this pass already outlined)."""
     return all(not isinstance(e, Call) or isinstance(e.op, GlobalVar)
+               or e.op_name == "tensor.create"
                for s in walk_stmts(body) for root in stmt_exprs(s) for e in walk_exprs(root))
+
+
+def _outlined(region: ScopeStmt) -> bool:
+    """Whether the pass outlines `region`: an InCore scope whose body is not a dispatch; a
+    `pl.spmd` body (without an InCore scope inside) when it does per-block work itself, that is
+    reads its block index or carries `optimizations=` - as the reference's parser wraps only
+    such a body in an InCore scope (a dispatch body's other statements, a nested call hoisted out
+    of the kernel's arguments, say, run where the dispatch is)."""
+    if is_dispatch(region.body):
+        return False
+    if region.kind is ScopeKind.InCore:
+        return True
+    return any(k in ("split", "slot_num") for k, _ in region.args) or any(
+        isinstance(e, Call) and e.op_name == "tile.get_block_idx"
+        for s in walk_stmts(region.body) for root in stmt_exprs(s) for e in walk_exprs(root))
 
 
 def outlined_region(s: ScopeStmt) -> ScopeStmt | None:
@@ -136,7 +153,7 @@ class _Outliner:
     def stmt(self, s: Stmt) -> Stmt:
         if isinstance(s, ScopeStmt):
             region = outlined_region(s)
-            if region is not None and not is_dispatch(region.body):
+            if region is not None and _outlined(region):
                 return self._outline(s, region)
         return map_stmt(s, body=self.stmt)
 
