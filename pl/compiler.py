@@ -18,9 +18,9 @@ from pl.errors import PlError
 from pl.gc_pause import gc_paused
 from pl.infer.capacity import CapacityWarning, capacity_warnings
 from pl.ir.function import Program
+from pl.ir.target import DEFAULT_BACKEND
+from pl.ops.backend import check_backend
 from pl.printer.program import print_node
-
-BACKENDS = (None, "910B", "950")
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,10 @@ def default_passes(backend: str | None, residency: bool = True) -> list[passes.P
     ]
 
 
-def compile_program(program: Program, backend: str | None = "910B", *, residency: bool = True,
+def compile_program(program: Program, backend: str | None = DEFAULT_BACKEND, *, residency: bool = True,
                     dump_passes: str | Path | None = None, verify: bool = False) -> Compiled:
-    """Run the default pipeline. `backend` is "910B", "950" or None (no backend configured).
+    """Run the default pipeline. `backend` names a backend of pl/ir/target.py
+    (default "910B") or is None (no backend configured); an unknown name is a PlError.
 
     `residency=False` turns phase 4 (loop-invariant Mat residency) off. `dump_passes` names a
     folder that receives the program after every pass as DSL source (`00_frontend.py`, ...).
@@ -65,8 +66,7 @@ def compile_program(program: Program, backend: str | None = "910B", *, residency
     """
     if not isinstance(program, Program):
         raise PlError(f"pl.compile expects a program made by @pl.program, got {type(program).__name__}")
-    if backend not in BACKENDS:
-        raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
+    check_backend(backend)
     manager = passes.PassManager(default_passes(backend, residency),
                                  Path(dump_passes) if dump_passes is not None else None,
                                  verify=verify)

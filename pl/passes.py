@@ -20,7 +20,6 @@ from typing import Any
 from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
-from pl.infer.backend import check_backend
 from pl.infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
 from pl.infer.residency.apply import apply_residency
 from pl.infer.residency.hook import strip_bridge_markers
@@ -34,6 +33,7 @@ from pl.lowering.ssa.verify import verify_ssa
 from pl.lowering.tensor_to_tile.rewrite import convert_tensor_to_tile_ops as run_convert_tensor_to_tile_ops
 from pl.lowering.tile_slice import canonicalize_tile_slice as run_canonicalize_tile_slice
 from pl.lowering.unroll import unroll_loops as run_unroll_loops
+from pl.ops.backend import check_backend
 from pl.printer.program import print_node
 from pl.typecheck import verify_well_typed
 

@@ -18,11 +18,12 @@ import pytest
 import pl
 import pl.show_inferred as cli
 from pl.errors import PlError, render_diagnostic
-from pl.infer.backend import KIB, capacity
 from pl.infer.capacity import CapacityWarning, capacity_warnings
 from pl.infer.footprint import function_footprint, peak_live_bytes
 from pl.ir.enums import MemorySpace
 from pl.ir.names import user_name
+from pl.ir.target import KIB
+from pl.ops.backend import capacity
 
 KERNELS = Path(__file__).resolve().parent / "capacity_kernels"
 BIG = KERNELS / "one_big_tile.py"

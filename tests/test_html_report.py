@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from pl.infer.backend import KIB, capacity
 from pl.ir.enums import MemorySpace
+from pl.ir.target import KIB
+from pl.ops.backend import capacity
 from pl.show_inferred.cli import main
 
 # examples/stationary_lhs.py (a tensor-level kernel whose stationary LHS load is hoisted, with

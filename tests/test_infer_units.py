@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from pl.errors import PlError
-from pl.infer.backend import capacity, check_backend, input_layouts
 from pl.infer.decisions import DecisionLog, MoveDecision, Reason, SpaceDecision
 from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.residency.hook import BRIDGE_MARKER
@@ -38,6 +37,7 @@ from pl.ir import (
     const_index,
     flatten_body,
 )
+from pl.ops.backend import capacity, check_backend, input_layouts
 
 S16 = (const_index(16), const_index(128))
 S128 = (const_index(128), const_index(128))

@@ -31,6 +31,7 @@ from pl.ir import (
     Var,
     make_body,
 )
+from pl.ir.target import BACKENDS
 from pl.ir.traverse import walk_stmts
 from pl.lowering.auto_tile_l0 import auto_tile_matmul_l0
 from pl.lowering.flatten_nd import flatten_tile_nd_to_2d
@@ -119,7 +120,7 @@ def matmul_program(m: int, k: int, n: int, dtype: DType, lhs_space: MemorySpace 
 def test_k_block_choice(m: int, k: int, n: int, dtype: DType, backend: str,
                         expected: int) -> None:
     size = dtype.bits // 8
-    tile = choose_l0_tile(Problem(m, n, k, size, size, 4, 16), backend)
+    tile = choose_l0_tile(Problem(m, n, k, size, size, 4, 16), BACKENDS[backend])
     assert tile is not None and (tile.m, tile.n) == (m, n)
     assert tile.k == expected or (expected == k and (tile.m, tile.n, tile.k) == (m, n, k))
     out = auto_tile_matmul_l0(matmul_program(m, k, n, dtype), backend)

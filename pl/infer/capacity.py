@@ -2,7 +2,7 @@
 
 Guarantees:
 - tiles are sized, and their lives found, by the one footprint module (pl/infer/footprint.py) and
-  the capacities are the backend table's (`capacity`, pl/infer/backend.py); nothing here sizes a
+  the capacities are the backend table's (`capacity`, pl/ops/backend.py reading pl/ir/target.py); nothing here sizes a
   tile, lays out a space or follows a tile's life itself;
 - no backend (None), no capacities, no warning; a space whose capacity the table does not give
   (0: unchecked, e.g. DDR) is never warned about;
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pl.errors import diagnostic_lines, render_diagnostic
-from pl.infer.backend import KIB, capacity
 from pl.ir.names import user_name
 from pl.ir.span import Span
+from pl.ir.target import KIB
+from pl.ops.backend import capacity
 
 if TYPE_CHECKING:
     from pl.ir.function import Function, Program

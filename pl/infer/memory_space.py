@@ -28,7 +28,6 @@ from dataclasses import replace
 from pl.errors import PlError
 from pl.infer import decisions as d
 from pl.infer.analysis import analyze, collect_moves
-from pl.infer.backend import check_backend
 from pl.infer.callers import follow_returned_types
 from pl.infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces
 from pl.infer.demand import collect_demands
@@ -43,6 +42,7 @@ from pl.ir.names import user_name
 from pl.ir.stmt import ReturnStmt, Stmt, flatten_body
 from pl.ir.traverse import walk_stmts
 from pl.ir.types import TileType, Type
+from pl.ops.backend import check_backend
 from pl.ops.deduce import CallBuilder
 
 

@@ -34,7 +34,6 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from pl.infer.backend import input_layouts
 from pl.infer.common import (
     NO_CALLEES,
     Callees,
@@ -69,6 +68,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import last_yield, map_expr, map_stmt
 from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
+from pl.ops.backend import input_layouts
 from pl.ops.registry import OpDef
 
 MoveKey = tuple[Var, MemorySpace]

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
+from pl.ir.target import SPACES, Layouts
 
 if TYPE_CHECKING:
     from pl.ir.expr import Expr
@@ -185,31 +186,19 @@ def _is_column(shape: tuple[Expr, ...]) -> bool:
     return cols == 1 and rows is not None and rows > 1
 
 
-_R, _C, _N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
-# The implicit views (ops.md 5). Only Right and the vector spaces depend on the shape (a column
-# tile is col_major there); the others are one view per space.
-_FIXED_VIEWS: Final[Mapping[MemorySpace, TileView]] = MappingProxyType({
-    MemorySpace.Mat: TileView(blayout=_C, slayout=_R, fractal=512),
-    MemorySpace.Left: TileView(blayout=_C, slayout=_R, fractal=512),
-    MemorySpace.Acc: TileView(blayout=_C, slayout=_R, fractal=1024),
-    MemorySpace.LeftScale: TileView(blayout=_R, slayout=_R, fractal=32),
-    MemorySpace.RightScale: TileView(blayout=_C, slayout=_C, fractal=32),
-})
-# (row_major, col_major) views of Right and of every other space.
-_RIGHT_VIEWS = (TileView(blayout=_R, slayout=_C, fractal=512),
-                TileView(blayout=_C, slayout=_C, fractal=512))
-_OTHER_VIEWS = (TileView(blayout=_R, slayout=_N, fractal=512),
-                TileView(blayout=_C, slayout=_N, fractal=512))
+# (row, column) implicit views per space, made from the space table (pl/ir/target.py).
+def _view(layouts: Layouts) -> TileView:
+    return TileView(blayout=layouts.blayout, slayout=layouts.slayout, fractal=layouts.fractal)
+
+
+_VIEWS: Final[Mapping[MemorySpace, tuple[TileView, TileView]]] = MappingProxyType({
+    space: (_view(facts.row_view), _view(facts.column_view)) for space, facts in SPACES.items()})
 
 
 def implicit_tile_view(shape: tuple[Expr, ...], space: MemorySpace | None) -> TileView:
-    """The view a tile of this shape gets in this space when nothing else is said (ops.md 5)."""
-    if space is not None:
-        fixed = _FIXED_VIEWS.get(space)
-        if fixed is not None:
-            return fixed
-    views = _RIGHT_VIEWS if space is MemorySpace.Right else _OTHER_VIEWS
-    return views[_is_column(shape)]
+    """The view a tile of this shape gets in this space when nothing else is said (ops.md 5); a
+    tile not yet placed takes Vec's."""
+    return _VIEWS[MemorySpace.Vec if space is None else space][_is_column(shape)]
 
 
 def _canonical_view(shape: tuple[Expr, ...], space: MemorySpace | None, view: TileView) -> TileView | None:

@@ -1,6 +1,6 @@
 """AutoTileMatmulL0: tile Mat-resident matmuls whose operands or output overflow L0.
 
-Guarantees (pass.md 7), with a backend ("910B" or "950"; None is a no-op):
+Guarantees (pass.md 7), with a backend (a record of pl/ir/target.py; None is a no-op):
 * a `tile.matmul` / `tile.matmul_acc` of InCore/AIC/AIV functions, with static 2-D operands, a
   Mat rhs, a Mat or Vec lhs, byte-sized dtypes and a 16-aligned K, gets the L0 tile (m, n, k) of
   `lowering.l0_tile_chooser`; a matmul whose tile is its whole shape is left alone;
@@ -42,9 +42,10 @@ from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, flatten_body, make_body
+from pl.ir.target import Backend
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType, effective_tile_view, static_shape
-from pl.lowering.l0_tile_chooser import BACKENDS, L0Tile, Problem, Stationarity, choose_l0_tile
+from pl.lowering.l0_tile_chooser import L0Tile, Problem, Stationarity, choose_l0_tile
 from pl.lowering.tensor_to_tile.common import (
     Rewriter,
     base_name,
@@ -56,6 +57,7 @@ from pl.lowering.tensor_to_tile.common import (
     op_name,
     same_items,
 )
+from pl.ops.backend import backend as lookup_backend
 
 PIPELINE = (("pipeline_stages", 2),)
 MAX_GRID_BLOCKS = 65536  # output blocks an M/N tiling may write out (see `_AutoTile.fold`)
@@ -132,9 +134,9 @@ class _BodyFacts:
 
 
 class _AutoTile(Rewriter):
-    def __init__(self, backend: str) -> None:
+    def __init__(self, hw: Backend) -> None:
         super().__init__()
-        self.backend = backend
+        self.hw = hw
         self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
         # ids of the Vars bound to a `tile.move` of a Mat, Vec or Acc tile: what inference writes
@@ -202,7 +204,7 @@ class _AutoTile(Rewriter):
         if ls is None or rs is None or len(ls) != 2 or len(rs) != 2 or ls[1] != rs[0]:
             return None
         (m, k), n = ls, rs[1]
-        hw = BACKENDS[self.backend]
+        hw = self.hw
         row_align = hw.int32_acc_row_align if ct.dtype is DType.INT32 else 16
         problem = Problem(m, n, k, lt.dtype.bits // 8, rt.dtype.bits // 8, ct.dtype.bits // 8,
                           row_align, c_read=acc)
@@ -211,7 +213,7 @@ class _AutoTile(Rewriter):
         valid = static_shape(effective_tile_view(ct).valid_shape)
         if valid is None or len(valid) != 2:
             return None  # a dynamic valid region: sub-blocks could not say which part is valid
-        tile = choose_l0_tile(problem, self.backend)
+        tile = choose_l0_tile(problem, self.hw)
         if tile is None or (tile.m, tile.n, tile.k) == (m, n, k):
             return None
         return _Matmul(s, value, lhs, rhs, value.args[0] if acc else None, m, n, k, tile,
@@ -232,7 +234,7 @@ class _AutoTile(Rewriter):
         if not isinstance(t, TileType) or t.memory_space is not space or shape is None \
                 or len(shape) != 2 or t.dtype.bits % 8:
             return
-        hw = BACKENDS[self.backend]
+        hw = self.hw
         need = _ceil16(shape[0]) * _ceil16(shape[1]) * (t.dtype.bits // 8)
         have = hw.l0a if space is MemorySpace.Left else hw.l0b
         if need <= have:
@@ -453,11 +455,10 @@ def _with_comments(stmts: list[Stmt], comments: tuple[str, ...]) -> list[Stmt]:
 
 def auto_tile_matmul_l0(program: Program, backend: str | None) -> Program:
     """Tile oversized Mat-resident matmuls of InCore/AIC/AIV functions (no-op without backend)."""
-    if backend is None:
+    hw = lookup_backend(backend)
+    if hw is None:
         return program
-    if backend not in BACKENDS:
-        raise PlError(f"unknown backend {backend!r}; choose one of 910B, 950 or None")
-    funcs = tuple(_AutoTile(backend).function(f) if f.func_type.is_incore_kind() else f
+    funcs = tuple(_AutoTile(hw).function(f) if f.func_type.is_incore_kind() else f
                   for f in program.functions)
     if same_items(funcs, program.functions):
         return program  # no function changed

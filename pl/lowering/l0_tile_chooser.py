@@ -12,7 +12,8 @@ Guarantees (the reference's L0 tile chooser, restated as data and arithmetic):
   the output-stationary optimum tiles at all, and win only when strictly cheaper;
 * `choose_l0_tile` returns None where the reference's chooser rejects the configuration (a
   dimension below the cube minimum, no legal tile), so the caller leaves the matmul alone.
-Pure functions of their arguments; the backend tables are read-only.
+Pure functions of their arguments; the L0 sizes and cost model are the backend's record
+(pl/ir/target.py).
 """
 
 from __future__ import annotations
@@ -20,47 +21,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
-from types import MappingProxyType
-from typing import Final
 
-KIB = 1024
+from pl.ir.target import Backend, CostModel
+
 ALIGN = 16  # cube fractal: alignment and minimum of m, n and k on both backends
-
-
-@dataclass(frozen=True)
-class CostModel:
-    """Per-backend roofline constants (bandwidths in bytes per cycle)."""
-
-    bw_a: float = 129.7
-    bw_b: float = 85.4
-    bw_drain: float = 118.0
-    drain_fixed: float = 164.0
-    drain_row: float = 4.45
-    drain_penalty: float = 2.6
-    drain_c0_bytes: int = 32
-    mad_head: int = 21
-    mad_k_fractal_bytes: int = 32
-    mad_fp32_passes: int = 2
-
-
-@dataclass(frozen=True)
-class Backend:
-    """L0 capacities in bytes and the cost model of one backend."""
-
-    l0a: int
-    l0b: int
-    l0c: int
-    cost: CostModel
-    int32_acc_row_align: int  # L0C row alignment of an INT32 accumulator (FP32: 16)
-
-
-BACKENDS: Final = MappingProxyType({
-    "910B": Backend(64 * KIB, 64 * KIB, 128 * KIB, CostModel(), 32),
-    "950": Backend(64 * KIB, 64 * KIB, 256 * KIB,
-                   CostModel(bw_a=206.3, bw_b=223.8, bw_drain=30.0, drain_fixed=343.4,
-                             drain_row=4.59, drain_penalty=0.26, mad_head=25, mad_fp32_passes=8),
-                   16),
-})
 
 
 class Stationarity(Enum):
@@ -178,12 +142,11 @@ def _best(p: Problem, cm: CostModel, stat: Stationarity, a_elems: int, b_elems: 
     return best
 
 
-def choose_l0_tile(p: Problem, backend: str, *, allow_stationary: bool = True) -> L0Tile | None:
-    """The minimum-wall L0 tile of `p` on `backend` (see the module docstring); None when the
+def choose_l0_tile(p: Problem, hw: Backend, *, allow_stationary: bool = True) -> L0Tile | None:
+    """The minimum-wall L0 tile of `p` on backend `hw` (see the module docstring); None when the
     problem is below the cube minimum or K is not 16-aligned (the matmul is left alone)."""
     if min(p.M, p.N, p.K) < ALIGN or p.K % ALIGN or min(p.bytes_a, p.bytes_b, p.bytes_c) <= 0:
         return None
-    hw = BACKENDS[backend]
     cm = hw.cost
 
     def elems(capacity: int, size: int, buffers: int) -> int:

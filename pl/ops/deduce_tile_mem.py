@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
 from pl.ir.expr import ConstInt, Expr, MakeTuple
+from pl.ir.target import SPACES
 from pl.ir.types import (
     PtrType,
     ScalarType,
@@ -41,7 +42,6 @@ from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
-_FLAT = (MemorySpace.Vec, MemorySpace.DDR, MemorySpace.Bias, MemorySpace.ScalarLocal)
 
 
 def space_kwarg(ctx: Deduction, default: MemorySpace | None = None) -> MemorySpace | None:
@@ -224,7 +224,7 @@ def move(ctx: Deduction) -> Type:
         if dt is DType.UINT8:
             dt = DType.FP8E8M0
     imp = implicit_tile_view(a.shape, target)
-    if target in _FLAT:
+    if SPACES[target].flat:
         b, s = src.blayout, src.slayout
     else:
         b, s = imp.blayout, imp.slayout

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 from pl.errors import InternalError, PlError, package_version, python_lines, want_color
 from pl.gc_pause import gc_paused
 from pl.ir.span import Span
+from pl.ir.target import BACKENDS, DEFAULT_BACKEND
 from pl.lowering.source.python import Stored, decode, encode
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from pl.show_inferred import html_report
     from pl.show_inferred.result import Regenerated
 
-_BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({"910B": "910B", "950": "950", "none": None})
+_BACKENDS: Final[Mapping[str, str | None]] = MappingProxyType({**{n: n for n in BACKENDS}, "none": None})
 EXIT_OK, EXIT_CHANGED, EXIT_USER, EXIT_INTERNAL, EXIT_CLOSED_PIPE = 0, 1, 2, 123, 141
 
 
@@ -148,8 +149,8 @@ def _parser() -> argparse.ArgumentParser:
                            "kernels with tiles coloured by memory space and reasons on hover, "
                            "memory use per function against the backend's capacity, and the "
                            "program after each pass (nothing is written if a file fails)")
-    p.add_argument("--backend", choices=list(_BACKENDS), default="910B",
-                   help="target backend (default 910B); 'none' configures no backend")
+    p.add_argument("--backend", choices=list(_BACKENDS), default=DEFAULT_BACKEND,
+                   help=f"target backend (default {DEFAULT_BACKEND}); 'none' configures no backend")
     p.add_argument("--no-residency", action="store_true",
                    help="turn off loop-invariant Mat residency (phase 4 of inference)")
     p.add_argument("--program", metavar="NAME",

@@ -12,7 +12,7 @@ Guarantees:
   loads and moves the compiler made for tensor-level code are visible;
 - per function, one bar per memory space: the bytes its tiles hold by
   `pl.infer.footprint.function_footprint` (the bound residency's capacity rule checks) against
-  `pl.infer.backend.capacity`; `over` when above it; with no backend, the bytes alone; where
+  `pl.ops.backend.capacity`; `over` when above it; with no backend, the bytes alone; where
   fewer bytes are live at once (`peak_live_bytes`, what capacity warnings check), the text says
   so, so a red bar without a warning explains itself;
 - per program, the program after each pass (what `--dump-passes` writes, read back), with the
@@ -33,11 +33,12 @@ from pathlib import Path
 from pl.compiler import Compiled
 from pl.errors import PlError, python_lines
 from pl.files import FileId, write_file
-from pl.infer.backend import capacity
 from pl.infer.capacity import format_bytes
 from pl.infer.footprint import footprint_and_peaks
 from pl.ir.enums import MemorySpace
 from pl.ir.names import user_name
+from pl.ir.target import SPACES
+from pl.ops.backend import capacity
 from pl.printer.program import print_node
 from pl.show_inferred.report import Explained, ExplainedFunction, explained
 from pl.show_inferred.result import Regenerated
@@ -48,7 +49,9 @@ _SPACE_TOKEN = re.compile(r"\bMemorySpace\.(\w+)")
 _ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::|=(?!=))")  # `name: ...` / `name = ...`
 _DUMPED = re.compile(r"^(\d+)_(?:after_)?(\w+)\.py$")
 
-_CSS = """
+# A tile's background says its space (pl/ir/target.py's colours).
+_SPACE_CSS = "".join(f".sp-{space.name}{{background:{facts.colour}}}" for space, facts in SPACES.items())
+_CSS = _SPACE_CSS + """
 body{font:14px/1.45 system-ui,sans-serif;margin:16px 24px;color:#1b1f24;background:#fff}
 h1{font-size:20px;margin:0 0 4px} h2{font-size:17px;margin:22px 0 6px;border-bottom:1px solid #ddd}
 h3{font-size:15px;margin:14px 0 4px} .meta{color:#555;margin:0 0 10px}
@@ -58,10 +61,7 @@ pre .ln{display:block;padding:0 10px;white-space:pre;border-left:4px solid trans
 pre .ln::before{content:attr(data-n);display:inline-block;width:3.2em;color:#999;text-align:right;
 margin-right:12px}
 .tile{border-radius:3px;padding:0 2px;cursor:help}
-.sp-Vec{background:#cde7ff}.sp-Mat{background:#ffe2b8}.sp-Left{background:#d6f5d0}
-.sp-Right{background:#f0d7ff}.sp-Acc{background:#ffd0d8}.sp-Bias{background:#fff3a8}
-.sp-DDR{background:#e4e4e4}.sp-ScalarLocal{background:#d0f0ef}.sp-LeftScale{background:#c9f2c0}
-.sp-RightScale{background:#e6c8ff}.sp-unplaced{background:#eee;outline:1px dashed #999}
+.sp-unplaced{background:#eee;outline:1px dashed #999}
 .ms{font-weight:600}
 .move{outline:2px solid #2f7d32} .hoisted{outline:2px solid #b8590b} .kept{text-decoration:underline dotted}
 .ln.move-line{border-left-color:#2f7d32;background:#eef8ee}
@@ -345,8 +345,8 @@ def _trace(stages: list[Stage]) -> str:
 
 # -- the page ----------------------------------------------------------------------------------
 def _legend() -> str:
-    spaces = "".join(f'<span class="tile sp-{s.name}">{s.name}</span>' for s in MemorySpace
-                     if s is not MemorySpace.ScalarLocal)
+    spaces = "".join(f'<span class="tile sp-{s.name}">{s.name}</span>'
+                     for s, facts in SPACES.items() if facts.in_legend)
     return (f'<p class="legend">{spaces} <span class="tile move">inserted move</span>'
             '<span class="hoisted">hoisted load</span><span class="kept">load kept in its loop'
             "</span> hover a name for the reason</p>")

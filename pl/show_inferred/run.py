@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.gc_pause import gc_paused
+from pl.ir.target import DEFAULT_BACKEND
 from pl.lowering.source.python import decode
 from pl.show_inferred.result import Regenerated, from_json, kernel_options, to_json
 
@@ -41,7 +42,7 @@ def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
                                               verify=verify))
 
 
-def run_text(text: str, filename: str, *, backend: str | None = "910B", residency: bool = True,
+def run_text(text: str, filename: str, *, backend: str | None = DEFAULT_BACKEND, residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
              cache_dir: str | os.PathLike[str] | None = None, execute: bool = False,
              verify: bool = True) -> Regenerated:
@@ -80,7 +81,7 @@ def run_text(text: str, filename: str, *, backend: str | None = "910B", residenc
 _LOOKS_LIKE_SOURCE = re.compile(r"[\n\r;]")
 
 
-def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = "910B",
+def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = DEFAULT_BACKEND,
                   residency: bool = True, filename: str | None = None,
                   execute: bool = False) -> str:
     """The kernel file (a path, or source text when it contains a newline) regenerated with

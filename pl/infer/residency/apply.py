@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.infer.backend import check_backend
 from pl.infer.decisions import location
 from pl.infer.residency.evidence import caller_evidence
 from pl.infer.residency.hoist import Hoister, Verdict
@@ -33,6 +32,7 @@ from pl.ir.function import Program
 from pl.ir.span import Span
 from pl.ir.stmt import ForStmt, Stmt, make_body
 from pl.ir.traverse import walk_stmts
+from pl.ops.backend import check_backend
 
 __all__ = ["BRIDGE_MARKER", "RULES", "ResidencyDecision", "apply_residency"]
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 
 from typing_extensions import assert_never
 
-from pl.infer.backend import capacity
 from pl.infer.residency.effects import closes_prefix
 from pl.infer.residency.evidence import ParamEvidence, storage_roots, write_roots
 from pl.infer.residency.inventory import MAT_L0, Inventory
@@ -48,6 +47,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import child_bodies, expr_children, map_stmt
 from pl.ir.types import TensorType
+from pl.ops.backend import capacity
 
 _EVIDENCE_ORDER = ("submit-site", "non-root-caller", "external-input", "write-alias")
 _CHAIN_OPS = ("tile.transpose_view", "tile.move", "tile.extract")
