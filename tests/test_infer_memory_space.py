@@ -16,7 +16,7 @@ import pl  # noqa: F401  (the package runs before any of its modules, lowering.f
 from pl.errors import PlError
 from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.verifier import verify_tile_memory_inferred
-from pl.ir import AssignStmt, Call, Program, flatten_body, make_body
+from pl.ir import AssignStmt, Call, MemorySpace, Program, flatten_body, make_body
 from pl.ir.stmt import ForStmt, IfStmt, Stmt
 from pl.lowering.frontend import parse as text
 from pl.structural import assert_structural_equal
@@ -234,3 +234,49 @@ def test_misplaced_operand_outside_inferred_functions_is_an_error(kind: str) -> 
     with pytest.raises(PlError, match="tile.add' input 0 .* requires Vec but is in Mat") as info:
         infer_tile_memory_space(before)
     assert info.value.span is not None and info.value.span.line == 8
+
+
+NESTED_API = '''import pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[16, 16], pl.BF16], y: pl.Tensor[[16, 16], pl.BF16],
+             out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 16])
+        b = pl.load(y, [0, 0], [16, 16])
+        c = pl.exp(pl.matmul(a, b))
+        out = pl.store(c, [0, 0], out)
+        return out
+'''
+
+
+def test_a_call_nested_through_the_pass_level_api_gets_its_moves_where_it_stands() -> None:
+    """The frontend gives `pl.matmul(a, b)` a statement of its own; a program built through the
+    pass-level API may keep it nested (`c = tile.exp(tile.matmul(a, b))`, as the reference's
+    parser does before flatten_call_expr). Inference moves the matmul's operands before the
+    statement and its Acc result to Vec where it stands, inside the exp call."""
+    from pl.ops.deduce import make_call
+
+    prog = parse_program(NESTED_API)
+    f = prog.functions[0]
+    stmts = flatten_body(f.body)
+    mm, ex = stmts[2], stmts[3]
+    assert isinstance(mm, AssignStmt) and isinstance(ex, AssignStmt)
+    nested = AssignStmt(ex.var, make_call("tile.exp", [mm.value]), span=ex.span)
+    before = replace(prog, functions=(replace(f, body=make_body([*stmts[:2], nested, *stmts[4:]])),))
+    after, log = infer_tile_memory_space(before)
+    assert [m.name for m in log.moves] == ["a_Left", "b_Right", "tile.move(tile.matmul)"]
+    exp = next(s for s in flatten_body(after.functions[0].body)
+               if isinstance(s, AssignStmt) and isinstance(s.value, Call)
+               and s.value.op_name == "tile.exp")
+    assert isinstance(exp.value, Call)
+    move = exp.value.args[0]
+    assert isinstance(move, Call) and move.op_name == "tile.move"
+    assert move.kwarg("target_memory") is MemorySpace.Vec
+    assert verify_tile_memory_inferred(after) == []
+    assert [e.message for e in verify_well_typed(after, placed=True)] == []
+    again, log2 = infer_tile_memory_space(after)
+    assert_structural_equal(again, after)
+    assert log2.moves == ()
