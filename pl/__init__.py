@@ -49,6 +49,7 @@ from types import MappingProxyType  # noqa: E402  (after the working directory l
 from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
+    from pl import jit as jit
     from pl import passes as passes
     from pl.compiler import Compiled as Compiled
     from pl.compiler import compile_program as compile  # noqa: A001, F401  (the reference's name)
@@ -72,6 +73,7 @@ _TOOLS = MappingProxyType({
     "compile": ("pl.compiler", "compile_program"),  # the reference's name: ir.compile
     "function": ("pl.lowering.frontend.lower", "function"),
     "inline": ("pl.lowering.frontend.lower", "inline"),
+    "jit": ("pl.jit", None),  # the module is callable: `@pl.jit`, `@pl.jit.incore`
     "parse": ("pl.lowering.frontend.parse", "parse"),  # program text -> Program | Function
     "passes": ("pl.passes", None),
     "program": ("pl.lowering.frontend.lower", "program"),

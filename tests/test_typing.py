@@ -21,6 +21,7 @@ mypy_api = pytest.importorskip("mypy.api")
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "tests" / "typing_fixtures").glob("*.py"))
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+JIT_KERNELS = sorted((ROOT / "tests" / "jit_kernels").glob("*.py"))  # `@pl.jit` kernels
 STUBS = sorted((ROOT / "stubs" / "pl").rglob("*.pyi"))
 
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: (?P<msg>.*?)(?:  \[[\w-]+\])?$")
@@ -37,7 +38,7 @@ Errors = dict[tuple[str, int], list[str]]
 @pytest.fixture(scope="session")
 def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> Errors:
     cache = tmp_path_factory.mktemp("mypy_cache")
-    files = [str(p.relative_to(ROOT)) for p in FIXTURES + EXAMPLES + GOLDENS + STUBS]
+    files = [str(p.relative_to(ROOT)) for p in FIXTURES + EXAMPLES + JIT_KERNELS + GOLDENS + STUBS]
     # stubs/mypy.ini: the stubs (mypy_path) and the plugin, as a kernel author configures them.
     # Imports outside these files are silenced: this suite judges the stubs, not other modules.
     previous = os.getcwd()

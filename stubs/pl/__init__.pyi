@@ -144,6 +144,40 @@ def function(
 # `@pl.inline`: a helper whose body each call in a kernel splices in (the caller types its result)
 def inline(fn: _F, /) -> _F: ...
 
+# ---- `@pl.jit`: a kernel as a plain function, specialised on the arrays it is called with ----
+class JitFunction:
+    """What `@pl.jit` (and `.host`, `.incore`, `.opaque`, `.inline`, `.extern`) makes of a def:
+    called in a kernel, or (an entry) from Python with arrays, which runs it on pl's interpreter."""
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def lower(self, *samples: Any, **named: Any) -> Program: ...
+    def compile(self, *samples: Any, backend: str | None = ..., **named: Any) -> Compiled: ...
+
+class _JitKind:
+    @overload
+    def __call__(self, fn: Callable[..., Any], /) -> JitFunction: ...
+    @overload
+    def __call__(self, *, level: Level | None = ..., auto_scope: bool = ...,
+                 **options: Any) -> Callable[[Callable[..., Any]], JitFunction]: ...
+
+class _TensorSpec:
+    shape: tuple[int, ...]
+    dtype: DType
+
+class _Jit:
+    host: _JitKind
+    incore: _JitKind
+    opaque: _JitKind
+    inline: _JitKind
+    extern: _JitKind
+    @staticmethod
+    def spec(shape: list[int] | tuple[int, ...], dtype: DType) -> _TensorSpec: ...
+    @overload
+    def __call__(self, fn: Callable[..., Any], /) -> JitFunction: ...
+    @overload
+    def __call__(self, *, auto_scope: bool = ...) -> Callable[[Callable[..., Any]], JitFunction]: ...
+
+jit: _Jit
+
 # ---- loops: `for i in pl.range(n)` and `for i, (a,) in pl.range(n, init_values=(x,))` ----
 @overload
 def range(start_or_stop: _Index, stop: _Index = ..., step: _Index = ..., /, *,

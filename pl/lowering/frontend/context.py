@@ -20,10 +20,10 @@ import libcst as cst
 
 from pl.errors import PlError, suggest
 from pl.ir.enums import DType, FunctionType, ParamDirection, Role, ScopeKind
-from pl.ir.expr import Expr, GlobalVar, IterArg, Op, Var
+from pl.ir.expr import ConstInt, Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import ScalarType, Type
+from pl.ir.types import ScalarType, TensorType, TileType, Type
 from pl.language import dsl
 from pl.language.dsl_ops import OpNamespace, suggest_op
 from pl.lowering.frontend.source import SourceFile
@@ -62,6 +62,12 @@ class ProgCtx:
     # (lowering/frontend/op_builders.py): it dies with the parse.
     built_calls: dict[tuple[Any, ...], tuple[Op, tuple[tuple[str, Any], ...], Type]] = \
         field(default_factory=dict)
+    # A program `@pl.jit` specialises (pl/jit): `x.shape` / `x.dtype` of a tensor are static
+    # values, and the `@pl.jit.*` functions its bodies call join it, one per (function, argument
+    # types): `jit_calls` holds their signatures, by that key, while the program is lowered.
+    jit: bool = False
+    jit_calls: dict[tuple[Any, ...], Signature] = field(default_factory=dict)
+    jit_hosts: set[str] = field(default_factory=set)  # its `@pl.jit.host` functions
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
         hit = self.dyn_vars.get(id(obj))
@@ -164,6 +170,9 @@ class FnCtx:
     # The names carried by the loops with init_values whose bodies yield nothing, each with its
     # loop: such a name has no value after the loop, and reading it there is that loop's error.
     unyielded: dict[str, cst.For] = field(default_factory=dict)
+    # `@pl.jit` bodies: names bound to static values (`M, N = a.shape`, `dt = a.dtype`), which
+    # stand for those values as a module constant would (pl/lowering/frontend/jit_static.py).
+    statics: dict[str, Any] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:
@@ -240,12 +249,16 @@ class FnCtx:
             var = self.lookup_var(node.value)
             if var is not None:
                 return var
+            if node.value in self.statics:
+                return self.statics[node.value]
             obj = self.prog.lookup_py(node.value)
             return default if obj is _MISSING or type(obj) is Unresolved else obj
         if isinstance(node, cst.Attribute):
             base = self._try_resolve(node.value, _MISSING)
             if base is _MISSING:
                 return default
+            if self.prog.jit and isinstance(base, Var):
+                return jit_attribute(base, node.attr.value, default)
             obj = getattr(base, node.attr.value, default)
             return default if type(obj) is Unresolved else obj
         return default
@@ -278,6 +291,8 @@ class FnCtx:
             var = self.lookup_var(node.value)
             if var is not None:
                 return var
+            if node.value in self.statics:
+                return self.statics[node.value]
             obj = self.prog.lookup_py(node.value)
             if obj is _MISSING and node.value in self.unyielded:
                 raise self._unyielded_error(node)
@@ -291,6 +306,10 @@ class FnCtx:
         if isinstance(node, cst.Attribute):
             base = self._resolve(node.value)
             attr = node.attr.value
+            if self.prog.jit and isinstance(base, Var):
+                found = jit_attribute(base, attr, _MISSING)
+                if found is not _MISSING:
+                    return found
             try:
                 obj = getattr(base, attr)
             except AttributeError:
@@ -328,6 +347,20 @@ class FnCtx:
             return self.error(node, f"Unknown name '{dotted(node)}'",
                               hint=suggest(attr, kernel_names, head))
         return self.error(node, f"Unknown attribute '{dotted(node)}'")
+
+
+def jit_attribute(base: Var, attr: str, default: Any) -> Any:
+    """In a `@pl.jit` body: `t.shape` of a tensor or tile (a tuple of its dims: ints, and the
+    Vars of its dynamic dims) and `t.dtype` (its DType), as the reference's specialiser
+    substitutes them; `default` for anything else."""
+    t = base.type
+    if not isinstance(t, TensorType | TileType):
+        return default
+    if attr == "shape":
+        return tuple(d.value if isinstance(d, ConstInt) else d for d in t.shape)
+    if attr == "dtype":
+        return t.dtype
+    return default
 
 
 def is_pl_module(value: Any) -> bool:

@@ -785,8 +785,19 @@ def call_site_attrs(ctx: FnCtx, node: cst.BaseExpression, name: str, npos: int
     return given
 
 
+def specialised_call(ctx: FnCtx, node: cst.Call,
+                     specialise: Callable[[list[cst.Arg], tuple[Expr, ...]], Signature]) -> Expr:
+    """A call of a `@pl.jit.*` function (pl/jit): its arguments are lowered first, and
+    `specialise` gives the signature of the program function their types make of it."""
+    pos, _ = _split_args(ctx, node.args)
+    lowered = tuple(lower_expr(ctx, a.value) for a in pos)
+    return _signature_call(ctx, node, specialise(pos, lowered), node.args, (), lowered=lowered)
+
+
 def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
-                    attrs: tuple[tuple[str, Any], ...], submit: bool = False) -> Expr:
+                    attrs: tuple[tuple[str, Any], ...], submit: bool = False,
+                    lowered: tuple[Expr, ...] | None = None) -> Expr:
+    """`lowered`: the positional arguments, already lowered (a `@pl.jit` call's)."""
     name = sig.name
     pos, kw = _split_args(ctx, args)
     for a in kw:
@@ -805,11 +816,13 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
     for a in kw:  # call-site attrs (e.g. `attrs={"core_num": 4}`) stay on the Call
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += call_site_attrs(ctx, a.value, name, len(pos))
-    values = [_no_dep_inner(ctx, a.value) for a in pos]
-    no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True)) if v is not a.value)
-    if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
-        attrs += (("arg_direction_overrides", no_dep),)
-    lowered = tuple(lower_expr(ctx, v) for v in values)
+    if lowered is None:
+        values = [_no_dep_inner(ctx, a.value) for a in pos]
+        no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True))
+                       if v is not a.value)
+        if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
+            attrs += (("arg_direction_overrides", no_dep),)
+        lowered = tuple(lower_expr(ctx, v) for v in values)
     attrs = _with_dump_vars(ctx, attrs, lowered)
     bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):

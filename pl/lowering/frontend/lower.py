@@ -36,7 +36,7 @@ from pl.lowering.frontend.exprs import attrs_arg, lower_expr, lower_value
 from pl.lowering.frontend.inline import InlineFunction, inline_function
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.frontend.stmts import dsl_callee
-from pl.lowering.frontend.types import lower_annotation
+from pl.lowering.frontend.types import Annot, lower_annotation
 
 
 class _Header:
@@ -96,7 +96,11 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
-            in_class: bool) -> _Header:
+            in_class: bool, param_type: Callable[[FnCtx, cst.Param], Annot] | None = None,
+            returns_written: bool = True) -> _Header:
+    """`param_type`: each parameter's type and direction, in place of its annotation's
+    (a `@pl.jit` specialisation's: pl/jit); `returns_written` False: the `->` annotation is
+    not read (a `@pl.jit` one without shapes, which the returned values give)."""
     name = fd.name.value
     if fd.asynchronous is not None:
         raise prog.src.error(fd.asynchronous, f"Kernel '{name}' cannot be an async def",
@@ -160,12 +164,16 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     read: set[int] = set()  # id() of every Var an earlier parameter's annotation reads
     for p in params_cst:
         pname = p.name.value
-        if p.annotation is None:
+        if param_type is not None:
+            ann = param_type(ctx, p)
+        elif p.annotation is None:
             raise ctx.error(p.name, f"Parameter '{pname}' missing type annotation",
                             hint=f"Add a type annotation like: {pname}: pl.Tensor[[64], pl.FP32]")
-        ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
+        else:
+            ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
         if isinstance(ann.type, TupleType) and not ann.type.types:  # `x: None`
-            raise ctx.error(p.annotation.annotation, f"Parameter '{pname}' cannot have type None",
+            raise ctx.error(p.annotation.annotation if p.annotation else p.name,
+                            f"Parameter '{pname}' cannot have type None",
                             hint=f"Give it a type, e.g. {pname}: pl.Tensor[[64], pl.FP32]")
         _check_late_symbol(ctx, p.name, ann.type, read)
         read.update(id(v) for e in type_exprs(ann.type) for v in walk_exprs(e) if isinstance(v, Var))
@@ -175,7 +183,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
         ctx.bind(pname, var)
         ctx.params.add(id(var))
     returns: tuple[Type, ...] = ()
-    if fd.returns is not None:
+    if fd.returns is not None and returns_written:
         rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
         returns = rt.types if isinstance(rt, TupleType) else (rt,)
     return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)

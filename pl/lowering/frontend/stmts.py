@@ -42,6 +42,7 @@ from pl.lowering.frontend.exprs import (
     static_value,
     subscript_components,
 )
+from pl.lowering.frontend.jit_static import bind_static
 from pl.lowering.frontend.op_args import LOAD_SPACES
 from pl.lowering.frontend.types import (
     Annot,
@@ -323,6 +324,8 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
 
 def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseExpression,
            ann: Annot | None, node: cst.CSTNode) -> list[Stmt]:
+    if ann is None and bind_static(ctx, target, value):  # `M, N = a.shape` in a @pl.jit body
+        return []
     callee = dsl_callee(ctx, value)
     if callee is dsl.yield_:
         assert isinstance(value, cst.Call)

@@ -16,7 +16,8 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
   static evaluator (lowering/source/static_eval.py lists the accepted forms).
 - `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
   (the frontend, as the decorators would), in source order, so later names see earlier ones;
-  `@pl.inline` defs bind the inline function the kernels calling them splice in.
+  `@pl.inline` defs bind the inline function the kernels calling them splice in, and `@pl.jit*`
+  defs the `JitDef` they are (lowering/frontend/jit.py; specialised where they are used).
 - `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
 - Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
   a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
@@ -53,6 +54,7 @@ from pl.language.dsl_ops import DslOp
 from pl.lowering.frontend.bound import BoundNames
 from pl.lowering.frontend.context import FnCtx, ProgCtx, dotted
 from pl.lowering.frontend.inline import inline_function
+from pl.lowering.frontend.jit import JIT_SURFACE, JitDef, jit_decorator
 from pl.lowering.frontend.lower import (
     function,
     function_decorator,
@@ -98,7 +100,8 @@ def pl_surface() -> StaticNamespace:
     the decorators `function` / `inline` / `program`, `PlError`, and pl's tools unresolved (a fresh
     namespace: an import binds its own)."""
     names: dict[str, Any] = {name: getattr(language, name) for name in language.__all__}
-    names.update(PlError=PlError, function=function, inline=inline, program=program)
+    names.update(PlError=PlError, function=function, inline=inline, program=program,
+                 jit=JIT_SURFACE)
     names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
     return StaticNamespace("pl", names)
 
@@ -368,7 +371,10 @@ class _Loader:
                 self._class(ns, stmt, prog)
             elif isinstance(stmt, cst.FunctionDef):
                 _check_decorators(prog, stmt)
-                if is_inline_decorated(prog, stmt):
+                jit = jit_decorator(FnCtx(prog, "<module>", None), stmt)
+                if jit is not None:
+                    ns[stmt.name.value] = _jit_def(src, ns, stmt, *jit)
+                elif is_inline_decorated(prog, stmt):
                     ns[stmt.name.value] = inline_function(ProgCtx(src, ns), stmt)
                 elif function_decorator(prog, stmt) is not None:
                     ns[stmt.name.value] = lower_function_node(ProgCtx(src, ns), stmt)
@@ -543,6 +549,14 @@ def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> No
         if isinstance(node, cst.FunctionDef) and obj is program:
             raise prog.src.locate(program_target_error(f"function '{node.name.value}'", None),
                                   dec)
+
+
+def _jit_def(src: SourceFile, ns: dict[str, Any], node: cst.FunctionDef, kind: str,
+             level: Any, auto_scope: bool) -> JitDef:
+    """A `@pl.jit*` def of a file read statically: specialised when a kernel calls it, or
+    (an entry) when show_inferred shows it."""
+    return JitDef(kind, node.name.value, level, auto_scope,
+                  lambda: (ProgCtx(src, ns, jit=True), node))
 
 
 def _public(names: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,308 @@
+"""`@pl.jit` functions as the frontend sees them: a def, its kind, and the program it specialises to.
+
+Guarantees:
+- a `JitDef` is one `@pl.jit` / `.host` / `.incore` / `.opaque` / `.inline` / `.extern` def: its
+  kind, its options, and where its definition is (its file's parse and the names it sees). It is
+  made by pl/jit (the decorators, when the file runs) or by static loading (reading the file);
+  both specialise it the same way, here.
+- a parameter annotated `pl.Tensor` (or `pl.Out[pl.Tensor]`, `pl.InOut[pl.Tensor]`, or not at
+  all) takes the shape and dtype its argument gives (a `TensorSpec`); a written annotation is
+  kept (`pl.Tensor[[M, 128], pl.FP32]`, `M` a `pl.dynamic`, stays dynamic) and an argument that
+  does not fit it is a located error. A `->` annotation with a bare `pl.Tensor` is not read.
+- `specialise(given)` is the program: the entry first, then one function per (callee, argument
+  types) its bodies call, each lowered from its own def with the types of its arguments, found by
+  name in its own module; an `.inline` callee is spliced at each call (lowering/frontend/
+  inline.py). A plain entry calling an entry is refused; a `.host` one calls them. An `.extern`
+  callee (C++ sources) is a located error: pl can neither compile nor interpret it.
+- in the bodies, `a.shape`, `a.shape[i]`, `a.dtype` are the specialisation's constants
+  (lowering/frontend/jit_static.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+import libcst as cst
+
+from pl.deep_stack import on_deep_stack
+from pl.errors import PlError
+from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, default_level_role
+from pl.ir.expr import ConstInt, Expr, GlobalVar
+from pl.ir.function import Function, Program
+from pl.ir.stmt import EvalStmt
+from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.language import dsl
+from pl.lowering.frontend.context import FnCtx, InlineCallee, ProgCtx, Signature
+from pl.lowering.frontend.exprs import lower_expr, specialised_call
+from pl.lowering.frontend.inline import inline_function
+from pl.lowering.frontend.lower import _body, _header
+from pl.lowering.frontend.types import Annot, lower_annotation, type_text
+from pl.lowering.source.static_eval import StaticNamespace
+
+# The kinds of `@pl.jit.*`: FunctionType, level, role of the function each makes.
+KINDS: Mapping[str, tuple[FunctionType, Level | None, Role | None]] = MappingProxyType({
+    "entry": (FunctionType.Orchestration, *default_level_role(FunctionType.Orchestration)),
+    "host": (FunctionType.Opaque, Level.HOST, Role.Orchestrator),
+    "incore": (FunctionType.InCore, *default_level_role(FunctionType.InCore)),
+    "opaque": (FunctionType.Opaque, None, None),
+    "inline": (FunctionType.Inline, None, None),
+    "extern": (FunctionType.InCore, *default_level_role(FunctionType.InCore)),
+})
+ENTRY_KINDS = ("entry", "host")
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """The shape and dtype an argument gives its parameter (what a specialisation depends on)."""
+
+    shape: tuple[int, ...]
+    dtype: DType
+
+    def text(self) -> str:
+        return f"{'x'.join(map(str, self.shape))}:{self.dtype.name}"
+
+
+@dataclass(frozen=True)
+class JitMarker:
+    """What `pl.jit.<kind>` is in a file read statically: the decorator, known by identity."""
+
+    kind: str
+
+
+# `pl.jit` in a file read statically (lowering/source/static_module.py): the entry decorator, and
+# its kinds as attributes. Immutable markers, compared by identity.
+JIT_SURFACE = StaticNamespace("jit", {k: JitMarker(k) for k in KINDS if k != "entry"})
+
+# A sample of one parameter: an array's shape and dtype, a number, or None (not given).
+Sample = TensorSpec | int | float | bool | None
+
+
+class JitDef(InlineCallee):
+    """One `@pl.jit.*` def (see the module): `definition()` gives its file's parse as a jit
+    ProgCtx (the names it sees) and its def node."""
+
+    def __init__(self, kind: str, name: str, level: Level | None, auto_scope: bool,
+                 definition: Callable[[], tuple[ProgCtx, cst.FunctionDef]]) -> None:
+        self.kind, self.name, self.level, self.auto_scope = kind, name, level, auto_scope
+        self.definition = definition
+
+    def __repr__(self) -> str:
+        return f"<pl.jit{'' if self.kind == 'entry' else '.' + self.kind} function {self.name}>"
+
+    def param_names(self) -> list[str]:
+        _, node = self.definition()
+        return [p.name.value for p in node.params.params]
+
+    def specialise(self, given: list[Sample] | None) -> Program:
+        """The program of this entry for arguments like `given` (one per parameter; None: every
+        parameter's type is written)."""
+        prog, node = self.definition()
+
+        def build() -> Program:
+            entry = self._function(prog, node, self.name, lambda ctx, i, p: _entry_param(
+                ctx, p, None if given is None else given[i], self.name))
+            return Program(self.name, (entry, *prog.externals.values()),
+                           span=prog.src.stmt_span(node))
+
+        program: Program = on_deep_stack(build)
+        return program
+
+    def _function(self, prog: ProgCtx, node: cst.FunctionDef, name: str,
+                  param_type: Callable[[FnCtx, int, cst.Param], Annot]) -> Function:
+        ft, level, role = KINDS[self.kind]
+        params = list(node.params.params)
+        h = _header(prog, node, None, in_class=False,
+                    param_type=lambda ctx, p: param_type(ctx, params.index(p), p),
+                    returns_written=node.returns is None or _shaped(prog, node.returns.annotation))
+        h.ft, h.level, h.role = ft, self.level or level, role
+        h.ctx.auto_scope = self.auto_scope
+        prog.signatures[name] = Signature(
+            name, [(p.name, p.type, d) for p, d in zip(h.params, h.directions, strict=True)],
+            h.returns, ft, GlobalVar(name), role)
+        if self.kind == "host":
+            prog.jit_hosts.add(name)
+        fn = _body(h)
+        return fn if fn.name == name else replace(fn, name=name)
+
+    def expand(self, ctx: FnCtx, call: cst.Call, as_value: bool = True) -> Expr | None:
+        """A call of this function in a kernel being lowered: spliced (`.inline`), or a call of
+        the program function its arguments' types make of it."""
+        prog, node = self.definition()
+        here = replace(ctx.prog, src=prog.src, globals=prog.globals, closure=prog.closure)
+        if self.kind == "inline":
+            return inline_function(here, node).expand(ctx, call, as_value)
+        if self.kind == "extern":
+            raise ctx.error(call.func, f"'{self.name}' is an external C++ kernel "
+                                       "(@pl.jit.extern): pl can neither compile nor interpret it",
+                            hint="write the kernel's body in pl (a @pl.jit.incore function) to "
+                                 "run it on CPU")
+        if self.kind in ENTRY_KINDS and ctx.name not in ctx.prog.jit_hosts:
+            raise ctx.error(call.func, f"'{self.name}' is a @pl.jit entry: only a @pl.jit.host "
+                                       "function calls entries",
+                            hint=f"make '{self.name}' a @pl.jit.incore or @pl.jit.opaque "
+                                 "function to call it from this one")
+
+        def specialise(pos: list[cst.Arg], lowered: tuple[Expr, ...]) -> Signature:
+            params = list(node.params.params)
+            if len(pos) != len(params):
+                raise ctx.error(call, f"Function '{self.name}' expects {len(params)} "
+                                      f"argument(s), got {len(pos)}",
+                                hint=f"Parameters: {[p.name.value for p in params]}")
+            types = tuple(e.type for e in lowered)
+            key = (id(self), types)
+            hit = ctx.prog.jit_calls.get(key)
+            if hit is not None:
+                return hit
+            taken = set(ctx.prog.signatures) | set(ctx.prog.externals)
+            name, n = self.name, 1
+            while name in taken:
+                n += 1
+                name = f"{self.name}_{n}"
+            fn = self._function(here, node, name, lambda c, i, p: _callee_param(
+                c, p, types[i], self.name))
+            sig = ctx.prog.signatures[name]
+            ctx.prog.jit_calls[key] = sig
+            ctx.prog.externals[name] = fn
+            return sig
+
+        value = specialised_call(ctx, call, specialise)
+        if not as_value:
+            assert ctx.hoisted is not None
+            ctx.hoisted.append(EvalStmt(value, span=ctx.cur_span))
+            return None
+        return value
+
+
+def jit_decorator(ctx: FnCtx, node: cst.FunctionDef) -> tuple[str, Level | None, bool] | None:
+    """The kind, level and auto_scope of a def's `@pl.jit*` decorator in a file read statically
+    (None: it has none)."""
+    for dec in node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if not isinstance(target, cst.Name | cst.Attribute):
+            continue
+        obj = ctx.try_resolve(target)
+        kind = "entry" if obj is JIT_SURFACE else obj.kind if isinstance(obj, JitMarker) else None
+        if kind is None:
+            continue
+        level, auto_scope = None, True
+        if isinstance(dec.decorator, cst.Call):
+            for a in dec.decorator.args:
+                key = a.keyword.value if a.keyword is not None else None
+                value = ctx.try_resolve(a.value) if isinstance(a.value, cst.Name | cst.Attribute) \
+                    else None
+                if key == "level" and isinstance(value, Level):
+                    level = value
+                elif key == "auto_scope" and isinstance(a.value, cst.Name):
+                    auto_scope = a.value.value != "False"
+        return kind, level, auto_scope
+    return None
+
+
+def _shaped(prog: ProgCtx, node: cst.BaseExpression) -> bool:
+    """No bare `pl.Tensor` in a `->` annotation (`pl.Tensor`, `tuple[pl.Tensor, ...]`)."""
+    probe = FnCtx(prog, "", None)
+    return not any(probe.try_resolve(n) is dsl.Tensor for n in _names(node))
+
+
+def _names(node: cst.BaseExpression) -> list[cst.Name | cst.Attribute]:
+    """The names and dotted names that stand alone in an annotation (not subscripted)."""
+    if isinstance(node, cst.Name | cst.Attribute):
+        return [node]
+    if isinstance(node, cst.Subscript):
+        return [n for el in node.slice if isinstance(el.slice, cst.Index)
+                for n in _names(el.slice.value)]
+    if isinstance(node, cst.Tuple | cst.List):
+        return [n for el in node.elements for n in _names(el.value)]
+    return []
+
+
+def _split(ctx: FnCtx, p: cst.Param) -> tuple[cst.BaseExpression | None, ParamDirection, bool]:
+    """A parameter's annotation without its Out / InOut, that direction, and whether it is a
+    bare `pl.Tensor` or missing (the argument gives the type)."""
+    if p.annotation is None:
+        return None, ParamDirection.In, True
+    node = p.annotation.annotation
+    direction = ParamDirection.In
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 \
+            and isinstance(node.slice[0].slice, cst.Index):
+        head = ctx.try_resolve(node.value)
+        if head is dsl.Out or head is dsl.InOut:
+            direction = ParamDirection.Out if head is dsl.Out else ParamDirection.InOut
+            node = node.slice[0].slice.value
+    bare = isinstance(node, cst.Name | cst.Attribute) and ctx.try_resolve(node) is dsl.Tensor
+    return node, direction, bare
+
+
+def shape_hint(fname: str, name: str) -> str:
+    return (f"call '{fname}' with arrays (or samples: {fname}.lower(...)), write its shape "
+            f"({name}: pl.Tensor[[16, 128], pl.FP32]), or for show_inferred give it: "
+            f"--shape {name}=16x128:FP32")
+
+
+def _entry_param(ctx: FnCtx, p: cst.Param, sample: Sample, fname: str) -> Annot:
+    """An entry parameter's type: its annotation's, or the sample's shape and dtype where the
+    annotation has none; the sample must fit a written shape."""
+    node, direction, bare = _split(ctx, p)
+    name = p.name.value
+    if bare:
+        if isinstance(sample, TensorSpec):
+            dims = tuple(ConstInt(d, DType.INDEX) for d in sample.shape)
+            return Annot(TensorType(dims, sample.dtype), direction)
+        if p.annotation is None and isinstance(sample, bool | int | float):
+            return Annot(ScalarType(DType.BOOL if isinstance(sample, bool) else
+                                    DType.INDEX if isinstance(sample, int) else DType.FP32))
+        where = p.annotation.annotation if p.annotation is not None else p.name
+        got = "" if sample is None else f" (its argument is {sample!r})"
+        raise ctx.error(where, f"Parameter '{name}' of '{fname}' has no shape{got}",
+                        hint=shape_hint(fname, name))
+    assert node is not None and p.annotation is not None
+    ann = lower_annotation(ctx, p.annotation.annotation, lower_expr)
+    if isinstance(sample, TensorSpec):
+        why = _fits(ann.type, sample)
+        if why is not None:
+            raise ctx.error(p.annotation.annotation,
+                            f"Argument '{name}' of '{fname}' ({sample.text()}) {why}",
+                            hint=f"'{fname}' declares {name}: {type_text(ann.type)}")
+    elif sample is not None and not isinstance(ann.type, ScalarType):
+        raise ctx.error(p.name, f"Argument '{name}' of '{fname}' is a number, but the parameter "
+                                f"is {type_text(ann.type)}")
+    return ann
+
+
+def _fits(t: Type, sample: TensorSpec) -> str | None:
+    """Why an array of `sample`'s shape and dtype cannot be a value of `t` (None: it can)."""
+    if not isinstance(t, TensorType | TileType):
+        return f"is an array, but the parameter is {type_text(t)}"
+    if len(t.shape) != len(sample.shape):
+        return f"has rank {len(sample.shape)}, the parameter {len(t.shape)}"
+    if t.dtype is not sample.dtype:
+        return f"has dtype {sample.dtype.name}, the parameter {t.dtype.name}"
+    for k, (d, n) in enumerate(zip(t.shape, sample.shape, strict=True)):
+        if isinstance(d, ConstInt) and d.value != n:
+            return f"has extent {n} in dim {k}, the parameter {d.value}"
+    return None
+
+
+def _callee_param(ctx: FnCtx, p: cst.Param, arg: Type, fname: str) -> Annot:
+    """A called function's parameter: its annotation's type, or its argument's where the
+    annotation has no shape (the call checks the argument against a written type)."""
+    _, direction, bare = _split(ctx, p)
+    if bare:
+        if isinstance(arg, TensorType):
+            return Annot(TensorType(arg.shape, arg.dtype), direction)
+        if p.annotation is None and isinstance(arg, ScalarType):
+            return Annot(arg)
+        raise ctx.error(p.name, f"Parameter '{p.name.value}' of '{fname}' is a pl.Tensor, but "
+                                f"its argument is {type_text(arg)}")
+    assert p.annotation is not None
+    return lower_annotation(ctx, p.annotation.annotation, lower_expr)
+
+
+def program_of(jit: JitDef, given: list[Sample] | None) -> Program:
+    """`jit.specialise(given)` for an entry; a PlError for another kind."""
+    if jit.kind not in ENTRY_KINDS:
+        raise PlError(f"'{jit.name}' is a @pl.jit.{jit.kind} function: lower, compile or call "
+                      "the @pl.jit entry that calls it")
+    return jit.specialise(given)

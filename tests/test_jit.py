@@ -1,0 +1,142 @@
+"""`@pl.jit` (pl/jit): kernels in tests/jit_kernels specialised on several shapes (static and
+pl.dynamic dims), run on NumPy arrays and compared with NumPy's own result."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pl
+from pl.errors import PlError
+
+KERNELS = Path(__file__).parent / "jit_kernels" / "kernels.py"
+
+
+@pytest.fixture(scope="module")
+def k() -> Any:
+    spec = importlib.util.spec_from_file_location("jit_test_kernels", KERNELS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["jit_test_kernels"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rand(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any = np.float32) -> Any:
+    return rng.standard_normal(shape).astype(dtype)
+
+
+# Element-wise fp32 ops: the interpreter computes in float32 as NumPy does, one rounding per op.
+@pytest.mark.parametrize("shape", [(16, 32), (48, 16), (64, 128)])
+def test_incore_callee_specialised_per_shape(k: Any, shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(0)
+    x, y = _rand(rng, shape), _rand(rng, shape)
+    out = np.zeros_like(x)
+    k.twice_plus(x, y, out)  # written in place
+    np.testing.assert_allclose(out, 2 * x + y, rtol=1e-6, atol=1e-6)
+
+
+def test_each_shape_compiles_once_and_is_held_by_the_function(k: Any) -> None:
+    rng = np.random.default_rng(1)
+    k.row_exp._compiled.clear()
+    for rows in (16, 32, 16):
+        x = _rand(rng, (rows, 8))
+        out = np.zeros_like(x)
+        k.row_exp(x, out)
+        # exp in float32: a few ulps apart from NumPy's
+        np.testing.assert_allclose(out, np.exp(x), rtol=1e-5)
+    assert len(k.row_exp._compiled) == 2
+
+
+def test_dynamic_dim_serves_every_extent_with_one_compilation(k: Any) -> None:
+    rng = np.random.default_rng(2)
+    k.dyn_rows._compiled.clear()
+    for rows in (1, 5, 12):
+        x = _rand(rng, (rows, 32))
+        out = np.zeros_like(x)
+        k.dyn_rows(x, out)
+        np.testing.assert_allclose(out, x - np.float32(1.0), rtol=1e-6)
+    assert len(k.dyn_rows._compiled) == 1
+
+
+@pytest.mark.parametrize("m,kk,n", [(16, 32, 16), (32, 16, 64)])
+def test_matmul_specialised_on_fp16_inputs(k: Any, m: int, kk: int, n: int) -> None:
+    rng = np.random.default_rng(3)
+    a, b = _rand(rng, (m, kk), np.float16), _rand(rng, (kk, n), np.float16)
+    c = np.zeros((m, n), np.float32)
+    k.square_matmul(a, b, c)
+    # fp16 products accumulate in fp32: order-dependent rounding, bounded by kk ulps of the sums
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(c, want, rtol=1e-4, atol=1e-4 * kk)
+
+
+def test_lower_is_the_specialised_program(k: Any) -> None:
+    x = np.zeros((16, 32), np.float32)
+    program = k.twice_plus.lower(x, x, x)
+    text = pl.python_print(program)
+    assert "pl.Tensor[[16, 32], pl.FP32]" in text
+    assert {f.name for f in program.functions} == {"twice_plus", "scaled_sum"}
+    assert pl.parse(text) is not None  # the specialised program reads back
+
+
+def test_fully_annotated_signature_needs_no_samples(k: Any) -> None:
+    compiled = k.fixed.compile()
+    assert isinstance(compiled, pl.Compiled)
+    x = np.ones((16, 64), np.float16)
+    out = np.zeros_like(x)
+    k.fixed(x, out)
+    np.testing.assert_array_equal(out, x + x)  # 1 + 1 is exact in fp16
+
+
+def test_unshaped_parameter_without_samples_is_a_located_error(k: Any) -> None:
+    with pytest.raises(PlError) as e:
+        k.twice_plus.lower()
+    assert "Parameter 'x' of 'twice_plus' has no shape" in str(e.value)
+    assert e.value.span is not None and e.value.span.line == 19
+
+
+def test_argument_not_fitting_written_shape_is_a_located_error(k: Any) -> None:
+    x = np.zeros((16, 32), np.float16)
+    with pytest.raises(PlError) as e:
+        k.fixed(x, x)
+    assert "has extent 32 in dim 1, the parameter 64" in str(e.value)
+
+
+def test_calling_with_numpy_never_imports_torch() -> None:
+    code = ("import sys, numpy as np, importlib.util\n"
+            f"spec = importlib.util.spec_from_file_location('k', {str(KERNELS)!r})\n"
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+            "x = np.ones((16, 32), np.float32); o = np.zeros_like(x)\n"
+            "m.twice_plus(x, x, o)\n"
+            "assert 'torch' not in sys.modules, 'torch imported'\n"
+            "print(o[0, 0])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "3.0"
+
+
+def test_extern_parses_and_says_it_cannot_run(tmp_path: Path) -> None:
+    source = tmp_path / "ext.py"
+    source.write_text(
+        "import pl\n\n"
+        "@pl.jit.extern(source='k.cpp', core_type='aiv')\n"
+        "def ext(a: pl.Tensor, out: pl.Out[pl.Tensor]):\n    ...\n\n"
+        "@pl.jit\n"
+        "def entry(a: pl.Tensor, out: pl.Out[pl.Tensor]):\n"
+        "    out = ext(a, out)\n    return out\n")
+    spec = importlib.util.spec_from_file_location("jit_ext_case", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = np.zeros((16, 16), np.float32)
+    with pytest.raises(PlError) as e:
+        module.entry(x, x)
+    assert "external C++ kernel" in str(e.value) and e.value.span is not None
+    assert e.value.span.line == 9
