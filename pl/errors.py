@@ -242,12 +242,10 @@ def error_from_json(d: Mapping[str, Any]) -> PlError:
 
 
 class InternalError(Exception):
-    """A bug in `pl` that its own checks caught (show_inferred verifies what it prints, see
-    pl/show_inferred/verify.py); never the kernel author's mistake. `report()` is the one line the
-    command prints before it exits 123."""
-
-    def report(self) -> str:
-        return f"internal error in pl {package_version()}: {self}"
+    """A bug in `pl` that its own checks caught (a pass's output that fails verification,
+    pl/passes.py; show_inferred's check of what it prints, pl/show_inferred/verify.py; a node kind
+    a dispatch does not know); never the kernel author's mistake. The one exception type of pl's
+    internal gaps: `show_inferred` exits 123 on it, with a reproducer (pl/show_inferred/cli.py)."""
 
 
 def package_version(distribution: str = "pl-tile") -> str:

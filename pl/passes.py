@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pl.deep_stack import on_deep_stack
-from pl.errors import PlError
+from pl.errors import InternalError, PlError
 from pl.gc_pause import gc_paused
 from pl.infer.memory_space import infer_tile_memory_space as run_infer_tile_memory_space
 from pl.infer.residency.apply import apply_residency
@@ -146,39 +146,34 @@ class PassManager:
                    (print_node(program) + "\n").encode("utf-8"), sync=False)
 
 
-class PassOutputInvalid(AssertionError):
-    """A pass handed on an ill-typed or non-SSA program: a bug in pl, not in the kernel (so it is
-    no PlError, and `show_inferred` exits 123 on it)."""
-
-
 def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None:
-    """Raise PassOutputInvalid when `program`, the output of pass `name`, is ill-typed, (with
-    `ssa`) not in SSA form or (with `placed`: memory-space inference has run) violates
+    """Raise InternalError (a bug in pl, not in the kernel: `show_inferred` exits 123 on it) when
+    `program`, the output of pass `name`, is ill-typed, (with `ssa`) not in SSA form or (with `placed`: memory-space inference has run) violates
     TileMemoryInferred: a pass must never hand on such a program."""
     errors = verify_well_typed(program, placed=placed)
     if errors:
         first = errors[0]
-        raise PassOutputInvalid(f"the output of pass {name} is ill-typed ({len(errors)} "
-                                f"violation(s)); first, at {first.span}: {first.message}")
+        raise InternalError(f"the output of pass {name} is ill-typed ({len(errors)} "
+                            f"violation(s)); first, at {first.span}: {first.message}")
     ssa_errors = verify_ssa(program) if ssa else []
     if ssa_errors:
-        raise PassOutputInvalid(f"the output of pass {name} is not in SSA form "
-                                f"({len(ssa_errors)} violation(s)); first: {ssa_errors[0]}")
+        raise InternalError(f"the output of pass {name} is not in SSA form "
+                            f"({len(ssa_errors)} violation(s)); first: {ssa_errors[0]}")
     if placed:
         check_memory_inferred(f"the output of pass {name}", program)
 
 
 def check_memory_inferred(what: str, program: Program) -> None:
-    """Raise PassOutputInvalid when `program` (`what` it is, for the message) has a tile not
+    """Raise InternalError when `program` (`what` it is, for the message) has a tile not
     placed or a constrained operand outside its allowed spaces: inference inserts the moves, so
     a violation is a bug in pl, never the kernel's."""
     errors = memory_violations(program)
     if errors:
-        raise PassOutputInvalid(f"{what} violates TileMemoryInferred ({len(errors)} violation(s)); "
-                                f"first, at {errors[0].span}: {errors[0].message}")
+        raise InternalError(f"{what} violates TileMemoryInferred ({len(errors)} violation(s)); "
+                            f"first, at {errors[0].span}: {errors[0].message}")
 
 
-__all__ = ["Pass", "PassManager", "PassOutputInvalid", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+__all__ = ["Pass", "InternalError", "PassManager", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "check_memory_inferred",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
            "infer_tile_memory_space", "outline_incore_scopes", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]

@@ -19,13 +19,13 @@ from test_equivalence import assert_same_results
 
 import pl
 from pl.compiler import default_passes
-from pl.errors import PlError
+from pl.errors import InternalError, PlError
 from pl.infer.verifier import verify_tile_memory_inferred
 from pl.interpreter.run import interpret
 from pl.ir import Program
 from pl.ir.expr import ConstInt, Var
 from pl.ir.stmt import AssignStmt, ForStmt, SeqStmts
-from pl.passes import Pass, PassManager, PassOutputInvalid
+from pl.passes import Pass, PassManager
 from pl.typecheck import verify_well_typed
 
 HEAD = """import pl
@@ -325,7 +325,7 @@ def test_pass_manager_reports_an_ill_typed_pass_output() -> None:
     passes = [*_through("convert_tensor_to_tile_ops"), broken]
     source = _parse(MATMUL)
     PassManager(passes).run(source)  # off by default: nothing checked
-    with pytest.raises(PassOutputInvalid, match="output of pass break_a_type is ill-typed"):
+    with pytest.raises(InternalError, match="output of pass break_a_type is ill-typed"):
         PassManager(passes, verify=True).run(source)
 
 
@@ -338,7 +338,7 @@ def test_pass_manager_reports_a_pass_that_breaks_ssa() -> None:
                        + p.functions[1:])
 
     passes = [*_through("convert_to_ssa"), Pass("duplicate", lambda p: (duplicate_first(p), None))]
-    with pytest.raises(PassOutputInvalid, match="output of pass duplicate is not in SSA form"):
+    with pytest.raises(InternalError, match="output of pass duplicate is not in SSA form"):
         PassManager(passes, verify=True).run(_parse(MATMUL))
 
 
@@ -390,7 +390,7 @@ def test_pass_manager_runs_the_memory_verifier_after_inference() -> None:
     passes = [*default_passes(None), broken]
     source = _parse(MATMUL)
     PassManager(passes).run(source)  # off by default: nothing checked
-    with pytest.raises(PassOutputInvalid, match="output of pass skip_moves violates TileMemoryInferred"):
+    with pytest.raises(InternalError, match="output of pass skip_moves violates TileMemoryInferred"):
         PassManager(passes, verify=True).run(source)
 @pytest.mark.parametrize("where", ["assigned", "in arithmetic", "loop range", "if condition"])
 def test_an_ill_typed_call_is_reported_wherever_a_statement_holds_it(where: str) -> None:

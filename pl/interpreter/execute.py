@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from typing_extensions import assert_never
 
 from pl.errors import PlError
 from pl.interpreter.context import Lanes, OpCtx, RunState, unsupported
@@ -51,6 +52,7 @@ from pl.ir.expr import (
     TupleGetItem,
     UnaryExpr,
     Var,
+    expr_kind,
     is_submit,
 )
 from pl.ir.function import Function, Program
@@ -67,6 +69,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
     YieldStmt,
+    stmt_kind,
 )
 from pl.ir.traverse import stmt_defs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
@@ -148,7 +151,8 @@ class Machine:
             raise err.located(stmt.span) from None
 
     def _exec(self, stmt: Stmt, env: Env) -> Flow | None:
-        match stmt:
+        kind = stmt_kind(stmt)
+        match kind:
             case AssignStmt(var=var, value=value):
                 env[var] = self.eval(value, env)
             case EvalStmt(expr=expr):
@@ -164,16 +168,15 @@ class Machine:
             case SeqStmts(stmts=stmts):
                 return self._seq(stmts, env)
             case ScopeStmt():
-                return self._scope(stmt, env)
+                return self._scope(kind, env)
             case IfStmt():
-                return self._if(stmt, env)
+                return self._if(kind, env)
             case ForStmt():
-                return self._for(stmt, env)
+                return self._for(kind, env)
             case WhileStmt():
-                return self._while(stmt, env)
+                return self._while(kind, env)
             case _:
-                raise PlError(f"pl.interpret: statement {type(stmt).__name__} is not supported",
-                              stmt.span)
+                assert_never(kind)
         return None
 
     def returned(self, value: Expr, env: Env) -> Any:
@@ -325,13 +328,14 @@ class Machine:
     # ---- expressions ----------------------------------------------------------------------------
 
     def eval(self, expr: Expr, env: Env) -> Any:
-        match expr:
+        kind = expr_kind(expr)
+        match kind:
             case Var():
                 try:
-                    return env[expr]
+                    return env[kind]
                 except KeyError:
-                    raise PlError(f"pl.interpret: '{expr.name}' is used before it has a value",
-                                  expr.span) from None
+                    raise PlError(f"pl.interpret: '{kind.name}' is used before it has a value",
+                                  kind.span) from None
             case ConstBool(value=v):
                 return bool(v)
             case ConstInt(value=v):
@@ -347,12 +351,12 @@ class Machine:
             case TupleGetItem(tuple_expr=inner, index=index):
                 value = self.eval(inner, env)
                 if not isinstance(value, tuple) or not 0 <= index < len(value):
-                    raise PlError(f"pl.interpret: tuple index {index} out of range", expr.span)
+                    raise PlError(f"pl.interpret: tuple index {index} out of range", kind.span)
                 return value[index]
             case Call():
-                return self._call(expr, env)
-        raise PlError(f"pl.interpret: expression {type(expr).__name__} is not supported",
-                      getattr(expr, "span", None))
+                return self._call(kind, env)
+            case _:
+                assert_never(kind)
 
     def _call(self, call: Call, env: Env) -> Any:
         args = tuple(self.eval(a, env) for a in call.args)

@@ -219,19 +219,20 @@ _UNARY_OPS: Final[Mapping[str, str]] = MappingProxyType({"Neg": "-", "BitNot": "
 
 
 def precedence(e: Expr) -> int:
-    match e:
+    kind: ExprKind = e  # type: ignore[assignment]
+    match kind:
         case BinaryExpr(op=op):
             return _BINARY[op][0] if op in _BINARY else _ATOM
-        case UnaryExpr(op="Neg" | "BitNot"):
-            return _UNARY
-        case UnaryExpr(op="Not"):
-            return _NOT
-        case ConstInt(value=v) if v < 0:
-            return _UNARY
-        case ConstFloat(value=v) if math.copysign(1.0, v) < 0:
-            return _UNARY
-        case _:
+        case UnaryExpr(op=op):
+            return _UNARY if op in ("Neg", "BitNot") else _NOT if op == "Not" else _ATOM
+        case ConstInt(value=v):
+            return _UNARY if v < 0 else _ATOM
+        case ConstFloat(value=v):
+            return _UNARY if math.copysign(1.0, v) < 0 else _ATOM
+        case Var() | Call() | ConstBool() | MakeTuple() | TupleGetItem():
             return _ATOM
+        case _:
+            assert_never(kind)
 
 
 def _child(parent: BinaryExpr, child: Expr, is_left: bool, ctx: PrintContext, typed: bool) -> str:

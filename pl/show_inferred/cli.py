@@ -303,7 +303,9 @@ def _internal_error(e: Exception, path: str, argv: Sequence[str] | None, text: s
         where = f"a reproducer (the input and the traceback) was saved to {saved}"
     except OSError as oe:
         where = f"no reproducer could be saved ({oe.strerror or oe})"
-    return (f"internal error in pl {version}: {type(e).__name__}: {summary}\n"
+    # An InternalError's message says what pl's own check found; another exception is named.
+    what = summary if isinstance(e, InternalError) else f"{type(e).__name__}: {summary}"
+    return (f"internal error in pl {version}: {what}\n"
             f"  while processing {path}; this is a bug in pl, not in your kernel.\n"
             f"  {where}; please attach it to a bug report.")
 
@@ -493,12 +495,10 @@ def _run(args: argparse.Namespace, argv: Sequence[str] | None, stdin: TextIO, st
             report["diagnostics"].append(diagnostic_json(e, path, "error"))
             print(e.render(color=want_color(stderr)), file=stderr)
             status = max(status, EXIT_USER)
-        except InternalError as e:  # pl's check of its own output failed: nothing was written
-            print(f"{e.report()}; please report it", file=stderr)
-            return EXIT_INTERNAL
         except OutputFailed:  # the environment's, for `main` to say
             raise
         except Exception as e:  # a bug in pl, not in the kernel: said so, with a reproducer
+            # (an InternalError is one of pl's own checks failing: nothing was written)
             print(_internal_error(e, path, argv, text), file=stderr)
             return EXIT_INTERNAL
     if args.json:

@@ -22,6 +22,7 @@ from typing import Any
 
 import libcst as cst
 from libcst.metadata import CodeRange
+from typing_extensions import assert_never
 
 from pl.errors import PlError, source_lines
 from pl.infer.common import top_level_call
@@ -30,6 +31,8 @@ from pl.ir.function import Function
 from pl.ir.names import user_name
 from pl.ir.stmt import (
     AssignStmt,
+    BreakStmt,
+    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
@@ -40,10 +43,11 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
     flatten_body,
+    stmt_kind,
 )
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
-from pl.lowering.frontend.blocks import declaration_line
+from pl.lowering.frontend.blocks import compound_kind, declaration_line
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.lowering.outline import is_dispatch, outlined_region
 from pl.show_inferred.edit import (
@@ -323,16 +327,17 @@ class _Planner:
 
     def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
         src = self.source.get(_key(s.span.line, s.span.col))
-        match s:
+        k = stmt_kind(s)
+        match k:
             case AssignStmt(var=v, value=value):
-                edit = self._call_edit(value, s)
+                edit = self._call_edit(value, k)
                 shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
                 if isinstance(v.type, TileType) and v.type.memory_space is not None \
                         and not _already_shown(entry.small, shown, self.spell):
                     edit.annotate = shown
                 self._record(entry, edit)
             case EvalStmt(expr=e):
-                self._record(entry, self._call_edit(e, s))
+                self._record(entry, self._call_edit(e, k))
             case YieldStmt(values=vals):
                 edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
                 rv = _yielded_result(entry.small, ret_vars)
@@ -341,26 +346,28 @@ class _Planner:
                 self._record(entry, edit)
             case ForStmt(body=body, return_vars=rv) | WhileStmt(body=body, return_vars=rv):
                 if any(isinstance(ia.init, Var) and ia.init.name in self.move_names
-                       for ia in s.iter_args):
+                       for ia in k.iter_args):
                     # A carry that starts from a move (inference re-placed the loop where its
                     # initial value cannot go): the header's init_values would need the edit.
-                    raise Unsupported(f"the loop at line {s.span.line} starts from an inserted move")
-                self._record_types(s, src)
+                    raise Unsupported(f"the loop at line {k.span.line} starts from an inserted move")
+                self._record_types(k, src)
                 self._walk(flatten_body(body), _suite(entry.stmt, 0), rv, depth + 1)
             case ScopeStmt(body=body):
-                callee = self._outlined_callee(s)
+                callee = self._outlined_callee(k)
                 if callee is None:
                     self._walk(flatten_body(body), _suite(entry.stmt, 0), (), depth + 1)
                 else:
-                    self._walk_outlined(s, callee, entry, depth)
+                    self._walk_outlined(k, callee, entry, depth)
             case IfStmt(then_body=then, else_body=other, return_vars=rv):
-                self._record_types(s, src)
+                self._record_types(k, src)
                 self._plan_declarations(entry, rv)
                 self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
                 if other is not None:
                     self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
+            case ReturnStmt() | BreakStmt() | ContinueStmt() | SeqStmts():
+                pass  # nothing shown
             case _:
-                pass
+                assert_never(k)
 
     def _outlined_callee(self, s: ScopeStmt) -> tuple[Function, set[str]] | None:
         """The function compilation outlined `s`'s body into (pl/lowering/outline.py), with the
@@ -477,15 +484,22 @@ class _Planner:
 
 
 def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
-    match stmt:
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return []
+    assert isinstance(stmt, cst.BaseCompoundStatement)
+    kind = compound_kind(stmt)
+    match kind:
         case cst.For(body=b, orelse=None) | cst.While(body=b, orelse=None) | cst.With(body=b):
             return [b]
         case cst.If(body=b, orelse=cst.Else(body=e)):
             return [b, e]
         case cst.If(body=b, orelse=None):
             return [b]
+        case cst.For() | cst.While() | cst.If() | cst.Try() | cst.TryStar() | cst.FunctionDef() \
+                | cst.ClassDef() | cst.Match():
+            return []  # an else clause on a loop, an elif, or no kernel statement
         case _:
-            return []
+            assert_never(kind)
 
 
 def _suite(stmt: cst.BaseStatement, i: int) -> cst.BaseSuite:

@@ -24,8 +24,9 @@ from types import MappingProxyType
 from typing import Any, Final, TypeGuard
 
 import libcst as cst
+from typing_extensions import assert_never
 
-from pl.errors import PlError
+from pl.errors import InternalError, PlError
 from pl.ir.enums import DType, ForKind, FunctionType, Level, ScopeKind
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, IterArg, Var
 from pl.ir.stmt import (
@@ -90,9 +91,11 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
             for small in s.body:
                 ctx.cur_span = src.stmt_span(small)
                 produced += lower_small(ctx, small)
-        else:
+        elif isinstance(s, cst.BaseCompoundStatement):
             ctx.cur_span = ctx.src.stmt_span(s)
             produced = _header_first(ctx, lower_compound, s)
+        else:
+            raise InternalError(f"a suite holds a {type(s).__name__}, not a statement")
         if ctx.result_types and not declaration_line(s):  # `p: T; x = 1` before the if
             raise _misplaced_declaration(ctx)
         ctx.emitted += len(produced)
@@ -150,18 +153,33 @@ def suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return [cst.SimpleStatementLine(body=[b]) for b in body.body]
 
 
-def lower_compound(ctx: FnCtx, node: cst.CSTNode) -> list[Stmt]:
-    match node:
+# LibCST's compound statements, closed: a `match` over `compound_kind(node)` ending in
+# `case _: assert_never(...)` names each one (tests/test_exhaustive.py checks that this union lists
+# every subclass of cst.BaseCompoundStatement of the installed LibCST).
+CompoundKind = (cst.If | cst.For | cst.While | cst.With | cst.Try | cst.TryStar | cst.FunctionDef
+                | cst.ClassDef | cst.Match)
+
+
+def compound_kind(node: cst.BaseCompoundStatement) -> CompoundKind:
+    """`node` typed as the union of LibCST's compound statements."""
+    return node  # type: ignore[return-value]
+
+
+def lower_compound(ctx: FnCtx, node: cst.BaseCompoundStatement) -> list[Stmt]:
+    kind = compound_kind(node)
+    match kind:
         case cst.If():
-            return lower_if(ctx, node)
+            return lower_if(ctx, kind)
         case cst.For():
-            return lower_for(ctx, node)
+            return lower_for(ctx, kind)
         case cst.While():
-            return lower_while(ctx, node)
+            return lower_while(ctx, kind)
         case cst.With():
-            return lower_with(ctx, node)
-        case _:
+            return lower_with(ctx, kind)
+        case cst.Try() | cst.TryStar() | cst.FunctionDef() | cst.ClassDef() | cst.Match():
             raise ctx.error(node, f"Unsupported statement type: {type(node).__name__}")
+        case _:
+            assert_never(kind)
 
 
 def _bool_cond(ctx: FnCtx, node: cst.BaseExpression) -> Expr:

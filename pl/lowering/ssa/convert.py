@@ -128,8 +128,12 @@ def _check_read_before_bound(body: Stmt, starts: dict[IterArg, Var]) -> None:
                 exprs = (k.condition,)
             case ForStmt():
                 exprs = (k.start, k.stop, k.step)
-            case _:
+            case WhileStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+                # Not checked: a nested loop's init_values and a yield only pass the value on
+                # (see above), and a return, break or continue ends the iteration.
                 continue
+            case _:
+                assert_never(k)
         for e in exprs:
             for sub in walk_exprs(e):
                 key = starts.get(sub) if isinstance(sub, IterArg) else None
