@@ -53,6 +53,34 @@ PART_IN_LOOP = ["    @pl.function(type=pl.FunctionType.InCore)",
                 ""]
 
 
+# InCore helpers returning a view of their parameter that is not one chain of views in the
+# top-level block: from one of two returns, bound in an if, carried by a loop. The caller's
+# result would be a copy, which its write through the result never takes back to `out`.
+_VIEW_MSG = "# error: part returns a view of one of its tensor parameters (pl.slice, pl.reshape, ...) "
+PART_TWO_RETURNS = ["    @pl.function(type=pl.FunctionType.InCore)",
+                    f"    def part(self, a: {T}, n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 32], pl.FP32]:",
+                    "        if n > 1:",
+                    "            return pl.slice(a, [16, 32], [0, 0])  " + _VIEW_MSG
+                    + "from one of several returns",
+                    "        return pl.slice(a, [16, 32], [0, 32])",
+                    ""]
+PART_IN_IF = ["    @pl.function(type=pl.FunctionType.InCore)",
+              f"    def part(self, a: {T}, n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 32], pl.FP32]:",
+              "        if n > 1:",
+              "            v = pl.slice(a, [16, 32], [0, 0])",
+              "        else:",
+              "            v = pl.slice(a, [16, 32], [0, 32])",
+              "        return v  " + _VIEW_MSG + "bound in a loop or an if",
+              ""]
+PART_CARRIED = ["    @pl.function(type=pl.FunctionType.InCore)",
+                f"    def part(self, a: {T}) -> pl.Tensor[[16, 32], pl.FP32]:",
+                "        v = pl.slice(a, [16, 32], [0, 0])",
+                "        for i in pl.range(0, 2, 1):",
+                "            v = pl.reshape(pl.slice(a, [16, 32], [0, 32 * i]), [16, 32])",
+                "        return v  " + _VIEW_MSG + "bound in a loop or an if",
+                ""]
+
+
 def incore(body: list[str], helpers: list[str] = (),  # type: ignore[assignment]
            call: str = "self.kernel(x, out)") -> str:
     """The kernel is at line 7 + len(helpers), its body one line below; `main` calls it as `call`
@@ -245,6 +273,15 @@ BAD: dict[str, str] = {
         call="self.kernel(out, out)"),
     "returned-view-at-an-offset-a-loop-computes": incore([
         "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART_IN_LOOP,
+        call="self.kernel(x, self.part(out))"),
+    "returned-view-from-one-of-two-returns": incore([
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART_TWO_RETURNS,
+        call="self.kernel(x, self.part(out, 2))"),
+    "returned-view-bound-in-an-if": incore([
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART_IN_IF,
+        call="self.kernel(x, self.part(out, 2))"),
+    "returned-view-carried-by-a-loop": incore([
+        "out = pl.assemble(out, pl.mul(x, 3.0), [0, 0])", "return out"], PART_CARRIED,
         call="self.kernel(x, self.part(out))"),
     "reshape-declaring-another-valid-region-in-3-d": incore([
         "t = pl.tensor.reshape(x, [1, 16, 64], [1, 4, 8])  # error: tensor.reshape: valid_shape [1, 4, 8] "

@@ -25,8 +25,8 @@ from pl.errors import PlError
 from pl.ir.enums import ParamDirection
 from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, ReturnStmt, WhileStmt, flatten_body
-from pl.ir.traverse import walk_exprs, walk_stmts
+from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, WhileStmt, flatten_body
+from pl.ir.traverse import last_yield, walk_exprs, walk_stmts
 from pl.ir.types import TensorType
 from pl.lowering.tensor_to_tile.common import base_name
 from pl.ops.registry import get_op
@@ -162,6 +162,7 @@ def returned_view(f: Function, position: int) -> View | None:
     returns = [s for s in walk_stmts(f.body) if isinstance(s, ReturnStmt)]
     if len(returns) != 1 or not stmts or stmts[-1] is not returns[0] \
             or position >= len(returns[0].values):
+        _refuse_hidden_view(f, returns, position)
         return None
     defs = {id(s.var): s.value for s in stmts if isinstance(s, AssignStmt)}
     params = {id(p): i for i, p in enumerate(f.params)}
@@ -175,6 +176,7 @@ def returned_view(f: Function, position: int) -> View | None:
             chain.append(e)
             e = e.args[0]
         else:
+            _refuse_hidden_view(f, returns, position)
             return None
     result = returns[0].values[position].type
     if not chain or not isinstance(e.type, TensorType) or not isinstance(result, TensorType) \
@@ -202,6 +204,78 @@ def returned_view(f: Function, position: int) -> View | None:
         pending.extend(x for x in walk_exprs(bound) if isinstance(x, Var))
     bindings = tuple(sorted(scalars.values(), key=lambda b: order[id(b[0])]))
     return View(params[id(e)], tuple(reversed(chain)), bindings)
+
+
+def _refuse_hidden_view(f: Function, returns: list[ReturnStmt], position: int) -> None:
+    """A located PlError when a result of `f` that `returned_view` cannot rebuild as a chain of
+    view ops in the top-level block may still be a view of a tensor parameter: returned by one of
+    several returns, or bound in a loop or an if (a carry, a branch's value). The caller would
+    get a copy in a fresh tensor where the source's result names the parameter's storage, so its
+    writes through the result would never reach the parameter. A narrowed result is a copy on
+    both sides (see `returned_view`)."""
+    defs = {id(s.var): s.value for s in walk_stmts(f.body) if isinstance(s, AssignStmt)}
+    merges: dict[int, list[Expr]] = {}
+    for s in walk_stmts(f.body):
+        if isinstance(s, IfStmt):
+            for branch in (s.then_body, s.else_body):
+                y = last_yield(branch)
+                for rv, v in zip(s.return_vars, y.values if y is not None else (), strict=False):
+                    merges.setdefault(id(rv), []).append(v)
+        elif isinstance(s, (ForStmt, WhileStmt)):
+            y = last_yield(s.body)
+            for i, ia in enumerate(s.iter_args):
+                sources = [ia.init, *([y.values[i]] if y is not None and i < len(y.values)
+                                      else [])]
+                merges.setdefault(id(ia), []).extend(sources)
+                if i < len(s.return_vars):
+                    merges.setdefault(id(s.return_vars[i]), []).append(ia)
+    params = {id(p) for p in f.params if isinstance(p.type, TensorType)}
+
+    def views_param(e: Expr, seen: set[int]) -> bool:
+        while True:
+            if id(e) in seen:
+                return False
+            seen.add(id(e))
+            if _is_view(e):
+                return _reaches_param(e.args[0], seen)  # type: ignore[attr-defined]
+            if isinstance(e, Var) and id(e) in defs:
+                e = defs[id(e)]
+                continue
+            return isinstance(e, Var) and any(views_param(m, seen)
+                                              for m in merges.get(id(e), ()))
+
+    def _reaches_param(e: Expr, seen: set[int]) -> bool:
+        while True:
+            if isinstance(e, Var) and id(e) in params:
+                return True
+            if id(e) in seen:
+                return False
+            seen.add(id(e))
+            if _is_view(e):
+                e = e.args[0]  # type: ignore[attr-defined]
+            elif isinstance(e, Var) and id(e) in defs:
+                e = defs[id(e)]
+            else:
+                return isinstance(e, Var) and any(_reaches_param(m, seen)
+                                                  for m in merges.get(id(e), ()))
+
+    for ret in returns:
+        if position >= len(ret.values):
+            continue
+        value = ret.values[position]
+        if isinstance(value.type, TensorType) and not _narrowed(value.type) \
+                and views_param(value, set()):
+            raise PlError(
+                f"{f.name} returns a view of one of its tensor parameters "
+                f"(pl.slice, pl.reshape, ...) "
+                + ("from one of several returns" if len(returns) > 1 else
+                   "bound in a loop or an if") +
+                ": the caller's result would be a copy in a fresh tensor, where the source's "
+                "names the parameter's storage, so writes through it would not reach the "
+                "parameter", ret.span,
+                hint="compute the view in the function's top-level block and return it from "
+                     "its one return at the end, or return a computed tensor "
+                     "(pl.add(v, 0.0)) if a copy is meant")
 
 
 def _narrowed(t: TensorType) -> bool:
