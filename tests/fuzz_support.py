@@ -85,7 +85,7 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
               "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg", "write_between",
-              "nest_tile_op", "annotate_space")
+              "nest_tile_op", "annotate_space", "scope")
 # Where a "nest_tile_op" edit writes the value `{e}` of a line `{n} = {e}` again, nested outside a
 # statement's top-level call (an if's or while's condition, a loop bound, init_values, scalar
 # arithmetic, a tuple): each computes what the line did, so a missing move shows as an error or
@@ -107,6 +107,8 @@ _SPACES = ("Vec", "Mat", "Left", "Right", "Acc", "Bias")
 _ENCLOSERS = (["for _e in pl.range(1):"], ["for _e in pl.range(2):"], ["for _e in pl.range(3):"],
               ["for _e in pl.unroll(2):"], ["for _e in pl.range(2):", "    if _e == 0:"],
               ["for _e in pl.range(2):", "    if _e == 1:"])
+
+_SCOPES = (["with pl.at(level=pl.Level.CORE_GROUP):"],)
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,10 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
         return _inject(lines, toks, rng)
     if op == "enclose":
         return _enclose(lines, rng)
+    if op == "scope":
+        # A run of statements made a task of its own: outlined into an InCore function in an
+        # Opaque or Orchestration function (an error where a scope does not belong).
+        return _enclose(lines, rng, _SCOPES)
     if op == "add_kwarg":
         return _add_kwarg(lines, toks, rng)
     if op == "write_between":
@@ -419,8 +425,10 @@ def _unbalanced(line: str) -> bool:
     return sum(code.count(c) for c in "([{") != sum(code.count(c) for c in ")]}")
 
 
-def _enclose(lines: list[str], rng: random.Random) -> str | None:
-    """Enclose a run of 1..3 one-line statements of one block in a loop or a branch."""
+def _enclose(lines: list[str], rng: random.Random,
+             enclosers: Sequence[list[str]] = _ENCLOSERS) -> str | None:
+    """Enclose a run of 1..3 one-line statements of one block in a loop or a branch (or one of
+    `enclosers`)."""
     starts = [i for i in range(len(lines)) if _simple_statement(lines, i)]
     if not starts:
         return None
@@ -430,7 +438,7 @@ def _enclose(lines: list[str], rng: random.Random) -> str | None:
     while end - i < length and end < len(lines) and _simple_statement(lines, end) \
             and len(lines[end]) - len(lines[end].lstrip(" ")) == len(indent):
         end += 1
-    header = rng.choice(_ENCLOSERS)
+    header = rng.choice(enclosers)
     deeper = indent + "    " * len(header)
     lines[i:end] = [indent + h for h in header] + [deeper + ln.lstrip(" ") for ln in lines[i:end]]
     return f"lines {i + 1}-{end}: enclose in {' / '.join(h.strip() for h in header)!r}"

@@ -13,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inplace_cases.programs import CASES
+from inplace_cases.programs import CASES, REFUSED
 from test_equivalence import assert_same_results
 from test_show_verify import check_every_mode
 
 import pl
+from pl.errors import PlError
 from pl.ir import Program
 
 CONFIGS = [(None, False), ("910B", True), ("910B", False), ("950", True)]
@@ -44,3 +45,15 @@ def test_compiling_the_printed_program_gives_it_back(name: str, tmp_path: Path) 
     again = pl.compile(pl.parse(compiled.as_python()), backend="910B", verify=True)
     pl.assert_structural_equal(again.program, compiled.program)
     check_every_mode(CASES[name], tmp_path)
+
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_write_that_cannot_land_is_a_located_error(name: str) -> None:
+    text = REFUSED[name]
+    (line, msg), = [(n, t.split("# error: ", 1)[1]) for n, t in
+                    enumerate(text.splitlines(), start=1) if "# error: " in t]
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(text, filename=f"<{name}>"), verify=True)
+    assert msg in info.value.message, info.value.message
+    assert info.value.span is not None and info.value.span.line == line, info.value.span

@@ -388,6 +388,9 @@ def collect_moves(body: Stmt, var_memory: dict[Var, MemorySpace], sites: list[Ca
             if not allowed or not isinstance(v, Var):
                 continue
             space = var_memory.get(v)
+            if space is None and isinstance(v.type, TileType):
+                # A value phase 1 did not record (an item of a tuple) is where its type says.
+                space = v.type.memory_space
             if space is not None and space not in allowed:
                 keys[(v, allowed[0])] = None
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
+from pl.errors import PlError
 from pl.infer.common import (
     NO_CALLEES,
     Callees,
@@ -45,9 +46,10 @@ from pl.infer.common import (
     written_result_arg,
 )
 from pl.infer.decisions import MoveDecision
-from pl.infer.writes import InPlaceWrites
+from pl.infer.writes import InPlaceWrites, writes_of
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
+from pl.ir.names import user_name
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -66,7 +68,7 @@ from pl.ir.stmt import (
     make_body,
     stmt_kind,
 )
-from pl.ir.traverse import last_yield, map_expr, map_stmt
+from pl.ir.traverse import last_yield, map_expr, map_stmt, walk_stmts
 from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
 from pl.ops.backend import input_layouts
 from pl.ops.registry import OpDef
@@ -111,6 +113,9 @@ class Mutator:
         self.cache: dict[Var, Var] = {}
         self.moves: dict[MoveKey, Var] = {}
         self.log: list[MoveDecision] = []
+        # Buffer class -> (the if's span, its result, the tile a branch hands it a copy of): an
+        # if result whose branch yields a copy of a tile code after the if can still name.
+        self.copied: dict[Var, tuple[Span, str, str]] = {}
 
     # -- expressions -------------------------------------------------------------------------
 
@@ -310,6 +315,10 @@ class Mutator:
                 return make_body([*init_moves, loop]) if init_moves else loop
             case IfStmt():
                 cond = self.expr(s.condition)
+                if self.writes is not None:
+                    # A write in the condition is made before either branch runs: a move taken
+                    # before it is stale there.
+                    self._forget(self._own_writes(s))
                 then_body = self.block(s.then_body)
                 else_body = None if s.else_body is None else self.block(s.else_body)
                 # Only the phis whose branches yield different spaces are reconciled: a phi
@@ -318,6 +327,8 @@ class Mutator:
                 then_body = self._reconcile(then_body, s.return_vars, divergent)
                 else_body = None if else_body is None else \
                     self._reconcile(else_body, s.return_vars, divergent)
+                if self.writes is not None and divergent:
+                    self._copied_merges(s, divergent)
                 self._pin_return_types(s.return_vars, _yield_types(then_body) or
                                        _yield_types(else_body))
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
@@ -367,6 +378,51 @@ class Mutator:
         if type(body) is SeqStmts:
             return self.stmt(body)
         return self.seq((body,), body.span)
+
+    def _copied_merges(self, s: IfStmt, divergent: set[int]) -> None:
+        """Record (`self.copied`) each divergent result of `s` whose reconciling move copies a
+        tile that is still named after the if: the yielded value itself, or the tile it aliases
+        or views, defined before the if. After the move, the result and that tile are two
+        buffers where the source has one, so an in-place write into either after the if would
+        not reach the other (`_refuse_copied_write`). A tile made in the branch is not named
+        after it: its copy is all that is left of it."""
+        writes = self.writes
+        assert writes is not None
+        for branch in (s.then_body, s.else_body):
+            y = last_yield(branch)
+            if y is None:
+                continue
+            local = {id(st.var): st.value for st in walk_stmts(branch)
+                     if isinstance(st, AssignStmt)}
+            for i in divergent:
+                phi = s.return_vars[i] if i < len(s.return_vars) else None
+                value = y.values[i] if i < len(y.values) else None
+                space = self.var_memory.get(phi) if phi is not None else None
+                if phi is None or not isinstance(value, Var) or space is None:
+                    continue
+                t = self.var(value).type
+                if not isinstance(t, TileType) or t.memory_space in (None, space):
+                    continue  # this branch hands the result its own tile
+                outer = _named_outside(value, local)
+                if outer is not None:
+                    self.copied[writes.root(phi)] = (s.span, user_name(phi.name),
+                                                    user_name(outer.name))
+
+    def _refuse_copied_write(self, written: frozenset[Var], at: Stmt) -> None:
+        """A located error when `at` writes in place (`written`: its buffer classes) a tile an
+        earlier if result was reconciled from by a copy (`self.copied`)."""
+        for root in written:
+            hit = self.copied.get(root)
+            if hit is None:
+                continue
+            span, result, tile = hit
+            raise PlError(
+                f"this writes in place a tile that shares its buffer with '{result}', the result "
+                f"of the if at line {span.line}, whose branches give it tiles in different memory "
+                f"spaces: compiling makes '{result}' a copy of '{tile}' in one space, so the "
+                f"write would not reach both as it does in the source", at.span,
+                hint=f"write '{tile}' before the if, or merge a copy the code names "
+                     "(a computed tile) so that no write is meant to reach both")
 
     def _reconcile(self, body: Stmt, phis: tuple[Var, ...], divergent: set[int]) -> Stmt:
         """A branch body whose closing yield gives a phi a tile in another space than the phi's
@@ -459,6 +515,8 @@ class Mutator:
         needed, writes = self.needed, self.writes
         for child in stmts:
             written = writes.written(child) if writes is not None else frozenset()
+            if written and self.copied:
+                self._refuse_copied_write(written, child)
             if written and isinstance(child, (ForStmt, WhileStmt)):
                 # A later trip reads what this one wrote: a move taken before the loop is stale.
                 self._forget(written)
@@ -467,8 +525,14 @@ class Mutator:
                 if moves:
                     out.extend(moves)
             if written:
-                out.extend(self._written(child))
+                nested = self._nested_write_backs(child)
+                done = self._written(child)
+                if nested:
+                    done = self._after_header(done, nested, child)
+                out.extend(done)
                 self._forget(written)
+                if self.copied and isinstance(child, (ForStmt, WhileStmt)):
+                    self._refuse_copied_write(written, child)  # a later trip writes it
             else:
                 out.append(self.stmt(child))
         for key in opened:
@@ -503,6 +567,59 @@ class Mutator:
             if copy is not None:
                 out[i] = self._assemble(v, copy, consumer.span)
         return out
+
+    def _nested_write_backs(self, consumer: Stmt) -> list[Call]:
+        """The write-backs of the in-place ops nested in `consumer`'s expressions (a tuple, an
+        if's condition, ...: `nested_calls`) that were handed a move of the argument they write,
+        taken right before `consumer`. Such an op wrote a copy; where no write-back can follow it
+        (a loop's header, a while's condition, a return or yield, an operand moved where it
+        stands) the write is a located error rather than a copy no later read sees."""
+        out: list[Call] = []
+        for call in nested_calls(consumer):
+            op, constraints = op_facts(call, self.callees)
+            for i in op.inplace_args if op is not None else ():
+                v = call.args[i] if i < len(call.args) and i < len(constraints) else None
+                if not isinstance(v, Var) or not constraints[i]:
+                    continue
+                placed = self.var(v).type
+                if not isinstance(placed, TileType) or placed.memory_space in constraints[i]:
+                    continue
+                copy = self.moves.get((v, constraints[i][0]))
+                if copy is None or not isinstance(consumer, (AssignStmt, EvalStmt, IfStmt)):
+                    name = user_name(v.name)
+                    raise PlError(
+                        f"{call.op_name} writes '{name}' in place here, but '{name}' is in "
+                        f"{placed.memory_space.name if placed.memory_space else 'no space'} "
+                        f"and the op takes {constraints[i][0].name}: the write would reach a "
+                        f"copy, which no later read of '{name}' sees",
+                        call.span if call.span is not None else consumer.span,
+                        hint="write it in a statement of its own, before the loop or the "
+                             f"statement (`{name} = pl.{call.op_name}(...)`)")
+                out.append(self._assemble(v, copy, consumer.span))
+        return out
+
+    def _own_writes(self, s: Stmt) -> frozenset[Var]:
+        """The buffer classes the calls `s` evaluates itself (not its bodies) write in place."""
+        writes = self.writes
+        assert writes is not None
+        return frozenset(writes.root(v) for call in nested_calls(s)
+                         for i in writes_of(call, writes.callees)
+                         if i < len(call.args) and isinstance((v := call.args[i]), Var)
+                         and isinstance(v.type, TileType))
+
+    def _after_header(self, done: list[Stmt], backs: list[Call], consumer: Stmt) -> list[Stmt]:
+        """`done` (the rewritten `consumer`) followed by `backs`, the write-backs of the in-place
+        ops nested in its expressions: right after an assignment or evaluation, at the head of
+        both branches of an if (its condition is evaluated before either)."""
+        evals: list[Stmt] = [EvalStmt(b, span=consumer.span) for b in backs]
+        if not isinstance(consumer, IfStmt):
+            return [*done, *evals]
+        *before, rewritten = done
+        assert isinstance(rewritten, IfStmt)
+        then_body = make_body([*evals, *flatten_body(rewritten.then_body)])
+        else_body = make_body([*evals, *flatten_body(rewritten.else_body)]) \
+            if rewritten.else_body is not None else make_body(evals)
+        return [*before, replace(rewritten, then_body=then_body, else_body=else_body)]
 
     def _assemble(self, v: Var, written: Var, span: Span) -> Call:
         """`tile.assemble(<placed v>, written, [0, ...])`: `written` copied back into `v`."""
@@ -567,6 +684,28 @@ class Mutator:
             self.moves[key] = move.var
             opened.append(key)
             out.append(move)
+
+
+def _named_outside(value: Var, local: dict[int, Expr]) -> Var | None:
+    """The tile defined outside a branch that `value`, a tile the branch yields, shares its
+    buffer with (`local`: the branch's definitions): through aliases, views and in-place results
+    made in the branch; None when the branch made it."""
+    e: Expr = value
+    while True:
+        if isinstance(e, Var) and id(e) not in local:
+            return e
+        if isinstance(e, Var):
+            e = local[id(e)]
+            continue
+        if isinstance(e, Call) and e.args:
+            op = op_facts(e)[0]
+            if op is not None and op.is_buffer_view:
+                e = e.args[0]
+                continue
+            if op is not None and op.inplace_args and op.inplace_args[0] < len(e.args):
+                e = e.args[op.inplace_args[0]]
+                continue
+        return None
 
 
 def _yield_types(body: Stmt | None) -> list[Type]:

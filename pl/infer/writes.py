@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pl.infer.common import CallSite, op_facts, top_level_call
+from pl.infer.common import CallSite, nested_calls, op_facts, top_level_call
 from pl.ir.enums import ParamDirection
 from pl.ir.expr import Call, GlobalVar, Var
 from pl.ir.function import Program
@@ -45,7 +45,7 @@ def callee_writes(program: Program) -> CalleeWrites:
                                  if isinstance(p.type, TileType) and d is not ParamDirection.In))}
 
 
-def _writes_of(call: Call, callees: CalleeWrites) -> tuple[int, ...]:
+def writes_of(call: Call, callees: CalleeWrites) -> tuple[int, ...]:
     """The arguments `call` writes in place: an op's `inplace_args`, a program function's Out /
     InOut Tile parameters."""
     if type(call.op) is GlobalVar:
@@ -108,11 +108,11 @@ class InPlaceWrites:
                     self._union(rv, v)
 
     def _collect(self, s: Stmt) -> frozenset[Var]:
-        """The classes (roots) `s` writes, memoised for every statement under it."""
+        """The classes (roots) `s` writes, memoised for every statement under it: by its
+        top-level call and by the calls nested in its own expressions (`own_calls`)."""
         out: set[Var] = set()
-        call = top_level_call(s)
-        if call is not None:
-            for i in _writes_of(call, self.callees):
+        for call in own_calls(s):
+            for i in writes_of(call, self.callees):
                 v = _tile_var(call.args[i]) if i < len(call.args) else None
                 if v is not None:
                     out.add(self.root(v))
@@ -128,11 +128,26 @@ class InPlaceWrites:
         return self.root(v) in classes
 
 
+def own_calls(s: Stmt) -> list[Call]:
+    """The calls statement `s` evaluates itself: its top-level call, then those nested in its
+    expressions (an op call in a tuple, an if's or while's condition, a loop header: the
+    frontend keeps those where they are written, `common.nested_calls`)."""
+    call = top_level_call(s)
+    return [*((call,) if call is not None else ()), *nested_calls(s)]
+
+
+def _writes_a_tile(call: Call, callees: CalleeWrites) -> bool:
+    return any(i < len(call.args) and _tile_var(call.args[i]) is not None
+               for i in writes_of(call, callees))
+
+
 def in_place_writes(body: Stmt, sites: list[CallSite], callees: CalleeWrites
                     ) -> InPlaceWrites | None:
-    """The body's `InPlaceWrites`, None when none of its calls (`sites`) writes a tile in place
-    (`callees`: the program's `callee_writes`)."""
-    if not any(i < len(call.args) and _tile_var(call.args[i]) is not None
-               for _, call, _, _ in sites for i in _writes_of(call, callees)):
+    """The body's `InPlaceWrites`, None when none of its calls (its top-level ones, `sites`,
+    and those nested in an expression) writes a tile in place (`callees`: the program's
+    `callee_writes`)."""
+    if not any(_writes_a_tile(call, callees) for _, call, _, _ in sites) and \
+            not any(_writes_a_tile(call, callees)
+                    for s in walk_stmts(body) for call in nested_calls(s)):
         return None
     return InPlaceWrites(body, callees)

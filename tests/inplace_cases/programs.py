@@ -194,3 +194,124 @@ class P:
         return r
 """,
 }
+
+# In-place ops nested in a statement's expressions (not its top-level call).
+CASES.update({
+    # In a tuple: computed by a statement of its own, its result the accumulator again.
+    "nested-write-in-tuple": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        w, z = pl.write(acc, [0, 0], 5.0), b
+        pl.write(w, [1, 1], 6.0)
+        c = pl.matmul_acc(acc, a, z)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # In an if's condition: the written copy is assembled back before either branch runs.
+    "nested-write-in-if-condition": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        if pl.tile.read(pl.write(acc, [0, 0], 5.0), [0, 1]) > 1000.0:
+            acc = pl.matmul_acc(acc, a, b)
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # A Vec tile written in an if's condition: the branch and the matmul after the if may not
+    # reuse the Left move taken before.
+    "nested-write-in-if-condition-then-left-reuse": kernel("""
+        a = pl.load(x, [0, 0], [16, 128])
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(a, b)
+        if pl.tile.read(pl.write(a, [3, 4], 2.0), [0, 0]) < 1000.0:
+            c = pl.matmul_acc(c, a, b)
+        d = pl.matmul_acc(c, a, b)
+        r = pl.store(d, [0, 0], out)
+        return r
+        """),
+})
+
+
+# A tile both branches of an if give its result, each made in its branch: the branch yielding the
+# other space hands the result a copy of a tile nothing names after the if.
+CASES["write-divergent-if-result-of-branch-tiles"] = """import pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[16, 128], pl.FP32], xb: pl.Tensor[[32, 128], pl.BF16],
+             y: pl.Tensor[[128, 128], pl.BF16], n: pl.Scalar[pl.INDEX],
+             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(xb, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        if n > 0:
+            t = pl.matmul(a, b)
+        else:
+            t = pl.load(x, [0, 0], [16, 128])
+        pl.write(t, [0, 0], 5.0)
+        r = pl.store(t, [0, 0], out)
+        return r
+"""
+
+
+def _divergent(then: str, other: str, after: str) -> str:
+    """main(x, xb, y, n, out) with `acc` (Acc) and `v` (Vec), an if binding `t` to `then` or
+    `other`, then the lines `after` (one string, eight spaces of indent)."""
+    return ("""import pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, x: pl.Tensor[[16, 128], pl.FP32], xb: pl.Tensor[[32, 128], pl.BF16],
+             y: pl.Tensor[[128, 128], pl.BF16], n: pl.Scalar[pl.INDEX],
+             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+        a = pl.load(xb, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)
+        b = pl.load(y, [0, 0], [128, 128], target_memory=pl.MemorySpace.Mat)
+        acc = pl.matmul(a, b)
+        v = pl.load(x, [0, 0], [16, 128])
+        if n > 0:
+            t = """ + then + """
+        else:
+            t = """ + other + "\n" + after)
+
+
+_COPIED = "# error: this writes in place a tile that shares its buffer with 't', the result of the if"
+
+# Writes no write-back can make land where the source's does: each a located error on the
+# line marked `# error: <message part>`.
+REFUSED: dict[str, str] = {
+    # A while's condition is evaluated before every trip: a pl.write there of an Acc tile (a
+    # copy in Vec, the space the op takes) would write the copy.
+    "write-in-while-condition": kernel(OPERANDS, """
+        acc = pl.matmul(a, b)
+        for (k,) in pl.while_(init_values=(0,)):  # error: tile.write writes 'acc' in place here, but 'acc' is in Acc and the op takes Vec
+            pl.cond(pl.tile.read(pl.write(acc, [0, 0], 5.0), [0, 1]) < k)
+            k = pl.yield_(k + 1)
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+        """),
+    # An if result that is `acc` (Acc) on one path and `v` (Vec) on the other is one space once
+    # compiled: a copy of one of them. A write through it would miss that tile; a write into the
+    # tile after the if would miss the result.
+    "write-through-divergent-if-result": _divergent("acc", "v", """
+        pl.write(t, [0, 0], 5.0)  {m}
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+""".replace("{m}", _COPIED)),
+    # A write into `acc` after the if: the result, a copy of it, would not see it.
+    "write-into-the-copied-tile-after-a-divergent-if-result": _divergent("v", "acc", """
+        pl.write(acc, [0, 0], 5.0)  {m}
+        w = pl.add(t, v)
+        r = pl.store(w, [0, 0], out)
+        return r
+""".replace("{m}", _COPIED)),
+    "fillpad-through-divergent-if-result-in-loop": _divergent("pl.tile.slice(acc, [16, 128], [0, 0])", "v", """
+        for i in pl.range(2):  {m}
+            t = pl.tile.fillpad_inplace(t)
+        c = pl.matmul_acc(acc, a, b)
+        r = pl.store(c, [0, 0], out)
+        return r
+""".replace("{m}", _COPIED)),
+}

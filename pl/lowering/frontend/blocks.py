@@ -43,7 +43,7 @@ from pl.ir.stmt import (
     flatten_body,
     make_body,
 )
-from pl.ir.types import ScalarType, Type
+from pl.ir.types import ScalarType, TileType, Type
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, YieldSite
 from pl.lowering.frontend.exprs import hoist_nested, lower_expr, lower_value
@@ -412,9 +412,15 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
         # if, so its rebinding of a name bound before the if (a new Var where the name is an
         # iter arg's) must not hide that binding there.
         bound_before = {n for n in (*then_names, *else_names) if ctx.lookup_var(n) is not None}
-        for names, stmts in ((then_names, then), (else_names, other or [])):
-            ctx.leak({n: v for n, v in names.items()
-                      if not (n in bound_before and _ends_its_path(stmts))})
+        leaked = [{n: v for n, v in names.items()
+                   if not (n in bound_before and _ends_its_path(stmts))}
+                  for names, stmts in ((then_names, then), (else_names, other or []))]
+        for names in leaked:
+            ctx.leak(names)
+        # A tile both branches bind, in different spaces: SSA merges the two into one value
+        # typed as the then branch's, so the code after the if reads it with that type.
+        ctx.leak({n: v for n, v in leaked[0].items()
+                  if n in leaked[1] and _spaces_differ(v.type, leaked[1][n].type)})
         return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None,
                        span=span)]
     for s in sites:
@@ -451,6 +457,12 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
         other = _declared_literals(other, else_sites, declared)
     return [IfStmt(cond, make_body(then), make_body(other) if other is not None else None, rvs,
                    span=span)]
+
+
+def _spaces_differ(a: Type, b: Type) -> bool:
+    """Both tiles, in different memory spaces."""
+    return isinstance(a, TileType) and isinstance(b, TileType) \
+        and a.memory_space is not b.memory_space
 
 
 def _ends_its_path(stmts: list[Stmt]) -> bool:

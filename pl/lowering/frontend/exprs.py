@@ -44,6 +44,7 @@ from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
 from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
+from pl.ops.registry import get_op
 
 _BIN: Final[Mapping[type, str]] = MappingProxyType({
     cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
@@ -212,8 +213,19 @@ def _sequence(ctx: FnCtx, node: cst.List | cst.Tuple) -> Any:
     for el in node.elements:
         if isinstance(el, cst.StarredElement):
             raise ctx.error(el, "Starred elements are not supported in kernels")
-        elems.append(lower_expr(ctx, el.value))
+        value = lower_expr(ctx, el.value)
+        # An in-place op (pl.write, ...) gives back the tile it wrote: computed by a statement of
+        # its own, its result is that tile again wherever inference moves its argument.
+        elems.append(hoist_nested(ctx, value) if _writes_in_place(value) else value)
     return MakeTuple(tuple(elems))
+
+
+def _writes_in_place(value: Any) -> bool:
+    """`value` is a call of an op that writes an argument in place (`OpDef.inplace_args`)."""
+    if type(value) is not Call or isinstance(value.op, GlobalVar):
+        return False
+    op = get_op(value.op.name)
+    return op is not None and bool(op.inplace_args)
 
 
 def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
