@@ -56,6 +56,15 @@ _SCALAR_FORMS = frozenset({"pl.add", "pl.sub", "pl.mul", "pl.div", "pl.maximum",
                            "pl.tile.add", "pl.tile.sub", "pl.tile.mul", "pl.tile.div"})
 
 
+def _tile_form_kind(op: OpDef, arg: ArgSpec) -> str | None:
+    """The kind the tile form of tensor op `op` (`tensor.read` -> `tile.read`) gives its argument
+    of `arg`'s name: `pl.tensor.read(t, [0])` takes the index list `pl.tile.read` types."""
+    if op.level != "tensor":
+        return None
+    tile_op = get_op("tile." + op.name.removeprefix("tensor."))
+    return next((a.kind for a in tile_op.args if a.name == arg.name), None) if tile_op else None
+
+
 def _arg_type(op: OpDef, index: int, arg: ArgSpec) -> str:
     if arg.name in _DIM_NAMES and arg.kind in ("scalar", "tuple", "any"):
         return DIMS  # tile.reshape's `shape` is registered as a scalar slot
@@ -70,7 +79,7 @@ def _arg_type(op: OpDef, index: int, arg: ArgSpec) -> str:
             return DIMS
         case "space":
             return "MemorySpace"
-    if arg.name in _DIM_NAMES:
+    if arg.name in _DIM_NAMES or _tile_form_kind(op, arg) == "tuple":
         return DIMS
     if arg.name in _SCALAR_NAMES:
         return SCALAR

@@ -1,4 +1,4 @@
-"""The one user-facing error type."""
+"""The one user-facing error type, and the one type of a bug in pl."""
 
 from typing import Any
 
@@ -10,3 +10,5 @@ class PlError(Exception):
     def __init__(self, message: str, span: Any = None, *, hint: str | None = None,
                  note: str | None = None, source: str | None = None) -> None: ...
     def render(self, color: bool | None = None) -> str: ...
+
+class InternalError(Exception): ...
