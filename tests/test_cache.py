@@ -138,8 +138,9 @@ def test_key_depends_on_every_part() -> None:
               cache.key("run_text", "t", "f.py", {}, version="v")]
     assert len({base, *others}) == 6
     assert base == cache.key("run_text", "t", "f.py", {"a": 1}, version="v")
-    # the default version is the package fingerprint: stable within a process
-    assert cache.key("k", "t", "f", {}) == cache.key("k", "t", "f", {})
+    # the default version is the package fingerprint (a key made without one is that key)
+    assert cache.key("k", "t", "f", {}) == cache.key("k", "t", "f", {}, version=cache.package_fingerprint())
+    assert cache.key("k", "t", "f", {}) != cache.key("k", "t", "f", {}, version="v")
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", b"pl-cache-1\n\x80\x04not a pickle",

@@ -116,5 +116,8 @@ def test_typed_keys_tell_equal_values_of_other_types_apart() -> None:
     assert typed_key((0, 1)) != typed_key((False, True))
     assert typed_key([("keep_dim", 0)]) != typed_key([("keep_dim", False)])
     assert typed_key({"a": 1}) != typed_key({"a": True})
-    assert typed_key((1, "x")) == typed_key((1, "x"))
-    assert hash(typed_key(("keep_dim", False))) == hash(typed_key(("keep_dim", False)))
+    # Equal values of the same types, built apart, are one memo entry; a list is not a tuple.
+    a, b = [("keep_dim", False), ("axis", 1)], [("keep_dim", False), ("axis", int("1"))]
+    assert a is not b and typed_key(a) == typed_key(b) and hash(typed_key(a)) == hash(typed_key(b))
+    assert {typed_key(a): "memo"}.get(typed_key(b)) == "memo"
+    assert typed_key([1]) != typed_key((1,))

@@ -5,6 +5,7 @@ from its printed form; the refusals are located at the loop.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from interpret_support import compare_results
 
@@ -176,4 +177,10 @@ def test_a_loop_with_no_iteration_rebinding_an_earlier_value_leaves_it_as_it_was
         table = pl.write(t, [0, 1], 2.0)
         return table
 '''
-    pl.compile(parse(text, filename="<k>"), "910B")
+    compiled = pl.compile(parse(text, filename="<k>"), "910B", verify=True)
+    assert "3.0" not in compiled.as_python()  # the loop's write is gone, the earlier one kept
+    zeros = np.zeros((16, 32), np.float32)
+    result = pl.interpret(compiled.program, np.zeros(64, np.float32), zeros.copy(), zeros.copy())
+    expected = zeros.copy()
+    expected[0, 0], expected[0, 1] = 1.0, 2.0
+    np.testing.assert_array_equal(result, expected)
