@@ -149,6 +149,7 @@ class _Outliner:
         self.made: list[Function] = []
         self.counts = Counter(_uses(f.body))
         self.names = {v.name for v in _defs(f.body)} | {p.name for p in f.params}
+        self.bound = set(_defs(f.body)) | set(f.params)
 
     def stmt(self, s: Stmt) -> Stmt:
         if isinstance(s, ScopeStmt):
@@ -173,6 +174,13 @@ class _Outliner:
         defined = _defs(body)
         own = set(defined)
         inputs = list(dict.fromkeys(v for v in _uses(body) if v not in own))
+        # A dim Var the parent does not bind (a `pl.dynamic` symbol, free in the whole program)
+        # that an input's type names is bound by that parameter's type in the callee as in the
+        # parent: it is no parameter of its own (one after the annotation naming it would shadow
+        # the symbol, and the printed program would not read back).
+        in_types = {d for v in inputs for t in type_exprs(v.type) for d in walk_exprs(t)
+                    if isinstance(d, Var)}
+        inputs = [v for v in inputs if v in self.bound or v not in in_types]
         outputs = [v for v in defined if self.counts[v] > inside[v]]
         for v in outputs:
             if isinstance(v.type, TileType):
