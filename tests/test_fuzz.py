@@ -94,6 +94,7 @@ def test_mutation_is_deterministic_and_always_changes_the_text() -> None:
     ("enclose", r": enclose in '"),
     ("add_kwarg", r": pl\.\w+\(\.\.\., \w+=\S+\)"),
     ("nest_tile_op", r": nest \w+ '"),
+    ("scope", r": enclose in 'with pl\.at\(level=pl\.Level\.CORE_GROUP\):'"),
 ])
 def test_every_kind_of_edit_occurs(kind: str, pattern: str) -> None:
     seen = [e for i in range(300) for e in mutate(SMALL, random.Random(i), max_edits=1).edits]
@@ -107,7 +108,7 @@ def test_single_edits_stay_local() -> None:
         m = mutate(SMALL, random.Random(i), max_edits=1)
         old, new = SMALL.split("\n"), m.text.split("\n")
         if "enclose" in m.edits[0]:
-            headers = [ln for ln in new if ln.strip().startswith(("for _e in", "if _e =="))]
+            headers = [ln for ln in new if ln.strip().startswith(("for _e in", "if _e ==", "with pl.at("))]
             assert len(new) - len(old) == len(headers) in (1, 2), m.edits
             assert [ln.strip() for ln in new if ln not in headers] == [ln.strip() for ln in old]
         elif len(old) == len(new):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from pl.errors import PlError
 from pl.ir.enums import ParamDirection
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
+from pl.ir.expr import Call, Expr, GlobalVar, IterArg, MakeTuple, TupleGetItem, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import AssignStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt, WhileStmt, flatten_body
 from pl.ir.traverse import last_yield, walk_exprs, walk_stmts
@@ -171,6 +171,8 @@ def returned_view(f: Function, position: int) -> View | None:
     while not (isinstance(e, Var) and id(e) in params):
         if isinstance(e, Var) and not isinstance(e, IterArg) and id(e) in defs:
             e = defs[id(e)]
+        elif (item := _tuple_item(e, defs)) is not None:
+            e = item
         elif _is_view(e):
             assert isinstance(e, Call)
             chain.append(e)
@@ -241,6 +243,9 @@ def _refuse_hidden_view(f: Function, returns: list[ReturnStmt], position: int) -
             if isinstance(e, Var) and id(e) in defs:
                 e = defs[id(e)]
                 continue
+            if (item := _tuple_item(e, defs)) is not None:
+                e = item
+                continue
             return isinstance(e, Var) and any(views_param(m, seen)
                                               for m in merges.get(id(e), ()))
 
@@ -255,6 +260,8 @@ def _refuse_hidden_view(f: Function, returns: list[ReturnStmt], position: int) -
                 e = e.args[0]  # type: ignore[attr-defined]
             elif isinstance(e, Var) and id(e) in defs:
                 e = defs[id(e)]
+            elif (item := _tuple_item(e, defs)) is not None:
+                e = item
             else:
                 return isinstance(e, Var) and any(_reaches_param(m, seen)
                                                   for m in merges.get(id(e), ()))
@@ -276,6 +283,19 @@ def _refuse_hidden_view(f: Function, returns: list[ReturnStmt], position: int) -
                 hint="compute the view in the function's top-level block and return it from "
                      "its one return at the end, or return a computed tensor "
                      "(pl.add(v, 0.0)) if a copy is meant")
+
+
+def _tuple_item(e: Expr, defs: Mapping[int, Expr]) -> Expr | None:
+    """The element `e` reads when it is an item of a tuple bound to a literal
+    (`v, w = pl.slice(a, ..), b` is `_tuple_tmp = [..]; v = _tuple_tmp[0]`), else None."""
+    if not isinstance(e, TupleGetItem):
+        return None
+    t = e.tuple_expr
+    while isinstance(t, Var) and id(t) in defs:
+        t = defs[id(t)]
+    if isinstance(t, MakeTuple) and 0 <= e.index < len(t.elements):
+        return t.elements[e.index]
+    return None
 
 
 def _narrowed(t: TensorType) -> bool:
