@@ -1,7 +1,8 @@
 """mypy plugin for `pl` kernels: typed tiles (`[tool.mypy] plugins = ["pl.mypy_plugin"]`).
 
 Supported mypy versions: 1.8 to 2.4 (uses only the stable hooks `get_type_analyze_hook`,
-`get_function_hook` and `get_class_decorator_hook`; checked with mypy 2.4.1). Works with the stubs
+`get_function_hook`, `get_function_signature_hook`, `get_method_signature_hook` and
+`get_class_decorator_hook`; checked with mypy 2.4.1). Works with the stubs
 of stubs/pl, which the wheel installs as the PEP 561 package `pl-stubs` (in this repository:
 `mypy_path`, see stubs/mypy.ini).
 
@@ -18,6 +19,9 @@ Guarantees:
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
   iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
   values, and inside a loop with `init_values` must pass as many values as the loop carries;
+- a parameter typed `pl.Scalar[dtype]` also takes the Python literal of that dtype (an int for an
+  integer dtype or INDEX, a float or an int for a float dtype, a bool for BOOL), as the frontend
+  makes it a constant of the parameter's dtype;
 - `pl.compile(C)` / `pl.interpret(C, ...)` with a class `C` not decorated with `@pl.program` is
   reported (the stubs accept a class there, since mypy types a decorated class as the class).
 The plugin is stateless: every answer is computed from the call at hand and the op records
@@ -49,10 +53,18 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
-from mypy.plugin import AnalyzeTypeContext, ClassDefContext, FunctionContext, Plugin
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    ClassDefContext,
+    FunctionContext,
+    FunctionSigContext,
+    MethodSigContext,
+    Plugin,
+)
 from mypy.types import (
     AnyType,
     CallableType,
+    FunctionLike,
     Instance,
     NoneType,
     ProperType,
@@ -61,6 +73,7 @@ from mypy.types import (
     TypeList,
     TypeOfAny,
     UnboundType,
+    UnionType,
     get_proper_type,
 )
 from typing_extensions import assert_never
@@ -380,6 +393,31 @@ def _program_taker(ctx: FunctionContext) -> Type:
     return ctx.default_return_type
 
 
+# ---- literals for scalar parameters -------------------------------------------------------
+
+def _accepting_literals(t: Type, ctx: FunctionSigContext | MethodSigContext) -> Type:
+    """A `Scalar[DT]` parameter's type widened by the Python literal the frontend turns into a
+    DT constant (`self.kernel(x, 3)` for `n: pl.Scalar[pl.INT32]`): bool for BOOL, float (an int
+    too) for a float dtype, int for an integer dtype or INDEX, any of them for `Scalar[Any]`."""
+    p = get_proper_type(t)
+    if not (isinstance(p, Instance) and p.type.fullname == SCALAR):
+        return t
+    dt = get_proper_type(p.args[0]) if p.args else None
+    name = dt.type.name if isinstance(dt, Instance) else None
+    literal = ("bool" if name == "BOOL" else "float" if name in FLOATS
+               else "int" if name in DTYPES else None)
+    names = [literal] if literal else ["int", "float", "bool"]
+    return UnionType.make_union([t, *(ctx.api.named_generic_type(f"builtins.{n}", []) for n in names)])
+
+
+def _literal_scalars(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    sig = ctx.default_signature
+    widened = [_accepting_literals(t, ctx) for t in sig.arg_types]
+    if all(a is b for a, b in zip(widened, sig.arg_types, strict=True)):
+        return sig
+    return sig.copy_modified(arg_types=widened)
+
+
 # ---- plugin --------------------------------------------------------------------------------
 
 def _spelling(fullname: str) -> str | None:
@@ -399,6 +437,14 @@ class PlPlugin(Plugin):
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         return _mark_program if fullname == "pl.program" else None
+
+    def get_function_signature_hook(self, fullname: str
+                                    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        return _literal_scalars
+
+    def get_method_signature_hook(self, fullname: str
+                                  ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        return _literal_scalars
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in PROGRAM_TAKERS:
