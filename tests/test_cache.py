@@ -403,20 +403,21 @@ def test_an_exec_result_that_depends_on_the_environment_is_not_served_in_another
 KERNEL_THIRD_PARTY = "import plfaketestmodule\n" + KERNEL
 
 
-def test_a_no_module_error_is_not_served_once_the_module_is_installed(
+def test_an_import_no_kernel_reads_is_opaque_whether_installed_or_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Static loading binds a module that is not installed to an opaque name (a kernel file's
+    __main__ imports torch): the file regenerates, from the cache too, before and after the
+    module is installed. (It was a "no module named" error.)"""
     folder = tmp_path / "cache"
     for _ in range(2):  # the second time from the cache
-        with pytest.raises(PlError, match="no module named 'plfaketestmodule'"):
-            run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder)
+        assert "pl.MemorySpace.Vec" in run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder).output
     site = tmp_path / "site"
     site.mkdir()
     (site / "plfaketestmodule.py").write_text("")
     monkeypatch.syspath_prepend(str(site))  # installed
     assert "pl.MemorySpace.Vec" in run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder).output
-    monkeypatch.undo()  # uninstalled: the result computed with it is not served either
-    with pytest.raises(PlError, match="no module named 'plfaketestmodule'"):
-        run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder)
+    monkeypatch.undo()
+    assert "pl.MemorySpace.Vec" in run.run_text(KERNEL_THIRD_PARTY, "k.py", cache_dir=folder).output
 
 
 _RUN_CLI = """

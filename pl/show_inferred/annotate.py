@@ -43,6 +43,7 @@ from pl.ir.function import Function, Program
 from pl.ir.span import Span
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.language.dsl import DynVar
+from pl.lowering.frontend.jit import ENTRY_KINDS, JitDef, program_of
 from pl.lowering.frontend.lower import MODULE_PARSE
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import (
@@ -57,6 +58,7 @@ from pl.lowering.source.static_eval import python_failure
 from pl.lowering.source.static_module import has_program_decorator, load_static, read_kernel
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
+from pl.show_inferred.jit_samples import entry_samples, parse_shape
 from pl.show_inferred.plan import FunctionResult, rewrite_function
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
@@ -113,22 +115,30 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
     return _load(src, code, execute, {} if reads is None else reads)[0]
 
 
-def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads
-          ) -> tuple[list[Program], dict[str, str]]:
+def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
+          shapes: Sequence[str] = ()) -> tuple[list[Program], dict[str, str]]:
     """`load_programs` of a file the caller has read (and keeps, to regenerate it), and the
     name the file binds each `pl.dynamic` dimension to (`n = pl.dynamic("N")`: N -> n), which
-    is how an inferred type must spell that dimension in the file."""
+    is how an inferred type must spell that dimension in the file. Each `@pl.jit` entry the
+    file defines is one program, specialised for the shapes pl/show_inferred/jit_samples.py
+    finds (`shapes`: the `--shape` options)."""
     try:
         namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
+        given = dict(parse_shape(t) for t in shapes)
+        seen: dict[int, Program] = {}
+        dims: dict[str, str] = {}
+        for k, v in namespace.items():
+            if isinstance(v, Program):
+                seen.setdefault(id(v), v)
+            elif isinstance(v, DynVar) and (v.name not in dims or k == v.name):
+                dims[v.name] = k
+            elif isinstance(v, JitDef) and v.kind in ENTRY_KINDS and k == v.name \
+                    and _same_file(v.definition()[0].src.filename, src.filename):
+                samples = entry_samples(v.name, v.param_names(), src.module, namespace, given)
+                program = program_of(v, samples)
+                seen[id(program)] = program
     except PlError as e:
         raise e.in_text(src.filename, src.text) from None
-    seen: dict[int, Program] = {}
-    dims: dict[str, str] = {}
-    for k, v in namespace.items():
-        if isinstance(v, Program):
-            seen.setdefault(id(v), v)
-        elif isinstance(v, DynVar) and (v.name not in dims or k == v.name):
-            dims[v.name] = k
     # Only the programs (IR data) are used from here on. The namespace is a reference cycle
     # holding the file's parse, its LibCST and CPython trees: an `@pl.inline` helper's globals
     # are that namespace, and an imported module's functions its dict, which also keeps the
@@ -237,7 +247,11 @@ def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult]
     and the import `root` asks for added."""
     body: list[cst.BaseStatement] = []
     for stmt in tree.body:
-        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
+        if id(stmt) in replacements:  # a @pl.jit function's def
+            node = replacements[id(stmt)].node
+            assert isinstance(node, cst.FunctionDef)
+            stmt = node
+        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
                 id(fd) in replacements for fd in stmt.body.body):
             members = [replacements[id(fd)].node if id(fd) in replacements else fd
                        for fd in stmt.body.body]
@@ -294,21 +308,26 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                              "the pl module, so inferred types cannot be spelled in it; it is "
                              "left as written", Span(filename, 1, 1),
                              hint="import the DSL module, e.g. `import pl as p`"))
+    shown: set[int] = set()  # the module-level defs of @pl.jit functions shown so far
     for c in compiled if root is not None else ():
         cd = _find_class(tree, positions, filename, c.source)
-        if cd is None:
-            notes.append(PlError(f"program {c.source.name} is not defined in this file; "
-                                 "it is left as written"))
-            continue
-        for fd in cd.body.body:
-            if not isinstance(fd, cst.FunctionDef):
+        pairs: list[tuple[cst.FunctionDef, int]] = []
+        if cd is not None:
+            pairs = [(fd, 1) for fd in cd.body.body if isinstance(fd, cst.FunctionDef)]
+        else:
+            pairs = _jit_defs(tree, positions, filename, c.source, shown, notes)
+            if not pairs:
+                notes.append(PlError(f"program {c.source.name} is not defined in this file; "
+                                     "it is left as written"))
                 continue
-            fn, src = c.program.get(fd.name.value), c.source.get(fd.name.value)
+        for fd, indent in pairs:
+            name = fd.name.value if cd is not None else _jit_name(c.source, fd, positions)
+            fn, src = c.program.get(name), c.source.get(name)
             if fn is None or src is None:
                 continue
             assert root is not None
             fn_infos, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
-                                              text, source, root.name, dims)
+                                              text, source, root.name, dims, indent)
             infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if replacements and edits is not None and source is not None and root is not None \
@@ -354,10 +373,40 @@ def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
         return None
 
 
+def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program, shown: set[int],
+              notes: list[PlError]) -> list[tuple[cst.FunctionDef, int]]:
+    """The module-level defs of a `@pl.jit` program's functions in this file, each shown once:
+    a def specialised again (another entry's call, other argument types) is shown for its first
+    specialisation, with a note."""
+    found: list[tuple[cst.FunctionDef, int]] = []
+    for f in program.functions:
+        if not _same_file(f.span.filename, filename):
+            continue
+        fd = next((s for s in tree.body if isinstance(s, cst.FunctionDef)
+                   and positions[s].start.line <= f.span.line <= positions[s].end.line), None)
+        if fd is None:
+            continue
+        if id(fd) in shown:
+            notes.append(PlError(f"{fd.name.value} is shown for its first specialisation; "
+                                 f"{program.name} specialises it again ({f.name})",
+                                 Span(filename, f.span.line, f.span.col)))
+            continue
+        shown.add(id(fd))
+        found.append((fd, 0))
+    return found
+
+
+def _jit_name(program: Program, fd: cst.FunctionDef, positions: Any) -> str:
+    """The name of the function of a `@pl.jit` program lowered from the def `fd`."""
+    rng = positions[fd]
+    return next(f.name for f in program.functions
+                if rng.start.line <= f.span.line <= rng.end.line)
+
+
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
                  replacements: dict[int, FunctionResult], notes: list[PlError],
                  text: str, source: SourceText | None, root: str,
-                 dims: Mapping[str, str] | None
+                 dims: Mapping[str, str] | None, indent: int = 1
                  ) -> tuple[list[FunctionInfo], list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered).
     The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
@@ -368,7 +417,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
         assert f is not None
         outlined[name] = (f, _moves_of(c, name))
     try:
-        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=1, text=text,
+        res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                source_text=source, root=root, dims=dims, outlined=outlined)
     except Unsupported as e:
         # Printing the compiled form instead would drop the function's comments and docstring:
@@ -391,12 +440,13 @@ def _outlined_from(fn: Function, c: Compiled) -> list[str]:
     return list(dict.fromkeys(n for n in names if c.source.get(n) is None))
 
 
-def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False
-          ) -> Callable[[str, str], Regenerated]:
+def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False,
+          shapes: Sequence[str] = ()) -> Callable[[str, str], Regenerated]:
     """Unverified load-compile-regenerate of a text with these options (what verification
     runs on the printed text)."""
     return lambda text, filename: _run(
-        text, filename, kernel_options(filename, backend, residency, program, execute), None, {})
+        text, filename, kernel_options(filename, backend, residency, program, execute, shapes),
+        None, {})
 
 
 def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
@@ -422,7 +472,8 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
     if not verify:
         return r
     verify_output(r, rerun(backend=options["backend"], residency=options["residency"],
-                           program=options["program"], execute=options["execute"]))
+                           program=options["program"], execute=options["execute"],
+                           shapes=options.get("shapes", ())))
     return r
 
 
@@ -438,7 +489,7 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
                   reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text)
-    programs, dims = _load(src, code, options["execute"], reads)
+    programs, dims = _load(src, code, options["execute"], reads, options.get("shapes", ()))
     if program is not None:
         programs = [p for p in programs if p.name == program]
     if not programs:

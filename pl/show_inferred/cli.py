@@ -159,6 +159,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="import each kernel file as Python does, running its top-level code "
                         "(by default files are only read: only their imports of pl and of the "
                         "project's own modules, and their constants, are evaluated)")
+    p.add_argument("--shape", action="append", default=[], metavar="NAME=16x128:FP16",
+                   help="the shape and dtype of a @pl.jit entry's parameter NAME (or "
+                        "ENTRY.NAME) that neither its annotation nor the file's own calls give "
+                        "(repeatable)")
     p.add_argument("--no-cache", action="store_true",
                    help="always compile; do not read or write the compile cache")
     p.add_argument("--cache-dir", metavar="DIR", type=Path,
@@ -335,7 +339,8 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
     shows_text = not (args.json or args.explain or args.ir)
     run = functools.partial(run_text, source.text, source.filename, backend=_BACKENDS[args.backend],
                             residency=not args.no_residency, program=args.program,
-                            cache_dir=_cache_dir(args), execute=args.execute, verify=shows_text)
+                            cache_dir=_cache_dir(args), execute=args.execute, verify=shows_text,
+                            shapes=tuple(args.shape))
     stages: dict[str, list[html_report.Stage]] = {}
     if args.html is not None or dump is not None:  # --html also shows the program after each pass
         r, stages = _run_dumped(run, dump, inputs, traced=args.html is not None)
@@ -368,7 +373,7 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
         from pl.show_inferred.verify import ir_text, verify_ir
 
         verify_ir(r, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
-                           program=args.program, execute=args.execute))
+                           program=args.program, execute=args.execute, shapes=tuple(args.shape)))
         for c in r.compiled:
             stdout.write(ir_text(c))
     elif args.explain:

@@ -9,7 +9,7 @@ TypeError) on data it did not write.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -64,10 +64,11 @@ class Regenerated:
 
 
 def kernel_options(filename: str, backend: str | None, residency: bool, program: str | None,
-                   execute: bool) -> dict[str, Any]:
-    """Everything besides the text that a file's result depends on (part of its cache key)."""
+                   execute: bool, shapes: Sequence[str] = ()) -> dict[str, Any]:
+    """Everything besides the text that a file's result depends on (part of its cache key);
+    `shapes`: the `--shape NAME=16x128:FP16` options (the shapes of `@pl.jit` parameters)."""
     return {"backend": backend, "residency": residency, "program": program,
-            "execute": execute, "folder": str(kernel_folder(filename))}
+            "execute": execute, "folder": str(kernel_folder(filename)), "shapes": list(shapes)}
 
 
 def to_json(r: Regenerated) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
 def run_text(text: str, filename: str, *, backend: str | None = DEFAULT_BACKEND, residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
              cache_dir: str | os.PathLike[str] | None = None, execute: bool = False,
-             verify: bool = True) -> Regenerated:
+             verify: bool = True, shapes: Sequence[str] = ()) -> Regenerated:
     """Load, compile and regenerate one file's text, and verify the result (what the CLI does
     per file; raises `InternalError` when the result fails pl/show_inferred/verify.py's checks).
 
@@ -58,8 +59,11 @@ def run_text(text: str, filename: str, *, backend: str | None = DEFAULT_BACKEND,
     `verify=False` is for a caller that neither prints nor writes the regenerated text (the
     command's --json, --explain and --ir report on `compiled`): the text is not read back
     (pl/show_inferred/verify.py), and the cache is neither read nor written, since it holds only
-    verified results and a hit would compile again for `compiled` anyway."""
-    options = kernel_options(filename, backend, residency, program, execute)
+    verified results and a hit would compile again for `compiled` anyway.
+
+    `shapes`: `NAME=16x128:FP16` texts, the shapes of `@pl.jit` entry parameters that neither
+    their annotation nor the file's own calls give (pl/show_inferred/jit_samples.py)."""
+    options = kernel_options(filename, backend, residency, program, execute, shapes)
     # An `execute`d file's result depends on whatever its top-level code consulted (the
     # environment, other files, the time): nothing says when it is stale, so it is never cached.
     if cache_dir is None or dump_passes is not None or not verify or execute:
@@ -83,7 +87,7 @@ _LOOKS_LIKE_SOURCE = re.compile(r"[\n\r;]")
 
 def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None = DEFAULT_BACKEND,
                   residency: bool = True, filename: str | None = None,
-                  execute: bool = False) -> str:
+                  execute: bool = False, shapes: Sequence[str] = ()) -> str:
     """The kernel file (a path, or source text when it contains a newline) regenerated with
     every tile's inferred memory space, its inserted moves and hoisted loads. The file is read,
     not run, unless `execute=True` (see `annotate.load_programs`)."""
@@ -101,4 +105,5 @@ def show_inferred(path_or_text: str | os.PathLike[str], *, backend: str | None =
             raise PlError(f"cannot read {path}: {e.strerror or e}") from None
         name = filename or str(path)
         text, _ = decode(data, name)
-    return run_text(text, name, backend=backend, residency=residency, execute=execute).output
+    return run_text(text, name, backend=backend, residency=residency, execute=execute,
+                    shapes=shapes).output

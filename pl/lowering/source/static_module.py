@@ -19,8 +19,8 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
   `@pl.inline` defs bind the inline function the kernels calling them splice in, and `@pl.jit*`
   defs the `JitDef` they are (lowering/frontend/jit.py; specialised where they are used).
 - `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
-- Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import,
-  a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
+- Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import
+  whether installed or not, such as the torch a `__main__` block uses, a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
   kernel that USES such a name gets a located error naming `--exec`; one that does not is
   unaffected. A `@pl.program` class inside a compound statement is an error at once (it would
   otherwise be silently missed).
@@ -254,17 +254,21 @@ class _Loader:
             self.depth -= 1
         return module
 
-    def _require_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> None:
-        """`import top` fails in Python when `top` is neither pl, a project module, nor
-        installed: the same located error here (found by the import system's finders, which
-        read no module)."""
+    def _not_installed(self, top: str, src: SourceFile, node: cst.CSTNode) -> Unresolved | None:
+        """What `import top` binds when `top` is neither pl, a project module, nor installed
+        (found by the import system's finders, which read no module): an opaque name, an error
+        only where a kernel reads it (a kernel file's `__main__` imports torch, the reference's
+        runtime, ...). None when it is one of those."""
         if top in ("pl", "pypto") or self._find(self.root, [top]) is not None or \
                 self.root.joinpath(top).is_dir():
-            return
+            return None
         found = self.reads[INSTALLED + top] = installed(top)  # the environment's answer
-        if found is None:
-            raise src.error(node, f"no module named '{top}'",
-                            hint=_FAILS_HINT)
+        if found is not None:
+            return None
+        span = src.stmt_span(node)
+        return Unresolved(top, f"module '{top}' (imported at line {span.line}) is not "
+                               "installed", span,
+                          f"install '{top}' and run with --exec, or write the value in the file")
 
     def _module(self, name: str, folder: Path, parts: list[str]) -> Any:
         """Module `parts` of the project under `folder`, a namespace package, or Unresolved."""
@@ -281,7 +285,12 @@ class _Loader:
         for alias in node.names:
             name = dotted(alias.name)
             parts = name.split(".")
-            self._require_installed(parts[0], src, alias)
+            missing = self._not_installed(parts[0], src, node)
+            if missing is not None:
+                target = alias.asname.name if alias.asname is not None else None
+                bound = target.value if isinstance(target, cst.Name) else parts[0]
+                ns[bound] = dataclasses.replace(missing, name=bound)
+                continue
             if alias.asname is not None:
                 target = alias.asname.name
                 assert isinstance(target, cst.Name)
@@ -321,8 +330,7 @@ class _Loader:
                 StaticNamespace(label, {})
         else:
             base, label, parts = self.root, module, module.split(".")
-            self._require_installed(parts[0], src, node.module or node)
-            source = pl_module(module)
+            source = self._not_installed(parts[0], src, node) or pl_module(module)
             if source is None:
                 source = self._module(module, base, parts)
         if isinstance(node.names, cst.ImportStar):
@@ -344,7 +352,7 @@ class _Loader:
         """`from label import name`: the value, Unresolved when `label` is not read statically,
         and Python's ImportError, located, when `label` was read and has no such name."""
         if isinstance(source, Unresolved):
-            return Unresolved(name, source.reason)
+            return dataclasses.replace(source, name=name)
         if isinstance(source, StaticNamespace) and name in source.names:
             return source.names[name]
         if isinstance(source, StaticNamespace) and "__getattr__" in source.names:

@@ -1,0 +1,123 @@
+"""`show_inferred` on `@pl.jit` files as users write them (tests/jit_files): shapes from the file's
+own calls, from --shape, or a located error; imports no kernel reads are opaque."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pl.errors import PlError
+from pl.show_inferred import main as show_inferred_main
+from pl.show_inferred.run import run_text
+
+FILES = Path(__file__).parent / "jit_files"
+ROOT = Path(__file__).parent.parent
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = show_inferred_main([*args, "--no-cache"], stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_shapes_from_the_files_own_calls_without_torch_or_the_runtime() -> None:
+    """torch and pypto.runtime are imported by the __main__ block only (neither is installed)."""
+    status, out, err = _cli(str(FILES / "scaled_rows.py"))
+    assert status == 0, err
+    assert out == (FILES / "scaled_rows.expected.py").read_text()
+    assert err == ""  # every kernel typed: no function left as written
+
+
+def test_the_regenerated_file_is_a_fixed_point() -> None:
+    status, out, err = _cli(str(FILES / "scaled_rows.expected.py"))
+    assert status == 0, err
+    assert out == (FILES / "scaled_rows.expected.py").read_text()
+
+
+def test_an_unshaped_parameter_is_a_located_error_naming_the_option() -> None:
+    text = (FILES / "no_shape.py").read_text()
+    with pytest.raises(PlError) as e:
+        run_text(text, str(FILES / "no_shape.py"))
+    assert "Parameter 'x' of 'doubled' has no shape" in str(e.value)
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (9, 16)
+    assert "--shape x=" in (e.value.hint or "")
+
+
+def test_shape_option_gives_the_shapes() -> None:
+    status, out, err = _cli("--shape", "x=16x32:FP32", "--shape", "doubled.out=16x32:FP32",
+                            str(FILES / "no_shape.py"))
+    assert status == 0, err
+    assert "t: pl.Tile[[16, 32], pl.FP32, pl.MemorySpace.Vec] = pl.load(" in out
+
+
+def test_a_bad_shape_option_is_explained() -> None:
+    status, _, err = _cli("--shape", "x=16by32", str(FILES / "no_shape.py"))
+    assert status != 0 and "NAME=EXTENTSxEXTENTS:DTYPE" in err
+
+
+def test_a_kernel_reading_a_module_that_is_not_installed_is_located_there(tmp_path: Path) -> None:
+    path = tmp_path / "k.py"
+    path.write_text("import pl\nimport plnotinstalledmodule as m\n\n\n"
+                    "@pl.jit\n"
+                    "def f(x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):\n"
+                    "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+                    "        t = pl.load(x, [0, 0], [16, 16])\n"
+                    "        u = pl.mul(t, m.SCALE)\n"
+                    "        pl.store(u, [0, 0], out)\n"
+                    "    return out\n")
+    with pytest.raises(PlError) as e:
+        run_text(path.read_text(), str(path))
+    assert "module 'plnotinstalledmodule' (imported at line 2) is not installed" in str(e.value)
+    assert e.value.span is not None and e.value.span.line == 9
+
+
+_HIDE_NUMPY = """
+import sys
+class _NoNumpy:  # the hook's own environment: numpy is not installed there
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy" or name.startswith("numpy."):
+            raise ModuleNotFoundError(name)
+        return None
+sys.meta_path.insert(0, _NoNumpy())
+from pl.show_inferred.hook import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+PROGRAM_WITH_NUMPY = '''import numpy as np
+
+import pl
+
+
+@pl.program
+class Doubler:
+    @pl.function(type=pl.FunctionType.InCore)
+    def double(self, x: pl.Tensor[[16, 16], pl.FP32],
+               out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(x, [0, 0], [16, 16])
+        d = pl.add(t, t)
+        out = pl.store(d, [0, 0], out)
+        return out
+
+
+if __name__ == "__main__":
+    print(np.zeros(3))
+'''
+
+
+@pytest.mark.parametrize("inferred", [True, False], ids=["inferred", "stale"])
+def test_precommit_hook_on_a_file_importing_numpy_without_numpy(tmp_path: Path,
+                                                                  inferred: bool) -> None:
+    path = tmp_path / "k.py"
+    path.write_text(PROGRAM_WITH_NUMPY)
+    if inferred:
+        status, out, err = _cli(str(path))
+        assert status == 0, err
+        path.write_text(out)
+    done = subprocess.run([sys.executable, "-c", _HIDE_NUMPY, str(path)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert "numpy" not in done.stderr, done.stderr
+    assert done.returncode == (0 if inferred else 1), done.stderr
