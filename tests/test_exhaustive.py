@@ -1,6 +1,6 @@
 """Every `match` over a closed set of node kinds names each kind and ends in `case _: assert_never(x)`,
 so that adding a statement, expression or type kind (pl/ir: `StmtKind`, `ExprKind`, `TypeKind`) or
-meeting a LibCST compound statement (pl/lowering/frontend/blocks.py: `CompoundKind`) is a mypy error
+meeting a LibCST compound statement (pl/lowering/frontend/positions.py: `CompoundKind`) is a mypy error
 at every dispatch that misses it, never a silent skip or a user error at run time.
 
 The check reads the package's source with `ast`: a match is over node kinds when one of its case
@@ -18,7 +18,7 @@ import libcst as cst
 from pl.ir.expr import ExprKind, IterArg
 from pl.ir.stmt import StmtKind
 from pl.ir.types import TypeKind
-from pl.lowering.frontend.blocks import CompoundKind
+from pl.lowering.frontend.positions import CompoundKind
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pl"
 

@@ -47,7 +47,8 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
-from pl.lowering.frontend.blocks import compound_kind, declaration_line
+from pl.lowering.frontend.blocks import declaration_line
+from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.lowering.outline import is_dispatch, outlined_region
 from pl.show_inferred.edit import (

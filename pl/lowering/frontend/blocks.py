@@ -48,6 +48,7 @@ from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, YieldSite
 from pl.lowering.frontend.exprs import hoist_nested, lower_expr, lower_value
 from pl.lowering.frontend.op_builders import build_call
+from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.scope_args import (
     OpenScope,
     check_runtime_scope,
@@ -151,18 +152,6 @@ def suite(body: cst.BaseSuite) -> Sequence[cst.CSTNode]:
         return body.body
     assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=[b]) for b in body.body]
-
-
-# LibCST's compound statements, closed: a `match` over `compound_kind(node)` ending in
-# `case _: assert_never(...)` names each one (tests/test_exhaustive.py checks that this union lists
-# every subclass of cst.BaseCompoundStatement of the installed LibCST).
-CompoundKind = (cst.If | cst.For | cst.While | cst.With | cst.Try | cst.TryStar | cst.FunctionDef
-                | cst.ClassDef | cst.Match)
-
-
-def compound_kind(node: cst.BaseCompoundStatement) -> CompoundKind:
-    """`node` typed as the union of LibCST's compound statements."""
-    return node  # type: ignore[return-value]
 
 
 def lower_compound(ctx: FnCtx, node: cst.BaseCompoundStatement) -> list[Stmt]:

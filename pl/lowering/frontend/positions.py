@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
+from typing_extensions import assert_never
 
 from pl.errors import python_lines
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -39,6 +40,17 @@ _DEF_NAME = re.compile(r"(?:async[ \t\f\\\r\n]+)?(?:def|class)[ \t\f\\\r\n]+(\w+
 
 # The ast fields holding a compound statement's clauses of statements, by LibCST's name for them.
 _CLAUSE_BODIES = ("body", "orelse", "finalbody")
+
+# LibCST's compound statements, closed: a `match` over `compound_kind(node)` ending in
+# `case _: assert_never(...)` names each one (tests/test_exhaustive.py checks that this union lists
+# every subclass of cst.BaseCompoundStatement of the installed LibCST).
+CompoundKind = (cst.If | cst.For | cst.While | cst.With | cst.Try | cst.TryStar | cst.FunctionDef
+                | cst.ClassDef | cst.Match)
+
+
+def compound_kind(node: cst.BaseCompoundStatement) -> CompoundKind:
+    """`node` typed as the union of LibCST's compound statements."""
+    return node  # type: ignore[return-value]
 
 
 class Positions:
@@ -197,24 +209,42 @@ class _Pairing:
             self.parts(c, a, span)
         if not isinstance(c, cst.BaseCompoundStatement):
             return
-        if isinstance(c, cst.If) and isinstance(a, ast.If):
-            self.if_(c, a, span)
-        else:
-            for field in _CLAUSE_BODIES:
-                self.clause(getattr(c, field, None), getattr(a, field, None), span)
-        if isinstance(c, cst.Try) and isinstance(a, ast.Try):
-            for ch, ah in zip(c.handlers, a.handlers, strict=False):
-                self.put(ch, self.pos.span(ah))
-                self.statements(_suite(ch.body), ah.body)
-                if self.deep and ch.type is not None and ah.type is not None:
-                    self.expr(ch.type, ah.type)
-                    if ch.name is not None and ah.name is not None and ah.body:
-                        name = self.pos.find(ah.name, self.pos.span(ah.type),
-                                             self.pos.span(ah.body[0]))
-                        self.put(ch.name.name, name)
-        if isinstance(c, cst.Match) and isinstance(a, ast.Match):
-            for cc, ac in zip(c.cases, a.cases, strict=False):
-                self.statements(_suite(cc.body), ac.body)
+        kind = compound_kind(c)
+        match kind:
+            case cst.If():
+                if isinstance(a, ast.If):
+                    self.if_(kind, a, span)
+                else:
+                    self.clauses(kind, a, span)
+            case cst.For() | cst.While() | cst.With() | cst.FunctionDef() | cst.ClassDef() \
+                    | cst.TryStar():
+                self.clauses(kind, a, span)
+            case cst.Try():
+                self.clauses(kind, a, span)
+                if isinstance(a, ast.Try):
+                    self.handlers(kind, a)
+            case cst.Match():
+                self.clauses(kind, a, span)
+                if isinstance(a, ast.Match):
+                    for cc, ac in zip(kind.cases, a.cases, strict=False):
+                        self.statements(_suite(cc.body), ac.body)
+            case _:
+                assert_never(kind)
+
+    def clauses(self, c: cst.BaseCompoundStatement, a: ast.stmt, span: Span) -> None:
+        for field in _CLAUSE_BODIES:
+            self.clause(getattr(c, field, None), getattr(a, field, None), span)
+
+    def handlers(self, c: cst.Try, a: ast.Try) -> None:
+        for ch, ah in zip(c.handlers, a.handlers, strict=False):
+            self.put(ch, self.pos.span(ah))
+            self.statements(_suite(ch.body), ah.body)
+            if self.deep and ch.type is not None and ah.type is not None:
+                self.expr(ch.type, ah.type)
+                if ch.name is not None and ah.name is not None and ah.body:
+                    name = self.pos.find(ah.name, self.pos.span(ah.type),
+                                         self.pos.span(ah.body[0]))
+                    self.put(ch.name.name, name)
 
     def if_(self, c: cst.If, a: ast.If, span: Span) -> None:
         self.statements(_suite(c.body), a.body)
