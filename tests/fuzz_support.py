@@ -85,7 +85,7 @@ _HUGE = ["9" * 5000, "1e999", "0x" + "F" * 80, "2**64", "10**100", "-2**63",
 CHECKS = ("exception_names", "side_effects", "outputs")
 EDIT_KINDS = ("delete", "duplicate", "swap", "name", "number", "operator", "drop_line", "indent",
               "op_swap", "keyword_swap", "inject", "enclose", "add_kwarg", "write_between",
-              "nest_tile_op", "annotate_space", "scope")
+              "nest_tile_op", "annotate_space", "scope", "diverge")
 # Where a "nest_tile_op" edit writes the value `{e}` of a line `{n} = {e}` again, nested outside a
 # statement's top-level call (an if's or while's condition, a loop bound, init_values, scalar
 # arithmetic, a tuple): each computes what the line did, so a missing move shows as an error or
@@ -99,6 +99,13 @@ _NESTINGS = (
      "for _nest, (_nest_c,) in pl.range(1, init_values=({e},)): {n} = pl.yield_(_nest_c)"),
     ("scalar", "line", "{n} = pl.add({e}, pl.tile.read({e}, [0, 0]) * 0.0)"),
     ("tuple", "line", "{n}, _nest = {e}, {e}"),
+)
+# The if a "diverge" edit merges value `{n}` with another tile through (`_div`), before writing
+# `_div` in place: the other tile is a copy of `{n}` in `{space}` or another value `{m}`.
+_DIVERGING = (
+    ["if pl.tile.read({n}, [0, 0]) < 0.0:", "    _div = {n}", "else:",
+     "    _div = pl.tile.move({n}, target_memory=pl.MemorySpace.{space})"],
+    ["if pl.tile.read({n}, [0, 0]) < 0.0:", "    _div = {m}", "else:", "    _div = {n}"],
 )
 # The memory spaces an "annotate_space" edit writes into a tile annotation.
 _SPACES = ("Vec", "Mat", "Left", "Right", "Acc", "Bias")
@@ -196,6 +203,8 @@ def _edit(lines: list[str], toks: list[Tok], rng: random.Random,
         return _add_kwarg(lines, toks, rng)
     if op == "write_between":
         return _write_between(lines, toks, rng)
+    if op == "diverge":
+        return _write_between(lines, toks, rng, diverge=True)
     if op == "nest_tile_op":
         return _nest_tile_op(lines, rng)
     if op == "annotate_space":
@@ -278,9 +287,12 @@ def _inject(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None
     return f"line {i + 1}: inject {stmt!r}"
 
 
-def _write_between(lines: list[str], toks: list[Tok], rng: random.Random) -> str | None:
+def _write_between(lines: list[str], toks: list[Tok], rng: random.Random,
+                   diverge: bool = False) -> str | None:
     """Insert an in-place write (`_INPLACE_WRITES`) of a value assigned in a function body right
-    before a later one-line statement that reads it, at that statement's indentation."""
+    before a later one-line statement that reads it, at that statement's indentation.
+    `diverge`: the write goes through an if result that is the value on one path and another
+    tile on the other (`_DIVERGING`: often in another space, so compiling copies one of them)."""
     defs: dict[str, int] = {}  # name -> the line first assigning it
     uses: list[tuple[str, int]] = []
     for i, t in enumerate(toks):
@@ -297,8 +309,14 @@ def _write_between(lines: list[str], toks: list[Tok], rng: random.Random) -> str
         return None
     name, i = rng.choice(sorted(set(uses)))
     other = rng.choice(sorted(n for n, at in defs.items() if at < i))
-    stmt = rng.choice(_INPLACE_WRITES).format(n=name, m=other)
     indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" "))]
+    if diverge:
+        stmt = rng.choice(_INPLACE_WRITES).format(n="_div", m=other)
+        merge = [ln.format(n=name, m=other, space=rng.choice(_SPACES[:2]))
+                 for ln in rng.choice(_DIVERGING)]
+        lines[i:i] = [indent + ln for ln in (*merge, stmt)]
+        return f"line {i + 1}: write through an if result {' / '.join(merge)!r}: {stmt!r}"
+    stmt = rng.choice(_INPLACE_WRITES).format(n=name, m=other)
     lines.insert(i, indent + stmt)
     return f"line {i + 1}: inject in-place write {stmt!r}"
 
