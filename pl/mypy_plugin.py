@@ -92,7 +92,10 @@ PROGRAM_TAKERS = frozenset({"pl.compile", "pl.interpret"})
 PROGRAM_MARK = "pl.program"  # the metadata key of a class decorated with @pl.program
 # Stub modules holding op functions -> the DSL prefix of their spellings.
 _OP_MODULES: Final = MappingProxyType({"pl._ops": "pl", "pl.tile": "pl.tile", "pl.tensor": "pl.tensor",
-                                       "pl.system": "pl.system"})
+                                       "pl.system": "pl.system", "pl.distributed": "pld",
+                                       "pl.distributed.system": "pld.system",
+                                       "pl.distributed.tensor": "pld.tensor",
+                                       "pl.distributed.tile": "pld.tile"})
 
 
 def _any() -> AnyType:
@@ -167,6 +170,7 @@ def _tuple_type(ctx: AnalyzeTypeContext) -> Type:
 
 _ANNOTATIONS: Final[Mapping[str, Callable[[AnalyzeTypeContext], Type]]] = MappingProxyType({
     TILE: _tile_type, TENSOR: _tensor_type, SCALAR: _scalar_type, f"{CORE}.Out": _inner_type,
+    "pl.distributed.DistributedTensor": _tensor_type,  # `pld.DistributedTensor[[dims], dtype]`
     f"{CORE}.InOut": _inner_type, f"{CORE}.Tuple": _tuple_type,
 })
 

@@ -212,7 +212,8 @@ def _type_fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Ch
         case ScalarType(dtype=dt):
             return "ScalarType", [("ScalarType dtype", _dtype(dt) if mode == LTYPE else dt)], []
         case TensorType():
-            return "TensorType", [("TensorType dtype", t.dtype), ("TensorType rank", t.rank)], [
+            return "TensorType", [("TensorType dtype", t.dtype), ("TensorType rank", t.rank),
+                                  ("TensorType distributed", t.distributed)], [
                 (".shape", _Seq(t.shape, DIM), NODE),
                 (".view", _Opt(t.view, NODE, "TensorType tensor_view"), NODE)]
         case TileType():

@@ -28,7 +28,8 @@ from typing import Final
 _HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
 
-from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, op_object, spelling_index  # noqa: E402
+from pl.language import distributed  # noqa: E402
+from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, DslOp, op_object, spelling_index  # noqa: E402
 from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "pl"
@@ -175,8 +176,24 @@ _ENUMS = ("DType", "MemorySpace", "PadValue", "TensorLayout", "TileLayout")
 
 
 # Names of a namespace that are no ops (pl/language/dsl_ops.py), re-exported by its stub.
-_REEXPORTS: Final = MappingProxyType({"tile": ("from pl.ir.enums import MaskPattern as MaskPattern",),
-                                      "system": ("from pl import AUTO as AUTO",)})
+_REEXPORTS: Final = MappingProxyType({
+    "tile": ("from pl.ir.enums import MaskPattern as MaskPattern",),
+    "system": ("from pl import AUTO as AUTO",),
+    # The distributed module's names that are no ops (pl/language/distributed.py).
+    "distributed/__init__": (
+        "from pl.ir.enums import AtomicType as AtomicType",
+        "from pl.ir.enums import NotifyOp as NotifyOp",
+        "from pl.ir.enums import ReduceOp as ReduceOp",
+        "from pl.ir.enums import WaitCmp as WaitCmp",
+        "from pl.distributed import system as system",
+        "from pl.distributed import tensor as tensor",
+        "from pl.distributed import tile as tile",
+        "",
+        "class DistributedTensor(Tensor[Any]): ...",
+        "class CommCtx: ...",
+        "",
+        "CommCtxType = CommCtx",
+    )})
 
 
 def _header(body: str, reexports: tuple[str, ...] = ()) -> str:
@@ -194,7 +211,21 @@ def _header(body: str, reexports: tuple[str, ...] = ()) -> str:
 
 _NAMESPACES: Final = MappingProxyType({"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor",
                                        "pl.system": "system", "pl.array": "array",
-                                       "pl.prefetch": "prefetch"})
+                                       "pl.prefetch": "prefetch", "pld": "distributed/__init__",
+                                       "pld.system": "distributed/system",
+                                       "pld.tensor": "distributed/tensor",
+                                       "pld.tile": "distributed/tile"})
+
+
+def _published(spelling: str) -> bool:
+    """The runtime defines an object for this spelling (`pl.X` in pl/language/dsl_ops.py,
+    `pld.X` in pl/language/distributed.py)."""
+    if not spelling.startswith("pld."):
+        return op_object(spelling) is not None
+    obj: object = distributed
+    for part in spelling.split(".")[1:]:
+        obj = getattr(obj, part, None)
+    return isinstance(obj, DslOp)
 
 
 def render() -> dict[str, str]:
@@ -207,7 +238,7 @@ def render() -> dict[str, str]:
         prefix, name = spelling.rsplit(".", 1)
         module = _NAMESPACES.get(prefix)
         # Only what the runtime publishes (pl/language/dsl.py owns `pl.range` and friends).
-        if module is None or op_object(spelling) is None or keyword.iskeyword(name):
+        if module is None or not _published(spelling) or keyword.iskeyword(name):
             continue
         bodies[module].extend(_functions(spelling, spellings[spelling]))
     out = {}
@@ -224,6 +255,7 @@ def main(argv: list[str]) -> int:
         if "--check" in argv:
             stale = stale or not path.exists() or path.read_text(encoding="utf-8") != text
         else:
+            path.parent.mkdir(exist_ok=True)
             path.write_text(text, encoding="utf-8")
     return 1 if stale else 0
 

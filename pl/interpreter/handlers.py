@@ -19,6 +19,7 @@ from typing import Any, Final
 from pl.interpreter import ops, ops_array, ops_cross_core, ops_index, ops_mem
 from pl.interpreter.context import Handler, OpCtx
 from pl.ops.marks import collect, interprets
+from pl.ops.registry import all_ops
 
 
 # The interpreter runs one statement at a time on one core, so a fence or a barrier orders
@@ -67,7 +68,13 @@ _ISA_SORT = ("what its `exhausted` flag does and what fills its tmp-shaped resul
              "are the pto-isa instruction's, not defined by the reference")
 _MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
 
+# A run of the interpreter is one process on one device: there are no peer ranks to reach, and no
+# communication window their `pld.*` calls would share.
+_DISTRIBUTED = ("a distributed op: the interpreter runs one rank, with no peers and no "
+                "communication window")
+
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
+    **dict.fromkeys((name for name in all_ops() if name.startswith("pld.")), _DISTRIBUTED),
     **dict.fromkeys((
         "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard"), _SPLIT),
     **dict.fromkeys((

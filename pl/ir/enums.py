@@ -70,6 +70,11 @@ class DType(IrEnum):
         """`pl.X.get_byte()`: bytes of one element, at least 1."""
         return max(1, self.bits // 8)
 
+    def get_byte(self) -> int:
+        """The reference's spelling of `byte_size` (`pl.FP32.get_byte()`, in kernels too: the
+        frontend reads it as the constant)."""
+        return self.byte_size()
+
 
 _FLOATS = frozenset({DType.FP4, DType.FP8E4M3FN, DType.FP8E5M2, DType.FP8E8M0, DType.FP16,
                      DType.BF16, DType.FP32, DType.HF4, DType.HF8})
@@ -127,6 +132,32 @@ class AtomicType(IntEnum):
 
     None_ = 0  # plain store; `None` is a keyword, hence the reference's trailing underscore
     Add = 1
+
+
+class NotifyOp(IntEnum):
+    """`op=` of `pld.system.notify`: add the value into the peer's slot, or set it (the reference's
+    `pld.NotifyOp`; the IR keeps the int)."""
+
+    AtomicAdd = 0
+    Set = 1
+
+
+class WaitCmp(IntEnum):
+    """`cmp=` of `pld.system.wait` / `defer_wait`: wait until the local slot equals, or reaches,
+    the expected value (`pld.WaitCmp`)."""
+
+    Eq = 0
+    Ge = 1
+
+
+class ReduceOp(IntEnum):
+    """`op=` of `pld.tensor.allreduce` / `reduce_scatter`: how the ranks' values combine
+    (`pld.ReduceOp`)."""
+
+    Sum = 0
+    Max = 1
+    Min = 2
+    Prod = 3
 
 
 class PipeType(IntEnum):

@@ -96,7 +96,7 @@ class HandleType(Type):
     kind: str
 
 
-HANDLE_KINDS: Final = ("PrefetchAsyncContext", "AsyncEvent", "AsyncSession")
+HANDLE_KINDS: Final = ("PrefetchAsyncContext", "AsyncEvent", "AsyncSession", "CommCtx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +134,19 @@ def _cached_hash(t: TensorType | TileType, fields: tuple[object, ...]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TensorType(Type):
-    """A tensor in DDR (global memory)."""
+    """A tensor in DDR (global memory). `distributed`: a window-bound tensor, one rank's slice of
+    a communication window (`pld.DistributedTensor[...]`, the reference's DistributedTensorType);
+    every tensor op reads it as the local rank's slice, the `pld.*` ops reach the peers'."""
 
     shape: tuple[Expr, ...]
     dtype: DType
     view: TensorView | None = None
     memref: MemRef | None = field(default=None, compare=False)
+    distributed: bool = False
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
-        return _cached_hash(self, (self.shape, self.dtype, self.view))
+        return _cached_hash(self, (self.shape, self.dtype, self.view, self.distributed))
 
     @property
     def rank(self) -> int:

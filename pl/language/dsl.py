@@ -133,7 +133,7 @@ class Handle:
         return f"pl.{self.kind}"
 
 
-PrefetchAsyncContext, AsyncEvent, AsyncSession = (Handle(k) for k in HANDLE_KINDS)
+PrefetchAsyncContext, AsyncEvent, AsyncSession = (Handle(k) for k in HANDLE_KINDS[:3])
 
 
 class _Record:

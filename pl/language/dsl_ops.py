@@ -39,13 +39,14 @@ _DSL_NAMES = frozenset({
     "submit", "spmd_submit", "func_attr", "static_print", "static_assert", "parse", "loads",
 })
 
-_SPELLING_RE = re.compile(r"^(pl(?:\.[A-Za-z_]\w*)+)")
+_SPELLING_RE = re.compile(r"^(pld?(?:\.[A-Za-z_]\w*)+)")
 
 
 def canonical_spelling(op_name: str) -> str:
-    """How the printer spells an IR op: `tile.and` -> `pl.tile.and_`."""
+    """How the printer spells an IR op: `tile.and` -> `pl.tile.and_`; a distributed op's name
+    is its spelling (`pld.tensor.window`)."""
     parts = [p + "_" if keyword.iskeyword(p) else p for p in op_name.split(".")]
-    return "pl." + ".".join(parts)
+    return ".".join(parts) if op_name.startswith("pld.") else "pl." + ".".join(parts)
 
 
 def _index_spellings() -> dict[str, tuple[str, ...]]:
@@ -142,6 +143,8 @@ def _publish() -> list[str]:
     g = globals()
     for spelling, ops in sorted(_all_spellings().items()):
         parts = spelling.split(".")
+        if parts[0] != "pl":  # `pld.*`: the distributed module's (pl/language/distributed.py)
+            continue
         obj = DslOp(spelling, ops)
         if len(parts) == 2:
             name = parts[1]

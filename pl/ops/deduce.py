@@ -14,7 +14,9 @@ memoised: every call deduces afresh, so a result never depends on what was built
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Final
 
 from pl.errors import PlError
 from pl.ir.enums import MemorySpace
@@ -32,7 +34,22 @@ def deduce_type(op: OpDef, args: Sequence[Expr], kwargs: Mapping[str, Any]) -> T
     rule = op.type_rule
     if rule is None:
         return UnknownType()
-    return rule(Deduction(op.name, args, kwargs))
+    result = rule(Deduction(op.name, args, kwargs))
+    keeps = _KEEPS_WINDOW.get(op.name)
+    if keeps is not None and isinstance(result, TensorType) and not result.distributed \
+            and keeps < len(args):
+        source = args[keeps].type
+        if isinstance(source, TensorType) and source.distributed:
+            return replace(result, distributed=True)
+    return result
+
+
+# The ops whose tensor result is a view of, or the very tensor of, one argument: of a window-bound
+# tensor (pld.DistributedTensor) it is window-bound too, as the reference's deducers keep
+# DistributedTensorType (tensor_ops/memory.cpp, transform.cpp, tile_ops/memory.cpp).
+_KEEPS_WINDOW: Final[Mapping[str, int]] = MappingProxyType({
+    "tensor.slice": 0, "tensor.view": 0, "tensor.assemble": 0, "tile.store": 2,
+    "tile.mscatter": 2})
 
 
 def _check_signature(op: OpDef, args: Sequence[Expr], kwargs: Sequence[tuple[str, Any]]) -> None:

@@ -38,6 +38,7 @@ from pl.ir.enums import DType, MemorySpace
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops import (
     deduce_array,
+    deduce_distributed,
     deduce_handle,
     deduce_tensor,
     deduce_tensor_view,
@@ -53,7 +54,7 @@ Rule = Callable[[Deduction], Type]
 
 # The modules whose `@type_rule` marks give the ops their result-type rules.
 _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
-                 deduce_tensor, deduce_tensor_view, deduce_array, deduce_handle)
+                 deduce_tensor, deduce_tensor_view, deduce_array, deduce_handle, deduce_distributed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +160,7 @@ def _dtype_rule(text: str) -> DtypeRule:
 @dataclass(frozen=True, slots=True)
 class OpDef:
     name: str
-    level: str                                   # "tile" | "tensor" | "system" | "array" | "prefetch"
+    level: str                                   # "tile" | "tensor" | "system" | "array" | "prefetch" | "pld"
     spellings: tuple[str, ...]
     args: tuple[ArgSpec, ...]
     kwargs: tuple[KwargSpec, ...]
@@ -457,6 +458,10 @@ def _record_facts(level: str, notes: str, typing: tuple[str, str] | None, rule: 
         m = re.search(r"result=Scalar\[(\w+)\]", notes)
         rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
         kind = "Scalar" if m else kind
+    elif level == "pld":  # distributed_ops.tsv: the kind its `result=` note begins with
+        m = re.match(r"result=(?:pld\.)?(\w+)", notes)
+        kind = {"Scalar": "Scalar", "Tile": "Tile", "DistributedTensor": "Tensor", "Ptr": "Ptr",
+                "the": "Tensor"}.get(m.group(1) if m else "", "Unknown")
     return {"result_kind": kind, "result_dtype": _dtype_rule(dtype_text), "type_rule": rule,
             "scalar_variant": scalar_variant}
 
@@ -489,8 +494,10 @@ def build_registry() -> Registry:
     rows: dict[str, tuple[str, list[str]]] = {}  # op -> (level, columns)
     for section, cols in _rows("ops.tsv"):
         rows[cols[0]] = (section, cols)  # "tile" or "tensor"
-    for _, cols in _rows("system_ops.tsv"):
-        rows[cols[0]] = (cols[0].split(".", 1)[0], cols)  # "system", "array", "prefetch"
+    for table_file in ("system_ops.tsv", "distributed_ops.tsv"):
+        for _, cols in _rows(table_file):
+            # "system", "array", "prefetch"; "pld" for the distributed ops
+            rows[cols[0]] = (cols[0].split(".", 1)[0], cols)
     typing = _typing_rows()
     rules = collect("type_rule", _RULE_MODULES)
     unknown = sorted(set(rules) - set(rows))

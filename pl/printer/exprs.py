@@ -92,7 +92,8 @@ def op_callee(name: str, ctx: PrintContext) -> str:
     """`pl.tile.add`: how this print spells the callee of a call of op `name` (made once per op)."""
     text = ctx.callees.get(name)
     if text is None:
-        text = ctx.callees[name] = ctx.dsl(dotted(name))
+        # The distributed ops' names are their spellings (`pld.tensor.window`).
+        text = ctx.callees[name] = dotted(name) if name.startswith("pld.") else ctx.dsl(dotted(name))
     return text
 
 
@@ -504,7 +505,7 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
                 items.append(_tensor_view(view, ctx))
             if kind.memref is not None:
                 items.append(_memref_text(kind.memref, ctx))
-            return _subscript(ctx.dsl("Tensor"), items)
+            return _subscript("pld.DistributedTensor" if kind.distributed else ctx.dsl("Tensor"), items)
         case TileType(shape=shape, dtype=dt, memory_space=space):
             items = [_shape(shape, ctx), ctx.dsl(dt.name)]
             if kind.memref is not None:
@@ -522,7 +523,7 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
         case PtrType():
             return ctx.dsl("Ptr")
         case HandleType(kind=name):
-            return ctx.dsl(name)
+            return "pld.CommCtx" if name == "CommCtx" else ctx.dsl(name)
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

@@ -13,8 +13,10 @@ memos (type texts) live on the per-function `PrintContext` and die with the call
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Final
 
 from pl.deep_stack import on_deep_stack
 from pl.gc_pause import gc_paused
@@ -99,7 +101,17 @@ def _module(node: Program | Function, *, mem_alias: bool = False, width: int = W
         doc.pop()
     else:
         _function(doc, node, dyn, mem_alias, in_program=False, collected=collected[0])
-    return doc.text()
+    text = doc.text()
+    if _PLD_USE.search(text):  # a distributed type or op: the module its spellings name
+        head, _, rest = text.partition("\n")
+        text = head + "\n" + PLD_IMPORT + "\n" + rest
+    return text
+
+
+# How printed text imports the distributed module, and a spelling of it (`pld.window(`,
+# `pld.DistributedTensor[`) outside a name or string that merely ends in `pld`.
+PLD_IMPORT: Final = "import pl.distributed as pld"
+_PLD_USE: Final = re.compile(r"(?<![\w.'\"])pld\.[A-Za-z_]")
 
 
 def _decorator(f: Function) -> str:

@@ -443,6 +443,10 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
     spelling = getattr(obj, "__pl_op__", None)
     if isinstance(spelling, str):
         return op_call(ctx, node, spelling)
+    if isinstance(getattr(obj, "__self__", None), DType) and getattr(obj, "__name__", "") == "get_byte":
+        if node.args:
+            raise ctx.error(node, f"{dotted(func)}() takes no arguments")
+        return ConstInt(obj(), DType.INDEX, span=ctx.cur_span)
     if obj is dsl.const:
         return _const(ctx, node)
     if obj is float:

@@ -108,6 +108,8 @@ def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -
             return _scalar_binary(spelling, SCALAR_ONLY_SPELLINGS[spelling], args, kwargs, span)
         return _scalar_form(spelling, _base_name(spelling), args, kwargs, span)
     result_type = _tpop_result_type(spelling, op, kwargs) if kwargs else None
+    if op.name == "pld.tensor.alloc_window_buffer":
+        args = _window_bytes(spelling, args, kwargs)
     exprs, kw = shape_arguments(spelling, op, args, kwargs)
     if op.name == "array.update_element":
         exprs = _element_literal(exprs)
@@ -115,6 +117,32 @@ def _build(spelling: str, args: list[Arg], kwargs: dict[str, Arg], span: Span) -
     if result_type is not None and isinstance(call, Call):
         call = dataclasses.replace(call, result_type=result_type)
     return call
+
+
+def _window_bytes(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> list[Arg]:
+    """`pld.alloc_window_buffer([rows, cols], dtype=pl.FP32)`: the shape form of the reference's
+    wrapper, the size in bytes (product of the dims times the dtype's bytes) as the op takes it."""
+    dtype = kwargs.pop("dtype", None)
+    if not (args and isinstance(args[0], MakeTuple)):
+        if dtype is not None:
+            raise PlError(f"{spelling}: dtype= is only valid when the first argument is a shape "
+                          "such as [16, 64]")
+        return args
+    if not isinstance(dtype, DType):
+        raise PlError(f"{spelling} requires dtype= when the first argument is a shape, e.g. "
+                      f"{spelling}([16, 64], dtype=pl.FP32)")
+    dims = args[0].elements
+    if not dims:
+        raise PlError(f"{spelling}: the shape must not be empty")
+    size: Expr = ConstInt(dtype.byte_size(), DType.INT64)
+    for d in dims:
+        if not is_int_dim(d):
+            raise PlError(f"{spelling}: the shape must be integers, got {shape_str(dims)}")
+        if isinstance(size, ConstInt) and isinstance(d, ConstInt):
+            size = ConstInt(size.value * d.value, DType.INT64)
+        else:
+            size = BinaryExpr("Mul", size, d, DType.INT64)
+    return [size, *args[1:]]
 
 
 def _element_literal(args: list[Expr]) -> list[Expr]:
@@ -134,6 +162,10 @@ def _dispatch(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> OpDef |
     candidates = spelling_index().get(spelling)
     if not candidates:
         raise PlError(f"Unknown operation '{spelling}'")
+    if spelling.startswith("pld."):
+        # `pld.remote_store` names the tile and the tensor op: its source's level picks one.
+        prefix = "pld.tile." if args and _kind(args[0]) == "Tile" else "pld.tensor."
+        return get_op(next((c for c in candidates if c.startswith(prefix)), candidates[0]))
     base = _base_name(spelling)
     # Operands given by keyword (`pl.add(lhs=a, rhs=b)`) choose the level as positional ones do.
     named = dsl_positional(spelling) or ()

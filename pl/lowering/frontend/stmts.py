@@ -337,7 +337,8 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
             return [yield_site(ctx, names, [None] * len(names), value, node)]
         raise ctx.error(target, "The target of pl.yield_ must be names")
     if type(target) is cst.Name or isinstance(target, cst.Name):
-        return [bind(ctx, target, _lower_rhs(ctx, value, callee), ann, node)]
+        return [bind(ctx, target, _window_name(_lower_rhs(ctx, value, callee), target.value),
+                     ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
         submit = callee is dsl.submit or callee is dsl.spmd_submit
         names = _submit_targets(ctx, target) if submit else _plain_targets(ctx, target)
@@ -491,6 +492,15 @@ def _in_written_space(ctx: FnCtx, name: str, ann: Annot, value: Expr, node: cst.
     except PlError as e:
         raise ctx.error(where, f"'{name}' is annotated {space.name}, but {op.name} cannot make it "
                                f"there: {e.message}") from None
+
+
+def _window_name(value: Expr, name: str) -> Expr:
+    """`buf = pld.alloc_window_buffer(size)`: the window takes the name it is assigned to, as the
+    reference's wrapper names it (an explicit `name=` stays)."""
+    if isinstance(value, Call) and value.op.name == "pld.tensor.alloc_window_buffer" \
+            and not any(k == "name" for k, _ in value.kwargs):
+        return dataclasses.replace(value, kwargs=(*value.kwargs, ("name", name)))
+    return value
 
 
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,

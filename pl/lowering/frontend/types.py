@@ -47,6 +47,7 @@ from pl.ir.types import (
     type_kind,
 )
 from pl.language import dsl
+from pl.language.distributed import DistributedTensor
 from pl.lowering.frontend.context import FnCtx
 from pl.lowering.frontend.memref import check_declared, placed_memref
 from pl.ops.deduce_array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
@@ -92,6 +93,8 @@ def _fallback_text(x: Type) -> str:
     match t:
         case ScalarType(dtype=dt):
             return f"pl.Scalar[pl.{dt.name}]"
+        case TensorType(shape=shape, dtype=dt, distributed=True):
+            return f"pld.DistributedTensor[[{', '.join(map(_dim_text, shape))}], pl.{dt.name}]"
         case TensorType(shape=shape, dtype=dt):
             return f"pl.Tensor[[{', '.join(map(_dim_text, shape))}], pl.{dt.name}]"
         case TileType(shape=shape, dtype=dt, memory_space=sp):
@@ -104,7 +107,7 @@ def _fallback_text(x: Type) -> str:
         case PtrType():
             return "pl.Ptr"
         case HandleType(kind=name):
-            return f"pl.{name}"
+            return "pld.CommCtx" if name == "CommCtx" else f"pl.{name}"
         case UnknownType():
             return "Unknown"
         case _:
@@ -152,6 +155,14 @@ def lower_annotation(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr
         return Annot(ScalarType(_dtype(ctx, items[0])))
     if head is dsl.Tensor:
         return _tensor(ctx, node, items, lower_expr)
+    if head is DistributedTensor:
+        # A trailing "window_buffer=<name>" is the reference's debug marker, informational only.
+        if items and isinstance(items[-1], cst.SimpleString) and \
+                str(items[-1].evaluated_value).startswith("window_buffer="):
+            items = items[:-1]
+        annot = _tensor(ctx, node, items, lower_expr)
+        assert isinstance(annot.type, TensorType)
+        return replace(annot, type=replace(annot.type, distributed=True))
     if head is dsl.Tile:
         return _tile(ctx, node, items, lower_expr)
     if head is dsl.Tuple or head is builtins.tuple or head is tuple:

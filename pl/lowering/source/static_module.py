@@ -113,6 +113,8 @@ def pl_module(name: str) -> Any:
         return StaticNamespace("pypto", {"language": pl_surface()})
     if name == "pypto.language" or name == "pl":
         return pl_surface()
+    if name in ("pl.distributed", "pypto.language.distributed"):  # `pld`
+        return importlib.import_module("pl.language.distributed")
     for prefix in ("pl.", "pypto.language."):
         if name.startswith(prefix):
             module = "pl." + name[len(prefix):]

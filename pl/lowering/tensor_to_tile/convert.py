@@ -46,7 +46,7 @@ IN_RESULT_DTYPE: Final = frozenset(
 # ops whose converter loads its own tensor inputs (no entry load for their tensor args).
 SELF_LOADING = frozenset({"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write",
                           "tensor.expand_clone", "tensor.gather", "tensor.paged_gather",
-                          "tensor.create_l1", "tensor.gather_row"})
+                          "tensor.create_l1", "tensor.gather_row", "pld.tensor.remote_store"})
 
 
 def _is_tile(e: Expr) -> bool:
@@ -323,6 +323,23 @@ def _rsqrt(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result
         return [], mk("tile.rsqrt", args[:1], (), (), span)
     stmt, tmp = _scratch("rsqrt_tmp", src, src.shape, span)
     return [stmt], mk("tile.rsqrt", [args[0], tmp], (), (), span)
+
+
+@converts("pld.tensor.remote_store")
+def _remote_store(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Result:
+    """The tensor form of a cross-rank store becomes the tile form (the reference converts it
+    1:1); a source still in GM is loaded whole into a Vec tile first."""
+    src = args[0]
+    prologue: list[Stmt] = []
+    t = src.type
+    if isinstance(t, TensorType):
+        load = mk("tile.load", [src, zeros(t.rank, span), shape_tuple(t.shape, span),
+                                shape_tuple(t.shape, span)], [("target_memory", MemorySpace.Vec)],
+                  (), span)
+        loaded = Var("remote_src", load.type, span=span)
+        prologue.append(AssignStmt(loaded, load, span=span))
+        src = loaded
+    return prologue, mk("pld.tile.remote_store", [src, *args[1:]], _kw(kwargs, "atomic"), (), span)
 
 
 def build_converters() -> Mapping[str, Converter]:

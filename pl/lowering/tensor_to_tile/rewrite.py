@@ -270,7 +270,7 @@ class _TensorToTile(Rewriter):
     def rebuild_call(self, e: Call, args: tuple[Expr, ...],
                      kwargs: tuple[tuple[str, Any], ...]) -> Call:
         op = None if isinstance(e.op, GlobalVar) else get_op(e.op.name)
-        if op is not None and op.level == "tensor":
+        if op is not None and (op.level == "tensor" or converter_for(op.name) is not None):
             # Converted below from its new arguments; re-deducing the tensor form could fail.
             return Call(e.op, args, kwargs, e.attrs, e.result_type, span=e.span)
         return super().rebuild_call(e, args, kwargs)
@@ -286,7 +286,10 @@ class _TensorToTile(Rewriter):
                 and isinstance(value.args[0].type, TensorType):
             return [self.consumer_driven_load(s, value, self.demands[id(s.var)])]
         conv = converter_for(name)
-        if conv is None:
+        if conv is None or (name == "tensor.slice" and isinstance(value.type, TensorType)
+                            and value.type.distributed):
+            # A slice of a window-bound tensor stays a window-bound view, as in the reference:
+            # the `pld.*` ops it feeds reach the peers' windows through it.
             check_convertible(value)
             return [self.pass_through(s, value)]
         stmts, args = self.bridge(value)

@@ -73,6 +73,20 @@ class AtomicType(IntEnum):
     None_ = 0
     Add = 1
 
+class NotifyOp(IntEnum):
+    AtomicAdd = 0
+    Set = 1
+
+class WaitCmp(IntEnum):
+    Eq = 0
+    Ge = 1
+
+class ReduceOp(IntEnum):
+    Sum = 0
+    Max = 1
+    Min = 2
+    Prod = 3
+
 class PipeType(IntEnum):
     MTE1 = 0
     MTE2 = 1

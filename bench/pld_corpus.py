@@ -1,0 +1,177 @@
+"""The reference's `@pl.program` kernels that use the distributed module (`pld`), through pl:
+`python bench/pld_corpus.py REF_SRC_DIR [--filter S] [--show ID] [--out FILE.jsonl]`.
+
+The shared corpus tool (../shared/corpus/extract.py, or `--extract PATH`) marks these kernels
+"out of scope". This script imports that extractor from its path (nothing of it, nor of the
+reference, is copied here), extracts the same kernels again with the file's `pld` alias bound
+as the pl alias is (so `pld.X` constants are copied as `pl.X` ones are), puts the import of
+`pl.distributed` after the extractor's import of pl, and runs each ready kernel as the corpus
+worker does: `pl.parse` -> `pl.compile(backend="910B", verify=True)` -> print -> `pl.parse` of the
+printed text -> structural equality. It prints the outcomes in two columns (valid kernels, and
+those the reference's own test defines inside `pytest.raises`), then every kernel that is not
+"ok" among the valid ones, with its first message line. Extracted text lives in memory only.
+
+Outcomes: ok | roundtrip (the printed program reads back to another program, or not at all) |
+user error (a located PlError) | unlocated (a PlError without a line) | internal (any other
+exception) | timeout | needs context (the extractor cannot bind a free name; not run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import json
+import signal
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pl  # noqa: E402
+
+# ../shared/corpus/extract.py beside the checkout (a worktree elsewhere passes --extract).
+EXTRACTOR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "extract.py"
+DISTRIBUTED = "pypto.language.distributed"
+TIMEOUT = 30  # seconds per kernel
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(_sig: int, _frame: object) -> None:
+    raise _Timeout
+
+
+def load_extractor(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("corpus_extract", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load the extractor {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["corpus_extract"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def pld_aliases(tree: ast.Module) -> set[str]:
+    """Names the file binds to the distributed module (`import pypto.language.distributed as
+    pld`, `from pypto.language import distributed as pld`)."""
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names.update(a.asname for a in n.names if a.name == DISTRIBUTED and a.asname)
+        elif isinstance(n, ast.ImportFrom) and n.module == "pypto.language":
+            names.update(a.asname or a.name for a in n.names if a.name == "distributed")
+    return names
+
+
+def extract(ex: ModuleType, ref: Path) -> list[dict[str, Any]]:
+    """The kernels the extractor marks out of scope, extracted with `pld` bound."""
+    out = []
+    for rel in ex.candidate_files(ref):
+        text = (ref / rel).read_text(encoding="utf-8", errors="replace")
+        if DISTRIBUTED not in text and "distributed" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        dist = pld_aliases(tree)
+        if not dist:
+            continue
+        lines = text.splitlines(keepends=True)
+        aliases = ex.pl_aliases(tree)
+        pm = ex.parents_map(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ClassDef)
+                    and any(ex.is_program_decorator(d, aliases) for d in node.decorator_list)):
+                continue
+            if ex.class_kernel(rel, lines, tree, pm, node, aliases)["status"] != "out_of_scope":
+                continue
+            rec = ex.class_kernel(rel, lines, tree, pm, node, aliases | dist)
+            if rec["status"] == "ready":
+                head, _, rest = rec["src"].partition("\n")
+                imports = "".join(f"import pl.distributed as {a}\n" for a in sorted(dist))
+                rec["src"] = head + "\n" + imports + rest
+            out.append(rec)
+    return out
+
+
+def run_one(rec: dict[str, Any]) -> tuple[str, str]:
+    if rec["status"] != "ready":
+        return "needs context", rec.get("reason", "")
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT)
+    try:
+        prog = pl.parse(rec["src"], filename=f"{rec['file']}::{rec['cls']}")
+        compiled = pl.compile(prog, backend="910B", verify=True)
+        text = compiled.as_python()
+        try:
+            again = pl.parse(text, filename=f"<printed {rec['id']}>")
+            pl.assert_structural_equal(again, compiled.program)
+        except (pl.PlError, AssertionError) as e:
+            return "roundtrip", str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+        return "ok", ""
+    except _Timeout:
+        return "timeout", f"over {TIMEOUT} s"
+    except pl.PlError as e:
+        span = getattr(e, "span", None)
+        located = span is not None and getattr(span, "line", 0) > 0
+        first = str(e).splitlines()[0][:300] if str(e) else ""
+        return ("user error" if located else "unlocated"), first
+    except Exception as e:  # noqa: BLE001 (anything else escaping pl is an internal error)
+        return "internal", f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+    finally:
+        signal.alarm(0)
+
+
+ORDER = ("ok", "roundtrip", "user error", "unlocated", "internal", "timeout", "needs context")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ref", type=Path, help="the reference's source folder")
+    ap.add_argument("--extract", type=Path, default=EXTRACTOR, help="the corpus extractor")
+    ap.add_argument("--filter", default="", help="only kernels whose id contains this")
+    ap.add_argument("--show", default=None, help="print one kernel's text and outcome")
+    ap.add_argument("--out", type=Path, default=None, help="write one JSON line per kernel")
+    args = ap.parse_args(argv)
+    recs = [r for r in extract(load_extractor(args.extract), args.ref) if args.filter in r["id"]]
+    if args.show is not None:
+        recs = [r for r in recs if args.show in r["id"]][:1]
+        for r in recs:
+            print(r.get("src", r.get("reason", "")))
+            print(run_one(r))
+        return 0
+    counts: dict[bool, Counter[str]] = {False: Counter(), True: Counter()}
+    failures = []
+    lines = []
+    for r in recs:
+        outcome, msg = run_one(r)
+        counts[bool(r["expected_error"])][outcome] += 1
+        lines.append({"id": r["id"], "outcome": outcome, "msg": msg,
+                      "expected_error": r["expected_error"]})
+        if outcome != "ok" and not r["expected_error"]:
+            failures.append(f"{outcome:13} {r['id']}: {msg}")
+    if args.out is not None:
+        args.out.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    for f in failures:
+        print(f)
+    print(f"\n{'outcome':15}{'valid':>8}{'in pytest.raises':>18}")
+    for o in ORDER:
+        print(f"{o:15}{counts[False][o]:8}{counts[True][o]:18}")
+    total = sum(counts[False].values()) + sum(counts[True].values())
+    valid = sum(counts[False].values())
+    print(f"{'total':15}{valid:8}{total - valid:18}")
+    if valid:
+        print(f"compile + round trip: {counts[False]['ok']}/{valid} valid kernels "
+              f"({100 * counts[False]['ok'] / valid:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
