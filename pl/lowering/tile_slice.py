@@ -375,7 +375,9 @@ class _Canon(Rewriter):
             space = MemorySpace.Left
         elif uses and all(_RIGHT_SLOTS.get(op) == slot for op, slot in uses):
             space = MemorySpace.Right
-        if space is None:
+        if space is None or id(s.var) in self.header_uses():
+            # (A loop or if header reading it, e.g. a matmul in a while's condition, has no
+            # statement of its own to take an extract before: it reads the view, moved.)
             return [self.pass_through(s, value)]
         ext = mk("tile.extract", [base, row, col, value.args[1]], [("target_memory", space)],
                  (), value.span)

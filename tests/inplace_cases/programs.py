@@ -315,3 +315,18 @@ REFUSED: dict[str, str] = {
         return r
 """.replace("{m}", _COPIED)),
 }
+
+# A Mat slice a matmul in a while's condition reads (no statement to take an extract before: it
+# reads the view), after a tile is assembled into its base (bench/fuzz.py nest_tile_op, seed 41).
+CASES["mat-slice-read-in-while-condition"] = kernel(f"""
+    base = pl.load(x, [0, 0], [32, 128], target_memory={MAT})
+    b = pl.load(y, [0, 0], [128, 128], target_memory={MAT})
+    s = pl.slice(base, [16, 128], [0, 0])
+    t = pl.load(x, [16, 0], [16, 128], target_memory={MAT})
+    base = pl.assemble(base, t, [0, 0])
+    c = pl.matmul(s, b)
+    while pl.tile.read(pl.matmul(s, b), [0, 0]) < pl.tile.read(c, [0, 0]) - 1.0:
+        c = pl.matmul(s, b)
+    r = pl.store(c, [0, 0], out)
+    return r
+    """)
