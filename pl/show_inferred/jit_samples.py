@@ -5,7 +5,8 @@ Guarantees: for each parameter of an entry, in this order: the `--shape` option 
 call of the entry whose arrays are all readable: a name bound, earlier in the file (its
 `__main__` block included), to an array built with literal extents and dtype by the usual torch /
 NumPy constructors (`torch.randn(M, N, dtype=torch.float16)`, `torch.zeros((M, N))`,
-`np.zeros((M, N), np.float32)`, `np.random.randn(M, N).astype(np.float32)`, `.to(...)`, ...),
+`np.zeros((M, N), np.float32)`, `np.random.randn(M, N).astype(np.float32)`, `.to(...)`,
+`torch.zeros_like(x)`, ...),
 extents being integer literals, names bound to integers or module constants; a number for a
 scalar parameter. Else nothing: its written annotation, or the located error saying how to give
 it (lowering/frontend/jit.py). Nothing is imported and no code is run.
@@ -30,7 +31,7 @@ _DTYPES: Mapping[str, DType] = MappingProxyType({
     "float64": DType.INDEX, "double": DType.INDEX,  # no pl dtype: INDEX marks "unreadable"
 })
 _ROOTS = ("torch", "np", "numpy")
-_SHAPE_FIRST = ("zeros", "ones", "empty", "full", "randn", "rand", "zeros_like")
+_SHAPE_FIRST = ("zeros", "ones", "empty", "full", "randn", "rand")
 _DEFAULT_DTYPE: Mapping[str, DType] = MappingProxyType(
     {"torch": DType.FP32, "np": DType.INDEX, "numpy": DType.INDEX})
 
@@ -175,6 +176,11 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
     pos = [a for a in call.args if a.keyword is None]
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     dtype = _dtype(kw.get("dtype"))
+    if kind.endswith("_like") and pos:  # torch.zeros_like(x), np.empty_like(x, dtype=...)
+        base = _value(pos[0].value, env)
+        if not isinstance(base, TensorSpec):
+            return None
+        return _spec(base.shape, dtype or base.dtype)
     if kind in _SHAPE_FIRST:
         shape_args = pos[:1] if kind == "full" or (pos and isinstance(
             pos[0].value, cst.Tuple | cst.List)) else pos

@@ -357,6 +357,9 @@ class _Loader:
             return dataclasses.replace(source, name=name)
         if isinstance(source, StaticNamespace) and name in source.names:
             return source.names[name]
+        if label == "pypto":  # the reference's other modules (its runtime, its IR): not pl's
+            return Unresolved(name, f"`pypto.{name}` is the reference's, which pl does not "
+                                    "provide (only its DSL, pypto.language)")
         if isinstance(source, StaticNamespace) and "__getattr__" in source.names:
             return Unresolved(name, f"`{label}` computes its names with a __getattr__ function")
         if isinstance(source, StaticNamespace):

@@ -1,0 +1,116 @@
+"""Every reference file that holds kernels, through `show_inferred` as a whole file, statically.
+
+`python bench/reference_files.py --ref /path/to/pypto [--under examples] [--shape NAME=...]`
+finds every `.py` file under `--ref` (or `--ref/--under`) whose text holds `@pl.jit`,
+`@pl.program` or a `pld` distributed import, swaps only its import lines (`import pypto.language
+as pl` -> `import pl`, the distributed module's import -> `import pl.distributed as pld`) and runs
+it through `show_inferred` as a user would (read, never run; the compile cache off; the output
+read back and verified), each file in a process of its own with a time limit. It prints one line
+per file and a table of outcomes by kind:
+
+- regenerated: every kernel typed; regenerated, some left as written: the notes say which;
+- user error: a located PlError (what pl says is wrong, or not supported, in the file);
+- internal error: pl's own bug (an InternalError, any other exception, a crash); timeout.
+
+It also counts the kernels (functions of the compiled programs) shown typed and left as written.
+Nothing is written; the exit status is 1 when any file is an internal error or a timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+_SWAPS = (
+    (re.compile(r"^(\s*)import pypto\.language\.distributed as (\w+)\s*$", re.M),
+     r"\1import pl.distributed as \2"),
+    (re.compile(r"^(\s*)from pypto\.language import distributed as (\w+)\s*$", re.M),
+     r"\1from pl import distributed as \2"),
+    (re.compile(r"^(\s*)import pypto\.language as (\w+)\s*$", re.M), r"\1import pl as \2"),
+    (re.compile(r"^(\s*)from pypto import language as (\w+)\s*$", re.M), r"\1import pl as \2"),
+)
+_KERNELS = re.compile(r"@\w+\.jit\b|@\w+\.program\b|pypto\.language\.distributed|"
+                      r"import distributed as")
+
+# Runs in the child: one file, its outcome as one JSON line.
+_CHILD = r"""
+import json, sys
+from pl.errors import InternalError, PlError
+from pl.show_inferred.run import run_text
+path, shapes = sys.argv[1], sys.argv[2:]
+text = sys.stdin.read()
+try:
+    r = run_text(text, path, shapes=tuple(shapes))
+except InternalError as e:
+    print(json.dumps({"kind": "internal error", "message": str(e).splitlines()[0][:300]}))
+except PlError as e:
+    where = f"{e.span.line}" if e.span is not None else "?"
+    print(json.dumps({"kind": "user error", "message": f"line {where}: {e.message[:300]}"}))
+except BaseException as e:
+    print(json.dumps({"kind": "internal error", "message": f"{type(e).__name__}: {e}"[:300]}))
+else:
+    kept = [f"{i.program}.{i.name}: {i.kept_reason}" for i in r.functions if i.kept_reason]
+    typed = sum(1 for i in r.functions if not i.kept_reason)
+    kind = "regenerated" if not kept else "regenerated, some left as written"
+    print(json.dumps({"kind": kind, "typed": typed, "kept": len(kept),
+                      "message": "; ".join(kept)[:300]}))
+"""
+
+
+def swapped(text: str) -> str:
+    """The file's text with only its import lines of the reference's DSL swapped for pl's."""
+    for pattern, repl in _SWAPS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def run_one(path: Path, shapes: list[str], timeout: float) -> dict[str, object]:
+    text = swapped(path.read_text(encoding="utf-8"))
+    try:
+        done = subprocess.run([sys.executable, "-c", _CHILD, str(path), *shapes], input=text,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"kind": "timeout", "message": f"more than {timeout:.0f} s"}
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return {"kind": "internal error",
+                "message": f"exit {done.returncode}: {done.stderr.strip()[-300:]}"}
+    result: dict[str, object] = json.loads(lines[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ref", type=Path, required=True, help="the reference's checkout")
+    p.add_argument("--under", default="", help="only files under this folder of --ref")
+    p.add_argument("--shape", action="append", default=[], help="passed to show_inferred")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
+    args = p.parse_args(argv)
+    root = args.ref / args.under if args.under else args.ref
+    files = sorted(f for f in root.rglob("*.py")
+                   if _KERNELS.search(f.read_text(encoding="utf-8", errors="replace")))
+    kinds: Counter[str] = Counter()
+    typed = kept = 0
+    for f in files:
+        r = run_one(f, args.shape, args.timeout)
+        kinds[str(r["kind"])] += 1
+        typed += int(str(r.get("typed", 0)))
+        kept += int(str(r.get("kept", 0)))
+        print(f"{f.relative_to(args.ref)}: {r['kind']}"
+              + (f" ({r['typed']} typed)" if "typed" in r else "")
+              + (f": {r['message']}" if r.get("message") else ""), flush=True)
+    print(f"\n{len(files)} files")
+    print("| outcome | files |\n|---|---|")
+    for kind, n in sorted(kinds.items()):
+        print(f"| {kind} | {n} |")
+    print(f"\nkernels shown typed: {typed}; left as written: {kept}")
+    return 1 if kinds["internal error"] or kinds["timeout"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
