@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from typing_extensions import assert_never
 
+from pl.errors import InternalError
 from pl.ir.enums import ARG_DIRECTION_NAMES, AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
@@ -292,7 +293,7 @@ def _binary(e: BinaryExpr, ctx: PrintContext, typed: bool) -> str:
         return call_text(ctx.dsl(_FUNCTION_BINARY[e.op]),
                          [expr_text(e.left, ctx, typed), expr_text(e.right, ctx, typed)])
     if e.op not in _BINARY:
-        raise TypeError(f"unknown binary operator {e.op}")
+        raise InternalError(f"the printer has no spelling of the binary operator {e.op}")
     left = _child(e, e.left, True, ctx, typed)
     right = _child(e, e.right, False, ctx, typed)
     return left + " " + _BINARY[e.op][1] + " " + right
@@ -305,7 +306,7 @@ def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
     if e.op == "Cast":
         return call_text(ctx.dsl("cast"), [inner, ctx.dsl(e.dtype.name)])
     if e.op not in _UNARY_OPS:
-        raise TypeError(f"unknown unary operator {e.op}")
+        raise InternalError(f"the printer has no spelling of the unary operator {e.op}")
     own = _NOT if e.op == "Not" else _UNARY
     # Python parses `-2 ** 2` as -(2 ** 2), so a power operand of a unary operator stays bare.
     if precedence(e.operand) < own:

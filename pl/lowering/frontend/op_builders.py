@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.errors import PlError
+from pl.errors import InternalError, PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, Op, UnaryExpr, Var
 from pl.ir.span import Span
@@ -208,7 +208,7 @@ def _tpop_result_type(spelling: str, op: OpDef, kwargs: dict[str, Arg]) -> TileT
 def _make(name: str, args: list[Expr], kwargs: list[tuple[str, Any]], span: Span) -> Expr:
     call = make_call(name, args, kwargs, span=span)
     if not isinstance(call, Expr):  # pragma: no cover - contract of make_call
-        raise TypeError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
+        raise InternalError(f"make_call({name!r}) returned {type(call).__name__}, not an Expr")
     return call
 
 
