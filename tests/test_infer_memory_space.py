@@ -13,7 +13,6 @@ import pytest
 from infer_cases.cases import CASES, Case
 
 import pl  # noqa: F401  (the package runs before any of its modules, lowering.frontend.parse included)
-from pl.errors import PlError
 from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import AssignStmt, Call, MemorySpace, Program, flatten_body, make_body
@@ -216,24 +215,41 @@ def test_aic_and_aiv_functions_are_transformed(kind: str) -> None:
     assert verify_tile_memory_inferred(after) == []
 
 
-def test_opaque_function_passes_through() -> None:
+def test_opaque_function_holding_tile_ops_is_placed() -> None:
+    """Inference places the tiles of every function that holds tile ops (docs/compatibility.md):
+    an Opaque function's Vec add needs no move, its unplaced tiles get Vec."""
     before = parse_program(MAT_ADD.format(kind="Opaque").replace("pl.MemorySpace.Mat", "pl.MemorySpace.Vec"))
     after, log = infer_tile_memory_space(before)
-    assert after.functions[0] is before.functions[0] and log.moves == ()
+    assert log.moves == () and verify_tile_memory_inferred(after) == []
+
+
+def test_function_without_tile_ops_passes_through() -> None:
+    plain = parse_program('''import pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 128], pl.FP32]) -> pl.Tensor[[16, 128], pl.FP32]:
+        y = pl.add(x, x)
+        return y
+''')
+    after, log = infer_tile_memory_space(plain)
+    assert after.functions[0] is plain.functions[0] and log.moves == ()
 
 
 @pytest.mark.parametrize("kind", ["Opaque", "Orchestration"])
-def test_misplaced_operand_outside_inferred_functions_is_an_error(kind: str) -> None:
-    # Nothing moves a tile in these functions (only their pl.at scopes are outlined and placed):
-    # a Mat tile given to an op that takes Vec would compute with a tile the op cannot read.
+def test_misplaced_operand_outside_incore_functions_gets_its_move(kind: str) -> None:
+    # A Mat tile given to an op that takes Vec, in a function holding tile ops of any kind: the
+    # verifier refuses it as written, and inference moves it (as in an InCore function) rather
+    # than refusing the kernel.
     before = parse_program(MAT_ADD.format(kind=kind))
     errors = verify_tile_memory_inferred(before)
     assert [e.message for e in errors] == [
         f"{kind} function 'main': Op 'tile.add' input {i} ('t') requires Vec but is in Mat"
         for i in (0, 1)]
-    with pytest.raises(PlError, match="tile.add' input 0 .* requires Vec but is in Mat") as info:
-        infer_tile_memory_space(before)
-    assert info.value.span is not None and info.value.span.line == 8
+    after, log = infer_tile_memory_space(before)
+    assert [m.name for m in log.moves] == ["t_Vec"]
+    assert verify_tile_memory_inferred(after) == []
 
 
 NESTED_API = '''import pl

@@ -44,6 +44,18 @@ _NO_FACTS: OpFacts = (None, ())
 NO_CALLEES: Callees = MappingProxyType({})
 
 
+def inferred(f: Function) -> bool:
+    """Whether inference places `f`'s tiles: an InCore, AIC or AIV function, or a function of
+    another kind that holds a tile op itself (an Opaque function written at tile level: its tiles
+    get moves where an op takes another space, as in an InCore function, rather than a refusal;
+    docs/compatibility.md). An Orchestration function holds calls of its kernels only."""
+    if f.func_type.is_incore_kind():
+        return True
+    return f.host_body is None and any(
+        isinstance(e, Call) and e.op_name.startswith("tile.")
+        for s in walk_stmts(f.body) for root in stmt_exprs(s) for e in walk_exprs(root))
+
+
 def param_space(f: Function, p: Var) -> MemorySpace | None:
     """The space Tile parameter `p` of `f` holds its value in: the one its type names, else Vec
     when `f` is transformed by inference (InCore/AIC/AIV), else None (any: `f` is not placed)."""

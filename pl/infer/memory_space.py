@@ -1,7 +1,10 @@
-"""`infer_tile_memory_space`: place every tile of InCore/AIC/AIV functions in a memory space.
+"""`infer_tile_memory_space`: place every tile of InCore/AIC/AIV functions (and of any other
+function that holds a tile op: `common.inferred`) in a memory space.
 
 Guarantees: pure (the input program is never mutated). For each function of kind InCore, AIC or AIV
-(pass.md decision 1) it runs phase 0 (demands), phase 1 (forward analysis), phase 2 (move keys)
+(pass.md decision 1), and each function of another kind that holds a tile op itself (an Opaque
+function written at tile level; the reference leaves it as written, pl moves its tiles rather
+than refusing the kernel: docs/compatibility.md), it runs phase 0 (demands), phase 1 (forward analysis), phase 2 (move keys)
 and phase 3 (rewrite with inserted `tile.move`s); other functions pass through unchanged. Then the
 residency hook (phase 4) runs on the whole program. The second result explains every tile's space
 and every inserted move.
@@ -13,7 +16,7 @@ another space reads a `tile.move` of it. A Tile parameter in DDR is a located Pl
 an on-chip buffer). A call `self.f(t)` from an InCore/AIC/AIV function gives `t` in the space of
 `f`'s parameter, moved there when it is elsewhere - unless the parameter is Out/InOut, where the
 callee's writes would reach only the copy: then it is a located PlError. A call (of an op or a program
-function) in a function inference does not transform (Orchestration, Opaque, ...; their
+function) in a function inference does not transform (one holding no tile op: its
 `pl.at` scopes were outlined into InCore functions before) with a tile placed elsewhere than it
 takes is a PlError located at the call, since nothing there could move it. Such a caller's calls of a function
 whose tile results inference retyped follow the new types (pl/infer/callers.py).
@@ -29,7 +32,7 @@ from pl.errors import PlError
 from pl.infer import decisions as d
 from pl.infer.analysis import analyze, collect_moves
 from pl.infer.callers import follow_returned_types
-from pl.infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces
+from pl.infer.common import NO_CALLEES, Callees, CallSite, call_sites, callee_spaces, inferred
 from pl.infer.demand import collect_demands
 from pl.infer.mutate import MakeCall, Mutator
 from pl.infer.residency.hook import Residency, strip_bridge_markers
@@ -93,7 +96,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
         callees = callee_spaces(program) if program is not None else NO_CALLEES
     if writers is None:
         writers = callee_writes(program) if program is not None else {}
-    if not f.func_type.is_incore_kind():
+    if not inferred(f):
         return f, d.DecisionLog()
     _check_params(f)
     sites = call_sites(f.body, callees)
@@ -128,7 +131,7 @@ def _check_unplaced(f: Function, callees: Callees) -> None:
     """Raise the first misplaced tile argument of a call in `f` when inference does not
     transform `f` (an InCore-kind caller gets a move instead): an op or a program function
     given a tile in a space it does not take, where nothing could move it."""
-    if f.func_type.is_incore_kind():
+    if inferred(f):
         return
     for stmt in walk_stmts(f.body):
         errors = misplaced_arguments(f, stmt, callees)
