@@ -549,6 +549,8 @@ NESTED_BODIES = {
             c = pl.matmul_acc(c, a, b)''',
     "while_condition": '''        while pl.tile.read(c, [0, 0]) < pl.tile.read(pl.matmul(a, b), [0, 0]):
             c = pl.matmul_acc(c, a, b)''',
+    "while_condition_vec_carry": '''        while pl.tile.read(pl.matmul(a, b), [0, 0]) < pl.tile.read(c, [0, 0]):
+            c = pl.add(c, 1.0)''',
     "range_bound": '''        for i in pl.range(pl.cast(pl.tile.read(pl.matmul(a, b), [0, 0]), pl.INDEX) * 0 + 2):
             c = pl.matmul_acc(c, a, b)''',
     "init_values": '''        for i, (acc,) in pl.range(2, init_values=(pl.matmul(a, b),)):

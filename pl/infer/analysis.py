@@ -1,7 +1,8 @@
 """Phases 1 and 2 of memory-space inference: forward analysis and move collection.
 
 Guarantees: `analyze(body, demands, params)` visits a function body in program order and returns
-the `var_memory` map of pass.md section 2 (only values the reference records get an entry) together
+the `var_memory` map of pass.md section 2 (only values the reference records get an entry, and a
+while loop's carries, placed as a for loop's are: the reference records none) together
 with the reason and defining span of every tile value, recorded or not. Tile parameters come first:
 each is recorded in the space its type names (Vec when it names none) and is never re-placed, so a
 consumer that needs another space reads a move of it (docs/tile_params.md).
@@ -254,7 +255,7 @@ class _Analyzer:
         t = v.type
         return t.memory_space if isinstance(t, TileType) else None
 
-    def for_stmt(self, stmt: ForStmt) -> None:
+    def for_stmt(self, stmt: ForStmt | WhileStmt) -> None:
         for ia in stmt.iter_args:
             if not isinstance(ia.type, TileType):
                 continue
@@ -340,17 +341,10 @@ class _Analyzer:
             case SeqStmts():
                 for child in stmt.stmts:
                     self.visit(child)
-            case ForStmt():
+            case ForStmt() | WhileStmt():  # a while's carries merge as a for's do
                 self.for_stmt(stmt)
             case IfStmt():
                 self.if_stmt(stmt)
-            case WhileStmt():
-                for ia in stmt.iter_args:
-                    self.out.define(ia, stmt.span)
-                self.visit(stmt.body)
-                for rv in stmt.return_vars:
-                    self.out.define(rv, stmt.span)
-                    self.out.reach[rv] = ()
             case ScopeStmt():
                 self.visit(stmt.body)
             case EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():

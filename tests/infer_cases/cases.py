@@ -1030,4 +1030,28 @@ CASES: list[Case] = [
          r: {T16} = pl.tile.store(e, [0, 0], out)
          return r
          """, moves=("t_Vec",), decisions=(("t", "Acc", "explicit_kwarg"),)),
+    # A while's carries merge as a for's do (the reference records none of them): the carry
+    # takes its yield's space, and an initial value its producer cannot make there is moved
+    # before the loop. Left unplaced, the loop's result was an Acc tile receiving a Vec one.
+    Case("while_carry_takes_its_yields_space", P_MM, T16,
+         VEC_LOADS_BEFORE + f"""
+         c0: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
+         for (c,) in pl.while_(init_values=(c0,)):
+             pl.cond(pl.tile.read(c, [0, 0]) < 100.0)
+             c2: pl.Tile[[16, 128], pl.FP32] = pl.add(c, 1.0)
+             c_out: pl.Tile[[16, 128], pl.FP32] = pl.yield_(c2)
+         r: {T16} = pl.store(c_out, [0, 0], out)
+         return r
+         """,
+         VEC_LOADS_EXPECTED + LR_MOVES + f"""
+         c0: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
+         c0_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c0, MOVE_VEC)
+         for (c,) in pl.while_(init_values=(c0_Vec,)):
+             pl.cond(pl.tile.read(c, [0, 0]) < 100.0)
+             c2: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.adds(c, 1.0)
+             c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c2)
+         r: {T16} = pl.tile.store(c_out, [0, 0], out)
+         return r
+         """.replace("MOVE_VEC", MOVE_VEC), moves=("x_tile_Left", "y_tile_Right", "c0_Vec"),
+         decisions=(("c", "Vec", "loop_backprop"),)),
 ]
