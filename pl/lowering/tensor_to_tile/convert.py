@@ -120,27 +120,35 @@ def _assemble(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) -> Res
     atomic = _kw(kwargs, "atomic")
     if _is_tile(source) and _is_tensor(target):
         return [], mk("tile.store", [source, offset, target], atomic, (), span)
+    if kwargs.get("atomic") == AtomicType.Add and _is_tensor(source) and _is_tensor(target):
+        # Only a store into GM combines atomically: the source tensor is loaded whole and the
+        # tile stored with the atomic add (a copy between two tensors, the tensor op, would
+        # overwrite instead of adding).
+        tmp, load = _load_whole(source, span)
+        return [load], mk("tile.store", [tmp, offset, target], atomic, (), span)
     if kwargs.get("atomic") == AtomicType.Add:
-        # Only a store into GM combines atomically: an on-chip assemble (or a copy between two
-        # tensors, which stays a tensor op) would silently overwrite instead of adding.
-        what = "assembles into an on-chip tile" if _is_tile(target) else \
-            "copies a tensor into a tensor, with no computed tile to store"
+        # An on-chip assemble would silently overwrite instead of adding.
         raise PlError("tensor.assemble with atomic=pl.AtomicType.Add inside an InCore function "
-                      f"must store a computed tile into a GM tensor; this one {what}",
-                      span, hint="assemble into an Out parameter (or a slice of one), or drop "
-                                 "atomic= and add the values with pl.add")
+                      "must store a computed tile into a GM tensor; this one assembles into an "
+                      "on-chip tile", span, hint="assemble into an Out parameter (or a slice of "
+                      "one), or drop atomic= and add the values with pl.add")
     if _is_tile(source) and _is_tile(target):
         return [], mk("tile.assemble", [target, source, offset], (), (), span)
     if _is_tensor(source) and _is_tile(target):
-        st = source.type
-        assert isinstance(st, TensorType)
-        loaded = mk("tile.load", [source, zeros(st.rank, span), shape_tuple(st.shape, span),
-                                  shape_tuple(st.shape, span)],
-                    [("target_memory", MemorySpace.Vec)], (), span)
-        tmp = Var("assemble_src__tile", loaded.type, span=span)
-        return [AssignStmt(tmp, loaded, span=span)], mk("tile.assemble", [target, tmp, offset],
-                                                         (), (), span)
+        tmp, load = _load_whole(source, span)
+        return [load], mk("tile.assemble", [target, tmp, offset], (), (), span)
     return [], mk("tensor.assemble", args, atomic, (), span)
+
+
+def _load_whole(source: Expr, span: Span) -> tuple[Var, Stmt]:
+    """An assemble's tensor source loaded whole into Vec: the tile and its statement."""
+    st = source.type
+    assert isinstance(st, TensorType)
+    loaded = mk("tile.load", [source, zeros(st.rank, span), shape_tuple(st.shape, span),
+                              shape_tuple(st.shape, span)],
+                [("target_memory", MemorySpace.Vec)], (), span)
+    tmp = Var("assemble_src__tile", loaded.type, span=span)
+    return tmp, AssignStmt(tmp, loaded, span=span)
 
 
 @converts("tensor.create", space=MemorySpace.Vec)
