@@ -626,3 +626,29 @@ def test_a_return_nested_in_a_branch_keeps_every_path_and_ssa_form(m: int, backe
     assert np.array_equal(want, got) and np.array_equal(np.asarray(r_want), np.asarray(r_got))
     expected = x if m == 1 else (x * np.float32(2.0) if m > 0 else x + np.float32(1.0))
     assert np.array_equal(want, expected)
+
+
+@pytest.mark.parametrize(("then", "other", "what"), [
+    ("pl.load(x, [0, 0], [16, 16])", "pl.cast(pl.load(x, [0, 0], [16, 16]), pl.BF16)",
+     "shape [16, 16] and dtype FP32 after the if's first branch, but of shape [16, 16] and "
+     "dtype BF16"),
+    ("pl.load(x, [0, 0], [16, 16])", "pl.load(x, [0, 0], [8, 16])",
+     "shape [16, 16] and dtype FP32 after the if's first branch, but of shape [8, 16]"),
+])
+def test_an_if_merging_tiles_of_two_types_is_a_located_error(then: str, other: str,
+                                                             what: str) -> None:
+    # The value after the if has one type: the source's interpreter ran either (found by
+    # bench/fuzz.py's diverge edit: a BF16 Mat tile and an FP32 Acc one merged, then written,
+    # computed another result once compiled; two shapes gave an interpreter error).
+    source = _kernel(f"""
+        if m > 1:
+            t = {then}
+        else:
+            t = {other}
+        out = pl.store(t, [0, 0], out)
+        return out
+""")
+    with pytest.raises(PlError) as info:
+        pl.compile(pl.parse(source))
+    assert f"'t' is a tile of {what}" in info.value.message, info.value.message
+    assert info.value.span is not None and info.value.span.line == 9  # the if

@@ -55,13 +55,16 @@ from pl.ir import (
     ScopeStmt,
     SeqStmts,
     Stmt,
+    TensorType,
     TileType,
     Type,
     Var,
     WhileStmt,
     YieldStmt,
     make_body,
+    static_shape,
 )
+from pl.ir.names import user_name
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
 from pl.ir.traverse import map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
@@ -466,6 +469,7 @@ class _Converter:
             if same is not None:  # twins of one name already merged (one value per branch)
                 self.cur[key] = same
                 continue
+            _check_merge(key.name, tv.type, ev.type, s.span)
             phi = Var(versioned_name(key.name, "phi", self.next_version(key)), tv.type, span=s.span)
             merged[(key.name, id(tv), id(ev))] = phi
             rvs.append(phi)
@@ -494,6 +498,25 @@ class _Converter:
 
 
 # ── control flow ─────────────────────────────────────────────────────────────────────────────────
+
+
+def _check_merge(name: str, then_type: Type, else_type: Type, span: Span) -> None:
+    """A located PlError when the two paths through an if give `name` tiles (or tensors) of
+    different dtypes or static shapes: the merged value has one type (memory spaces may differ:
+    inference reconciles them), and compiling would read one path's value as the other's."""
+    for kind in (TileType, TensorType):
+        if not (isinstance(then_type, kind) and isinstance(else_type, kind)):
+            continue
+        a, b = static_shape(then_type.shape), static_shape(else_type.shape)
+        if then_type.dtype != else_type.dtype or (a is not None and b is not None and a != b):
+            what = "tile" if kind is TileType else "tensor"
+            raise PlError(
+                f"'{user_name(name)}' is a {what} of shape {list(a) if a is not None else '?'} "
+                f"and dtype {then_type.dtype.name} after the if's first branch, but of shape "
+                f"{list(b) if b is not None else '?'} and dtype {else_type.dtype.name} on the "
+                "other path: the value after the if has one type", span,
+                hint=f"give '{user_name(name)}' values of one shape and dtype on both paths, "
+                     "or another name on one of them")
 
 
 def _reachable(stmts: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
