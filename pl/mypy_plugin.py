@@ -79,6 +79,7 @@ from mypy.types import (
 from typing_extensions import assert_never
 
 from pl.ir.enums import DType, MemorySpace
+from pl.ir.operators import promote
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.ops.registry import OpDef, get_op
 
@@ -251,8 +252,15 @@ def _space(op: OpDef, call: _Call) -> str | None:
 
 
 def _promote(call: _Call) -> str | None:
-    dtypes = call.operand_dtypes()
-    return dtypes[0] if dtypes and all(d == dtypes[0] for d in dtypes) else None
+    """The operands' dtypes promoted by the one rule (pl/ir/operators.py); None when one is not
+    known."""
+    dtypes = [DType[d] for d in call.operand_dtypes() if d is not None and d in DTYPES]
+    if not dtypes or len(dtypes) != len(call.operand_dtypes()):
+        return None
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = promote(out, d)
+    return out.name
 
 
 def _dtype(op: OpDef, call: _Call) -> str | None:

@@ -185,10 +185,10 @@ def _expr_fields(x: ExprKind) -> tuple[str, list[tuple[str, Any]], list[Child]]:
         case ConstBool():
             return "ConstBool", [("Bool value", x.value)], []
         case BinaryExpr():
-            return x.op, [("ScalarType dtype", _dtype(x.dtype))], [(".left", x.left, NODE),
+            return x.op.name, [("ScalarType dtype", _dtype(x.dtype))], [(".left", x.left, NODE),
                                                                    (".right", x.right, NODE)]
         case UnaryExpr():
-            return x.op, [("ScalarType dtype", _dtype(x.dtype))], [(".operand", x.operand, NODE)]
+            return x.op.name, [("ScalarType dtype", _dtype(x.dtype))], [(".operand", x.operand, NODE)]
         case MakeTuple():
             return "MakeTuple", [], [(".elements", _Seq(x.elements, NODE), NODE)]
         case TupleGetItem():

@@ -5,6 +5,9 @@
 PlError per violation, in program order, raising nothing:
 * a call the rules reject (the rule's own message);
 * a call whose stored result type differs from the deduced one;
+* a scalar operator (BinaryExpr, UnaryExpr) with a non-scalar operand, or whose stored dtype is
+  not the one its record gives (pl/ir/operators.py: the promoted operand dtypes, BOOL for a
+  comparison or a logical operator);
 * an assignment whose variable's type differs from its value's type (INDEX and INT64 scalars
   stand for each other, as in the frontend's annotation check); likewise an iter arg against
   its initial value and a loop's or if's return var against what its body's closing yield gives
@@ -25,8 +28,9 @@ from typing_extensions import assert_never
 
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.expr import Call, Expr, GlobalVar, Var
+from pl.ir.expr import BinaryExpr, Call, Expr, GlobalVar, UnaryExpr, Var
 from pl.ir.function import Function, Program
+from pl.ir.operators import BinaryOp
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -129,6 +133,29 @@ class _Checker:
         for x in reversed(list(walk_exprs(e))):
             if isinstance(x, Call):
                 self.call(x, span)
+            elif isinstance(x, BinaryExpr | UnaryExpr):
+                self.scalar(x, span)
+
+    def scalar(self, e: BinaryExpr | UnaryExpr, span: Span) -> None:
+        """An operator's operands are scalars and its stored dtype is the one its record gives
+        (pl/ir/operators.py: promoted operands, BOOL for a comparison; INDEX and INT64 stand for
+        each other; a FloatDiv of integers may be FP32, as `pl.div` builds it)."""
+        where = e.span if e.span.line > 0 else span
+        operands = (e.left, e.right) if isinstance(e, BinaryExpr) else (e.operand,)
+        dtypes = [t.dtype for x in operands if isinstance(t := x.type, ScalarType)]
+        if len(dtypes) != len(operands):
+            self.fail(f"'{e.op.symbol}' takes scalars, but an operand is "
+                      f"{' and '.join(_text(x.type) for x in operands)}", where)
+            return
+        if isinstance(e, BinaryExpr):
+            want = e.op.result_dtype(dtypes[0], dtypes[1])
+            also = DType.FP32 if e.op is BinaryOp.FloatDiv and not want.is_float() else want
+        else:
+            want = also = e.op.result_dtype(dtypes[0], e.dtype)
+        if e.dtype not in (want, also) and {e.dtype, want} != {DType.INDEX, DType.INT64}:
+            names = " and ".join(d.name for d in dtypes)
+            self.fail(f"'{e.op.symbol}' of {names} gives {want.name}, but the expression stores "
+                      f"{e.dtype.name}", where)
 
     def call(self, e: Call, span: Span) -> None:
         if isinstance(e.op, GlobalVar) or get_op(e.op.name) is None:

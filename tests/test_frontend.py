@@ -40,6 +40,7 @@ from pl.ir import (
     YieldStmt,
     flatten_body,
 )
+from pl.ir.operators import BinaryOp
 from pl.lowering.frontend.parse import parse
 
 HEAD = "import pl\n\n\n@pl.program\nclass K:\n"
@@ -178,9 +179,9 @@ def test_if_with_yield_phis_and_condition() -> None:
     if_, ret = stmts(p.functions[0])
     assert isinstance(if_, IfStmt)
     cond = if_.condition
-    assert isinstance(cond, BinaryExpr) and cond.op == "And" and cond.dtype is DType.BOOL
-    assert isinstance(cond.left, BinaryExpr) and cond.left.op == "Ge"
-    assert isinstance(cond.left.left, BinaryExpr) and cond.left.left.op == "Mul"
+    assert isinstance(cond, BinaryExpr) and cond.op is BinaryOp.And and cond.dtype is DType.BOOL
+    assert isinstance(cond.left, BinaryExpr) and cond.left.op is BinaryOp.Ge
+    assert isinstance(cond.left.left, BinaryExpr) and cond.left.left.op is BinaryOp.Mul
     assert [v.name for v in if_.return_vars] == ["r"]
     assert if_.return_vars[0].type == p.functions[0].params[0].type
     # the op call given to pl.yield_ is computed by its own statement first (a call stands at
@@ -264,7 +265,7 @@ def test_scalar_literals_consts_and_promotion() -> None:
 """)
     a, b, c, d, _ = stmts(p.functions[0])
     assert isinstance(a, AssignStmt) and a.value == BinaryExpr(
-        "Add", p.functions[0].params[0], ConstInt(1, DType.INT32), DType.INT32)
+        BinaryOp.Add, p.functions[0].params[0], ConstInt(1, DType.INT32), DType.INT32)
     assert isinstance(b, AssignStmt) and b.value == ConstInt(3, DType.INT32)
     assert isinstance(c, AssignStmt) and c.value == ConstInt(-2)
     assert isinstance(d, AssignStmt) and d.value == ConstInt(128)

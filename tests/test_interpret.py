@@ -17,6 +17,7 @@ from pl.interpreter.run import entry_function, interpret
 from pl.interpreter.values import round_bf16, scalar_binary, scalar_unary
 from pl.ir.enums import DType
 from pl.ir.function import Program
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.lowering.frontend.parse import parse
 from pl.lowering.ssa.convert import convert_to_ssa
 
@@ -391,7 +392,7 @@ SCALAR_OPS: list[tuple[str, Any, Any, DType, Any]] = [
 
 @pytest.mark.parametrize("op,a,b,dtype,want", SCALAR_OPS)
 def test_scalar_binary(op: str, a: Any, b: Any, dtype: DType, want: Any) -> None:
-    assert scalar_binary(op, a, b, dtype) == want
+    assert scalar_binary(BinaryOp[op], a, b, dtype) == want
 
 
 @pytest.mark.parametrize("op,a,dtype,want", [
@@ -399,7 +400,7 @@ def test_scalar_binary(op: str, a: Any, b: Any, dtype: DType, want: Any) -> None
     ("Not", True, DType.BOOL, False), ("Neg", 4, DType.INDEX, -4), ("Abs", -1.5, DType.FP32, 1.5),
 ])
 def test_scalar_unary(op: str, a: Any, dtype: DType, want: Any) -> None:
-    got = scalar_unary(op, a, dtype)
+    got = scalar_unary(UnaryOp[op], a, dtype)
     assert got == want and type(got) is type(want)
 
 

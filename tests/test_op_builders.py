@@ -11,6 +11,7 @@ import pl.distributed as pld
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, Call, ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, UnaryExpr, Var
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType
 from pl.language.dsl_ops import canonical_spelling, op_object, spelling_index
@@ -194,12 +195,12 @@ SCALAR_CASES = [
 @pytest.mark.parametrize(("spelling", "args", "op", "dtype"), SCALAR_CASES)
 def test_scalar_forms(spelling: str, args: tuple[Expr, Expr], op: str, dtype: DType) -> None:
     e = build_call(spelling, args, {}, SPAN)
-    assert e == BinaryExpr(op, args[0], args[1], dtype)
+    assert e == BinaryExpr(BinaryOp[op], args[0], args[1], dtype)
 
 
 def test_scalar_cast_is_unary_cast() -> None:
     e = build_call("pl.cast", (n, DType.INT32), {}, SPAN)
-    assert e == UnaryExpr("Cast", n, DType.INT32)
+    assert e == UnaryExpr(UnaryOp.Cast, n, DType.INT32)
 
 
 ERROR_CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [

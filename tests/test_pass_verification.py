@@ -24,6 +24,7 @@ from pl.infer.verifier import verify_tile_memory_inferred
 from pl.interpreter.run import interpret
 from pl.ir import Program
 from pl.ir.expr import ConstInt, Var
+from pl.ir.operators import BinaryOp
 from pl.ir.stmt import AssignStmt, ForStmt, SeqStmts
 from pl.passes import Pass, PassManager
 from pl.typecheck import verify_well_typed
@@ -411,13 +412,13 @@ out = pl.store(a, [0, 0], out)""")
     load = next(s for s in body.stmts if isinstance(s, AssignStmt))
     bad = Call(Op("tile.add"), (load.var, ConstInt(1)))  # tile.add of a tile and an int: refused
     n = Var("n", pl.ir.ScalarType(DType.INDEX))
-    scalar = BinaryExpr("Add", ConstInt(1), bad, DType.INDEX)
+    scalar = BinaryExpr(BinaryOp.Add, ConstInt(1), bad, DType.INDEX)
     extra = {
         "assigned": lambda: AssignStmt(Var("b", bad.result_type), bad),
         "in arithmetic": lambda: AssignStmt(n, scalar),
         "loop range": lambda: ForStmt(Var("i", n.type), ConstInt(0), scalar, ConstInt(1), (),
                                       AssignStmt(n, ConstInt(0))),
-        "if condition": lambda: IfStmt(BinaryExpr("Lt", scalar, ConstInt(3), DType.BOOL),
+        "if condition": lambda: IfStmt(BinaryExpr(BinaryOp.Lt, scalar, ConstInt(3), DType.BOOL),
                                        AssignStmt(n, ConstInt(0))),
     }[where]()
     broken = Program(program.name, (dataclasses.replace(func, body=SeqStmts((*body.stmts[:-1], extra,

@@ -62,6 +62,7 @@ from pl.ir import (
     implicit_tile_view,
     make_body,
 )
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.types import ArrayType
 from pl.printer.program import callees, print_expr, print_node, print_type
 
@@ -237,7 +238,7 @@ t = Var("t", tile(16, 16))
 
 
 def bin_(o: str, left: Expr, right: Expr, dt: DType = INDEX) -> BinaryExpr:
-    return BinaryExpr(o, left, right, dt)
+    return BinaryExpr(BinaryOp[o], left, right, dt)
 
 
 EXPRS: list[tuple[Expr, str]] = [
@@ -262,16 +263,16 @@ EXPRS: list[tuple[Expr, str]] = [
     (bin_("FloorDiv", a, bin_("FloorMod", b, d)), "a // (b % d)"),
     (bin_("Lt", bin_("Add", a, c(1)), b, DType.BOOL), "a + 1 < b"),
     (bin_("Eq", bin_("Lt", a, b, DType.BOOL), flag, DType.BOOL), "(a < b) == flag"),
-    (bin_("And", bin_("Lt", a, b, DType.BOOL), UnaryExpr("Not", flag, DType.BOOL), DType.BOOL),
+    (bin_("And", bin_("Lt", a, b, DType.BOOL), UnaryExpr(UnaryOp.Not, flag, DType.BOOL), DType.BOOL),
      "a < b and not flag"),
     (bin_("Or", bin_("And", flag, flag, DType.BOOL), flag, DType.BOOL), "flag and flag or flag"),
     (bin_("And", bin_("Or", flag, flag, DType.BOOL), flag, DType.BOOL), "(flag or flag) and flag"),
-    (UnaryExpr("Neg", bin_("Add", a, b), INDEX), "-(a + b)"),
-    (UnaryExpr("Neg", a, INDEX), "-a"),
+    (UnaryExpr(UnaryOp.Neg, bin_("Add", a, b), INDEX), "-(a + b)"),
+    (UnaryExpr(UnaryOp.Neg, a, INDEX), "-a"),
     (bin_("Min", a, bin_("Add", b, c(1))), "pl.min(a, b + 1)"),
     (bin_("Max", a, b), "pl.max(a, b)"),
-    (UnaryExpr("Abs", a, INDEX), "abs(a)"),
-    (UnaryExpr("Cast", a, DType.INT32), "pl.cast(a, pl.INT32)"),
+    (UnaryExpr(UnaryOp.Abs, a, INDEX), "abs(a)"),
+    (UnaryExpr(UnaryOp.Cast, a, DType.INT32), "pl.cast(a, pl.INT32)"),
     (bin_("Add", c(32), c(32)), "pl.const(32, pl.INDEX) + pl.const(32, pl.INDEX)"),
     (bin_("Mul", a, c(64)), "a * 64"),
     (tup(0, a), "[0, a]"),

@@ -44,6 +44,7 @@ from pl.ir import (
     flatten_body,
     make_body,
 )
+from pl.ir.operators import BinaryOp
 from pl.ir.span import UNKNOWN_SPAN
 from pl.lowering.ssa.convert import convert_to_ssa, verify_ssa
 from pl.lowering.ssa.support import parse_auto_name, versioned_name
@@ -105,7 +106,7 @@ def create() -> Call:
 
 
 def lt(a: Expr, b: Expr) -> BinaryExpr:
-    return BinaryExpr("Lt", a, b, DType.BOOL)
+    return BinaryExpr(BinaryOp.Lt, a, b, DType.BOOL)
 
 
 def for_(i: Var, stop: Expr, body: list[Stmt], iter_args: tuple[IterArg, ...] = (),
@@ -191,7 +192,7 @@ def if_both_define() -> Program:
 
 def while_rebinding() -> Program:
     n, k = Var("n", IDX), Var("k", IDX)
-    body = assign(k, BinaryExpr("Add", k, c(1), DType.INDEX))
+    body = assign(k, BinaryExpr(BinaryOp.Add, k, c(1), DType.INDEX))
     return prog(fn([(n, IN)], [assign(k, c(0)), while_stmt((), lt(k, n), body), ret((k,))]))
 
 

@@ -45,6 +45,7 @@ from pl.ir import (
     YieldStmt,
     make_body,
 )
+from pl.ir.operators import BinaryOp
 from pl.structural import assert_structural_equal, structural_equal, structural_hash
 
 INDEX, FP32 = DType.INDEX, DType.FP32
@@ -100,7 +101,7 @@ def build(k: Knobs) -> Program:
     loop = ForStmt(i, c(k.const, k.const_dtype), c(4), c(1), (acc,),
                    make_body([AssignStmt(t1, Call(Op(k.op), (acc, second), result_type=tt)), YieldStmt((t1,))]),
                    (acc_out,), k.kind)
-    cond = BinaryExpr("Lt", s, c(2), DType.BOOL)
+    cond = BinaryExpr(BinaryOp.Lt, s, c(2), DType.BOOL)
     branch = IfStmt(cond, EvalStmt(Call(Op("system.fence"), ())), ReturnStmt() if k.with_else else None)
     body: list[Stmt] = [
         AssignStmt(t0, load, comments=k.comments, span=k.span),
@@ -191,7 +192,7 @@ FREE = Var("free", ScalarType(INDEX))
 def _free_user(free: Var) -> Function:
     r = Var("r", ScalarType(INDEX))
     return Function("f", (), (), (ScalarType(INDEX),),
-                    make_body([AssignStmt(r, BinaryExpr("Add", free, c(1), INDEX)), ReturnStmt((r,))]))
+                    make_body([AssignStmt(r, BinaryExpr(BinaryOp.Add, free, c(1), INDEX)), ReturnStmt((r,))]))
 
 
 def test_free_vars_need_identity_unless_auto_mapping() -> None:
@@ -214,7 +215,7 @@ def test_dynamic_dims_map_bijectively() -> None:
 
 def _long_body(n: int, last: int) -> Function:
     x = Var("x", ScalarType(INDEX))
-    stmts: list[Stmt] = [AssignStmt(x, BinaryExpr("Add", x, c(1), INDEX)) for _ in range(n - 1)]
+    stmts: list[Stmt] = [AssignStmt(x, BinaryExpr(BinaryOp.Add, x, c(1), INDEX)) for _ in range(n - 1)]
     stmts.append(AssignStmt(x, c(last)))
     return Function("f", (x,), (ParamDirection.In,), (), make_body(stmts))
 

@@ -27,6 +27,7 @@ from pl.ir import types as ir_types
 from pl.ir.enums import DType, ScopeKind
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, Op, Var
 from pl.ir.function import Program
+from pl.ir.operators import BinaryOp
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -164,7 +165,7 @@ def test_stmt_exprs_drops_missing_initial_values_and_keeps_order() -> None:
     i, a, b = _x("i"), IterArg("a", INDEX, init=ConstInt(7)), IterArg("b", INDEX)
     loop = ForStmt(i, ConstInt(0), ConstInt(4), ConstInt(1), (a, b), YieldStmt((a, b)))
     assert stmt_exprs(loop) == (ConstInt(0), ConstInt(4), ConstInt(1), ConstInt(7))
-    cond = BinaryExpr("Lt", a, ConstInt(3), DType.BOOL)
+    cond = BinaryExpr(BinaryOp.Lt, a, ConstInt(3), DType.BOOL)
     w = WhileStmt((a, b), cond, YieldStmt((a, b)))
     assert stmt_exprs(w) == (ConstInt(7), cond)
     n = _x("n")

@@ -7,7 +7,7 @@ an opaque handle that is only passed along (stored, carried, tested for validity
 with (`coerce_element` keeps it; no arithmetic accepts it); `scalar_binary` and
 `scalar_unary` implement the IR's BinaryExpr / UnaryExpr semantics (FloorDiv and FloorMod floor
 toward minus infinity, FloatDiv is true division, fixed-width integer results wrap to their width;
-integer operations are pl/ir/fold.py's `int_binary`, what constant folding computes).
+the value is pl/ir/fold.py's `binary_value` / `unary_value`, what constant folding computes).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import numpy.typing as npt
 
 from pl.errors import PlError
 from pl.ir.enums import DType
-from pl.ir.fold import INT_OPS, int_binary, int_undefined, wrap_int
+from pl.ir.fold import INT_OPS, binary_value, int_undefined, unary_value, wrap_int
+from pl.ir.operators import BinaryOp, UnaryOp
 
 Array = npt.NDArray[Any]
 Scalar = int | float | bool
@@ -121,87 +122,21 @@ def coerce_scalar(v: Any, dtype: DType) -> Scalar:
     return v  # type: ignore[no-any-return]
 
 
-def _floordiv(a: Scalar, b: Scalar) -> Scalar:
-    if b == 0:
-        raise PlError("pl.interpret: integer division by zero in a scalar expression")
-    if isinstance(a, float) or isinstance(b, float):
-        return float(math.floor(a / b))
-    return int(a) // int(b)
-
-
-def _floormod(a: Scalar, b: Scalar) -> Scalar:
-    if b == 0:
-        raise PlError("pl.interpret: modulo by zero in a scalar expression")
-    if isinstance(a, float) or isinstance(b, float):
-        return float(a - math.floor(a / b) * b)
-    return int(a) % int(b)
-
-
-def _floatdiv(a: Scalar, b: Scalar) -> Scalar:
-    if b == 0:
-        return math.copysign(math.inf, float(a)) if a != 0 else math.nan
-    return a / b
-
-
-_BINARY: Final[Mapping[str, Any]] = MappingProxyType({
-    "Add": lambda a, b: a + b,
-    "Sub": lambda a, b: a - b,
-    "Mul": lambda a, b: a * b,
-    "FloorDiv": _floordiv,
-    "FloorMod": _floormod,
-    "FloatDiv": _floatdiv,
-    "Min": min,
-    "Max": max,
-    "Pow": lambda a, b: a ** b,
-    "BitAnd": lambda a, b: int(a) & int(b),
-    "BitOr": lambda a, b: int(a) | int(b),
-    "BitXor": lambda a, b: int(a) ^ int(b),
-    "BitShiftLeft": lambda a, b: int(a) << int(b),
-    "BitShiftRight": lambda a, b: int(a) >> int(b),
-    "Eq": lambda a, b: a == b,
-    "Ne": lambda a, b: a != b,
-    "Lt": lambda a, b: a < b,
-    "Le": lambda a, b: a <= b,
-    "Gt": lambda a, b: a > b,
-    "Ge": lambda a, b: a >= b,
-    "And": lambda a, b: bool(a) and bool(b),
-    "Or": lambda a, b: bool(a) or bool(b),
-    "Xor": lambda a, b: bool(a) != bool(b),
-})
-
-
-def scalar_binary(op: str, a: Scalar, b: Scalar, dtype: DType) -> Scalar:
-    """`a op b` with the IR's semantics, the result coerced to the expression's dtype."""
-    fn = _BINARY.get(op)
-    if fn is None:
-        raise PlError(f"pl.interpret: scalar operator '{op}' is not supported by the interpreter")
-    if dtype.is_int() and op in INT_OPS and _is_int(a) and _is_int(b):
-        # The integer arithmetic the compiler folds with (pl/ir/fold.py): folding an expression
-        # never changes its value.
+def scalar_binary(op: BinaryOp, a: Scalar, b: Scalar, dtype: DType) -> Scalar:
+    """`a op b` with the IR's semantics (pl/ir/fold.py's `binary_value`, the one the compiler
+    folds with: folding an expression never changes its value), the result coerced to the
+    expression's dtype."""
+    if op in (BinaryOp.FloorDiv, BinaryOp.FloorMod) and b == 0:
+        what = "integer division" if op is BinaryOp.FloorDiv else "modulo"
+        raise PlError(f"pl.interpret: {what} by zero in a scalar expression")
+    if dtype.is_int() and op in INT_OPS and isinstance(a, int) and isinstance(b, int):
         why = int_undefined(op, int(b))
         if why is not None:
             raise PlError(f"pl.interpret: {why} in a scalar expression")
-        return int_binary(op, int(a), int(b), dtype)
-    if dtype.is_float() and op in ("FloorDiv", "FloorMod"):
-        a, b = float(a), float(b)
-    return coerce_scalar(fn(a, b), dtype)
+    return coerce_scalar(binary_value(op, a, b, dtype), dtype)
 
 
-def _is_int(v: Scalar) -> bool:
-    return isinstance(v, int)  # a bool too: True & 1 is an integer operation
-
-
-def scalar_unary(op: str, a: Scalar, dtype: DType) -> Scalar:
+def scalar_unary(op: UnaryOp, a: Scalar, dtype: DType) -> Scalar:
     """`op a` (Abs, Neg, Not, BitNot, Cast) coerced to the expression's dtype."""
-    match op:
-        case "Abs":
-            return coerce_scalar(abs(a), dtype)
-        case "Neg":
-            return coerce_scalar(-a, dtype)
-        case "Not":
-            return not bool(a)
-        case "BitNot":
-            return coerce_scalar(~int(a), dtype)
-        case "Cast":
-            return coerce_scalar(a, dtype)
-    raise PlError(f"pl.interpret: scalar operator '{op}' is not supported by the interpreter")
+    value = unary_value(op, a, dtype)
+    return value if op is UnaryOp.Not else coerce_scalar(value, dtype)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pl.ir.enums import DType, MemorySpace
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.types import ScalarType, TileType, TupleType, Type, UnknownType
 
@@ -93,7 +94,7 @@ class ConstBool(Expr):
 
 @dataclass(frozen=True, slots=True)
 class BinaryExpr(Expr):
-    op: str
+    op: BinaryOp
     left: Expr
     right: Expr
     dtype: DType
@@ -106,7 +107,7 @@ class BinaryExpr(Expr):
 
 @dataclass(frozen=True, slots=True)
 class UnaryExpr(Expr):
-    op: str
+    op: UnaryOp
     operand: Expr
     dtype: DType
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)

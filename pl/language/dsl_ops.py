@@ -23,12 +23,14 @@ from typing import Any, Final, NoReturn
 
 from pl.errors import PlError, UnknownNameError, suggest
 from pl.ir.enums import MaskPattern
+from pl.ir.operators import BinaryOp
 from pl.language.dsl import AUTO
 from pl.ops.registry import all_ops
 
 # Spellings that build scalar expressions (BinaryExpr Min/Max), not registered ops (ops.md 11).
-SCALAR_ONLY_SPELLINGS: Final[Mapping[str, str]] = MappingProxyType({
-    "pl.min": "Min", "pl.max": "Max", "pl.tile.min": "Min", "pl.tile.max": "Max",
+SCALAR_ONLY_SPELLINGS: Final[Mapping[str, BinaryOp]] = MappingProxyType({
+    "pl.min": BinaryOp.Min, "pl.max": BinaryOp.Max, "pl.tile.min": BinaryOp.Min,
+    "pl.tile.max": BinaryOp.Max,
 })
 
 # Names owned by pl/language/dsl.py and the decorators; an op spelling must never shadow them.

@@ -40,6 +40,7 @@ from pl.errors import PlError
 from pl.ir.enums import DType, ForKind, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var, space_of
 from pl.ir.function import Program
+from pl.ir.operators import BinaryOp
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, flatten_body, make_body
 from pl.ir.target import Backend
@@ -315,7 +316,7 @@ class _AutoTile(Rewriter):
                 first_var = Var(f"{base}_l0_c_first", first.type, span=span)
                 phi = Var(f"{base}_l0_c_phi", first.type, span=span)
                 branch = IfStmt(
-                    BinaryExpr("Eq", ko, index(0, span), DType.BOOL, span=span),
+                    BinaryExpr(BinaryOp.Eq, ko, index(0, span), DType.BOOL, span=span),
                     make_body([AssignStmt(first_var, first, span=span),
                                YieldStmt((first_var,), span=span)]),
                     make_body([AssignStmt(acc_var, acc_call, span=span),

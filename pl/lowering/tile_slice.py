@@ -50,6 +50,7 @@ from pl.ir.expr import (
     expr_kind,
 )
 from pl.ir.function import Function, Program
+from pl.ir.operators import BinaryOp
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
 from pl.ir.traverse import expr_children, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType
@@ -100,9 +101,9 @@ def _multiple(e: Expr, defs: dict[int, Expr], seen: frozenset[int] = frozenset()
         if id(e) not in defs or id(e) in seen:
             return 1
         return _multiple(defs[id(e)], defs, seen | {id(e)})
-    if isinstance(e, BinaryExpr) and e.op in ("Add", "Sub", "Mul"):
+    if isinstance(e, BinaryExpr) and e.op in (BinaryOp.Add, BinaryOp.Sub, BinaryOp.Mul):
         left, right = _multiple(e.left, defs, seen), _multiple(e.right, defs, seen)
-        return math.gcd(left * right, _ALIGN_BITS) if e.op == "Mul" else math.gcd(left, right)
+        return math.gcd(left * right, _ALIGN_BITS) if e.op is BinaryOp.Mul else math.gcd(left, right)
     return 1
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, ConstInt, Expr
+from pl.ir.operators import BinaryOp
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
 from pl.ops.deduce_tensor import row_major_strides, tensor
 from pl.ops.deduce_tile_mem import positive_shape, window_valid
@@ -295,7 +296,7 @@ def mrgsort2(ctx: Deduction) -> Type:
     else:
         last = lasts[0]
         for d in lasts[1:]:
-            last = BinaryExpr("Add", last, d, DType.INDEX)
+            last = BinaryExpr(BinaryOp.Add, last, d, DType.INDEX)
     return tensor((*first.shape[:-1], last), first.dtype)
 
 

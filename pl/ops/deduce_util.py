@@ -15,6 +15,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple, Var
+from pl.ir.operators import promote as promote2
 from pl.ir.types import (
     ScalarType,
     TensorType,
@@ -213,23 +214,11 @@ def same_dim(a: Expr, b: Expr) -> bool:
 
 
 def promote(*dts: DType) -> DType:
-    """PromoteDataTypes, folded left: equal -> it; float beats int; more bits; signed; first."""
+    """The one promotion rule (pl/ir/operators.py's `promote`), folded left over the dtypes."""
     out = dts[0]
     for d in dts[1:]:
-        out = _promote2(out, d)
+        out = promote2(out, d)
     return out
-
-
-def _promote2(a: DType, b: DType) -> DType:
-    if a is b:
-        return a
-    if a.is_float() != b.is_float():
-        return a if a.is_float() else b
-    if a.bits != b.bits:
-        return a if a.bits > b.bits else b
-    if a.is_signed_int() != b.is_signed_int():
-        return a if a.is_signed_int() else b
-    return a
 
 
 def broadcast(ctx: Deduction, *shapes: Shape) -> Shape:

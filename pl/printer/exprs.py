@@ -21,7 +21,6 @@ from typing import Any, Final
 
 from typing_extensions import assert_never
 
-from pl.errors import InternalError
 from pl.ir.enums import ARG_DIRECTION_NAMES, AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
@@ -39,6 +38,10 @@ from pl.ir.expr import (
     Var,
     is_submit,
 )
+from pl.ir.operators import ATOM as _ATOM
+from pl.ir.operators import CMP as _CMP
+from pl.ir.operators import UNARY as _UNARY
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.types import (
     ArrayType,
     HandleType,
@@ -203,30 +206,14 @@ def _member_name(enum: type[IntEnum], v: int) -> str | None:
     return next((f"{enum.__name__}.{m.name}" for m in enum if m.value == v), None)
 
 
-# Python precedence, lowest first; atoms and calls bind tightest.
-_OR, _AND, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ADD, _MUL, _UNARY, _POW, _ATOM = range(13)
-
-_BINARY: Final[Mapping[str, tuple[int, str]]] = MappingProxyType({
-    "Add": (_ADD, "+"), "Sub": (_ADD, "-"), "Mul": (_MUL, "*"), "FloorDiv": (_MUL, "//"),
-    "FloorMod": (_MUL, "%"), "FloatDiv": (_MUL, "/"), "Pow": (_POW, "**"), "BitAnd": (_BAND, "&"),
-    "BitOr": (_BOR, "|"), "BitXor": (_BXOR, "^"), "BitShiftLeft": (_SHIFT, "<<"),
-    "BitShiftRight": (_SHIFT, ">>"),
-    "Eq": (_CMP, "=="), "Ne": (_CMP, "!="), "Lt": (_CMP, "<"), "Le": (_CMP, "<="),
-    "Gt": (_CMP, ">"), "Ge": (_CMP, ">="),
-    "And": (_AND, "and"), "Or": (_OR, "or"),
-})
-# Operators with no Python spelling the DSL accepts print as calls.
-_FUNCTION_BINARY: Final[Mapping[str, str]] = MappingProxyType({"Min": "min", "Max": "max", "Xor": "xor"})
-_UNARY_OPS: Final[Mapping[str, str]] = MappingProxyType({"Neg": "-", "BitNot": "~", "Not": "not "})
-
-
 def precedence(e: Expr) -> int:
+    """Python's precedence of `e` as printed (pl/ir/operators.py; lowest first)."""
     kind: ExprKind = e  # type: ignore[assignment]
     match kind:
         case BinaryExpr(op=op):
-            return _BINARY[op][0] if op in _BINARY else _ATOM
+            return op.precedence
         case UnaryExpr(op=op):
-            return _UNARY if op in ("Neg", "BitNot") else _NOT if op == "Not" else _ATOM
+            return op.precedence
         case ConstInt(value=v):
             return _UNARY if v < 0 else _ATOM
         case ConstFloat(value=v):
@@ -242,7 +229,7 @@ def _child(parent: BinaryExpr, child: Expr, is_left: bool, ctx: PrintContext, ty
     needs = cp < pp
     if cp == pp:
         # `**` is right-associative; comparisons chain in Python, so never leave them bare.
-        needs = is_left if parent.op == "Pow" else (not is_left or pp == _CMP)
+        needs = is_left if parent.op is BinaryOp.Pow else (not is_left or pp == _CMP)
     text = expr_text(child, ctx, typed)
     return "(" + text + ")" if needs else text
 
@@ -289,29 +276,28 @@ def expr_text(e: Expr, ctx: PrintContext, typed_index: bool = False) -> str:
 
 
 def _binary(e: BinaryExpr, ctx: PrintContext, typed: bool) -> str:
-    if e.op in _FUNCTION_BINARY:
-        return call_text(ctx.dsl(_FUNCTION_BINARY[e.op]),
+    if e.op.precedence == _ATOM:  # an operator with no Python spelling prints as a call: pl.min
+        return call_text(ctx.dsl(e.op.symbol),
                          [expr_text(e.left, ctx, typed), expr_text(e.right, ctx, typed)])
-    if e.op not in _BINARY:
-        raise InternalError(f"the printer has no spelling of the binary operator {e.op}")
     left = _child(e, e.left, True, ctx, typed)
     right = _child(e, e.right, False, ctx, typed)
-    return left + " " + _BINARY[e.op][1] + " " + right
+    return left + " " + e.op.symbol + " " + right
 
 
 def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
     inner = expr_text(e.operand, ctx, typed)
-    if e.op == "Abs":
-        return call_text("abs", [inner])
-    if e.op == "Cast":
-        return call_text(ctx.dsl("cast"), [inner, ctx.dsl(e.dtype.name)])
-    if e.op not in _UNARY_OPS:
-        raise InternalError(f"the printer has no spelling of the unary operator {e.op}")
-    own = _NOT if e.op == "Not" else _UNARY
-    # Python parses `-2 ** 2` as -(2 ** 2), so a power operand of a unary operator stays bare.
-    if precedence(e.operand) < own:
-        inner = "(" + inner + ")"
-    return _UNARY_OPS[e.op] + inner
+    match e.op:
+        case UnaryOp.Abs:
+            return call_text(e.op.symbol, [inner])
+        case UnaryOp.Cast:
+            return call_text(ctx.dsl(e.op.symbol), [inner, ctx.dsl(e.dtype.name)])
+        case UnaryOp.Neg | UnaryOp.BitNot | UnaryOp.Not:
+            # Python parses `-2 ** 2` as -(2 ** 2), so a power operand of a unary operator stays bare.
+            if precedence(e.operand) < e.op.precedence:
+                inner = "(" + inner + ")"
+            return e.op.symbol + inner
+        case _:
+            assert_never(e.op)
 
 
 FULL_OPS = ("tile.full", "tensor.full")

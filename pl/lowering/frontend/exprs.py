@@ -32,8 +32,19 @@ from pl.ir.expr import (
     Var,
     program_call_type,
 )
-from pl.ir.fold import FOLDABLE, INT_MIN, INT_OPS, UINT_MAX, int_binary, int_exact, int_undefined, wrap_int
+from pl.ir.fold import (
+    FOLDABLE,
+    INT_MIN,
+    UINT_MAX,
+    binary_value,
+    int_binary,
+    int_exact,
+    int_undefined,
+    unary_value,
+    wrap_int,
+)
 from pl.ir.function import Function
+from pl.ir.operators import BinaryOp, Kind, UnaryOp, promote
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
 from pl.language import dsl
@@ -42,18 +53,9 @@ from pl.lowering.frontend.call_checks import check_op_call
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
 from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
-from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem
+from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem, written_operator
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
 from pl.ops.registry import get_op
-
-_BIN: Final[Mapping[type, str]] = MappingProxyType({
-    cst.Add: "Add", cst.Subtract: "Sub", cst.Multiply: "Mul", cst.Divide: "FloatDiv",
-    cst.FloorDivide: "FloorDiv", cst.Modulo: "FloorMod", cst.LeftShift: "BitShiftLeft",
-    cst.RightShift: "BitShiftRight"})
-_CMP: Final[Mapping[type, str]] = MappingProxyType({
-    cst.Equal: "Eq", cst.NotEqual: "Ne", cst.LessThan: "Lt", cst.LessThanEqual: "Le",
-    cst.GreaterThan: "Gt", cst.GreaterThanEqual: "Ge"})
-
 
 # Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
 # constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
@@ -73,18 +75,6 @@ def _int_text(value: int) -> str:
     return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
 
 
-_STATIC_BINARY: Final[Mapping[str, Callable[[Any, Any], Any]]] = MappingProxyType({
-    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
-    "FloorDiv": lambda a, b: a // b, "FloorMod": lambda a, b: a % b,
-    "BitShiftLeft": lambda a, b: a << b, "BitShiftRight": lambda a, b: a >> b,
-    "FloatDiv": lambda a, b: a / b, "Eq": lambda a, b: a == b,
-    "Ne": lambda a, b: a != b, "Lt": lambda a, b: a < b, "Le": lambda a, b: a <= b,
-    "Gt": lambda a, b: a > b, "Ge": lambda a, b: a >= b, "And": lambda a, b: bool(a and b),
-    "Or": lambda a, b: bool(a or b), "Max": max, "Min": min})
-_STATIC_UNARY: Final[Mapping[str, Callable[[Any], Any]]] = MappingProxyType({
-    "Neg": lambda a: -a, "Not": lambda a: not a, "BitNot": lambda a: ~a})
-
-
 def static_value(e: Expr) -> int | float | bool | None:
     """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
     a module constant), or None when it depends on a kernel value or cannot be computed here
@@ -92,20 +82,19 @@ def static_value(e: Expr) -> int | float | bool | None:
     dtype, as `pl.interpret` computes it (pl/ir/fold.py)."""
     if isinstance(e, ConstInt | ConstFloat | ConstBool):
         return e.value
-    if isinstance(e, BinaryExpr) and e.op in _STATIC_BINARY:
+    if isinstance(e, BinaryExpr):
         a, b = static_value(e.left), static_value(e.right)
-        if a is None or b is None or (e.op in ("FloorDiv", "FloorMod", "FloatDiv") and b == 0) \
-                or (e.op in ("BitShiftLeft", "BitShiftRight") and not 0 <= b < 64):
+        if a is None or b is None or e.op is BinaryOp.Pow \
+                or (e.op in (BinaryOp.FloorDiv, BinaryOp.FloorMod, BinaryOp.FloatDiv) and b == 0) \
+                or (e.op.kind is Kind.BITWISE and not (isinstance(a, int) and isinstance(b, int))) \
+                or (e.op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight) and not 0 <= b < 64):
             return None
-        if e.dtype.is_int() and e.op in INT_OPS and isinstance(a, int) and isinstance(b, int):
-            return int_binary(e.op, int(a), int(b), e.dtype)
-        return _STATIC_BINARY[e.op](a, b)  # type: ignore[no-any-return]
-    if isinstance(e, UnaryExpr) and e.op in _STATIC_UNARY:
+        return binary_value(e.op, a, b, e.dtype)  # type: ignore[no-any-return]
+    if isinstance(e, UnaryExpr) and e.op in (UnaryOp.Neg, UnaryOp.Not, UnaryOp.BitNot):
         a = static_value(e.operand)
-        if a is None:
+        if a is None or (e.op is UnaryOp.BitNot and not isinstance(a, int)):
             return None
-        value = _STATIC_UNARY[e.op](a)
-        return wrap_int(value, e.dtype) if e.dtype.is_int() and isinstance(value, int) else value
+        return unary_value(e.op, a, e.dtype)  # type: ignore[no-any-return]
     return None
 
 
@@ -229,7 +218,7 @@ def _writes_in_place(value: Any) -> bool:
 
 
 def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
-    op = "And" if isinstance(node.operator, cst.And) else "Or"
+    op = BinaryOp.And if isinstance(node.operator, cst.And) else BinaryOp.Or
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
     for side, n in ((left, node.left), (right, node.right)):
         _require_scalar(ctx, side, n)
@@ -267,16 +256,13 @@ def _task_id_error(ctx: FnCtx, node: cst.CSTNode) -> PlError:
 
 
 def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
-    if da == db:
-        return da
-    # A literal takes the other side's dtype (x: INT32 + 1 stays INT32).
+    """A literal takes the other side's dtype (x: INT32 + 1 stays INT32) unless it is a float
+    and the other side is not; otherwise the one promotion rule (pl/ir/operators.py)."""
     if isinstance(b, ConstInt | ConstFloat) and not isinstance(a, ConstInt | ConstFloat):
         return da if (da.is_float() or not db.is_float()) else db
     if isinstance(a, ConstInt | ConstFloat) and not isinstance(b, ConstInt | ConstFloat):
         return db if (db.is_float() or not da.is_float()) else da
-    if da.is_float() != db.is_float():
-        return da if da.is_float() else db
-    return da if da.bits >= db.bits else db
+    return promote(da, db)
 
 
 def _retype(e: Expr, dt: DType) -> Expr:
@@ -288,24 +274,31 @@ def _retype(e: Expr, dt: DType) -> Expr:
 
 
 def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
-    op = _BIN.get(type(node.operator))
-    if op is None:
+    op = written_operator(node.operator)
+    if op is None or not op.in_kernels or op.kind is Kind.COMPARE:
         token = cst.Module([]).code_for_node(node.operator).strip()
         raise ctx.error(node.operator, f"Operator '{token}' is not supported in kernels")
-    left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
-    dl, dr = _require_scalar(ctx, left, node.left), _require_scalar(ctx, right, node.right)
-    if op in ("BitShiftLeft", "BitShiftRight"):
-        for side, d in ((node.left, dl), (node.right, dr)):
+    return lower_binary(ctx, op, node.left, node.right, node)
+
+
+def lower_binary(ctx: FnCtx, op: BinaryOp, left_node: cst.BaseExpression,
+                 right_node: cst.BaseExpression, node: cst.CSTNode) -> Expr:
+    """`left op right` (an arithmetic or bitwise operator kernels write, `x += 1` too), folded
+    when both are integer constants of one dtype."""
+    left, right = lower_expr(ctx, left_node), lower_expr(ctx, right_node)
+    dl, dr = _require_scalar(ctx, left, left_node), _require_scalar(ctx, right, right_node)
+    if op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight):
+        for side, d in ((left_node, dl), (right_node, dr)):
             if not d.is_int():  # as in Python (`1.5 << 2` fails)
                 raise ctx.error(side, f"a shift takes integers, but this operand is {d.name}",
                                 hint="convert the value to an integer type first")
     if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE and left.dtype.is_int() \
-            and left.dtype == right.dtype and not (op in ("FloorDiv", "FloorMod") and right.value == 0):
-        if op == "BitShiftLeft" and not 0 <= right.value < 64 and left.value != 0:
+            and left.dtype == right.dtype and not (op in (BinaryOp.FloorDiv, BinaryOp.FloorMod) and right.value == 0):
+        if op is BinaryOp.BitShiftLeft and not 0 <= right.value < 64 and left.value != 0:
             raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
                             hint="kernel integers are 64-bit; shift by 0 to 63")
-        if op in ("BitShiftLeft", "BitShiftRight") and right.value < 0:
-            raise ctx.error(node.right, f"Negative shift count {right.value}")
+        if op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight) and right.value < 0:
+            raise ctx.error(right_node, f"Negative shift count {right.value}")
         # Computed in the constants' dtype, as the interpreter computes the expression (an INDEX
         # result wraps as int64); a result of the written numbers that fits no 64-bit integer is
         # refused where it is written.
@@ -320,8 +313,8 @@ def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
     if len(node.comparisons) != 1:
         raise ctx.error(node, "Chained comparisons are not supported")
     target = node.comparisons[0]
-    op = _CMP.get(type(target.operator))
-    if op is None:
+    op = written_operator(target.operator)
+    if op is None or op.kind is not Kind.COMPARE:
         raise ctx.error(target.operator, "Unsupported comparison operator")
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, target.comparator)
     dl = _require_scalar(ctx, left, node.left)
@@ -338,13 +331,13 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
                             operand.dtype)
         if isinstance(operand, ConstFloat):
             return ConstFloat(-operand.value, operand.dtype)
-        return UnaryExpr("Neg", operand, _require_scalar(ctx, operand, node.expression))
+        return UnaryExpr(UnaryOp.Neg, operand, _require_scalar(ctx, operand, node.expression))
     if isinstance(node.operator, cst.Plus):
         _require_scalar(ctx, operand, node.expression)
         return operand
     if isinstance(node.operator, cst.Not):
         _require_scalar(ctx, operand, node.expression)
-        return UnaryExpr("Not", operand, DType.BOOL)
+        return UnaryExpr(UnaryOp.Not, operand, DType.BOOL)
     dtype = _require_scalar(ctx, operand, node.expression)
     if not dtype.is_int() or dtype is DType.BOOL:
         # As in Python (`~1.5` fails): the complement of a float means nothing; a bool's would
@@ -352,7 +345,7 @@ def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
         raise ctx.error(node, f"'~' takes an integer, but its operand is {dtype.name}",
                         hint="write `not x` for a bool" if dtype is DType.BOOL
                         else "convert the value to an integer type first")
-    return UnaryExpr("BitNot", operand, dtype)
+    return UnaryExpr(UnaryOp.BitNot, operand, dtype)
 
 
 def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:

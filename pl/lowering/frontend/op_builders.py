@@ -26,19 +26,21 @@ from typing import Any, Final
 from pl.errors import InternalError, PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, MakeTuple, Op, UnaryExpr, Var
+from pl.ir.operators import BinaryOp, UnaryOp, promote
 from pl.ir.span import Span
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.ops.deduce import make_call
-from pl.ops.deduce_util import is_int_dim, norm_dim, promote, shape_str
+from pl.ops.deduce_util import is_int_dim, norm_dim, shape_str
 from pl.ops.registry import OpDef, dsl_positional, get_op
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
 
 # Scalar arithmetic reached through unified spellings (both operands scalar).
-_SCALAR_BINARY: Final[Mapping[str, str]] = MappingProxyType({
-    "add": "Add", "sub": "Sub", "mul": "Mul", "div": "FloatDiv", "maximum": "Max", "minimum": "Min",
+_SCALAR_BINARY: Final[Mapping[str, BinaryOp]] = MappingProxyType({
+    "add": BinaryOp.Add, "sub": BinaryOp.Sub, "mul": BinaryOp.Mul, "div": BinaryOp.FloatDiv,
+    "maximum": BinaryOp.Max, "minimum": BinaryOp.Min,
 })
 
 # Where a popped tile lives when its type is given with shape=/dtype= (ops.tsv notes).
@@ -141,7 +143,7 @@ def _window_bytes(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> lis
         if isinstance(size, ConstInt) and isinstance(d, ConstInt):
             size = ConstInt(size.value * d.value, DType.INT64)
         else:
-            size = BinaryExpr("Mul", size, d, DType.INT64)
+            size = BinaryExpr(BinaryOp.Mul, size, d, DType.INT64)
     return [size, *args[1:]]
 
 
@@ -319,7 +321,7 @@ def _scalar_form(spelling: str, base: str, args: list[Arg], kwargs: Mapping[str,
     return _scalar_binary(spelling, _SCALAR_BINARY[base], args, kwargs, span)
 
 
-def _scalar_binary(spelling: str, op: str, args: list[Arg], kwargs: Mapping[str, Arg],
+def _scalar_binary(spelling: str, op: BinaryOp, args: list[Arg], kwargs: Mapping[str, Arg],
                    span: Span) -> Expr:
     if kwargs or len(args) != 2:
         raise PlError(f"{spelling} expects 2 scalar arguments, got {len(args)}"
@@ -329,8 +331,8 @@ def _scalar_binary(spelling: str, op: str, args: list[Arg], kwargs: Mapping[str,
     for a in args:
         if _kind(a) != "Scalar":
             raise PlError(f"{spelling}: expected scalar operands, got ({_kind(lhs)}, {_kind(rhs)})")
-    dtype = promote_scalar(_dtype(lhs), _dtype(rhs))
-    if op == "FloatDiv" and not dtype.is_float():
+    dtype = promote(_dtype(lhs), _dtype(rhs))
+    if op is BinaryOp.FloatDiv and not dtype.is_float():
         dtype = DType.FP32
     return BinaryExpr(op, lhs, rhs, dtype, span=span)
 
@@ -339,7 +341,7 @@ def _scalar_cast(spelling: str, args: list[Arg], kwargs: Mapping[str, Arg], span
     target = kwargs.get("target_type", args[1] if len(args) > 1 else None)
     if len(args) < 1 or not isinstance(target, DType):
         raise PlError(f"{spelling}: a scalar cast needs a target dtype", hint=f"{spelling}(x, pl.FP32)")
-    return UnaryExpr("Cast", args[0], target, span=span)
+    return UnaryExpr(UnaryOp.Cast, args[0], target, span=span)
 
 
 def _dtype(e: Expr) -> DType:
@@ -348,9 +350,4 @@ def _dtype(e: Expr) -> DType:
     return t.dtype
 
 
-def promote_scalar(a: DType, b: DType) -> DType:
-    """PromoteDataTypes (ops.md 15), the registry's own rule."""
-    return promote(a, b)
-
-
-__all__ = ["Arg", "build_call", "promote_scalar"]
+__all__ = ["Arg", "build_call"]

@@ -22,11 +22,12 @@ import libcst as cst
 
 from pl.ir.enums import DType
 from pl.ir.expr import BinaryExpr, Call, ConstFloat, ConstInt, Expr, MakeTuple, Var
+from pl.ir.operators import BinaryOp, Kind
 from pl.ir.types import ArrayType, ScalarType, TensorType
 from pl.lowering.frontend.context import FnCtx
 from pl.lowering.frontend.types import type_text
 
-_COMPARISONS: Final = frozenset({"Eq", "Ne", "Lt", "Le", "Gt", "Ge"})
+_COMPARISONS: Final = frozenset(op for op in BinaryOp if op.kind is Kind.COMPARE)
 _HINT: Final = "Use predicate=(tensor[i0, ...] > 0): one comparison against an integer literal"
 _OPERAND_BITS: Final = (8, 16, 32, 64)
 

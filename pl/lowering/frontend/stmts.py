@@ -18,6 +18,7 @@ from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, Op, TupleGetItem, Var
 from pl.ir.names import user_name
+from pl.ir.operators import Kind
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -37,6 +38,7 @@ from pl.lowering.frontend.exprs import (
     array_op,
     attrs_arg,
     hoist_nested,
+    lower_binary,
     lower_call,
     lower_expr,
     static_value,
@@ -52,14 +54,9 @@ from pl.lowering.frontend.types import (
     type_mismatch,
     type_text,
 )
+from pl.lowering.source.static_eval import written_operator
 from pl.ops.deduce import make_call
 from pl.ops.registry import get_op
-
-_AUG: Final[Mapping[type[cst.BaseAugOp], type[cst.BaseBinaryOp]]] = MappingProxyType({
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
-    cst.ModuloAssign: cst.Modulo, cst.LeftShiftAssign: cst.LeftShift,
-    cst.RightShiftAssign: cst.RightShift})
 
 
 def comments_of(node: cst.CSTNode) -> list[str]:
@@ -125,11 +122,11 @@ def _declare_result(ctx: FnCtx, name: str, t: Type, node: cst.AnnAssign) -> list
 
 
 def _aug_assign_stmt(ctx: FnCtx, node: cst.AugAssign) -> list[Stmt]:
-    op = _AUG.get(type(node.operator))
-    if op is None or not isinstance(node.target, cst.Name):
+    op = written_operator(node.operator)  # `+=` -> Add (pl/ir/operators.py)
+    if op is None or not op.in_kernels or op.kind not in (Kind.ARITH, Kind.BITWISE) \
+            or not isinstance(node.target, cst.Name):
         raise ctx.error(node, "Unsupported augmented assignment")
-    value = cst.BinaryOperation(node.target, op(), node.value)
-    e = lower_expr(ctx, value)
+    e = lower_binary(ctx, op, node.target, node.value, node)
     return [bind(ctx, node.target, e, None, node)]
 
 

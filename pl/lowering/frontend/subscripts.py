@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pl.errors import PlError
 from pl.ir.enums import DType
 from pl.ir.expr import BinaryExpr, ConstInt, Expr, UnaryExpr
+from pl.ir.operators import BinaryOp, UnaryOp, promote
 from pl.ir.span import Span
 from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view
 from pl.lowering.frontend import op_builders
@@ -292,12 +293,13 @@ def _index(d: Dim) -> Expr:
     return ConstInt(d) if isinstance(d, int) else d
 
 
-def _scalar(op: str, a: Dim, b: Dim) -> Expr:
+def _scalar(op: BinaryOp, a: Dim, b: Dim) -> Expr:
     """`op(a, b)` on bounds; a constant takes the other operand's integer dtype (INDEX when both
-    are constants), as a literal does in kernel arithmetic."""
+    are constants), as a literal does in kernel arithmetic; two typed operands promote."""
     left, right = _index(a), _index(b)
-    typed = [e.type for e in (left, right) if not isinstance(e, ConstInt)]
-    dtype = typed[0].dtype if typed and isinstance(typed[0], ScalarType) else DType.INDEX
+    typed = [t.dtype for e in (left, right) if not isinstance(e, ConstInt)
+             and isinstance(t := e.type, ScalarType)]
+    dtype = promote(*typed) if len(typed) == 2 else typed[0] if typed else DType.INDEX
     left, right = (ConstInt(e.value, dtype) if isinstance(e, ConstInt) else e for e in (left, right))
     return BinaryExpr(op, left, right, dtype)
 
@@ -306,12 +308,12 @@ def _min(a: Dim, b: Dim) -> Dim:
     ca, cb = _const(a), _const(b)
     if ca is not None and cb is not None:
         return min(ca, cb)
-    return _scalar("Min", a, b)
+    return _scalar(BinaryOp.Min, a, b)
 
 
 def _clamped_extent(upper: Dim, lower: int) -> Dim:
     size = extent(upper, lower)
-    return max(size, 0) if isinstance(size, int) else _scalar("Max", size, 0)
+    return max(size, 0) if isinstance(size, int) else _scalar(BinaryOp.Max, size, 0)
 
 
 def extent(upper: Dim, lower: Dim) -> Dim:
@@ -324,7 +326,7 @@ def extent(upper: Dim, lower: Dim) -> Dim:
             terms[atom] = terms.get(atom, 0) - coeff
         if not any(terms.values()):
             return lu[1] - ll[1]
-    return _scalar("Sub", upper, lower)
+    return _scalar(BinaryOp.Sub, upper, lower)
 
 
 def _linear(e: Expr) -> tuple[dict[Expr, int], int] | None:
@@ -335,20 +337,20 @@ def _linear(e: Expr) -> tuple[dict[Expr, int], int] | None:
         return None
     if isinstance(e, ConstInt):
         return {}, e.value
-    if isinstance(e, BinaryExpr) and e.op in ("Add", "Sub"):
+    if isinstance(e, BinaryExpr) and e.op in (BinaryOp.Add, BinaryOp.Sub):
         a, b = _linear(e.left), _linear(e.right)
         if a is not None and b is not None:
-            sign = 1 if e.op == "Add" else -1
+            sign = 1 if e.op is BinaryOp.Add else -1
             terms = dict(a[0])
             for atom, coeff in b[0].items():
                 terms[atom] = terms.get(atom, 0) + sign * coeff
             return terms, a[1] + sign * b[1]
-    if isinstance(e, BinaryExpr) and e.op == "Mul":
+    if isinstance(e, BinaryExpr) and e.op is BinaryOp.Mul:
         a, b = _linear(e.left), _linear(e.right)
         if a is not None and b is not None and (not a[0] or not b[0]):
             scale, other = (a[1], b) if not a[0] else (b[1], a)
             return {k: v * scale for k, v in other[0].items()}, other[1] * scale
-    if isinstance(e, UnaryExpr) and e.op == "Neg":
+    if isinstance(e, UnaryExpr) and e.op is UnaryOp.Neg:
         a = _linear(e.operand)
         if a is not None:
             return {k: -v for k, v in a[0].items()}, -a[1]

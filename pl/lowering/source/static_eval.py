@@ -32,7 +32,6 @@ given wrong arguments) raises `FailsWhenRun` instead: a user error in any loadin
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from typing import Any, Final
 import libcst as cst
 
 from pl.deep_stack import MAX_NESTING
+from pl.ir.operators import ATOM, BY_SYMBOL, BinaryOp, Kind
 from pl.ir.span import Span
 from pl.language import dsl
 
@@ -229,34 +229,36 @@ def _number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, Enum)
 
 
-_BINARY: Final[Mapping[type, Callable[[Any, Any], Any]]] = MappingProxyType({
-    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
-    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
-    cst.Power: operator.pow, cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
-    cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-})
+def written_operator(node: cst.CSTNode) -> BinaryOp | None:
+    """The operator a LibCST operator node spells (`+`, `+=`, `<`, `and`: pl/ir/operators.py's
+    symbols), or None for one the IR has not (`@`, `in`, `is`)."""
+    token = cst.Module([]).code_for_node(node).strip()
+    if isinstance(node, cst.BaseAugOp):
+        token = token[:-1]  # `+=` -> `+`
+    return BY_SYMBOL.get(token)
 
 
 def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, right: Any) -> Any:
-    """`left op right` for the accepted operand kinds (`op` may be an augmented `+=` too)."""
-    kind = _AUG.get(type(op), type(op))
-    fn = _BINARY.get(kind)
-    if fn is None:
+    """`left op right` for the accepted operand kinds (`op` may be an augmented `+=` too), as
+    Python computes it (the operator's `python`, pl/ir/operators.py)."""
+    kind = written_operator(op)
+    if kind is None or kind.kind not in (Kind.ARITH, Kind.BITWISE) or kind.precedence == ATOM:
         raise NotStatic(node, f"the operator {type(op).__name__} is not evaluated statically")
+    fn = kind.python
     seq = (str, tuple, list)
     if _number(left) and _number(right):
         ints = isinstance(left, int) and isinstance(right, int)
-        if ints and kind is cst.LeftShift and right > 0 and left.bit_length() + right > MAX_INT_BITS:
+        if ints and kind is BinaryOp.BitShiftLeft and right > 0 and left.bit_length() + right > MAX_INT_BITS:
             raise NotStatic(node, f"the shift makes a value of more than {MAX_INT_BITS} bits")
-        if ints and kind is cst.Power and right > 0 and \
+        if ints and kind is BinaryOp.Pow and right > 0 and \
                 max(1, abs(left).bit_length() - 1) * right > MAX_INT_BITS:
             raise NotStatic(node, f"the power makes a value of more than {MAX_INT_BITS} bits")
-        if kind in (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor) and not ints:
+        if kind.kind is Kind.BITWISE and not ints:
             raise NotStatic(node, "bit operations take ints")
-    elif kind is cst.Add and type(left) is type(right) and isinstance(left, seq):
+    elif kind is BinaryOp.Add and type(left) is type(right) and isinstance(left, seq):
         if len(left) + len(right) > MAX_LENGTH:
             raise NotStatic(node, f"the result is longer than {MAX_LENGTH}")
-    elif kind is cst.Multiply and (isinstance(left, seq) and isinstance(right, int)
+    elif kind is BinaryOp.Mul and (isinstance(left, seq) and isinstance(right, int)
                                    or isinstance(right, seq) and isinstance(left, int)):
         items, times = (left, right) if isinstance(left, seq) else (right, left)
         assert isinstance(items, str | tuple | list) and isinstance(times, int)
@@ -270,15 +272,6 @@ def binary(node: cst.CSTNode, op: cst.BaseBinaryOp | cst.BaseAugOp, left: Any, r
     except (ArithmeticError, ValueError) as e:
         raise FailsWhenRun(node, e) from None
     return _check_size(node, result) if isinstance(result, tuple | list) else result
-
-
-_AUG: Final[Mapping[type, type]] = MappingProxyType({
-    cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide, cst.FloorDivideAssign: cst.FloorDivide,
-    cst.ModuloAssign: cst.Modulo, cst.PowerAssign: cst.Power, cst.LeftShiftAssign: cst.LeftShift,
-    cst.RightShiftAssign: cst.RightShift, cst.BitAndAssign: cst.BitAnd,
-    cst.BitOrAssign: cst.BitOr, cst.BitXorAssign: cst.BitXor,
-})
 
 
 def _unary(node: cst.UnaryOperation, value: Any) -> Any:

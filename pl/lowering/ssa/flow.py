@@ -58,6 +58,7 @@ from pl.ir import (
     flatten_body,
     make_body,
 )
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.span import Span
 from pl.ir.stmt import stmt_kind
 from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, walk_stmts
@@ -239,8 +240,8 @@ class _Flags:
         self.read.update(v.name for v in flags)
         cond: Expr = flags[0]
         for v in flags[1:]:
-            cond = BinaryExpr("Or", cond, v, DType.BOOL, span=self.span)
-        return UnaryExpr("Not", cond, DType.BOOL, span=self.span)
+            cond = BinaryExpr(BinaryOp.Or, cond, v, DType.BOOL, span=self.span)
+        return UnaryExpr(UnaryOp.Not, cond, DType.BOOL, span=self.span)
 
 
 def _ends_in_escape(stmts: list[Stmt]) -> bool:
@@ -346,9 +347,9 @@ def _restructure(loop: ForStmt | WhileStmt, body: Stmt, names: _Lowering) -> Stm
     before: list[Stmt] = []
     if f.brk is not None:
         before.append(AssignStmt(f.brk, ConstBool(False), span=loop.span))
-        not_broken = UnaryExpr("Not", f.brk, DType.BOOL, span=loop.span)
+        not_broken = UnaryExpr(UnaryOp.Not, f.brk, DType.BOOL, span=loop.span)
         if isinstance(loop, WhileStmt):
-            cond = BinaryExpr("And", loop.condition, not_broken, DType.BOOL, span=loop.span)
+            cond = BinaryExpr(BinaryOp.And, loop.condition, not_broken, DType.BOOL, span=loop.span)
             new_loop: Stmt = dataclasses.replace(loop, condition=cond,
                                                  body=make_body(pre + core + post))
         else:

@@ -32,6 +32,7 @@ from pl.ir.expr import (
 )
 from pl.ir.fold import int_binary
 from pl.ir.function import Function
+from pl.ir.operators import BinaryOp
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -81,22 +82,22 @@ def index_add(a: Expr, b: Expr) -> Expr:
     """`a + b` as an index expression, folded (in INDEX arithmetic, pl/ir/fold.py) when both are
     constants or one is 0."""
     if isinstance(a, ConstInt) and isinstance(b, ConstInt):
-        return index(int_binary("Add", a.value, b.value, DType.INDEX))
+        return index(int_binary(BinaryOp.Add, a.value, b.value, DType.INDEX))
     if isinstance(a, ConstInt) and a.value == 0:
         return b
     if isinstance(b, ConstInt) and b.value == 0:
         return a
-    return BinaryExpr("Add", a, b, DType.INDEX)
+    return BinaryExpr(BinaryOp.Add, a, b, DType.INDEX)
 
 
 def index_mul(a: Expr, factor: int) -> Expr:
     """`a * factor` as an index expression, folded (in INDEX arithmetic) when `a` is a constant
     or factor is 1."""
     if isinstance(a, ConstInt):
-        return index(int_binary("Mul", a.value, factor, DType.INDEX))
+        return index(int_binary(BinaryOp.Mul, a.value, factor, DType.INDEX))
     if factor == 1:
         return a
-    return BinaryExpr("Mul", a, index(factor), DType.INDEX)
+    return BinaryExpr(BinaryOp.Mul, a, index(factor), DType.INDEX)
 
 
 def full_value(value: float, dtype: DType, span: Span) -> Expr:

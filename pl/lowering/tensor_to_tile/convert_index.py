@@ -18,6 +18,7 @@ from typing import Any
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstFloat, ConstInt, Expr, IterArg, MakeTuple, UnaryExpr, Var
+from pl.ir.operators import BinaryOp, UnaryOp
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, Stmt, YieldStmt, make_body
 from pl.ir.types import TensorType, TileType, static_shape
@@ -438,16 +439,16 @@ def _paged_gather(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) ->
     def read(hint: str, tensor: Expr, rank: int, at: Expr) -> Var:
         where = MakeTuple((at,) if rank == 1 else (index(0, span), at), span=span)
         raw = e.emit(f"{hint}_raw", mk("tensor.read", [tensor, where], (), (), span), body)
-        cast = UnaryExpr("Cast", raw, DType.INDEX, span=span)
+        cast = UnaryExpr(UnaryOp.Cast, raw, DType.INDEX, span=span)
         var = Var(hint, cast.type, span=span)
         body.append(AssignStmt(var, cast, span=span))
         return var
 
     idx = read("pg_idx", indices, it.rank, i)
-    blk = read("pg_pblk", table, bt.rank, BinaryExpr("FloorDiv", idx, index(block, span), DType.INDEX,
+    blk = read("pg_pblk", table, bt.rank, BinaryExpr(BinaryOp.FloorDiv, idx, index(block, span), DType.INDEX,
                                                      span=span))
-    phys = BinaryExpr("Add", BinaryExpr("Mul", blk, index(block, span), DType.INDEX, span=span),
-                      BinaryExpr("FloorMod", idx, index(block, span), DType.INDEX, span=span),
+    phys = BinaryExpr(BinaryOp.Add, BinaryExpr(BinaryOp.Mul, blk, index(block, span), DType.INDEX, span=span),
+                      BinaryExpr(BinaryOp.FloorMod, idx, index(block, span), DType.INDEX, span=span),
                       DType.INDEX, span=span)
     dst_at = (index(0, span), i) if trans else (i, index(0, span))
     row = e.emit("pg_row", mk("tile.gather_row", [
