@@ -1,0 +1,163 @@
+"""The language server itself (pygls): one `_File` per open document, compiled off the event loop.
+
+Each open or change schedules a compile of that text after `DEBOUNCE` seconds; a newer edit
+cancels the older one (while it waits, or while it is queued behind another compile), and a
+compile that finished for a superseded version is dropped, never published. Compiles run one at a
+time on a worker thread, so the event loop keeps answering while one runs. Requests for hints
+or hovers wait for the compile of the document's current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from pl.errors import package_version, source_lines
+from pl.lsp.analysis import Analysis, analyze, hover_text, written
+
+__all__ = ["DEBOUNCE", "STALE", "WRITE_ACTION", "make_server"]
+
+DEBOUNCE = 0.15  # seconds of quiet typing before a compile starts
+WRITE_ACTION = "Write the inferred annotations"
+STALE = " (stale)"  # appended to each hint kept from the last good compile of a file that fails now
+
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+             "note": types.DiagnosticSeverity.Information}
+
+
+@dataclass
+class _File:
+    version: int
+    task: asyncio.Task[Analysis | None] | None = None
+    current: Analysis | None = None     # the last compile of `version` (or an older one)
+    good: Analysis | None = None        # the last compile that succeeded
+    published: list[int] = field(default_factory=list)  # versions whose diagnostics were sent
+
+
+class PlServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("pl-lsp", package_version())
+        self.files: dict[str, _File] = {}
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pl-compile")
+
+    def schedule(self, uri: str, version: int) -> None:
+        f = self.files.setdefault(uri, _File(version))
+        f.version = version
+        if f.task is not None:
+            f.task.cancel()
+        f.task = asyncio.get_running_loop().create_task(self._compile(uri, version))
+
+    async def _compile(self, uri: str, version: int) -> Analysis | None:
+        await asyncio.sleep(DEBOUNCE)
+        doc = self.workspace.get_text_document(uri)
+        text, path = doc.source, doc.path
+        a = await asyncio.get_running_loop().run_in_executor(self.pool, analyze, text, path)
+        f = self.files.get(uri)
+        if f is None or f.version != version:
+            return None  # superseded while it ran: dropped
+        f.current = a
+        if a.ok:
+            f.good = a
+        lines = source_lines(text)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=version, diagnostics=[_diagnostic(d, lines) for d in a.diagnostics]))
+        f.published.append(version)
+        return a
+
+    async def analysis(self, uri: str) -> _File | None:
+        """The file's state once the compile of its current version is done."""
+        f = self.files.get(uri)
+        while f is not None and f.task is not None:
+            task = f.task
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                if task is f.task:
+                    raise
+            if task is f.task:
+                break
+        return f
+
+
+def _diagnostic(d: object, lines: list[str]) -> types.Diagnostic:
+    from pl.lsp.analysis import Diagnostic
+
+    assert isinstance(d, Diagnostic)
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=d.line, character=d.col),
+                          end=types.Position(line=d.end_line, character=d.end_col)),
+        message=d.message, severity=_SEVERITY[d.severity], source="pl")
+
+
+def make_server() -> PlServer:
+    server = PlServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PlServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PlServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PlServer, params: types.DidCloseTextDocumentParams) -> None:
+        f = ls.files.pop(params.text_document.uri, None)
+        if f is not None and f.task is not None:
+            f.task.cancel()
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    async def inlay_hint(ls: PlServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        f = await ls.analysis(params.text_document.uri)
+        if f is None or f.good is None:
+            return []
+        stale = f.current is not None and not f.current.ok
+        r = params.range
+        out = []
+        for h in f.good.hints:
+            if not r.start.line <= h.line <= r.end.line:
+                continue
+            out.append(types.InlayHint(
+                position=types.Position(line=h.line, character=h.col),
+                label=h.label + (STALE if stale else ""),
+                kind=types.InlayHintKind.Type if h.kind == "type" else None,
+                tooltip="the file does not compile now: these are its last good hints" if stale
+                else None))
+        return out
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: PlServer, params: types.HoverParams) -> types.Hover | None:
+        f = await ls.analysis(params.text_document.uri)
+        if f is None or f.good is None:
+            return None
+        lines = source_lines(ls.workspace.get_text_document(params.text_document.uri).source)
+        text = hover_text(f.good, lines, params.position.line, params.position.character)
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.Source]))
+    async def code_action(ls: PlServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        doc = ls.workspace.get_text_document(uri)
+        text = doc.source
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(ls.pool, written, text, doc.path)
+        except Exception:  # a file that does not compile has nothing to write (its diagnostics say why)
+            return []
+        if out == text:
+            return []
+        lines = text.splitlines(keepends=True)
+        end = types.Position(line=len(lines), character=0)
+        edit = types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end),
+                              new_text=out)
+        return [types.CodeAction(
+            title=WRITE_ACTION, kind=types.CodeActionKind.Source,
+            edit=types.WorkspaceEdit(changes={uri: [edit]}))]
+
+    return server

@@ -1,0 +1,168 @@
+"""`python -m pl.lsp` driven as an editor drives it: a real client over stdio (pytest-lsp) on the
+examples, checking hints, hovers, diagnostics as the text changes, the code action's edit (equal
+to what `show_inferred --write` writes) and that a superseded compile is never published."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest_lsp = pytest.importorskip("pytest_lsp")
+
+from lsprotocol import types  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "attention.py"
+TEXT = EXAMPLE.read_text(encoding="utf-8")
+URI = EXAMPLE.as_uri()
+BROKEN = TEXT.replace("pl.row_max(s)", "pl.row_max(s, 3)")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "pl.lsp"],
+    server_env={**os.environ, "PYTHONPATH": str(ROOT)}))
+async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client: LanguageClient, text: str = TEXT, uri: str = URI) -> None:
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+
+
+def _change(client: LanguageClient, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def _hints(client: LanguageClient) -> list[tuple[int, int, str]]:
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=URI),
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=len(TEXT.splitlines()), character=0))))
+    return [(h.position.line, h.position.character, str(h.label)) for h in hints or []]
+
+
+async def _diagnostics(client: LanguageClient, version: int) -> list[types.Diagnostic]:
+    while True:
+        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.version == version:
+            return list(params.diagnostics)
+
+
+@pytest.mark.asyncio
+async def test_hints_show_types_spaces_moves_and_hoisted_loads(client: LanguageClient) -> None:
+    _open(client)
+    hints = await _hints(client)
+    # after `s` of `s = pl.matmul(...)` (line 26), its type in the accumulator
+    assert (25, 13, ": Tile[[16, 64], FP32, Acc]") in hints
+    assert (32, 15, ": Tile[[16, 64], FP16, Vec]") in hints  # p16
+    # before the consumer `pl.row_max(s)` (line 28): the move of s to Vec
+    assert (27, 16, "<- move s__tile to Vec ") in hints
+    assert any(line == 33 and label == "<- move p16__tile to Left " for line, _, label in hints)
+    # on the block loop (line 22): q's load is hoisted out of it
+    assert any(line == 21 and label == "  hoists q_mat" for line, _, label in hints)
+
+
+@pytest.mark.asyncio
+async def test_hover_gives_the_explain_words(client: LanguageClient) -> None:
+    from pl.show_inferred.report import explain
+    from pl.show_inferred.run import run_text
+
+    _open(client)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=URI),
+        position=types.Position(line=25, character=12)))  # the `s` of line 26
+    assert hover is not None
+    value = hover.contents.value  # type: ignore[union-attr]
+    assert value == "s__tile -> Acc: fixed output space of tile.matmul"
+    explained = explain(run_text(TEXT, str(EXAMPLE), verify=False), str(EXAMPLE))
+    assert f"{EXAMPLE}:26: {value}" in explained
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_follow_an_edit_and_its_fix_and_hints_go_stale(client: LanguageClient) -> None:
+    _open(client)
+    first = await _diagnostics(client, 1)
+    assert all(d.severity != types.DiagnosticSeverity.Error for d in first)
+    _change(client, 2, BROKEN)
+    broken = await _diagnostics(client, 2)
+    errors = [d for d in broken if d.severity == types.DiagnosticSeverity.Error]
+    assert len(errors) == 1
+    assert errors[0].message.startswith("pl.row_max: argument 2 ('tmp_tile') has no meaning")
+    assert (errors[0].range.start.line, errors[0].range.start.character) == (27, 16)  # line 28, col 17
+    stale = await _hints(client)
+    assert stale and all(label.endswith(" (stale)") for _, _, label in stale)
+    _change(client, 3, TEXT)
+    fixed = await _diagnostics(client, 3)
+    assert all(d.severity != types.DiagnosticSeverity.Error for d in fixed)
+    assert not any("(stale)" in label for _, _, label in await _hints(client))
+
+
+@pytest.mark.asyncio
+async def test_a_superseded_compile_is_never_published(client: LanguageClient) -> None:
+    _open(client)
+    await _diagnostics(client, 1)
+    _change(client, 2, BROKEN)  # superseded at once by the fix: its error must never be shown
+    _change(client, 3, TEXT)
+    # The next diagnostics published are version 3's: version 2's compile was cancelled.
+    params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert params.version == 3
+    assert all(d.severity != types.DiagnosticSeverity.Error for d in params.diagnostics)
+    assert not any("(stale)" in label for _, _, label in await _hints(client))
+    await asyncio.sleep(0.5)  # nothing later replaces them with version 2's
+    assert all(d.severity != types.DiagnosticSeverity.Error for d in client.diagnostics[URI])
+
+
+async def _actions(client: LanguageClient, uri: str) -> list[types.CodeAction]:
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert actions is not None and all(isinstance(a, types.CodeAction) for a in actions)
+    return [a for a in actions if isinstance(a, types.CodeAction)]
+
+
+@pytest.mark.asyncio
+async def test_the_code_action_writes_what_write_writes(client: LanguageClient, tmp_path: Path) -> None:
+    from pl.show_inferred import main
+
+    example = ROOT / "examples" / "matmul_k_loop.py"  # one that --write regenerates
+    text = example.read_text(encoding="utf-8")
+    _open(client, text, example.as_uri())
+    (action,) = await _actions(client, example.as_uri())
+    assert action.title == "Write the inferred annotations"
+    assert action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[example.as_uri()]
+    assert edit.range.start == types.Position(line=0, character=0)
+    assert edit.range.end == types.Position(line=len(text.splitlines()), character=0)
+    copy = tmp_path / example.name
+    copy.write_text(text, encoding="utf-8")
+    assert main(["--write", "--no-cache", str(copy)]) == 0
+    assert edit.new_text == copy.read_text(encoding="utf-8") != text
+    # attention.py is regenerated as written: nothing to offer
+    _open(client)
+    assert await _actions(client, URI) == []
+
+
+def test_import_pl_never_imports_pygls() -> None:
+    import subprocess
+
+    code = ("import sys, pl, pl.show_inferred; pl.show_inferred.show_inferred; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'pl.lsp')"
+            " or m.startswith('pl.lsp')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
