@@ -1,7 +1,7 @@
 """Every reference file that holds kernels, through `show_inferred` as a whole file, statically.
 
 `python bench/reference_files.py --ref /path/to/pypto [--under examples] [--shape NAME=...]`
-finds every `.py` file under `--ref` (or `--ref/--under`) whose text holds `@pl.jit`,
+finds every `.py` file (but `__init__.py`) under `--ref` (or `--ref/--under`) whose text holds `@pl.jit`,
 `@pl.program` or a `pld` distributed import, swaps only its import lines (`import pypto.language
 as pl` -> `import pl`, the distributed module's import -> `import pl.distributed as pld`) and runs
 it through `show_inferred` as a user would (read, never run; the compile cache off; the output
@@ -57,6 +57,8 @@ else:
     kept = [f"{i.program}.{i.name}: {i.kept_reason}" for i in r.functions if i.kept_reason]
     typed = sum(1 for i in r.functions if not i.kept_reason)
     kind = "regenerated" if not kept else "regenerated, some left as written"
+    if not r.functions:
+        kind = "nothing to show alone"  # only @pl.jit callees: shown through their entry
     print(json.dumps({"kind": kind, "typed": typed, "kept": len(kept),
                       "message": "; ".join(kept)[:300]}))
 """
@@ -92,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
     args = p.parse_args(argv)
     root = args.ref / args.under if args.under else args.ref
-    files = sorted(f for f in root.rglob("*.py")
-                   if _KERNELS.search(f.read_text(encoding="utf-8", errors="replace")))
+    files = sorted(f for f in root.rglob("*.py") if f.name != "__init__.py"
+                   and _KERNELS.search(f.read_text(encoding="utf-8", errors="replace")))
     kinds: Counter[str] = Counter()
     typed = kept = 0
     for f in files:

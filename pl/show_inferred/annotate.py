@@ -116,17 +116,19 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
 
 
 def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
-          shapes: Sequence[str] = ()) -> tuple[list[Program], dict[str, str]]:
+          shapes: Sequence[str] = ()) -> tuple[list[Program], dict[str, str], list[str]]:
     """`load_programs` of a file the caller has read (and keeps, to regenerate it), and the
     name the file binds each `pl.dynamic` dimension to (`n = pl.dynamic("N")`: N -> n), which
     is how an inferred type must spell that dimension in the file. Each `@pl.jit` entry the
     file defines is one program, specialised for the shapes pl/show_inferred/jit_samples.py
-    finds (`shapes`: the `--shape` options)."""
+    finds (`shapes`: the `--shape` options); the third value names the file's other `@pl.jit`
+    functions (shown through the entries that call them)."""
     try:
         namespace = _exec_module(src, code, reads) if execute else load_static(src, reads)
         given = dict(parse_shape(t) for t in shapes)
         seen: dict[int, Program] = {}
         dims: dict[str, str] = {}
+        callees: list[str] = []
         for k, v in namespace.items():
             if isinstance(v, Program):
                 seen.setdefault(id(v), v)
@@ -137,6 +139,9 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
                 samples = entry_samples(v.name, v.param_names(), src.module, namespace, given)
                 program = program_of(v, samples)
                 seen[id(program)] = program
+            elif isinstance(v, JitDef) and k == v.name \
+                    and _same_file(v.definition()[0].src.filename, src.filename):
+                callees.append(k)
     except PlError as e:
         raise e.in_text(src.filename, src.text) from None
     # Only the programs (IR data) are used from here on. The namespace is a reference cycle
@@ -147,7 +152,7 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
     # read-back's own peak. Emptying the namespace frees it by reference counting (the
     # imported module is out of sys.modules already).
     namespace.clear()
-    return list(seen.values()), dims
+    return list(seen.values()), dims, callees
 
 
 def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[str, Any]:
@@ -489,9 +494,16 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
                   reads: Reads) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text)
-    programs, dims = _load(src, code, options["execute"], reads, options.get("shapes", ()))
+    programs, dims, callees = _load(src, code, options["execute"], reads,
+                                    options.get("shapes", ()))
     if program is not None:
         programs = [p for p in programs if p.name == program]
+    if not programs and callees and program is None:
+        # Functions only an entry of another file specialises: nothing to compile on their own.
+        note = PlError(f"{', '.join(callees)}: @pl.jit function(s) with no entry in this file, "
+                       "specialised and shown where a @pl.jit entry calling them is",
+                       Span(filename, 1, 1))
+        return Regenerated(filename, text, text, (), (), (note,))
     if not programs:
         what = f"no @pl.program named {program!r}" if program else "no @pl.program"
         raise PlError(f"{what} found in {filename}", Span(filename, 1, 1))

@@ -394,6 +394,9 @@ class _Loader:
                 else:
                     self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
                                                           "runs no function", src, stmt)
+                    built = _built_program(src, ns, stmt)
+                    if built is not None:
+                        ns[f"{stmt.name.value}.<locals>.{built.name}"] = built
             elif isinstance(stmt, cst.If) and _is_main_guard(stmt):
                 if stmt.orelse is not None:
                     self._compound(ns, stmt.orelse, src, "else")
@@ -562,6 +565,104 @@ def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> No
         if isinstance(node, cst.FunctionDef) and obj is program:
             raise prog.src.locate(program_target_error(f"function '{node.name.value}'", None),
                                   dec)
+
+
+def _built_program(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> Program | None:
+    """The `@pl.program` class a builder function defines in its body (`def build(batch,
+    head_dim=128): ... @pl.program class P: ...; return P`), lowered for the arguments of the
+    file's first call of it whose arguments are static (literals, constants, names the file binds
+    to such values before the call; its parameters' defaults fill the rest), the function's own
+    statements before the class evaluated statically. None when it defines none or no call is
+    static (static loading then says the class is not loaded, as before)."""
+    body = list(fd.body.body) if isinstance(fd.body, cst.IndentedBlock) else []
+    cd = next((s for s in body if isinstance(s, cst.ClassDef) and has_program_decorator(s)), None)
+    if cd is None:
+        return None
+    args = _static_call(src, ns, fd)
+    if args is None:
+        return None
+    scope: dict[str, Any] = dict(args)
+    for stmt in body:
+        if stmt is cd:
+            break
+        merged = {**ns, **scope}
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign | cst.AnnAssign) and small.value is not None:
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) \
+                        else [small.target]
+                    try:
+                        value = constant_value(merged, small.value, src)
+                    except (NotStatic, PlError):
+                        return None
+                    for target in targets:
+                        if not isinstance(target, cst.Name):
+                            return None
+                        scope[target.value] = value
+        elif isinstance(stmt, cst.FunctionDef):
+            prog = ProgCtx(src, ns, dict(scope))
+            if is_inline_decorated(prog, stmt):
+                scope[stmt.name.value] = inline_function(prog, stmt)
+            elif function_decorator(prog, stmt) is not None:
+                scope[stmt.name.value] = lower_function_node(prog, stmt)
+            else:
+                return None
+        else:
+            return None
+    return lower_class_node(ProgCtx(src, ns, scope), cd)
+
+
+def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef
+                 ) -> dict[str, Any] | None:
+    """The parameters of `fd` bound to the static arguments of the file's first call of it
+    whose arguments are all static (see `_built_program`), or None."""
+    params = list(fd.params.params) + list(fd.params.kwonly_params)
+    names = [p.name.value for p in params]
+    env: dict[str, Any] = {}
+    found: list[dict[str, Any]] = []
+
+    def value(node: cst.BaseExpression) -> Any:
+        try:
+            return constant_value({**ns, **env}, node, src)
+        except (NotStatic, PlError):
+            return _NO_VALUE
+
+    class _Walk(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    v = value(node.value)
+                    if v is _NO_VALUE:
+                        env.pop(t.target.value, None)
+                    else:
+                        env[t.target.value] = v
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if found or not isinstance(node.func, cst.Name) or node.func.value != fd.name.value:
+                return
+            bound: dict[str, Any] = {}
+            for i, a in enumerate(node.args):
+                key = a.keyword.value if a.keyword is not None else \
+                    names[i] if i < len(names) and not a.star else None
+                v = value(a.value)
+                if key is None or v is _NO_VALUE:
+                    return
+                bound[key] = v
+            for p in params:
+                if p.name.value not in bound:
+                    if p.default is None:
+                        return
+                    v = value(p.default)
+                    if v is _NO_VALUE:
+                        return
+                    bound[p.name.value] = v
+            found.append(bound)
+
+    src.module.visit(_Walk())
+    return found[0] if found else None
+
+
+_NO_VALUE = object()
 
 
 def _jit_def(src: SourceFile, ns: dict[str, Any], node: cst.FunctionDef, kind: str,
