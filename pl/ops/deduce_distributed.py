@@ -11,9 +11,9 @@ the collectives give their destination's type, the communication ops none (Unkno
 
 from __future__ import annotations
 
-from pl.ir.enums import DType
+from pl.ir.enums import DType, WaitCmp
 from pl.ir.types import HandleType, PtrType, ScalarType, TensorType, TileView, Type, UnknownType
-from pl.ops.deduce_util import Deduction, norm_dim, tile, type_name
+from pl.ops.deduce_util import Deduction, norm_dim, tile, type_name, write_bounds
 from pl.ops.marks import type_rule
 
 
@@ -70,7 +70,14 @@ def wait(ctx: Deduction) -> Type:
     ctx.nargs(3)
     t = _window_bound(ctx, 0, "signal")
     _offsets(ctx, 1, t, "signal")
-    ctx.scalar(2)
+    expected = ctx.scalar(2)
+    if ctx.name == "pld.system.defer_wait":
+        if not (expected.is_int() or expected is DType.INDEX):
+            raise ctx.fail(f"{ctx.name}: expected must be an integer or index scalar, got "
+                           f"{expected.name}", argument=2)
+        if ctx.kwargs.get("cmp") != int(WaitCmp.Ge):
+            raise ctx.fail(f"{ctx.name} only supports WaitCmp.Ge (the task completes once the "
+                           "slot reaches the value)")
     return UnknownType()
 
 
@@ -119,6 +126,8 @@ def remote_store(ctx: Deduction) -> Type:
                        f"target's ({t.dtype.name})", argument=0)
     ctx.scalar(2)
     _offsets(ctx, 3, t, "target")
+    # The push must fit the peer's target region (a rank-mismatched one is not checked).
+    write_bounds(ctx, ctx.tuple_arg(3), src.shape, t.shape, "peer's target")
     return UnknownType()
 
 
@@ -135,7 +144,12 @@ def collective(ctx: Deduction, *, target: int, signal: int, most: int) -> Type:
         ctx.tensor(i)
     _window_bound(ctx, target, "target")
     if ctx.has(signal):
-        _window_bound(ctx, signal, "signal")
+        sig = _window_bound(ctx, signal, "signal")
+        if sig.dtype is not DType.INT32:
+            raise ctx.fail(f"{ctx.name} requires an INT32 signal (its notify / wait counters), got "
+                           f"{sig.dtype.name}", argument=signal)
+    if ctx.kwargs.get("mode") == "ring" and (ctx.kw_int("core_num") or 1) > 1:
+        raise ctx.fail(f'{ctx.name}: mode="ring" does not support core_num > 1')
     return ctx.args[target].type
 
 

@@ -3,7 +3,8 @@ communication windows and dispatches one chip per rank (`device=r`), each given 
 windows (`pld.window`); the InCore function pushes a tile to its peer (`pld.tile.remote_store`),
 signals it (`pld.system.notify`), waits for its own signal and reads the peer's slice back
 (`pld.tile.remote_load`, a tile inference places in Vec). The shape form of
-`pld.alloc_window_buffer` gives the size in bytes, and each window takes the name it is assigned to."""
+`pld.alloc_window_buffer` gives the size in bytes, and each window takes the name of the variable
+it is assigned to (no kwarg, as in the reference)."""
 import pl
 import pl.distributed as pld
 

@@ -19,7 +19,7 @@ from typing import Any
 import libcst as cst
 
 from pl.errors import PlError, suggest
-from pl.ir.enums import DType, FunctionType, ParamDirection, Role, ScopeKind
+from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import ConstInt, Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
@@ -117,6 +117,12 @@ class FnCtx:
     name: str
     self_name: str | None
     func_type: FunctionType = FunctionType.Opaque
+    # The function's level (`@pl.function(level=...)`, else its type's): the host-only `pld` ops
+    # need HOST.
+    level: Level | None = None
+    # The value of the simple assignment `name = <call>` being lowered: the one place a
+    # `pld.alloc_window_buffer` call may stand (the window takes that name).
+    assigned_call: Any = None
     # The `->` annotation's types (empty without one): each return statement is checked against it.
     return_types: tuple[Type, ...] = ()
     scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])

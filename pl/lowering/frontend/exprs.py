@@ -16,7 +16,7 @@ from typing import Any, Final
 import libcst as cst
 
 from pl.errors import PlError
-from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
+from pl.ir.enums import ArgDirection, DType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import (
     SUBMIT_ATTR,
     BinaryExpr,
@@ -478,7 +478,35 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
 _DEPS_ATTR_OPS = frozenset({"pl.system.task_dummy"})
 
 
+# The distributed ops only a HOST orchestrator calls, outside its device-side scopes (the
+# reference's parser checks them there).
+_HOST_ONLY: Final = frozenset({"pld.world_size", "pld.system.world_size", "pld.alloc_window_buffer",
+                               "pld.tensor.alloc_window_buffer"})
+_DEVICE_SCOPES: Final = frozenset({ScopeKind.InCore, ScopeKind.Spmd, ScopeKind.SplitAiv})
+
+
+def _check_host_only(ctx: FnCtx, node: cst.Call, spelling: str) -> None:
+    if ctx.level is not Level.HOST:
+        where = ctx.level.name if ctx.level is not None else "a device-side"
+        raise ctx.error(node, f"{spelling}() can only be called in a HOST orchestrator, not in a "
+                              f"{where} function",
+                        hint="@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)")
+    if any(scope.kind in _DEVICE_SCOPES for scope in ctx.open_scopes):
+        raise ctx.error(node, f"{spelling}() cannot be called inside an InCore or SPMD scope: it "
+                              "is the host's")
+    if "alloc_window_buffer" in spelling and node is not ctx.assigned_call:
+        raise ctx.error(node, f"{spelling} must appear as the right-hand side of a simple "
+                              "assignment: the window takes the name it is bound to",
+                        hint=f"buf = {spelling}(1024)")
+    if "alloc_window_buffer" in spelling and any(
+            a.keyword is not None and a.keyword.value == "name" for a in node.args):
+        raise ctx.error(node, f"{spelling}: the 'name' kwarg cannot be passed explicitly; the "
+                              "window takes the name of the variable it is assigned to")
+
+
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
+    if spelling in _HOST_ONLY:
+        _check_host_only(ctx, node, spelling)
     pos, kw = _split_args(ctx, node.args)
     deps: tuple[tuple[str, Any], ...] = ()
     if spelling in _DEPS_ATTR_OPS:

@@ -210,6 +210,7 @@ def _check_late_symbol(ctx: FnCtx, name: cst.Name, t: Type, read: set[int]) -> N
 def _body(h: _Header) -> Function:
     ctx = h.ctx
     ctx.func_type = h.ft
+    ctx.level = h.level
     ctx.return_types = h.returns
     name = h.node.name.value
     stmts = suite(h.node.body)

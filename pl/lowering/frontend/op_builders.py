@@ -140,6 +140,8 @@ def _window_bytes(spelling: str, args: list[Arg], kwargs: dict[str, Arg]) -> lis
     for d in dims:
         if not is_int_dim(d):
             raise PlError(f"{spelling}: the shape must be integers, got {shape_str(dims)}")
+        if isinstance(d, ConstInt) and d.value <= 0:
+            raise PlError(f"{spelling}: all dimensions must be positive, got {shape_str(dims)}")
         if isinstance(size, ConstInt) and isinstance(d, ConstInt):
             size = ConstInt(size.value * d.value, DType.INT64)
         else:

@@ -334,8 +334,16 @@ def assign(ctx: FnCtx, target: cst.BaseAssignTargetExpression, value: cst.BaseEx
             return [yield_site(ctx, names, [None] * len(names), value, node)]
         raise ctx.error(target, "The target of pl.yield_ must be names")
     if type(target) is cst.Name or isinstance(target, cst.Name):
-        return [bind(ctx, target, _window_name(_lower_rhs(ctx, value, callee), target.value),
-                     ann, node)]
+        ctx.assigned_call = value
+        try:
+            rhs = _lower_rhs(ctx, value, callee)
+        finally:
+            ctx.assigned_call = None
+        if isinstance(rhs, Call) and rhs.op.name == "pld.tensor.alloc_window_buffer" \
+                and ctx.lookup_var(target.value) is not None:
+            raise ctx.error(target, f"The window '{target.value}' is already declared: each "
+                                    "pld.alloc_window_buffer binds a name of its own")
+        return [bind(ctx, target, rhs, ann, node)]
     if isinstance(target, cst.Tuple | cst.List):
         submit = callee is dsl.submit or callee is dsl.spmd_submit
         names = _submit_targets(ctx, target) if submit else _plain_targets(ctx, target)
@@ -489,15 +497,6 @@ def _in_written_space(ctx: FnCtx, name: str, ann: Annot, value: Expr, node: cst.
     except PlError as e:
         raise ctx.error(where, f"'{name}' is annotated {space.name}, but {op.name} cannot make it "
                                f"there: {e.message}") from None
-
-
-def _window_name(value: Expr, name: str) -> Expr:
-    """`buf = pld.alloc_window_buffer(size)`: the window takes the name it is assigned to, as the
-    reference's wrapper names it (an explicit `name=` stays)."""
-    if isinstance(value, Call) and value.op.name == "pld.tensor.alloc_window_buffer" \
-            and not any(k == "name" for k, _ in value.kwargs):
-        return dataclasses.replace(value, kwargs=(*value.kwargs, ("name", name)))
-    return value
 
 
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
