@@ -33,6 +33,7 @@ from pl.errors import PlError
 from pl.ir.enums import DType, Level
 from pl.ir.expr import ConstInt
 from pl.ir.function import Program
+from pl.ir.target import DEFAULT_BACKEND
 from pl.ir.types import TensorType
 from pl.lowering.frontend.context import ProgCtx
 from pl.lowering.frontend.jit import ENTRY_KINDS, JitDef, Sample, TensorSpec, program_of
@@ -145,7 +146,7 @@ class JitFunction(JitDef):
                      if isinstance(g, TensorSpec) else type(g).__name__
                      for i, g in enumerate(given))
 
-    def compile(self, *samples: Any, backend: str | None = "910B", **named: Any) -> Any:
+    def compile(self, *samples: Any, backend: str | None = DEFAULT_BACKEND, **named: Any) -> Any:
         """The compiled program (`pl.Compiled`) for arguments like `samples`, compiled once per
         shape and dtype and held by this function."""
         from pl.compiler import compile_program
