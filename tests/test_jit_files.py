@@ -121,3 +121,39 @@ def test_precommit_hook_on_a_file_importing_numpy_without_numpy(tmp_path: Path,
                           text=True, cwd=ROOT, timeout=300)
     assert "numpy" not in done.stderr, done.stderr
     assert done.returncode == (0 if inferred else 1), done.stderr
+
+
+@pytest.mark.parametrize(("made", "spec"), [
+    ("torch.randn(16, 32, dtype=torch.float16)", ((16, 32), "FP16")),
+    ("torch.zeros((16, 32))", ((16, 32), "FP32")),
+    ("torch.full((R, 32), 2.0, dtype=torch.bfloat16)", ((8, 32), "BF16")),
+    ("np.zeros((16, 32), np.float32)", ((16, 32), "FP32")),
+    ("np.random.randn(R, 4 * R).astype(np.float16)", ((8, 32), "FP16")),
+    ("torch.randn(R, 8).to(torch.float16)", ((8, 8), "FP16")),
+    ("torch.zeros_like(torch.ones(4, 4, dtype=torch.int32))", ((4, 4), "INT32")),
+    ("np.zeros((16, 32))", None),  # NumPy's float64: no pl dtype
+    ("torch.randn(n, 32)", None),  # n is not static
+])
+def test_arrays_the_sample_finder_reads(made: str, spec: tuple[tuple[int, ...], str] | None) -> None:
+    import libcst as cst
+
+    from pl.show_inferred.jit_samples import entry_samples
+
+    text = f"R = 8\nx = {made}\nf(x)\n"
+    found = entry_samples("f", ["x"], cst.parse_module(text), {"R": 8}, {})
+    if spec is None:
+        assert found == [None]
+    else:
+        assert found[0] is not None and not isinstance(found[0], int | float)
+        assert (found[0].shape, found[0].dtype.name) == spec
+
+
+def test_samples_from_a_lower_call_and_a_literal_tensor() -> None:
+    import libcst as cst
+
+    from pl.show_inferred.jit_samples import entry_samples
+
+    text = ("cfg = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32)\n"
+            "x = torch.zeros(4, 8)\nprog = f.lower(x, cfg, 0.5)\n")
+    found = entry_samples("f", ["x", "cfg", "scale"], cst.parse_module(text), {}, {})
+    assert [getattr(s, "shape", s) for s in found] == [(4, 8), (2, 3), 0.5]

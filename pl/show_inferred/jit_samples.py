@@ -6,7 +6,8 @@ call of the entry whose arrays are all readable: a name bound, earlier in the fi
 `__main__` block included), to an array built with literal extents and dtype by the usual torch /
 NumPy constructors (`torch.randn(M, N, dtype=torch.float16)`, `torch.zeros((M, N))`,
 `np.zeros((M, N), np.float32)`, `np.random.randn(M, N).astype(np.float32)`, `.to(...)`,
-`torch.zeros_like(x)`, ...),
+`torch.zeros_like(x)`, `torch.tensor([..], dtype=...)`, ...), a call of `ENTRY.lower(...)` or
+`ENTRY.compile(...)` counting as a call,
 extents being integer literals, names bound to integers or module constants; a number for a
 scalar parameter. Else nothing: its written annotation, or the located error saying how to give
 it (lowering/frontend/jit.py). Nothing is imported and no code is run.
@@ -77,7 +78,10 @@ def _from_calls(name: str, params: list[str], module: cst.Module,
                     env[target] = value
 
         def visit_Call(self, node: cst.Call) -> None:
-            if result or not isinstance(node.func, cst.Name) or node.func.value != name:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "compile"):
+                func = func.value  # `entry.lower(x, out)`: samples too
+            if result or not isinstance(func, cst.Name) or func.value != name:
                 return
             args: list[Sample] = [None] * len(params)
             for i, a in enumerate(node.args):
@@ -116,7 +120,8 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
                 return a // b
         return None
     if isinstance(node, cst.Call):
-        return _array(node, env)
+        made = _array(node, env)
+        return None if made is None or made.dtype is DType.INDEX else made
     return None
 
 
@@ -168,7 +173,7 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
                            call.args[0].value if call.args else None)
         else:
             return None
-        return _spec(base.shape, dtype)
+        return _spec(base.shape, dtype)  # INDEX: NumPy's default float64, which no pl dtype is
     parts = _dotted(func)
     if len(parts) < 2 or parts[0] not in _ROOTS:
         return None
@@ -177,7 +182,8 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     dtype = _dtype(kw.get("dtype"))
     if kind.endswith("_like") and pos:  # torch.zeros_like(x), np.empty_like(x, dtype=...)
-        base = _value(pos[0].value, env)
+        base = _value(pos[0].value, env) if not isinstance(pos[0].value, cst.Call) else \
+            _array(pos[0].value, env)
         if not isinstance(base, TensorSpec):
             return None
         return _spec(base.shape, dtype or base.dtype)
@@ -194,6 +200,10 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
         shape = _shape([cst.Arg(size)], env) if size is not None else None
         if dtype is None and parts[0] == "torch":
             dtype = DType.INT64
+    elif kind == "tensor" and pos:  # torch.tensor([1, 48, 64], dtype=torch.int64)
+        shape = _literal_shape(pos[0].value)
+        if dtype is None:
+            dtype = DType.INDEX  # inferred from the values: not read here
     elif kind == "arange" and len(pos) == 1:
         n = _value(pos[0].value, env)
         shape = (n,) if type(n) is int and n > 0 else None
@@ -204,7 +214,18 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
     return None if shape is None else _spec(shape, dtype)
 
 
-def _spec(shape: tuple[int, ...], dtype: DType | None) -> TensorSpec | None:
-    if dtype is None or dtype is DType.INDEX:
+def _literal_shape(node: cst.BaseExpression) -> tuple[int, ...] | None:
+    """The shape of a nested list / tuple literal of numbers (None: ragged or not literal)."""
+    if not isinstance(node, cst.List | cst.Tuple):
+        return ()
+    inner = [_literal_shape(e.value) for e in node.elements]
+    if not inner or any(s is None or s != inner[0] for s in inner):
         return None
-    return TensorSpec(shape, dtype)
+    first = inner[0]
+    return None if first is None else (len(inner), *first)
+
+
+def _spec(shape: tuple[int, ...], dtype: DType | None) -> TensorSpec | None:
+    """The array's spec; its dtype INDEX while unreadable (NumPy's float64 default, which a
+    later `.astype(...)` may replace), None when not given at all."""
+    return None if dtype is None else TensorSpec(shape, dtype)
