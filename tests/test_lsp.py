@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -157,8 +159,6 @@ async def test_the_code_action_writes_what_write_writes(client: LanguageClient, 
 
 
 def test_import_pl_never_imports_pygls() -> None:
-    import subprocess
-
     code = ("import sys, pl, pl.show_inferred; pl.show_inferred.show_inferred; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'pl.lsp')"
             " or m.startswith('pl.lsp')))")
@@ -166,3 +166,21 @@ def test_import_pl_never_imports_pygls() -> None:
                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_neovim_headless_receives_the_hints(tmp_path: Path) -> None:
+    # A real editor's client: Neovim's built-in one (tests/editors/nvim_hints.lua) starts the
+    # server, opens the example and asks for its inlay hints.
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        if os.environ.get("PL_CI"):
+            pytest.fail("nvim is missing under CI (.ci/run installs Debian's neovim)")
+        pytest.skip("nvim is not installed (apt-get install neovim)")
+    out = tmp_path / "hints.txt"
+    env = {**os.environ, "PL_LSP_PYTHON": sys.executable, "PL_LSP_ROOT": str(ROOT),
+           "PL_LSP_FILE": str(EXAMPLE), "PL_LSP_OUT": str(out), "PYTHONPATH": str(ROOT)}
+    subprocess.run([nvim, "--headless", "--clean", "-c", "luafile tests/editors/nvim_hints.lua"],
+                   cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
+    hints = out.read_text(encoding="utf-8").splitlines()
+    assert "25:13:: Tile[[16, 64], FP32, Acc]" in hints, hints
+    assert "27:16:<- move s__tile to Vec " in hints, hints
