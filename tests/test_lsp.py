@@ -126,6 +126,45 @@ async def test_a_superseded_compile_is_never_published(client: LanguageClient) -
     assert all(d.severity != types.DiagnosticSeverity.Error for d in client.diagnostics[URI])
 
 
+def _command_json(path: Path, text: str) -> list[tuple[int, int, str, str]]:
+    """(line, column, severity, message) of each diagnostic and warning `--json` reports, 0-based."""
+    import io
+    import json
+
+    from pl.show_inferred import main
+
+    out = io.StringIO()
+    main(["--json", "--no-cache", "-"], stdin=io.StringIO(text), stdout=out, stderr=io.StringIO())
+    report = json.loads(out.getvalue())
+    got = [(d["line"] - 1, d["column"] - 1, d["severity"], d["message"]) for d in report["diagnostics"]]
+    got += [(w["line"] - 1, w["column"] - 1, "warning", w["message"]) for w in report["warnings"]]
+    return sorted(got)
+
+
+_SEVERITIES = {types.DiagnosticSeverity.Error: "error", types.DiagnosticSeverity.Warning: "warning",
+               types.DiagnosticSeverity.Information: "note"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("case", ["attention", "broken", "capacity"])
+async def test_diagnostics_are_the_commands(client: LanguageClient, case: str) -> None:
+    # The same text and span as `python -m pl.show_inferred --json` on the same text: a note, a
+    # located error, a capacity warning (the server's message adds the command's help / note lines).
+    path = ROOT / "tests" / "capacity_kernels" / "one_big_tile.py" if case == "capacity" else EXAMPLE
+    text = BROKEN if case == "broken" else path.read_text(encoding="utf-8")
+    _open(client, text, path.as_uri())
+    while True:
+        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == path.as_uri():
+            break
+    got = sorted((d.range.start.line, d.range.start.character, _SEVERITIES[d.severity],  # type: ignore[index]
+                  d.message.split("\nhelp: ")[0].split("\nnote: ")[0]) for d in params.diagnostics)
+    expected = _command_json(path, text)
+    assert got == expected and expected
+    if case == "capacity":
+        assert got[0][2:] == ("warning", "tile `whole` takes 1 MiB, more than the 184 KiB of Vec on 910B")
+
+
 async def _actions(client: LanguageClient, uri: str) -> list[types.CodeAction]:
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),

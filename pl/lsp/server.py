@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from pl.errors import package_version, source_lines
-from pl.lsp.analysis import Analysis, analyze, hover_text, written
+from pl.lsp.analysis import Analysis, Diagnostic, analyze, hover_text, written
 
 __all__ = ["DEBOUNCE", "STALE", "WRITE_ACTION", "make_server"]
 
@@ -35,7 +35,6 @@ class _File:
     task: asyncio.Task[Analysis | None] | None = None
     current: Analysis | None = None     # the last compile of `version` (or an older one)
     good: Analysis | None = None        # the last compile that succeeded
-    published: list[int] = field(default_factory=list)  # versions whose diagnostics were sent
 
 
 class PlServer(LanguageServer):
@@ -55,17 +54,22 @@ class PlServer(LanguageServer):
         await asyncio.sleep(DEBOUNCE)
         doc = self.workspace.get_text_document(uri)
         text, path = doc.source, doc.path
-        a = await asyncio.get_running_loop().run_in_executor(self.pool, analyze, text, path)
+        try:
+            a = await asyncio.get_running_loop().run_in_executor(self.pool, analyze, text, path)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a bug in pl, not in the kernel: said so, never a dead server
+            a = Analysis(False, (Diagnostic(0, 0, 0, 0, "error",
+                                            f"internal error in pl {package_version()}: "
+                                            f"{type(e).__name__}: {e}"),))
         f = self.files.get(uri)
         if f is None or f.version != version:
             return None  # superseded while it ran: dropped
         f.current = a
         if a.ok:
             f.good = a
-        lines = source_lines(text)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=version, diagnostics=[_diagnostic(d, lines) for d in a.diagnostics]))
-        f.published.append(version)
+            uri=uri, version=version, diagnostics=[_diagnostic(d) for d in a.diagnostics]))
         return a
 
     async def analysis(self, uri: str) -> _File | None:
@@ -83,10 +87,7 @@ class PlServer(LanguageServer):
         return f
 
 
-def _diagnostic(d: object, lines: list[str]) -> types.Diagnostic:
-    from pl.lsp.analysis import Diagnostic
-
-    assert isinstance(d, Diagnostic)
+def _diagnostic(d: Diagnostic) -> types.Diagnostic:
     return types.Diagnostic(
         range=types.Range(start=types.Position(line=d.line, character=d.col),
                           end=types.Position(line=d.end_line, character=d.end_col)),
