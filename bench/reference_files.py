@@ -37,6 +37,8 @@ _SWAPS = (
 _KERNELS = re.compile(r"@\w+\.jit\b|@\w+\.program\b|pypto\.language\.distributed|"
                       r"import distributed as")
 
+_JIT = re.compile(r"@\w+\.jit\b")
+
 # Runs in the child: one file, its outcome as one JSON line.
 _CHILD = r"""
 import json, sys
@@ -92,10 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--under", default="", help="only files under this folder of --ref")
     p.add_argument("--shape", action="append", default=[], help="passed to show_inferred")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
+    p.add_argument("--jit-only", action="store_true", help="only the files holding @pl.jit")
     args = p.parse_args(argv)
     root = args.ref / args.under if args.under else args.ref
+    wanted = _JIT if args.jit_only else _KERNELS
     files = sorted(f for f in root.rglob("*.py") if f.name != "__init__.py"
-                   and _KERNELS.search(f.read_text(encoding="utf-8", errors="replace")))
+                   and wanted.search(f.read_text(encoding="utf-8", errors="replace")))
     kinds: Counter[str] = Counter()
     typed = kept = 0
     for f in files:
