@@ -223,3 +223,14 @@ def test_neovim_headless_receives_the_hints(tmp_path: Path) -> None:
     hints = out.read_text(encoding="utf-8").splitlines()
     assert "25:13:: Tile[[16, 64], FP32, Acc]" in hints, hints
     assert "27:16:<- move s__tile to Vec " in hints, hints
+
+
+@pytest.mark.asyncio
+async def test_positions_are_in_utf16_units(client: LanguageClient) -> None:
+    # An astral character (two UTF-16 units, one Python character) before the loop's hint.
+    loop = "        for blk, (acc,) in pl.range(0, 256, 64, init_values=(out,)):"
+    text = TEXT.replace(loop, loop + "  # \U0001F60B blocks")
+    _open(client, text)
+    hints = await _hints(client)
+    (col,) = [c for line, c, label in hints if line == 21 and label == "  hoists q_mat"]
+    assert col == len((loop + "  # \U0001F60B blocks").encode("utf-16-le")) // 2

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from pl.errors import package_version, source_lines
 from pl.lsp.analysis import Analysis, Diagnostic, analyze, hover_text, written
@@ -69,7 +70,10 @@ class PlServer(LanguageServer):
         if a.ok:
             f.good = a
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=version, diagnostics=[_diagnostic(d) for d in a.diagnostics]))
+            uri=uri, version=version, diagnostics=[_diagnostic(doc, d) for d in a.diagnostics]))
+        caps = self.client_capabilities.workspace
+        if caps is not None and caps.inlay_hint is not None and caps.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)  # the editor asks again for this version's
         return a
 
     async def analysis(self, uri: str) -> _File | None:
@@ -87,10 +91,14 @@ class PlServer(LanguageServer):
         return f
 
 
-def _diagnostic(d: Diagnostic) -> types.Diagnostic:
+def _position(doc: TextDocument, line: int, col: int) -> types.Position:
+    """A position of pl (characters) in the client's units (UTF-16 unless it said otherwise)."""
+    return doc.position_codec.position_to_client_units(doc.lines, types.Position(line=line, character=col))
+
+
+def _diagnostic(doc: TextDocument, d: Diagnostic) -> types.Diagnostic:
     return types.Diagnostic(
-        range=types.Range(start=types.Position(line=d.line, character=d.col),
-                          end=types.Position(line=d.end_line, character=d.end_col)),
+        range=types.Range(start=_position(doc, d.line, d.col), end=_position(doc, d.end_line, d.end_col)),
         message=d.message, severity=_SEVERITY[d.severity], source="pl")
 
 
@@ -116,6 +124,7 @@ def make_server() -> PlServer:
         f = await ls.analysis(params.text_document.uri)
         if f is None or f.good is None:
             return []
+        doc = ls.workspace.get_text_document(params.text_document.uri)
         stale = f.current is not None and not f.current.ok
         r = params.range
         out = []
@@ -123,7 +132,7 @@ def make_server() -> PlServer:
             if not r.start.line <= h.line <= r.end.line:
                 continue
             out.append(types.InlayHint(
-                position=types.Position(line=h.line, character=h.col),
+                position=_position(doc, h.line, h.col),
                 label=h.label + (STALE if stale else ""),
                 kind=types.InlayHintKind.Type if h.kind == "type" else None,
                 tooltip="the file does not compile now: these are its last good hints" if stale
@@ -135,8 +144,9 @@ def make_server() -> PlServer:
         f = await ls.analysis(params.text_document.uri)
         if f is None or f.good is None:
             return None
-        lines = source_lines(ls.workspace.get_text_document(params.text_document.uri).source)
-        text = hover_text(f.good, lines, params.position.line, params.position.character)
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        at = doc.position_codec.position_from_client_units(doc.lines, params.position)
+        text = hover_text(f.good, source_lines(doc.source), at.line, at.character)
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text))
