@@ -57,3 +57,18 @@ def test_a_write_that_cannot_land_is_a_located_error(name: str) -> None:
         pl.compile(pl.parse(text, filename=f"<{name}>"), verify=True)
     assert msg in info.value.message, info.value.message
     assert info.value.span is not None and info.value.span.line == line, info.value.span
+
+
+def test_a_write_into_a_value_placed_after_phase_2_writes_a_named_copy_back() -> None:
+    # `acc` is a loop's result (its initial value a matmul written in init_values): phase 2 saw
+    # the write's argument `r` (the first write's result, an alias of acc) in Vec, where the write
+    # takes it, and phase 3 placed it in Acc; the second write was handed a move where it stood
+    # and wrote that unnamed copy (bench/fuzz.py nest_tile_op, seed 77). Not verified: the slice
+    # of `acc` keeps a Vec type there (a separate placement gap, InternalError under verify=True).
+    text = CASES["write-through-the-result-of-a-write"].replace(
+        "        acc = pl.matmul(a, b)\n",
+        "        acc = pl.matmul(a, b)\n        for _n, (_c,) in pl.range(1, init_values=(pl.matmul(a, b),)):"
+        " acc = pl.yield_(_c)\n", 1)
+    source = pl.parse(text, filename="<k>")
+    assert isinstance(source, Program)
+    assert_same_results(source, pl.compile(source, backend="910B").program)

@@ -520,7 +520,7 @@ class Mutator:
             if written and isinstance(child, (ForStmt, WhileStmt)):
                 # A later trip reads what this one wrote: a move taken before the loop is stale.
                 self._forget(written)
-            if needed:
+            if needed or written:
                 moves = self.moves_for(child, opened)
                 if moves:
                     out.extend(moves)
@@ -661,29 +661,44 @@ class Mutator:
         excepted, whose operands are moved in place)."""
         out: list[Stmt] = []
         call = top_level_call(consumer)
-        if call is not None and not self.needed_vars.isdisjoint(call.args):
+        if call is not None and (not self.needed_vars.isdisjoint(call.args) or _writes(call)):
             self._moves_before(call, consumer, opened, out)
         for nested in nested_calls(consumer, condition=False):
-            if not self.needed_vars.isdisjoint(nested.args):
+            if not self.needed_vars.isdisjoint(nested.args) or _writes(nested):
                 self._moves_before(nested, consumer, opened, out)
         return out
 
     def _moves_before(self, call: Call, consumer: Stmt, opened: list[MoveKey],
                       out: list[Stmt]) -> None:
-        constraints = op_facts(call, self.callees)[1]
+        op, constraints = op_facts(call, self.callees)
         for i, allowed in enumerate(constraints[: len(call.args)]):
             v = call.args[i]
             if not allowed or not isinstance(v, Var):  # a Var or an IterArg (see collect_moves)
                 continue
             key = (v, allowed[0])
-            if key not in self.needed or key in self.moves:
+            if key in self.moves:
                 continue
+            if key not in self.needed:
+                # An argument the op writes in place that phase 2 saw in an allowed space but
+                # that is placed in another (an alias of a value re-placed later): a move named
+                # here, so the write-back after the op finds the copy it wrote.
+                t = self.var(v).type
+                if op is None or i not in op.inplace_args or not isinstance(t, TileType) \
+                        or t.memory_space in (None, *allowed):
+                    continue
+            target = allowed[0]
             target = allowed[0]
             move = self._move(self.var(v), target, self._layouts(call, i, target), call.op_name, i,
                               consumer.span)
             self.moves[key] = move.var
             opened.append(key)
             out.append(move)
+
+
+def _writes(call: Call) -> bool:
+    """`call` is of an op that writes an argument in place."""
+    op = op_facts(call)[0]
+    return op is not None and bool(op.inplace_args)
 
 
 def _named_outside(value: Var, local: dict[int, Expr]) -> Var | None:
