@@ -29,7 +29,6 @@ from pl.errors import diagnostic_lines, render_diagnostic
 from pl.ir.names import user_name
 from pl.ir.span import Span
 from pl.ir.target import KIB
-from pl.ops.backend import capacity
 
 if TYPE_CHECKING:
     from pl.ir.function import Function, Program
@@ -136,8 +135,10 @@ def capacity_warnings(program: Program, backend: str | None) -> tuple[CapacityWa
 
 
 def _function_warnings(program: str, func: Function, backend: str) -> list[CapacityWarning]:
-    # Imported here: a compile-cache hit rebuilds warnings from JSON without the compiler's modules.
+    # Imported here: a compile-cache hit rebuilds warnings from JSON without the compiler's modules
+    # (pl.ops.backend's package loads the op tables).
     from pl.infer.footprint import footprint_and_peaks
+    from pl.ops.backend import capacity
 
     out = []
     footprint, peaks = footprint_and_peaks(func)
