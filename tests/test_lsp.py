@@ -90,6 +90,16 @@ async def test_hover_gives_the_explain_words(client: LanguageClient) -> None:
     assert value == "s__tile -> Acc: fixed output space of tile.matmul"
     explained = explain(run_text(TEXT, str(EXAMPLE), verify=False), str(EXAMPLE))
     assert f"{EXAMPLE}:26: {value}" in explained
+    # on the call, every entry of its line, each as --explain words it
+    call = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=URI),
+        position=types.Position(line=25, character=20)))  # `matmul` of line 26
+    assert call is not None
+    entries = call.contents.value.split("\n\n")  # type: ignore[union-attr]
+    assert len(entries) == 6 and value in entries
+    assert all(f"{EXAMPLE}:26: {e}" in explained for e in entries)
+    assert "q_mat_Left -> Left: inserted move of q_mat, because tile.matmul argument 0 must be in Left" \
+        in entries
 
 
 @pytest.mark.asyncio
