@@ -62,6 +62,10 @@ def test_the_reference_import_reads_the_same_program() -> None:
                           "import pypto.language as pl\nimport pypto.language.distributed as pld")
     assert theirs != text
     pl.assert_structural_equal(pl.parse(theirs), _program("distributed_ring.py"))
+    from_import = theirs.replace("import pypto.language.distributed as pld",
+                                 "from pypto.language import distributed as pld")
+    assert from_import != theirs
+    pl.assert_structural_equal(pl.parse(from_import), _program("distributed_ring.py"))
 
 
 def test_the_interpreter_says_it_runs_one_rank_at_the_distributed_call() -> None:

@@ -103,6 +103,8 @@ def pl_surface() -> StaticNamespace:
     names.update(PlError=PlError, function=function, inline=inline, program=program,
                  jit=JIT_SURFACE)
     names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
+    # `from pypto.language import distributed as pld` (`pl.distributed.window(...)` too)
+    names["distributed"] = importlib.import_module("pl.language.distributed")
     return StaticNamespace("pl", names)
 
 
