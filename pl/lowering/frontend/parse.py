@@ -33,7 +33,7 @@ from pl.lowering.frontend.lower import (
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.source.python import decode
 from pl.lowering.source.static_eval import LIMIT_HINT, NotStatic, TooBig
-from pl.lowering.source.static_module import constant_value, pl_module, pl_surface
+from pl.lowering.source.static_module import constant_value, pl_module, pl_submodule, pl_surface
 
 
 def _bind_import(ns: dict[str, Any], stmt: cst.Import | cst.ImportFrom, prog: ProgCtx) -> None:
@@ -59,7 +59,9 @@ def _bind_import(ns: dict[str, Any], stmt: cst.Import | cst.ImportFrom, prog: Pr
         raise prog.src.error(stmt, f"Unsupported import from '{module}' in parsed text")
     for alias in stmt.names:
         name = dotted(alias.name)
-        obj = getattr(source, name, None) if source is not None else None
+        obj = pl_submodule(module, name) if not stmt.relative else None
+        if obj is None:
+            obj = getattr(source, name, None) if source is not None else None
         if obj is None:
             raise prog.src.error(alias, f"Unsupported import '{module}.{name}' in parsed text")
         target = alias.asname.name if alias.asname is not None else alias.name

@@ -103,9 +103,15 @@ def pl_surface() -> StaticNamespace:
     names.update(PlError=PlError, function=function, inline=inline, program=program,
                  jit=JIT_SURFACE)
     names.update((tool, Unresolved(f"pl.{tool}", _TOOL_REASON)) for tool in PL_TOOLS)
-    # `from pypto.language import distributed as pld` (`pl.distributed.window(...)` too)
-    names["distributed"] = importlib.import_module("pl.language.distributed")
     return StaticNamespace("pl", names)
+
+
+def pl_submodule(module: str, name: str) -> Any:
+    """`from pypto.language import distributed` (or `from pl import ...`): the submodule, as
+    Python's from-import falls back to importing it; None for any other name."""
+    if module in ("pl", "pypto.language") and name == "distributed":
+        return pl_module(f"{module}.{name}")
+    return None
 
 
 def pl_module(name: str) -> Any:
@@ -349,7 +355,9 @@ class _Loader:
             name = dotted(alias.name)
             target = alias.asname.name if alias.asname is not None else alias.name
             assert isinstance(target, cst.Name)
-            ns[target.value] = self._member(source, label, base, parts, name, src, alias)
+            sub = pl_submodule(module, name) if not level else None
+            ns[target.value] = sub if sub is not None else \
+                self._member(source, label, base, parts, name, src, alias)
 
     def _member(self, source: Any, label: str, base: Path, parts: list[str], name: str,
                 src: SourceFile, node: cst.CSTNode) -> Any:
