@@ -147,15 +147,15 @@ def test_html_marks_tiles_moves_and_hoisted_loads_with_the_explain_reasons(tmp_p
     dom = Dom(out.read_text(encoding="utf-8"))
     titles = {t for e in dom.marked("tile") + dom.marked("hoisted") + dom.marked("kept")
               for t in e.attrs.get("title", "").split("\n") if t}
-    # The kernel is left as written (tensor-level), so its compiled form carries every entry.
+    # The tensor-level kernel is shown as it compiles, its values named as the regenerated
+    # file names them: every entry is marked.
     assert reasons <= titles, reasons - titles
     hoisted = dom.marked("hoisted", "tile")
-    assert [e.text for e in hoisted] == ["lhs__ssa_v0_mat"]
+    assert [e.text for e in hoisted] == ["lhs_mat"]
     assert f"hoisted before the loop at line {LOOP_LINE}" in hoisted[0].attrs["title"]
     moves = dom.marked("move", "tile")
     assert {(e.text, frozenset(e.classes & {"sp-Left", "sp-Right"})) for e in moves} == {
-        ("lhs__ssa_v0_mat_Left", frozenset({"sp-Left"})),
-        ("rhs_n__tile_Right", frozenset({"sp-Right"}))}
+        ("lhs_mat_Left", frozenset({"sp-Left"})), ("rhs_n_Right", frozenset({"sp-Right"}))}
     assert all("inserted move of" in e.attrs["title"] for e in moves)
     assert dom.find("ln", "hoisted-line") and len(dom.find("ln", "move-line")) == 2
 

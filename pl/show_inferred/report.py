@@ -58,11 +58,15 @@ def _put(d: dict[str, Any], key: str, value: Any) -> None:
 def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Log,
                    lines: list[str]) -> dict[str, Any]:
     move_names = info.move_names if info is not None else {}
+
+    def shown(name: str) -> str:
+        return move_names.get(name) or user_name(name)
+
     tiles = []
     spaces = log.get("spaces", f.name)
     changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, spaces)}
     for d in spaces:
-        t: dict[str, Any] = {"name": user_name(d.name)}
+        t: dict[str, Any] = {"name": shown(d.name)}
         _put(t, "line", _line(d.span))
         _put(t, "memory_space", d.space.name if d.space is not None else None)
         if d.space is not None:
@@ -71,14 +75,14 @@ def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Lo
         tiles.append(t)
     moves = []
     for m in log.get("moves", f.name):
-        mv: dict[str, Any] = {"name": move_names.get(m.name, user_name(m.name)),
-                              "source": user_name(m.producer), "target": m.target.name}
+        mv: dict[str, Any] = {"name": shown(m.name), "source": shown(m.producer),
+                              "target": m.target.name}
         _put(mv, "line", _line(m.span))
         _put(mv, "consumer", m.consumer_op)
         moves.append(mv)
     residency = []
     for rd in log.get("residency", f.name):
-        item: dict[str, Any] = {"load": user_name(rd.load)}
+        item: dict[str, Any] = {"load": shown(rd.load)}
         _put(item, "loop_line", _line(rd.loop_span))
         _put(item, "decision", rd.decision)
         _put(item, "rule", rd.rule)
@@ -172,24 +176,26 @@ def explained(r: Regenerated) -> list[ExplainedFunction]:
             if not (tiles or moves or res):
                 continue
             info = infos.get((c.source.name, f.name))
+            names = info.move_names if info else {}
             items: list[Explained] = []
             changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, tiles)}
             for d in tiles:
                 space = d.space.name if d.space is not None else "unplaced"
-                name = user_name(d.name)
+                name = names.get(d.name) or user_name(d.name)
                 written = changed.get((name, space))
                 note = f" (written {written}, changed by inference)" if written else ""
                 items.append(Explained("tile", name, d.name, _line(d.span), space,
                                        f"{name} -> {space}{note}: {reason_text(lines, d)}"))
             for m in moves:
-                name = info.move_names.get(m.name, user_name(m.name)) if info else user_name(m.name)
+                name = names.get(m.name) or user_name(m.name)
                 items.append(Explained(
                     "move", name, m.name, _line(m.span), m.target.name,
-                    f"{name} -> {m.target.name}: inserted move of {user_name(m.producer)}, "
+                    f"{name} -> {m.target.name}: inserted move of "
+                    f"{names.get(m.producer) or user_name(m.producer)}, "
                     f"because {m.consumer_op} argument {m.arg_index} must be in {m.target.name}"))
             for rd in res:
                 verb = "hoisted before" if rd.decision == "hoisted" else "kept inside"
-                load = user_name(rd.load)
+                load = names.get(rd.load) or user_name(rd.load)
                 items.append(Explained(
                     "residency", load, rd.load, _line(getattr(rd, "load_span", None)),
                     rd.decision, f"{load} {verb} the loop at line {_line(rd.loop_span)}: "

@@ -21,19 +21,30 @@ class TaskScopes:
         scaled_x: pl.Out[pl.Tensor[[64, 128], pl.FP32]],
         out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
     ) -> pl.Tensor[[16, 128], pl.FP32]:
-        with pl.manual_scope():
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
             # Stage 1: block b scales rows 16*b .. 16*b+15 of x into scaled_x.
-            with pl.spmd(4, name_hint="scale") as scaled:
-                b = pl.tile.get_block_idx()
-                rows = pl.load(x, [b * 16, 0], [16, 128])
-                scaled_x = pl.store(pl.mul(rows, 2.0), [b * 16, 0], scaled_x)
+            with pl.spmd(4, name_hint='scale') as scaled:
+                b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+                rows: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+                    x, [b * 16, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+                )
+                muls: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(rows, 2.0)
+                scaled_x: pl.Tensor[[64, 128], pl.FP32] = pl.tile.store(muls, [b * 16, 0], scaled_x)
             # Stage 2 reads what stage 1 wrote, so it waits for that task: deps=[scaled].
-            with pl.at(level=pl.Level.CORE_GROUP, name_hint="exp", deps=[scaled]) as done:
-                first = pl.load(scaled_x, [0, 0], [16, 128])
-                out = pl.store(pl.exp(first), [0, 0], out)
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint='exp', deps=[scaled]) as done:
+                first: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+                    scaled_x, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+                )
+                exp: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(first)
+                out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(exp, [0, 0], out)
             # A task id can be tested: a task that ran is valid (`None` stands for "no task").
             if pl.system.task_is_valid(done):
-                last = pl.load(scaled_x, [48, 0], [16, 128])
-                total = pl.load(out, [0, 0], [16, 128])
-                out = pl.store(pl.add(total, last), [0, 0], out)
+                last: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+                    scaled_x, [48, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+                )
+                total: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+                    out, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+                )
+                add: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(total, last)
+                out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(add, [0, 0], out)
         return out

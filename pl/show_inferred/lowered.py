@@ -1,0 +1,417 @@
+"""A function whose compiled body is not its statements plus moves, regenerated at the level it
+compiles to (issue 31, item 3): the compiled statements stand at the place of the user's
+statements they came from, typed, with everything else the user wrote kept.
+
+Guarantees: `rewrite_lowered` returns the user's FunctionDef with its decorators, signature and
+docstring as written, and its body made of LibCST statements: each compiled statement is the
+printer's text of that one statement (parsed alone, at its block's indentation; a loop, an if
+or a scope gets a body of such statements in turn). No whole function or module is printed and
+re-parsed. Every comment and blank line the user wrote stays: a user statement's leading lines
+go before the first statement compiled from it, its trailing comment onto that statement's line
+(a loop's or an if's header comment onto its header); the comments of a statement nothing was
+compiled from (a `pl.yield_` folded into its loop, a statement inlined away) go before the next
+statement that stands, or at the end of the function. Names are the user's (`x__ssa_v1` is `x`);
+a value the compiler made gets a readable name derived from the user's (`rhs_n__tile` in Mat is
+`rhs_n_mat` when `rhs_n` is spelled in the function), unique in the function. Raises
+`Unsupported` for a compiled statement it cannot place (then the function is left as written,
+with a note).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+import libcst as cst
+
+from pl.ir.expr import Call, GlobalVar, Var
+from pl.ir.function import Function
+from pl.ir.names import user_name
+from pl.ir.stmt import (
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    flatten_body,
+)
+from pl.ir.traverse import child_bodies, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.types import TileType
+from pl.printer.exprs import PrintContext
+from pl.printer.stmts import statement_text
+from pl.show_inferred.edit import Unsupported, fresh_name
+from pl.show_inferred.splice import reindented
+
+__all__ = ["LoweredResult", "rewrite_lowered"]
+
+Key = tuple[int, int]
+
+# A compiled name with text after its SSA version (`lhs__ssa_v0_mat`) or a compiler suffix
+# (`rhs_n__tile`) names a value the compiler made, not one the user named.
+_AFTER_VERSION = re.compile(r"__(?:[a-z]+_)*v\d+.")
+
+
+@dataclass
+class LoweredResult:
+    """What `rewrite_lowered` made: the def, and the output names of the inserted moves and of
+    every other value the output names otherwise than `user_name` does (compiled name -> name,
+    which the reports use); the def is rendered with the module (no text edits)."""
+
+    node: cst.FunctionDef
+    move_names: dict[str, str]
+    move_lines: dict[str, int] = field(default_factory=dict)
+    edits: None = None
+    changed: bool = True
+
+
+def _compiler_made(name: str, moves: set[str]) -> bool:
+    return name in moves or "__" in user_name(name) or _AFTER_VERSION.search(name) is not None
+
+
+def _suffix(v: Var) -> str:
+    t = v.type
+    if isinstance(t, TileType) and t.memory_space is not None:
+        return t.memory_space.name.lower()
+    return "tile" if isinstance(t, TileType) else "tensor"
+
+
+def _stem(name: str) -> str:
+    """A compiler-made name without its compiler words: `c_n__tile_l0_c_first` -> `c_n_l0_c_first`,
+    `rhs_n__tile` -> `rhs_n`."""
+    first, *rest = user_name(name).split("__")
+    parts = [first, *(re.sub(r"^(?:tile|tmp)(?:_|$)", "", p) for p in rest)]
+    return "_".join(p for p in parts if p) or "t"
+
+
+class _Names:
+    """The output name of every Var the function (and the functions outlined from its scopes)
+    binds: the user's name where the user named it, else a readable unique one. Keyed by the
+    Var itself: the compiler may give two values one name (`r1__rows` before and after a
+    reshape)."""
+
+    def __init__(self, functions: Sequence[Function], moves: set[str], taken: set[str],
+                 dims: Mapping[str, str]) -> None:
+        self.dims = dims
+        self.names: dict[Var, str] = {}
+        made: list[Var] = []
+        # The Var each compiled name first stood for. A function outlined from a scope names
+        # the caller's values it reads and the values it returns to the caller as the caller
+        # does (its statements stand in the caller's `with` block): one output name.
+        first: dict[str, Var] = {}
+        shared: dict[Var, Var] = {}
+        for i, f in enumerate(functions):
+            mine: set[str] = set()
+            for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
+                if v in first.values() or v in shared or v.name in mine and v in made:
+                    continue
+                if v.name in first and v.name not in mine and i > 0:
+                    shared[v] = first[v.name]
+                elif v.name in mine or _compiler_made(v.name, moves):
+                    made.append(v)
+                else:
+                    self.names[v] = user_name(v.name)
+                first.setdefault(v.name, v)
+                mine.add(v.name)
+        taken = taken | set(self.names.values())
+        for v in made:
+            stem = _stem(v.name)
+            base = stem if stem not in taken else f"{stem}_{_suffix(v)}"
+            if not base.isidentifier():
+                base = "t"
+            self.names[v] = fresh_name(base, taken)
+        for v, w in shared.items():
+            self.names[v] = self.names[w]
+
+    def __call__(self, v: Var) -> str:
+        return self.names.get(v) or self.dims.get(v.name) or user_name(v.name)
+
+
+def _key(s: Stmt) -> Key:
+    return (s.span.line, s.span.col)
+
+
+def _comment_lines(node: cst.BaseStatement) -> list[cst.EmptyLine]:
+    """The leading lines of a user statement, and its trailing comment as a line of its own."""
+    lines = list(getattr(node, "leading_lines", ()))
+    trailing = node.trailing_whitespace if isinstance(node, cst.SimpleStatementLine) else \
+        getattr(getattr(node, "body", None), "header", None)
+    if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+        lines.append(cst.EmptyLine(comment=trailing.comment))
+    return lines
+
+
+def _docstring(node: cst.BaseStatement) -> bool:
+    return isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and \
+        isinstance(node.body[0], cst.Expr) and \
+        isinstance(node.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+
+
+class _Lowered:
+    def __init__(self, fd: cst.FunctionDef, positions: object, compiled: Function,
+                 outlined: Mapping[str, tuple[Function, set[str]]], moves: set[str], indent: int,
+                 root: str, names: _Names, methods: set[str]) -> None:
+        self.fd = fd
+        self.methods = methods
+        self.positions = positions
+        self.compiled = compiled
+        self.outlined = outlined
+        self.moves = moves
+        self.indent = indent
+        self.root = root
+        self.name_of = names
+        self.user: dict[Key, cst.BaseStatement] = {}   # a statement's position -> its line
+        self.order: list[cst.BaseStatement] = []      # the user's statements, in file order
+        self.parent: dict[int, Key | None] = {}       # a user statement -> its compound's position
+        self.compound: Key | None = None
+        self._index(fd.body)
+        # The user statement -> the compiled statement that carries its comments.
+        self.claimer: dict[int, int] = {}
+        self.extra: dict[int, list[cst.EmptyLine]] = {}
+
+    def _pos(self, node: cst.CSTNode) -> Key | None:
+        rng = self.positions.get(node)  # type: ignore[attr-defined]
+        return None if rng is None else (rng.start.line, rng.start.column + 1)
+
+    def _index(self, suite: cst.BaseSuite) -> None:
+        if not isinstance(suite, cst.IndentedBlock):
+            raise Unsupported("a one-line block")
+        for stmt in suite.body:
+            self.order.append(stmt)
+            self.parent[id(stmt)] = self.compound
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    k = self._pos(small)
+                    if k is not None:
+                        self.user.setdefault(k, stmt)
+                continue
+            self._index_compound(stmt)
+
+    def _index_compound(self, stmt: cst.BaseStatement | cst.If) -> None:
+        k = self._pos(stmt)
+        if k is not None:
+            self.user.setdefault(k, stmt)
+        saved, self.compound = self.compound, k
+        body = getattr(stmt, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            self._index(body)
+        orelse = getattr(stmt, "orelse", None)
+        if isinstance(orelse, cst.If):  # an `elif`: an if of its own
+            self.parent[id(orelse)] = k
+            self._index_compound(orelse)
+        elif isinstance(orelse, cst.Else):
+            self._index(orelse.body)
+        self.compound = saved
+
+    def _claim(self, stmts: Sequence[Stmt], parent: Key | None, late: dict[int, int]) -> None:
+        """Chooses the compiled statement each user statement's comments go before: the first
+        compiled from it inside the compound it was written in (a load hoisted out of its loop
+        leaves the comments with the loop's statements), else the first compiled from it."""
+        for s in stmts:
+            user = self.user.get(_key(s))
+            if user is not None:
+                if self.parent.get(id(user)) == parent:
+                    self.claimer.setdefault(id(user), id(s))
+                else:
+                    late.setdefault(id(user), id(s))
+            here = _key(s) if isinstance(s, ForStmt | WhileStmt | IfStmt | ScopeStmt) else parent
+            for body in child_bodies(s):
+                self._claim(flatten_body(body), here, late)
+            if isinstance(s, ScopeStmt):
+                callee = self._callee(s)
+                if callee is not None:
+                    self._claim(flatten_body(callee[0].body), here, late)
+    # -- where the user's comments go --------------------------------------------------------------
+    def _place_comments(self, keys: set[Key]) -> list[cst.EmptyLine]:
+        """Which user statements stand (something compiled from them), and the comments of those
+        that do not, moved onto the next that does; returns those left for the function's end."""
+        standing = {id(self.user[k]) for k in keys if k in self.user}
+        pending: list[cst.EmptyLine] = []
+        for node in self.order:
+            if id(node) in standing:
+                if pending:
+                    self.extra[id(node)] = pending
+                    pending = []
+            elif not _docstring(node) or node is not self.fd.body.body[0]:
+                pending.extend(_comment_lines(node))
+                footer = getattr(getattr(node, "body", None), "footer", ())
+                pending.extend(footer)
+        return pending
+
+    # -- the body --------------------------------------------------------------------------------
+    def function(self) -> cst.FunctionDef:
+        stmts = flatten_body(self.compiled.body)
+        keys = {_key(x) for s in stmts for x in walk_stmts(s)}
+        for f, _ in self.outlined.values():
+            keys |= {_key(x) for x in walk_stmts(f.body)}
+        late: dict[int, int] = {}
+        self._claim(stmts, None, late)
+        for user, s in late.items():
+            self.claimer.setdefault(user, s)
+        leftover = self._place_comments(keys)
+        block = self.fd.body
+        assert isinstance(block, cst.IndentedBlock)  # (`_index` refused one-line bodies)
+        body: list[cst.BaseStatement] = []
+        first = block.body[0] if block.body else None
+        if first is not None and _docstring(first) and id(first) not in \
+                {id(self.user.get(k)) for k in keys}:
+            body.append(first)
+        body.extend(self._stmts(stmts, (), 1))
+        if not body:
+            raise Unsupported("the compiled body is empty")
+        return self.fd.with_changes(body=block.with_changes(
+            body=body, footer=[*leftover, *block.footer]))
+
+    def _stmts(self, stmts: Sequence[Stmt], rvs: tuple[Var, ...], depth: int
+               ) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for s in stmts:
+            out.extend(self._stmt(s, rvs, depth))
+        return out
+
+    def _printed(self, s: Stmt, rvs: tuple[Var, ...], depth: int) -> list[cst.BaseStatement]:
+        indent = " " * ((self.indent + depth) * 4)
+        callees = {e.op.name for root in stmt_exprs(s) for e in walk_exprs(root)
+                   if isinstance(e, Call) and isinstance(e.op, GlobalVar)}
+        if callees & self.methods and callees - self.methods:
+            raise Unsupported(f"the statement at line {s.span.line} calls a method and a "
+                              "function of the module")
+        ctx = PrintContext(name_of=self.name_of, root=self.root,
+                           in_program=bool(callees & self.methods))  # `self.f(...)`
+        bare: Stmt = replace(cast(Any, s), comments=())  # the user's comments are placed below
+        text = statement_text(bare, ctx, indent, rvs)
+        return list(cst.parse_module(reindented(text, indent, "")).body)
+
+    def _stmt(self, s: Stmt, rvs: tuple[Var, ...], depth: int) -> list[cst.BaseStatement]:
+        nodes = self._printed(s, rvs, depth)
+        match s:
+            case ForStmt(body=body, return_vars=r) | WhileStmt(body=body, return_vars=r):
+                last = nodes[-1]
+                assert isinstance(last, cst.For | cst.While)
+                assert isinstance(last.body, cst.IndentedBlock)
+                kept = list(last.body.body[:1]) if isinstance(s, WhileStmt) and s.iter_args \
+                    else []  # `pl.cond(...)`, the first line of a `pl.while_` loop
+                nodes[-1] = last.with_changes(body=cst.IndentedBlock(
+                    body=[*kept, *self._stmts(flatten_body(body), r, depth + 1)] or
+                    [cst.SimpleStatementLine([cst.Pass()])]))
+            case IfStmt(then_body=then, else_body=other, return_vars=r):
+                last = nodes[-1]
+                assert isinstance(last, cst.If)
+                new = last.with_changes(body=self._block(then, r, depth, _key(s)))
+                orelse = None if other is None else self._block(other, r, depth, _key(s))
+                if orelse is not None and not _only_pass(orelse):
+                    assert isinstance(last.orelse, cst.Else)
+                    new = new.with_changes(orelse=last.orelse.with_changes(body=orelse))
+                elif orelse is not None:
+                    new = new.with_changes(orelse=None)  # it only carried values: the user's form
+                nodes[-1] = new
+            case ScopeStmt(body=body):
+                last = nodes[-1]
+                if not isinstance(last, cst.With):
+                    raise Unsupported(f"the scope at line {s.span.line} is written as a loop")
+                callee = self._callee(s)
+                if callee is None:
+                    inner = self._stmts(flatten_body(body), rvs, depth + 1)
+                else:
+                    fn, moves = callee
+                    here = _key(s)
+                    saved, self.moves = self.moves, moves
+                    try:
+                        inner = self._stmts([x for x in flatten_body(fn.body)
+                                             if not isinstance(x, ReturnStmt) and _key(x) != here],
+                                            (), depth + 1)
+                    finally:
+                        self.moves = saved
+                nodes[-1] = last.with_changes(body=cst.IndentedBlock(
+                    body=inner or [cst.SimpleStatementLine([cst.Pass()])]))
+            case _:
+                pass
+        return self._with_user_text(s, nodes)
+
+    def _block(self, body: Stmt, rvs: tuple[Var, ...], depth: int, header: Key
+               ) -> cst.IndentedBlock:
+        """A branch of an if: its statements, but not the yields SSA conversion added to carry a
+        value the branch rebinds (located at the if's header), which the read-back adds again;
+        written out, they would be yields of the user's besides those carries."""
+        carries = isinstance(self.user.get(header), cst.If)  # (an if the compiler made: kept)
+        stmts = [x for x in flatten_body(body) if not (carries and isinstance(x, YieldStmt)
+                                                        and _key(x) == header)]
+        return cst.IndentedBlock(body=self._stmts(stmts, rvs, depth + 1) or
+                                 [cst.SimpleStatementLine([cst.Pass()])])
+
+    def _callee(self, s: ScopeStmt) -> tuple[Function, set[str]] | None:
+        for x in flatten_body(s.body):
+            for root in stmt_exprs(x):
+                for e in walk_exprs(root):
+                    if isinstance(e, Call) and isinstance(e.op, GlobalVar) \
+                            and e.op.name in self.outlined:
+                        return self.outlined[e.op.name]
+        return None
+
+    def _with_user_text(self, s: Stmt, nodes: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`nodes`, the statements printed for `s`, given the user's leading lines and trailing
+        comment when `s` is the first statement compiled from its user statement."""
+        user = self.user.get(_key(s))
+        if user is None or self.claimer.get(id(user)) != id(s) or not nodes:
+            return nodes
+        head = nodes[0]
+        leading = [*self.extra.get(id(user), ()), *getattr(user, "leading_lines", ())]
+        head = head.with_changes(leading_lines=leading)
+        if isinstance(user, cst.SimpleStatementLine) and isinstance(head, cst.SimpleStatementLine):
+            head = head.with_changes(trailing_whitespace=user.trailing_whitespace)
+        elif isinstance(user, cst.SimpleStatementLine):
+            if user.trailing_whitespace.comment is not None:
+                head = head.with_changes(leading_lines=[
+                    *leading, cst.EmptyLine(comment=user.trailing_whitespace.comment)])
+        else:
+            header = getattr(getattr(user, "body", None), "header", None)
+            body = getattr(head, "body", None)
+            if isinstance(body, cst.IndentedBlock) and isinstance(header, cst.TrailingWhitespace):
+                footer = getattr(getattr(user, "body", None), "footer", ())
+                head = head.with_changes(body=body.with_changes(
+                    header=header, footer=[*body.footer, *footer]))
+            elif isinstance(header, cst.TrailingWhitespace) and header.comment is not None:
+                head = head.with_changes(leading_lines=[
+                    *leading, cst.EmptyLine(comment=header.comment)])
+        return [head, *nodes[1:]]
+
+
+def _only_pass(block: cst.IndentedBlock) -> bool:
+    return len(block.body) == 1 and isinstance(block.body[0], cst.SimpleStatementLine) and \
+        isinstance(block.body[0].body[0], cst.Pass)
+
+
+def _blocks(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
+    out: list[cst.BaseSuite] = []
+    body = getattr(stmt, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        out.append(body)
+    orelse = getattr(stmt, "orelse", None)
+    if isinstance(orelse, cst.If):
+        out.extend(_blocks(orelse))
+    elif isinstance(orelse, cst.Else):
+        out.append(orelse.body)
+    return out
+
+
+def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, moves: set[str],
+                    indent: int, taken: set[str], root: str = "pl",
+                    dims: Mapping[str, str] | None = None,
+                    outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
+                    methods: set[str] | None = None) -> LoweredResult:
+    """The user's `fd` with its body the compiled function's statements (see the module doc).
+    `taken`: the identifiers the function spells (a name made here avoids them); `methods`: the
+    functions the file defines in the program's class (a call of one is `self.f(...)`)."""
+    outlined = outlined or {}
+    all_moves = set(moves).union(*(m for _, m in outlined.values()))
+    names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {})
+    node = _Lowered(fd, positions, compiled, outlined, moves, indent, root, names,
+                    methods or set()).function()
+    shown: dict[str, str] = {}  # every compiled name the output spells otherwise than user_name
+    for v, name in names.names.items():
+        if name != user_name(v.name):
+            shown.setdefault(v.name, name)
+    return LoweredResult(node, shown)
