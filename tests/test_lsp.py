@@ -87,7 +87,7 @@ async def test_hover_gives_the_explain_words(client: LanguageClient) -> None:
         position=types.Position(line=25, character=12)))  # the `s` of line 26
     assert hover is not None
     value = hover.contents.value  # type: ignore[union-attr]
-    assert value == "s__tile -> Acc: fixed output space of tile.matmul"
+    assert value == "s_acc -> Acc: fixed output space of tile.matmul"  # as the output names it
     explained = explain(run_text(TEXT, str(EXAMPLE), verify=False), str(EXAMPLE))
     assert f"{EXAMPLE}:26: {value}" in explained
     # on the call, every entry of its line, each as --explain words it
@@ -202,9 +202,9 @@ async def test_the_code_action_writes_what_write_writes(client: LanguageClient, 
     copy.write_text(text, encoding="utf-8")
     assert main(["--write", "--no-cache", str(copy)]) == 0
     assert edit.new_text == copy.read_text(encoding="utf-8") != text
-    # attention.py is regenerated as written: nothing to offer
-    _open(client)
-    assert await _actions(client, URI) == []
+    # a file already in its inferred form: nothing to offer
+    _open(client, copy.read_text(encoding="utf-8"), copy.as_uri())
+    assert await _actions(client, copy.as_uri()) == []
 
 
 def test_import_pl_never_imports_pygls() -> None:

@@ -149,11 +149,14 @@ def analyze(text: str, filename: str) -> Analysis:
             line = item.line - 1 if item.line is not None else -1
             if not 0 <= line < len(lines):
                 continue
-            names = {item.name, _written_name(item.name)}
+            # The name in the user's text (a function shown as it compiles names its values
+            # otherwise in the regenerated file, which `item.name` follows).
+            written = _written_name(user_name(item.ir_name))
+            names = {item.name, written}
             if item.kind == "tile":
                 t = types.get(item.ir_name)
                 label = type_text(t) if t is not None else item.space
-                m = _word_at(lines, line, _written_name(item.name))
+                m = _word_at(lines, line, written)
                 if m is not None:
                     hints.append(Hint(line, m.end(), f": {label}", "type"))
                 else:
