@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -26,8 +28,9 @@ DEBOUNCE = 0.15  # seconds of quiet typing before a compile starts
 WRITE_ACTION = "Write the inferred annotations"
 STALE = " (stale)"  # appended to each hint kept from the last good compile of a file that fails now
 
-_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
-             "note": types.DiagnosticSeverity.Information}
+_SEVERITY: Mapping[str, types.DiagnosticSeverity] = MappingProxyType({
+    "error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+    "note": types.DiagnosticSeverity.Information})
 
 
 @dataclass
