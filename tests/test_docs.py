@@ -21,15 +21,19 @@ def test_residency_rule_table_matches_the_code() -> None:
     assert rows == RULES
 
 
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def _quoted_commands() -> list[tuple[str, list[str]]]:
-    """README.md's quoted `$ python -m pl.show_inferred ...` runs: the command and the lines quoted
-    after it (`...` stands for lines left out)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The quoted `$ python -m pl.show_inferred ...` runs of README.md and docs/: the command and
+    the lines quoted after it (`...` stands for lines left out)."""
     runs = []
-    for block in re.findall(r"^```[a-z]*\n(.*?)^```$", text, re.M | re.S):
-        first, *rest = block.splitlines()
-        if first.startswith("$ python -m pl.show_inferred "):
-            runs.append((first[2:], rest))
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```$", text, re.M | re.S):
+            first, *rest = block.splitlines()
+            if first.startswith("$ python -m pl.show_inferred "):
+                runs.append((first[2:], rest))
     return runs
 
 
@@ -37,7 +41,7 @@ QUOTED = _quoted_commands()
 
 
 def test_readme_quotes_show_inferred_runs() -> None:
-    assert len(QUOTED) >= 4  # the README's own examples: none may be lost by a wrong pattern here
+    assert len(QUOTED) >= 6  # the docs' own examples: none may be lost by a wrong pattern here
 
 
 @pytest.mark.parametrize(("command", "quoted"), QUOTED, ids=[c for c, _ in QUOTED])
@@ -61,3 +65,25 @@ def test_readme_quote_is_what_the_command_prints(command: str, quoted: list[str]
             assert any(p.startswith(line[:-3]) for p in printed), f"not printed (in this order): {line}"
         else:
             assert line in printed, f"not printed (in this order): {line}"
+
+
+# A repository path named in the docs: a word with a slash or a known suffix, in backquotes or a link.
+_PATH = re.compile(r"(?:`|\]\()((?:\.\./|/)?[\w.-]+(?:/[\w.-]+)*(?:/|\.(?:py|md|tsv|png|toml|ini|lua)))[`)]")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_docs_point_only_inside_the_repository(doc: Path) -> None:
+    """Every file the docs name in one of the repository's folders exists, relative to its root or to
+    the page; nothing points outside it (a sibling checkout, an absolute path, a tracker's issue).
+    A path in a folder the repository does not have (`models/...`, `tests/st/...`) names a file of
+    the reference, hw-native-sys/pypto, as docs/compatibility.md's tables do."""
+    text = doc.read_text(encoding="utf-8")
+    assert not re.search(r"\.\./|/work/|shared/|\bissue \d", text), doc
+    missing = []
+    for name in _PATH.findall(text):
+        if name.startswith("/") or "/" not in name and not name.endswith((".md", ".png")):
+            continue  # a device such as /dev/null, or a bare file name of an example command
+        bases = [base for base in (ROOT, doc.parent) if (base / name).parent.is_dir()]
+        if bases and not any((base / name).exists() for base in bases):
+            missing.append(name)
+    assert not missing, f"{doc.name} names files that are not in the repository: {missing}"
