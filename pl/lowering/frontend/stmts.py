@@ -516,7 +516,12 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
     if isinstance(value, Call) and isinstance(value.result_type, UnknownType) \
             and declared is not None and not isinstance(declared, UnknownType):
         value = dataclasses.replace(value, result_type=declared)
-    if ann is not None and ann.space_given and placed_by_inference(ctx):
+    # An annotation that restates the type of the name it rebinds is what the printer writes for
+    # a rebinding that keeps the name's Var (`acc: pl.Tile[.., Vec] = pl.matmul_acc(acc, ..)`
+    # after `acc = pl.create_tile(..)` in a loop, before SSA): it claims no new space, so the
+    # printed program reads back to itself.
+    restated = existing is not None and ann is not None and ann.type == existing.type
+    if ann is not None and ann.space_given and placed_by_inference(ctx) and not restated:
         value = _in_written_space(ctx, name, ann, value, node)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.cur_span  # `node` is the simple statement being lowered (see lower_block)
