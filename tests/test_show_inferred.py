@@ -639,3 +639,26 @@ def test_function_below_its_level_is_shown_as_it_compiles(before: Path,
     comments = iter(_comments(got))
     assert all(any(c == d for d in comments) for c in _comments(text))
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+
+
+# -- dims spelled by the module constants the user's shapes use -----------------------------------
+CONSTANT_DIMS = Path(__file__).resolve().parent / "constant_dims"
+CONSTANT_DIM_CASES = sorted(p for p in CONSTANT_DIMS.glob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", CONSTANT_DIM_CASES, ids=lambda p: p.stem)
+def test_inserted_types_spell_dims_by_module_constants(before: Path,
+                                                       request: pytest.FixtureRequest) -> None:
+    """A Before file whose shapes spell module constants (`[R, C]`) regenerates to its Expected
+    file: an inserted type spells a dim by the constant the function's shapes use for that value
+    (a literal where two such constants share it), the Expected file is a fixed point, and it
+    stays valid when a constant changes: its types follow the constant."""
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+    changed = got.replace("\nC = 256\n", "\nC = 128\n")
+    assert changed != got
+    assert show_inferred(changed, filename=str(expected)) == changed

@@ -72,6 +72,9 @@ class PrintContext:
     # The Vars the function body binds (an alloc's Ptr prints bare in a MemRef only if there);
     # empty in a signature and for a statement or type printed alone.
     allocs: frozenset[Var] = frozenset()
+    # A constant dim of a Tensor / Tile type's shape whose value is a key is spelled by that
+    # name (`show_inferred`: the module constant the user's shapes spell it with).
+    dim_names: Mapping[int, str] = field(default_factory=dict)
     types: dict[Type, str] = field(default_factory=dict, repr=False)
     # (op name, number of positional arguments) -> `_keyword_from` of it.
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
@@ -425,6 +428,12 @@ def _shape(shape: Sequence[Expr], ctx: PrintContext) -> str:
     return list_text([dim_text(d, ctx) for d in shape])
 
 
+def _type_shape(shape: Sequence[Expr], ctx: PrintContext) -> str:
+    """A type's own shape: a constant dim `ctx.dim_names` names is spelled by that name."""
+    return list_text([ctx.dim_names.get(d.value) or dim_text(d, ctx) if isinstance(d, ConstInt)
+                      and d.dtype == DType.INDEX else dim_text(d, ctx) for d in shape])
+
+
 def _tile_view(t: TileType, ctx: PrintContext) -> str | None:
     v = t.view
     if v is None:
@@ -487,14 +496,14 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
         case ScalarType(dtype=dt):
             return _subscript(ctx.dsl("Scalar"), [ctx.dsl(dt.name)])
         case TensorType(shape=shape, dtype=dt, view=view):
-            items = [_shape(shape, ctx), ctx.dsl(dt.name)]
+            items = [_type_shape(shape, ctx), ctx.dsl(dt.name)]
             if view is not None:
                 items.append(_tensor_view(view, ctx))
             if kind.memref is not None:
                 items.append(_memref_text(kind.memref, ctx))
             return _subscript("pld.DistributedTensor" if kind.distributed else ctx.dsl("Tensor"), items)
         case TileType(shape=shape, dtype=dt, memory_space=space):
-            items = [_shape(shape, ctx), ctx.dsl(dt.name)]
+            items = [_type_shape(shape, ctx), ctx.dsl(dt.name)]
             if kind.memref is not None:
                 items.append(_memref_text(kind.memref, ctx))
             if space is not None:

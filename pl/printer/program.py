@@ -14,7 +14,7 @@ memos (type texts) live on the per-function `PrintContext` and die with the call
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Final
 
@@ -34,10 +34,13 @@ __all__ = ["callees", "print_expr", "print_node", "print_stmt", "print_type"]
 
 
 def print_type(t: Type, *, mem_alias: bool = False, root: str = "pl",
-               name_of: Callable[[Var], str] | None = None) -> str:
+               name_of: Callable[[Var], str] | None = None,
+               dim_names: Mapping[int, str] | None = None) -> str:
     """A type as written in an annotation, e.g. `pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]`
-    (Vars in it by `name_of`, their name hints by default; the DSL module spelled `root`)."""
-    return type_text(t, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root))
+    (Vars in it by `name_of`, their name hints by default; the DSL module spelled `root`; a
+    constant dim of its shape by its name in `dim_names`, by value, if there)."""
+    return type_text(t, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root,
+                                     dim_names=dim_names or {}))
 
 
 def print_expr(e: Expr, *, mem_alias: bool = False, root: str = "pl",
@@ -49,10 +52,14 @@ def print_expr(e: Expr, *, mem_alias: bool = False, root: str = "pl",
 
 
 def print_stmt(s: Stmt, *, indent: str = "", rvs: tuple[Var, ...] = (), mem_alias: bool = False,
-               root: str = "pl", name_of: Callable[[Var], str] | None = None) -> str:
+               root: str = "pl", name_of: Callable[[Var], str] | None = None,
+               dim_names: Mapping[int, str] | None = None) -> str:
     """One statement as the printer writes it inside a function at `indent` (its lines, each
-    ending in a newline, wrapped at that indentation; `rvs`: the return vars a yield binds)."""
-    return statement_text(s, PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root), indent, rvs)
+    ending in a newline, wrapped at that indentation; `rvs`: the return vars a yield binds;
+    `dim_names` as for `print_type`, in the types it writes)."""
+    ctx = PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root,
+                       dim_names=dim_names or {})
+    return statement_text(s, ctx, indent, rvs)
 
 
 def _hint(v: Var) -> str:

@@ -60,7 +60,7 @@ from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.jit_samples import entry_samples, parse_shape
 from pl.show_inferred.lowered import LoweredResult, rewrite_lowered
-from pl.show_inferred.plan import FunctionResult, _identifiers, rewrite_function
+from pl.show_inferred.plan import FunctionResult, _identifiers, module_constants, rewrite_function
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import verify_output
@@ -319,6 +319,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                              "left as written", Span(filename, 1, 1),
                              hint="import the DSL module, e.g. `import pl as p`"))
     shown: set[int] = set()  # the module-level defs of @pl.jit functions shown so far
+    consts = module_constants(tree)
     for c in compiled if root is not None else ():
         cd = _find_class(tree, positions, filename, c.source)
         pairs: list[tuple[cst.FunctionDef, int]] = []
@@ -340,7 +341,8 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                               text, source, root.name, dims, indent,
                                               set() if cd is None else
                                               {m.name.value for m in cd.body.body
-                                               if isinstance(m, cst.FunctionDef)}, lowered)
+                                               if isinstance(m, cst.FunctionDef)}, lowered,
+                                              consts)
             infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if replacements and edits is not None and source is not None and root is not None \
@@ -420,7 +422,8 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                  replacements: dict[int, FunctionResult | LoweredResult], notes: list[PlError],
                  text: str, source: SourceText | None, root: str,
                  dims: Mapping[str, str] | None, indent: int = 1,
-                 methods: frozenset[str] | set[str] = frozenset(), lowered: str = ""
+                 methods: frozenset[str] | set[str] = frozenset(), lowered: str = "",
+                 consts: Mapping[str, int] | None = None
                  ) -> tuple[list[FunctionInfo], list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered).
     The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
@@ -432,7 +435,8 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
         outlined[name] = (f, _moves_of(c, name))
     try:
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
-                               source_text=source, root=root, dims=dims, outlined=outlined)
+                               source_text=source, root=root, dims=dims, outlined=outlined,
+                               consts=consts)
     except Unsupported as e:
         # The compiled statements, at the places of the user's statements they came from,
         # with the user's comments, docstring, decorators and signature kept.

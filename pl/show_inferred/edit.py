@@ -49,10 +49,13 @@ class Spelling:
     SSA name (the line must read back in the user's file). The texts (and LibCST nodes) of types
     are remembered for the regeneration: kernels repeat a few types."""
 
-    def __init__(self, root: str = "pl", dims: Mapping[str, str] | None = None) -> None:
+    def __init__(self, root: str = "pl", dims: Mapping[str, str] | None = None,
+                 dim_names: Mapping[int, str] | None = None) -> None:
         self.root = root
         # A `pl.dynamic("N")` dimension is spelled by the name the file binds it to (`n`).
         self.dims: Mapping[str, str] = dims or {}
+        # A constant dim of a type's shape by the module constant the function spells it with.
+        self.dim_names: Mapping[int, str] = dim_names or {}
         self._types: dict[Type, str] = {}
         self._nodes: dict[Type, cst.BaseExpression] = {}
 
@@ -62,7 +65,8 @@ class Spelling:
     def type_text(self, t: Type) -> str:
         text = self._types.get(t)
         if text is None:
-            text = self._types[t] = print_type(t, root=self.root, name_of=self._name)
+            text = self._types[t] = print_type(t, root=self.root, name_of=self._name,
+                                                   dim_names=self.dim_names)
         return text
 
     def type_node(self, t: Type) -> cst.BaseExpression:
@@ -79,7 +83,8 @@ class Spelling:
 
     def statement(self, s: Stmt, indent: str) -> str:
         """The printer's lines of `s` at `indent`."""
-        return print_stmt(s, indent=indent, root=self.root, name_of=self._name)
+        return print_stmt(s, indent=indent, root=self.root, name_of=self._name,
+                          dim_names=self.dim_names)
 
 
 def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:

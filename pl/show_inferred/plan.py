@@ -152,11 +152,12 @@ class _Planner:
     def __init__(self, fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                  moves: set[str], indent: int, text: str | None = None, root: str = "pl",
                  dims: Mapping[str, str] | None = None,
-                 outlined: Mapping[str, tuple[Function, set[str]]] | None = None) -> None:
+                 outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
+                 consts: Mapping[str, int] | None = None) -> None:
         self.fd = fd
         self.outlined = outlined or {}
         self.root = root
-        self.spell = Spelling(root, dims)
+        self.spell = Spelling(root, dims, shape_constants(fd, consts or {}))
         self.positions = positions
         self.compiled = compiled
         self.source = _source_index(source)
@@ -770,18 +771,114 @@ def _identifiers(fd: cst.FunctionDef, positions: Any, text: str | None) -> set[s
     return set(_IDENT.findall("\n".join(lines)))
 
 
+def module_constants(tree: cst.Module) -> dict[str, int]:
+    """The file's module constants: each name the module's own statements bind exactly once,
+    by `NAME = <int literal>` (or `NAME: int = <int literal>`), with its value."""
+    count: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for stmt in tree.body:
+        match stmt:
+            case cst.FunctionDef(name=cst.Name(n)) | cst.ClassDef(name=cst.Name(n)):
+                count[n] = count.get(n, 0) + 1
+            case cst.SimpleStatementLine(body=smalls):
+                for small in smalls:
+                    for n, value in _module_bindings(small):
+                        count[n] = count.get(n, 0) + 1
+                        if value is not None:
+                            values[n] = value
+            case _:
+                pass
+    return {n: v for n, v in values.items() if count[n] == 1}
+
+
+def _module_bindings(small: cst.BaseSmallStatement) -> list[tuple[str, int | None]]:
+    """The names a module-level statement binds, each with its int value where it is
+    `NAME = <int literal>`."""
+    match small:
+        case cst.Assign(targets=[cst.AssignTarget(target=cst.Name(n))], value=cst.Integer(value=v)) | \
+                cst.AnnAssign(target=cst.Name(n), value=cst.Integer(value=v)):
+            return [(n, int(v.replace("_", ""), 0))]
+        case cst.Assign(targets=targets):
+            return [(x.value, None) for t in targets for x in _target_names(t.target)]
+        case cst.AnnAssign(target=t) | cst.AugAssign(target=t):
+            return [(x.value, None) for x in _target_names(t)]
+        case cst.Import(names=names) | cst.ImportFrom(names=names) if not isinstance(names, cst.ImportStar):
+            return [(_alias_name(a), None) for a in names]
+        case _:
+            return []
+
+
+def _alias_name(a: cst.ImportAlias) -> str:
+    """The name `import a.b as c` (c) or `import a.b` (a) binds."""
+    node: cst.BaseExpression = a.asname.name if a.asname is not None else a.name
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def shape_constants(fd: cst.FunctionDef, consts: Mapping[str, int]) -> dict[int, str]:
+    """The name an inserted type spells a constant dim with: value -> the module constant
+    (`consts`: the file's module-level ints) that `fd` writes in its shape text (a name inside a
+    list, `[R, C]`) and does not bind itself, where it is the only such constant with that
+    value and no list of `fd` writes that value as a literal (`[N, 64]` with `N = 64`: which
+    64 is N is not known). Any other dim keeps its literal."""
+    listed: set[str] = set()
+    literals: set[int] = set()
+    bound: set[str] = {p.name.value for p in (*fd.params.posonly_params, *fd.params.params,
+                                              *fd.params.kwonly_params)}
+
+    class _Find(cst.CSTVisitor):
+        def visit_List(self, node: cst.List) -> None:
+            listed.update(e.value.value for e in node.elements if isinstance(e.value, cst.Name))
+            literals.update(int(e.value.value.replace("_", ""), 0) for e in node.elements
+                            if isinstance(e.value, cst.Integer))
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            bound.update(n.value for n in _target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            bound.update(n.value for n in _target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            bound.update(n.value for n in _target_names(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            bound.update(n.value for n in _target_names(node.name))
+
+    fd.visit(_Find())
+    by_value: dict[int, list[str]] = {}
+    for name in sorted(listed - bound):
+        if name in consts:
+            by_value.setdefault(consts[name], []).append(name)
+    return {v: names[0] for v, names in by_value.items() if len(names) == 1 and v not in literals}
+
+
+def _target_names(node: cst.BaseExpression) -> list[cst.Name]:
+    match node:
+        case cst.Name():
+            return [node]
+        case cst.Tuple(elements=es) | cst.List(elements=es):
+            return [n for e in es for n in _target_names(e.value)]
+        case cst.StarredElement(value=v):
+            return _target_names(v)
+        case _:
+            return []
+
+
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
                      moves: set[str], indent: int, text: str | None = None,
                      source_text: SourceText | None = None, root: str = "pl",
                      dims: Mapping[str, str] | None = None,
-                     outlined: Mapping[str, tuple[Function, set[str]]] | None = None
-                     ) -> FunctionResult:
+                     outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
+                     consts: Mapping[str, int] | None = None) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
     `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name;
     `outlined`: the functions compilation made of `pl.at` scopes' bodies, by name, each with the
-    names of the moves inferred in it (their statements are planned inside the `with` block)."""
-    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined)
+    names of the moves inferred in it (their statements are planned inside the `with` block);
+    `consts`: the file's module-level int constants (see `shape_constants`)."""
+    planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined,
+                       consts)
     planner.plan()
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

@@ -25,15 +25,15 @@ class SubscriptBlocks:
         bottom: pl.Tensor[[HALF, COLS], pl.FP32],
         out: pl.Out[pl.Tensor[[HALF, COLS], pl.FP32]],
     ) -> pl.Tensor[[HALF, COLS], pl.FP32]:
-        a: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.load(top, [0, 0], [HALF, COLS])
-        b: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.load(bottom, [0, 0], [HALF, COLS])
+        a: pl.Tile[[HALF, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(top, [0, 0], [HALF, COLS])
+        b: pl.Tile[[HALF, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(bottom, [0, 0], [HALF, COLS])
         # Tile windows: a[:, 0:SPLIT] is pl.tile.slice(a, [HALF, SPLIT], [0, 0]); an omitted
         # bound runs from 0 or to the end of the axis.
-        left: pl.Tile[[16, 32], pl.FP32, pl.MemorySpace.Vec] = a[:, 0:SPLIT]
-        right: pl.Tile[[16, 32], pl.FP32, pl.MemorySpace.Vec] = b[:, SPLIT:]
+        left: pl.Tile[[HALF, 32], pl.FP32, pl.MemorySpace.Vec] = a[:, 0:SPLIT]
+        right: pl.Tile[[HALF, 32], pl.FP32, pl.MemorySpace.Vec] = b[:, SPLIT:]
         pivot = a[0, 0]  # one element: pl.tile.read(a, [0, 0])
-        summed: pl.Tile[[16, 32], pl.FP32, pl.MemorySpace.Vec] = pl.add(left, right)
-        mixed: pl.Tile[[16, 32], pl.FP32, pl.MemorySpace.Vec] = pl.mul(summed, pivot)
+        summed: pl.Tile[[HALF, 32], pl.FP32, pl.MemorySpace.Vec] = pl.add(left, right)
+        mixed: pl.Tile[[HALF, 32], pl.FP32, pl.MemorySpace.Vec] = pl.mul(summed, pivot)
         # A write rebinds `a`: a = pl.tile.assemble(a, mixed, [0, 0]).
         a[:, 0:SPLIT] = mixed
         out = pl.store(a, [0, 0], out)
