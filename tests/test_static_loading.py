@@ -637,4 +637,4 @@ def test_pls_tools_named_at_module_level_do_not_stop_loading(tmp_path: Path, pre
     path = tmp_path / "kern.py"
     path.write_text(text)
     assert [p.name for p in load_programs(text, str(path))] == ["K"]
-    assert "pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Vec]" in run_text(text, str(path)).output
+    assert "pl.Tile[[N, N], pl.FP32, pl.MemorySpace.Vec]" in run_text(text, str(path)).output

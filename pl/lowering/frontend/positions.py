@@ -168,6 +168,28 @@ class _Pairing:
         if c is not None and span is not None:
             self.spans[id(c)] = span
 
+    def dotted_name(self, pos: Positions, node: cst.BaseExpression, span: Span) -> None:
+        """`a.b.c` of an import, at `span`: each name where the text has it, each attribute from
+        the first name to its own last one (ast keeps the dotted name as one string)."""
+        self.put(node, span)
+        chain: list[cst.Attribute] = []
+        while isinstance(node, cst.Attribute):
+            chain.append(node)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return
+        after, end = _start(span), _end(span)
+        first = None
+        for name, attr in [(node, None), *((a.attr, a) for a in reversed(chain))]:
+            found = pos.find(name.value, after, end)
+            if found is None:
+                return
+            first = first or found
+            self.put(name, found)
+            if attr is not None:
+                self.put(attr, Span(span.filename, first.line, first.col, found.end_line, found.end_col))
+            after = found
+
     def fill(self, root: cst.CSTNode) -> None:
         """Every node under `root` that the pairing gave no span gets its parent's span."""
         spans = self.spans
@@ -315,7 +337,10 @@ class _Pairing:
             if not isinstance(c.names, cst.ImportStar):
                 for ca, aa in zip(c.names, a.names, strict=False):
                     self.put(ca, pos.span(aa))
-                    self.put(ca.name, _prefix(pos.span(aa), len(aa.name)))
+                    whole, dotted = pos.span(aa), _prefix(pos.span(aa), len(aa.name))
+                    self.dotted_name(pos, ca.name, dotted)
+                    if ca.asname is not None and isinstance(ca.asname.name, cst.Name):
+                        self.put(ca.asname.name, pos.find(ca.asname.name.value, dotted, _end(whole)))
         elif isinstance(c, cst.FunctionDef | cst.ClassDef) and \
                 isinstance(a, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self.definition(c, a, span)
@@ -558,6 +583,11 @@ def _prefix(span: Span, length: int) -> Span:
 def _line_start(span: Span) -> Span:
     """The empty span where `span`'s first line starts."""
     return Span(span.filename, span.line, 1, span.line, 1)
+
+
+def _end(span: Span) -> Span:
+    """The empty span where `span` ends."""
+    return Span(span.filename, span.end_line, span.end_col, span.end_line, span.end_col)
 
 
 def _start(span: Span) -> Span:
