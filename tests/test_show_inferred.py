@@ -662,3 +662,12 @@ def test_inserted_types_spell_dims_by_module_constants(before: Path,
     changed = got.replace("\nC = 256\n", "\nC = 128\n")
     assert changed != got
     assert show_inferred(changed, filename=str(expected)) == changed
+
+
+def test_a_constant_rebound_inside_a_compound_statement_is_not_a_dim_name() -> None:
+    from libcst import parse_module
+
+    from pl.show_inferred.plan import module_constants
+    text = ("R = 32\nC = 8\nW = 4\nif R > 0:\n    R = 16\nfor _i, W in []:\n    pass\n"
+            "def C2():\n    C = 1\n")
+    assert module_constants(parse_module(text)) == {"C": 8}

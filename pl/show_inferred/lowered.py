@@ -25,19 +25,26 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import libcst as cst
+from typing_extensions import assert_never
 
 from pl.ir.expr import Call, GlobalVar, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
 from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
     ForStmt,
     IfStmt,
     ReturnStmt,
     ScopeStmt,
+    SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
+    stmt_kind,
 )
 from pl.ir.traverse import child_bodies, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
@@ -287,7 +294,8 @@ class _Lowered:
 
     def _stmt(self, s: Stmt, rvs: tuple[Var, ...], depth: int) -> list[cst.BaseStatement]:
         nodes = self._printed(s, rvs, depth)
-        match s:
+        kind = stmt_kind(s)
+        match kind:
             case ForStmt(body=body, return_vars=r) | WhileStmt(body=body, return_vars=r):
                 last = nodes[-1]
                 assert isinstance(last, cst.For | cst.While)
@@ -312,7 +320,7 @@ class _Lowered:
                 last = nodes[-1]
                 if not isinstance(last, cst.With):
                     raise Unsupported(f"the scope at line {s.span.line} is written as a loop")
-                callee = self._callee(s)
+                callee = self._callee(kind)
                 if callee is None:
                     inner = self._stmts(flatten_body(body), rvs, depth + 1)
                 else:
@@ -327,8 +335,11 @@ class _Lowered:
                         self.moves = saved
                 nodes[-1] = last.with_changes(body=cst.IndentedBlock(
                     body=inner or [cst.SimpleStatementLine([cst.Pass()])]))
+            case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | BreakStmt() \
+                    | ContinueStmt():
+                pass  # no nested block: printed whole
             case _:
-                pass
+                assert_never(kind)
         return self._with_user_text(s, nodes)
 
     def _block(self, body: Stmt, rvs: tuple[Var, ...], depth: int, header: Key

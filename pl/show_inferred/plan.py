@@ -777,18 +777,70 @@ def module_constants(tree: cst.Module) -> dict[str, int]:
     count: dict[str, int] = {}
     values: dict[str, int] = {}
     for stmt in tree.body:
-        match stmt:
-            case cst.FunctionDef(name=cst.Name(n)) | cst.ClassDef(name=cst.Name(n)):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                for n, value in _module_bindings(small):
+                    count[n] = count.get(n, 0) + 1
+                    if value is not None:
+                        values[n] = value
+        else:  # a def, a class, or a compound statement whose body may bind a name again
+            bound = _BoundNames()
+            stmt.visit(bound)
+            for n in bound.names:
                 count[n] = count.get(n, 0) + 1
-            case cst.SimpleStatementLine(body=smalls):
-                for small in smalls:
-                    for n, value in _module_bindings(small):
-                        count[n] = count.get(n, 0) + 1
-                        if value is not None:
-                            values[n] = value
-            case _:
-                pass
     return {n: v for n, v in values.items() if count[n] == 1}
+
+
+class _BoundNames(cst.CSTVisitor):
+    """The module-level names a compound statement binds: a def's or class's own name (not what
+    its body binds), and every assignment, loop, with, import or walrus target inside an if, for,
+    while, try or with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def _target(self, t: cst.BaseExpression | cst.BaseAssignTargetExpression) -> None:
+        if isinstance(t, cst.Name):
+            self.names.append(t.value)
+        elif isinstance(t, cst.Tuple | cst.List):
+            for el in t.elements:
+                self._target(el.value)
+        elif isinstance(t, cst.StarredElement):
+            self._target(t.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            root: cst.BaseExpression = node.name
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            self._target(root)
 
 
 def _module_bindings(small: cst.BaseSmallStatement) -> list[tuple[str, int | None]]:
