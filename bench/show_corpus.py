@@ -41,8 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pl.errors import InternalError, PlError  # noqa: E402
-from pl.ir.traverse import stmt_defs, walk_stmts  # noqa: E402
-from pl.ir.types import TileType  # noqa: E402
+from pl.ir.traverse import holds_tiles as ir_holds_tiles  # noqa: E402
 from pl.show_inferred.annotate import rerun  # noqa: E402
 from pl.show_inferred.run import run_text  # noqa: E402
 from pl.show_inferred.verify import verify_ir  # noqa: E402
@@ -110,8 +109,7 @@ def kept_in_order(before: list[str], after: list[str]) -> bool:
 
 def holds_tiles(fn: Any) -> bool:
     """Whether a compiled function has a tile parameter or defines a tile."""
-    return any(isinstance(p.type, TileType) for p in fn.params) or any(
-        isinstance(v.type, TileType) for s in walk_stmts(fn.body) for v in stmt_defs(s))
+    return ir_holds_tiles(fn.params, fn.body)
 
 
 def measure(name: str, text: str, backend: str | None) -> dict[str, Any]:

@@ -96,13 +96,16 @@ def test_compiles_and_computes_the_same(helper_files: Path, backend: str | None)
         np.testing.assert_allclose(out, _expected(x), rtol=1e-6)
 
 
-def test_show_inferred_leaves_inlined_code_as_written(helper_files: Path) -> None:
+def test_show_inferred_shows_inlined_code_as_it_compiles(helper_files: Path) -> None:
     """Inlined statements come from another file (lines that may coincide with the caller's):
-    show_inferred edits no statement for them, and says it leaves the kernel as written."""
+    the caller is shown as it compiles, the helper's statements typed at its call's place (it was
+    left as written before the lowered form), with a note; the other file is not edited."""
     path = helper_files / "uses_helpers.py"
+    helpers = (helper_files / "helpers.py").read_text()
     result = run_text(path.read_text(), str(path))
-    assert result.output == path.read_text()
-    assert any("left as written" in n.message for n in result.notes)
+    assert "e: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(t)" in result.output
+    assert any("UsesHelpers.soft is shown as it compiles" in n.message for n in result.notes)
+    assert (helper_files / "helpers.py").read_text() == helpers
 
 
 @pytest.mark.parametrize("name", ["external_conflict", "external_arguments"])

@@ -243,13 +243,16 @@ def test_generated_tile_parameter_programs_compile_and_keep_results(source: str)
         assert compare_results(prog, compiled) == "same", source
 
 
-def test_show_inferred_leaves_a_loop_started_from_a_moved_parameter_as_written(
+def test_show_inferred_shows_a_loop_started_from_a_moved_parameter_as_it_compiles(
         capsys: pytest.CaptureFixture[str]) -> None:
-    # Its header's init_values would need the edit; the function stays as written, with a note,
-    # instead of an internal error (the same holds for any carry inference starts from a move).
+    # Its header's init_values would need the edit, so it cannot be annotated in place: the
+    # function is shown as it compiles (it was left as written before the lowered form), with a
+    # note, never an internal error; the loop starts from the inserted move.
     path = CASES[0].parent / "loop_carry_from_param.py"
     assert main([str(path)]) == 0
     captured = capsys.readouterr()
-    assert "Before.main is left as written (the loop at line 12 starts from an inserted move)" \
-        in captured.err
-    assert captured.out == path.read_text(encoding="utf-8")
+    assert "Before.main is shown as it compiles, below the level it is written at (the loop at " \
+        "line 12 starts from an inserted move)" in captured.err
+    before = captured.out.split("class Expected")[0]
+    assert "init_values=(p_Vec,)" in before and "p_Vec: pl.Tile[[16, 128], pl.FP32, " \
+        "pl.MemorySpace.Vec" in before

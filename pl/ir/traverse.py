@@ -34,7 +34,7 @@ Guarantees:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from typing_extensions import assert_never
@@ -371,3 +371,10 @@ def map_stmt(s: S, body: Callable[[Stmt], Stmt] = _identity,
 def _renamed(pair: tuple[str, Any], value: Any) -> tuple[str, Any]:
     """`pair` with its value replaced, or `pair` itself when the value is the same object."""
     return pair if value is pair[1] else (pair[0], value)
+
+
+def holds_tiles(params: Sequence[Var], body: Stmt) -> bool:
+    """Whether a function with these parameters and body has a tile parameter or defines a tile
+    (what show_inferred regenerates: a function without tiles has nothing to show)."""
+    return any(isinstance(p.type, TileType) for p in params) or any(
+        isinstance(v.type, TileType) for s in walk_stmts(body) for v in stmt_defs(s))

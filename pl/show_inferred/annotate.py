@@ -41,7 +41,7 @@ from pl.errors import InternalError, PlError, frame_span, is_pl_source, source_l
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
-from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import holds_tiles, stmt_exprs, walk_exprs, walk_stmts
 from pl.language.dsl import DynVar
 from pl.lowering.frontend.jit import ENTRY_KINDS, JitDef, program_of
 from pl.lowering.frontend.lower import MODULE_PARSE
@@ -443,6 +443,8 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
         try:
             if lowered:
                 raise Unsupported(lowered)
+            if not any(holds_tiles(f.params, f.body) for f in (fn, *(g for g, _ in outlined.values()))):
+                raise Unsupported("it holds no tiles, so it has no inference to show")
             if len(fn.params) != len(src.params):
                 raise Unsupported("compilation added parameters to it")
             if indent != 1:
