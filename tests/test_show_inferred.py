@@ -671,3 +671,35 @@ def test_a_constant_rebound_inside_a_compound_statement_is_not_a_dim_name() -> N
     text = ("R = 32\nC = 8\nW = 4\nif R > 0:\n    R = 16\nfor _i, W in []:\n    pass\n"
             "def C2():\n    C = 1\n")
     assert module_constants(parse_module(text)) == {"C": 8}
+
+
+# -- module-level kernels ---------------------------------------------------------------------------
+MODULE_FUNCTIONS = Path(__file__).resolve().parent / "module_function_cases"
+MODULE_FUNCTION_CASES = sorted(p for p in MODULE_FUNCTIONS.glob("*.py")
+                               if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", MODULE_FUNCTION_CASES, ids=lambda p: p.stem)
+def test_module_level_kernels_are_regenerated_like_methods(before: Path, tmp_path: Path,
+                                                          request: pytest.FixtureRequest) -> None:
+    """A `@pl.function` kernel written at module level, called by a program's method by its
+    bare name or standing alone (a program of its own), is annotated in place with its moves,
+    in every mode: standard output, --diff, --write, --check; the Expected file is a fixed
+    point."""
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    code, out, err = run([str(before)])
+    assert code == 0 and out == got and "left as written" not in err, err
+    code, out, _ = run(["--check", str(before)])
+    assert code == 1
+    code, out, _ = run(["--diff", str(before)])
+    assert "+    xt: pl.Tile[" in out and "+    at_Left: pl.Tile[" in out
+    written = tmp_path / before.name
+    written.write_text(before.read_text(encoding="utf-8"), encoding="utf-8")
+    code, _, err = run(["--write", str(written)])
+    assert code == 0 and written.read_text(encoding="utf-8") == got, err
+    assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+    assert run(["--check", str(expected)])[0] == 0

@@ -130,9 +130,13 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
         seen: dict[int, Program] = {}
         dims: dict[str, str] = {}
         callees: list[str] = []
+        alone: list[Function] = []
         for k, v in namespace.items():
             if isinstance(v, Program):
                 seen.setdefault(id(v), v)
+            elif isinstance(v, Function) and k == v.name and v.func_type.is_incore_kind() \
+                    and _same_file(v.span.filename, src.filename):
+                alone.append(v)
             elif isinstance(v, DynVar) and (v.name not in dims or k == v.name):
                 dims[v.name] = k
             elif isinstance(v, JitDef) and v.kind in ENTRY_KINDS and k == v.name \
@@ -143,6 +147,13 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
             elif isinstance(v, JitDef) and k == v.name \
                     and _same_file(v.definition()[0].src.filename, src.filename):
                 callees.append(k)
+        # A module-level kernel (`@pl.function(type=pl.FunctionType.InCore)`) no program of
+        # the file calls is a program of its own, named after it: it is shown like a method.
+        called = {(f.span.filename, f.span.line) for p in seen.values() for f in p.functions}
+        for f in alone:
+            if (f.span.filename, f.span.line) not in called:
+                program = Program(f.name, (f,), span=f.span)
+                seen[id(program)] = program
     except PlError as e:
         raise e.in_text(src.filename, src.text) from None
     # Only the programs (IR data) are used from here on. The namespace is a reference cycle
@@ -325,6 +336,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
         pairs: list[tuple[cst.FunctionDef, int]] = []
         if cd is not None:
             pairs = [(fd, 1) for fd in cd.body.body if isinstance(fd, cst.FunctionDef)]
+            pairs += _module_defs(tree, positions, filename, c.source, cd, shown)
         else:
             pairs = _jit_defs(tree, positions, filename, c.source, shown, notes)
             if not pairs:
@@ -332,14 +344,14 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                      "it is left as written"))
                 continue
         for fd, indent in pairs:
-            name = fd.name.value if cd is not None else _jit_name(c.source, fd, positions)
+            name = fd.name.value if indent == 1 else _jit_name(c.source, fd, positions)
             fn, src = c.program.get(name), c.source.get(name)
             if fn is None or src is None:
                 continue
             assert root is not None
             fn_infos, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
                                               text, source, root.name, dims, indent,
-                                              set() if cd is None else
+                                              set() if cd is None or indent == 0 else
                                               {m.name.value for m in cd.body.body
                                                if isinstance(m, cst.FunctionDef)}, lowered,
                                               consts)
@@ -390,7 +402,8 @@ def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
 
 def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program, shown: set[int],
               notes: list[PlError]) -> list[tuple[cst.FunctionDef, int]]:
-    """The module-level defs of a `@pl.jit` program's functions in this file, each shown once:
+    """The module-level defs of a `@pl.jit` program's functions (or of a module-level kernel
+    no program calls, a program of its own) in this file, each shown once:
     a def specialised again (another entry's call, other argument types) is shown for its first
     specialisation, with a note."""
     found: list[tuple[cst.FunctionDef, int]] = []
@@ -405,6 +418,27 @@ def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program,
             notes.append(PlError(f"{fd.name.value} is shown for its first specialisation; "
                                  f"{program.name} specialises it again ({f.name})",
                                  Span(filename, f.span.line, f.span.col)))
+            continue
+        shown.add(id(fd))
+        found.append((fd, 0))
+    return found
+
+
+def _module_defs(tree: cst.Module, positions: Any, filename: str, program: Program,
+                 cd: cst.ClassDef, shown: set[int]) -> list[tuple[cst.FunctionDef, int]]:
+    """The module-level defs of this file that `program` (defined by the class `cd`) compiled:
+    its methods call a `@pl.function` written outside the class by its bare name. Each def is
+    shown once, for the first program that compiles it (its compiled form is its own: a
+    function is inferred alone, whichever program calls it)."""
+    rng = positions[cd]
+    found: list[tuple[cst.FunctionDef, int]] = []
+    for f in program.functions:
+        if not _same_file(f.span.filename, filename) or \
+                rng.start.line <= f.span.line <= rng.end.line:
+            continue
+        fd = next((s for s in tree.body if isinstance(s, cst.FunctionDef)
+                   and positions[s].start.line <= f.span.line <= positions[s].end.line), None)
+        if fd is None or id(fd) in shown:
             continue
         shown.add(id(fd))
         found.append((fd, 0))
@@ -447,8 +481,6 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                 raise Unsupported("it holds no tiles, so it has no inference to show")
             if len(fn.params) != len(src.params):
                 raise Unsupported("compilation added parameters to it")
-            if indent != 1:
-                raise Unsupported("a function of the module, not of a program's class")
             shown = rewrite_lowered(fd, positions, fn, _moves_of(c, fn.name), indent=indent,
                                     taken=_identifiers(fd, positions, text), root=root,
                                     dims=dims, outlined=outlined, methods=set(methods))
