@@ -47,7 +47,7 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.traverse import child_bodies, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import TileType
+from pl.ir.types import TileType, TupleType
 from pl.printer.exprs import PrintContext
 from pl.printer.stmts import statement_text
 from pl.show_inferred.edit import Unsupported, fresh_name
@@ -290,7 +290,12 @@ class _Lowered:
                            in_program=bool(callees & self.methods))  # `self.f(...)`
         bare: Stmt = replace(cast(Any, s), comments=())  # the user's comments are placed below
         text = statement_text(bare, ctx, indent, rvs)
-        return list(cst.parse_module(reindented(text, indent, "")).body)
+        nodes: list[cst.BaseStatement] = list(cst.parse_module(reindented(text, indent, "")).body)
+        if isinstance(s, AssignStmt) and isinstance(s.var.type, TupleType):
+            # A tuple is printed as a list literal, which a `pl.Tuple[...]` annotation does not
+            # type-check against (mypy: list is not tuple); unannotated, it reads back the same.
+            nodes = [_unannotated(n) for n in nodes]
+        return nodes
 
     def _stmt(self, s: Stmt, rvs: tuple[Var, ...], depth: int) -> list[cst.BaseStatement]:
         nodes = self._printed(s, rvs, depth)
@@ -426,3 +431,13 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
         if name != user_name(v.name):
             shown.setdefault(v.name, name)
     return LoweredResult(node, shown)
+
+
+def _unannotated(node: cst.BaseStatement) -> cst.BaseStatement:
+    """`x: T = v` as `x = v` (any other statement as it is)."""
+    if not isinstance(node, cst.SimpleStatementLine):
+        return node
+    body = [cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
+            if isinstance(small, cst.AnnAssign) and small.value is not None else small
+            for small in node.body]
+    return node.with_changes(body=body)

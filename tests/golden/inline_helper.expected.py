@@ -45,7 +45,7 @@ class InlineHelper:
         b_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
             b, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
         )
-        _tuple_tmp: pl.Tuple[pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec], pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec]] = [a_tile, b_tile]
+        _tuple_tmp = [a_tile, b_tile]
         a_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[0]
         b_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[1]
         scaled: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(a_tile, 0.5)
