@@ -28,10 +28,10 @@ def halve(x: pl.Tensor, out: pl.Out[pl.Tensor]):
 def halve_then_add(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor]):
     cols = x.shape[1]
     with pl.at(level=pl.Level.CORE_GROUP):
-        tx: pl.Tile[[48, 64], pl.FP16, pl.MemorySpace.Vec] = pl.load(x, [0, 0], [ROWS, cols])
-        ty: pl.Tile[[48, 64], pl.FP16, pl.MemorySpace.Vec] = pl.load(y, [0, 0], [ROWS, cols])
-        hx: pl.Tile[[48, 64], pl.FP16, pl.MemorySpace.Vec] = pl.mul(tx, 0.5)
-        s: pl.Tile[[48, 64], pl.FP16, pl.MemorySpace.Vec] = pl.add(hx, ty)
+        tx: pl.Tile[[ROWS, 64], pl.FP16, pl.MemorySpace.Vec] = pl.load(x, [0, 0], [ROWS, cols])
+        ty: pl.Tile[[ROWS, 64], pl.FP16, pl.MemorySpace.Vec] = pl.load(y, [0, 0], [ROWS, cols])
+        hx: pl.Tile[[ROWS, 64], pl.FP16, pl.MemorySpace.Vec] = pl.mul(tx, 0.5)
+        s: pl.Tile[[ROWS, 64], pl.FP16, pl.MemorySpace.Vec] = pl.add(hx, ty)
         pl.store(s, [0, 0], out)
     return out
 
