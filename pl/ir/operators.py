@@ -54,7 +54,20 @@ def _xor(a: Any, b: Any) -> bool:
     return bool(a) != bool(b)
 
 
-class BinaryOp(IrEnum):
+class _Operator(IrEnum):
+    """What every operator record starts with: (symbol, precedence, ...)."""
+
+    @property
+    def symbol(self) -> str:
+        """The Python operator, or the name of the function it prints as (at ATOM precedence)."""
+        return self.value[0]  # type: ignore[no-any-return]
+
+    @property
+    def precedence(self) -> int:
+        return self.value[1]  # type: ignore[no-any-return]
+
+
+class BinaryOp(_Operator):
     """Value: (symbol, precedence, Python's function, kind, written in kernels as an operator)."""
 
     Add = ("+", ADD, operator.add, Kind.ARITH, True)
@@ -82,15 +95,6 @@ class BinaryOp(IrEnum):
     Xor = ("xor", ATOM, _xor, Kind.LOGICAL, False)
 
     @property
-    def symbol(self) -> str:
-        """The Python operator, or the name of the function it prints as (at ATOM precedence)."""
-        return self.value[0]  # type: ignore[no-any-return]
-
-    @property
-    def precedence(self) -> int:
-        return self.value[1]  # type: ignore[no-any-return]
-
-    @property
     def python(self) -> Callable[[Any, Any], Any]:
         """What Python computes for `a op b` (or `op(a, b)`)."""
         return self.value[2]  # type: ignore[no-any-return]
@@ -113,7 +117,7 @@ class BinaryOp(IrEnum):
         return promote(left, right)
 
 
-class UnaryOp(IrEnum):
+class UnaryOp(_Operator):
     """Value: (symbol, precedence, Python's function)."""
 
     Neg = ("-", UNARY, operator.neg)
@@ -121,14 +125,6 @@ class UnaryOp(IrEnum):
     Not = ("not ", NOT, operator.not_)
     Abs = ("abs", ATOM, abs)
     Cast = ("cast", ATOM, lambda a: a)
-
-    @property
-    def symbol(self) -> str:
-        return self.value[0]  # type: ignore[no-any-return]
-
-    @property
-    def precedence(self) -> int:
-        return self.value[1]  # type: ignore[no-any-return]
 
     @property
     def python(self) -> Callable[[Any], Any]:
