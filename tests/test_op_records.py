@@ -66,7 +66,7 @@ def test_a_record_lacking_parts_is_named() -> None:
     its typing row, type rule, numerics and converter."""
     bare = OpDef(name="tensor.no_such_op", level="tensor", spellings=(), args=(), kwargs=(),
                  input_constraints=(), output_memory=all_ops()["tensor.add"].output_memory,
-                 retargetable=False, inherits_input=False, family="", category="", effects="",
+                 retargetable=False, inherits_input=False, family="", category="",
                  notes="", converts_to="tile.no_such_op")
     assert len(missing_parts(bare)) == 4
 

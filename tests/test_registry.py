@@ -130,3 +130,48 @@ def test_tensor_optional_args() -> None:
 def test_unknown_op_is_none() -> None:
     assert get_op("tile.nope") is None
     assert get_op("pld.tile.load") is None
+
+
+def test_typed_columns_name_real_slots() -> None:
+    """The effects / buffer / layout columns name argument slots the op has; a reused buffer is a
+    written or inherited argument. (A row-major slot may be a scalar: PTO's table counts the
+    scalar operand of tile.adds & co; the need is applied to tile inputs only.)"""
+    for n, o in all_ops().items():
+        slots = set(range(len(o.args)))
+        assert set(o.written_args) <= slots and set(o.inplace_args) <= set(o.written_args), n
+        assert set(o.row_major_inputs) <= slots, n
+        if o.output_reuses_input is not None:
+            assert o.output_reuses_input in slots, n
+            assert o.output_reuses_input in o.written_args or o.inherits_input \
+                or o.name == "tensor.set_validshape", n
+
+
+def test_layout_needs_are_op_facts() -> None:
+    from pl.ir.enums import TileLayout
+    from pl.ops.backend import input_layouts
+    assert input_layouts("910B", "tile.mscatter") == {0: TileLayout.row_major, 1: TileLayout.row_major}
+    assert input_layouts("950", "tile.abs") == {0: TileLayout.row_major}
+    assert input_layouts(None, "tile.abs") == {}
+    assert input_layouts("910B", "tile.matmul") == {}
+
+
+def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
+    load, sl = get_op("tile.load"), get_op("tensor.slice")
+    assert load is not None and (load.min_args, load.dsl_min_args) == (4, 3)
+    assert sl is not None and [a.name for a in sl.args if a.optional] == ["valid_shape", "drop_dims"]
+
+
+@pytest.mark.parametrize("column,text", [("effects", "writes arg0 (ReadWrite)"),
+                                         ("buffer", "reuses arg0"), ("layout", "row_major 0")])
+def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
+    from pl.ops import registry
+    parse = {"effects": registry._effects, "buffer": registry._buffer,
+             "layout": registry._layout}[column]
+    with pytest.raises(ValueError, match=f"{column} column"):
+        parse(text)
+
+
+def test_kwarg_codes_are_read_from_their_table() -> None:
+    from pl.ops.registry import KWARG_CODES
+    assert KWARG_CODES["mode"]["round"] == 2 and KWARG_CODES["atomic"]["add"] == 1
+    assert set(KWARG_CODES) == {"mode", "cmp_type", "cmp_mode", "coalesce", "atomic", "gather_oob"}

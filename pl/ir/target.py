@@ -89,20 +89,6 @@ class CostModel:
     mad_fp32_passes: int = 2
 
 
-# Row-major input slots per op (ops.md 6): the PTO table both backends register (910B lacks only
-# the mx ops, none of which has a row here).
-_INPUTS_BY_OPS: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("add sub mul part_add part_mul part_max part_min fmod and or shl shr maximum minimum "
-     "adds subs muls divs fmods maximums lrelu", (0, 1)),
-    ("rem xor addsc subsc prelu", (0, 1, 2)),
-    ("abs exp sqrt not relu log recip cast cmps mrgsort_format1", (0,)),
-    ("div rsqrt gatherb sort32 mscatter", (0, 1)),
-    ("sel sels mrgsort_format2", (0, 1, 2, 3)),
-)
-_PTO_ROW_MAJOR_INPUTS: Final[Mapping[str, tuple[int, ...]]] = MappingProxyType(
-    {"tile." + op: slots for ops, slots in _INPUTS_BY_OPS for op in ops.split()})
-
-
 @dataclass(frozen=True)
 class Backend:
     """One backend: its name, chip, capacities, L0 cost model and layout needs."""
@@ -112,7 +98,9 @@ class Backend:
     capacities: Mapping[MemorySpace, int]  # bytes; a space absent has capacity 0 (unchecked)
     cost: CostModel
     int32_acc_row_align: int  # L0C row alignment of an INT32 accumulator (FP32: 16)
-    row_major_inputs: Mapping[str, tuple[int, ...]]  # op -> input slots that must be row_major
+    # Whether the backend registers PTO's per-op layout needs (the `layout` column of the op
+    # tables, ops.md 6: both do; 910B lacks only the mx ops, none of which has a need).
+    layout_needs: bool
 
     def capacity(self, space: MemorySpace) -> int:
         """Bytes available in `space` (0 = unknown / unchecked)."""
@@ -138,13 +126,13 @@ def _capacities(**kib: int) -> Mapping[MemorySpace, int]:
 BACKENDS: Final[Mapping[str, Backend]] = MappingProxyType({b.name: b for b in (
     Backend("910B", "Ascend910B / a2a3",
             _capacities(Vec=184, Mat=512, Left=64, Right=64, Acc=128, Bias=1),
-            CostModel(), 32, _PTO_ROW_MAJOR_INPUTS),
+            CostModel(), 32, layout_needs=True),
     Backend("950", "Ascend950 / a5",
             _capacities(Vec=240, Mat=512, Left=64, Right=64, Acc=256, Bias=4, LeftScale=4,
                         RightScale=4),
             CostModel(bw_a=206.3, bw_b=223.8, bw_drain=30.0, drain_fixed=343.4, drain_row=4.59,
                       drain_penalty=0.26, mad_head=25, mad_fp32_passes=8),
-            16, _PTO_ROW_MAJOR_INPUTS),
+            16, layout_needs=True),
 )})
 
 DEFAULT_BACKEND: Final = "910B"

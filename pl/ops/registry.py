@@ -2,8 +2,13 @@
 
 A record carries everything the layers know about its op, or points to it:
 - its facts, one row of `data/ops.tsv` (tile.* and tensor.*, checked on the reference) or of
-  `data/system_ops.tsv` (system.* and array.*): positional and keyword signature, ordered input-memory
-  constraints, the output-memory rule, inheritance / retargetable flags, category and effects;
+  `data/system_ops.tsv` (system.* and array.*): positional and keyword signature (optional and
+  DSL-derived arguments marked), ordered input-memory constraints, the output-memory rule,
+  inheritance / retargetable flags, category, and the typed columns `effects` (written / in-place
+  written arguments, kept by dead-code elimination), `buffer` (reused argument, fresh buffer) and
+  `layout` (row-major input slots), each read by name and parsed once (ops.tsv's header comment
+  gives their vocabulary; an unknown word stops the build). Prose columns (`effects_evidence`,
+  `notes`) are read by no code, but a system op's `result=` note;
 - its typing facts, one row of `data/op_types.tsv`: the result kind and the dtype rule (parsed
   once into a `DtypeRule`) that the stubs (stubs/generate.py) and the mypy plugin
   (pl/mypy_plugin.py) read from the record;
@@ -21,7 +26,8 @@ Guarantees: `REGISTRY` is built once, explicitly, when this module is imported (
 every record is made once, with all its fields: every compile pays for this build at start-up),
 and is read-only afterwards (mappings are `MappingProxyType`s, records are frozen); nothing here
 caches. `data/dsl_positional.tsv` adds the positional parameters each DSL spelling's reference
-wrapper takes (its signature, measured).
+wrapper takes (its signature, measured); `data/kwarg_codes.tsv` the string spellings of int-coded
+kwargs. No per-op fact is written in Python beside these tables.
 """
 
 from __future__ import annotations
@@ -59,11 +65,14 @@ _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_
 
 @dataclass(frozen=True, slots=True)
 class ArgSpec:
-    """One positional argument. `kind` is tile / tensor / scalar / tuple / any."""
+    """One positional argument. `kind` is tile / tensor / scalar / tuple / any; `optional`: the IR
+    op takes the call without it (`?`); `derived`: the IR op needs it, the DSL wrapper derives it
+    when the call omits it (`=derived`: tile.load's valid_shape)."""
 
     name: str
     kind: str
     optional: bool = False
+    derived: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +179,20 @@ class OpDef:
     inherits_input: bool
     family: str                                  # e.g. "elementwise-binary", "matmul"
     category: str                                # e.g. "TileOp", "CrossCoreOp", "SyncOp"
-    effects: str
-    notes: str
+    notes: str                                   # prose: read by no code but a system op's result=
+    # The effects column: the positional args this op writes (passes ask it for every call they
+    # visit), and of those the ones whose write lands in the very buffer the caller passed, so
+    # that every other reader of that buffer sees it (`writes:N`: tile.write, fillpad_inplace,
+    # scatter_update, assemble, ...; `accumulates:N`, a matmul's accumulator, is written but gives
+    # the accumulated tile as its result); `keep`: the statement survives dead-code elimination.
+    written_args: tuple[int, ...] = ()
+    inplace_args: tuple[int, ...] = ()
+    keep: bool = False
+    # The buffer column: `fresh` (the result needs a buffer of its own), `reuses:N`.
     not_inplace_safe: bool = False
     output_reuses_input: int | None = None
+    # The layout column: input slots that must be row_major on a backend honouring layout needs.
+    row_major_inputs: tuple[int, ...] = ()
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
     conversion_reqs: Mapping[int, tuple[MemorySpace, str | None]] = field(
         default_factory=lambda: MappingProxyType({}))
@@ -181,22 +200,10 @@ class OpDef:
     result_dtype: DtypeRule = DtypeRule("unknown")  # op_types.tsv: how the result dtype follows
     scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
     type_rule: Rule | None = field(default=None, compare=False, repr=False)
-    # The positional args this op writes, read off the effects column once (`writes arg0
-    # (ReadWrite)`, `writes GM arg2 ...`, `writes 0:Write`; `writes no_arg_writes` and pure ops
-    # write none): passes ask it for every call they visit.
-    written_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    # The written args whose write lands in the very buffer the caller passed, so that every
-    # other reader of that buffer sees it (tile.write, fillpad_inplace, scatter_update,
-    # assemble, ...): `written_args` less a matmul's accumulator, a write the table marks
-    # functional (the op gives the accumulated tile as its result).
-    inplace_args: tuple[int, ...] = field(init=False, compare=False, repr=False)
     # A tile op whose output memory the data table specifies (inference asks it of every call).
     has_memory_spec: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "written_args", _written_args(self.effects))
-        functional = "Functional" in self.effects or self.family.startswith("matmul")
-        object.__setattr__(self, "inplace_args", () if functional else self.written_args)
         object.__setattr__(self, "has_memory_spec",
                            self.output_memory.kind != "no_spec" and self.level == "tile")
 
@@ -212,8 +219,8 @@ class OpDef:
 
     @property
     def dsl_min_args(self) -> int:
-        """The fewest positional arguments a DSL call takes (a wrapper may fill one the IR needs)."""
-        return _DSL_MIN_ARGS.get(self.name, self.min_args)
+        """The fewest positional arguments a DSL call takes (a wrapper may derive one the IR needs)."""
+        return sum(1 for a in self.args if not a.optional and not a.derived)
 
     @property
     def min_args(self) -> int:
@@ -269,8 +276,10 @@ def _parse_args(text: str) -> tuple[ArgSpec, ...]:
         name, _, kind = part.partition(":")
         kind = kind.strip()
         optional = "?" in kind.split("(")[0] or kind.endswith("?") or "?" in part.split(" ")[0]
+        derived = part.endswith("=derived")
         base = _KIND.match(kind)
-        out.append(ArgSpec(name.strip().split(" ")[0], base.group(0) if base else "any", optional))
+        out.append(ArgSpec(name.strip().split(" ")[0].rstrip("?"), base.group(0) if base else "any",
+                           optional, derived))
     return tuple(out)
 
 
@@ -338,107 +347,133 @@ def _parse_reqs(text: str) -> dict[int, tuple[MemorySpace, str | None]]:
     return out
 
 
-_WRITES = re.compile(r"\bwrites\s+(?:GM\s+)?(?:arg(\d+)|(\d+):)")
+def _effects(text: str) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """The effects column: (written args, in-place written args, keep)."""
+    written: set[int] = set()
+    inplace: set[int] = set()
+    keep = False
+    for word in text.split():
+        kind, _, slot = word.partition(":")
+        if kind in ("writes", "accumulates") and slot.isdigit():
+            written.add(int(slot))
+            if kind == "writes":
+                inplace.add(int(slot))
+        elif word == "keep":
+            keep = True
+        elif word != "pure":
+            raise ValueError(f"effects column: unknown word {word!r} in {text!r}")
+    return tuple(sorted(written)), tuple(sorted(inplace)), keep
 
 
-def _written_args(effects: str) -> tuple[int, ...]:
-    return tuple(sorted({int(m.group(1) or m.group(2)) for m in _WRITES.finditer(effects)}))
+def _buffer(text: str) -> tuple[int | None, bool]:
+    """The buffer column: (the argument the result reuses, whether it needs a fresh buffer)."""
+    reuses: int | None = None
+    fresh = False
+    for word in text.split():
+        kind, _, slot = word.partition(":")
+        if kind == "reuses" and slot.isdigit():
+            reuses = int(slot)
+        elif word == "fresh":
+            fresh = True
+        elif word != "-":
+            raise ValueError(f"buffer column: unknown word {word!r} in {text!r}")
+    return reuses, fresh
 
 
-def _reuses(notes: str, effects: str) -> int | None:
-    m = re.search(r"output_reuses_input\s*=\s*(\d+)", notes + " " + effects)
-    if m:
-        return int(m.group(1))
-    m = re.search(r"reuses arg(\d+)", notes)
-    return int(m.group(1)) if m else None
+def _layout(text: str) -> tuple[int, ...]:
+    """The layout column: the input slots that must be row_major."""
+    if text.strip() in ("-", ""):
+        return ()
+    kind, _, slots = text.strip().partition(":")
+    if kind != "row_major" or not all(s.isdigit() for s in slots.split(",")):
+        raise ValueError(f"layout column: expected row_major:N,M or -, got {text!r}")
+    return tuple(int(s) for s in slots.split(","))
 
 
-# The tensor section of ops.tsv carries no `?` markers; these trailing args are optional in the
-# reference's deducers (argument-count checks) and are omitted by the DSL wrappers.
-_TENSOR_OPTIONAL: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    "tensor.slice": frozenset({"valid_shape", "drop_dims"}),
-    "tensor.reshape": frozenset({"valid_shape"}),
-    "tensor.view": frozenset({"shape", "valid_shape"}),
-    "tensor.transpose": frozenset({"valid_shape"}),
-    "tensor.matmul_acc": frozenset({"init_cond"}),
-    "tensor.gather_row": frozenset({"valid_shape"}),
-    "tensor.mrgsort_format2": frozenset({"src2", "src3"}),
-    "tensor.reinterpret_view": frozenset({"shape"}),
-})
-
-# String spellings of int-coded kwargs (reference: resolve_cast_mode and friends).
-KWARG_CODES: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType({
-    "mode": MappingProxyType({"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}),
-    "cmp_type": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
-    "cmp_mode": MappingProxyType({"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}),
-    "coalesce": MappingProxyType({"row": 0, "elem": 1}),
-    "atomic": MappingProxyType({"none": 0, "none_": 0, "add": 1}),
-    "gather_oob": MappingProxyType({"undefined": 0, "clamp": 1, "wrap": 2, "zero": 3}),
-})
-
-# DSL wrappers that fill an argument the IR op requires (`pl.tile.load` derives valid_shapes).
-_DSL_MIN_ARGS: Final[Mapping[str, int]] = MappingProxyType({"tile.load": 3})
+def _kwarg_codes() -> Mapping[str, Mapping[str, int]]:
+    """kwarg_codes.tsv: kwarg -> {spelling: code}."""
+    out: dict[str, Mapping[str, int]] = {}
+    for _, cols in _rows("kwarg_codes.tsv"):
+        pairs = (w.partition("=") for w in cols["codes"].split())
+        out[cols["kwarg"]] = MappingProxyType({name: int(code) for name, _, code in pairs})
+    return MappingProxyType(out)
 
 
-def _spellings(cols: list[str]) -> tuple[str, ...]:
-    return tuple(_split_top(cols[1], ","))
+Row = Mapping[str, str]  # one data row: column name (its section's header) -> cell
 
 
-def _tile_row(cols: list[str], level: str, spellings: tuple[str, ...], facts: dict[str, Any]
-              ) -> OpDef:
-    family, category = _category(cols[8])
-    notes = cols[10]
+def _spellings(cols: Row) -> tuple[str, ...]:
+    return tuple(_split_top(cols["dsl_spellings"], ","))
+
+
+def _typed_columns(cols: Row) -> dict[str, Any]:
+    """The typed columns every op table has: effects and buffer (and layout, tile rows)."""
+    written, inplace, keep = _effects(cols["effects"])
+    reuses, fresh = _buffer(cols["buffer"])
+    return {"written_args": written, "inplace_args": inplace, "keep": keep,
+            "output_reuses_input": reuses, "not_inplace_safe": fresh,
+            "row_major_inputs": _layout(cols.get("layout", "-"))}
+
+
+def _tile_row(cols: Row, level: str, spellings: tuple[str, ...], facts: dict[str, Any]) -> OpDef:
+    family, category = _category(cols["category"])
     return OpDef(
-        name=cols[0], level=level, spellings=spellings,
-        args=_parse_args(cols[2]), kwargs=_parse_kwargs(cols[3]),
-        input_constraints=_parse_constraints(cols[4]), output_memory=_parse_output(cols[5]),
-        retargetable=cols[6].strip() == "yes", inherits_input=cols[7].strip() == "yes",
-        family=family, category=category, effects=cols[9], notes=notes,
-        not_inplace_safe="not_inplace_safe" in notes, output_reuses_input=_reuses(notes, cols[9]),
-        **facts)
+        name=cols["op"], level=level, spellings=spellings,
+        args=_parse_args(cols["positional_args"]), kwargs=_parse_kwargs(cols["kwargs"]),
+        input_constraints=_parse_constraints(cols["input_memory"]),
+        output_memory=_parse_output(cols["output_memory"]),
+        retargetable=cols["retargetable_kwarg"].strip() == "yes",
+        inherits_input=cols["output_inherits_input"].strip() == "yes",
+        family=family, category=category, notes=cols["notes"], **_typed_columns(cols), **facts)
 
 
-def _tensor_row(cols: list[str], spellings: tuple[str, ...], facts: dict[str, Any]) -> OpDef:
-    family, category = _category(cols[7])
-    optional = _TENSOR_OPTIONAL.get(cols[0], frozenset())
-    args = tuple(ArgSpec(a.name, a.kind, a.optional or a.name in optional)
-                 for a in _parse_args(cols[2]))
+def _tensor_row(cols: Row, spellings: tuple[str, ...], facts: dict[str, Any]) -> OpDef:
+    family, category = _category(cols["category"])
     return OpDef(
-        name=cols[0], level="tensor", spellings=spellings,
-        args=args, kwargs=_parse_kwargs(cols[3]), input_constraints=(),
-        output_memory=OutputMemory("none"), retargetable=False,
-        inherits_input=cols[6].strip() == "yes", family=family, category=category,
-        effects=cols[8], notes=cols[9], converts_to=cols[4],
-        conversion_reqs=MappingProxyType(_parse_reqs(cols[5])),
-        output_reuses_input=_reuses(cols[9], cols[8]), **facts)
+        name=cols["op"], level="tensor", spellings=spellings,
+        args=_parse_args(cols["positional_args"]), kwargs=_parse_kwargs(cols["kwargs"]),
+        input_constraints=(), output_memory=OutputMemory("none"), retargetable=False,
+        inherits_input=cols["output_inherits_input"].strip() == "yes", family=family,
+        category=category, notes=cols["notes"],
+        converts_to=cols["converts_to (ConvertTensorToTileOps)"],
+        conversion_reqs=MappingProxyType(_parse_reqs(cols["conversion_input_reqs"])),
+        **_typed_columns(cols), **facts)
 
 
-def _rows(filename: str) -> list[tuple[str, list[str]]]:
-    """(section, columns) per data row; a `#` line naming `tensor.` starts the tensor section."""
+def _rows(filename: str) -> list[tuple[str, Row]]:
+    """(section, row) per data row, each row keyed by the column names of the header line
+    (`op\t...`) above it; a header with `conversion_input_reqs` starts the tensor section."""
     # Beside this module, as pl's other folders are read (pl.errors.PL_SOURCE_FOLDERS): pl is
     # installed as files, and `importlib.resources` alone would cost every compile's start-up
     # more than reading all four tables.
     with open(os.path.join(os.path.dirname(__file__), "data", filename), encoding="utf-8") as f:
         text = f.read()
-    out: list[tuple[str, list[str]]] = []
+    out: list[tuple[str, Row]] = []
     section = "tile"
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("op\t"):
+    header: list[str] = []
+    for i, line in enumerate(text.splitlines()):
+        if not line.strip() or line.startswith("#"):
             continue
-        if line.startswith("#"):
-            if "tensor." in line:
-                section = "tensor"
+        cells = line.split("\t")
+        if not header:
+            header = cells
+            section = "tensor" if "conversion_input_reqs" in header else "tile"
             continue
-        cols = line.split("\t")
-        cols += ["-"] * (11 - len(cols))
-        out.append((section, cols))
+        if cells[0] == header[0]:  # the next section's header
+            header = cells
+            section = "tensor" if "conversion_input_reqs" in header else "tile"
+            continue
+        if len(cells) > len(header):
+            raise ValueError(f"{filename}:{i + 1}: {len(cells)} cells under {len(header)} columns")
+        out.append((section, MappingProxyType(dict(zip(header, cells + ["-"] * (len(header) - len(cells)),
+                                                       strict=True)))))
     return out
 
 
 def _typing_rows() -> dict[str, tuple[str, str]]:
     """op_types.tsv: op -> (result kind, dtype rule)."""
-    return {cols[0]: (cols[1].strip(), cols[3].strip()) for _, cols in _rows("op_types.tsv")
-            if cols[0] != "op"}
+    return {cols["op"]: (cols["result_kind"].strip(), cols["dtype_rule"].strip())
+            for _, cols in _rows("op_types.tsv")}
 
 
 def _system_rule(result: Type) -> Rule:
@@ -487,17 +522,19 @@ class Registry:
     ops: Mapping[str, OpDef]
     # DSL spelling -> the positional parameters its reference wrapper takes (dsl_positional.tsv).
     positional: Mapping[str, tuple[str, ...]]
+    # kwarg -> {spelling: code} of the int-coded kwargs (kwarg_codes.tsv).
+    kwarg_codes: Mapping[str, Mapping[str, int]]
 
 
 def build_registry() -> Registry:
     """Read the data files and collect the `@type_rule` marks into one read-only registry."""
-    rows: dict[str, tuple[str, list[str]]] = {}  # op -> (level, columns)
+    rows: dict[str, tuple[str, Row]] = {}  # op -> (level, columns)
     for section, cols in _rows("ops.tsv"):
-        rows[cols[0]] = (section, cols)  # "tile" or "tensor"
+        rows[cols["op"]] = (section, cols)  # "tile" or "tensor"
     for table_file in ("system_ops.tsv", "distributed_ops.tsv"):
         for _, cols in _rows(table_file):
             # "system", "array", "prefetch"; "pld" for the distributed ops
-            rows[cols[0]] = (cols[0].split(".", 1)[0], cols)
+            rows[cols["op"]] = (cols["op"].split(".", 1)[0], cols)
     typing = _typing_rows()
     rules = collect("type_rule", _RULE_MODULES)
     unknown = sorted(set(rules) - set(rows))
@@ -506,19 +543,20 @@ def build_registry() -> Registry:
     spellings = {name: _spellings(cols) for name, (_, cols) in rows.items()}
     table: dict[str, OpDef] = {}
     for name, (level, cols) in rows.items():
-        notes = cols[9] if level == "tensor" else cols[10]
-        facts = _record_facts(level, notes, typing.get(name), rules.get(name),
+        facts = _record_facts(level, cols["notes"], typing.get(name), rules.get(name),
                               _scalar_variant(name, spellings))
         table[name] = _tensor_row(cols, spellings[name], facts) if level == "tensor" else \
             _tile_row(cols, level, spellings[name], facts)
     positional: dict[str, tuple[str, ...]] = {}
     for _, cols in _rows("dsl_positional.tsv"):
-        if cols[0] != "spelling":
-            positional[cols[0]] = tuple(_split_top(cols[1], ",")) if cols[1] != "-" else ()
-    return Registry(MappingProxyType(table), MappingProxyType(positional))
+        text = cols["positional"]
+        positional[cols["spelling"]] = tuple(_split_top(text, ",")) if text != "-" else ()
+    return Registry(MappingProxyType(table), MappingProxyType(positional), _kwarg_codes())
 
 
 REGISTRY: Final = build_registry()
+# String spellings of int-coded kwargs (kwarg_codes.tsv): kwarg -> {spelling: code}.
+KWARG_CODES: Final = REGISTRY.kwarg_codes
 
 
 def rebinding_slot(spelling: str, op: OpDef, nargs: int, extra_names: tuple[str, ...] = ()

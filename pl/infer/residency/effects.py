@@ -3,8 +3,8 @@
 Guarantees: `ordering_boundary(e)` is True for a Submit, a call of a program function or any other
 non-builtin op, an op the registry does not know, and a SyncOp / CrossCoreOp; TaskOp and ordinary
 tile / tensor ops are not boundaries. `closes_prefix(stmt)` is True for a statement whose value is a
-DCE side-effect op (or Submit) or an ordering boundary. Our op table does not list the `system.*`
-ops yet, so their categories (reference registry) are kept here; a registry entry wins when present.
+DCE side-effect op (`OpDef.keep`, or Submit) or an ordering boundary; categories are the op
+records'.
 """
 
 from __future__ import annotations
@@ -30,20 +30,6 @@ from pl.ir.stmt import (
 )
 from pl.ops.registry import get_op
 
-_SYNC = frozenset(f"system.{n}" for n in
-                  "sync_src sync_dst bar_v bar_m bar_all fence cacheinvalid syncall".split())
-_CROSS_CORE = frozenset(f"system.{n}" for n in (
-    "set_ffts sync_set sync_wait tfree_to_aic tfree_to_aiv aic_initialize_pipe aiv_initialize_pipe "
-    "reserve_buffer import_peer_buffer").split())
-_TASK_PREFIXES = ("system.task_", "system.available_")
-
-# Ops whose statement survives dead-code elimination for its effect (reference dce::IsSideEffectOp).
-DCE_SIDE_EFFECT_OPS = frozenset({
-    "tile.tpush_to_aiv", "tile.tpush_to_aic", "tile.tpop_from_aic", "tile.tpop_from_aiv", "tile.store",
-    "tile.assemble", "system.tfree_to_aic", "system.tfree_to_aiv", "system.reserve_buffer",
-    "system.import_peer_buffer", "system.aic_initialize_pipe", "system.aiv_initialize_pipe",
-})
-
 _BUILTIN_PREFIXES = ("tile.", "tensor.", "system.", "array.")
 
 
@@ -54,15 +40,14 @@ def is_builtin(name: str) -> bool:
 def op_category(name: str) -> str | None:
     """The registry category of an op name, None when the op is unknown."""
     op = get_op(name)
-    if op is not None:
-        return op.category
-    if name in _SYNC:
-        return "SyncOp"
-    if name in _CROSS_CORE:
-        return "CrossCoreOp"
-    if name.startswith(_TASK_PREFIXES):
-        return "TaskOp"
-    return None
+    return op.category if op is not None else None
+
+
+def survives_dce(name: str) -> bool:
+    """An op whose statement survives dead-code elimination for its effect (the `keep` word of
+    its effects column; reference dce::IsSideEffectOp)."""
+    op = get_op(name)
+    return op is not None and op.keep
 
 
 def ordering_boundary(e: Expr) -> bool:
@@ -86,7 +71,7 @@ def closes_prefix(stmt: Stmt) -> bool:
             if is_submit(value):
                 return True
             if isinstance(value, Call):
-                return callee_name(value) in DCE_SIDE_EFFECT_OPS or ordering_boundary(value)
+                return survives_dce(callee_name(value)) or ordering_boundary(value)
             return False
         case ReturnStmt() | YieldStmt() | SeqStmts() | IfStmt() | ForStmt() | WhileStmt() \
                 | ScopeStmt() | BreakStmt() | ContinueStmt():
