@@ -6,16 +6,23 @@ call of the entry whose arrays are all readable: a name bound, earlier in the fi
 `__main__` block included), to an array built with literal extents and dtype by the usual torch /
 NumPy constructors (`torch.randn(M, N, dtype=torch.float16)`, `torch.zeros((M, N))`,
 `np.zeros((M, N), np.float32)`, `np.random.randn(M, N).astype(np.float32)`, `.to(...)`,
-`torch.zeros_like(x)`, `torch.tensor([..], dtype=...)`, ...), a call of `ENTRY.lower(...)` or
-`ENTRY.compile(...)` counting as a call,
+`torch.zeros_like(x)`, `torch.tensor([..], dtype=...)`, `x.clone()`, ...), a call of
+`ENTRY.lower(...)` or `ENTRY.compile(...)` counting as a call,
 extents being integer literals, names bound to integers or module constants; a number for a
-scalar parameter. Else nothing: its written annotation, or the located error saying how to give
+scalar parameter. The file's statements are followed in order, as far as they can be read
+without running anything: a call reaches the entry by its name or through a value (a name
+bound to it, a tuple or list literal, a dict literal read by a key only the run knows: any of
+its values), a `for` over a literal sequence runs its body once per element (unpacking
+`for fn, k in ((f, 128), (g, 32))`), `*args` spreads a literal list, and the parameters of a
+function that calls the entry (a `@pl.jit.host` entry) are bound to that function's own
+samples. Else nothing: its written annotation, or the located error saying how to give
 it (lowering/frontend/jit.py). Nothing is imported and no code is run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -63,49 +70,214 @@ def entry_samples(name: str, params: list[str], module: cst.Module,
 
 
 def _from_calls(name: str, params: list[str], module: cst.Module,
-                constants: Mapping[str, Any]) -> list[Sample] | None:
-    env: dict[str, Any] = {k: v for k, v in constants.items() if type(v) is int}
-    result: list[list[Sample]] = []
+                constants: Mapping[str, Any], seen: frozenset[str] = frozenset()
+                ) -> list[Sample] | None:
+    """The samples of the first call of `name` whose arguments are all readable, the file's
+    statements followed in order (a `for` over a literal sequence once per element; a
+    function's parameters bound to its own samples where it calls `name`: an entry a host
+    entry calls; `seen`: the functions whose samples are being found, on the way here)."""
+    env: dict[str, Any] = {k: v for k, v in constants.items() if type(v) in (int, float)}
+    # The entry and the file's other functions, by name: a call may reach them through a value.
+    for fn in (name, *(s.name.value for s in module.body if isinstance(s, cst.FunctionDef))):
+        env[fn] = _Callee(frozenset({fn}))
+    walk = _Walk(name, params, module, constants, seen | {name})
+    walk.block(module.body, env)
+    return walk.found
 
-    class _Walk(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-                value = _value(node.value, env)
-                target = node.targets[0].target.value
-                if value is None:
-                    env.pop(target, None)
-                else:
-                    env[target] = value
 
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "compile"):
-                func = func.value  # `entry.lower(x, out)`: samples too
-            if result or not isinstance(func, cst.Name) or func.value != name:
+@dataclass(frozen=True)
+class _Callee:
+    """A value that is one of these functions of the file (a dict of kernels read by a key
+    only the run knows is any of its values)."""
+
+    names: frozenset[str]
+
+
+class _Walk:
+    """Follows statements in order with what is known of each name (`env`), and records the
+    first call of the entry with every argument readable."""
+
+    def __init__(self, name: str, params: list[str], module: cst.Module,
+                 constants: Mapping[str, Any], seen: frozenset[str]) -> None:
+        self.name, self.params = name, params
+        self.module, self.constants, self.seen = module, constants, seen
+        self.found: list[Sample] | None = None
+        self.steps = 0  # bounds the work on loops nested over long literal sequences
+
+    def block(self, body: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
+              env: dict[str, Any]) -> None:
+        for stmt in body:
+            if self.found is not None or self.steps > _MAX_STEPS:
                 return
-            args: list[Sample] = [None] * len(params)
-            for i, a in enumerate(node.args):
-                key = a.keyword.value if a.keyword is not None else None
-                slot = params.index(key) if key in params else i if key is None else None
-                if slot is None or slot >= len(params) or a.star:
-                    continue
-                value = _value(a.value, env)
-                args[slot] = value if isinstance(value, TensorSpec | int | float) else None
-            if all(a is not None for a in args):
-                result.append(args)
+            self.steps += 1
+            self.statement(stmt, env)
 
-    module.visit(_Walk())
-    return result[0] if result else None
+    def statement(self, stmt: cst.CSTNode, env: dict[str, Any]) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            self.block(stmt.body, env)
+        elif isinstance(stmt, cst.FunctionDef):
+            local = dict(env)  # what it binds stays inside it
+            names = [p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params)]
+            for param in (*stmt.params.posonly_params, *stmt.params.params,
+                          *stmt.params.kwonly_params):
+                local.pop(param.name.value, None)
+            if stmt.name.value not in self.seen and _calls_name(stmt, self.name):
+                # Its parameters are what the file's own calls of it give (a host entry's).
+                own = _from_calls(stmt.name.value, names, self.module, self.constants, self.seen)
+                for p, sample in zip(names, own or (), strict=False):
+                    if sample is not None:
+                        local[p] = sample
+            self.block(stmt.body.body, local)
+        elif isinstance(stmt, cst.For):
+            self.calls(stmt.iter, env)
+            items = _value(stmt.iter, env)
+            if isinstance(items, dict):
+                items = tuple(items)
+            if isinstance(items, tuple) and items:
+                for item in items:
+                    _bind(stmt.target, item, env)
+                    self.block(stmt.body.body, env)
+            else:
+                _bind(stmt.target, None, env)
+                self.block(stmt.body.body, env)
+            if stmt.orelse is not None:
+                self.block(stmt.orelse.body.body, env)
+        elif isinstance(stmt, cst.If | cst.While):
+            self.calls(stmt.test, env)
+            self.block(stmt.body.body, env)
+            orelse = stmt.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    self.statement(orelse, env)
+                    break
+                self.block(orelse.body.body, env)
+                break
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                self.calls(item.item, env)
+            self.block(stmt.body.body, env)
+        elif isinstance(stmt, cst.Try):
+            self.block(stmt.body.body, env)
+            for handler in stmt.handlers:
+                self.block(handler.body.body, env)
+            for part in (stmt.orelse, stmt.finalbody):
+                if part is not None:
+                    self.block(part.body.body, env)
+        elif isinstance(stmt, cst.Assign):
+            self.calls(stmt.value, env)
+            value = _value(stmt.value, env)
+            for target in stmt.targets:
+                _bind(target.target, value, env)
+        elif isinstance(stmt, cst.AnnAssign):
+            if stmt.value is not None:
+                self.calls(stmt.value, env)
+            _bind(stmt.target, None if stmt.value is None else _value(stmt.value, env), env)
+        elif isinstance(stmt, cst.BaseSmallStatement | cst.BaseCompoundStatement):
+            self.calls(stmt, env)  # an expression, a return, ...: its calls; a class: skipped
+
+    def calls(self, node: cst.CSTNode, env: dict[str, Any]) -> None:
+        """Records the first readable call of the entry among the calls inside `node`."""
+        walk = self
+
+        class _Calls(cst.CSTVisitor):
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def visit_Lambda(self, node: cst.Lambda) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                if walk.found is None:
+                    walk.call(node, env)
+
+        node.visit(_Calls())
+
+    def call(self, node: cst.Call, env: Mapping[str, Any]) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("lower", "compile"):
+            func = func.value  # `entry.lower(x, out)`: samples too
+        callee = _value(func, env)
+        if not isinstance(callee, _Callee) or self.name not in callee.names:
+            return
+        positional: list[Any] = []
+        named: dict[str, Any] = {}
+        for a in node.args:
+            value = _value(a.value, env)
+            if a.star == "*":
+                if not isinstance(value, tuple):
+                    return  # how many arguments it spreads is not known
+                positional.extend(value)
+            elif a.star == "**" or a.keyword is None and named:
+                return
+            elif a.keyword is not None:
+                named[a.keyword.value] = value
+            else:
+                positional.append(value)
+        args: list[Sample] = [None] * len(self.params)
+        for i, value in enumerate(positional[:len(self.params)]):
+            args[i] = value if isinstance(value, TensorSpec | int | float) else None
+        for key, value in named.items():
+            if key in self.params:
+                args[self.params.index(key)] = \
+                    value if isinstance(value, TensorSpec | int | float) else None
+        if all(a is not None for a in args):
+            self.found = args
+
+
+_MAX_STEPS = 20_000
+
+
+def _calls_name(node: cst.CSTNode, name: str) -> bool:
+    """Whether `node` holds a call of the bare name `name`."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            nonlocal found
+            found = found or isinstance(call.func, cst.Name) and call.func.value == name
+
+    node.visit(_Find())
+    return found
+
+
+def _bind(target: cst.BaseExpression, value: Any, env: dict[str, Any]) -> None:
+    """Binds `target` (a name, or a tuple / list of targets unpacking `value`) in `env`."""
+    if isinstance(target, cst.Name):
+        if value is None:
+            env.pop(target.value, None)
+        else:
+            env[target.value] = value
+    elif isinstance(target, cst.Tuple | cst.List):
+        elements = [e.value for e in target.elements]
+        fits = isinstance(value, tuple) and len(value) == len(elements) and \
+            not any(isinstance(e, cst.StarredElement) for e in target.elements)
+        for i, element in enumerate(elements):
+            _bind(element, value[i] if fits else None, env)
 
 
 def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
-    """An array's TensorSpec, an int or float, or None (unreadable)."""
+    """What `node` is known to be: an array's TensorSpec, an int, float or str, a tuple (of a
+    tuple or list literal), a dict (of a dict literal), a `_Callee`; None: unreadable."""
     if isinstance(node, cst.Integer):
         return int(node.value, 0)
     if isinstance(node, cst.Float):
         return float(node.value)
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
     if isinstance(node, cst.Name):
         return env.get(node.value)
+    if isinstance(node, cst.Tuple | cst.List):
+        if any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return None
+        return tuple(_value(e.value, env) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        pairs = [(_value(e.key, env), _value(e.value, env)) for e in node.elements
+                 if isinstance(e, cst.DictElement)]
+        if len(pairs) != len(node.elements) or not all(isinstance(k, str | int) for k, _ in pairs):
+            return None
+        return dict(pairs)
+    if isinstance(node, cst.Subscript):
+        return _item(node, env)
     if isinstance(node, cst.BinaryOperation):
         a, b = _value(node.left, env), _value(node.right, env)
         if type(a) is int and type(b) is int:
@@ -120,8 +292,34 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
                 return a // b
         return None
     if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") \
+                and not node.args:
+            table = _value(func.value, env)
+            if isinstance(table, dict):
+                return tuple(table.items()) if func.attr.value == "items" else \
+                    tuple(table.values()) if func.attr.value == "values" else tuple(table)
+            return None
         made = _array(node, env)
         return None if made is None or made.dtype is DType.INDEX else made
+    return None
+
+
+def _item(node: cst.Subscript, env: Mapping[str, Any]) -> Any:
+    """`table[key]`, `seq[i]`; a dict of the file's functions read by a key not known
+    statically is any of them (a `_Callee` of all)."""
+    base = _value(node.value, env)
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = _value(node.slice[0].slice.value, env)
+    if isinstance(base, dict):
+        if key in base:
+            return base[key]
+        if key is None and base and all(isinstance(v, _Callee) for v in base.values()):
+            return _Callee(frozenset(n for v in base.values() for n in v.names))
+        return None
+    if isinstance(base, tuple) and type(key) is int and -len(base) <= key < len(base):
+        return base[key]
     return None
 
 
@@ -146,10 +344,8 @@ def _dtype(node: cst.BaseExpression | None) -> DType | None:
 def _shape(args: list[cst.Arg], env: Mapping[str, Any]) -> tuple[int, ...] | None:
     if not args:
         return None
-    first = args[0].value
-    items = [e.value for e in first.elements] if isinstance(first, cst.Tuple | cst.List) else \
-        [a.value for a in args]
-    dims = [_value(e, env) for e in items]
+    first = _value(args[0].value, env)
+    dims = list(first) if isinstance(first, tuple) else [_value(a.value, env) for a in args]
     if not dims or not all(type(d) is int and d > 0 for d in dims):
         return None
     return tuple(dims)
@@ -157,13 +353,17 @@ def _shape(args: list[cst.Arg], env: Mapping[str, Any]) -> tuple[int, ...] | Non
 
 def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
     func = call.func
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
-        base = _array(func.value, env)  # `.astype(np.float32)`, `.to(torch.float16)`, `.float()`
-        if base is None:
+    if isinstance(func, cst.Attribute) and _dotted(func.value)[:1] not in (["torch"], ["np"],
+                                                                            ["numpy"]):
+        # `.astype(np.float32)`, `.to(torch.float16)`, `.float()`, `x.clone()` of an array
+        value = func.value
+        base = _array(value, env) if isinstance(value, cst.Call) else _value(value, env)
+        if not isinstance(base, TensorSpec):
             return None
         method = func.attr.value
         conv = {"float": DType.FP32, "half": DType.FP16, "bfloat16": DType.BF16,
-                "int": DType.INT32, "contiguous": base.dtype, "clone": base.dtype}
+                "int": DType.INT32, "contiguous": base.dtype, "clone": base.dtype,
+                "share_memory_": base.dtype, "cpu": base.dtype, "detach": base.dtype}
         if method in conv:
             dtype: DType | None = conv[method]
         elif method in ("astype", "to", "type"):
