@@ -271,6 +271,127 @@ def test_html_unwritable_output_is_a_user_error(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == [src]
 
 
+# Two matmuls in a loop read one stationary operand: lowering loads it once per matmul, both loads
+# are named alike in the compiled program (`lhs__ssa_v0_mat`), and residency hoists both.
+SHARED_LHS = '''import pl
+
+
+@pl.program
+class SharedLhs:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        lhs: pl.Tensor[[16, 128], pl.BF16],
+        rhs: pl.Tensor[[128, 256], pl.BF16],
+        rhs2: pl.Tensor[[128, 256], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 256], pl.FP32]],
+    ) -> pl.Tensor[[16, 256], pl.FP32]:
+        for n, (acc,) in pl.range(0, 256, 128, init_values=(out,)):
+            rhs_n = pl.slice(rhs, [128, 128], [0, n])
+            rhs2_n = pl.slice(rhs2, [128, 128], [0, n])
+            c_n = pl.matmul(lhs, rhs_n, out_dtype=pl.FP32)
+            d_n = pl.matmul(lhs, rhs2_n, out_dtype=pl.FP32)
+            e_n = pl.add(c_n, d_n)
+            result = pl.yield_(pl.assemble(acc, e_n, [0, n]))
+        return result
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        rhs: pl.Tensor[[128, 256], pl.BF16],
+        rhs2: pl.Tensor[[128, 256], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 256], pl.FP32]],
+    ) -> pl.Tensor[[16, 256], pl.FP32]:
+        fresh_lhs = pl.create_tensor([16, 128], dtype=pl.BF16)
+        result = self.kernel(fresh_lhs, rhs, rhs2, out)
+        return result
+'''
+
+# One name, three bindings in three spaces: `t` in Acc (a matmul), then in Vec (an exp of its
+# move); `a` loaded in Vec, then rebound by a subscript write (an assemble).
+REBOUND = '''import pl
+
+
+@pl.program
+class Rebound:
+    @pl.function(type=pl.FunctionType.InCore)
+    def mm(
+        self,
+        a: pl.Tensor[[16, 32], pl.FP16],
+        b: pl.Tensor[[32, 16], pl.FP16],
+        c: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        a_t = pl.load(a, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)
+        b_t = pl.load(b, [0, 0], [32, 16], target_memory=pl.MemorySpace.Mat)
+        t = pl.matmul(a_t, b_t)
+        t = pl.exp(t)
+        c = pl.store(t, [0, 0], c)
+        return c
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def window(
+        self,
+        x: pl.Tensor[[16, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        a = pl.load(x, [0, 0], [16, 64])
+        e = pl.exp(a[:, 0:32])
+        a[:, 0:32] = e
+        out = pl.store(a, [0, 0], out)
+        return out
+'''
+
+
+def _kernel_marks(dom: Dom) -> list[tuple[int, Element]]:
+    """(line, mark) of every name marked in the regenerated kernel."""
+    kernel = dom.find("kernel", tag="pre")[0]
+    return [(int(e.parent.attrs["data-n"]), e) for e in dom.marked()
+            if e.parent is not None and e.parent.parent is kernel]
+
+
+def test_html_marks_every_hoisted_load_of_an_operand_two_matmuls_share(tmp_path: Path) -> None:
+    status, _, _, out = _html(tmp_path, "shared.py", SHARED_LHS)
+    assert status == 0
+    marks = _kernel_marks(Dom(out.read_text(encoding="utf-8")))
+    loop = next(n for n, line in enumerate(SHARED_LHS.splitlines(), 1) if "for n, (acc,)" in line)
+    hoisted = [(n, e) for n, e in marks if "hoisted" in e.classes]
+    # Two loads of `lhs`, each with its own name, both before the loop, both marked hoisted.
+    assert len(hoisted) == 2 and len({e.text for _, e in hoisted}) == 2, hoisted
+    printed = io.StringIO()
+    assert main(["--no-cache", str(tmp_path / "shared.py")], stdout=printed) == 0
+    lines = printed.getvalue().splitlines()
+    for n, e in hoisted:
+        assert lines[n - 1].lstrip().startswith(f"{e.text}: pl.Tile["), lines[n - 1]
+        assert n < next(i for i, line in enumerate(lines, 1) if line.lstrip().startswith("for n"))
+        assert "sp-Mat" in e.classes
+        titles = e.attrs["title"].split("\n")
+        assert all(t.startswith(f"{e.text} ") for t in titles), titles
+        assert f"{e.text} hoisted before the loop at line {loop}" in e.attrs["title"]
+    # Each load's move to Left is marked on its own line, its words about it alone.
+    moves = [e for _, e in marks if "sp-Left" in e.classes]
+    assert len(moves) == 2 and len({e.text for e in moves}) == 2
+    assert all(len(e.attrs["title"].split("\n")) == 1 for e in moves)
+    loads = sorted(e.text for _, e in hoisted)
+    assert sorted(e.attrs["title"].split("inserted move of ")[1].split(",")[0] for e in moves) \
+        == loads
+
+
+def test_html_a_rebound_name_shows_each_bindings_own_decisions(tmp_path: Path) -> None:
+    status, _, _, out = _html(tmp_path, "rebound.py", REBOUND)
+    assert status == 0
+    marks = _kernel_marks(Dom(out.read_text(encoding="utf-8")))
+    for _, e in marks:  # one space per binding, never the union of a name's
+        assert len([c for c in e.classes if c.startswith("sp-")]) == 1, (e.text, e.classes)
+    t = [(e.classes & {"sp-Acc", "sp-Vec"}, e.attrs["title"]) for _, e in marks if e.text == "t"]
+    assert t == [({"sp-Acc"}, "t -> Acc: fixed output space of tile.matmul"),
+                 ({"sp-Vec"}, "t -> Vec: fixed output space of tile.exp")]
+    a = [(n, e.attrs["title"]) for n, e in marks if e.text == "a" and "tile" in e.classes]
+    # The load and the subscript write (an assemble into it), each on its own line.
+    assert len(a) == 2 and a[0][0] < a[1][0]
+    assert "tile.load" in a[0][1] and "assemble" not in a[0][1]
+    assert "assemble" in a[1][1] and "tile.load" not in a[1][1]
+
+
 # -- the page in a browser ---------------------------------------------------------------------
 def _chromium() -> str:
     found = shutil.which("chromium")

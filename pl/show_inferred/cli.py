@@ -380,8 +380,12 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
         stdout.write(explain(r, path))
     elif args.html is not None:
         from pl.show_inferred import html_report
+        from pl.show_inferred.annotate import rerun
 
-        pages.append(html_report.file_section(r, path, stages))
+        pages.append(html_report.file_section(
+            r, path, stages, rerun(backend=_BACKENDS[args.backend], residency=not args.no_residency,
+                                   program=args.program, execute=args.execute,
+                                   shapes=tuple(args.shape))))
     else:
         if len(args.files) > 1:
             # Several files back to back would read as one; `head`'s separator, as a comment so

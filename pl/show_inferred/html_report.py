@@ -4,12 +4,18 @@ Guarantees:
 - the page needs nothing but itself: inline CSS, no script, no link to anything outside it;
 - every text that comes from the user's file (the kernel, names, reasons, the programs after each
   pass) is HTML-escaped, so a comment holding `<script>` shows as text;
-- the kernel is the regenerated file (what show_inferred prints); each tile where it is assigned
-  (or declared, for a parameter) has the class `tile sp-<Space>` and, as its hover title, the very
-  text `--explain` gives for it (`report.explained`: one implementation of the reasons); inserted
-  moves carry `move`, hoisted loads `hoisted`, loads residency kept in their loop `kept`. A
-  function left as written is also shown in its compiled form, marked the same way, so that the
-  loads and moves the compiler made for tensor-level code are visible;
+- the kernel is the regenerated file (what show_inferred prints, every function as it is shown
+  there); each tile's name where the file binds it (its assignment, its parameter, its loop
+  header, the yield that gives it back) has the class `tile sp-<Space>` and, as its hover title,
+  the text `--explain` gives for it (`report.explained`: one implementation of the reasons),
+  naming the value as the file does; inserted moves carry `move`, hoisted loads `hoisted`, loads
+  residency kept in their loop `kept`. A mark is one binding, never a name: the shown text is
+  compiled again (it is the same program, pl/show_inferred/verify.py), and the k-th binding of
+  that compile is the k-th of the program the decisions are about, so a rebound name shows each
+  binding's own decisions and two values the compiled program names alike (the loads of one
+  operand for two matmuls) are each marked. A value the text does not spell (an iter arg SSA
+  added) is only in the function's decision log. A function left as written is also shown in
+  its compiled form (the `--ir` text), marked the same way;
 - per function, one bar per memory space: the bytes its tiles hold by
   `pl.infer.footprint.function_footprint` (the bound residency's capacity rule checks) against
   `pl.ops.backend.capacity`; `over` when above it; with no backend, the bytes alone; where
@@ -30,23 +36,46 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from typing_extensions import assert_never
+
 from pl.compiler import Compiled
 from pl.errors import PlError, python_lines
 from pl.files import FileId, write_file
 from pl.infer.capacity import format_bytes
 from pl.infer.footprint import footprint_and_peaks
 from pl.ir.enums import MemorySpace
+from pl.ir.expr import Call, Var
+from pl.ir.function import Function
 from pl.ir.names import user_name
+from pl.ir.stmt import (
+    AssignStmt,
+    BreakStmt,
+    ContinueStmt,
+    EvalStmt,
+    ForStmt,
+    IfStmt,
+    ReturnStmt,
+    ScopeStmt,
+    SeqStmts,
+    Stmt,
+    WhileStmt,
+    YieldStmt,
+    stmt_kind,
+)
 from pl.ir.target import SPACES
+from pl.ir.traverse import stmt_defs, walk_stmts
 from pl.ops.backend import capacity
 from pl.printer.program import print_node
 from pl.show_inferred.report import Explained, ExplainedFunction, explained
 from pl.show_inferred.result import Regenerated
+from pl.show_inferred.verify import ir_text
 
 Stage = tuple[str, str]  # (pass name, the program's text after it)
+# Loads, compiles and regenerates a text with the run's options, unverified
+# (pl/show_inferred/annotate.py's `rerun`): what the page compiles the texts it shows with.
+Reread = Callable[[str, str], Regenerated]
 
 _SPACE_TOKEN = re.compile(r"\bMemorySpace\.(\w+)")
-_ASSIGNED = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::|=(?!=))")  # `name: ...` / `name = ...`
 _DUMPED = re.compile(r"^(\d+)_(?:after_)?(\w+)\.py$")
 
 # A tile's background says its space (pl/ir/target.py's colours).
@@ -97,11 +126,16 @@ def read_stages(folder: Path, programs: list[str]) -> dict[str, list[Stage]]:
 
 
 # -- the kernel, marked ----------------------------------------------------------------------------
+# A binding's place in a shown text: (0-based line, start column, end column) of its name.
+Place = tuple[int, int, int]
+
+
 @dataclass
 class _Mark:
-    """What one name on one line is: its classes and the reasons shown on hover."""
+    """What one binding's name in the shown text is: its classes and the reasons shown on hover."""
 
-    token: re.Pattern[str]
+    start: int
+    end: int
     classes: set[str]
     titles: list[str]
 
@@ -133,68 +167,153 @@ def _header(lines: Sequence[str], region: range) -> range:
     return range(region.start, region.start + 1)
 
 
-def _assignments(lines: Sequence[str], region: range) -> dict[str, list[int]]:
-    """Name -> the lines of `region` that assign it (or declare it, `name: T`), read once."""
-    out: dict[str, list[int]] = {}
-    for i in region:
-        m = _ASSIGNED.match(lines[i])
-        if m:
-            out.setdefault(m.group(1), []).append(i)
+def _defs(f: Function) -> list[tuple[Var, Stmt | None]]:
+    """Every binding of `f` in program order, with the statement that makes it (None: a
+    parameter). Two structurally equal functions list their bindings in the same order."""
+    return [*((v, None) for v in f.params),
+            *((v, s) for s in walk_stmts(f.body) for v in stmt_defs(s))]
+
+
+_EQUALS = re.compile(r"(?<![=!<>:])=(?!=)")  # an assignment's `=` (not `==`, `<=`, `:=`, a kwarg's)
+_IN = re.compile(r"\sin\s")
+_MOVE_OF = re.compile(r"(: inserted move of )(\w+)(, because )")  # report.explained's words
+
+
+def _in_part(lines: Sequence[str], line: int, col: int, end: re.Pattern[str] | None,
+             name: str) -> Place | None:
+    """The name (`name`, a `|` of escaped spellings) on `lines[line]` from `col` up to `end`
+    (a statement's targets)."""
+    text = lines[line]
+    stop = end.search(text, col) if end is not None else None
+    m = re.compile(rf"(?<![\w.])(?:{name})(?!\w)").search(
+        text, col, stop.start() if stop is not None else len(text))
+    return (line, m.start(), m.end()) if m is not None else None
+
+
+def _place(lines: Sequence[str], g: Function, v: Var, spelled: str, s: Stmt | None,
+           filename: str) -> Place | None:
+    """Where the text `lines` (the file `filename`, which compiled to `g`) binds `v`, spelled
+    `spelled` (a `|` of escaped spellings): a
+    parameter in its signature, an assignment's value among the statement's targets, a loop's
+    variables before its `in`, a value a loop or an if gives back on the line of the body that
+    yields it (`result = pl.yield_(...)`); None where the text does not spell it (a value its
+    compile made)."""
+    span = g.span if s is None else s.span
+    if span.filename != filename or not 0 < span.line <= len(lines):
+        return None
+    name, first, col = spelled, span.line - 1, max(span.col - 1, 0)
+    if s is None:
+        param = re.compile(rf"(?<![\w.])(?:{name})(?=\s*:)")
+        for i in _header(lines, range(first, len(lines))):
+            if m := param.search(lines[i]):
+                return i, m.start(), m.end()
+        return None
+    kind = stmt_kind(s)
+    match kind:
+        case AssignStmt():
+            return _in_part(lines, first, col, _EQUALS, name)
+        case ForStmt() | WhileStmt() | IfStmt():
+            if v not in kind.return_vars:  # the loop variable and the iter args: the header's
+                return _in_part(lines, first, col, _IN, name)
+            for y in walk_stmts(s):
+                if isinstance(y, YieldStmt) and y.span.filename == filename \
+                        and 0 < y.span.line <= len(lines):
+                    yline = y.span.line - 1
+                    at = _in_part(lines, yline, len(lines[yline]) - len(lines[yline].lstrip()),
+                                  _EQUALS, name)
+                    if at is not None:
+                        return at
+            return None
+        case ScopeStmt():
+            return _in_part(lines, first, col, None, name)  # `with pl.at(...) as tid:`
+        case SeqStmts() | EvalStmt() | ReturnStmt() | YieldStmt() | BreakStmt() | ContinueStmt():
+            return None  # (they bind nothing)
+        case _:
+            assert_never(kind)
+
+
+def _places(f: Function, g: Function, lines: Sequence[str], filename: str) -> dict[Var, Place]:
+    """Each binding of the compiled function `f`, where the shown text binds it: `g` is what that
+    text compiles to, structurally equal to `f` (pl/show_inferred/verify.py checks it), so the
+    k-th binding of one is the k-th of the other."""
+    mine, theirs = _defs(f), _defs(g)
+    if len(mine) != len(theirs):
+        return {}
+    out: dict[Var, Place] = {}
+    for (v, _), (w, s) in zip(mine, theirs, strict=True):
+        # The text spells a value by the name it compiled to without its SSA version (a
+        # regenerated file) or by the compiled name itself (the IR, which reading renames).
+        spelled = "|".join(re.escape(n) for n in dict.fromkeys((user_name(w.name), v.name)))
+        at = _place(lines, g, w, spelled, s, filename)
+        if at is not None:
+            out[v] = at
     return out
 
 
-def _find_line(lines: Sequence[str], region: range, assigned: dict[str, list[int]], name: str,
-               near: int | None) -> tuple[int, re.Pattern[str]] | None:
-    """The line of `region` that assigns `name` (the one nearest `near` when several do), else the
-    signature line declaring it as a parameter, else (a loop's carried value) the line `near`
-    naming it or, without `near` (the compiled form, in SSA), its first line naming it; and the
-    pattern of the name's token there."""
-    found = assigned.get(name)
-    if found:
-        best = min(found, key=lambda i: abs(i - near)) if near is not None else found[0]
-        return best, re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-    param = re.compile(rf"(?<![\w.]){re.escape(name)}(?=\s*:)")
-    for i in _header(lines, region):
-        if param.search(lines[i]):
-            return i, param
-    named = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-    for i in [near] if near is not None else region:
-        if i in region and named.search(lines[i]):
-            return i, named
-    return None
-
-
-def _mark_function(lines: Sequence[str], region: range, ef: ExplainedFunction, ir_names: bool,
-                   near: Callable[[int | None], int | None], marks: dict[int, list[_Mark]]) -> None:
-    assigned = _assignments(lines, region)
+def _bindings(ef: ExplainedFunction) -> list[Var | None]:
+    """The binding each entry of `ef` is about. The decision log names a value by its compiled
+    name, which two values may share (the loads of one operand for two matmuls): among them, the
+    one made by a statement of the entry's line, and the k-th entry of a kind about that name and
+    line is about the k-th such value."""
+    by_name: dict[str, list[tuple[Var, int]]] = {}
+    for v, s in _defs(ef.function):
+        by_name.setdefault(v.name, []).append((v, (s or ef.function).span.line))
+    seen: dict[tuple[str, str, int | None], int] = {}
+    out: list[Var | None] = []
     for item in ef.items:
-        name = item.ir_name if ir_names else item.name
-        at = _find_line(lines, region, assigned, name, near(item.line))
-        if at is None:
-            continue  # not in this text (e.g. made by lowering): the decisions table has it
-        line, token = at
+        found = by_name.get(item.ir_name, [])
+        here = [v for v, line in found if line == item.line] or [v for v, _ in found]
+        k = seen.get((item.kind, item.ir_name, item.line), 0)
+        seen[(item.kind, item.ir_name, item.line)] = k + 1
+        out.append(here[min(k, len(here) - 1)] if here else None)
+    return out
+
+
+def _mark_function(lines: Sequence[str], ef: ExplainedFunction, g: Function, filename: str,
+                   marks: dict[int, list[_Mark]]) -> None:
+    """Marks each entry of `ef` on the name of the binding it is about, where `lines` (which
+    compiled to a program holding `g`) binds it: one mark per binding, never per name, so a
+    rebound name shows each binding's own decisions, and every hoisted load is marked."""
+    places = _places(ef.function, g, lines, filename)
+    made = dict(_defs(ef.function))
+
+    def spelled(v: Var) -> str | None:
+        at = places.get(v)
+        return lines[at[0]][at[1]:at[2]] if at is not None else None
+
+    for item, v in zip(ef.items, _bindings(ef), strict=True):
+        at = places.get(v) if v is not None else None
+        if v is None or at is None:
+            continue  # not spelled in this text (made by compiling it): the decision log has it
+        line, start, end = at
+        # The entry's words, with the names this text gives the binding and, for a move, the
+        # value it moves (two values the compiled program names alike are apart in the text).
+        text = item.text
+        if text.startswith(item.name):
+            text = lines[line][start:end] + text[len(item.name):]
+        s = made.get(v)
+        if item.kind == "move" and isinstance(s, AssignStmt) and isinstance(s.value, Call) \
+                and s.value.args and isinstance(s.value.args[0], Var):
+            producer = spelled(s.value.args[0])
+            if producer is not None:
+                text = _MOVE_OF.sub(rf"\g<1>{producer}\g<3>", text, count=1)  # (an identifier)
         here = marks.setdefault(line, [])
-        same = next((m for m in here if m.token.pattern == token.pattern), None)
+        same = next((m for m in here if m.start == start), None)
         if same is None:
-            here.append(_Mark(token, _item_classes(item), [item.text]))
+            here.append(_Mark(start, end, _item_classes(item), [text]))
         else:
             same.classes |= _item_classes(item)
-            same.titles.append(item.text)
+            if text not in same.titles:
+                same.titles.append(text)
 
 
-def _render_line(text: str, n: int, marks: list[_Mark], extra: str = "") -> str:
+def _render_line(text: str, n: int, marks: Sequence[_Mark], extra: str = "") -> str:
     spans: list[tuple[int, int, str]] = []
-    taken: list[tuple[int, int]] = []
     for m in marks:
-        hit = m.token.search(text)
-        if hit is None:
-            continue
         title = escape("\n".join(m.titles))
-        spans.append((hit.start(), hit.end(),
-                      f'<span class="{" ".join(sorted(m.classes))}" title="{title}">'))
-        taken.append((hit.start(), hit.end()))
+        spans.append((m.start, m.end, f'<span class="{" ".join(sorted(m.classes))}" title="{title}">'))
     for hit in _SPACE_TOKEN.finditer(text):
-        if not any(a < hit.end() and hit.start() < b for a, b in taken):
+        if not any(m.start < hit.end() and hit.start() < m.end for m in marks):
             spans.append((hit.start(), hit.end(), f'<span class="ms sp-{escape(hit.group(1))}">'))
     out, at = [], 0
     for start, end, opening in sorted(spans):
@@ -209,22 +328,11 @@ def _render_line(text: str, n: int, marks: list[_Mark], extra: str = "") -> str:
     return f'<span class="{" ".join(line_classes)}" data-n="{n}">{"".join(out)}</span>'
 
 
-def _pre(lines: Sequence[str], marks: dict[int, list[_Mark]], cls: str) -> str:
-    body = "".join(_render_line(t, i + 1, marks.get(i, [])) for i, t in enumerate(lines))
+def _pre(lines: Sequence[str], marks: dict[int, list[_Mark]], cls: str,
+         rows: range | None = None) -> str:
+    shown = range(len(lines)) if rows is None else rows
+    body = "".join(_render_line(lines[i], i - shown.start + 1, marks.get(i, [])) for i in shown)
     return f'<pre class="{cls}">{body}</pre>'
-
-
-def _line_map(old: Sequence[str], new: Sequence[str]) -> dict[int, int]:
-    """0-based lines of `old` -> the line of `new` they became (kept or rewritten in place)."""
-    out: dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, old, new)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out.update(zip(range(i1, i2), range(j1, j2), strict=True))
-        elif tag == "replace":  # an annotated line, maybe after inserted moves: the last lines
-            for k in range(1, min(i2 - i1, j2 - j1) + 1):
-                out[i2 - k] = j2 - k
-    return out
 
 
 def _lines(text: str) -> list[str]:
@@ -232,30 +340,46 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip("\r\n") for line in python_lines(text)]
 
 
-def _kernel(r: Regenerated, functions: list[ExplainedFunction]) -> str:
+def _shadow(filename: str) -> str:
+    """The name a shown text is compiled under, so it never stands in for the user's file."""
+    return f"{filename} (shown)"
+
+
+def _compiled_again(r: Regenerated, text: str, reread: Reread) -> tuple[str, tuple[Compiled, ...]]:
+    """What `text`, a text the page shows of `r`'s file, compiles to, and the name it was
+    compiled under: programs structurally equal to `r.compiled`, whose spans are in `text`."""
+    if text == r.text:
+        return r.filename, r.compiled
+    name = _shadow(r.filename)
+    return name, reread(text, name).compiled
+
+
+def _kernel(r: Regenerated, functions: list[ExplainedFunction], reread: Reread) -> str:
     lines = _lines(r.output)
-    line_map = _line_map(_lines(r.text), lines)
-
-    def near(line: int | None) -> int | None:
-        return line_map.get(line - 1) if line is not None else None
-
+    filename, again = _compiled_again(r, r.output, reread)
+    programs = {c.source.name: c.program for c in again}
     marks: dict[int, list[_Mark]] = {}
     for ef in functions:
-        start = near(ef.function.span.line) if ef.function.span.filename == r.filename else None
-        if start is not None and lines[start].lstrip().startswith(("def ", "async def ")):
-            _mark_function(lines, _region(lines, start), ef, False, near, marks)
+        g = programs.get(ef.program)
+        g_function = g.get(ef.function.name) if g is not None else None
+        if g_function is not None:
+            _mark_function(lines, ef, g_function, filename, marks)
     return _pre(lines, marks, "kernel")
 
 
-def _compiled_form(ef: ExplainedFunction) -> str:
-    text = print_node(ef.function)
+def _compiled_form(r: Regenerated, c: Compiled, ef: ExplainedFunction, reread: Reread) -> str:
+    """The compiled function as `--ir` prints it, marked as the kernel is (its text, the
+    program's IR, read back, is the same program: `--ir` checks it)."""
+    text = ir_text(c)
     lines = _lines(text)
-    first = next((i for i, t in enumerate(lines) if t.startswith("def ")), 0)
-    start = next((i for i in range(first, -1, -1) if not lines[i].startswith("@")), first)
-    lines = lines[start + (0 if lines[start].startswith("def ") else 1):]
+    filename, again = _shadow(r.filename), reread(text, _shadow(r.filename)).compiled
+    g = next((a.program.get(ef.function.name) for a in again if a.source.name == c.source.name),
+             None)
+    if g is None or g.span.filename != filename or not 0 < g.span.line <= len(lines):
+        return _pre(_lines(print_node(ef.function)), {}, "compiled")
     marks: dict[int, list[_Mark]] = {}
-    _mark_function(lines, range(len(lines)), ef, True, lambda _: None, marks)
-    return _pre(lines, marks, "compiled")
+    _mark_function(lines, ef, g, filename, marks)
+    return _pre(lines, marks, "compiled", _region(lines, g.span.line - 1))
 
 
 def _decisions(ef: ExplainedFunction) -> str:
@@ -352,11 +476,12 @@ def _legend() -> str:
             "</span> hover a name for the reason</p>")
 
 
-def file_section(r: Regenerated, path: str, stages: dict[str, list[Stage]]) -> str:
-    """One kernel file's part of the page (see the module doc)."""
+def file_section(r: Regenerated, path: str, stages: dict[str, list[Stage]], reread: Reread) -> str:
+    """One kernel file's part of the page (see the module doc); `reread` compiles the texts it
+    shows (to find where each binding is)."""
     functions = explained(r)
     parts = [f'<section class="file"><h2>{escape(path)}</h2>', "<h3>regenerated kernel</h3>",
-             _kernel(r, functions)]
+             _kernel(r, functions, reread)]
     by_name = {(ef.program, ef.function.name): ef for ef in functions}
     for c in r.compiled:
         backend = c.backend or "none"
@@ -374,7 +499,7 @@ def file_section(r: Regenerated, path: str, stages: dict[str, list[Stage]]) -> s
                 if ef.kept_reason:
                     parts.append(f'<p class="kept-note">left as written in the file '
                                  f"({escape(ef.kept_reason)}); its compiled form:</p>"
-                                 f"{_compiled_form(ef)}")
+                                 f"{_compiled_form(r, c, ef, reread)}")
                 parts.append(_decisions(ef))
             parts.append("</section>")
         parts.append(f"<h3>the program after each pass</h3>{_trace(stages.get(c.source.name, []))}"
