@@ -57,6 +57,71 @@ def load_extractor(path: Path) -> ModuleType:
     return module
 
 
+def _parametrize_case(fn: ast.AST, name: str) -> ast.expr | None:
+    """The expression `name` has in the first case of a `@pytest.mark.parametrize` of `fn` (a
+    test's parameter: the kernel as that test's first case builds it), or None."""
+    for deco in getattr(fn, "decorator_list", []):
+        if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)
+                and deco.func.attr == "parametrize" and len(deco.args) >= 2):
+            continue
+        names_node, cases = deco.args[0], deco.args[1]
+        if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+            names = [n.strip() for n in names_node.value.split(",")]
+        elif isinstance(names_node, (ast.Tuple, ast.List)):
+            names = [e.value for e in names_node.elts if isinstance(e, ast.Constant)]
+        else:
+            continue
+        if name not in names or not isinstance(cases, (ast.List, ast.Tuple)) or not cases.elts:
+            continue
+        case = cases.elts[0]
+        if isinstance(case, ast.Call) and getattr(case.func, "attr", None) == "param":
+            case = ast.Tuple(elts=list(case.args), ctx=ast.Load()) if len(names) > 1 else case.args[0]
+        if len(names) == 1:
+            return case
+        if isinstance(case, (ast.Tuple, ast.List)) and len(case.elts) == len(names):
+            return case.elts[names.index(name)]
+    return None
+
+
+def with_test_cases(ex: ModuleType) -> None:
+    """Extends the extractor's binding of a builder's parameters (a literal call site or default
+    in the same file) to the values pytest gives them: a parameter of a test function bound by
+    its `@pytest.mark.parametrize` takes its first case, and a constant bound to a parameter that
+    stands for a `pl` / `pld` expression (`DTYPE = dtype`, `dtype=pl.FP32`) names it. Nothing is
+    run: these are the extractor's own literal and `pl`-expression rules, applied to the test's
+    first case."""
+    base = ex.Resolver
+
+    class CaseResolver(base):  # type: ignore[misc, valid-type]
+        def _param_value(self, name: str, sc: Any) -> object:
+            found = super()._param_value(name, sc)
+            if found is not None or sc.fn is None:
+                return found
+            case = _parametrize_case(sc.fn, name)
+            if case is None:
+                return None
+            if ex.pl_attr_expr(case, self.aliases):
+                self.notes.append(f"{name} from the first parametrize case")
+                return ("__src__", ast.unparse(case))
+            sub = CaseResolver(self.scopes[1:], self.aliases, self.tree, self.pm, self.depth + 1)
+            try:
+                sub._from_expr("__v", case)
+            except ex.NeedsContext:
+                return None
+            self.notes.append(f"{name} from the first parametrize case")
+            return sub.values.get("__v")
+
+        def _from_expr(self, name: str, e: ast.expr) -> None:
+            if isinstance(e, ast.Name) and e.id not in self.aliases:
+                self.resolve(e.id)
+                if e.id in self.lines and e.id not in self.values:  # bound to a pl expression
+                    self._emit(name, f"{name} = {e.id}")
+                    return
+            super()._from_expr(name, e)
+
+    ex.Resolver = CaseResolver
+
+
 def pld_aliases(tree: ast.Module) -> set[str]:
     """Names the file binds to the distributed module (`import pypto.language.distributed as
     pld`, `from pypto.language import distributed as pld`)."""
@@ -140,7 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", default=None, help="print one kernel's text and outcome")
     ap.add_argument("--out", type=Path, default=None, help="write one JSON line per kernel")
     args = ap.parse_args(argv)
-    recs = [r for r in extract(load_extractor(args.extract), args.ref) if args.filter in r["id"]]
+    ex = load_extractor(args.extract)
+    with_test_cases(ex)
+    recs = [r for r in extract(ex, args.ref) if args.filter in r["id"]]
     if args.show is not None:
         recs = [r for r in recs if args.show in r["id"]][:1]
         for r in recs:

@@ -26,6 +26,7 @@ from typing import Any, Final
 from pl.errors import PlError
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
+from pl.ir.types import TileType
 from pl.language.dsl_ops import canonical_spelling
 from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
 
@@ -279,6 +280,15 @@ def _pad_value(spelling: str, value: Any) -> PadValue:
                   f"got {value!r}")
 
 
+def _tile_matmul_dtype(slots: Sequence[Any]) -> DType | None:
+    """The result dtype of a tile matmul of these operands: its accumulator's, FP32 for float
+    operands and INT32 for integer ones (None while an operand is not a tile yet)."""
+    lhs = getattr(slots[0], "type", None) if slots else None
+    if not isinstance(lhs, TileType):
+        return None
+    return DType.FP32 if lhs.dtype.is_float() else DType.INT32
+
+
 def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mapping[str, Any]
                     ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """Positional Exprs and ordered kwargs of the Call of `op` (see the module docstring)."""
@@ -315,6 +325,8 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
             given[key] = value
         elif key in droppable:
             plain = value.value if isinstance(value, ConstBool | ConstInt) else value
+            if key == "out_dtype" and plain is not None and plain == _tile_matmul_dtype(slots):
+                continue  # the reference accepts the dtype the accumulator has anyway
             if plain != droppable[key]:
                 raise PlError(f"{spelling}: '{key}' is not supported for Tile operands",
                               hint="At tile level a transposed operand is a pl.tile.transpose_view(...)")

@@ -239,6 +239,9 @@ def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr, least: int
         obj = auto if auto is not None else ctx.resolve(node)
         if isinstance(obj, dsl.DynVar):
             return ctx.prog.dyn_var(obj)
+    inline = _inline_dynamic(ctx, node)
+    if inline is not None:
+        return ctx.prog.dyn_var(inline)
     dim = lower_expr(ctx, node)
     if isinstance(dim, ConstInt):
         if dim.value < least:
@@ -247,6 +250,23 @@ def _dim(ctx: FnCtx, node: cst.BaseExpression, lower_expr: LowerExpr, least: int
     if not isinstance(dim.type, ScalarType) or not (dim.type.dtype.is_int()):
         raise ctx.error(node, "Dimension must be an integer or a scalar index value")
     return dim
+
+
+def _inline_dynamic(ctx: FnCtx, node: cst.BaseExpression) -> dsl.DynVar | None:
+    """A dim written `pl.dynamic("NR")` in the shape itself: the program's dynamic dim of that
+    name (a module's `NR = pl.dynamic("NR")`, or the one other inline spellings made), as the
+    printed text, which names it `NR`, reads back."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name | cst.Attribute)
+            and ctx.try_resolve(node.func) is dsl.dynamic):
+        return None
+    arg = node.args[0].value if len(node.args) == 1 and node.args[0].keyword is None else None
+    if not isinstance(arg, cst.SimpleString):
+        raise ctx.error(node, 'pl.dynamic in a shape takes one string literal: pl.dynamic("N")')
+    name = arg.evaluated_value
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ctx.error(arg, f"pl.dynamic's name must be an identifier, got {name!r}")
+    named = [obj for obj, _ in ctx.prog.dyn_vars.values() if obj.name == name]
+    return named[0] if named else ctx.prog.auto_dyn.setdefault(name, dsl.DynVar(name))
 
 
 def _enum_arg(ctx: FnCtx, node: cst.BaseExpression, kinds: tuple[type, ...]) -> Any:
