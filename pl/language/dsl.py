@@ -32,7 +32,8 @@ from pl.ir.enums import (
     TensorLayout,
     TileLayout,
 )
-from pl.ir.types import HANDLE_KINDS
+from pl.ir.expr import Var
+from pl.ir.types import HANDLE_KINDS, ScalarType
 from pl.language import adir
 
 Mem = MemorySpace
@@ -165,12 +166,15 @@ class Ptr:
 
 
 class DynVar:
-    """`pl.dynamic("M")`: a dimension known at run time; one IR variable per object per program."""
+    """`pl.dynamic("M")`: a dimension known at run time; one IR variable per object (`var`),
+    whichever function's types name it: the types of two functions lowered apart (a
+    module-level `@pl.function` a program calls, and the program) agree on it."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "var")
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.var = Var(name, ScalarType(DType.INDEX))
 
     def __repr__(self) -> str:
         return f"pl.dynamic({self.name!r})"

@@ -19,11 +19,11 @@ from typing import Any
 import libcst as cst
 
 from pl.errors import PlError, suggest
-from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, ScopeKind
+from pl.ir.enums import FunctionType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import ConstInt, Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
-from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.ir.types import TensorType, TileType, Type
 from pl.language import dsl
 from pl.language.dsl_ops import OpNamespace, suggest_op
 from pl.lowering.frontend.source import SourceFile
@@ -70,11 +70,8 @@ class ProgCtx:
     jit_hosts: set[str] = field(default_factory=set)  # its `@pl.jit.host` functions
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
-        hit = self.dyn_vars.get(id(obj))
-        if hit is None:
-            hit = (obj, Var(obj.name, ScalarType(DType.INDEX)))
-            self.dyn_vars[id(obj)] = hit
-        return hit[1]
+        self.dyn_vars.setdefault(id(obj), (obj, obj.var))  # the symbols the program reads
+        return obj.var
 
     def lookup_py(self, name: str) -> Any:
         for table in (self.closure, self.globals, vars(builtins)):
