@@ -12,10 +12,12 @@ Guarantees:
   `pl.Out[T]` / `pl.InOut[T]` become `T`, `pl.Tuple[A, B]` a tuple; DT / MS are the marker classes
   of `pl._core` (a part left out is `Any`; the shape is not tracked); a misspelled dtype or space is
   reported;
-- op results: a tile result is in the space the registry says (`fixed`: that space; `target_memory`:
-  the space the call names, else the kwarg default; inherit: the space of the first tile operand)
-  with the dtype of the op record's dtype rule (`OpDef.result_dtype`, parsed by the registry from
-  its op_types.tsv row) when the operands tell it, `Any` otherwise;
+- op results: the dtype and space of the IR the compiler builds for the call: each actual stands
+  in as what the frontend would be given (a Var of the type its annotation names, every dim one
+  symbol; a literal; a list; an enum member), and the frontend's own `build_call` picks the op,
+  shapes the arguments and runs the op's type rule (pl/ops/deduce_*.py) and memory resolver; a
+  part the call does not tell (an operand of unknown dtype, an actual mypy cannot stand in for, a
+  call the rule refuses) is `Any`;
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`
   iterate `(index, (values...))` with the init values' types; `pl.yield_(a, b)` has the type of its
   values, and inside a loop with `init_values` must pass as many values as the loop carries;
@@ -24,8 +26,8 @@ Guarantees:
   makes it a constant of the parameter's dtype;
 - `pl.compile(C)` / `pl.interpret(C, ...)` with a class `C` not decorated with `@pl.program` is
   reported (the stubs accept a class there, since mypy types a decorated class as the class).
-The plugin is stateless: every answer is computed from the call at hand and the op records
-(`pl.ops.registry`, built once at import).
+The plugin is stateless: every answer is computed from the call at hand by the compiler's own
+code (`pl.ops.registry`, built once at import, and the type rules).
 """
 
 from __future__ import annotations
@@ -37,19 +39,25 @@ from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
     Block,
     CallExpr,
     Expression,
+    FloatExpr,
     ForStmt,
     FuncItem,
     IfStmt,
+    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
     Node,
     RefExpr,
     Statement,
+    StrExpr,
     TupleExpr,
+    UnaryExpr,
     WhileStmt,
     WithStmt,
 )
@@ -76,12 +84,15 @@ from mypy.types import (
     UnionType,
     get_proper_type,
 )
-from typing_extensions import assert_never
 
-from pl.ir.enums import DType, MemorySpace
-from pl.ir.operators import promote
+from pl.errors import PlError
+from pl.ir.enums import CompactMode, DType, MemorySpace, PadValue, TensorLayout, TileLayout
+from pl.ir.expr import Var
+from pl.ir.span import UNKNOWN_SPAN
+from pl.ir.types import ScalarType, TensorType, TileType, UnknownType
+from pl.ir.types import Type as IRType
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
-from pl.ops.registry import OpDef, get_op
+from pl.lowering.frontend.op_builders import build_call
 
 CORE = "pl._core"
 TILE, TENSOR, SCALAR = f"{CORE}.Tile", f"{CORE}.Tensor", f"{CORE}.Scalar"
@@ -185,129 +196,120 @@ def _head(t: Type) -> Instance | None:
     return None
 
 
-def _dtype_of(t: Type) -> str | None:
+# The one dim every stand-in tile / tensor has: calls whose rule reads shapes compare equal dims.
+_DIM: Final = Var("n", ScalarType(DType.INDEX))
+# mypy does not track shapes: stand-ins have rank 2, or 3 when the rule refuses rank 2 (a batch
+# matmul, a transpose of axis 2).
+_RANKS: Final = (2, 3)
+_ENUMS: Final = MappingProxyType({cls.__name__: cls for cls in (
+    MemorySpace, TileLayout, TensorLayout, PadValue, CompactMode)} | {"Mem": MemorySpace})
+
+
+class _Unknown(Exception):
+    """An actual whose value mypy does not know well enough to stand in for it."""
+
+
+def _mark_name(t: Type, index: int) -> str | None:
+    """The marker class name (`FP32`, `Vec`) at `index` of a Tile / Tensor / Scalar type."""
     inst = _head(t)
-    if inst is None or not inst.args:
+    if inst is None or len(inst.args) <= index:
         return None
-    arg = get_proper_type(inst.args[0])
+    arg = get_proper_type(inst.args[index])
     return arg.type.name if isinstance(arg, Instance) else None
 
 
-def _member_name(e: Expression | None, names: frozenset[str]) -> str | None:
-    """`pl.MemorySpace.Acc`, `pl.Mem.Acc`, `pl.FP16`, `FP16`: the member name when it is one."""
-    if isinstance(e, MemberExpr | NameExpr) and e.name in names:
-        return e.name
+def _enum_member(e: Expression) -> object | None:
+    """`pl.FP16` / `FP16`: the DType; `pl.Mem.Acc`, `pl.PadValue.zero`, ...: the enum member."""
+    if isinstance(e, MemberExpr | NameExpr) and e.name in DTYPES:
+        return DType[e.name]
+    if isinstance(e, MemberExpr) and isinstance(e.expr, NameExpr | MemberExpr):
+        cls = _ENUMS.get(e.expr.name)
+        if cls is not None and e.name in cls.__members__:
+            return cls.__members__[e.name]
     return None
 
 
-class _Call:
-    """The actuals of one op call keyed by the stub's formal names (positional or keyword)."""
-
-    def __init__(self, ctx: FunctionContext) -> None:
-        self.formals: list[tuple[str | None, Expression | None, Type | None]] = [
-            (name, exprs[0] if exprs else None, types[0] if types else None)
-            for name, exprs, types in zip(ctx.callee_arg_names, ctx.args, ctx.arg_types, strict=False)
-        ]
-
-    def expr(self, name: str) -> Expression | None:
-        return next((e for n, e, _ in self.formals if n == name), None)
-
-    def types(self) -> list[Type | None]:
-        return [t for _, _, t in self.formals]
-
-    def operand_dtypes(self) -> list[str | None]:
-        return [_dtype_of(t) for t in self.types() if t is not None and _head(t) is not None]
-
-
-def _pick_op(spelling: str, level: str, call: _Call) -> OpDef | None:
-    ops = [op for name in spelling_index().get(spelling, ()) if (op := get_op(name)) and op.level == level]
-    heads = [_head(t) if t is not None else None for t in call.types()]
-    # A scalar slot rules out an op when a Tile / Tensor sits there (tile.add vs tile.adds).
-    for op in ops:
-        if all(a.kind != "scalar" or i >= len(heads) or heads[i] is None
-               or heads[i].type.fullname == SCALAR  # type: ignore[union-attr]
-               for i, a in enumerate(op.args)):
-            return op
-    return ops[0] if ops else None
-
-
-def _space(op: OpDef, call: _Call) -> str | None:
-    out = op.output_memory
-    if out.kind == "fixed" and out.space is not None:
-        return out.space.name
-    if out.kind == "kwarg":
-        given = call.expr("target_memory")
-        if given is not None:
-            return _member_name(given, SPACES)
-        spec = op.kwarg_spec("target_memory")
-        default = out.space.name if out.space else (spec.default if spec else None)
-        return default if default in SPACES else None
-    if out.kind == "inherit":
-        for t in call.types():
-            inst = _head(t) if t is not None else None
-            if inst is not None and inst.type.fullname == TILE:
-                arg = get_proper_type(inst.args[1])
-                return arg.type.name if isinstance(arg, Instance) else None
-    return None
+def _stand_in(e: Expression, t: Type | None, rank: int, placeholders: list[str]) -> object:
+    """What the frontend would be given for actual `e` of mypy type `t`: a Var of the IR type
+    the annotation names (every dim `_DIM`), a literal's value, a list of stand-ins, an enum
+    member. An operand of unknown dtype gets FP32 and is listed in `placeholders` (its result
+    dtype is then not reported); anything else mypy does not know raises `_Unknown`."""
+    if isinstance(e, IntExpr | FloatExpr | StrExpr):
+        return e.value
+    if isinstance(e, UnaryExpr) and e.op == "-" and isinstance(e.expr, IntExpr | FloatExpr):
+        return -e.expr.value
+    if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
+        return e.fullname == "builtins.True"
+    if isinstance(e, ListExpr | TupleExpr):
+        return [_stand_in(x, None, rank, placeholders) for x in e.items]
+    member = _enum_member(e)
+    if member is not None:
+        return member
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, Instance) and p.type.fullname in ("builtins.int", "builtins.float",
+                                                          "builtins.bool"):
+        dtype = {"builtins.int": DType.INDEX, "builtins.float": DType.FP32}.get(p.type.fullname,
+                                                                                  DType.BOOL)
+        return Var("_", ScalarType(dtype))
+    inst = _head(p) if p is not None else None
+    if inst is None:
+        raise _Unknown
+    dname = _mark_name(inst, 0)
+    if dname not in DTYPES:
+        placeholders.append(inst.type.fullname)
+        dname = "FP32"
+    dtype = DType[str(dname)]
+    if inst.type.fullname == SCALAR:
+        return Var("_", ScalarType(dtype))
+    if inst.type.fullname == TENSOR:
+        return Var("_", TensorType((_DIM,) * rank, dtype))
+    sname = _mark_name(inst, 1)
+    return Var("_", TileType((_DIM,) * rank, dtype, MemorySpace[sname] if sname in SPACES else None))
 
 
-def _promote(call: _Call) -> str | None:
-    """The operands' dtypes promoted by the one rule (pl/ir/operators.py); None when one is not
-    known."""
-    dtypes = [DType[d] for d in call.operand_dtypes() if d is not None and d in DTYPES]
-    if not dtypes or len(dtypes) != len(call.operand_dtypes()):
+def _built(spelling: str, ctx: FunctionContext) -> tuple[IRType, bool] | None:
+    """The type of the IR the frontend builds for this call from stand-ins of its actuals (the
+    frontend's dispatch, argument shaping and the op's own type rule, `build_call`), and whether
+    its dtype holds (no operand of unknown dtype stood in); None when the call cannot be built
+    from what mypy knows or the rule refuses it (mypy is not the place for that error)."""
+    call = ctx.context
+    if not isinstance(call, CallExpr):
         return None
-    out = dtypes[0]
-    for d in dtypes[1:]:
-        out = promote(out, d)
-    return out.name
-
-
-def _dtype(op: OpDef, call: _Call) -> str | None:
-    rule = op.result_dtype
-    dtypes = call.operand_dtypes()
-    first = dtypes[0] if dtypes else None
-    match rule.kind:
-        case "kwarg":
-            given = call.expr(rule.kwarg or "")
-            if given is not None:
-                return _member_name(given, DTYPES)
-            if rule.fallback == "promote":
-                return _promote(call)
-            return rule.dtype or (first if rule.fallback == "first" else None)
-        case "float_or_fp32":
-            return None if first is None else (first if first in FLOATS else "FP32")
-        case "float_acc":
-            return None if first is None else ("FP32" if first in FLOATS else "INT32")
-        case "int8_acc":
-            return None if first is None else ("INT32" if first == "INT8" else "FP32")
-        case "last":
-            return dtypes[-1] if dtypes else None
-        case "first":
-            return first
-        case "promote":
-            return _promote(call)
-        case "fixed":
-            return rule.dtype
-        case "unknown":
+    types = {id(e): t for exprs, ts in zip(ctx.args, ctx.arg_types, strict=False)
+             for e, t in zip(exprs, ts, strict=False)}
+    for rank in _RANKS:
+        placeholders: list[str] = []
+        args: list[object] = []
+        kwargs: dict[str, object] = {}
+        try:
+            for e, kind, name in zip(call.args, call.arg_kinds, call.arg_names, strict=True):
+                value = _stand_in(e, types.get(id(e)), rank, placeholders)
+                if kind == ARG_POS and not kwargs:
+                    args.append(value)
+                elif kind == ARG_NAMED and name is not None:
+                    kwargs[name] = value
+                else:
+                    return None
+            built = build_call(spelling, args, kwargs, UNKNOWN_SPAN)
+        except _Unknown:
             return None
-        case _:
-            assert_never(rule.kind)
+        except PlError:
+            continue
+        return built.type, not placeholders
+    return None
 
 
 def _op_result(spelling: str, ctx: FunctionContext) -> Type:
     default = _head(ctx.default_return_type)
     if default is None:
         return ctx.default_return_type
-    call = _Call(ctx)
-    level = "tensor" if default.type.fullname == TENSOR else "tile"
-    op = _pick_op(spelling, level, call) or _pick_op(spelling, "system", call)
-    if op is None:
-        return ctx.default_return_type
-    dtype = _dtype(op, call)
+    built = _built(spelling, ctx)
+    result, dtype_known = built if built is not None else (UnknownType(), False)
+    dtype = result.dtype.name if dtype_known and isinstance(
+        result, TileType | TensorType | ScalarType) else None
     dt: Type = ctx.api.named_generic_type(f"{CORE}.{dtype}", []) if dtype else _any()
     if default.type.fullname == TILE:
-        space = _space(op, call)
+        space = result.memory_space.name if isinstance(result, TileType) and result.memory_space else None
         sp: Type = ctx.api.named_generic_type(f"{CORE}.{space}", []) if space else _any()
         return ctx.api.named_generic_type(TILE, [dt, sp])
     return ctx.api.named_generic_type(default.type.fullname, [dt])

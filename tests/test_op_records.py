@@ -19,7 +19,7 @@ from pl.interpreter.handlers import HANDLERS, WITHOUT_NUMERICS
 from pl.language.dsl_ops import op_object
 from pl.lowering.tensor_to_tile.convert import CONVERTERS, NOT_YET_CONVERTED, PASSTHROUGH
 from pl.ops.marks import collect, type_rule
-from pl.ops.registry import DtypeRule, OpDef, all_ops, op
+from pl.ops.registry import OpDef, all_ops, op
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB_MODULES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.system": "system",
@@ -29,8 +29,7 @@ STUB_MODULES = {"pl": "_ops", "pl.tile": "tile", "pl.tensor": "tensor", "pl.syst
 def missing_parts(record: OpDef) -> list[str]:
     """The parts op `record` lacks (empty when it is complete)."""
     missing: list[str] = []
-    if record.level not in ("system", "pld") and record.result_kind == "Unknown" \
-            and not record.result_dtype.text:
+    if record.level not in ("system", "pld") and not record.result_kind:
         missing.append("a typing row in op_types.tsv")
     if record.type_rule is None:
         missing.append("a result-type rule (@type_rule)")
@@ -105,20 +104,3 @@ def test_an_op_claimed_twice_is_refused() -> None:
         setattr(module, fn.__name__, fn)
     with pytest.raises(ValueError, match="tile.add has two type_rule implementations"):
         collect("type_rule", [module])
-
-
-@pytest.mark.parametrize(("name", "rule"), [
-    ("tile.add", DtypeRule("promote", "promote(arg0, arg1)")),
-    ("tile.abs", DtypeRule("first", "arg0")),
-    ("tile.assemble", DtypeRule("first", op("tile.assemble").result_dtype.text)),
-    ("tile.cast", DtypeRule("kwarg", "kwarg target_type", kwarg="target_type")),
-    ("tile.ci", DtypeRule("kwarg", "kwarg dtype (default INT32)", "INT32", "dtype")),
-    ("tensor.matmul", DtypeRule("kwarg", op("tensor.matmul").result_dtype.text, None, "out_dtype",
-                                "promote")),
-    ("tile.matmul", DtypeRule("float_acc", "FP32 if both float else INT32")),
-    ("tile.cmp", DtypeRule("fixed", "UINT8", "UINT8")),
-    ("tensor.exp", DtypeRule("float_or_fp32", op("tensor.exp").result_dtype.text)),
-    ("tile.mscatter", DtypeRule("unknown", "arg2")),
-])
-def test_the_dtype_column_is_read_once_into_a_rule(name: str, rule: DtypeRule) -> None:
-    assert op(name).result_dtype == rule

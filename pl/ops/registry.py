@@ -9,9 +9,9 @@ A record carries everything the layers know about its op, or points to it:
   `layout` (row-major input slots), each read by name and parsed once (ops.tsv's header comment
   gives their vocabulary; an unknown word stops the build). Prose columns (`effects_evidence`,
   `notes`) are read by no code, but a system op's `result=` note;
-- its typing facts, one row of `data/op_types.tsv`: the result kind and the dtype rule (parsed
-  once into a `DtypeRule`) that the stubs (stubs/generate.py) and the mypy plugin
-  (pl/mypy_plugin.py) read from the record;
+- its typing facts, one row of `data/op_types.tsv`: the result kind the stubs (stubs/generate.py)
+  read from the record (the row's shape / dtype / view rules are the reference's prose; the type
+  rule below applies them, and the mypy plugin runs that rule);
 - its scalar-rhs variant (`tile.add` -> `tile.adds`), read off the spellings the two rows share;
 - its result-type rule, the function marked `@type_rule(name)` in a pl/ops/deduce_*.py module;
 - its interpreter function (`@interprets(name)` in pl/interpreter) and its tensor-to-tile converter
@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.types import ScalarType, Type, UnknownType
@@ -113,59 +113,6 @@ class OutputMemory:
         return self.kind in ("fixed", "kwarg", "inherit")
 
 
-DtypeKind = Literal["first", "promote", "fixed", "kwarg", "float_or_fp32", "float_acc", "int8_acc",
-                    "last", "unknown"]
-
-
-@dataclass(frozen=True, slots=True)
-class DtypeRule:
-    """How a call's result dtype follows from its operands, read once from op_types.tsv's dtype
-    column (`text`) for the tools that cannot run the type rule (the mypy plugin).
-
-    kind: `first` (the first tile / tensor operand's dtype), `promote` (the operands' dtype when
-    they all agree), `fixed` (`dtype`), `kwarg` (the dtype the keyword `kwarg` names; when it is
-    not given: `promote` if `fallback` says so, else `dtype` as the default, else the first
-    operand's dtype if `fallback` is `first`), `float_or_fp32` (the first operand's if float, else
-    FP32), `float_acc` (FP32 if the first operand is float, else INT32), `int8_acc` (INT32 for INT8
-    operands, else FP32), `last` (the last operand's dtype), `unknown` (the text says no more).
-    """
-
-    kind: DtypeKind
-    text: str = ""
-    dtype: str | None = None
-    kwarg: str | None = None
-    fallback: str = ""
-
-
-_DTYPE_NAMES = frozenset(d.name for d in DType)
-
-
-def _dtype_rule(text: str) -> DtypeRule:
-    words = text.replace(",", " ").split()
-    if not words:
-        return DtypeRule("unknown", text)
-    if words[0] == "kwarg" and len(words) > 1:
-        defaults = [w.strip("()") for w in words if w.strip("()") in _DTYPE_NAMES]
-        fallback = "promote" if "promote(" in text else ("first" if "src" in text else "")
-        default = defaults[0] if defaults and fallback != "promote" else None
-        return DtypeRule("kwarg", text, default, words[1], fallback)
-    if text.startswith("arg0 if float else FP32"):
-        return DtypeRule("float_or_fp32", text)
-    if text.startswith(("FP32 if both float", "FP32 if float inputs")):
-        return DtypeRule("float_acc", text)
-    if text.startswith("INT32 if INT8"):
-        return DtypeRule("int8_acc", text)
-    if text.startswith("output tensor dtype"):
-        return DtypeRule("last", text)
-    if words[0] in ("arg0", "src", "input", "tensor", "src0", "target", "acc", "mem"):
-        return DtypeRule("first", text)
-    if text.startswith("promote("):
-        return DtypeRule("promote", text)
-    if words[0] in _DTYPE_NAMES and len(words) == 1:
-        return DtypeRule("fixed", text, words[0])
-    return DtypeRule("unknown", text)
-
-
 @dataclass(frozen=True, slots=True)
 class OpDef:
     name: str
@@ -196,8 +143,8 @@ class OpDef:
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
     conversion_reqs: Mapping[int, tuple[MemorySpace, str | None]] = field(
         default_factory=lambda: MappingProxyType({}))
-    result_kind: str = "Unknown"                 # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
-    result_dtype: DtypeRule = DtypeRule("unknown")  # op_types.tsv: how the result dtype follows
+    result_kind: str = ""                        # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
+                                                 # ("": no typing row)
     scalar_variant: str | None = None            # the op a scalar rhs selects (tile.add: tile.adds)
     type_rule: Rule | None = field(default=None, compare=False, repr=False)
     # A tile op whose output memory the data table specifies (inference asks it of every call).
@@ -470,10 +417,10 @@ def _rows(filename: str) -> list[tuple[str, Row]]:
     return out
 
 
-def _typing_rows() -> dict[str, tuple[str, str]]:
-    """op_types.tsv: op -> (result kind, dtype rule)."""
-    return {cols["op"]: (cols["result_kind"].strip(), cols["dtype_rule"].strip())
-            for _, cols in _rows("op_types.tsv")}
+def _typing_rows() -> dict[str, str]:
+    """op_types.tsv: op -> result kind (its shape / dtype / view rules are prose: the type rule
+    is the code that applies them, checked on the `verified` examples by tests/test_deduce.py)."""
+    return {cols["op"]: cols["result_kind"].strip() for _, cols in _rows("op_types.tsv")}
 
 
 def _system_rule(result: Type) -> Rule:
@@ -483,21 +430,20 @@ def _system_rule(result: Type) -> Rule:
     return rule
 
 
-def _record_facts(level: str, notes: str, typing: tuple[str, str] | None, rule: Rule | None,
+def _record_facts(level: str, notes: str, kind: str | None, rule: Rule | None,
                   scalar_variant: str | None) -> dict[str, Any]:
     """The fields of a record that come from outside its own data row: op_types.tsv's result
-    kind and dtype rule, the marked type rule (system ops: their `result=` note) and the scalar
-    variant."""
-    kind, dtype_text = typing or ("Unknown", "")
+    kind, the marked type rule (system ops: their `result=` note) and the scalar variant."""
+    kind = kind or ""
     if level == "system":
         m = re.search(r"result=Scalar\[(\w+)\]", notes)
         rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
-        kind = "Scalar" if m else kind
+        kind = "Scalar" if m else "Unknown"
     elif level == "pld":  # distributed_ops.tsv: the kind its `result=` note begins with
         m = re.match(r"result=(?:pld\.)?(\w+)", notes)
         kind = {"Scalar": "Scalar", "Tile": "Tile", "DistributedTensor": "Tensor", "Ptr": "Ptr",
                 "the": "Tensor"}.get(m.group(1) if m else "", "Unknown")
-    return {"result_kind": kind, "result_dtype": _dtype_rule(dtype_text), "type_rule": rule,
+    return {"result_kind": kind, "type_rule": rule,
             "scalar_variant": scalar_variant}
 
 
