@@ -139,6 +139,10 @@ def test_precommit_hook_on_a_file_importing_numpy_without_numpy(tmp_path: Path,
     ("np.random.randn(R, 4 * R).astype(np.float16)", ((8, 32), "FP16")),
     ("torch.randn(R, 8).to(torch.float16)", ((8, 8), "FP16")),
     ("torch.zeros_like(torch.ones(4, 4, dtype=torch.int32))", ((4, 4), "INT32")),
+    ("(torch.randn(R, 8) * 0.05).bfloat16()", ((8, 8), "BF16")),
+    ("torch.ones(4, 4, dtype=torch.int32) * 2", ((4, 4), "INT32")),
+    ("torch.zeros(3, 5) + torch.zeros(3, 5)", ((3, 5), "FP32")),
+    ("torch.ones(4, 4, dtype=torch.int32) / 2", None),  # a float array: its dtype not read
     ("np.zeros((16, 32))", None),  # NumPy's float64: no pl dtype
     ("torch.randn(n, 32)", None),  # n is not static
 ])

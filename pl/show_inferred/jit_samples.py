@@ -15,8 +15,10 @@ bound to it, a tuple or list literal, a dict literal read by a key only the run 
 its values), a `for` over a literal sequence runs its body once per element (unpacking
 `for fn, k in ((f, 128), (g, 32))`), `*args` spreads a literal list, and the parameters of a
 function that calls the entry (a `@pl.jit.host` entry) are bound to that function's own
-samples. Else nothing: its written annotation, or the located error saying how to give
-it (lowering/frontend/jit.py). Nothing is imported and no code is run.
+samples; a class's methods (a test class) are followed as functions are; an array scaled or
+shifted by a number, or combined with an array of its own shape and dtype, keeps both
+(`(torch.randn(M, K) * 0.05).bfloat16()`). Else nothing: its written annotation, or the
+located error saying how to give it (lowering/frontend/jit.py). Nothing is imported and no code is run.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ class _Walk:
                     if sample is not None:
                         local[p] = sample
             self.block(stmt.body.body, local)
+        elif isinstance(stmt, cst.ClassDef):  # a test class: its methods call the entry
+            self.block(stmt.body.body, dict(env))
         elif isinstance(stmt, cst.For):
             self.calls(stmt.iter, env)
             items = _value(stmt.iter, env)
@@ -280,6 +284,8 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
         return _item(node, env)
     if isinstance(node, cst.BinaryOperation):
         a, b = _value(node.left, env), _value(node.right, env)
+        if isinstance(a, TensorSpec) or isinstance(b, TensorSpec):
+            return _elementwise(node.operator, a, b)
         if type(a) is int and type(b) is int:
             op = type(node.operator)
             if op is cst.Add:
@@ -303,6 +309,22 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
         made = _array(node, env)
         return None if made is None or made.dtype is DType.INDEX else made
     return None
+
+
+def _elementwise(op: cst.BaseBinaryOp, a: Any, b: Any) -> TensorSpec | None:
+    """`x * 0.5`, `x + y`: an array and a number, or two arrays of one shape and dtype, keep
+    the array's shape and dtype (an integer array with a float number: not read)."""
+    if not isinstance(op, cst.Add | cst.Subtract | cst.Multiply | cst.Divide):
+        return None
+    array = a if isinstance(a, TensorSpec) else b
+    other = b if array is a else a
+    assert isinstance(array, TensorSpec)
+    if isinstance(other, TensorSpec):
+        return array if other == array else None
+    if type(other) not in (int, float):
+        return None
+    promoted = array.dtype.is_int() and (type(other) is float or isinstance(op, cst.Divide))
+    return None if promoted else array
 
 
 def _item(node: cst.Subscript, env: Mapping[str, Any]) -> Any:

@@ -1,7 +1,8 @@
 """@pl.jit entries the __main__ block reaches only through values: a loop over a literal table of
 (entry, extent) pairs, a dict of entries read by a key only the run knows, `.compile` on a
-sample's `.clone()`, `.lower(*args)` of a literal list, and an entry only a host entry calls
-(its parameters bound to the host entry's); the runtime's worker is not installed."""
+sample's `.clone()`, `.lower(*args)` of a literal list, an entry only a host entry calls
+(its parameters bound to the host entry's), and one only a test class's method calls, on a
+scaled array; the runtime's worker is not installed."""
 
 import argparse
 
@@ -78,6 +79,22 @@ def doubled_chip(x: pl.Tensor, out: pl.Out[pl.Tensor]):
 def doubled_host(x: pl.Tensor, out: pl.Out[pl.Tensor]):
     out = doubled_chip(x, out)
     return out
+
+
+@pl.jit
+def quartered(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    rows, cols = x.shape
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t: pl.Tile[[12, 64], pl.FP16, pl.MemorySpace.Vec] = pl.load(x, [0, 0], [rows, cols])
+        q: pl.Tile[[12, 64], pl.FP16, pl.MemorySpace.Vec] = pl.mul(t, 0.25)
+        pl.store(q, [0, 0], out)
+    return out
+
+
+class TestQuartered:
+    def test_small_values(self) -> None:
+        x = (torch.randn(12, WIDTH) * 0.5).half()
+        quartered(x, torch.zeros((12, WIDTH), dtype=torch.float16))
 
 
 _BY_NAME = {"scale": scaled, "shift": shifted}
