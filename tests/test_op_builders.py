@@ -310,3 +310,13 @@ def test_tpop_shape_dtype_give_the_result_type() -> None:
     assert isinstance(call, Call)
     assert call.type == TileType(_i(64, 32), DType.BF16, MemorySpace.Mat)
     assert dict(call.kwargs) == {"split": 0}
+
+
+def test_an_omitted_slot_is_left_out_and_later_ones_move_up() -> None:
+    """tile.mgather's scratch is `?=omitted` in ops.tsv: a row-mode call that names valid_shape
+    but no scratch builds (mem, idx, valid_shape), as the reference's builder does."""
+    mem = Var("mem", TensorType(_i(64, 32), DType.FP32))
+    idx = _tile("idx", (16, 1), DType.INT32)
+    call = build_call("pl.tile.mgather", [mem, idx], {"valid_shape": [16, 32]}, Span("t.py", 1, 0))
+    assert isinstance(call, Call) and len(call.args) == 3
+    assert isinstance(call.args[2], MakeTuple)

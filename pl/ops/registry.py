@@ -67,12 +67,14 @@ _RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_
 class ArgSpec:
     """One positional argument. `kind` is tile / tensor / scalar / tuple / any; `optional`: the IR
     op takes the call without it (`?`); `derived`: the IR op needs it, the DSL wrapper derives it
-    when the call omits it (`=derived`: tile.load's valid_shape)."""
+    when the call omits it (`=derived`: tile.load's valid_shape); `omitted`: optional, and left out
+    of the Call when not given, so later ones move up (`?=omitted`: tile.mgather's scratch)."""
 
     name: str
     kind: str
     optional: bool = False
     derived: bool = False
+    omitted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +228,7 @@ def _parse_args(text: str) -> tuple[ArgSpec, ...]:
         derived = part.endswith("=derived")
         base = _KIND.match(kind)
         out.append(ArgSpec(name.strip().split(" ")[0].rstrip("?"), base.group(0) if base else "any",
-                           optional, derived))
+                           optional, derived, "?=omitted" in part))
     return tuple(out)
 
 

@@ -67,10 +67,6 @@ _ARG_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
 # invalidates the whole GM, `(tensor, shapes, offsets)` one view's cache line).
 _ALL_OR_NONE = frozenset({"system.cacheinvalid"})
 
-# An optional positional slot the reference's builder leaves out of the Call when it is omitted,
-# so the later ones move up (tile.mgather: (mem, idx, valid_shape) in row mode, no scratch).
-_SKIPPABLE: Final[Mapping[str, int]] = MappingProxyType({"tile.mgather": 2})
-
 # Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
 _REQUIRED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "tile.move": ("target_memory",),
@@ -337,8 +333,11 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     if op.name in _ALL_OR_NONE and 0 < sum(v is not None for v in slots) < len(op.args):
         raise PlError(f"{spelling} takes all of its arguments or none",
                       hint=f"Signature: {signature(spelling, op)}")
-    if op.name in _SKIPPABLE and len(slots) > _SKIPPABLE[op.name] and slots[_SKIPPABLE[op.name]] is None:
-        del slots[_SKIPPABLE[op.name]]
+    # An optional slot the reference's builder leaves out of the Call when it is omitted
+    # (`OpDef.args[i].omitted`): the later ones move up (tile.mgather's scratch in row mode).
+    for i in reversed([i for i, a in enumerate(op.args) if a.omitted]):
+        if len(slots) > i and slots[i] is None:
+            del slots[i]
     slots = _fill_gaps(spelling, op, _with_defaults(op, slots))
     if not required <= len(slots) <= maximum:
         raise _arity_error(spelling, op, len(slots))
