@@ -169,3 +169,22 @@ def test_samples_from_a_lower_call_and_a_literal_tensor() -> None:
             "x = torch.zeros(4, 8)\nprog = f.lower(x, cfg, 0.5)\n")
     found = entry_samples("f", ["x", "cfg", "scale"], cst.parse_module(text), {}, {})
     assert [getattr(s, "shape", s) for s in found] == [(4, 8), (2, 3), 0.5]
+
+
+def test_the_readme_example_is_this_file_and_runs_on_cpu() -> None:
+    """The README's `@pl.jit` example is tests/jit_files/scaled_add.py (but its docstring), and
+    running it as a script compiles it, runs it on pl's interpreter and checks it with NumPy."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## The short form: `@pl.jit`"):]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None
+    text = (FILES / "scaled_add.py").read_text(encoding="utf-8")
+    assert text.endswith(match.group(1)) and text.count('"""') == 2
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's pl
+    done = subprocess.run([sys.executable, str(FILES / "scaled_add.py")], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300, env=env)
+    assert done.returncode == 0 and done.stdout == "OK\n", done.stderr
