@@ -215,7 +215,7 @@ def test_several_files_are_printed_each_after_a_head_separator(tmp_path: Path) -
     code, out, _ = run([SEED, str(other)])
     assert code == 0
     assert out == (f"# ==> {SEED} <==\n{show_inferred(SEED)}"
-                   f"# ==> {other} <==\n{TENSOR_KERNEL}")
+                   f"# ==> {other} <==\n{show_inferred(other)}\n")  # (its last line ended)
     assert run([SEED])[1] == show_inferred(SEED)  # one file: exactly the file, no separator
 
 
@@ -499,15 +499,19 @@ class TensorAdd:
 '''
 
 
-def test_tensor_level_function_is_left_as_written(tmp_path: Path) -> None:
+def test_tensor_kernel_returning_a_tensor_is_shown_as_it_compiles(tmp_path: Path) -> None:
+    """A tensor-level kernel returning a tensor: compilation stores the result into an Out
+    parameter it adds, which the regenerated def has (it was left as written, with a note)."""
     path = tmp_path / "tk.py"
     path.write_text(TENSOR_KERNEL, encoding="utf-8")
     code, out, err = run([str(path)])
-    assert (code, out) == (0, TENSOR_KERNEL)
-    assert "note: TensorAdd.kernel is left as written" in err and "--ir" in err
-    assert run(["--check", str(path)])[0] == 0
+    assert code == 0 and "ret0_out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]," in out
+    assert "pl.tile.add(a_vec, b_vec)  # elementwise" in out and '"""Adds."""' in out
+    assert "note: TensorAdd.kernel is shown as it compiles" in err and "left as written" not in err
+    assert run(["--check", str(path)])[0] == 1
     assert run(["--write", str(path)])[0] == 0
-    assert path.read_text(encoding="utf-8") == TENSOR_KERNEL
+    assert path.read_text(encoding="utf-8") == out
+    assert run(["--check", str(path)])[0] == 0
     code, out, _ = run(["--ir", str(path)])  # the compiled form is still one option away
     assert code == 0 and "pl.tile.add(" in out and "pl.MemorySpace.Vec" in out
 

@@ -355,7 +355,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     else:
         func = op_callee(op.name, ctx)
-        items = [expr_text(a, ctx) for a in e.args]
+        items = [_shape_arg_text(a, e, ctx) or expr_text(a, ctx) for a in e.args]
         if e.args and isinstance(e.args[0], ConstInt) and e.args[0].value in _SPACE_CODES:
             op_def = get_op(op.name)
             if op_def is not None and op_def.args and op_def.args[0].kind == "space":
@@ -377,6 +377,21 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     if attrs:
         items.append("attrs=" + dict_text(attrs, ctx))
     return func, items
+
+
+def _shape_arg_text(a: Expr, e: Call, ctx: PrintContext) -> str | None:
+    """With `ctx.dim_names`, an op's list argument of constants that is the shape of its
+    result or of one of its operands (a load's `shapes`, a store's) spelled as that type's
+    shape is (`[R, C]`), so the text follows the constants as its types do; else None."""
+    if not ctx.dim_names or not isinstance(a, MakeTuple) or not all(
+            isinstance(x, ConstInt) and x.dtype is DType.INDEX for x in a.elements):
+        return None
+    values = [x.value for x in a.elements if isinstance(x, ConstInt)]
+    for t in (e.type, *(x.type for x in e.args)):
+        if isinstance(t, TileType | TensorType) and \
+                [d.value if isinstance(d, ConstInt) else None for d in t.shape] == values:
+            return _type_shape(a.elements, ctx)
+    return None
 
 
 def _keyword_from(name: str, nargs: int, ctx: PrintContext) -> int | None:

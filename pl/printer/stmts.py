@@ -218,7 +218,7 @@ class StmtPrinter:
 
     def _scope(self, s: ScopeStmt, rvs: tuple[Var, ...]) -> None:
         ctx = self.ctx
-        loop = _loop_form(s, ctx)
+        loop = scope_loop_form(s, ctx)
         if loop is not None:
             # `for i in pl.spmd(...)` / `for aiv_id in pl.split_aiv(2, ...)`: the binding of the
             # index the body starts with is the loop variable (the frontend makes it again).
@@ -270,7 +270,7 @@ def _scope_items(args: tuple[tuple[str, Any], ...], ctx: PrintContext) -> list[s
     return [it if it else "optimizations=" + list_text(opts) for it in items]
 
 
-def _loop_form(s: ScopeStmt, ctx: PrintContext
+def scope_loop_form(s: ScopeStmt, ctx: PrintContext
                ) -> tuple[Var | None, list[Stmt], str, list[str]] | None:
     """(loop variable, rest of the body, DSL call, its arguments) when `s` prints as a loop: a
     SplitAiv scope (its variable is the `aiv_id = tile.get_subblock_idx()` its body starts with;

@@ -60,7 +60,13 @@ from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.jit_samples import entry_samples, parse_shape
 from pl.show_inferred.lowered import LoweredResult, rewrite_lowered
-from pl.show_inferred.plan import FunctionResult, _identifiers, module_constants, rewrite_function
+from pl.show_inferred.plan import (
+    FunctionResult,
+    _identifiers,
+    module_constants,
+    rewrite_function,
+    shape_constants,
+)
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import verify_output
@@ -468,6 +474,10 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
         assert f is not None
         outlined[name] = (f, _moves_of(c, name))
     try:
+        if len(fn.params) != len(src.params):
+            # (Its statements may be the user's, but its signature is not: written in place,
+            # its callers' calls would not pass what the compiled ones do.)
+            raise Unsupported("compilation added parameters to it")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                source_text=source, root=root, dims=dims, outlined=outlined,
                                consts=consts)
@@ -477,13 +487,14 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
         try:
             if lowered:
                 raise Unsupported(lowered)
-            if not any(holds_tiles(f.params, f.body) for f in (fn, *(g for g, _ in outlined.values()))):
+            if not any(holds_tiles(f.params, f.body) for f in (fn, *(g for g, _ in outlined.values()))) \
+                    and not _passes_added(fn, c):
                 raise Unsupported("it holds no tiles, so it has no inference to show")
-            if len(fn.params) != len(src.params):
-                raise Unsupported("compilation added parameters to it")
             shown = rewrite_lowered(fd, positions, fn, _moves_of(c, fn.name), indent=indent,
                                     taken=_identifiers(fd, positions, text), root=root,
-                                    dims=dims, outlined=outlined, methods=set(methods))
+                                    dims=dims, outlined=outlined, methods=set(methods),
+                                    added=len(fn.params) - len(src.params),
+                                    dim_names=shape_constants(fd, consts or {}))
         except Unsupported as e2:
             notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}; {e2}); "
                                  "--ir shows its compiled form",
@@ -504,6 +515,22 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
 
 
 _SHOWN_COMPILED = "is shown as it compiles"
+
+
+def _passes_added(fn: Function, c: Compiled) -> bool:
+    """Whether `fn` calls a function of its program that compilation gave parameters the
+    user's def has not (a returned tile's `Out` tensor): that function is shown with them, so
+    `fn`, even without tiles of its own, is shown as it compiles, passing them (the tensors it
+    creates for them)."""
+    for s in walk_stmts(fn.body):
+        for root in stmt_exprs(s):
+            for e in walk_exprs(root):
+                if isinstance(e, Call) and isinstance(e.op, GlobalVar):
+                    callee, written = c.program.get(e.op.name), c.source.get(e.op.name)
+                    if callee is not None and written is not None \
+                            and len(callee.params) > len(written.params):
+                        return True
+    return False
 
 
 def _outlined_from(fn: Function, c: Compiled) -> list[str]:

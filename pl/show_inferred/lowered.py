@@ -19,6 +19,7 @@ with a note).
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,8 @@ from typing import Any, cast
 import libcst as cst
 from typing_extensions import assert_never
 
-from pl.ir.expr import Call, GlobalVar, Var
+from pl.ir.enums import ParamDirection
+from pl.ir.expr import Call, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
 from pl.ir.stmt import (
@@ -44,12 +46,14 @@ from pl.ir.stmt import (
     WhileStmt,
     YieldStmt,
     flatten_body,
+    make_body,
     stmt_kind,
 )
-from pl.ir.traverse import child_bodies, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, TupleType
-from pl.printer.exprs import PrintContext
-from pl.printer.stmts import statement_text
+from pl.printer.doc import WIDTH
+from pl.printer.exprs import PrintContext, type_text
+from pl.printer.stmts import scope_loop_form, statement_text
 from pl.show_inferred.edit import Unsupported, fresh_name
 from pl.show_inferred.splice import reindented
 
@@ -77,6 +81,12 @@ class LoweredResult:
 
 def _compiler_made(name: str, moves: set[str]) -> bool:
     return name in moves or "__" in user_name(name) or _AFTER_VERSION.search(name) is not None
+
+
+def _spellable(name: str) -> bool:
+    """Whether `name` can name a value in Python (`break__ssa_v0`, a value the IR text named
+    `break`, cannot: `break_scalar` does)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 def _suffix(v: Var) -> str:
@@ -117,7 +127,8 @@ class _Names:
                     continue
                 if v.name in first and v.name not in mine and i > 0:
                     shared[v] = first[v.name]
-                elif v.name in mine or _compiler_made(v.name, moves):
+                elif v.name in mine or _compiler_made(v.name, moves) \
+                        or not _spellable(user_name(v.name)):
                     made.append(v)
                 else:
                     self.names[v] = user_name(v.name)
@@ -126,8 +137,8 @@ class _Names:
         taken = taken | set(self.names.values())
         for v in made:
             stem = _stem(v.name)
-            base = stem if stem not in taken else f"{stem}_{_suffix(v)}"
-            if not base.isidentifier():
+            base = stem if stem not in taken and _spellable(stem) else f"{stem}_{_suffix(v)}"
+            if not _spellable(base):
                 base = "t"
             self.names[v] = fresh_name(base, taken)
         for v, w in shared.items():
@@ -141,9 +152,30 @@ def _key(s: Stmt) -> Key:
     return (s.span.line, s.span.col)
 
 
+class _Comments(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[cst.Comment] = []
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.found.append(node)
+
+
+def _inner_comments(node: cst.BaseStatement) -> list[cst.EmptyLine]:
+    """The comments written inside a simple statement's expressions (`y = (  # why` ...),
+    each as a line of its own: the statements printed in its place do not hold them."""
+    if not isinstance(node, cst.SimpleStatementLine):
+        return []
+    found = _Comments()
+    for small in node.body:
+        small.visit(found)
+    return [cst.EmptyLine(comment=c) for c in found.found]
+
+
 def _comment_lines(node: cst.BaseStatement) -> list[cst.EmptyLine]:
-    """The leading lines of a user statement, and its trailing comment as a line of its own."""
-    lines = list(getattr(node, "leading_lines", ()))
+    """The leading lines of a user statement, the comments inside it, and its trailing comment,
+    each as a line of its own."""
+    lines = [*getattr(node, "leading_lines", ()), *_inner_comments(node)]
     trailing = node.trailing_whitespace if isinstance(node, cst.SimpleStatementLine) else \
         getattr(getattr(node, "body", None), "header", None)
     if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
@@ -160,8 +192,11 @@ def _docstring(node: cst.BaseStatement) -> bool:
 class _Lowered:
     def __init__(self, fd: cst.FunctionDef, positions: object, compiled: Function,
                  outlined: Mapping[str, tuple[Function, set[str]]], moves: set[str], indent: int,
-                 root: str, names: _Names, methods: set[str]) -> None:
+                 root: str, names: _Names, methods: set[str], added: int,
+                 dim_names: Mapping[int, str]) -> None:
         self.fd = fd
+        self.added = added
+        self.dim_names = dim_names
         self.methods = methods
         self.positions = positions
         self.compiled = compiled
@@ -227,10 +262,6 @@ class _Lowered:
             here = _key(s) if isinstance(s, ForStmt | WhileStmt | IfStmt | ScopeStmt) else parent
             for body in child_bodies(s):
                 self._claim(flatten_body(body), here, late)
-            if isinstance(s, ScopeStmt):
-                callee = self._callee(s)
-                if callee is not None:
-                    self._claim(flatten_body(callee[0].body), here, late)
     # -- where the user's comments go --------------------------------------------------------------
     def _place_comments(self, keys: set[Key]) -> list[cst.EmptyLine]:
         """Which user statements stand (something compiled from them), and the comments of those
@@ -252,8 +283,6 @@ class _Lowered:
     def function(self) -> cst.FunctionDef:
         stmts = flatten_body(self.compiled.body)
         keys = {_key(x) for s in stmts for x in walk_stmts(s)}
-        for f, _ in self.outlined.values():
-            keys |= {_key(x) for x in walk_stmts(f.body)}
         late: dict[int, int] = {}
         self._claim(stmts, None, late)
         for user, s in late.items():
@@ -269,8 +298,55 @@ class _Lowered:
         body.extend(self._stmts(stmts, (), 1))
         if not body:
             raise Unsupported("the compiled body is empty")
-        return self.fd.with_changes(body=block.with_changes(
-            body=body, footer=[*leftover, *block.footer]))
+        return self._signature(self.fd.with_changes(body=block.with_changes(
+            body=body, footer=[*leftover, *block.footer])))
+
+    def _signature(self, fd: cst.FunctionDef) -> cst.FunctionDef:
+        """`fd` with the parameters compilation added after the user's (a returned tile's `Out`
+        tensor, `ret0__out`: the compiled body stores into it), each as the printer spells it;
+        a one-line signature that grows past the printer's width is broken, one parameter a
+        line, as the printer breaks one."""
+        added = self.compiled.params[len(self.compiled.params) - self.added:] if self.added else ()
+        if not added:
+            return fd
+        directions = self.compiled.directions
+        ctx = self._context(set())
+        new = []
+        for i, v in enumerate(added, len(self.compiled.params) - len(added)):
+            t = type_text(v.type, ctx)
+            d = directions[i] if i < len(directions) else ParamDirection.In
+            text = t if d is ParamDirection.In else f"{self.root}.{d.name}[{t}]"
+            new.append(cst.Param(cst.Name(self.name_of(v)), cst.Annotation(
+                cst.parse_expression(text), whitespace_before_indicator=cst.SimpleWhitespace(""))))
+        params = list(fd.params.params)
+        last = params[-1]
+        sep = params[-2].comma if len(params) > 1 and isinstance(params[-2].comma, cst.Comma) \
+            else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        params[-1] = last.with_changes(comma=sep)
+        params += [p.with_changes(comma=sep) for p in new[:-1]]
+        params.append(new[-1].with_changes(comma=last.comma))
+        fd = fd.with_changes(params=fd.params.with_changes(params=params))
+        header = cst.Module([]).code_for_node(fd.with_changes(
+            body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Pass()])]), decorators=[],
+            leading_lines=[])).split("\n")[0]
+        if "\n" in cst.Module([]).code_for_node(fd.params) or \
+                len(header) + self.indent * 4 <= WIDTH:
+            return fd
+        # (`indent=True`: after the def's own indentation.)
+        inner = cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
+                                            last_line=cst.SimpleWhitespace("    "))
+        closing = cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
+                                              last_line=cst.SimpleWhitespace(""))
+        broken = [p.with_changes(comma=cst.Comma(whitespace_after=inner if i + 1 < len(params)
+                                                 else closing))
+                  for i, p in enumerate(params)]
+        return fd.with_changes(params=fd.params.with_changes(params=broken),
+                               whitespace_before_params=inner)
+
+    def _context(self, callees: set[str]) -> PrintContext:
+        return PrintContext(name_of=self.name_of, root=self.root,
+                            in_program=bool(callees & self.methods),  # `self.f(...)`
+                            dim_names=self.dim_names)
 
     def _stmts(self, stmts: Sequence[Stmt], rvs: tuple[Var, ...], depth: int
                ) -> list[cst.BaseStatement]:
@@ -286,8 +362,7 @@ class _Lowered:
         if callees & self.methods and callees - self.methods:
             raise Unsupported(f"the statement at line {s.span.line} calls a method and a "
                               "function of the module")
-        ctx = PrintContext(name_of=self.name_of, root=self.root,
-                           in_program=bool(callees & self.methods))  # `self.f(...)`
+        ctx = self._context(callees)
         bare: Stmt = replace(cast(Any, s), comments=())  # the user's comments are placed below
         text = statement_text(bare, ctx, indent, rvs)
         nodes: list[cst.BaseStatement] = list(cst.parse_module(reindented(text, indent, "")).body)
@@ -323,21 +398,16 @@ class _Lowered:
                 nodes[-1] = new
             case ScopeStmt(body=body):
                 last = nodes[-1]
-                if not isinstance(last, cst.With):
-                    raise Unsupported(f"the scope at line {s.span.line} is written as a loop")
-                callee = self._callee(kind)
-                if callee is None:
+                loop = scope_loop_form(kind, PrintContext(name_of=self.name_of))
+                if isinstance(last, cst.For) and loop is not None:
+                    # `for i in pl.spmd(...)`, `for aiv_id in pl.split_aiv(...)`: the index
+                    # binding the body starts with is the loop's variable.
+                    inner = self._stmts(loop[1], rvs, depth + 1)
+                elif isinstance(last, cst.With):
                     inner = self._stmts(flatten_body(body), rvs, depth + 1)
                 else:
-                    fn, moves = callee
-                    here = _key(s)
-                    saved, self.moves = self.moves, moves
-                    try:
-                        inner = self._stmts([x for x in flatten_body(fn.body)
-                                             if not isinstance(x, ReturnStmt) and _key(x) != here],
-                                            (), depth + 1)
-                    finally:
-                        self.moves = saved
+                    raise Unsupported(f"the scope at line {s.span.line} is printed otherwise "
+                                      "than a with or a loop")
                 nodes[-1] = last.with_changes(body=cst.IndentedBlock(
                     body=inner or [cst.SimpleStatementLine([cst.Pass()])]))
             case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | BreakStmt() \
@@ -358,15 +428,6 @@ class _Lowered:
         return cst.IndentedBlock(body=self._stmts(stmts, rvs, depth + 1) or
                                  [cst.SimpleStatementLine([cst.Pass()])])
 
-    def _callee(self, s: ScopeStmt) -> tuple[Function, set[str]] | None:
-        for x in flatten_body(s.body):
-            for root in stmt_exprs(x):
-                for e in walk_exprs(root):
-                    if isinstance(e, Call) and isinstance(e.op, GlobalVar) \
-                            and e.op.name in self.outlined:
-                        return self.outlined[e.op.name]
-        return None
-
     def _with_user_text(self, s: Stmt, nodes: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """`nodes`, the statements printed for `s`, given the user's leading lines and trailing
         comment when `s` is the first statement compiled from its user statement."""
@@ -374,7 +435,8 @@ class _Lowered:
         if user is None or self.claimer.get(id(user)) != id(s) or not nodes:
             return nodes
         head = nodes[0]
-        leading = [*self.extra.get(id(user), ()), *getattr(user, "leading_lines", ())]
+        leading = [*self.extra.get(id(user), ()), *getattr(user, "leading_lines", ()),
+                   *_inner_comments(user)]
         head = head.with_changes(leading_lines=leading)
         if isinstance(user, cst.SimpleStatementLine) and isinstance(head, cst.SimpleStatementLine):
             head = head.with_changes(trailing_whitespace=user.trailing_whitespace)
@@ -413,19 +475,87 @@ def _blocks(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
     return out
 
 
+def _inlined(body: Stmt, outlined: Mapping[str, tuple[Function, set[str]]],
+             ties: dict[Var, Var]) -> Stmt:
+    """`body` with each call of a function compilation outlined from a scope (`pl.at`'s,
+    `pl.spmd`'s body) replaced by that function's statements, as the user wrote them inside the
+    scope: the file compiles them into that function again. `ties` gets, for each of the
+    function's parameters and returned values, the caller's Var it stands for (one name in the
+    output). Raises `Unsupported` for a call passing a tensor the scope creates for it (an `Out`
+    the task's returned tile is stored into: written in the scope, the create would be the
+    task's)."""
+    def stmt(x: Stmt) -> Stmt:
+        if not isinstance(x, ScopeStmt):
+            return map_stmt(x, stmt)
+        out: list[Stmt] = []
+        items: dict[Var, tuple[Var, int]] = {}  # a tuple temporary's items: var -> (tmp, index)
+        inner = flatten_body(x.body)
+        for y in inner:
+            if isinstance(y, AssignStmt) and isinstance(y.value, TupleGetItem) \
+                    and isinstance(y.value.tuple_expr, Var):
+                items[y.var] = (y.value.tuple_expr, y.value.index)
+        taken: set[Var] = set()
+        created = {y.var for y in inner if isinstance(y, AssignStmt)
+                   and isinstance(y.value, Call) and y.value.op_name == "tensor.create"}
+        for y in inner:
+            call = y.value if isinstance(y, AssignStmt) else y.expr if isinstance(y, EvalStmt) \
+                else None
+            if not (isinstance(call, Call) and isinstance(call.op, GlobalVar)
+                    and call.op.name in outlined):
+                out.append(stmt(y))
+                continue
+            fn = outlined[call.op.name][0]
+            if any(a in created for a in call.args):
+                raise Unsupported(f"the scope at line {x.span.line} runs as a task that "
+                                  "returns a tile, which compilation stores into a tensor the "
+                                  "scope creates")
+            for p, a in zip(fn.params, call.args, strict=False):
+                if isinstance(a, Var):
+                    ties[p] = a
+            rets = [r for r in walk_stmts(fn.body) if isinstance(r, ReturnStmt)]
+            values = rets[-1].values if rets else ()
+            if isinstance(y, AssignStmt) and len(values) == 1:
+                bound: list[Var | None] = [y.var]
+            else:
+                bound = [None] * len(values)
+                for v, (tmp, i) in items.items():
+                    if isinstance(y, AssignStmt) and tmp is y.var and i < len(values):
+                        bound[i] = v
+                        taken.add(v)
+            for r, b in zip(values, bound, strict=True):
+                if isinstance(r, Var) and b is not None:
+                    ties[r] = b
+            out.extend(stmt(z) for z in flatten_body(fn.body) if not isinstance(z, ReturnStmt))
+        out = [z for z in out if not (isinstance(z, AssignStmt) and z.var in taken)]
+        return replace(x, body=make_body(out))
+    return stmt(body)
+
+
 def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, moves: set[str],
                     indent: int, taken: set[str], root: str = "pl",
                     dims: Mapping[str, str] | None = None,
                     outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
-                    methods: set[str] | None = None) -> LoweredResult:
+                    methods: set[str] | None = None, added: int = 0,
+                    dim_names: Mapping[int, str] | None = None) -> LoweredResult:
     """The user's `fd` with its body the compiled function's statements (see the module doc).
     `taken`: the identifiers the function spells (a name made here avoids them); `methods`: the
-    functions the file defines in the program's class (a call of one is `self.f(...)`)."""
+    functions the file defines in the program's class (a call of one is `self.f(...)`);
+    `added`: how many parameters compilation added after the user's (written into the
+    signature); `dim_names`: the module constant each constant dim of a type is spelled by
+    (`plan.shape_constants`)."""
     outlined = outlined or {}
     all_moves = set(moves).union(*(m for _, m in outlined.values()))
     names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {})
+    # The user's parameters keep the names the kept signature spells (even `x__ssa_v0`).
+    written = [p.name.value for p in fd.params.params if p.name.value != "self"]
+    for v, name in zip(compiled.params, written, strict=False):
+        names.names[v] = name
+    ties: dict[Var, Var] = {}
+    compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties))
+    for v, w in ties.items():
+        names.names[v] = names(w)
     node = _Lowered(fd, positions, compiled, outlined, moves, indent, root, names,
-                    methods or set()).function()
+                    methods or set(), added, dim_names or {}).function()
     shown: dict[str, str] = {}  # every compiled name the output spells otherwise than user_name
     for v, name in names.names.items():
         if name != user_name(v.name):

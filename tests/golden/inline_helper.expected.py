@@ -39,22 +39,22 @@ class InlineHelper:
         b: pl.Tensor[[ROWS, COLS], pl.FP32],
         out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
     ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
-        a_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
-            a, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+        a_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+            a, [0, 0], [ROWS, COLS], [ROWS, COLS], target_memory=pl.MemorySpace.Vec
         )
-        b_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
-            b, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+        b_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
+            b, [0, 0], [ROWS, COLS], [ROWS, COLS], target_memory=pl.MemorySpace.Vec
         )
         _tuple_tmp = [a_tile, b_tile]
-        a_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[0]
-        b_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[1]
-        scaled: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(a_tile, 0.5)
-        exp: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
+        a_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[0]
+        b_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[1]
+        scaled: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(a_tile, 0.5)
+        exp: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
         # Two calls, two copies of the helper's statements (each with its own `scaled`).
-        left: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = exp
-        scaled: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(b_tile, 2.0)
-        exp: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
-        right: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = exp
-        total: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(left, right)
-        out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(total, [0, 0], out)
+        left: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = exp
+        scaled: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(b_tile, 2.0)
+        exp: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
+        right: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = exp
+        total: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(left, right)
+        out: pl.Tensor[[ROWS, COLS], pl.FP32] = pl.tile.store(total, [0, 0], out)
         return out
