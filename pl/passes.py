@@ -3,17 +3,21 @@
 
 A `Pass` is pure: it never mutates its input. `PassManager` runs a list of them and can write the
 program after each one to a numbered file (`00_frontend.py`, `01_after_unroll_loops.py`, ...).
-With `verify=True` it checks the output of every pass from convert_to_ssa on: well-typed
-(`pl.typecheck.verify_well_typed`) and in SSA form (`lowering.ssa.verify`), and from
-infer_tile_memory_space on the TileMemoryInferred property (`infer.verifier`); a violation is an
-internal error naming the pass. Passes before SSA (unroll_loops) are not checked: a program
-before SSA may rebind a name to a value of another type, which only SSA makes well-typed.
+Each pass declares the `Property`s it requires of its input and those it establishes (as xDSL's
+and the reference's passes do); a property, once established, holds for every later pass. With
+`verify=True` the manager checks, after every pass, each property that holds by then: `SSA`
+(well-typed, `pl.typecheck.verify_well_typed`, and in SSA form, `lowering.ssa.verify`) and
+`TILE_MEMORY_INFERRED` (`infer.verifier`); and before a pass, a property it requires that no
+earlier pass established is checked on its input. A violation is an internal error naming the
+pass. Before SSA nothing is checked: a program before SSA may rebind a name to a value of
+another type, which only SSA makes well-typed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +42,21 @@ from pl.printer.program import print_node
 from pl.typecheck import verify_well_typed
 
 
+class Property(Enum):
+    """A property of a program a pass may require of its input or establish in its output."""
+
+    SSA = "SSA form"  # every variable defined once, and well-typed (lowering.ssa.verify, typecheck)
+    TILE_MEMORY_INFERRED = "TileMemoryInferred"  # every tile placed, operands in allowed spaces
+
+
+_NONE: frozenset[Property] = frozenset()
+_SSA: frozenset[Property] = frozenset({Property.SSA})  # the passes written for SSA input
+
+
 @dataclass(frozen=True)
 class Pass:
-    """A named pure transformation. `run_logged` also returns what the pass has to say.
+    """A named pure transformation, with the properties it requires of its input and those it
+    establishes in its output. `run_logged` also returns what the pass has to say.
 
     Every run, however it is reached (`pl.passes.NAME(...)(program)`, `PassManager`,
     `pl.compile`), keeps the cyclic GC paused (pl.gc_pause): a pass allocates a new program of
@@ -49,6 +65,8 @@ class Pass:
 
     name: str
     transform: Callable[[Program], tuple[Program, Any]]
+    requires: frozenset[Property] = _NONE
+    establishes: frozenset[Property] = _NONE
 
     def run_logged(self, program: Program) -> tuple[Program, Any]:
         with gc_paused():
@@ -65,34 +83,35 @@ def unroll_loops() -> Pass:
 
 def convert_to_ssa() -> Pass:
     """Version every definition (`x__ssa_v0`, `i__idx_v0`, ...) and add loop carries and phis."""
-    return Pass("convert_to_ssa", lambda p: (run_convert_to_ssa(p), None))
+    return Pass("convert_to_ssa", lambda p: (run_convert_to_ssa(p), None),
+                establishes=frozenset({Property.SSA}))
 
 
 def outline_incore_scopes() -> Pass:
     """Make the body of each `pl.at(level=pl.Level.CORE_GROUP)` (and per-block `pl.spmd`) scope
     of Opaque/Orchestration functions an InCore function the scope calls."""
-    return Pass("outline_incore_scopes", lambda p: (run_outline_incore_scopes(p), None))
+    return Pass("outline_incore_scopes", lambda p: (run_outline_incore_scopes(p), None), requires=_SSA)
 
 
 def convert_tensor_to_tile_ops() -> Pass:
     """Turn the tensor ops of InCore functions into tile ops (matmul operands -> marked Mat loads)."""
-    return Pass("convert_tensor_to_tile_ops", lambda p: (run_convert_tensor_to_tile_ops(p), None))
+    return Pass("convert_tensor_to_tile_ops", lambda p: (run_convert_tensor_to_tile_ops(p), None), requires=_SSA)
 
 
 def flatten_tile_nd_to_2d() -> Pass:
     """Merge the leading dims of tiles of rank > 2 into 2-D tiles."""
-    return Pass("flatten_tile_nd_to_2d", lambda p: (run_flatten_tile_nd_to_2d(p), None))
+    return Pass("flatten_tile_nd_to_2d", lambda p: (run_flatten_tile_nd_to_2d(p), None), requires=_SSA)
 
 
 def auto_tile_matmul_l0(backend: str | None = None) -> Pass:
     """Split a Mat-resident matmul whose operands overflow L0A/L0B into a pipelined K loop."""
     check_backend(backend)
-    return Pass("auto_tile_matmul_l0", lambda p: (run_auto_tile_matmul_l0(p, backend), None))
+    return Pass("auto_tile_matmul_l0", lambda p: (run_auto_tile_matmul_l0(p, backend), None), requires=_SSA)
 
 
 def canonicalize_tile_slice() -> Pass:
     """A Mat slice feeding an extract or a matmul becomes a `tile.extract` into Left/Right."""
-    return Pass("canonicalize_tile_slice", lambda p: (run_canonicalize_tile_slice(p), None))
+    return Pass("canonicalize_tile_slice", lambda p: (run_canonicalize_tile_slice(p), None), requires=_SSA)
 
 
 def infer_tile_memory_space(backend: str | None = None, *, residency: bool = True) -> Pass:
@@ -102,7 +121,8 @@ def infer_tile_memory_space(backend: str | None = None, *, residency: bool = Tru
     check_backend(backend)
     phase4 = apply_residency if residency else strip_bridge_markers
     return Pass("infer_tile_memory_space",
-                lambda p: run_infer_tile_memory_space(p, backend, residency=phase4))
+                lambda p: run_infer_tile_memory_space(p, backend, residency=phase4), requires=_SSA,
+                establishes=frozenset({Property.TILE_MEMORY_INFERRED}))
 
 
 def verify_tile_memory_inferred(program: Program) -> None:
@@ -123,16 +143,18 @@ class PassManager:
 
     def run(self, program: Program) -> Program:
         self._dump(0, "frontend", program)
-        ssa = placed = False
+        holds: frozenset[Property] = _NONE
         for index, p in enumerate(self.passes, start=1):
+            if self.verify and p.requires - holds:
+                _verify(f"the input of pass {p.name}", program, holds | p.requires)
+            holds |= p.requires
             program, log = p.run_logged(program)
             if log is not None:
                 self.logs[p.name] = log
             self._dump(index, f"after_{p.name}", program)
-            ssa = ssa or p.name == "convert_to_ssa"
-            placed = placed or p.name == "infer_tile_memory_space"
-            if self.verify and ssa:
-                verify_pass_output(p.name, program, ssa=ssa, placed=placed)
+            holds |= p.establishes
+            if self.verify and holds:
+                _verify(f"the output of pass {p.name}", program, holds)
         return program
 
     def _dump(self, index: int, label: str, program: Program) -> None:
@@ -148,19 +170,29 @@ class PassManager:
 
 def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None:
     """Raise InternalError (a bug in pl, not in the kernel: `show_inferred` exits 123 on it) when
-    `program`, the output of pass `name`, is ill-typed, (with `ssa`) not in SSA form or (with `placed`: memory-space inference has run) violates
-    TileMemoryInferred: a pass must never hand on such a program."""
+    `program`, the output of pass `name`, is ill-typed, (with `ssa`) not in SSA form or (with
+    `placed`: memory-space inference has run) violates TileMemoryInferred: a pass must never hand
+    on such a program."""
+    holds = (_SSA if ssa else _NONE) | (
+        frozenset({Property.TILE_MEMORY_INFERRED}) if placed else _NONE)
+    _verify(f"the output of pass {name}", program, holds)
+
+
+def _verify(what: str, program: Program, holds: frozenset[Property]) -> None:
+    """Raise InternalError when `program` (`what` it is) is ill-typed or lacks a property of
+    `holds`."""
+    placed = Property.TILE_MEMORY_INFERRED in holds
     errors = verify_well_typed(program, placed=placed)
     if errors:
         first = errors[0]
-        raise InternalError(f"the output of pass {name} is ill-typed ({len(errors)} "
+        raise InternalError(f"{what} is ill-typed ({len(errors)} "
                             f"violation(s)); first, at {first.span}: {first.message}")
-    ssa_errors = verify_ssa(program) if ssa else []
+    ssa_errors = verify_ssa(program) if Property.SSA in holds else []
     if ssa_errors:
-        raise InternalError(f"the output of pass {name} is not in SSA form "
+        raise InternalError(f"{what} is not in SSA form "
                             f"({len(ssa_errors)} violation(s)); first: {ssa_errors[0]}")
     if placed:
-        check_memory_inferred(f"the output of pass {name}", program)
+        check_memory_inferred(what, program)
 
 
 def check_memory_inferred(what: str, program: Program) -> None:
@@ -173,7 +205,7 @@ def check_memory_inferred(what: str, program: Program) -> None:
                             f"first, at {errors[0].span}: {errors[0].message}")
 
 
-__all__ = ["Pass", "InternalError", "PassManager", "PlError", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+__all__ = ["Pass", "InternalError", "PassManager", "PlError", "Property", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "check_memory_inferred",
            "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
            "infer_tile_memory_space", "outline_incore_scopes", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]

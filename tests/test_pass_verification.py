@@ -330,15 +330,17 @@ def test_pass_manager_reports_an_ill_typed_pass_output() -> None:
         PassManager(passes, verify=True).run(source)
 
 
-def test_pass_manager_reports_a_pass_that_breaks_ssa() -> None:
-    def duplicate_first(p: Program) -> Program:
-        func = p.functions[0]
-        body = func.body
-        assert isinstance(body, SeqStmts)
-        return Program(p.name, (dataclasses.replace(func, body=SeqStmts((body.stmts[0],) + body.stmts)),)
-                       + p.functions[1:])
+def _duplicate_first(p: Program) -> Program:
+    """A broken pass: the first statement of the first function twice (its var defined twice)."""
+    func = p.functions[0]
+    body = func.body
+    assert isinstance(body, SeqStmts)
+    return Program(p.name, (dataclasses.replace(func, body=SeqStmts((body.stmts[0],) + body.stmts)),)
+                   + p.functions[1:])
 
-    passes = [*_through("convert_to_ssa"), Pass("duplicate", lambda p: (duplicate_first(p), None))]
+
+def test_pass_manager_reports_a_pass_that_breaks_ssa() -> None:
+    passes = [*_through("convert_to_ssa"), Pass("duplicate", lambda p: (_duplicate_first(p), None))]
     with pytest.raises(InternalError, match="output of pass duplicate is not in SSA form"):
         PassManager(passes, verify=True).run(_parse(MATMUL))
 
@@ -456,3 +458,36 @@ def test_every_pass_run_pauses_the_collector_and_restores_it() -> None:
         else:
             gc.disable()
     assert seen == [False, False, False, False]
+
+
+def test_a_pass_under_another_name_is_verified_by_what_it_declares() -> None:
+    """Verification follows what passes declare, not their names: SSA conversion renamed still
+    establishes SSA form, so a pass that breaks it after is reported."""
+    ssa = pl.passes.convert_to_ssa()
+    renamed = Pass("my_ssa", ssa.transform, establishes=ssa.establishes)
+    passes = [pl.passes.unroll_loops(), renamed,
+              Pass("duplicate", lambda p: (_duplicate_first(p), None))]
+    with pytest.raises(InternalError, match="output of pass duplicate is not in SSA form"):
+        PassManager(passes, verify=True).run(_parse(MATMUL))
+
+
+def test_a_required_property_no_pass_established_is_checked_on_the_input() -> None:
+    """infer_tile_memory_space requires SSA form: run first on a program that rebinds a name, the
+    manager reports its input (nothing before it established SSA)."""
+    text = _kernel("""
+a = pl.load(y, [0, 0], [16, 16])
+a = pl.add(a, a)
+out = pl.store(a, [0, 0], out)""")
+    infer = pl.passes.infer_tile_memory_space(None)
+    assert pl.passes.Property.SSA in infer.requires
+    with pytest.raises(InternalError, match="input of pass infer_tile_memory_space is not in SSA"):
+        PassManager([infer], verify=True).run(_parse(text))
+    PassManager([pl.passes.convert_to_ssa(), infer], verify=True).run(_parse(text))
+
+
+def test_the_default_pipeline_establishes_what_each_pass_requires() -> None:
+    holds: set[pl.passes.Property] = set()
+    for p in default_passes("910B"):
+        assert p.requires <= holds, (p.name, p.requires - holds)
+        holds |= p.establishes
+    assert holds == set(pl.passes.Property)

@@ -3,6 +3,7 @@ which runs a list of them. stubtest (tests/test_stubtest.py) checks these names 
 against pl/passes.py."""
 
 from collections.abc import Callable, Sequence
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +11,17 @@ from pl.errors import InternalError as InternalError
 from pl.errors import PlError as PlError
 from pl.ir.function import Program
 
+class Property(Enum):
+    SSA = "SSA form"
+    TILE_MEMORY_INFERRED = "TileMemoryInferred"
+
 class Pass:
     name: str
     transform: Callable[[Program], tuple[Program, Any]]
-    def __init__(self, name: str, transform: Callable[[Program], tuple[Program, Any]]) -> None: ...
+    requires: frozenset[Property]
+    establishes: frozenset[Property]
+    def __init__(self, name: str, transform: Callable[[Program], tuple[Program, Any]],
+                 requires: frozenset[Property] = ..., establishes: frozenset[Property] = ...) -> None: ...
     def run_logged(self, program: Program) -> tuple[Program, Any]: ...
     def __call__(self, program: Program) -> Program: ...
 
@@ -38,7 +46,7 @@ def verify_tile_memory_inferred(program: Program) -> None: ...
 def verify_pass_output(name: str, program: Program, *, ssa: bool, placed: bool = False) -> None: ...
 def check_memory_inferred(what: str, program: Program) -> None: ...
 
-__all__ = ["InternalError", "Pass", "PassManager", "PlError", "auto_tile_matmul_l0",
+__all__ = ["InternalError", "Pass", "PassManager", "PlError", "Property", "auto_tile_matmul_l0",
            "canonicalize_tile_slice", "check_memory_inferred", "convert_tensor_to_tile_ops",
            "convert_to_ssa", "flatten_tile_nd_to_2d", "infer_tile_memory_space",
            "outline_incore_scopes", "unroll_loops", "verify_pass_output",
