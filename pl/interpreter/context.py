@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pl.errors import PlError
+from pl.interpreter.ranks import World
 from pl.interpreter.values import Array
 from pl.ir.expr import Call, Expr
 from pl.ir.types import TensorType, TileType, Type, effective_tile_view
@@ -27,10 +28,14 @@ from pl.ir.types import TensorType, TileType, Type, effective_tile_view
 class RunState:
     """What one `pl.interpret` run keeps between op calls besides the variables: the cross-core
     pipes (a FIFO of tiles per direction and pipe id: a push appends a copy, a pop takes the
-    oldest) and the named buffers reserved for them (name -> base). A new run starts empty."""
+    oldest), the named buffers reserved for them (name -> base) and the ranks' shared state. A
+    new run starts empty."""
 
     pipes: dict[tuple[str, int], deque[Array]] = field(default_factory=dict)
     buffers: dict[str, int] = field(default_factory=dict)
+    # The ranks of a distributed run (pl.interpreter.ranks), shared by the host's run and each
+    # rank's; a run without `ranks=` has a world of unknown size.
+    world: World = field(default_factory=lambda: World(None))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from typing_extensions import assert_never
@@ -31,6 +31,7 @@ from pl.interpreter.context import Lanes, OpCtx, RunState, unsupported
 from pl.interpreter.group_order import group_order
 from pl.interpreter.handlers import WITHOUT_NUMERICS
 from pl.interpreter.handlers import handler as handler_of
+from pl.interpreter.ranks import Dispatched, Task, Window
 from pl.interpreter.values import (
     TaskId,
     coerce_array,
@@ -332,10 +333,14 @@ class Machine:
         match kind:
             case Var():
                 try:
-                    return env[kind]
+                    value = env[kind]
                 except KeyError:
                     raise PlError(f"pl.interpret: '{kind.name}' is used before it has a value",
                                   kind.span) from None
+                if isinstance(value, Dispatched):  # a dispatched task's result: run it first
+                    value = self.state.world.result(value, self.run_task)
+                    env[kind] = value
+                return value
             case ConstBool(value=v):
                 return bool(v)
             case ConstInt(value=v):
@@ -358,12 +363,29 @@ class Machine:
             case _:
                 assert_never(kind)
 
+    def run_task(self, task: Task) -> tuple[Any, ...]:
+        """A dispatched task, run on its rank (pl.interpreter.ranks) by a machine of its own."""
+        machine = Machine(self.program)
+        machine.state.world = self.state.world
+        return machine.run_function(task.func, self.state.world.bind(task))
+
     def _call(self, call: Call, env: Env) -> Any:
         args = tuple(self.eval(a, env) for a in call.args)
+        world = self.state.world
+        if world.pending and not _keeps_dispatches_queued(call):
+            world.flush(self.run_task)  # the host reads or writes what the queued tasks may
         if isinstance(call.op, GlobalVar):
             callee = self.program.get(call.op.name)
             if callee is None:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
+            device = dict(call.attrs).get("device")
+            if isinstance(device, Expr):
+                rank = int(self.eval(device, env))
+                return world.dispatch(Task(rank, callee, args, call.span), self.run_task)
+            if any(isinstance(a, Window) for a in args):
+                raise PlError(f"pl.interpret: a window (pld.window) passed to '{callee.name}' "
+                              "without device=: a window is one rank's slice only in a task "
+                              "dispatched to that rank", call.span)
             values = self.run_function(callee, args)
             if is_submit(call):
                 # The task runs to completion right here (one core, in order).
@@ -385,6 +407,20 @@ class Machine:
             raise PlError(f"pl.interpret: op '{call.op_name}' cannot run on these operands: {err}",
                           call.span) from None
         return _conform(call, result)
+
+
+# Ops a HOST orchestrator runs between its dispatches that neither read nor write what a queued
+# task may (views of its tensors, the run's size, window buffers and views): they leave the
+# dispatched tasks queued, so one round's tasks run together (pl.interpreter.ranks).
+_VIEWS: Final = frozenset({
+    "tensor.slice", "tensor.view", "tensor.reshape", "tensor.transpose",
+    "pld.system.world_size", "pld.tensor.alloc_window_buffer", "pld.tensor.window"})
+
+
+def _keeps_dispatches_queued(call: Call) -> bool:
+    if isinstance(call.op, GlobalVar):
+        return any(k == "device" for k, _ in call.attrs)
+    return call.op_name in _VIEWS
 
 
 def _truth(value: Any) -> bool:

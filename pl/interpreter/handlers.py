@@ -2,7 +2,7 @@
 
 Guarantees: `HANDLERS` (op name -> handler) is built once, explicitly, when this module is imported,
 from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_index.py, ops_array.py,
-ops_cross_core.py and this module, and is read-only.
+ops_cross_core.py, ops_distributed.py and this module, and is read-only.
 `WITHOUT_NUMERICS` names every other registered op together with the reason the interpreter does
 not compute it; an op is in exactly one of the two (tests/test_op_records.py checks both against
 the registry), so adding an op means marking its handler or saying here why it has none. The
@@ -16,10 +16,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.interpreter import ops, ops_array, ops_cross_core, ops_index, ops_mem
+from pl.interpreter import ops, ops_array, ops_cross_core, ops_distributed, ops_index, ops_mem
 from pl.interpreter.context import Handler, OpCtx
 from pl.ops.marks import collect, interprets
-from pl.ops.registry import all_ops
 
 
 # The interpreter runs one statement at a time on one core, so a fence or a barrier orders
@@ -51,7 +50,7 @@ def _subblock_idx(c: OpCtx) -> Any:
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
     return collect("interpreter", (ops, ops_mem, ops_index, ops_array, ops_cross_core,
-                                   sys.modules[__name__]))
+                                   ops_distributed, sys.modules[__name__]))
 
 
 HANDLERS: Final = build_handlers()
@@ -68,13 +67,7 @@ _ISA_SORT = ("what its `exhausted` flag does and what fills its tmp-shaped resul
              "are the pto-isa instruction's, not defined by the reference")
 _MX = "its microscaling (MX) element and scale formats are defined by the hardware, not by the reference"
 
-# A run of the interpreter is one process on one device: there are no peer ranks to reach, and no
-# communication window their `pld.*` calls would share.
-_DISTRIBUTED = ("a distributed op: the interpreter runs one rank, with no peers and no "
-                "communication window")
-
 WITHOUT_NUMERICS: Final[Mapping[str, str]] = MappingProxyType({
-    **dict.fromkeys((name for name in all_ops() if name.startswith("pld.")), _DISTRIBUTED),
     **dict.fromkeys((
         "tile.aic_gather", "tile.aiv_shard", "tensor.aic_gather", "tensor.aiv_shard"), _SPLIT),
     **dict.fromkeys((

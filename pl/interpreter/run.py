@@ -35,6 +35,7 @@ from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.interpreter.execute import Machine
 from pl.interpreter.handlers import HANDLERS
+from pl.interpreter.ranks import Dispatched, World
 from pl.interpreter.values import coerce_array, coerce_element, np_dtype
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, GlobalVar
@@ -54,11 +55,13 @@ def supported_ops() -> frozenset[str]:
 
 
 def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None,
-              function: str | Function | None = None) -> Any:
+              function: str | Function | None = None, ranks: int | None = None) -> Any:
     """Run `program`'s entry function on `args` (arrays for tensors/tiles, numbers for scalars).
 
     `entry` names the function to run (`function` is its older name, still accepted); without
-    it the entry is chosen by `entry_function`.
+    it the entry is chosen by `entry_function`. `ranks` is the world size of a distributed
+    program (`pld.world_size()`): its HOST orchestrator's dispatches (`device=r`) run as that
+    many ranks, each with its own window slices (pl.interpreter.ranks).
 
     Returns the entry's return value (a tuple when it returns several, None when it returns none).
     Returned tensors that are the caller's own arrays come back as those very arrays.
@@ -80,8 +83,11 @@ def interpret(program: Program | Function, *args: Any, entry: str | Function | N
         values.append(value)
         if copied and direction is not ParamDirection.In and isinstance(arg, np.ndarray):
             write_back.append((arg, value))
+    if ranks is not None and (isinstance(ranks, bool) or not isinstance(ranks, int) or ranks < 1):
+        raise PlError(f"pl.interpret: ranks must be a positive int, got {ranks!r}")
     machine = Machine(program)
-    results = on_deep_stack(lambda: machine.run_function(func, values))
+    machine.state.world = World(ranks)
+    results = on_deep_stack(lambda: _run_entry(machine, func, values))
     originals: dict[int, Any] = {}
     for user, inner in write_back:
         user[...] = inner.astype(user.dtype)
@@ -90,6 +96,15 @@ def interpret(program: Program | Function, *args: Any, entry: str | Function | N
     if not out:
         return None
     return out[0] if len(out) == 1 else out
+
+
+def _run_entry(machine: Machine, func: Function, values: list[Any]) -> tuple[Any, ...]:
+    """The entry's results, once every task it dispatched has run."""
+    world = machine.state.world
+    results = machine.run_function(func, values)
+    world.flush(machine.run_task)
+    return tuple(world.result(r, machine.run_task) if isinstance(r, Dispatched) else r
+                 for r in results)
 
 
 def entry_function(program: Program, entry: str | Function | None = None) -> Function:
