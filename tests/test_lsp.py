@@ -136,6 +136,66 @@ async def test_a_superseded_compile_is_never_published(client: LanguageClient) -
     assert all(d.severity != types.DiagnosticSeverity.Error for d in client.diagnostics[URI])
 
 
+# A kernel whose compile takes seconds (1,500 statements), with a tile over Vec's capacity: its
+# diagnostics would hold a capacity warning, which examples/attention.py's never do.
+SLOW = """import pl
+
+
+@pl.program
+class Slow:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(
+        self,
+        x: pl.Tensor[[512, 1024], pl.FP16],
+        out: pl.Out[pl.Tensor[[512, 1024], pl.FP16]],
+    ) -> pl.Tensor[[512, 1024], pl.FP16]:
+        t = pl.load(x, [0, 0], [512, 1024])
+""" + "        t = pl.add(t, t)\n" * 1500 + """        out = pl.store(t, [0, 0], out)
+        return out
+"""
+
+
+async def _logged(client: LanguageClient, start: str) -> str:
+    """The next message the server logs that starts with `start` (within a minute)."""
+    async def wait() -> str:
+        while True:
+            params = await client.wait_for_notification(types.WINDOW_LOG_MESSAGE)
+            if params.message.startswith(start):
+                return str(params.message)
+
+    return await asyncio.wait_for(wait(), 60)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.asyncio
+async def test_a_newer_edit_stops_a_running_compile(client: LanguageClient) -> None:
+    _open(client, SLOW)
+    started = await _logged(client, f"pl: compiling {EXAMPLE} (version 1) in process ")
+    pid = int(started.rsplit(" ", 1)[1])
+    assert _alive(pid)  # version 1's compile runs, in a process of its own
+    _change(client, 2, TEXT)
+    stopped = await _logged(client, "pl: stopped compiling")
+    assert stopped == (f"pl: stopped compiling {EXAMPLE} (version 1): superseded by version 2; "
+                       f"process {pid} ended")
+    assert not _alive(pid)  # stopped where it was, not left to finish
+    # The next diagnostics published are the newest edit's, and nothing replaces them later
+    # (version 1's would hold the capacity warning).
+    params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert params.version == 2
+    assert not [d for d in params.diagnostics if d.severity == types.DiagnosticSeverity.Warning]
+    hints = await _hints(client)  # the newest edit's: examples/attention.py's
+    assert (25, 13, ": Tile[[16, 64], FP32, Acc]") in hints
+    await asyncio.sleep(1.0)
+    assert client.diagnostics[URI] == params.diagnostics
+
+
 def _command_json(path: Path, text: str) -> list[tuple[int, int, str, str]]:
     """(line, column, severity, message) of each diagnostic and warning `--json` reports, 0-based."""
     import io

@@ -10,8 +10,9 @@ the text `--write` would write.
 
 Guarantees: the editor's text is used (unsaved edits included), read statically: the server never
 runs the user's code and never writes a file (the code action is an edit the editor applies and
-can undo). Compiles are debounced, run off the event loop one at a time, and a newer edit cancels
-an older compile; a superseded compile's result is never published. A file that does not compile
+can undo). Compiles are debounced and run one at a time in a child process (pl/lsp/worker.py); a
+newer edit cancels an older compile, waiting or running (its process is killed), and a superseded
+compile's result is never published. A file that does not compile
 keeps its last good hints, each marked stale. pygls is needed only here (the `lsp` extra): `import
 pl` never imports this package.
 """

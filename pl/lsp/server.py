@@ -1,16 +1,18 @@
 """The language server itself (pygls): one `_File` per open document, compiled off the event loop.
 
 Each open or change schedules a compile of that text after `DEBOUNCE` seconds; a newer edit
-cancels the older one (while it waits, or while it is queued behind another compile), and a
-compile that finished for a superseded version is dropped, never published. Compiles run one at a
-time on a worker thread, so the event loop keeps answering while one runs. Requests for hints
-or hovers wait for the compile of the document's current version.
+cancels the older one, whether it still waits or already runs: every compile runs in a process of
+its own (pl/lsp/worker.py), which cancelling kills, so a superseded compile stops at once, leaves
+no state behind, and has no result to publish (each step also checks that its version is still
+the document's before it publishes). The event loop keeps answering while compiles run. Requests
+for hints or hovers wait for the compile of the document's current version. What happens to
+compiles is logged (`window/logMessage`, type Log): started, stopped because superseded.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -21,6 +23,7 @@ from pygls.workspace import TextDocument
 
 from pl.errors import package_version, source_lines
 from pl.lsp.analysis import Analysis, Diagnostic, analyze, hover_text, written
+from pl.lsp.worker import CompileFailed, Worker
 
 __all__ = ["DEBOUNCE", "STALE", "WRITE_ACTION", "make_server"]
 
@@ -45,7 +48,11 @@ class PlServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pl-lsp", package_version())
         self.files: dict[str, _File] = {}
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pl-compile")
+        self.worker = Worker()
+
+    def log(self, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
+                                                       message=f"pl: {message}"))
 
     def schedule(self, uri: str, version: int) -> None:
         f = self.files.setdefault(uri, _File(version))
@@ -58,14 +65,24 @@ class PlServer(LanguageServer):
         await asyncio.sleep(DEBOUNCE)
         doc = self.workspace.get_text_document(uri)
         text, path = doc.source, doc.path
+        pid: list[int] = []  # the process the compile runs in, once it runs
+
+        def started(process: int) -> None:
+            pid.append(process)
+            self.log(f"compiling {path} (version {version}) in process {process}")
+
         try:
-            a = await asyncio.get_running_loop().run_in_executor(self.pool, analyze, text, path)
+            a = await self.worker.run(analyze, text, path, started=started)
         except asyncio.CancelledError:
+            if pid:  # (not when it was cancelled while it waited for its turn)
+                f = self.files.get(uri)
+                why = f"superseded by version {f.version}" if f is not None else "closed"
+                self.log(f"stopped compiling {path} (version {version}): {why}; "
+                         f"process {pid[0]} ended")
             raise
-        except Exception as e:  # a bug in pl, not in the kernel: said so, never a dead server
+        except CompileFailed as e:  # a bug in pl, not in the kernel: said so, never a dead server
             a = Analysis(False, (Diagnostic(0, 0, 0, 0, "error",
-                                            f"internal error in pl {package_version()}: "
-                                            f"{type(e).__name__}: {e}"),))
+                                            f"internal error in pl {package_version()}: {e}"),))
         f = self.files.get(uri)
         if f is None or f.version != version:
             return None  # superseded while it ran: dropped
@@ -107,6 +124,12 @@ def _diagnostic(doc: TextDocument, d: Diagnostic) -> types.Diagnostic:
 
 def make_server() -> PlServer:
     server = PlServer()
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: PlServer, params: types.InitializedParams) -> None:
+        # The process server imports the compiler once, now, beside the event loop (the first
+        # compile would otherwise wait for it).
+        threading.Thread(target=ls.worker.start, daemon=True).start()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PlServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -160,9 +183,9 @@ def make_server() -> PlServer:
         uri = params.text_document.uri
         doc = ls.workspace.get_text_document(uri)
         text = doc.source
-        try:
-            out = await asyncio.get_running_loop().run_in_executor(ls.pool, written, text, doc.path)
-        except Exception:  # a file that does not compile has nothing to write (its diagnostics say why)
+        try:  # (a cancelled request kills its compile)
+            out = await ls.worker.run(written, text, doc.path)
+        except CompileFailed:  # a file that does not compile has nothing to write (its diagnostics say why)
             return []
         if out == text:
             return []
