@@ -106,3 +106,20 @@ def test_assignment_type_is_the_values_and_keeps_a_declared_memref() -> None:
         assert kept.memref == "mem0"  # type: ignore[attr-defined]
         with_own = dataclasses.replace(value, result_type=dataclasses.replace(value.result_type, memref="own"))
         assert ssa_support.assignment_type(declared, with_own).memref == "own"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("label", "program"), PROGRAMS[:len(EXAMPLES) + 8], ids=IDS[:len(EXAMPLES) + 8])
+def test_inference_hands_back_the_loops_and_ifs_it_does_not_change(label: str,
+                                                                   program: Program) -> None:
+    """Memory-space inference (phases 0-3) run again on its own output changes nothing, and
+    rebuilds nothing: every loop and if comes back as the very same object."""
+    from pl.ir.stmt import ForStmt, IfStmt, WhileStmt
+
+    infer = pl.passes.infer_tile_memory_space("910B", residency=False)
+    placed = infer(pl.passes.PassManager(_before_inference("910B")).run(program))
+    again = infer(placed)
+    for f, g in zip(placed.functions, again.functions, strict=True):
+        kinds = (ForStmt, WhileStmt, IfStmt)
+        old = [s for s in walk_stmts(f.body) if isinstance(s, kinds)]
+        new = [s for s in walk_stmts(g.body) if isinstance(s, kinds)]
+        assert len(old) == len(new) and all(a is b for a, b in zip(old, new, strict=True)), f.name

@@ -327,7 +327,8 @@ def _parse(text: str) -> Any:
 
 def _stamp_marker(f: Function) -> Function:
     """Give every Mat tile.load the bridge marker (as the reference's marked fixtures do)."""
-    from pl.lowering.tensor_to_tile.common import Rewriter, is_op_call, with_attrs
+    from pl.ir.rewriter import Rewriter
+    from pl.lowering.tensor_to_tile.common import is_op_call, rededuce_call, with_attrs
 
     class Stamp(Rewriter):
         def assign(self, s: AssignStmt) -> list[Any]:
@@ -337,7 +338,7 @@ def _stamp_marker(f: Function) -> Function:
                 return [AssignStmt(s.var, with_attrs(v, ((BRIDGE, True),)))]
             return [s]
 
-    return Stamp().function(f)
+    return Stamp(rededuce_call).function(f)
 
 
 def _seed_source(nested: bool) -> str:

@@ -50,6 +50,7 @@ from pl.infer.writes import InPlaceWrites, writes_of
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.names import user_name
+from pl.ir.rewriter import same_items
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -224,7 +225,7 @@ class Mutator:
                             items.extend(repl)
                             continue
                     items.append(mapped)
-                if not _same(tuple(items), tuple(value)):
+                if not same_items(tuple(items), tuple(value)):
                     new_value = type(value)(items)
             elif key == "device" and isinstance(value, Expr):
                 new_value = self.expr(value)
@@ -300,7 +301,7 @@ class Mutator:
             case AssignStmt():  # first: most statements are assignments
                 return self.assign(s)
             case SeqStmts():
-                return self.seq(s.stmts, s.span)
+                return self.seq(s.stmts, s.span, s)
             case EvalStmt() | ReturnStmt() | YieldStmt():
                 return map_stmt(s, expr=self.expr)
             case ForStmt():
@@ -309,9 +310,14 @@ class Mutator:
                 stop, step = self.expr(s.stop), self.expr(s.step)
                 body = self.block(s.body)
                 self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
+                rvs = tuple(self.var(rv) for rv in s.return_vars)
+                if same_items((loop_var, start, stop, step, body, *iter_args, *rvs),
+                              (s.loop_var, s.start, s.stop, s.step, s.body, *s.iter_args,
+                               *s.return_vars)) and not init_moves:
+                    return s  # nothing in it changed: not rebuilt
                 loop = replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
                                iter_args=iter_args,  # type: ignore[arg-type]
-                               body=body, return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                               body=body, return_vars=rvs)
                 return make_body([*init_moves, loop]) if init_moves else loop
             case IfStmt():
                 cond = self.expr(s.condition)
@@ -331,15 +337,23 @@ class Mutator:
                     self._copied_merges(s, divergent)
                 self._pin_return_types(s.return_vars, _yield_types(then_body) or
                                        _yield_types(else_body))
+                rvs = tuple(self.var(rv) for rv in s.return_vars)
+                if same_items((cond, then_body, else_body, *rvs),
+                              (s.condition, s.then_body, s.else_body, *s.return_vars)):
+                    return s  # nothing in it changed: not rebuilt
                 return replace(s, condition=cond, then_body=then_body, else_body=else_body,
-                               return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                               return_vars=rvs)
             case WhileStmt():
                 iter_args, init_moves = self.iter_args(s.iter_args)
                 cond, body = self.expr(s.condition), self.block(s.body)
                 self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
+                rvs = tuple(self.var(rv) for rv in s.return_vars)
+                if same_items((cond, body, *iter_args, *rvs),
+                              (s.condition, s.body, *s.iter_args, *s.return_vars)) \
+                        and not init_moves:
+                    return s  # nothing in it changed: not rebuilt
                 wloop = replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                                condition=cond, body=body,
-                                return_vars=tuple(self.var(rv) for rv in s.return_vars))
+                                condition=cond, body=body, return_vars=rvs)
                 return make_body([*init_moves, wloop]) if init_moves else wloop
             case ScopeStmt():
                 return map_stmt(s, body=self.block, expr=self.expr)
@@ -509,7 +523,9 @@ class Mutator:
                     and (got != want or got.memref != want.memref):
                 self.cache[rv] = Var(rv.name, got, span=rv.span)
 
-    def seq(self, stmts: tuple[Stmt, ...], span: Span) -> Stmt:
+    def seq(self, stmts: tuple[Stmt, ...], span: Span, old: SeqStmts | None = None) -> Stmt:
+        """The statements `stmts` (of `old`, when they are a SeqStmts's) with their moves; `old`
+        itself when none changed and it is in `make_body`'s flat form without comments."""
         opened: list[MoveKey] = []
         out: list[Stmt] = []
         needed, writes = self.needed, self.writes
@@ -537,6 +553,9 @@ class Mutator:
                 out.append(self.stmt(child))
         for key in opened:
             self.moves.pop(key, None)  # (gone already when a write made it stale)
+        if old is not None and not old.comments and len(out) > 1 and same_items(out, stmts) \
+                and not any(type(x) is SeqStmts for x in out):
+            return old
         body = make_body(out)
         return replace(body, span=span) if isinstance(body, SeqStmts) else body
 
@@ -727,10 +746,6 @@ def _yield_types(body: Stmt | None) -> list[Type]:
     """The types of the values a (placed) body's final yield gives, [] without one."""
     y = last_yield(body)
     return [v.type for v in y.values] if y is not None else []
-
-
-def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _retarget(call: Call, space: MemorySpace) -> Call:

@@ -41,6 +41,7 @@ from pl.ir.enums import DType, ForKind, MemorySpace
 from pl.ir.expr import BinaryExpr, Call, ConstInt, Expr, IterArg, MakeTuple, Var, space_of
 from pl.ir.function import Program
 from pl.ir.operators import BinaryOp
+from pl.ir.rewriter import Rewriter, body_of, map_incore_functions
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, ForStmt, IfStmt, Stmt, YieldStmt, flatten_body, make_body
 from pl.ir.target import Backend
@@ -48,15 +49,13 @@ from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType, effective_tile_view, static_shape
 from pl.lowering.l0_tile_chooser import L0Tile, Problem, Stationarity, choose_l0_tile
 from pl.lowering.tensor_to_tile.common import (
-    Rewriter,
     base_name,
-    body_of,
     index,
     index_add,
     index_tuple,
     mk,
     op_name,
-    same_items,
+    rededuce_call,
 )
 from pl.ops.backend import backend as lookup_backend
 
@@ -136,7 +135,7 @@ class _BodyFacts:
 
 class _AutoTile(Rewriter):
     def __init__(self, hw: Backend) -> None:
-        super().__init__()
+        super().__init__(rededuce_call)
         self.hw = hw
         self.facts = _BodyFacts([])
         self.pending: dict[int, _Matmul] = {}  # store statement id -> the matmul folded into it
@@ -459,8 +458,4 @@ def auto_tile_matmul_l0(program: Program, backend: str | None) -> Program:
     hw = lookup_backend(backend)
     if hw is None:
         return program
-    funcs = tuple(_AutoTile(hw).function(f) if f.func_type.is_incore_kind() else f
-                  for f in program.functions)
-    if same_items(funcs, program.functions):
-        return program  # no function changed
-    return Program(program.name, funcs, span=program.span)
+    return map_incore_functions(program, lambda f: _AutoTile(hw).function(f))

@@ -44,11 +44,11 @@ from pl.errors import PlError
 from pl.ir.enums import MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, MakeTuple, Var
 from pl.ir.function import Program
+from pl.ir.rewriter import Rewriter, map_incore_functions
 from pl.ir.span import Span
 from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import TileType, Type, static_shape
 from pl.lowering.tensor_to_tile.common import (
-    Rewriter,
     base_name,
     index,
     index_add,
@@ -57,7 +57,7 @@ from pl.lowering.tensor_to_tile.common import (
     is_op_call,
     mk,
     op_name,
-    same_items,
+    rededuce_call,
     shape_tuple,
     with_attrs,
 )
@@ -104,7 +104,7 @@ def as_flattened_load(value: Expr, annotated: Type) -> Expr:
 
 class _Flatten(Rewriter):
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(rededuce_call)
         # id of a Var bound to `tile.transpose_view` of a rank > 2 tile of several batches -> the
         # viewed tile: only a batched matmul may read such a view (one page at a time).
         self.batched_views: dict[int, Expr] = {}
@@ -405,8 +405,4 @@ def _check_flattenable(call: Call) -> None:
 
 def flatten_tile_nd_to_2d(program: Program) -> Program:
     """Merge the leading dims of every rank>2 tile of InCore/AIC/AIV functions."""
-    funcs = tuple(_Flatten().function(f) if f.func_type.is_incore_kind() else f
-                  for f in program.functions)
-    if same_items(funcs, program.functions):
-        return program  # no function changed
-    return Program(program.name, funcs, span=program.span)
+    return map_incore_functions(program, lambda f: _Flatten().function(f))

@@ -51,15 +51,15 @@ from pl.ir.expr import (
 )
 from pl.ir.function import Function, Program
 from pl.ir.operators import BinaryOp
+from pl.ir.rewriter import Rewriter, map_incore_functions
 from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, YieldStmt
 from pl.ir.traverse import expr_children, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TileType
 from pl.lowering.tensor_to_tile.common import (
-    Rewriter,
     index_add,
     mk,
     op_name,
-    same_items,
+    rededuce_call,
     with_attrs,
 )
 from pl.ops.registry import get_op
@@ -173,7 +173,7 @@ def _uses(body: Stmt) -> dict[int, list[tuple[str, int]]]:
 
 class _Canon(Rewriter):
     def __init__(self, body: Stmt) -> None:
-        super().__init__()
+        super().__init__(rededuce_call)
         self.func_body = body
         self._uses: dict[int, list[tuple[str, int]]] | None = None
         self._scalars: tuple[dict[int, Expr], dict[int, ConstInt]] | None = None
@@ -400,7 +400,4 @@ def _canonical(f: Function) -> Function:
 def canonicalize_tile_slice(program: Program) -> Program:
     """Turn Mat slices feeding L0 consumers into extracts (InCore/AIC/AIV functions); chains of
     slices peel to their root tile, the offsets summed."""
-    funcs = tuple(_canonical(f) if f.func_type.is_incore_kind() else f for f in program.functions)
-    if same_items(funcs, program.functions):
-        return program  # no function changed
-    return Program(program.name, funcs, span=program.span)
+    return map_incore_functions(program, _canonical)

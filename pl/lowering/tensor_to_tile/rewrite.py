@@ -47,6 +47,7 @@ from pl.ir.expr import (
 )
 from pl.ir.function import Function, Program
 from pl.ir.names import user_name
+from pl.ir.rewriter import Rewriter, body_of, same_items, yield_types
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -64,19 +65,16 @@ from pl.ir.traverse import walk_exprs
 from pl.ir.types import TensorType, TileType, Type
 from pl.lowering.tensor_to_tile.aliases import Pairs, View, param_aliases, returned_view
 from pl.lowering.tensor_to_tile.common import (
-    Rewriter,
     base_name,
-    body_of,
     dims_text,
     mk,
     op_name,
+    rededuce_call,
     same_extents,
-    same_items,
     shape_tuple,
     tile_name,
     widen_to_tensor_valid,
     with_attrs,
-    yield_types,
     zeros,
 )
 from pl.lowering.tensor_to_tile.convert import (
@@ -116,7 +114,7 @@ class _TensorToTile(Rewriter):
     def __init__(self, demands: dict[int, MemorySpace], func: Function,
                  tile_carries: AbstractSet[int],
                  retake: AbstractSet[tuple[int, int]] = frozenset()) -> None:
-        super().__init__()
+        super().__init__(rededuce_call)
         # (statement, slice var) pairs whose slice is loaded again right before the statement
         # (`check_gm_writes`), and the assignment of each slice var converted so far.
         self.retake = retake
@@ -523,7 +521,7 @@ class _CallSites(Rewriter):
 
     def __init__(self, changed: dict[str, tuple[Function, int]], forward: bool,
                  views: Mapping[str, Mapping[str, View]], incore: bool) -> None:
-        super().__init__()
+        super().__init__(rededuce_call)
         self.changed = changed
         self.forward = forward
         self.views = views
@@ -570,7 +568,7 @@ class _CallSites(Rewriter):
                 "which names that parameter's storage; called from an InCore function its result "
                 "would be an on-chip copy instead. Call it from an orchestration function, or "
                 "take the view in the caller", call.span)
-        args = Rewriter()
+        args = Rewriter(rededuce_call)
         for param, actual in zip(callee.params, call.args, strict=False):
             args.map_var(param, actual)
         for local, bound in view.scalars:

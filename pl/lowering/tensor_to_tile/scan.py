@@ -37,6 +37,7 @@ from pl.ir.expr import (
     Var,
     expr_kind,
 )
+from pl.ir.rewriter import body_of
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
@@ -56,7 +57,6 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import map_expr, map_stmt, walk_exprs
 from pl.ir.types import TensorType, TileType
-from pl.lowering.tensor_to_tile.common import body_of
 from pl.lowering.tensor_to_tile.convert import SELF_LOADING, converter_for
 from pl.ops.registry import get_op
 
