@@ -30,7 +30,7 @@ from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, ex
 from pl.printer.names import Collector, Names, collect, dynamic_dims
 from pl.printer.stmts import StmtPrinter, statement_text
 
-__all__ = ["callees", "print_expr", "print_node", "print_stmt", "print_type"]
+__all__ = ["callees", "decorator_text", "print_expr", "print_node", "print_stmt", "print_type"]
 
 
 def print_type(t: Type, *, mem_alias: bool = False, root: str = "pl",
@@ -121,18 +121,19 @@ PLD_IMPORT: Final = "import pl.distributed as pld"
 _PLD_USE: Final = re.compile(r"(?<![\w.'\"])pld\.[A-Za-z_]")
 
 
-def _decorator(f: Function) -> str:
+def decorator_text(f: Function, root: str = "pl") -> str:
+    """`@pl.function(...)` of `f`, with `pl` spelled `root`."""
     default_level, default_role = default_level_role(f.func_type)
     kwargs: list[str] = []
     if f.func_type is not FunctionType.Opaque:
-        kwargs.append(f"type=pl.FunctionType.{f.func_type.name}")
+        kwargs.append(f"type={root}.FunctionType.{f.func_type.name}")
     if f.level is not None and f.level != default_level:
-        kwargs.append(f"level=pl.Level.{f.level.name}")
+        kwargs.append(f"level={root}.Level.{f.level.name}")
     if f.role is not None and f.role != default_role:
-        kwargs.append(f"role=pl.Role.{f.role.name}")
+        kwargs.append(f"role={root}.Role.{f.role.name}")
     if not f.auto_scope:
         kwargs.append("auto_scope=False")
-    return "@" + (call_text("pl.function", kwargs) if kwargs else "pl.function")
+    return "@" + (call_text(f"{root}.function", kwargs) if kwargs else f"{root}.function")
 
 
 def _param_annotation(v: Var, direction: ParamDirection, ctx: PrintContext) -> str:
@@ -159,7 +160,7 @@ def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_pr
     for p, d in zip(f.params, directions, strict=True):
         params.append(names(p) + ": " + _param_annotation(p, d, sig))
     doc.comments(f.comments)
-    doc.line(_decorator(f))
+    doc.line(decorator_text(f))
     doc.group("def " + f.name + "(", params, ")" + _returns(f.return_types, sig) + ":")
     doc.push()
     if f.attrs:

@@ -276,8 +276,9 @@ def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult 
             stmt = node
         elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
                 id(fd) in replacements for fd in stmt.body.body):
-            members = [replacements[id(fd)].node if id(fd) in replacements else fd
-                       for fd in stmt.body.body]
+            members = [m for fd in stmt.body.body for m in (
+                [*getattr(replacements[id(fd)], "before", ()), replacements[id(fd)].node]
+                if id(fd) in replacements else [fd])]
             stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
         body.append(stmt)
         if stmt is root.after:

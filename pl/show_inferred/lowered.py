@@ -19,6 +19,7 @@ with a note).
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import re
 from collections.abc import Mapping, Sequence
@@ -51,10 +52,12 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, TupleType
-from pl.printer.doc import WIDTH
+from pl.printer.doc import WIDTH, group_lines
 from pl.printer.exprs import PrintContext, type_text
+from pl.printer.program import decorator_text
 from pl.printer.stmts import scope_loop_form, statement_text
 from pl.show_inferred.edit import Unsupported, fresh_name
+from pl.show_inferred.plan import _BoundNames
 from pl.show_inferred.splice import reindented
 
 __all__ = ["LoweredResult", "rewrite_lowered"]
@@ -77,6 +80,8 @@ class LoweredResult:
     move_lines: dict[str, int] = field(default_factory=dict)
     edits: None = None
     changed: bool = True
+    # The tasks shown as methods of their own, to stand before the def in its class.
+    before: tuple[cst.FunctionDef, ...] = ()
 
 
 def _compiler_made(name: str, moves: set[str]) -> bool:
@@ -111,7 +116,7 @@ class _Names:
     reshape)."""
 
     def __init__(self, functions: Sequence[Function], moves: set[str], taken: set[str],
-                 dims: Mapping[str, str]) -> None:
+                 dims: Mapping[str, str], bound: set[str]) -> None:
         self.dims = dims
         self.names: dict[Var, str] = {}
         made: list[Var] = []
@@ -120,6 +125,14 @@ class _Names:
         # does (its statements stand in the caller's `with` block): one output name.
         first: dict[str, Var] = {}
         shared: dict[Var, Var] = {}
+        # A name the user's def does not bind, given to values of different types (`load`, the
+        # temporaries nested `pl.load(...)` calls were taken out into): the compiler's, one
+        # name per value. (Values of one type may share it: the versions of a carry.)
+        types: dict[str, set[Any]] = {}
+        for f in functions:
+            for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
+                types.setdefault(user_name(v.name), set()).add(v.type)
+        clash = {n for n, ts in types.items() if len(ts) > 1 and n not in bound}
         for i, f in enumerate(functions):
             mine: set[str] = set()
             for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
@@ -128,7 +141,7 @@ class _Names:
                 if v.name in first and v.name not in mine and i > 0:
                     shared[v] = first[v.name]
                 elif v.name in mine or _compiler_made(v.name, moves) \
-                        or not _spellable(user_name(v.name)):
+                        or user_name(v.name) in clash or not _spellable(user_name(v.name)):
                     made.append(v)
                 else:
                     self.names[v] = user_name(v.name)
@@ -343,6 +356,26 @@ class _Lowered:
         return fd.with_changes(params=fd.params.with_changes(params=broken),
                                whitespace_before_params=inner)
 
+    def task(self, f: Function) -> cst.FunctionDef:
+        """The function compilation outlined from a scope whose returned tile it stores into a
+        tensor the scope creates, as a method of its own: the printer's decorator, the
+        parameters named as the caller's values they stand for, its statements typed."""
+        ctx = self._context(set())
+        directions = (*f.directions, *[ParamDirection.In] * (len(f.params) - len(f.directions)))
+        params = ["self", *(f"{self.name_of(p)}: " + (
+            type_text(p.type, ctx) if d is ParamDirection.In else
+            f"{self.root}.{d.name}[{type_text(p.type, ctx)}]")
+            for p, d in zip(f.params, directions, strict=True))]
+        returns = [type_text(t, ctx) for t in f.return_types]
+        arrow = "" if not returns else " -> " + (returns[0] if len(returns) == 1 else
+                                                 "tuple[" + ", ".join(returns) + "]")
+        head = decorator_text(f, self.root) + "\n" + group_lines(
+            "", f"def {f.name}(", params, f"){arrow}:", WIDTH - self.indent * 4) + "    pass\n"
+        fd = cst.parse_statement(head)
+        assert isinstance(fd, cst.FunctionDef)
+        body = self._stmts(flatten_body(f.body), (), 1)
+        return fd.with_changes(body=cst.IndentedBlock(body=body))
+
     def _context(self, callees: set[str]) -> PrintContext:
         return PrintContext(name_of=self.name_of, root=self.root,
                             in_program=bool(callees & self.methods),  # `self.f(...)`
@@ -476,14 +509,15 @@ def _blocks(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
 
 
 def _inlined(body: Stmt, outlined: Mapping[str, tuple[Function, set[str]]],
-             ties: dict[Var, Var]) -> Stmt:
+             ties: dict[Var, Var], tasks: list[Function]) -> Stmt:
     """`body` with each call of a function compilation outlined from a scope (`pl.at`'s,
     `pl.spmd`'s body) replaced by that function's statements, as the user wrote them inside the
     scope: the file compiles them into that function again. `ties` gets, for each of the
     function's parameters and returned values, the caller's Var it stands for (one name in the
-    output). Raises `Unsupported` for a call passing a tensor the scope creates for it (an `Out`
-    the task's returned tile is stored into: written in the scope, the create would be the
-    task's)."""
+    output). A call passing a tensor the scope creates for it (an `Out` the task's returned tile
+    is stored into) stays, and its function goes to `tasks`: written in the scope, the create
+    would be the task's own, so the task is shown as a method of its own, which the scope
+    calls (a scope of calls and creates is not outlined again)."""
     def stmt(x: Stmt) -> Stmt:
         if not isinstance(x, ScopeStmt):
             return map_stmt(x, stmt)
@@ -505,13 +539,13 @@ def _inlined(body: Stmt, outlined: Mapping[str, tuple[Function, set[str]]],
                 out.append(stmt(y))
                 continue
             fn = outlined[call.op.name][0]
-            if any(a in created for a in call.args):
-                raise Unsupported(f"the scope at line {x.span.line} runs as a task that "
-                                  "returns a tile, which compilation stores into a tensor the "
-                                  "scope creates")
             for p, a in zip(fn.params, call.args, strict=False):
                 if isinstance(a, Var):
                     ties[p] = a
+            if any(a in created for a in call.args):
+                tasks.append(fn)
+                out.append(y)
+                continue
             rets = [r for r in walk_stmts(fn.body) if isinstance(r, ReturnStmt)]
             values = rets[-1].values if rets else ()
             if isinstance(y, AssignStmt) and len(values) == 1:
@@ -545,22 +579,39 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     (`plan.shape_constants`)."""
     outlined = outlined or {}
     all_moves = set(moves).union(*(m for _, m in outlined.values()))
-    names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {})
+    bound = _BoundNames()
+    fd.body.visit(bound)
+    names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {},
+                   {*bound.names, *(p.name.value for p in fd.params.params)})
     # The user's parameters keep the names the kept signature spells (even `x__ssa_v0`).
     written = [p.name.value for p in fd.params.params if p.name.value != "self"]
     for v, name in zip(compiled.params, written, strict=False):
         names.names[v] = name
     ties: dict[Var, Var] = {}
-    compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties))
+    tasks: list[Function] = []
+    compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties, tasks))
     for v, w in ties.items():
         names.names[v] = names(w)
-    node = _Lowered(fd, positions, compiled, outlined, moves, indent, root, names,
-                    methods or set(), added, dim_names or {}).function()
+    if tasks and indent == 0:
+        raise Unsupported("a scope of it runs as a task that returns a tile, which compilation "
+                          "stores into a tensor the scope creates, and a module-level function "
+                          "has no class to show that task in")
+    methods = {*(methods or ()), *(f.name for f in tasks)}
+    lowered = _Lowered(fd, positions, compiled, outlined, moves, indent, root, names,
+                       methods, added, dim_names or {})
+    node = lowered.function()
+    before = tuple(lowered.task(f) for f in tasks)
+    if before:  # the blank lines before the def go before the first task, one after each
+        blank = list(itertools.takewhile(lambda line: line.comment is None, fd.leading_lines))
+        before = tuple(t.with_changes(leading_lines=blank if i == 0 else [cst.EmptyLine(indent=False)])
+                       for i, t in enumerate(before))
+        node = node.with_changes(leading_lines=[cst.EmptyLine(indent=False),
+                                                *fd.leading_lines[len(blank):]])
     shown: dict[str, str] = {}  # every compiled name the output spells otherwise than user_name
     for v, name in names.names.items():
         if name != user_name(v.name):
             shown.setdefault(v.name, name)
-    return LoweredResult(node, shown)
+    return LoweredResult(node, shown, before=before)
 
 
 def _unannotated(node: cst.BaseStatement) -> cst.BaseStatement:
