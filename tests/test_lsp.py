@@ -295,6 +295,28 @@ def test_neovim_headless_receives_the_hints(tmp_path: Path) -> None:
     assert "27:16:<- move s__tile to Vec " in hints, hints
 
 
+def test_neovim_0_7_shows_the_hints(tmp_path: Path) -> None:
+    # The README's Lua for Neovim 0.7 to 0.9 (tests/editors/inlay_hints.lua): it asks for the
+    # hints itself and shows them at the end of their lines (docs/lsp_hints.png is its screen).
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        if os.environ.get("PL_CI"):
+            pytest.fail("nvim is missing under CI (.ci/run installs Debian's neovim)")
+        pytest.skip("nvim is not installed (apt-get install neovim)")
+    out = tmp_path / "shown.txt"
+    env = {**os.environ, "PL_LSP_PYTHON": sys.executable, "PL_LSP_OUT": str(out),
+           "PYTHONPATH": str(ROOT)}
+    subprocess.run([nvim, "--headless", "--clean", "--cmd", "luafile tests/editors/inlay_hints.lua",
+                    "-c", "luafile tests/editors/nvim_virtual_text.lua", str(EXAMPLE)],
+                   cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
+    shown = dict(line.split(":", 1) for line in out.read_text(encoding="utf-8").splitlines())
+    assert "error" not in shown, shown
+    assert shown["21"] == "  hoists q_mat"  # on the block loop
+    # line 26: the type after `s`, named, then the moves before the matmul
+    assert shown["25"].startswith("  s: Tile[[16, 64], FP32, Acc]   <- move q_mat to Left   "), shown
+    assert shown["27"].startswith("  m: Tile[[16, 1], FP32, Vec]   <- move s__tile to Vec"), shown
+
+
 @pytest.mark.asyncio
 async def test_positions_are_in_utf16_units(client: LanguageClient) -> None:
     # An astral character (two UTF-16 units, one Python character) before the loop's hint.
