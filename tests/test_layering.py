@@ -149,8 +149,14 @@ def test_the_import_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
 
 
 def test_no_import_cycles() -> None:
+    """Counted over every import, the one cycle is the one the allowed upward edge closes (the
+    IR core's `as_python()` and the printer); without it there is none."""
     found = cycles(ROOT)
-    assert not found, "\n".join(f"{len(c)} modules: {' '.join(c)}" for c in found)
+    assert len(found) <= len(CALL_TIME_EDGES) and all(
+        any(a in c and b in c for a, b in CALL_TIME_EDGES) for c in found), \
+        "\n".join(f"{len(c)} modules: {' '.join(c)}" for c in found)
+    rest = cycles(ROOT, leave_out=CALL_TIME_EDGES)
+    assert not rest, "\n".join(f"{len(c)} modules: {' '.join(c)}" for c in rest)
 
 
 def test_the_cycle_finder_reports_a_cycle(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ A record carries everything the layers know about its op, or points to it:
   rule below applies them, and the mypy plugin runs that rule);
 - its scalar-rhs variant (`tile.add` -> `tile.adds`), read off the spellings the two rows share;
 - its result-type rule, the function marked `@type_rule(name)` in a pl/ops/deduce_*.py module;
-- its interpreter function (`@interprets(name)` in pl/interpreter) and its tensor-to-tile converter
-  (`@converts(name)` in lowering/tensor_to_tile), found by name on request: those live in layers
-  above this one (and the interpreter needs numpy, an optional extra), so `OpDef.interpreter()` and
-  `OpDef.converter()` import their owner's table only when called.
+- its interpreter function (`@interprets(name)` in pl/interpreter: `handler(name)`) and its
+  tensor-to-tile converter (`@converts(name)` in lowering/tensor_to_tile: `converter_for(name)`),
+  each found by name in the layer that owns it (a layer above this one; the record does not
+  reach up to them).
 Adding an op: a row in ops.tsv and op_types.tsv, a marked type rule, a marked interpreter function
 (or a "no numerics" entry in pl/interpreter/handlers.py), a marked converter for a tensor op the
 reference converts, and `python stubs/generate.py`; tests/test_op_records.py names what is missing.
@@ -36,7 +36,6 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -155,16 +154,6 @@ class OpDef:
     def __post_init__(self) -> None:
         object.__setattr__(self, "has_memory_spec",
                            self.output_memory.kind != "no_spec" and self.level == "tile")
-
-    def interpreter(self) -> Callable[..., Any] | None:
-        """The interpreter function of this op (`@interprets`), or None when it has none."""
-        # At call time: a higher layer (docs/architecture.md names this edge; numpy is optional).
-        return import_module("pl.interpreter.handlers").handler(self.name)  # type: ignore[no-any-return]
-
-    def converter(self) -> Callable[..., Any] | None:
-        """The tensor-to-tile converter of this op (`@converts`, or a 1:1 rename), or None."""
-        # At call time: a higher layer (docs/architecture.md names this edge).
-        return import_module("pl.lowering.tensor_to_tile.convert").converter_for(self.name)  # type: ignore[no-any-return]
 
     @property
     def dsl_min_args(self) -> int:
