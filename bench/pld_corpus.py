@@ -7,7 +7,9 @@ reference, is copied here), extracts the same kernels again with the file's `pld
 as the pl alias is (so `pld.X` constants are copied as `pl.X` ones are), puts the import of
 `pl.distributed` after the extractor's import of pl, and runs each ready kernel as the corpus
 worker does: `pl.parse` -> `pl.compile(backend="910B", verify=True)` -> print -> `pl.parse` of the
-printed text -> structural equality. It prints the outcomes in two columns (valid kernels, and
+printed text -> structural equality. With `--interpret N`, each valid kernel that compiles and has
+one HOST orchestrator is also run as N ranks by `pl.interpret` on seeded random inputs (no
+reference outputs exist to compare with: this shows the runs end, and how). It prints the outcomes in two columns (valid kernels, and
 those the reference's own test defines inside `pytest.raises`), then every kernel that is not
 "ok" among the valid ones, with its first message line. Extracted text lives in memory only.
 
@@ -194,6 +196,54 @@ def run_one(rec: dict[str, Any]) -> tuple[str, str]:
         signal.alarm(0)
 
 
+def interpret_one(rec: dict[str, Any], ranks: int) -> tuple[str, str]:
+    """Run a kernel's HOST orchestrator as `ranks` ranks on seeded random inputs (every dynamic
+    dim `ranks`; scalars 1): ran | no host | located (a PlError with a line: a wait no rank
+    satisfies, an undefined meaning, ...) | unlocated | internal | timeout."""
+    import numpy as np
+
+    from pl.interpreter.values import np_dtype
+    from pl.ir import ConstInt, Level, ParamDirection, Program, ScalarType, TensorType
+
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIMEOUT)
+    try:
+        prog = pl.parse(rec["src"], filename=f"{rec['file']}::{rec['cls']}")
+        hosts = [f for f in prog.functions if f.level is Level.HOST and f.host_body is None] \
+            if isinstance(prog, Program) else []
+        if len(hosts) != 1:
+            return "no host", f"{len(hosts)} HOST functions"
+        host = hosts[0]
+        rng = np.random.default_rng(0)
+        args: list[Any] = []
+        for p, d in zip(host.params, host.directions, strict=True):
+            t = p.type
+            if isinstance(t, ScalarType):
+                args.append(1)
+            elif isinstance(t, TensorType):
+                shape = tuple(x.value if isinstance(x, ConstInt) else ranks for x in t.shape)
+                dt = np.dtype(np_dtype(t.dtype))
+                if d is ParamDirection.In and dt.kind == "f":
+                    args.append(rng.standard_normal(shape).astype(dt))
+                else:
+                    args.append(np.zeros(shape, dt))
+            else:
+                return "no host", f"parameter {p.name} of type {type(t).__name__}"
+        pl.interpret(prog, *args, ranks=ranks, entry=host.name)
+        return "ran", ""
+    except _Timeout:
+        return "timeout", f"over {TIMEOUT} s"
+    except pl.PlError as e:
+        span = getattr(e, "span", None)
+        located = span is not None and getattr(span, "line", 0) > 0
+        first = str(e).splitlines()[0][:300] if str(e) else ""
+        return ("located" if located else "unlocated"), first
+    except Exception as e:  # noqa: BLE001 (anything else escaping pl is an internal error)
+        return "internal", f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+    finally:
+        signal.alarm(0)
+
+
 ORDER = ("ok", "roundtrip", "user error", "unlocated", "internal", "timeout", "needs context")
 
 
@@ -204,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--filter", default="", help="only kernels whose id contains this")
     ap.add_argument("--show", default=None, help="print one kernel's text and outcome")
     ap.add_argument("--out", type=Path, default=None, help="write one JSON line per kernel")
+    ap.add_argument("--interpret", type=int, default=0, metavar="N",
+                    help="also run each valid kernel that compiles and has one HOST orchestrator "
+                         "on N ranks (pl.interpret), and tabulate how those runs end")
     args = ap.parse_args(argv)
     ex = load_extractor(args.extract)
     with_test_cases(ex)
@@ -224,6 +277,19 @@ def main(argv: list[str] | None = None) -> int:
                       "expected_error": r["expected_error"]})
         if outcome != "ok" and not r["expected_error"]:
             failures.append(f"{outcome:13} {r['id']}: {msg}")
+    if args.interpret:
+        runs: Counter[str] = Counter()
+        for r, line in zip(recs, lines, strict=True):
+            if line["outcome"] != "ok" or r["expected_error"]:
+                continue
+            outcome, msg = interpret_one(r, args.interpret)
+            runs[outcome] += 1
+            line["interpret"] = outcome
+            if outcome not in ("ran", "no host"):
+                print(f"interpret {outcome:10} {r['id']}: {msg}")
+        print(f"\ninterpreted on {args.interpret} ranks: " + ", ".join(
+            f"{o} {runs[o]}" for o in ("ran", "located", "unlocated", "internal", "timeout",
+                                       "no host")))
     if args.out is not None:
         args.out.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     for f in failures:

@@ -22,9 +22,20 @@ import numpy as np
 import pytest
 
 import pl
+from pl.interpreter.execute import Machine
 from pl.interpreter.values import np_dtype
-from pl.ir import AssignStmt, Call, ConstInt, MemorySpace, ParamDirection, Program, TensorType, TileType
-from pl.ir.traverse import walk_stmts
+from pl.ir import (
+    AssignStmt,
+    Call,
+    Expr,
+    MemorySpace,
+    ParamDirection,
+    Program,
+    TensorType,
+    TileType,
+    Var,
+)
+from pl.ir.traverse import walk_exprs, walk_stmts
 from pl.show_inferred import show_inferred
 
 KERNELS = Path(__file__).resolve().parent / "round_trip_kernels"
@@ -114,6 +125,15 @@ def _collectives(ins: Arrays, n: int) -> Arrays:
     return [gathered, peak, recv, scat]
 
 
+def _broadcast_exchange(ins: Arrays, n: int) -> Arrays:
+    x, tables, counts = ins  # [n, 1, 16], [n, 2n, 16], [n, n, 1]
+    b = np.broadcast_to(x[0], x.shape)
+    recv = np.stack([np.concatenate([tables[s, 2 * d:2 * d + 2] for s in range(n)])
+                     for d in range(n)])
+    rc = np.stack([np.minimum(counts[:, d], 2) for d in range(n)]).astype(np.int32)
+    return [b, recv, rc]
+
+
 # Kernel -> the outputs (the host's Out parameters, in order) every rank should hold, from its
 # inputs (the host's In parameters, each with a leading rank dimension) and the rank count.
 MODELS = {
@@ -123,6 +143,8 @@ MODELS = {
     "barrier_tally": _barrier_tally,
     "collectives": _collectives,
     "host_allreduce": lambda ins, n: [_sum(ins[0])],
+    "broadcast_exchange": _broadcast_exchange,
+    "deferred_store": lambda ins, n: [2 * np.roll(ins[0], 1, axis=0)],
 }
 ERRORS = sorted(p.stem for p in RANK_KERNELS.glob("error_*.py"))
 
@@ -132,6 +154,12 @@ def _rank_program(name: str) -> Program:
     program = pl.parse(path.read_text(encoding="utf-8"), filename=str(path))
     assert isinstance(program, Program)
     return program
+
+
+def _extent(dim: Expr, n: int) -> int:
+    """A dim of a host parameter with every dynamic dim (NR) n: `NR * 2` is 2n."""
+    env = {v: n for v in walk_exprs(dim) if isinstance(v, Var)}
+    return int(Machine(Program("dims", ())).eval(dim, env))
 
 
 def _host_args(program: Program, n: int, seed: int) -> tuple[Arrays, Arrays, Arrays]:
@@ -144,10 +172,11 @@ def _host_args(program: Program, n: int, seed: int) -> tuple[Arrays, Arrays, Arr
     outs: Arrays = []
     for p, d in zip(host.params, host.directions, strict=True):
         assert isinstance(p.type, TensorType)
-        shape = tuple(x.value if isinstance(x, ConstInt) else n for x in p.type.shape)
+        shape = tuple(_extent(x, n) for x in p.type.shape)
         dtype = np_dtype(p.type.dtype)
         if d is ParamDirection.In:
-            a = rng.standard_normal(shape).astype(dtype)
+            a = (rng.integers(0, 4, shape) if p.type.dtype.is_int()
+                 else rng.standard_normal(shape)).astype(dtype)
             ins.append(a)
         else:
             a = np.zeros(shape, dtype)

@@ -325,8 +325,13 @@ def _allgather(c: OpCtx) -> Any:
         rows = _blocks(by_rank[0][1], n, c.name)
         for dargs in by_rank.values():
             target = dargs[1]
+            block = (rows, *target.shape[1:])
             for s, sargs in by_rank.items():
-                target[s * rows:(s + 1) * rows] = np.reshape(sargs[0], (rows, *target.shape[1:]))
+                if np.size(sargs[0]) != int(np.prod(block)):
+                    raise PlError(f"pl.interpret: {c.name}: rank {s}'s input has "
+                                  f"{np.size(sargs[0])} elements, a block of the target (its "
+                                  f"{target.shape[0]} rows over {n} ranks) {list(block)}")
+                target[s * rows:(s + 1) * rows] = np.reshape(sargs[0], block)
     return _collective(c, compute, 1)
 
 
@@ -365,6 +370,12 @@ def _all_to_all(c: OpCtx) -> Any:
 def _all_to_all_v(c: OpCtx) -> Any:
     def compute(by_rank: dict[int, tuple[Any, ...]]) -> None:
         counts = {s: np.array(args[3]).reshape(-1) for s, args in by_rank.items()}
+        n = len(by_rank)
+        for s, args in by_rank.items():
+            if counts[s].size < n or args[4].shape[0] < n:
+                raise PlError(f"pl.interpret: {c.name}: rank {s}'s send_counts has "
+                              f"{counts[s].size} entries and its recv_counts {args[4].shape[0]} "
+                              f"rows; each needs one per rank ({n})")
         rows = _exchange(by_rank, c.name)
         for d, dargs in by_rank.items():
             recv = dargs[4]
