@@ -708,3 +708,34 @@ def test_module_level_kernels_are_regenerated_like_methods(before: Path, tmp_pat
     assert code == 0 and written.read_text(encoding="utf-8") == got, err
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
     assert run(["--check", str(expected)])[0] == 0
+
+
+# -- the user's own forms kept: pl.unroll loops and @pl.inline helpers -----------------------------
+FORMS = Path(__file__).resolve().parent / "form_cases"
+FORM_CASES = sorted(p for p in FORMS.glob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", FORM_CASES, ids=lambda p: p.stem)
+def test_unroll_loops_and_inline_helpers_keep_their_form(before: Path,
+                                                         request: pytest.FixtureRequest) -> None:
+    """A Before file with a `pl.unroll` loop or `@pl.inline` helpers regenerates to its Expected
+    file: a loop whose copies compile alike stays, annotated once in its body, and a helper whose
+    every call site agrees is annotated in its own body; otherwise the compiled statements stand
+    in their place. Each `# note: ...` line of the Before file is a note the run must print, and
+    nothing is left as written; every comment is kept in order; the Expected file is a fixed
+    point."""
+    text = before.read_text(encoding="utf-8")
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    code, out, err = run([str(before)])
+    assert code == 0 and out == got and "is left as written" not in err, err
+    notes = [line.removeprefix("# note: ") for line in text.splitlines()
+             if line.startswith("# note: ")]
+    assert all(n in " ".join(err.split()) for n in notes), err
+    assert "__" not in got.replace("__name__", "")  # no compiler name (`x__tile`) is shown
+    comments = iter(_comments(got))
+    assert all(any(c == d for d in comments) for c in _comments(text))
+    assert show_inferred(got, filename=str(expected)) == got  # a fixed point

@@ -62,6 +62,7 @@ from pl.show_inferred.jit_samples import entry_samples, parse_shape
 from pl.show_inferred.lowered import LoweredResult, rewrite_lowered
 from pl.show_inferred.plan import (
     FunctionResult,
+    InlineHelpers,
     _identifiers,
     module_constants,
     rewrite_function,
@@ -316,15 +317,19 @@ def _restored(r: Regenerated, text: str, view: str) -> Regenerated:
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                 splice_text: bool = True, dims: Mapping[str, str] | None = None,
-                lowered: str = "") -> Regenerated:
+                lowered: str = "", helpers: InlineHelpers | None = None) -> Regenerated:
     """`regenerate` of the file the programs were loaded from: its parse is reused, and
     statements are located by their spans (only statements are ever looked up here).
     `lowered`: why a function that cannot be annotated in place is left as written rather than
     shown as it compiles (pl/show_inferred/lowered.py), when `run_file` found that form does
-    not verify; "" (the default): it is shown."""
+    not verify; "" (the default): it is shown. `helpers`: the file's inline helpers, with the
+    ones found to compile differently at their calls (the file is then planned again)."""
     text, filename = parsed.text, parsed.filename
     positions = parsed.statement_positions()
     tree = parsed.module
+    if helpers is None:
+        helpers = InlineHelpers(tree, positions)
+    helpers.reset()
     source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
     edits: list[Edit] | None = []
     replacements: dict[int, FunctionResult | LoweredResult] = {}
@@ -361,9 +366,23 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                               set() if cd is None or indent == 0 else
                                               {m.name.value for m in cd.body.body
                                                if isinstance(m, cst.FunctionDef)}, lowered,
-                                              consts)
+                                              consts, helpers)
             infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
+    if helpers.settle():  # a helper's calls disagree: its callers are shown as they compile
+        return _regenerate(parsed, compiled, splice_text=splice_text, dims=dims, lowered=lowered,
+                           helpers=helpers)
+    for helper, res in helpers.results():
+        if res.changed:
+            replacements[id(helper)] = res
+            edits = None if edits is None or res.edits is None else edits + res.edits
+    for helper, _, _ in helpers.defs:
+        why = helpers.differ.get(id(helper))
+        if why is not None:
+            rng = positions[helper]
+            notes.append(PlError(f"the @pl.inline helper {helper.name.value} stays as written: "
+                                 f"{why}, so each call's compiled statements stand at the call",
+                                 Span(filename, rng.start.line, rng.start.column + 1)))
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
         edits = _with_import(edits, source, root)
@@ -464,7 +483,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                  text: str, source: SourceText | None, root: str,
                  dims: Mapping[str, str] | None, indent: int = 1,
                  methods: frozenset[str] | set[str] = frozenset(), lowered: str = "",
-                 consts: Mapping[str, int] | None = None
+                 consts: Mapping[str, int] | None = None, helpers: InlineHelpers | None = None
                  ) -> tuple[list[FunctionInfo], list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered).
     The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
@@ -481,7 +500,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             raise Unsupported("compilation added parameters to it")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                source_text=source, root=root, dims=dims, outlined=outlined,
-                               consts=consts)
+                               consts=consts, helpers=helpers)
     except Unsupported as e:
         # The compiled statements, at the places of the user's statements they came from,
         # with the user's comments, docstring, decorators and signature kept.

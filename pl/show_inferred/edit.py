@@ -202,14 +202,14 @@ def annotate_small(small: cst.BaseSmallStatement, t: Type, spell: Spelling) -> c
 def value_call(small: cst.BaseSmallStatement) -> cst.Call | None:
     match small:
         case cst.Assign(value=cst.Call() as c) | cst.AnnAssign(value=cst.Call() as c) | \
-                cst.Expr(value=cst.Call() as c):
+                cst.Expr(value=cst.Call() as c) | cst.Return(value=cst.Call() as c):
             return c
         case _:
             return None
 
 
 def with_value_call(small: cst.BaseSmallStatement, call: cst.Call) -> cst.BaseSmallStatement:
-    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)):
+    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return)):
         return small.with_changes(value=call)
     raise Unsupported("statement has no call to edit")
 

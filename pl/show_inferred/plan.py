@@ -26,7 +26,8 @@ from typing_extensions import assert_never
 
 from pl.errors import PlError, source_lines
 from pl.infer.common import top_level_call
-from pl.ir.expr import Call, Expr, GlobalVar, Op, Var
+from pl.ir.enums import ForKind
+from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, Op, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
 from pl.ir.stmt import (
@@ -45,7 +46,7 @@ from pl.ir.stmt import (
     flatten_body,
     stmt_kind,
 )
-from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
 from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.positions import compound_kind
@@ -132,6 +133,13 @@ def _already_shown(small: cst.BaseSmallStatement | None, shown: Any, spell: Spel
     return isinstance(small, cst.AnnAssign) and annotate_small(small, shown, spell) is small
 
 
+def _annotatable(small: cst.BaseSmallStatement | None) -> bool:
+    """Whether `small` binds one name, which an annotation can type (not a tuple target, nor
+    the `return` of an inline helper, whose value the caller's line types)."""
+    return isinstance(small, cst.AnnAssign) or isinstance(small, cst.Assign) and \
+        len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+
+
 def _key(line: int, col: int) -> Key:
     return (line, col)
 
@@ -140,11 +148,13 @@ def _call_op(e: Expr) -> str | None:
     return e.op.name if isinstance(e, Call) else None
 
 
-def _source_index(f: Function) -> dict[Key, Stmt]:
-    out: dict[Key, Stmt] = {}
+def _source_index(f: Function) -> dict[Key, list[Stmt]]:
+    """The source's statements by position: several at one position where the frontend wrote
+    one user statement as several (`a, b = f(x)`: the tuple, then each name)."""
+    out: dict[Key, list[Stmt]] = {}
     for x in walk_stmts(f.body):
         if not isinstance(x, SeqStmts):
-            out.setdefault(_key(x.span.line, x.span.col), x)
+            out.setdefault(_key(x.span.line, x.span.col), []).append(x)
     return out
 
 
@@ -153,14 +163,30 @@ class _Planner:
                  moves: set[str], indent: int, text: str | None = None, root: str = "pl",
                  dims: Mapping[str, str] | None = None,
                  outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
-                 consts: Mapping[str, int] | None = None) -> None:
+                 consts: Mapping[str, int] | None = None,
+                 helpers: InlineHelpers | None = None) -> None:
         self.fd = fd
         self.outlined = outlined or {}
         self.root = root
+        self.text = text
+        self.dims = dims
+        self.consts = consts
+        self.helpers = helpers
         self.spell = Spelling(root, dims, shape_constants(fd, consts or {}))
         self.positions = positions
         self.compiled = compiled
-        self.source = _source_index(source)
+        self.source_fn = source
+        self.sources = _source_index(source)
+        # Position -> how many compiled statements there were planned so far (see `_src`).
+        self.count: dict[Key, int] = {}
+        # A call site of an inline helper (pl/lowering/frontend/inline.py): the helper's name
+        # for each value of the caller it reads, by compiled name (`t` for `a_tile`).
+        self.spelled: dict[str, str] = {}
+        # The call sites of inline helpers planned in this function: (the helper's def, the
+        # planner of the site), committed to `helpers` once the whole function is planned.
+        self.sites: list[tuple[cst.FunctionDef, _Planner]] = []
+        self.source_text: SourceText | None = None  # the file, for text edits (`text_edits`)
+        self.result: FunctionResult | None = None  # a site's rewrite of its helper
         self.moves = moves
         self.indent = indent
         self.index: dict[Key, _Entry] = {}
@@ -182,7 +208,19 @@ class _Planner:
         # Compiled var name -> the type the file shows for it (see `_shown`).
         self.user_types: dict[str, Type] = {
             p.name: sp.type for p, sp in zip(compiled.params, source.params, strict=False)}
+        self.unroll_loops = _unroll_loops(source)
         self._index_suite(fd.body, 1)
+
+    def _src(self, k: Key) -> Stmt | None:
+        """The source statement the compiled statement being planned at `k` comes from: the
+        n-th written there for the n-th compiled there."""
+        found = self.sources.get(k, ())
+        n = max(self.count.get(k, 1), 1)
+        return found[n - 1] if n <= len(found) else None
+
+    def _spelling(self, name: str) -> str:
+        """How the function's text names the compiled value `name`."""
+        return self.spelled.get(name) or user_name(name)
 
     # -- the user's statements, by position ------------------------------------------------------
     def _pos(self, node: cst.CSTNode) -> Key | None:
@@ -220,6 +258,9 @@ class _Planner:
     # -- walking the compiled body ---------------------------------------------------------------
     def plan(self) -> None:
         self._walk(flatten_body(self.compiled.body), self.fd.body, (), 1)
+        self._check_moved()
+
+    def _check_moved(self) -> None:
         for block, k in self.moved_from:
             owner = self.owners.get(id(block))
             if owner is not None and owner not in self.seen:
@@ -245,7 +286,14 @@ class _Planner:
     def _walk(self, stmts: Sequence[Stmt], block: cst.BaseSuite, ret_vars: tuple[Var, ...],
               depth: int) -> None:
         pending: list[_Insert] = []
-        for s in stmts:
+        for s in self._segments(stmts, block):
+            if isinstance(s, _Unrolled):
+                self._walk_unrolled(s, block, pending, depth)
+                pending = []
+                continue
+            if isinstance(s, _Site):
+                self._walk_site(s)
+                continue
             if isinstance(s, AssignStmt) and s.var.name in self.moves:
                 pending.append(self._move(s, depth))
                 continue
@@ -265,7 +313,8 @@ class _Planner:
                     raise Unsupported(f"a move feeds the value the statement at line {k[0]} "
                                       "carries")
                 continue
-            if k in self.seen:
+            n = self.count[k] = self.count.get(k, 0) + 1
+            if n > len(self.sources.get(k, ())) or n > 1 and (pending or entry.block is not block):
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
             if entry.small is None and isinstance(s, AssignStmt | EvalStmt):
@@ -294,8 +343,182 @@ class _Planner:
                 raise Unsupported("a move must go into a one-line block")
             self.appends.setdefault(id(block), []).extend(pending)
 
+    # -- pl.unroll loops: their copies, shown as the loop once they agree -----------------------
+    def _is_move(self, s: Stmt) -> bool:
+        return isinstance(s, AssignStmt) and s.var.name in self.moves
+
+    def _unrolled_loop(self, s: Stmt, block: cst.BaseSuite) -> _UnrollLoop | None:
+        """The user's `pl.unroll` loop, written directly in `block` and not planned yet, whose
+        body `s` (a statement of one of its copies, written inside the loop: not one an inline
+        helper the copy calls wrote) comes from."""
+        if s.span.filename != self.compiled.span.filename:
+            return None
+        k = _key(s.span.line, s.span.col)
+        for loop in self.unroll_loops:
+            entry = self.index.get(loop.key)
+            if k in loop.keys and loop.lines[0] <= k[0] <= loop.lines[1] \
+                    and loop.key not in self.seen and entry is not None and entry.block is block:
+                return loop
+        return None
+
+    def _segments(self, stmts: Sequence[Stmt], block: cst.BaseSuite
+                  ) -> list[Stmt | _Unrolled | _Site]:
+        """`stmts`, with each run of the copies of a `pl.unroll` loop written in `block` (and the
+        moves before them) gathered into one `_Unrolled`."""
+        out: list[Stmt | _Unrolled | _Site] = []
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and self._is_move(stmts[j]):
+                j += 1
+            loop = self._unrolled_loop(stmts[j], block) if j < len(stmts) else None
+            helper = self._helper_of(stmts[j]) if j < len(stmts) and loop is None else None
+            if helper is not None:
+                end = j
+                for n in range(j + 1, len(stmts)):
+                    if self._is_move(stmts[n]):
+                        continue
+                    if self._helper_of(stmts[n]) is None:
+                        break
+                    end = n
+                out.extend(self._sites(stmts[i:end + 1]))
+                i = end + 1
+                continue
+            if loop is None:
+                out.extend(stmts[i:j + 1])
+                i = j + 1
+                continue
+            # The run ends with the last statement written in the loop: the statements of an
+            # inline helper the loop calls are in it when one of the loop's follows them.
+            end = j
+            for n in range(j + 1, len(stmts)):
+                k = _key(stmts[n].span.line, stmts[n].span.col)
+                if self._is_move(stmts[n]):
+                    continue
+                if k not in loop.keys:
+                    break
+                if loop.lines[0] <= k[0] <= loop.lines[1]:
+                    end = n
+            out.append(_Unrolled(loop, stmts[i:end + 1]))
+            i = end + 1
+        return out
+
+    def _copies(self, u: _Unrolled) -> list[list[Stmt]]:
+        """The run split into the loop's copies, each with the moves before its statements;
+        raises `Unsupported` where they do not compile alike (other types, spaces or moves)."""
+        line = u.loop.key[0]
+        differ = Unsupported(f"the copies of the pl.unroll loop at line {line} compile "
+                             "differently (other types, spaces or moves)")
+        own = [n for n, s in enumerate(u.stmts) if not self._is_move(s)]
+        if u.loop.count == 0 or len(own) % u.loop.count:
+            raise differ
+        size = len(own) // u.loop.count
+        starts = [own[c * size] for c in range(u.loop.count)]
+        # The moves right before a copy's first statement are that copy's.
+        for c in range(1, len(starts)):
+            while starts[c] > 0 and self._is_move(u.stmts[starts[c] - 1]):
+                starts[c] -= 1
+        starts[0] = 0
+        copies = [list(u.stmts[a:b]) for a, b in zip(starts, [*starts[1:], len(u.stmts)],
+                                                      strict=True)]
+        first = self._signature(copies[0])
+        if any(self._signature(c) != first for c in copies[1:]):
+            raise differ
+        return copies
+
+    def _signature(self, copy: Sequence[Stmt]) -> list[tuple[Any, ...]]:
+        """What annotating a copy shows: per statement (nested ones included), where it was
+        written, what it binds and in which types, its target_memory, and which of its
+        arguments are moves; per move, its type and arguments."""
+        out: list[tuple[Any, ...]] = []
+        for top in copy:
+            for s in walk_stmts(top):
+                if isinstance(s, SeqStmts):
+                    continue
+                if isinstance(s, AssignStmt) and s.var.name in self.moves:
+                    value = s.value
+                    out.append(("move", s.var.type,
+                                value.kwargs if isinstance(value, Call) else None))
+                    continue
+                call = top_level_call(s)
+                out.append((_key(s.span.line, s.span.col), type(s).__name__,
+                             tuple(v.type for v in stmt_defs(s)),
+                             None if call is None else dict(call.kwargs).get("target_memory"),
+                             () if call is None else tuple(
+                                 i for i, a in enumerate(call.args)
+                                 if isinstance(a, Var) and a.name in self.moves)))
+        return out
+
+    def _walk_unrolled(self, u: _Unrolled, block: cst.BaseSuite, pending: list[_Insert],
+                       depth: int) -> None:
+        """A `pl.unroll` loop whose copies compile alike is planned as the loop: its first copy
+        against the loop's body (each later copy's moves get the first copy's names)."""
+        copies = self._copies(u)
+        entry = self.index[u.loop.key]
+        if pending:
+            self.inserts.setdefault(id(entry.stmt), []).extend(pending)
+        self.seen.add(u.loop.key)
+        self._walk(copies[0], _suite(entry.stmt, 0), (), depth + 1)
+        first = [s.var.name for top in copies[0] for s in walk_stmts(top)
+                 if isinstance(s, AssignStmt) and s.var.name in self.move_names]
+        for copy in copies[1:]:
+            later = [s.var.name for top in copy for s in walk_stmts(top)
+                     if isinstance(s, AssignStmt) and s.var.name in self.moves]
+            for a, b in zip(first, later, strict=False):
+                self.move_names[b] = self.move_names[a]
+                self.move_lines[b] = self.move_lines[a]
+
+    # -- @pl.inline helpers: each call site planned against the helper's own body ---------------
+    def _helper_of(self, s: Stmt) -> cst.FunctionDef | None:
+        """The inline helper of this file whose body the compiled statement `s` comes from,
+        where `s` is not a statement of this function's own."""
+        if self.helpers is None or s.span.filename != self.compiled.span.filename \
+                or _key(s.span.line, s.span.col) in self.index:
+            return None
+        return self.helpers.def_of(s.span.line)
+
+    def _sites(self, run: Sequence[Stmt]) -> list[_Site]:
+        """A run of statements inline helpers wrote (with the moves before them) split into
+        call sites: a site starts with the moves before its first statement, and a new one
+        where the first statement's position comes again."""
+        own = [n for n, x in enumerate(run) if not self._is_move(x)]
+        first = _key(run[own[0]].span.line, run[own[0]].span.col)
+        starts = [n for n in own if _key(run[n].span.line, run[n].span.col) == first]
+        for c in range(1, len(starts)):
+            while self._is_move(run[starts[c] - 1]):
+                starts[c] -= 1
+        starts[0] = 0
+        fd = self._helper_of(run[own[0]])
+        assert fd is not None
+        return [_Site(fd, run[a:b]) for a, b in zip(starts, [*starts[1:], len(run)], strict=True)]
+
+    def _walk_site(self, site: _Site) -> None:
+        """Plans one call site of an inline helper against the helper's body, in a planner of
+        its own (every site of the helper must plan alike: `InlineHelpers.settle`)."""
+        assert self.helpers is not None
+        name = site.fd.name.value
+        why = self.helpers.differ.get(id(site.fd))
+        if why is not None:
+            raise Unsupported(f"the calls of the @pl.inline helper {name} compile differently "
+                              f"({why})")
+        sub = _Planner(site.fd, self.positions, self.compiled, self.source_fn, self.moves, 0,
+                       self.text, self.root, self.dims, None, self.consts, self.helpers)
+        sub.source_text = self.source_text
+        sub.spelled = _helper_spelling(sub, site.stmts, self.moves)
+        try:
+            sub._walk(site.stmts, site.fd.body, (), 1)
+            sub._check_moved()
+            sub.result = FunctionResult(sub, sub.text_edits(self.source_text)
+                                        if self.source_text is not None else None)
+        except Unsupported as e:
+            raise Unsupported(f"a call of the @pl.inline helper {name} cannot be shown in its "
+                              f"body: {e}") from None
+        self.sites.extend([*sub.sites, (site.fd, sub)])
+        self.move_names.update(sub.move_names)
+        self.move_lines.update(sub.move_lines)
+
     def _check_same_kind(self, s: Stmt, k: Key) -> None:
-        src = self.source.get(k)
+        src = self._src(k)
         if src is None or type(src) is not type(s):
             raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
         match s, src:
@@ -328,13 +551,14 @@ class _Planner:
                               f"line {k[0]}")
 
     def _plan_stmt(self, s: Stmt, entry: _Entry, ret_vars: tuple[Var, ...], depth: int) -> None:
-        src = self.source.get(_key(s.span.line, s.span.col))
+        src = self._src(_key(s.span.line, s.span.col))
         k = stmt_kind(s)
         match k:
             case AssignStmt(var=v, value=value):
                 edit = self._call_edit(value, k)
                 shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
                 if isinstance(v.type, TileType) and v.type.memory_space is not None \
+                        and _annotatable(entry.small) \
                         and not _already_shown(entry.small, shown, self.spell):
                     edit.annotate = shown
                 self._record(entry, edit)
@@ -375,7 +599,7 @@ class _Planner:
         """The function compilation outlined `s`'s body into (pl/lowering/outline.py), with the
         names of the moves inferred in it, when the user wrote that body (it was not a call)."""
         region = outlined_region(s)
-        src = self.source.get(_key(s.span.line, s.span.col))
+        src = self._src(_key(s.span.line, s.span.col))
         if region is None or not isinstance(src, ScopeStmt):
             return None
         src_region = outlined_region(src)
@@ -430,7 +654,7 @@ class _Planner:
         edit = _Edit()
         if not isinstance(value, Call):
             return edit
-        src = self.source.get(_key(s.span.line, s.span.col))
+        src = self._src(_key(s.span.line, s.span.col))
         src_value = src.value if isinstance(src, AssignStmt) else \
             src.expr if isinstance(src, EvalStmt) else None
         new_tm = dict(value.kwargs).get("target_memory")
@@ -442,7 +666,7 @@ class _Planner:
 
     def _renames(self, args: Sequence[Expr]) -> list[tuple[int, str, str]]:
         """(position, the user's name, the shown move's name) of every argument that is a move."""
-        return [(i, user_name(self.producers[a.name]), self.move_names[a.name])
+        return [(i, self._spelling(self.producers[a.name]), self.move_names[a.name])
                 for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names]
 
     def _record(self, entry: _Entry, edit: _Edit) -> None:
@@ -450,6 +674,8 @@ class _Planner:
             return
         if entry.small is None:
             raise Unsupported("cannot edit a compound statement")
+        if id(entry.small) in self.edits:
+            raise Unsupported("two compiled statements edit one statement")
         self.edits[id(entry.small)] = edit
 
     def _move(self, s: AssignStmt, depth: int) -> _Insert:
@@ -457,12 +683,18 @@ class _Planner:
         if not isinstance(value, Call) or len(value.args) != 1 or not isinstance(value.args[0], Var):
             raise Unsupported("an inserted move is not a plain tile.move of a value")
         producer = value.args[0]
-        name = fresh_name(user_name(s.var.name), self.taken)
-        produced = self.user_types.get(producer.name)
+        base = user_name(s.var.name)
+        spelled = self.spelled.get(producer.name)
+        if spelled is not None:  # a caller's value, named as the inline helper names it
+            made = user_name(producer.name)
+            base = spelled + base[len(made):] if base.startswith(made) else spelled
+            producer = Var(spelled, producer.type)
+        name = fresh_name(base, self.taken)
+        produced = self.user_types.get(value.args[0].name)
         shown = self._shown(s.var, produced)
         self.move_names[s.var.name] = name
         self.move_lines[s.var.name] = s.span.line
-        self.producers[s.var.name] = producer.name
+        self.producers[s.var.name] = value.args[0].name
         # Printed as the user writes a move, `name: T = pl.move(src, k=v)` (`move`: the DSL's
         # spelling of `tile.move`, which the printer writes `pl.<op name>`), wrapped as the
         # printer wraps it in a canonical print of the function (4 columns a level).
@@ -483,6 +715,165 @@ class _Planner:
             return recorder.edits
         except NotSpliceable:
             return None
+
+
+@dataclass(frozen=True)
+class _Site:
+    """The compiled statements one call of an inline helper spliced into its caller, in order,
+    with their moves."""
+
+    fd: cst.FunctionDef
+    stmts: Sequence[Stmt]
+
+
+def _helper_spelling(sub: _Planner, stmts: Sequence[Stmt], moves: set[str]) -> dict[str, str]:
+    """The helper's name for each value of the caller its statements read, by compiled name:
+    a tile argument of a call is matched with the name the helper's text passes there (through
+    the move that feeds it, if any)."""
+    producer = {x.var.name: x.value.args[0].name for top in stmts for x in walk_stmts(top)
+                if isinstance(x, AssignStmt) and x.var.name in moves and isinstance(x.value, Call)
+                and x.value.args and isinstance(x.value.args[0], Var)}
+    out: dict[str, str] = {}
+    for top in stmts:
+        for x in walk_stmts(top):
+            if isinstance(x, AssignStmt) and x.var.name in moves:
+                continue  # (located at the statement it feeds)
+            entry = sub.index.get(_key(x.span.line, x.span.col))
+            call = top_level_call(x)
+            text = value_call(entry.small) if entry is not None and entry.small is not None \
+                else None
+            if call is None or text is None:
+                continue
+            positional = [a.value for a in text.args if a.keyword is None and not a.star]
+            for arg, written in zip(call.args, positional, strict=False):
+                if isinstance(arg, Var) and isinstance(written, cst.Name):
+                    name = producer.get(arg.name, arg.name)
+                    if written.value != user_name(name):
+                        out.setdefault(name, written.value)
+    return out
+
+
+class InlineHelpers:
+    """The module-level `@pl.inline` defs of the file being regenerated, and the plan of each
+    of their call sites (`_Planner._walk_site`) in the functions planned so far. A helper whose
+    sites all plan alike (the same types, spaces and moves) is annotated in its own body
+    (`results`); one whose sites differ stays as written, and the functions that call it are
+    shown as they compile, each call's statements at its place (`differ`: why, by helper)."""
+
+    def __init__(self, tree: cst.Module, positions: Any) -> None:
+        self.defs = [(fd, positions[fd].start.line, positions[fd].end.line) for fd in tree.body
+                     if isinstance(fd, cst.FunctionDef) and _is_inline(fd)]
+        self.positions = positions
+        self.differ: dict[int, str] = {}
+        self.sites: dict[int, list[_Planner]] = {}
+
+    def def_of(self, line: int) -> cst.FunctionDef | None:
+        return next((fd for fd, a, b in self.defs if a <= line <= b), None)
+
+    def commit(self, sites: Sequence[tuple[cst.FunctionDef, _Planner]]) -> None:
+        for fd, planner in sites:
+            self.sites.setdefault(id(fd), []).append(planner)
+
+    def settle(self) -> bool:
+        """Finds the helpers whose sites plan differently; True when there is a new one (the
+        file must then be planned again, its callers shown as they compile)."""
+        new = False
+        for fd, _, _ in self.defs:
+            plans = self.sites.get(id(fd), [])
+            if id(fd) in self.differ or len(plans) < 2:
+                continue
+            first = _site_plan(plans[0])
+            other = next((p for p in plans[1:] if _site_plan(p) != first), None)
+            if other is not None:
+                line = _first_difference(first, _site_plan(other), plans[0])
+                self.differ[id(fd)] = f"its calls give the statement at line {line} other " \
+                    "types, spaces or moves"
+                new = True
+        return new
+
+    def results(self) -> list[tuple[cst.FunctionDef, FunctionResult]]:
+        """Each helper whose sites agree, with its rewrite (the plan of its first site)."""
+        out = []
+        for fd, _, _ in self.defs:
+            plans = self.sites.get(id(fd))
+            if plans and id(fd) not in self.differ:
+                assert plans[0].result is not None
+                out.append((fd, plans[0].result))
+        return out
+
+    def reset(self) -> None:
+        self.sites.clear()
+
+
+def _is_inline(fd: cst.FunctionDef) -> bool:
+    """Whether `fd` is decorated `@pl.inline` (or `@inline`, however `pl` is imported)."""
+    for d in fd.decorators:
+        e = d.decorator
+        if isinstance(e, cst.Name) and e.value == "inline" or \
+                isinstance(e, cst.Attribute) and e.attr.value == "inline":
+            return True
+    return False
+
+
+def _site_plan(p: _Planner) -> dict[int, tuple[Any, ...]]:
+    """What a site's plan changes in the helper's text, by node: comparable between sites."""
+    out: dict[int, tuple[Any, ...]] = {}
+    for k, e in p.edits.items():
+        out[k] = ("edit", e.annotate, e.target_memory, tuple(e.renames))
+    for what, table in (("insert", p.inserts), ("append", p.appends)):
+        for k, ins in table.items():
+            out[k] = (*out.get(k, ()), what,
+                      tuple((i.new, id(i.hoisted) if i.hoisted is not None else None)
+                            for i in ins))
+    for k in p.removed:
+        out[k] = (*out.get(k, ()), "removed")
+    return out
+
+
+def _first_difference(a: Mapping[int, Any], b: Mapping[int, Any], p: _Planner) -> int:
+    """The first line of the helper that two site plans change differently."""
+    line_of: dict[int, int] = {}
+    for k, e in p.index.items():
+        line_of.setdefault(id(e.stmt), k[0])
+        if e.small is not None:
+            line_of[id(e.small)] = k[0]
+    lines = [line_of.get(n, 0) for n in set(a) | set(b) if a.get(n) != b.get(n)]
+    return min(lines, default=0)
+
+
+@dataclass(frozen=True)
+class _UnrollLoop:
+    """A `pl.unroll` loop of the source: where it is written, how many copies unrolling makes,
+    and where the statements of its body (nested ones included) are written."""
+
+    key: Key
+    lines: tuple[int, int]
+    count: int
+    keys: frozenset[Key]
+
+
+@dataclass(frozen=True)
+class _Unrolled:
+    """The compiled statements of one `pl.unroll` loop's copies, in order, with their moves."""
+
+    loop: _UnrollLoop
+    stmts: Sequence[Stmt]
+
+
+def _unroll_loops(source: Function) -> list[_UnrollLoop]:
+    """The `pl.unroll` loops of the source function, outermost first."""
+    out: list[_UnrollLoop] = []
+    for s in walk_stmts(source.body):
+        if isinstance(s, ForStmt) and s.kind is ForKind.Unroll and \
+                all(isinstance(e, ConstInt) for e in (s.start, s.stop, s.step)) and \
+                isinstance(s.step, ConstInt) and s.step.value != 0:
+            assert isinstance(s.start, ConstInt) and isinstance(s.stop, ConstInt)
+            keys = frozenset(_key(x.span.line, x.span.col) for x in walk_stmts(s.body)
+                             if not isinstance(x, SeqStmts))
+            out.append(_UnrollLoop(_key(s.span.line, s.span.col),
+                                   (s.span.line, max(s.span.line, s.span.end_line)),
+                                   len(range(s.start.value, s.stop.value, s.step.value)), keys))
+    return out
 
 
 def _sub_suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
@@ -922,15 +1313,20 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
                      source_text: SourceText | None = None, root: str = "pl",
                      dims: Mapping[str, str] | None = None,
                      outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
-                     consts: Mapping[str, int] | None = None) -> FunctionResult:
+                     consts: Mapping[str, int] | None = None,
+                     helpers: InlineHelpers | None = None) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
     `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name;
     `outlined`: the functions compilation made of `pl.at` scopes' bodies, by name, each with the
     names of the moves inferred in it (their statements are planned inside the `with` block);
-    `consts`: the file's module-level int constants (see `shape_constants`)."""
+    `consts`: the file's module-level int constants (see `shape_constants`); `helpers`: the
+    file's inline helpers, whose call sites in `fd` are planned in their own bodies."""
     planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined,
-                       consts)
+                       consts, helpers)
+    planner.source_text = source_text
     planner.plan()
+    if helpers is not None:
+        helpers.commit(planner.sites)
     return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)

@@ -16,7 +16,7 @@ COLS = 128
 @pl.inline
 def scaled_exp(t: pl.Tile[[ROWS, COLS], pl.FP32], factor: float) -> pl.Tile[[ROWS, COLS], pl.FP32]:
     # `t` is the caller's tile and `factor` its scalar: exp(t * factor).
-    scaled = pl.mul(t, factor)
+    scaled: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.mul(t, factor)
     return pl.exp(scaled)  # the value of the call
 
 
@@ -25,8 +25,8 @@ def load_pair(
     a: pl.Tensor[[ROWS, COLS], pl.FP32], b: pl.Tensor[[ROWS, COLS], pl.FP32]
 ) -> tuple[pl.Tile[[ROWS, COLS], pl.FP32], pl.Tile[[ROWS, COLS], pl.FP32]]:
     # Two values come back as a tuple, unpacked by the caller as `x, y = load_pair(...)`.
-    a_tile = pl.load(a, [0, 0], [ROWS, COLS])
-    b_tile = pl.load(b, [0, 0], [ROWS, COLS])
+    a_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(a, [0, 0], [ROWS, COLS])
+    b_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(b, [0, 0], [ROWS, COLS])
     return a_tile, b_tile
 
 
@@ -39,22 +39,10 @@ class InlineHelper:
         b: pl.Tensor[[ROWS, COLS], pl.FP32],
         out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
     ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
-        a_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
-            a, [0, 0], [ROWS, COLS], [ROWS, COLS], target_memory=pl.MemorySpace.Vec
-        )
-        b_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
-            b, [0, 0], [ROWS, COLS], [ROWS, COLS], target_memory=pl.MemorySpace.Vec
-        )
-        _tuple_tmp = [a_tile, b_tile]
-        a_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[0]
-        b_tile: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = _tuple_tmp[1]
-        scaled: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(a_tile, 0.5)
-        exp: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
+        a_tile, b_tile = load_pair(a, b)
         # Two calls, two copies of the helper's statements (each with its own `scaled`).
-        left: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = exp
-        scaled: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.muls(b_tile, 2.0)
-        exp: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(scaled)
-        right: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = exp
-        total: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(left, right)
-        out: pl.Tensor[[ROWS, COLS], pl.FP32] = pl.tile.store(total, [0, 0], out)
+        left: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = scaled_exp(a_tile, 0.5)
+        right: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = scaled_exp(b_tile, 2.0)
+        total: pl.Tile[[ROWS, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.add(left, right)
+        out = pl.store(total, [0, 0], out)
         return out

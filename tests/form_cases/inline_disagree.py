@@ -1,0 +1,30 @@
+"""An @pl.inline helper whose calls compile differently: each call's compiled statements stand
+at the call, and the helper stays as written."""
+
+# note: the @pl.inline helper twice stays as written: its calls give the statement at line 13 other types, spaces or moves, so each call's compiled statements stand at the call
+# note: InlineDisagree.kernel is shown as it compiles, below the level it is written at (the calls of the @pl.inline helper twice compile differently
+
+import pl
+
+
+@pl.inline
+def twice(t: pl.Tile[[16, 128], pl.FP32]) -> pl.Tile[[16, 128], pl.FP32]:
+    # The first call passes a Vec tile; the second a Mat one, which must move to Vec.
+    s = pl.add(t, t)
+    return s
+
+
+@pl.program
+class InlineDisagree:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(
+        self,
+        x: pl.Tensor[[16, 128], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
+    ) -> pl.Tensor[[16, 128], pl.FP32]:
+        v = pl.load(x, [0, 0], [16, 128])
+        m = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)
+        a = twice(v)  # no move
+        b = twice(m)  # a move to Vec
+        out = pl.store(pl.add(a, b), [0, 0], out)
+        return out
