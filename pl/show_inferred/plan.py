@@ -7,9 +7,13 @@ yield annotated with its inferred memory space, (b) each inserted `tile.move` wr
 the moves and the rest of the line follow),
 (c) statements the compiler moved out of a loop moved before it, (d) changed `target_memory`
 kwargs rewritten or appended. Nothing else changes, byte for byte. Statements are matched by the
-`(line, column)` of the span every IR statement carries. When the compiled body holds a statement
-the user did not write (tensor-level code lowered to tile ops) or an edit cannot be placed, it
-raises `Unsupported` and the caller prints the function canonically instead.
+`(line, column)` of the span every IR statement carries. A `pl.unroll` loop's copies that all
+compile alike are planned once, against the loop's body; the statements an `@pl.inline` helper
+of the file wrote at a call are planned against the helper's own body (`InlineHelpers`: the
+helper is rewritten when all its calls plan alike). When the compiled body holds a statement
+the user did not write (tensor-level code lowered to tile ops), copies or calls that differ, or
+an edit that cannot be placed, it raises `Unsupported` and the caller shows the function as it
+compiles instead (pl/show_inferred/lowered.py).
 """
 
 from __future__ import annotations
@@ -364,7 +368,8 @@ class _Planner:
     def _segments(self, stmts: Sequence[Stmt], block: cst.BaseSuite
                   ) -> list[Stmt | _Unrolled | _Site]:
         """`stmts`, with each run of the copies of a `pl.unroll` loop written in `block` (and the
-        moves before them) gathered into one `_Unrolled`."""
+        moves before them) gathered into one `_Unrolled`, and each run of statements an inline
+        helper of the file wrote split into its call sites (`_Site`)."""
         out: list[Stmt | _Unrolled | _Site] = []
         i = 0
         while i < len(stmts):
