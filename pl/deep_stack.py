@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["MAX_NESTING", "RECURSION_LIMIT", "STACK_BYTES", "on_deep_stack"]
+__all__ = ["MAX_NESTING", "RECURSION_LIMIT", "STACK_BYTES", "on_deep_stack", "start_deep_threads"]
 
 T = TypeVar("T")
 
@@ -97,6 +97,21 @@ def on_deep_stack(fn: Callable[[], T]) -> T:
         assert isinstance(value, BaseException)
         raise value
     return value  # type: ignore[return-value]
+
+
+def start_deep_threads(runs: list[Callable[[], None]], name: str) -> list[threading.Thread]:
+    """Threads started at once, one per `runs` entry, each on a deep stack of its own (their share
+    of `_stack_bytes()`, at least 1 MiB); `on_deep_stack` called inside one just runs. The caller
+    joins them (the interpreter's ranks: pl.interpreter.ranks)."""
+    size = threading.stack_size(max(1 << 20, _stack_bytes() // max(1, len(runs))) >> 20 << 20)
+    try:
+        threads = [_DeepThread(target=run, name=f"{name}-{i}", daemon=True)
+                   for i, run in enumerate(runs)]
+        for t in threads:
+            t.start()
+    finally:
+        threading.stack_size(size)
+    return list(threads)
 
 
 def _start(run: Callable[[], None], limit: int) -> _DeepThread | None:

@@ -27,11 +27,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from pl.deep_stack import _DeepThread, _stack_bytes
+from pl.deep_stack import start_deep_threads
 from pl.errors import PlError
 from pl.interpreter.values import Array, np_dtype
 from pl.ir.enums import DType
@@ -206,14 +207,7 @@ class World:
                     self.alive -= 1
                     self.changed()
 
-        size = threading.stack_size(max(1 << 20, _stack_bytes() // len(tasks)) >> 20 << 20)
-        try:
-            threads = [_DeepThread(target=body, args=(t,), name=f"pl-rank-{t.rank}", daemon=True)
-                       for t in tasks]
-            for th in threads:
-                th.start()
-        finally:
-            threading.stack_size(size)
+        threads = start_deep_threads([partial(body, t) for t in tasks], "pl-rank")
         for th in threads:
             th.join()
         if errors:
