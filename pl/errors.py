@@ -65,7 +65,7 @@ class PlError(Exception):
     def __str__(self) -> str:
         span = self.span
         if span is not None and span.line > 0:
-            return f"{span.filename}:{span.line}:{span.col}: {self.message}"
+            return f"{span}: {self.message}"
         return self.message
 
     def uncaught(self) -> PlError:
@@ -122,7 +122,7 @@ def render_diagnostic(severity: str, message: str, span: Span | None, lines: lis
                                  else ("", "", "", ""))
     out = [f"{bold}{accent}{severity.capitalize()}{reset}{bold}: {message}{reset}"]
     if span is not None and span.line > 0:
-        out.append(f"  {blue}-->{reset} {span.filename}:{span.line}:{span.col}")
+        out.append(f"  {blue}-->{reset} {span}")
         if 0 < span.line <= len(lines):
             first = max(1, span.line - 2)
             last = min(len(lines), span.line + 2)

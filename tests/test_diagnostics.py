@@ -111,3 +111,13 @@ def test_calling_a_dsl_object_outside_a_kernel_is_an_error() -> None:
 
     with pytest.raises(PlError, match="only be used inside a @pl.function"):
         pl.range(4)
+
+
+def test_a_location_is_written_in_one_place() -> None:
+    """`file:line:col` is `Span.__str__`; no other module formats a span's parts into one."""
+    pkg = Path(__file__).resolve().parent.parent / "pl"
+    spelled = re.compile(r"\.line\}:\{[^}]*\.col\}")
+    found = [f"{p.relative_to(pkg)}:{n}" for p in sorted(pkg.rglob("*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+             if spelled.search(line)]
+    assert found == ["ir/span.py:20"], found

@@ -16,6 +16,7 @@ class Span:
     end_col: int = 0
 
     def __str__(self) -> str:
+        """`file:line:col`, the one place a location is written (errors, notes, the CLI)."""
         return f"{self.filename}:{self.line}:{self.col}"
 
 

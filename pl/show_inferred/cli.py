@@ -315,7 +315,7 @@ def _internal_error(e: Exception, path: str, argv: Sequence[str] | None, text: s
 
 
 def _note_text(e: PlError) -> str:
-    where = f"{e.span.filename}:{e.span.line}:{e.span.col}: " if e.span and e.span.line > 0 else ""
+    where = f"{e.span}: " if e.span and e.span.line > 0 else ""
     return f"{where}note: {e.message}"
 
 
