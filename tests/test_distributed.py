@@ -145,6 +145,7 @@ MODELS = {
     "host_allreduce": lambda ins, n: [_sum(ins[0])],
     "broadcast_exchange": _broadcast_exchange,
     "deferred_store": lambda ins, n: [2 * np.roll(ins[0], 1, axis=0)],
+    "two_tasks_per_rank": lambda ins, n: [np.roll(ins[0], 1, axis=0)],
 }
 ERRORS = sorted(p.stem for p in RANK_KERNELS.glob("error_*.py"))
 

@@ -381,7 +381,7 @@ class Machine:
             device = dict(call.attrs).get("device")
             if isinstance(device, Expr):
                 rank = int(self.eval(device, env))
-                return world.dispatch(Task(rank, callee, args, call.span), self.run_task)
+                return world.dispatch(Task(rank, callee, args, call.span))
             if any(isinstance(a, Window) for a in args):
                 raise PlError(f"pl.interpret: a window (pld.window) passed to '{callee.name}' "
                               "without device=: a window is one rank's slice only in a task "

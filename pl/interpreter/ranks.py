@@ -8,11 +8,11 @@ The model (the reference's docs/en/user/distributed):
   bytes. A window-bound array inside a task therefore knows its rank and its buffer
   (`World.locate`), and `World.peer_view` is the same region of another rank's slice.
 - A dispatch (`self.chip(..., device=r)`) queues a `Task`; the queued tasks run together, one
-  thread per rank, when the host next needs their effects (`World.flush`): before any host
-  statement other than a view (`x[r]`), a window or a further dispatch, before a second dispatch
-  to a rank that already has one queued, when a dispatch's result is read, and at the end of the
-  run. A program's host therefore sees every earlier dispatch finished, and the tasks of one
-  round run at once, as the chips do.
+  thread per rank running its tasks in the order they were dispatched, when the host next needs
+  their effects (`World.flush`): before any host statement other than a view (`x[r]`), a window
+  or a further dispatch, when a dispatch's result is read, and at the end of the run. A
+  program's host therefore sees every earlier dispatch finished, and the ranks run at once, as
+  the chips do.
 - A rank that waits (`pld.system.wait`, a collective, the end of a task with a `defer_wait`)
   sleeps until another rank changes what it waits for. When every running rank waits and none
   can change anything, the run stops with a located PlError naming what each rank waits for
@@ -154,8 +154,8 @@ class World:
                           f"bytes, its buffer has {buf.nbytes}")
         return Window(buf, shape, dtype)
 
-    def dispatch(self, task: Task, run: Callable[[Task], tuple[Any, ...]]) -> Any:
-        """Queue `task` (run: how a task runs); its results, read later, as `Dispatched`."""
+    def dispatch(self, task: Task) -> Any:
+        """Queue `task`; its results, read later, as `Dispatched`."""
         if getattr(self.local, "rank", None) is not None:
             raise PlError("pl.interpret: a dispatch (device=) inside a rank's task: only the "
                           "HOST orchestrator dispatches", task.span)
@@ -163,8 +163,6 @@ class World:
         if not 0 <= task.rank < n:
             raise PlError(f"pl.interpret: device={task.rank}, but the run has {n} ranks "
                           f"(0 to {n - 1})", task.span)
-        if any(t.rank == task.rank for t in self.pending):
-            self.flush(run)  # the rank runs its tasks in order
         self.pending.append(task)
         count = len(task.func.return_types)
         out = tuple(Dispatched(task, i) for i in range(count))
@@ -182,19 +180,24 @@ class World:
         if not tasks:
             return
         self._check_domains(tasks)
-        self.alive, self.waiting, self.changes, self.failed = len(tasks), {}, 0, False
+        queues: dict[int, list[Task]] = {}
+        for t in tasks:
+            queues.setdefault(t.rank, []).append(t)
+        self.alive, self.waiting, self.changes, self.failed = len(queues), {}, 0, False
         self.meetings, self.met = [], {}
         errors: list[BaseException] = []
 
-        def body(task: Task) -> None:
-            self.local.rank, self.local.deferred = task.rank, []
+        def body(rank: int, queue: list[Task]) -> None:
+            self.local.rank = rank
             try:
-                task.results = run(task)
-                for check, what, span in self.local.deferred:
-                    try:
-                        self.block_until(check, what)
-                    except PlError as e:
-                        raise e.located(span) from None
+                for task in queue:  # a rank runs its tasks in the order they were dispatched
+                    self.local.deferred = []
+                    task.results = run(task)
+                    for check, what, span in self.local.deferred:
+                        try:
+                            self.block_until(check, what)
+                        except PlError as e:
+                            raise e.located(span) from None
             except _Aborted:
                 pass
             except BaseException as e:  # noqa: BLE001 - reported by the host's thread
@@ -207,7 +210,8 @@ class World:
                     self.alive -= 1
                     self.changed()
 
-        threads = start_deep_threads([partial(body, t) for t in tasks], "pl-rank")
+        threads = start_deep_threads([partial(body, r, q) for r, q in sorted(queues.items())],
+                                     "pl-rank")
         for th in threads:
             th.join()
         if errors:
