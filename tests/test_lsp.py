@@ -70,10 +70,10 @@ async def test_hints_show_types_spaces_moves_and_hoisted_loads(client: LanguageC
     assert (25, 13, ": Tile[[16, 64], FP32, Acc]") in hints
     assert (32, 15, ": Tile[[16, 64], FP16, Vec]") in hints  # p16
     # before the consumer `pl.row_max(s)` (line 28): the move of s to Vec
-    assert (27, 16, "<- move s__tile to Vec ") in hints
-    assert any(line == 33 and label == "<- move p16__tile to Left " for line, _, label in hints)
+    assert (27, 16, "<- move s to Vec ") in hints
+    assert any(line == 33 and label == "<- move p16 to Left " for line, _, label in hints)
     # on the block loop (line 22): q's load is hoisted out of it
-    assert any(line == 21 and label == "  hoists q_mat" for line, _, label in hints)
+    assert any(line == 21 and label == "  hoists the load of q" for line, _, label in hints)
 
 
 @pytest.mark.asyncio
@@ -292,7 +292,7 @@ def test_neovim_headless_receives_the_hints(tmp_path: Path) -> None:
                    cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
     hints = out.read_text(encoding="utf-8").splitlines()
     assert "25:13:: Tile[[16, 64], FP32, Acc]" in hints, hints
-    assert "27:16:<- move s__tile to Vec " in hints, hints
+    assert "27:16:<- move s to Vec " in hints, hints
 
 
 def test_neovim_0_7_shows_the_hints(tmp_path: Path) -> None:
@@ -311,10 +311,10 @@ def test_neovim_0_7_shows_the_hints(tmp_path: Path) -> None:
                    cwd=ROOT, env=env, capture_output=True, timeout=120, check=True)
     shown = dict(line.split(":", 1) for line in out.read_text(encoding="utf-8").splitlines())
     assert "error" not in shown, shown
-    assert shown["21"] == "  hoists q_mat"  # on the block loop
+    assert shown["21"] == "  hoists the load of q"  # on the block loop
     # line 26: the type after `s`, named, then the moves before the matmul
-    assert shown["25"].startswith("  s: Tile[[16, 64], FP32, Acc]   <- move q_mat to Left   "), shown
-    assert shown["27"].startswith("  m: Tile[[16, 1], FP32, Vec]   <- move s__tile to Vec"), shown
+    assert shown["25"].startswith("  s: Tile[[16, 64], FP32, Acc]   <- move q to Left   "), shown
+    assert shown["27"].startswith("  m: Tile[[16, 1], FP32, Vec]   <- move s to Vec"), shown
 
 
 @pytest.mark.asyncio
@@ -324,5 +324,5 @@ async def test_positions_are_in_utf16_units(client: LanguageClient) -> None:
     text = TEXT.replace(loop, loop + "  # \U0001F60B blocks")
     _open(client, text)
     hints = await _hints(client)
-    (col,) = [c for line, c, label in hints if line == 21 and label == "  hoists q_mat"]
+    (col,) = [c for line, c, label in hints if line == 21 and label == "  hoists the load of q"]
     assert col == len((loop + "  # \U0001F60B blocks").encode("utf-16-le")) // 2
