@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pl
 from pl.interpreter.execute import Machine
@@ -270,3 +272,31 @@ def test_an_inline_dynamic_dim_is_one_dim_for_every_annotation() -> None:
     ys = np.zeros_like(xs)
     pl.interpret(program, xs, ys, ranks=3, entry="host_orch")
     np.testing.assert_array_equal(ys, xs + 1)
+
+
+def test_shift_by_round_trips_and_is_a_show_inferred_fixed_point() -> None:
+    compiled = pl.compile(_rank_program("shift_by"), verify=True).program
+    pl.assert_structural_equal(pl.parse(pl.python_print(compiled)), compiled)
+    text = (RANK_KERNELS / "shift_by.py").read_text(encoding="utf-8")
+    shown = show_inferred(text, filename="shift_by.py")
+    assert show_inferred(shown, filename="shift_by.py") == shown
+    again = pl.parse(shown, filename="shift_by.py")
+    xs = np.arange(3 * 4 * 16, dtype=np.float32).reshape(3, 4, 16)
+    ys = np.zeros_like(xs)
+    pl.interpret(again, xs, ys, 2, ranks=3, entry="host")
+    np.testing.assert_array_equal(ys, np.stack([xs[(r + 1 - 2) % 3] for r in range(3)]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 5), k=st.integers(0, 9), seed=st.integers(0, 2**16), compiled=st.booleans())
+def test_put_and_get_shift_by_any_distance_on_any_rank_count(n: int, k: int, seed: int,
+                                                              compiled: bool) -> None:
+    """tests/distributed_kernels/shift_by.py (pld.tile.put / get staged through a Vec tile around
+    a barrier): rank r's output is rank (r + 1 - k)'s input, for every rank count and shift."""
+    program = _rank_program("shift_by")
+    if compiled:
+        program = pl.compile(program, verify=True).program
+    xs = np.random.default_rng(seed).standard_normal((n, 4, 16)).astype(np.float32)
+    ys = np.zeros_like(xs)
+    pl.interpret(program, xs, ys, k, ranks=n, entry="host")
+    np.testing.assert_array_equal(ys, np.stack([xs[(r + 1 - k) % n] for r in range(n)]))
