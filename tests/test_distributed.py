@@ -16,7 +16,10 @@ hang."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -300,3 +303,29 @@ def test_put_and_get_shift_by_any_distance_on_any_rank_count(n: int, k: int, see
     ys = np.zeros_like(xs)
     pl.interpret(program, xs, ys, k, ranks=n, entry="host")
     np.testing.assert_array_equal(ys, np.stack([xs[(r + 1 - k) % n] for r in range(n)]))
+
+
+def _jit_ring() -> Any:
+    spec = importlib.util.spec_from_file_location("pl_test_jit_ring", RANK_KERNELS / "jit_ring.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_jit_host_runs_one_rank_per_device_id_of_the_reference_config(n: int) -> None:
+    ring = _jit_ring().ring
+    xs = np.random.default_rng(n).standard_normal((n, 1, 32)).astype(np.float32)
+    ys = np.zeros_like(xs)
+    config = SimpleNamespace(platform="a2a3sim",
+                             distributed_config=SimpleNamespace(device_ids=list(range(n))))
+    ring(xs, ys, config=config)
+    np.testing.assert_array_equal(ys, np.roll(xs, -1, axis=0))
+
+
+def test_a_jit_host_without_a_distributed_config_says_it_needs_the_rank_count() -> None:
+    ring = _jit_ring().ring
+    xs = np.zeros((2, 1, 32), np.float32)
+    with pytest.raises(pl.PlError, match="needs the number of ranks"):
+        ring(xs, np.zeros_like(xs))

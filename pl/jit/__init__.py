@@ -173,7 +173,7 @@ class JitFunction(JitDef):
         if self.kind not in ENTRY_KINDS:
             raise PlError(f"'{self.name}' is a @pl.jit.{self.kind} function: it runs when the "
                           "@pl.jit entry that calls it runs")
-        kwargs.pop("config", None)
+        ranks = _world_size(kwargs.pop("config", None))
         compiled = self.compile(*args, **kwargs)
         code = self.fn.__code__
         names = code.co_varnames[:code.co_argcount]
@@ -189,13 +189,21 @@ class JitFunction(JitDef):
             else:
                 a = np.asarray(v) if isinstance(v, list) else v
             arrays.append(a)
-        result = interpret(compiled.program, *arrays, entry=self.name)
+        result = interpret(compiled.program, *arrays, entry=self.name, ranks=ranks)
         for tensor, array in copied:
             tensor.copy_(sys.modules["torch"].from_numpy(array))
         by_id = {id(a): v for a, v in zip(arrays, values, strict=True)}
         if isinstance(result, tuple):
             return tuple(by_id.get(id(r), r) for r in result)
         return by_id.get(id(result), result)
+
+
+def _world_size(config: Any) -> int | None:
+    """The rank count a reference `config=RunConfig(distributed_config=DistributedConfig(
+    device_ids=[...]))` gives a distributed program (one rank per device id), read by attribute:
+    pypto is never imported. None without one."""
+    ids = getattr(getattr(config, "distributed_config", None), "device_ids", None)
+    return None if ids is None else len(ids)
 
 
 class _Kind:
