@@ -15,7 +15,7 @@ Guarantees:
 - op results: the dtype and space of the IR the compiler builds for the call: each actual stands
   in as what the frontend would be given (a Var of the type its annotation names, every dim one
   symbol; a literal; a list; an enum member), and the frontend's own `build_call` picks the op,
-  shapes the arguments and runs the op's type rule (pl/ops/deduce_*.py) and memory resolver; a
+  shapes the arguments and runs the op's type rule (pl/ops/rules/*.py) and memory resolver; a
   part the call does not tell (an operand of unknown dtype, an actual mypy cannot stand in for, a
   call the rule refuses) is `Any`;
 - `pl.range` / `pl.parallel` / `pl.unroll` / `pl.pipeline` / `pl.while_` with `init_values=(...)`

@@ -25,7 +25,7 @@ from pl.ir.types import TileType
 from pl.lowering.frontend.op_builders import build_call
 from pl.lowering.frontend.parse import parse
 from pl.lowering.source.static_eval import written_operator
-from pl.ops.deduce_util import promote as promote_ops
+from pl.ops.rules.util import promote as promote_ops
 from pl.printer.program import print_expr
 from pl.typecheck import verify_well_typed
 

@@ -13,7 +13,7 @@ A record carries everything the layers know about its op, or points to it:
   read from the record (the row's shape / dtype / view rules are the reference's prose; the type
   rule below applies them, and the mypy plugin runs that rule);
 - its scalar-rhs variant (`tile.add` -> `tile.adds`), read off the spellings the two rows share;
-- its result-type rule, the function marked `@type_rule(name)` in a pl/ops/deduce_*.py module;
+- its result-type rule, the function marked `@type_rule(name)` in a pl/ops/rules/*.py module;
 - its interpreter function (`@interprets(name)` in pl/interpreter: `handler(name)`) and its
   tensor-to-tile converter (`@converts(name)` in lowering/tensor_to_tile: `converter_for(name)`),
   each found by name in the layer that owns it (a layer above this one; the record does not
@@ -41,25 +41,25 @@ from typing import Any, Final
 
 from pl.ir.enums import DType, MemorySpace
 from pl.ir.types import ScalarType, Type, UnknownType
-from pl.ops import (
-    deduce_array,
-    deduce_distributed,
-    deduce_handle,
-    deduce_tensor,
-    deduce_tensor_view,
-    deduce_tile_ew,
-    deduce_tile_mem,
-    deduce_tile_misc,
-    deduce_tile_view,
-)
-from pl.ops.deduce_util import Deduction
 from pl.ops.marks import collect
+from pl.ops.rules import (
+    array,
+    distributed,
+    handle,
+    tensor,
+    tensor_view,
+    tile_ew,
+    tile_mem,
+    tile_misc,
+    tile_view,
+)
+from pl.ops.rules.util import Deduction
 
 Rule = Callable[[Deduction], Type]
 
 # The modules whose `@type_rule` marks give the ops their result-type rules.
-_RULE_MODULES = (deduce_tile_ew, deduce_tile_mem, deduce_tile_view, deduce_tile_misc,
-                 deduce_tensor, deduce_tensor_view, deduce_array, deduce_handle, deduce_distributed)
+_RULE_MODULES = (tile_ew, tile_mem, tile_view, tile_misc, tensor, tensor_view, array, handle,
+                 distributed)
 
 
 @dataclass(frozen=True, slots=True)

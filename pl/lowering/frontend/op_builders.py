@@ -32,8 +32,8 @@ from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, Type
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, spelling_index
 from pl.lowering.frontend.op_args import describe, shape_arguments, to_expr
 from pl.ops.deduce import make_call
-from pl.ops.deduce_util import is_int_dim, norm_dim, shape_str
 from pl.ops.registry import OpDef, dsl_positional, get_op
+from pl.ops.rules.util import is_int_dim, norm_dim, shape_str
 
 Arg = Any  # an IR Expr, or a static Python value (enum member, str, int/float/bool, list)
 

@@ -50,7 +50,7 @@ from pl.language import dsl
 from pl.language.distributed import DistributedTensor
 from pl.lowering.frontend.context import FnCtx
 from pl.lowering.frontend.memref import check_declared, placed_memref
-from pl.ops.deduce_array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
+from pl.ops.rules.array import ARRAY_EXTENT, array_dtype_problem, is_array_dtype, is_array_extent
 from pl.printer.program import print_type
 
 LowerExpr = Callable[[FnCtx, cst.BaseExpression], Expr]

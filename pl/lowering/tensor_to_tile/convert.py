@@ -25,9 +25,10 @@ from pl.ir.stmt import AssignStmt, Stmt
 from pl.ir.types import ScalarType, TensorType, TileType, effective_tile_view, static_shape
 from pl.lowering.tensor_to_tile import convert_index
 from pl.lowering.tensor_to_tile.common import dims_text, full_value, mk, shape_tuple, zeros
-from pl.ops import deduce_tensor, deduce_tensor_view
 from pl.ops.marks import collect, converts
 from pl.ops.registry import all_ops, get_op, op
+from pl.ops.rules import tensor as deduce_tensor
+from pl.ops.rules import tensor_view as deduce_tensor_view
 
 Result = tuple[list[Stmt], Expr]
 Converter = Callable[[tuple[Expr, ...], dict[str, Any], Span], Result]

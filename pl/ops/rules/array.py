@@ -12,8 +12,8 @@ from __future__ import annotations
 from pl.ir.enums import DType
 from pl.ir.expr import ConstInt, Expr
 from pl.ir.types import ArrayType, ScalarType, Type
-from pl.ops.deduce_util import Deduction, type_name
 from pl.ops.marks import type_rule
+from pl.ops.rules.util import Deduction, type_name
 
 ARRAY_EXTENT = "An array's extent must be a positive compile-time int"
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pl.ir.enums import DType, WaitCmp
 from pl.ir.types import HandleType, PtrType, ScalarType, TensorType, TileView, Type, UnknownType
-from pl.ops.deduce_util import Deduction, norm_dim, tile, type_name, write_bounds
 from pl.ops.marks import type_rule
+from pl.ops.rules.util import Deduction, norm_dim, tile, type_name, write_bounds
 
 
 def _window_bound(ctx: Deduction, i: int, role: str) -> TensorType:

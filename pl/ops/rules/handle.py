@@ -17,8 +17,8 @@ from typing import Final
 from pl.ir.enums import DType
 from pl.ir.expr import ConstInt, Var
 from pl.ir.types import HandleType, ScalarType, TensorType, Type
-from pl.ops.deduce_util import Deduction, type_name
 from pl.ops.marks import type_rule
+from pl.ops.rules.util import Deduction, type_name
 
 _PRODUCER: Final[Mapping[str, str]] = MappingProxyType({
     "PrefetchAsyncContext": "prefetch.make_context", "AsyncEvent": "prefetch.async_prefetch",

@@ -1,5 +1,5 @@
 """Type rules of the elementwise, unary, reduction, matmul, creation and access `tensor.*` ops
-(results are TensorTypes in DDR, no memory space); the view/layout ops are in deduce_tensor_view.
+(results are TensorTypes in DDR, no memory space); the view/layout ops are in `tensor_view`.
 
 Differences from the tile counterparts that are easy to get wrong (ops.md 15): tensor scalar ops
 promote with the scalar (bitwise/shift scalar ops and `subs` keep arg0's dtype, as the reference's
@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pl.ir.enums import DType, TensorLayout
 from pl.ir.expr import ConstInt
 from pl.ir.types import ScalarType, TensorType, TensorView, Type
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.util import (
     Deduction,
     Shape,
     broadcast,
@@ -27,7 +28,6 @@ from pl.ops.deduce_util import (
     static,
     valid_shape_of,
 )
-from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 

@@ -12,9 +12,10 @@ from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.expr import BinaryExpr, ConstInt, Expr
 from pl.ir.operators import BinaryOp
 from pl.ir.types import ScalarType, TensorType, TensorView, TileType, TupleType, Type
-from pl.ops.deduce_tensor import row_major_strides, tensor
-from pl.ops.deduce_tile_mem import positive_shape, window_valid
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.tensor import row_major_strides, tensor
+from pl.ops.rules.tile_mem import positive_shape, window_valid
+from pl.ops.rules.util import (
     Deduction,
     Shape,
     idx,
@@ -26,7 +27,6 @@ from pl.ops.deduce_util import (
     valid_shape_of,
     write_bounds,
 )
-from pl.ops.marks import type_rule
 
 _MX_LAYOUTS = frozenset({TensorLayout.MX_A_ZZ, TensorLayout.MX_B_NN})
 

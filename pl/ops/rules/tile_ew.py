@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from pl.ir.enums import DType, TileLayout
 from pl.ir.types import TileType, TileView, Type
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.util import (
     Deduction,
     broadcast,
     dtype_in,
@@ -27,7 +28,6 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
-from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 

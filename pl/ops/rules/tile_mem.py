@@ -25,7 +25,8 @@ from pl.ir.types import (
     effective_tile_view,
     implicit_tile_view,
 )
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.util import (
     Deduction,
     Shape,
     dtype_in,
@@ -38,7 +39,6 @@ from pl.ops.deduce_util import (
     valid_of,
     write_bounds,
 )
-from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box

@@ -3,7 +3,7 @@
 The matmul family yields FP32 (INT32 for integer inputs) in Acc with the Acc implicit layout and
 requires lhs and rhs of one dtype; gemv pads M to 16 with valid rows 1 (space left to the
 resolver). Ops whose reference deducer returns nothing (tpush/tpop) give UnknownType; the DSL
-builds tpop's result type itself (alloc's Ptr rule is with the memory ops, deduce_tile_mem).
+builds tpop's result type itself (alloc's Ptr rule is with the memory ops, `tile_mem`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from pl.ir.types import (
     effective_tile_view,
     implicit_tile_view,
 )
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.util import (
     Deduction,
     Shape,
     broadcast,
@@ -35,7 +36,6 @@ from pl.ops.deduce_util import (
     tile,
     valid_of,
 )
-from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box

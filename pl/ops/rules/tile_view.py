@@ -20,8 +20,9 @@ from pl.ir.types import (
     effective_tile_view,
     implicit_tile_view,
 )
-from pl.ops.deduce_tile_mem import positive_shape, window_valid
-from pl.ops.deduce_util import (
+from pl.ops.marks import type_rule
+from pl.ops.rules.tile_mem import positive_shape, window_valid
+from pl.ops.rules.util import (
     Deduction,
     Shape,
     flat_view,
@@ -36,7 +37,6 @@ from pl.ops.deduce_util import (
     valid_of,
     write_bounds,
 )
-from pl.ops.marks import type_rule
 
 Rule = Callable[[Deduction], Type]
 R, C, N = TileLayout.row_major, TileLayout.col_major, TileLayout.none_box
