@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -23,12 +23,16 @@ from pl.ir.enums import FunctionType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import ConstInt, Expr, GlobalVar, IterArg, Op, Var
 from pl.ir.function import Function
 from pl.ir.span import UNKNOWN_SPAN, Span
+from pl.ir.stmt import Stmt
 from pl.ir.types import TensorType, TileType, Type
 from pl.language import dsl
 from pl.language.dsl_ops import OpNamespace, suggest_op
 from pl.lowering.frontend.source import SourceFile
 from pl.lowering.outline import OUTLINING
 from pl.lowering.source.static_eval import EXEC_HINT, StaticNamespace, Unresolved
+
+if TYPE_CHECKING:  # scope_args lowers through this context: a type-only edge
+    from pl.lowering.frontend.scope_args import OpenScope
 
 _MISSING = object()
 
@@ -119,14 +123,14 @@ class FnCtx:
     level: Level | None = None
     # The value of the simple assignment `name = <call>` being lowered: the one place a
     # `pld.alloc_window_buffer` call may stand (the window takes that name).
-    assigned_call: Any = None
+    assigned_call: cst.BaseExpression | None = None
     # The `->` annotation's types (empty without one): each return statement is checked against it.
     return_types: tuple[Type, ...] = ()
     scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
-    loops: list[tuple[str, Any]] = field(default_factory=list)
+    loops: list[tuple[str, cst.For | cst.While]] = field(default_factory=list)
     # The scopes whose bodies enclose the statement being lowered, innermost last
     # (lowering.frontend.scope_args.OpenScope).
-    open_scopes: list[Any] = field(default_factory=list)
+    open_scopes: list[OpenScope] = field(default_factory=list)
     # `@pl.function(auto_scope=...)`: False lets the function place AUTO runtime scopes itself.
     auto_scope: bool = True
     yields: list[list[YieldSite]] = field(default_factory=list)
@@ -138,7 +142,7 @@ class FnCtx:
     # in a while's condition, evaluated before every iteration): each becomes its own statement
     # before it, so every constrained call stands at top level where memory-space inference
     # places its moves.
-    hoisted: list[Any] | None = None
+    hoisted: list[Stmt] | None = None
     # How many expressions enclose the one being lowered (see MAX_EXPRESSION_DEPTH).
     depth: int = 0
     # Span of the statement being lowered: the cheap location of the calls inside it, so an
