@@ -45,7 +45,6 @@ def _leave_the_working_directory() -> None:
 _leave_the_working_directory()
 del _leave_the_working_directory
 
-from types import MappingProxyType  # noqa: E402  (after the working directory left sys.path)
 from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:
@@ -64,30 +63,15 @@ if TYPE_CHECKING:
     from pl.structural import structural_equal as structural_equal
     from pl.structural import structural_hash as structural_hash
 
-# The tools of `__all__` (besides the language surface's `pl.language.__all__`): name -> the module
-# and attribute it is (None: the module itself).
-_TOOLS = MappingProxyType({
-    "Compiled": ("pl.compiler", "Compiled"),
-    "PlError": ("pl.errors", "PlError"),
-    "assert_structural_equal": ("pl.structural", "assert_structural_equal"),
-    "compile": ("pl.compiler", "compile_program"),  # the reference's name: ir.compile
-    "function": ("pl.lowering.frontend.lower", "function"),
-    "inline": ("pl.lowering.frontend.lower", "inline"),
-    "jit": ("pl.jit", None),  # the module is callable: `@pl.jit`, `@pl.jit.incore`
-    "parse": ("pl.lowering.frontend.parse", "parse"),  # program text -> Program | Function
-    "passes": ("pl.passes", None),
-    "program": ("pl.lowering.frontend.lower", "program"),
-    "python_print": ("pl.printer.program", "print_node"),
-    "structural_equal": ("pl.structural", "structural_equal"),
-    "structural_hash": ("pl.structural", "structural_hash"),
-})
-
 
 def _names() -> list[str]:
-    """`__all__`: the language surface's names and the tools'."""
+    """`__all__`: the language surface's names and the tools' (pl/face.py)."""
     import importlib
 
-    return [*importlib.import_module("pl.language").__all__, *_TOOLS]
+    from pl.face import LOADED_ON_USE, TOOLS
+
+    return [*importlib.import_module("pl.language").__all__,
+            *(t for t in TOOLS if t not in LOADED_ON_USE)]
 
 
 def __getattr__(name: str) -> object:
@@ -95,24 +79,19 @@ def __getattr__(name: str) -> object:
 
     if name == "__all__":  # `from pl import *`, `dir(pl)`
         return _names()
-    if name in _TOOLS:
-        module, attr = _TOOLS[name]
-        loaded = importlib.import_module(module)
-        return loaded if attr is None else getattr(loaded, attr)
-    # `pl.show_inferred(path_or_text, ...)`: the module is callable (and `python -m
-    # pl.show_inferred` must not find it already imported: runpy warns about that).
-    if name == "show_inferred":
-        return importlib.import_module("pl.show_inferred")
-    # `pl.interpret(program, *arrays)` needs numpy, an optional extra.
-    if name == "interpret":
-        try:
-            return importlib.import_module("pl.interpreter").interpret
-        except ModuleNotFoundError as e:
-            if e.name != "numpy":
-                raise
-            raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
     if name.startswith("__"):  # Python's own protocol probes (`__path__`, ...): the plain answer
         raise AttributeError(f"module 'pl' has no attribute {name!r}")
+    from pl.face import TOOLS
+
+    if name in TOOLS:
+        module, attr = TOOLS[name]
+        try:
+            loaded = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if name != "interpret" or e.name != "numpy":
+                raise
+            raise ImportError("pl.interpret needs numpy: pip install 'pl-tile[interpret]'") from None
+        return loaded if attr is None else getattr(loaded, attr)
     language = importlib.import_module("pl.language")
     if name in language.NAMES:
         return getattr(language, name)
@@ -123,4 +102,6 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_names(), "interpret", "show_inferred"})
+    from pl.face import TOOLS
+
+    return sorted({*globals(), *_names(), *TOOLS})

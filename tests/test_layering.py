@@ -254,3 +254,18 @@ def test_the_kernel_surface_has_every_name_of_pl() -> None:
             assert all(callable(getattr(pl.jit, kind)) for kind in value.names), name
         else:
             assert value is getattr(pl, name), name
+
+
+def test_the_type_checkers_imports_of_the_face_name_the_tool_table() -> None:
+    """pl/__init__.py imports its tools for the type checker (mypy cannot read pl/face.py's
+    table): those imports bind exactly the tools `__all__` lists."""
+    import ast
+
+    from pl.face import LOADED_ON_USE, TOOLS
+
+    tree = ast.parse((ROOT / "pl" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If)
+                 and isinstance(n.test, ast.Name) and n.test.id == "TYPE_CHECKING")
+    bound = {a.asname or a.name for n in block.body if isinstance(n, ast.ImportFrom)
+             for a in n.names if a.name != "*"}
+    assert bound == set(TOOLS) - LOADED_ON_USE

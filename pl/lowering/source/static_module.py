@@ -48,6 +48,7 @@ import libcst as cst
 from pl import language
 from pl.deep_stack import MAX_NESTING
 from pl.errors import PlError
+from pl.face import TOOLS
 from pl.ir.function import Program
 from pl.language.dsl import KernelOnly
 from pl.language.dsl_ops import DslOp
@@ -87,11 +88,12 @@ Reads = dict[str, str | None]
 _FAILS_HINT = "Python raises this too when it imports the file"
 
 
-# The names of the `pl` face that come from above lowering (pl/__init__.py): a kernel's text
+# The tools of the `pl` face (pl/face.py) static loading binds to their objects: the decorators
+# (markers for `jit`) and the error type. The others come from above lowering: a kernel's text
 # never needs their values, so static loading binds them unresolved (as it binds a def);
 # tests/test_layering.py checks that the surface and the face have the same names.
-PL_TOOLS = ("Compiled", "assert_structural_equal", "compile", "interpret", "parse", "passes",
-            "python_print", "show_inferred", "structural_equal", "structural_hash")
+_BOUND_TOOLS = frozenset({"PlError", "function", "inline", "program", "jit"})
+PL_TOOLS = tuple(tool for tool in TOOLS if tool not in _BOUND_TOOLS)
 _TOOL_REASON = "it is one of pl's tools, which static loading does not run"
 
 
