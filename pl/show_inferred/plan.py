@@ -181,6 +181,9 @@ class _Planner:
         self.compiled = compiled
         self.source_fn = source
         self.sources = _source_index(source)
+        # Position -> how many statements the source has there (for a call site of an inline
+        # helper: how many its call compiled there, `_walk_site`; the source has every call's).
+        self.written: dict[Key, int] = {k: len(v) for k, v in self.sources.items()}
         # Position -> how many compiled statements there were planned so far (see `_src`).
         self.count: dict[Key, int] = {}
         # A call site of an inline helper (pl/lowering/frontend/inline.py): the helper's name
@@ -317,8 +320,13 @@ class _Planner:
                     raise Unsupported(f"a move feeds the value the statement at line {k[0]} "
                                       "carries")
                 continue
+            # Several statements at one position: the frontend wrote a tuple assignment (`a, b =
+            # f(x)`: the tuple, then each name) as several, which are shown by its line as it
+            # is, unedited. Any other (a nested call taken out before its statement) is split.
             n = self.count[k] = self.count.get(k, 0) + 1
-            if n > len(self.sources.get(k, ())) or n > 1 and (pending or entry.block is not block):
+            several = self.written.get(k, 0) > 1
+            if n > self.written.get(k, 0) or several and (
+                    _annotatable(entry.small) or pending or entry.block is not block):
                 raise Unsupported(f"lowering split the statement at line {k[0]}")
             self.seen.add(k)
             if entry.small is None and isinstance(s, AssignStmt | EvalStmt):
@@ -342,6 +350,8 @@ class _Planner:
                 self.removed.add(id(entry.stmt))
                 self.moved_from.append((entry.block, k))
             self._plan_stmt(s, entry, ret_vars, depth)
+            if several and entry.small is not None and id(entry.small) in self.edits:
+                raise Unsupported(f"lowering split the statement at line {k[0]}")
         if pending:
             if not isinstance(block, cst.IndentedBlock):
                 raise Unsupported("a move must go into a one-line block")
@@ -509,6 +519,12 @@ class _Planner:
         sub = _Planner(site.fd, self.positions, self.compiled, self.source_fn, self.moves, 0,
                        self.text, self.root, self.dims, None, self.consts, self.helpers)
         sub.source_text = self.source_text
+        sub.written = {}
+        for top in site.stmts:
+            for x in walk_stmts(top):
+                if not isinstance(x, SeqStmts) and not self._is_move(x):
+                    k = _key(x.span.line, x.span.col)
+                    sub.written[k] = sub.written.get(k, 0) + 1
         sub.spelled = _helper_spelling(sub, site.stmts, self.moves)
         try:
             sub._walk(site.stmts, site.fd.body, (), 1)

@@ -38,6 +38,6 @@ class InlineDisagree:
         )
         s: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(m_Vec, m_Vec)
         b: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = s  # a move to Vec
-        add: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(a, b)
-        out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(add, [0, 0], out)
+        total: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(a, b)
+        out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(total, [0, 0], out)
         return out

@@ -26,5 +26,6 @@ class InlineDisagree:
         m = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat)
         a = twice(v)  # no move
         b = twice(m)  # a move to Vec
-        out = pl.store(pl.add(a, b), [0, 0], out)
+        total = pl.add(a, b)
+        out = pl.store(total, [0, 0], out)
         return out
