@@ -27,6 +27,18 @@ class K:
 '''
 
 CASES = {
+    # the index in a shape: each copy's types are folded to its constants, as written ones are
+    "index_in_a_shape": (
+        '''        for i in pl.unroll(2):
+            t = pl.load(x, [0, 0], [(i + 1) * 8, 32])
+            table = pl.store(t, [0, 0], table)
+        return table
+''', '''        t = pl.load(x, [0, 0], [8, 32])
+        table = pl.store(t, [0, 0], table)
+        t2 = pl.load(x, [0, 0], [16, 32])
+        table = pl.store(t2, [0, 0], table)
+        return table
+'''),
     # nested loops, a step, a rebound tensor carried from copy to copy, the index folded
     "nested_write": (
         '''        for k in pl.unroll(2):

@@ -155,19 +155,25 @@ def _expand(loop: ForStmt, dropped: set[Var], budget: _Budget) -> Stmt:
     return SeqStmts(tuple(copies), span=loop.span)
 
 
+class _Folding(Substituter):
+    """A Substituter that folds the integer arithmetic a substitution made constant, in
+    expressions and in the types they carry alike (a copy's `[(i + 1) * 16, 128]` tile is a
+    `[32, 128]` one, as the frontend types what the user writes with constants)."""
+
+    def expr(self, e: Expr) -> Expr:
+        new = super().expr(e)
+        return e if new is e else fold_expr(new)
+
+
 def _substitute(s: Stmt, var: Var, value: Expr) -> Stmt:
     """`s` with every use of `var` (in expressions and the types they carry) replaced by `value`,
     and the integer arithmetic that thereby became constant folded in its dtype, as the frontend
     folds what the user writes (so the printed copy reads back as the same program) and as the
     interpreter computes it (`i * 2**62` wraps as the INDEX the loop computes)."""
-    sub = Substituter({var: value})
-
-    def expr(e: Expr) -> Expr:
-        new = sub.expr(e)
-        return e if new is e else fold_expr(new)
+    sub = _Folding({var: value})
 
     def stmt(x: Stmt) -> Stmt:
-        return map_stmt(x, body=stmt, expr=expr)
+        return map_stmt(x, body=stmt, expr=sub.expr)
 
     return stmt(s)
 

@@ -51,7 +51,8 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
-from pl.ir.types import TileType, TupleType
+from pl.ir.types import TileType, TupleType, Type
+from pl.lowering.frontend.stmts import rebinds_as_same
 from pl.printer.doc import WIDTH, group_lines
 from pl.printer.exprs import PrintContext, type_text
 from pl.printer.program import decorator_text
@@ -148,6 +149,13 @@ class _Names:
                 first.setdefault(v.name, v)
                 mine.add(v.name)
         taken = taken | set(self.names.values())
+        # A name the user rebinds to a value of another shape or dtype (the copies of a
+        # `pl.unroll` loop loading `(i + 1) * 16` rows) cannot be so rebound in the output (pl
+        # refuses it): each value of another type than the name's first gets a name of its own.
+        first_type: dict[str, Type] = {}
+        for v, name in list(self.names.items()):
+            if not rebinds_as_same(first_type.setdefault(name, v.type), v.type):
+                self.names[v] = fresh_name(name, taken)
         for v in made:
             stem = _stem(v.name)
             base = stem if stem not in taken and _spellable(stem) else f"{stem}_{_suffix(v)}"

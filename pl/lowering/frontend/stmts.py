@@ -432,7 +432,9 @@ def _unpack(ctx: FnCtx, names: list[cst.Name], e: Expr, node: cst.CSTNode) -> li
     return out
 
 
-def _same(a: Type, b: Type) -> bool:
+def rebinds_as_same(a: Type, b: Type) -> bool:
+    """Whether a name bound to a value of type `a` may be rebound to one of type `b` (the same
+    dtype and shape; a space or layout may change)."""
     if a == b or isinstance(a, UnknownType) or isinstance(b, UnknownType):
         return True
     if isinstance(a, TileType | TensorType) and type(a) is type(b):
@@ -533,7 +535,7 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
             raise ctx.error(name_node, f"Variable '{name}' is already defined",
                             hint="strict_ssa is on: bind the new value to a new name")
         if not isinstance(existing, IterArg) and not ctx.prog.strict_ssa:
-            if not _same(existing.type, t):
+            if not rebinds_as_same(existing.type, t):
                 raise ctx.error(node, f"Cannot reassign '{name}' with a different type: was "
                                       f"{type_text(existing.type)}, got {type_text(t)}",
                                 hint="Bind the new value to a new name")
