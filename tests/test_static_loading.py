@@ -202,6 +202,7 @@ def test_show_inferred_function_reads_statically(tmp_path: Path) -> None:
 
 # -- the static evaluator ----------------------------------------------------------------------
 CONSTANTS = {
+    "M < 2": False, "0 < M <= 64": True, "M != 64": False, "'a' == 'a'": True,
     "1 + 2 * 3": 7, "-4": -4, "+4": 4, "~0": -1, "not 0": True, "7 // 2": 3, "7 % 4": 3,
     "7 / 2": 3.5, "2 ** 10": 1024, "1 << 20": 1 << 20, "1024 >> 3": 128, "6 & 3": 2,
     "6 | 1": 7, "6 ^ 3": 5, "1.5 * 2": 3.0, "True + 1": 2, "'ab' 'cd'": "abcd",
@@ -260,7 +261,7 @@ def test_dsl_value_constructors() -> None:
 
 @pytest.mark.parametrize("expr", [
     "f(1)", "int('3')", "pl.load(x)", "x.real", "{'a': 1}", "[i for i in (1, 2)]", "f'{M}'",
-    "1 if M else 2", "lambda: 1", "M < 2", "M and 1", "(*SEQ,)", "b'x'", "1j", "...",
+    "1 if M else 2", "lambda: 1", "M < 'a'", "M in SEQ", "M is 1", "M and 1", "(*SEQ,)", "b'x'", "1j", "...",
     f"1 << {MAX_INT_BITS + 1}", f"3 ** {MAX_INT_BITS}", "'x' * 100000", "pl.__dict__",
     "mod.__class__", "SEQ[0:1]", "undefined",
 ])
@@ -638,3 +639,22 @@ def test_pls_tools_named_at_module_level_do_not_stop_loading(tmp_path: Path, pre
     path.write_text(text)
     assert [p.name for p in load_programs(text, str(path))] == ["K"]
     assert "pl.Tile[[N, N], pl.FP32, pl.MemorySpace.Vec]" in run_text(text, str(path)).output
+
+
+# -- @pl.program classes built by functions (tests/builder_files) ---------------------------------
+BUILDERS = Path(__file__).resolve().parent / "builder_files"
+BUILDER_CASES = sorted(p for p in BUILDERS.glob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", BUILDER_CASES, ids=lambda p: p.stem)
+def test_builder_programs_load_statically_and_come_back_typed(before: Path) -> None:
+    """A builder's class loads statically (the file's static call of the builder, else its
+    parameters' defaults; the helper functions it calls run statically) and every kernel of it
+    is annotated in place, the builder's own lines untouched; the Expected file is a fixed
+    point."""
+    expected = before.with_name(f"{before.stem}.expected.py")
+    got = run_text(before.read_text(encoding="utf-8"), str(before))
+    assert got.output == expected.read_text(encoding="utf-8")
+    assert not [i for i in got.functions if i.kept_reason], got.notes
+    again = run_text(got.output, str(expected))
+    assert again.output == got.output

@@ -30,7 +30,7 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -242,7 +242,20 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _find_class(tree: cst.Module, positions: Any, filename: str, program: Program) -> cst.ClassDef | None:
+def _nested(body: Sequence[cst.CSTNode], depth: int = 0
+            ) -> Iterator[tuple[cst.FunctionDef | cst.ClassDef, int]]:
+    """The defs and classes of a module (or of a def's or class's body), with their depth: 0 at
+    module level, 1 in a def or class (a builder function's `@pl.program` class, a method)."""
+    for stmt in body:
+        if isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+            yield stmt, depth
+            if isinstance(stmt.body, cst.IndentedBlock):
+                yield from _nested(stmt.body.body, depth + 1)
+
+
+def _find_class(tree: cst.Module, positions: Any, filename: str, program: Program
+                ) -> tuple[cst.ClassDef, int] | None:
+    """The program's class and its depth (1: built inside a builder function)."""
     # The program's own line where it has one: functions it calls from outside the class
     # (module-level `@pl.function`s) lie elsewhere.
     lines = [program.span.line] if program.span.line > 0 \
@@ -250,12 +263,24 @@ def _find_class(tree: cst.Module, positions: Any, filename: str, program: Progra
         [f.span.line for f in program.functions if _same_file(f.span.filename, filename)]
     if not lines:
         return None
-    for stmt in tree.body:
+    for stmt, depth in _nested(tree.body):
         if isinstance(stmt, cst.ClassDef) and stmt.name.value == program.name and has_program_decorator(stmt):
             rng = positions[stmt]
             if all(rng.start.line <= ln <= rng.end.line for ln in lines):
-                return stmt
+                return stmt, depth
     return None
+
+
+def _def_at(tree: cst.Module, positions: Any, line: int) -> tuple[cst.FunctionDef, int] | None:
+    """The innermost def whose lines hold `line` (a function's own line), and its depth: a
+    kernel a builder function defines is that def, not the builder."""
+    found: tuple[cst.FunctionDef, int] | None = None
+    for stmt, depth in _nested(tree.body):
+        rng = positions[stmt]
+        if isinstance(stmt, cst.FunctionDef) and rng.start.line <= line <= rng.end.line \
+                and (found is None or depth > found[1]):
+            found = (stmt, depth)
+    return found
 
 
 def _moves_of(c: Compiled, function: str) -> set[str]:
@@ -265,23 +290,45 @@ def _moves_of(c: Compiled, function: str) -> set[str]:
     return {m.name for m in log.moves if m.function == function}
 
 
+class _Swap(cst.CSTTransformer):
+    """Swaps the defs `replacements` names (by the id of the parsed def), at any depth; a
+    method's replacement brings the methods that stand before it in its class (`before`)."""
+
+    def __init__(self, replacements: dict[int, FunctionResult | LoweredResult]) -> None:
+        self.replacements = replacements
+        self.in_class: list[bool] = [False]  # whether each open def or class is a class
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.in_class.append(True)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef
+                       ) -> cst.ClassDef:
+        self.in_class.pop()
+        return updated_node
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.in_class.append(False)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+                          ) -> cst.FunctionDef | cst.FlattenSentinel[cst.BaseStatement]:
+        self.in_class.pop()
+        found = self.replacements.get(id(original_node))
+        if found is None:
+            return updated_node
+        assert isinstance(found.node, cst.FunctionDef)
+        before = tuple(getattr(found, "before", ())) if self.in_class[-1] else ()
+        return cst.FlattenSentinel([*before, found.node]) if before else found.node
+
+
 def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult | LoweredResult],
                        root: DslRoot) -> cst.Module:
-    """`tree` with the given methods of its top-level classes swapped (only those paths rebuilt)
-    and the import `root` asks for added."""
+    """`tree` with the given defs swapped wherever they are (module level, methods, a builder
+    function's class; only those paths rebuilt) and the import `root` asks for added."""
     body: list[cst.BaseStatement] = []
     for stmt in tree.body:
-        if id(stmt) in replacements:  # a @pl.jit function's def
-            node = replacements[id(stmt)].node
-            assert isinstance(node, cst.FunctionDef)
-            stmt = node
-        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and any(
-                id(fd) in replacements for fd in stmt.body.body):
-            members = [m for fd in stmt.body.body for m in (
-                [*getattr(replacements[id(fd)], "before", ()), replacements[id(fd)].node]
-                if id(fd) in replacements else [fd])]
-            stmt = stmt.with_changes(body=stmt.body.with_changes(body=members))
-        body.append(stmt)
+        swapped = stmt.visit(_Swap(replacements))
+        assert isinstance(swapped, cst.BaseStatement)
+        body.append(swapped)
         if stmt is root.after:
             body.append(cst.parse_statement(root.import_line))
     return tree.with_changes(body=body)
@@ -344,10 +391,14 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     shown: set[int] = set()  # the module-level defs of @pl.jit functions shown so far
     consts = module_constants(tree)
     for c in compiled if root is not None else ():
-        cd = _find_class(tree, positions, filename, c.source)
+        found_class = _find_class(tree, positions, filename, c.source)
+        cd = found_class[0] if found_class is not None else None
         pairs: list[tuple[cst.FunctionDef, int]] = []
-        if cd is not None:
-            pairs = [(fd, 1) for fd in cd.body.body if isinstance(fd, cst.FunctionDef)]
+        methods: set[int] = set()
+        if found_class is not None:
+            cd, depth = found_class
+            pairs = [(fd, depth + 1) for fd in cd.body.body if isinstance(fd, cst.FunctionDef)]
+            methods = {id(fd) for fd, _ in pairs}
             pairs += _module_defs(tree, positions, filename, c.source, cd, shown)
         else:
             pairs = _jit_defs(tree, positions, filename, c.source, shown, notes)
@@ -356,14 +407,14 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                      "it is left as written"))
                 continue
         for fd, indent in pairs:
-            name = fd.name.value if indent == 1 else _jit_name(c.source, fd, positions)
+            name = fd.name.value if id(fd) in methods else _jit_name(c.source, fd, positions)
             fn, src = c.program.get(name), c.source.get(name)
             if fn is None or src is None:
                 continue
             assert root is not None
             fn_infos, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
                                               text, source, root.name, dims, indent,
-                                              set() if cd is None or indent == 0 else
+                                              set() if cd is None or id(fd) not in methods else
                                               {m.name.value for m in cd.body.body
                                                if isinstance(m, cst.FunctionDef)}, lowered,
                                               consts, helpers)
@@ -436,17 +487,17 @@ def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program,
     for f in program.functions:
         if not _same_file(f.span.filename, filename):
             continue
-        fd = next((s for s in tree.body if isinstance(s, cst.FunctionDef)
-                   and positions[s].start.line <= f.span.line <= positions[s].end.line), None)
-        if fd is None:
+        at = _def_at(tree, positions, f.span.line)
+        if at is None:
             continue
+        fd, depth = at
         if id(fd) in shown:
             notes.append(PlError(f"{fd.name.value} is shown for its first specialisation; "
                                  f"{program.name} specialises it again ({f.name})",
                                  Span(filename, f.span.line, f.span.col)))
             continue
         shown.add(id(fd))
-        found.append((fd, 0))
+        found.append((fd, depth))
     return found
 
 
@@ -462,12 +513,11 @@ def _module_defs(tree: cst.Module, positions: Any, filename: str, program: Progr
         if not _same_file(f.span.filename, filename) or \
                 rng.start.line <= f.span.line <= rng.end.line:
             continue
-        fd = next((s for s in tree.body if isinstance(s, cst.FunctionDef)
-                   and positions[s].start.line <= f.span.line <= positions[s].end.line), None)
-        if fd is None or id(fd) in shown:
+        at = _def_at(tree, positions, f.span.line)
+        if at is None or id(at[0]) in shown:
             continue
-        shown.add(id(fd))
-        found.append((fd, 0))
+        shown.add(id(at[0]))
+        found.append(at)
     return found
 
 

@@ -329,6 +329,8 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
     if isinstance(node, cst.BinaryOperation):
         return binary(node, node.operator, evaluate(node.left, lookup),
                       evaluate(node.right, lookup))
+    if isinstance(node, cst.Comparison):
+        return _comparison(node, lookup)
     if isinstance(node, cst.Tuple | cst.List):
         items = []
         for el in node.elements:
@@ -341,6 +343,30 @@ def evaluate(node: cst.BaseExpression, lookup: Callable[[cst.Name], Any]) -> Any
     if isinstance(node, cst.Call):
         return _call(node, lookup)
     raise NotStatic(node, f"a {type(node).__name__} expression is not evaluated statically")
+
+
+_COMPARE: Mapping[type, Callable[[Any, Any], bool]] = MappingProxyType({
+    cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b,
+    cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
+})
+
+
+def _comparison(node: cst.Comparison, lookup: Callable[[cst.Name], Any]) -> bool:
+    """`a <= b`, `0 < n < 8` of numbers (or of strings): what a builder's guard tests."""
+    left = evaluate(node.left, lookup)
+    for target in node.comparisons:
+        right = evaluate(target.comparator, lookup)
+        compare = _COMPARE.get(type(target.operator))
+        same_kind = isinstance(left, str) == isinstance(right, str)
+        if compare is None or not same_kind or not all(
+                isinstance(v, int | float | str) for v in (left, right)):
+            raise NotStatic(node, "only comparisons of numbers or strings are evaluated "
+                                  "statically")
+        if not compare(left, right):
+            return False
+        left = right
+    return True
 
 
 def _float(node: cst.Call, lookup: Callable[[cst.Name], Any]) -> float:

@@ -583,9 +583,11 @@ def _built_program(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> 
     """The `@pl.program` class a builder function defines in its body (`def build(batch,
     head_dim=128): ... @pl.program class P: ...; return P`), lowered for the arguments of the
     file's first call of it whose arguments are static (literals, constants, names the file binds
-    to such values before the call; its parameters' defaults fill the rest), the function's own
-    statements before the class evaluated statically. None when it defines none or no call is
-    static (static loading then says the class is not loaded, as before)."""
+    to such values before the call; its parameters' defaults fill the rest), or, when the file
+    has no such call, for its parameters' defaults; the function's statements run statically
+    (`_run_static`: helper functions of the file it calls included). None when it defines none
+    or nothing static gives its arguments (static loading then says the class is not loaded, as
+    before)."""
     body = list(fd.body.body) if isinstance(fd.body, cst.IndentedBlock) else []
     cd = next((s for s in body if isinstance(s, cst.ClassDef) and has_program_decorator(s)), None)
     if cd is None:
@@ -594,23 +596,61 @@ def _built_program(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> 
     if args is None:
         return None
     scope: dict[str, Any] = dict(args)
+    try:
+        _run_static(src, ns, body, scope, 0)
+    except _Returned:
+        pass  # `return P`: the class is lowered by then
+    except _NoStaticValue:
+        return None
+    built = scope.get(cd.name.value)
+    return built if isinstance(built, Program) else None
+
+
+class _NoStaticValue(Exception):
+    """A builder's statement static loading cannot run (a loop, a call of an unknown function,
+    a raise it reaches)."""
+
+
+class _Returned(Exception):
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+_MAX_HELPER_DEPTH = 8
+
+
+def _run_static(src: SourceFile, ns: dict[str, Any],
+                body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], scope: dict[str, Any],
+                depth: int) -> None:
+    """Runs a builder's (or a helper's) statements over `scope`, statically: assignments of
+    static values (a call of another def of the file runs that def the same way), an `if` whose
+    test is static, the `@pl.function` / `@pl.inline` defs and `@pl.program` classes it defines
+    (lowered), a docstring or an expression statement (skipped: its value is not needed), a
+    `return` (raises `_Returned`). Anything else raises `_NoStaticValue`."""
     for stmt in body:
-        if stmt is cd:
-            break
-        merged = {**ns, **scope}
         if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign | cst.AnnAssign) and small.value is not None:
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) \
-                        else [small.target]
-                    try:
-                        value = constant_value(merged, small.value, src)
-                    except (NotStatic, PlError):
-                        return None
-                    for target in targets:
-                        if not isinstance(target, cst.Name):
-                            return None
-                        scope[target.value] = value
+            _run_static(src, ns, stmt.body, scope, depth)
+        elif isinstance(stmt, cst.Expr | cst.Pass):
+            continue
+        elif isinstance(stmt, cst.Return):
+            raise _Returned(None if stmt.value is None
+                            else _static_value(src, ns, scope, stmt.value, depth))
+        elif isinstance(stmt, cst.Assign | cst.AnnAssign):
+            if stmt.value is None:
+                continue
+            value = _static_value(src, ns, scope, stmt.value, depth)
+            targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) \
+                else [stmt.target]
+            for target in targets:
+                _bind_static(target, value, scope)
+        elif isinstance(stmt, cst.If):
+            if _static_value(src, ns, scope, stmt.test, depth):
+                _run_static(src, ns, stmt.body.body, scope, depth)
+            elif isinstance(stmt.orelse, cst.If):
+                _run_static(src, ns, [stmt.orelse], scope, depth)
+            elif stmt.orelse is not None:
+                _run_static(src, ns, stmt.orelse.body.body, scope, depth)
         elif isinstance(stmt, cst.FunctionDef):
             prog = ProgCtx(src, ns, dict(scope))
             if is_inline_decorated(prog, stmt):
@@ -618,10 +658,62 @@ def _built_program(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> 
             elif function_decorator(prog, stmt) is not None:
                 scope[stmt.name.value] = lower_function_node(prog, stmt)
             else:
-                return None
+                raise _NoStaticValue
+        elif isinstance(stmt, cst.ClassDef) and has_program_decorator(stmt):
+            scope[stmt.name.value] = lower_class_node(ProgCtx(src, ns, dict(scope)), stmt)
         else:
+            raise _NoStaticValue
+
+
+def _bind_static(target: cst.BaseExpression, value: Any, scope: dict[str, Any]) -> None:
+    if isinstance(target, cst.Name):
+        scope[target.value] = value
+    elif isinstance(target, cst.Tuple | cst.List) and isinstance(value, tuple | list) \
+            and len(value) == len(target.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in target.elements):
+        for element, item in zip(target.elements, value, strict=True):
+            _bind_static(element.value, item, scope)
+    else:
+        raise _NoStaticValue
+
+
+def _static_value(src: SourceFile, ns: dict[str, Any], scope: dict[str, Any],
+                  node: cst.BaseExpression, depth: int) -> Any:
+    """`node`'s value over `scope`: a call of a def of the file (a helper: `rows, cols =
+    shape_of(branches=4)`, a factory returning a `@pl.function`) runs that def statically with
+    its arguments (and its parameters' defaults); anything else is the static evaluator's."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+            and node.func.value not in scope:
+        helper = next((s for s in src.module.body if isinstance(s, cst.FunctionDef)
+                       and s.name.value == node.func.value and not s.decorators), None)
+        if helper is not None:
+            if depth >= _MAX_HELPER_DEPTH:
+                raise _NoStaticValue
+            params = [*helper.params.posonly_params, *helper.params.params]
+            bound: dict[str, Any] = {}
+            for i, a in enumerate(node.args):
+                if a.star:
+                    raise _NoStaticValue
+                key = a.keyword.value if a.keyword is not None else \
+                    params[i].name.value if i < len(params) else None
+                if key is None:
+                    raise _NoStaticValue
+                bound[key] = _static_value(src, ns, scope, a.value, depth)
+            for p in [*params, *helper.params.kwonly_params]:
+                if p.name.value not in bound:
+                    if p.default is None:
+                        raise _NoStaticValue
+                    bound[p.name.value] = _static_value(src, ns, {}, p.default, depth)
+            body = list(helper.body.body) if isinstance(helper.body, cst.IndentedBlock) else []
+            try:
+                _run_static(src, ns, body, bound, depth + 1)
+            except _Returned as r:
+                return r.value
             return None
-    return lower_class_node(ProgCtx(src, ns, scope), cd)
+    try:
+        return constant_value({**ns, **scope}, node, src)
+    except (NotStatic, PlError):
+        raise _NoStaticValue from None
 
 
 def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef
@@ -671,7 +763,17 @@ def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef
             found.append(bound)
 
     src.module.visit(_Walk())
-    return found[0] if found else None
+    if found:
+        return found[0]
+    # No static call: the parameters' defaults, when each has a static one (a builder the file
+    # calls through a value, or not at all, shown for the shapes it gives itself).
+    defaults: dict[str, Any] = {}
+    for p in params:
+        v = _NO_VALUE if p.default is None else value(p.default)
+        if v is _NO_VALUE:
+            return None
+        defaults[p.name.value] = v
+    return defaults
 
 
 _NO_VALUE = object()
