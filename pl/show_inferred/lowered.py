@@ -600,7 +600,7 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties, tasks))
     for v, w in ties.items():
         names.names[v] = names(w)
-    if tasks and indent == 0:
+    if tasks and not methods:
         raise Unsupported("a scope of it runs as a task that returns a tile, which compilation "
                           "stores into a tensor the scope creates, and a module-level function "
                           "has no class to show that task in")

@@ -406,8 +406,7 @@ class _Loader:
                 else:
                     self._unresolved(ns, stmt.name.value, "is defined by a def, and static loading "
                                                           "runs no function", src, stmt)
-                    built = _built_program(src, ns, stmt)
-                    if built is not None:
+                    for built in _built_programs(src, ns, stmt):
                         ns[f"{stmt.name.value}.<locals>.{built.name}"] = built
             elif isinstance(stmt, cst.If) and _is_main_guard(stmt):
                 if stmt.orelse is not None:
@@ -579,31 +578,32 @@ def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> No
                                   dec)
 
 
-def _built_program(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> Program | None:
-    """The `@pl.program` class a builder function defines in its body (`def build(batch,
+def _built_programs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> list[Program]:
+    """The `@pl.program` classes a builder function defines in its body (`def build(batch,
     head_dim=128): ... @pl.program class P: ...; return P`), lowered for the arguments of the
     file's first call of it whose arguments are static (literals, constants, names the file binds
     to such values before the call; its parameters' defaults fill the rest), or, when the file
     has no such call, for its parameters' defaults; the function's statements run statically
-    (`_run_static`: helper functions of the file it calls included). None when it defines none
-    or nothing static gives its arguments (static loading then says the class is not loaded, as
-    before)."""
+    (`_run_static`: helper functions of the file it calls included), up to its last class (what
+    follows cannot change the classes: a test function's `Before` and `Expected` programs load
+    whatever it then does with them). None when it defines none or nothing static gives its
+    arguments (static loading then says the class is not loaded, as before)."""
     body = list(fd.body.body) if isinstance(fd.body, cst.IndentedBlock) else []
-    cd = next((s for s in body if isinstance(s, cst.ClassDef) and has_program_decorator(s)), None)
-    if cd is None:
-        return None
+    classes = [s for s in body if isinstance(s, cst.ClassDef) and has_program_decorator(s)]
+    if not classes:
+        return []
     args = _static_call(src, ns, fd)
     if args is None:
-        return None
+        return []
     scope: dict[str, Any] = dict(args)
     try:
-        _run_static(src, ns, body, scope, 0)
+        _run_static(src, ns, body[:body.index(classes[-1]) + 1], scope, 0)
     except _Returned:
         pass  # `return P`: the class is lowered by then
     except _NoStaticValue:
-        return None
-    built = scope.get(cd.name.value)
-    return built if isinstance(built, Program) else None
+        return []
+    built = [scope.get(cd.name.value) for cd in classes]
+    return [p for p in built if isinstance(p, Program)]
 
 
 class _NoStaticValue(Exception):
@@ -719,8 +719,10 @@ def _static_value(src: SourceFile, ns: dict[str, Any], scope: dict[str, Any],
 def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef
                  ) -> dict[str, Any] | None:
     """The parameters of `fd` bound to the static arguments of the file's first call of it
-    whose arguments are all static (see `_built_program`), or None."""
+    whose arguments are all static (see `_built_programs`), or None."""
     params = list(fd.params.params) + list(fd.params.kwonly_params)
+    if not params:
+        return {}  # every call of it is static
     names = [p.name.value for p in params]
     env: dict[str, Any] = {}
     found: list[dict[str, Any]] = []
