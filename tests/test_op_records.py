@@ -3,7 +3,7 @@
 A new op needs: a row in pl/ops/data/ops.tsv (or system_ops.tsv) and, for tile / tensor ops, a
 typing row in op_types.tsv; a result-type rule (`@type_rule`); an interpreter function
 (`@interprets`) or an entry in `pl.interpreter.handlers.WITHOUT_NUMERICS` saying why it has none;
-for a tensor op the reference converts, a converter (`@converts`, or a "1:1 rename" row) or an
+for a tensor op the reference converts, a converter (`@converts`, or a `rename:tile.X` row) or an
 entry in `NOT_YET_CONVERTED`; and a stub for each DSL spelling (`python stubs/generate.py`). Each
 test names the ops that lack a part. The marks may only name registered ops.
 """
@@ -37,7 +37,7 @@ def missing_parts(record: OpDef) -> list[str]:
     if has_numerics == (record.name in WITHOUT_NUMERICS):
         missing.append("exactly one of an interpreter function (@interprets) and a "
                        "WITHOUT_NUMERICS entry")
-    reference_converts = record.level == "tensor" and "not converted" not in record.converts_to
+    reference_converts = record.level == "tensor" and not record.passthrough
     has_converter = converter_for(record.name) is not None
     if reference_converts and has_converter == (record.name in NOT_YET_CONVERTED):
         missing.append("exactly one of a converter (@converts) and a NOT_YET_CONVERTED entry")

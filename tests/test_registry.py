@@ -162,11 +162,12 @@ def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
 
 
 @pytest.mark.parametrize("column,text", [("effects", "writes arg0 (ReadWrite)"),
-                                         ("buffer", "reuses arg0"), ("layout", "row_major 0")])
+                                         ("buffer", "reuses arg0"), ("layout", "row_major 0"),
+                                         ("conversion", "tile.abs (1:1 rename)")])
 def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
     from pl.ops import registry
     parse = {"effects": registry._effects, "buffer": registry._buffer,
-             "layout": registry._layout}[column]
+             "layout": registry._layout, "conversion": registry._conversion}[column]
     with pytest.raises(ValueError, match=f"{column} column"):
         parse(text)
 
@@ -175,3 +176,11 @@ def test_kwarg_codes_are_read_from_their_table() -> None:
     from pl.ops.registry import KWARG_CODES
     assert KWARG_CODES["mode"]["round"] == 2 and KWARG_CODES["atomic"]["add"] == 1
     assert set(KWARG_CODES) == {"mode", "cmp_type", "cmp_mode", "coalesce", "atomic", "gather_oob"}
+
+
+def test_conversions_are_typed() -> None:
+    abs_, dim, add = (get_op(f"tensor.{n}") for n in ("abs", "dim", "add"))
+    assert abs_ is not None and abs_.renamed_to == "tile.abs" and not abs_.passthrough
+    assert dim is not None and dim.passthrough and not dim.renamed_to
+    assert add is not None and not add.passthrough and not add.renamed_to
+    assert all(get_op(o.renamed_to) is not None for o in all_ops().values() if o.renamed_to)

@@ -141,7 +141,11 @@ class OpDef:
     output_reuses_input: int | None = None
     # The layout column: input slots that must be row_major on a backend honouring layout needs.
     row_major_inputs: tuple[int, ...] = ()
-    converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target text
+    converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target (prose)
+    # The conversion column (tensor ops): the tile op a 1:1 rename converts it to, or whether it
+    # stays a tensor op inside InCore functions.
+    renamed_to: str = ""
+    passthrough: bool = False
     conversion_reqs: Mapping[int, tuple[MemorySpace, str | None]] = field(
         default_factory=lambda: MappingProxyType({}))
     result_kind: str = ""                        # op_types.tsv: Tile / Tensor / Scalar / Ptr / ...
@@ -328,6 +332,16 @@ def _layout(text: str) -> tuple[int, ...]:
     return tuple(int(s) for s in slots.split(","))
 
 
+def _conversion(text: str) -> dict[str, Any]:
+    """The conversion column of a tensor op: `rename:tile.X`, `passthrough` or `custom`."""
+    kind, _, target = text.strip().partition(":")
+    if kind == "rename" and target.startswith("tile."):
+        return {"renamed_to": target}
+    if text.strip() in ("passthrough", "custom"):
+        return {"passthrough": text.strip() == "passthrough"}
+    raise ValueError(f"conversion column: expected rename:tile.X, passthrough or custom, got {text!r}")
+
+
 def _kwarg_codes() -> Mapping[str, Mapping[str, int]]:
     """kwarg_codes.tsv: kwarg -> {spelling: code}."""
     out: dict[str, Mapping[str, int]] = {}
@@ -374,6 +388,7 @@ def _tensor_row(cols: Row, spellings: tuple[str, ...], facts: dict[str, Any]) ->
         inherits_input=cols["output_inherits_input"].strip() == "yes", family=family,
         category=category, notes=cols["notes"],
         converts_to=cols["converts_to (ConvertTensorToTileOps)"],
+        **_conversion(cols["conversion"]),
         conversion_reqs=MappingProxyType(_parse_reqs(cols["conversion_input_reqs"])),
         **_typed_columns(cols), **facts)
 

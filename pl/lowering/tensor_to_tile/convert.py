@@ -2,7 +2,7 @@
 
 Guarantees: a converter receives the call's arguments already bridged (tensor operands that an
 input requirement covers are loaded; parameters consumed directly are already tiles) and returns
-`(prologue statements, result expression)`. Ops whose ops.tsv row says "1:1 rename" are converted
+`(prologue statements, result expression)`. Ops whose ops.tsv row says `rename:tile.X` are converted
 generically; the others have a function here or, for the multi-statement expansions, in
 convert_index.py, marked `@converts(op name, parameters)`; `CONVERTERS` is the read-only table of
 all of them, built once at import (`build_converters`). A tensor op with no conversion raises a located
@@ -33,9 +33,9 @@ from pl.ops.rules import tensor_view as deduce_tensor_view
 Result = tuple[list[Stmt], Expr]
 Converter = Callable[[tuple[Expr, ...], dict[str, Any], Span], Result]
 
-# tensor ops that stay tensor ops inside InCore functions (their ops.tsv row says "passthrough").
+# tensor ops that stay tensor ops inside InCore functions (`passthrough` in their ops.tsv row).
 PASSTHROUGH: Final = frozenset(name for name, row in all_ops().items()
-                               if row.level == "tensor" and "passthrough" in row.converts_to)
+                               if row.level == "tensor" and row.passthrough)
 # Tensor ops that compute in their result dtype, the one their type rule deduces from all their
 # operands (the elementwise, scalar-operand, float-unary, broadcast and concat rules): the
 # conversion casts every tile operand of another dtype to it (rewrite.py, `convert_in_dtype`).
@@ -63,7 +63,7 @@ def _kw(kwargs: dict[str, Any], *names: str) -> list[tuple[str, Any]]:
 
 
 def _rename(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span, *, target: str) -> Result:
-    """The "1:1 rename" rows of ops.tsv: the same arguments, given to the tile op."""
+    """The `rename:tile.X` rows of ops.tsv: the same arguments, given to the tile op."""
     return [], mk(target, args, list(kwargs.items()), (), span)
 
 
@@ -353,13 +353,13 @@ def _remote_store(args: tuple[Expr, ...], kwargs: dict[str, Any], span: Span) ->
 
 def build_converters() -> Mapping[str, Converter]:
     """Every tensor op's converter: the `@converts` marks of this module, then a 1:1 rename for
-    each tensor op whose ops.tsv row says "1:1 rename" (to a registered tile op)."""
+    each tensor op whose ops.tsv row says `rename:tile.X` (to a registered tile op)."""
     table = dict(collect("converter", [sys.modules[__name__], convert_index]))
     for name, row in all_ops().items():
         if row.level != "tensor" or name in table or name in PASSTHROUGH:
             continue
-        target = row.converts_to.split()[0] if "1:1 rename" in row.converts_to else ""
-        if get_op(target) is not None:
+        target = row.renamed_to
+        if target and get_op(target) is not None:
             table[name] = partial(_rename, target=target)
     return MappingProxyType(table)
 
