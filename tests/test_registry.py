@@ -163,11 +163,13 @@ def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
 
 @pytest.mark.parametrize("column,text", [("effects", "writes arg0 (ReadWrite)"),
                                          ("buffer", "reuses arg0"), ("layout", "row_major 0"),
-                                         ("conversion", "tile.abs (1:1 rename)")])
+                                         ("conversion", "tile.abs (1:1 rename)"),
+                                         ("result", "result=Scalar[INT64]")])
 def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
     from pl.ops import registry
     parse = {"effects": registry._effects, "buffer": registry._buffer,
-             "layout": registry._layout, "conversion": registry._conversion}[column]
+             "layout": registry._layout, "conversion": registry._conversion,
+             "result": registry._result}[column]
     with pytest.raises(ValueError, match=f"{column} column"):
         parse(text)
 
@@ -184,3 +186,13 @@ def test_conversions_are_typed() -> None:
     assert dim is not None and dim.passthrough and not dim.renamed_to
     assert add is not None and not add.passthrough and not add.renamed_to
     assert all(get_op(o.renamed_to) is not None for o in all_ops().values() if o.renamed_to)
+
+
+def test_system_results_are_typed() -> None:
+    from pl.ir import DType, ScalarType, UnknownType
+    from pl.ops.rules.util import Deduction
+    idx, sync = get_op("system.task_id_of"), get_op("system.sync_src")
+    assert idx is not None and idx.type_rule is not None and idx.result_kind == "Scalar"
+    assert idx.type_rule(Deduction(idx.name, (), {})) == ScalarType(DType.TASK_ID)
+    assert sync is not None and sync.type_rule is not None and sync.result_kind == "Unknown"
+    assert sync.type_rule(Deduction(sync.name, (), {})) == UnknownType()

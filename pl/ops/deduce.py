@@ -2,7 +2,7 @@
 
 `deduce_type(op, args, kwargs)` returns the result type of every registered op (tile.*, tensor.*,
 system.*) from the type rule its record carries (`OpDef.type_rule`, marked `@type_rule` in the
-modules of pl/ops/rules/; system ops read their result from the `result=` note of system_ops.tsv).
+modules of pl/ops/rules/; system ops read their result from the result column of system_ops.tsv).
 `make_call(name, args, kwargs, attrs, span)` looks the op up, checks positional arity and kwarg
 names, deduces, then stamps the memory space exactly like OpRegistry::Create: when the op has an
 output resolver and the result TileType (or a TileType element of a TupleType result) has no space,

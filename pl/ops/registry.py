@@ -6,9 +6,10 @@ A record carries everything the layers know about its op, or points to it:
   DSL-derived arguments marked), ordered input-memory constraints, the output-memory rule,
   inheritance / retargetable flags, category, and the typed columns `effects` (written / in-place
   written arguments, kept by dead-code elimination), `buffer` (reused argument, fresh buffer) and
-  `layout` (row-major input slots), each read by name and parsed once (ops.tsv's header comment
-  gives their vocabulary; an unknown word stops the build). Prose columns (`effects_evidence`,
-  `notes`) are read by no code, but a system op's `result=` note;
+  `layout` (row-major input slots), `conversion` (tensor ops) and `result` (system / distributed
+  ops), each read by name and parsed once (ops.tsv's header comment gives their vocabulary; an
+  unknown word stops the build). Prose columns (`effects_evidence`, `notes`, `converts_to`) are
+  read by no code;
 - its typing facts, one row of `data/op_types.tsv`: the result kind the stubs (stubs/generate.py)
   read from the record (the row's shape / dtype / view rules are the reference's prose; the type
   rule below applies them, and the mypy plugin runs that rule);
@@ -127,7 +128,7 @@ class OpDef:
     inherits_input: bool
     family: str                                  # e.g. "elementwise-binary", "matmul"
     category: str                                # e.g. "TileOp", "CrossCoreOp", "SyncOp"
-    notes: str                                   # prose: read by no code but a system op's result=
+    notes: str                                   # prose, read by no code
     # The effects column: the positional args this op writes (passes ask it for every call they
     # visit), and of those the ones whose write lands in the very buffer the caller passed, so
     # that every other reader of that buffer sees it (`writes:N`: tile.write, fillpad_inplace,
@@ -430,25 +431,36 @@ def _typing_rows() -> dict[str, str]:
 
 
 def _system_rule(result: Type) -> Rule:
-    """system.* ops: the `result=` note of system_ops.tsv (Unknown or Scalar[DTYPE]); no checks."""
+    """system.* ops: the result column of system_ops.tsv (Unknown or Scalar[DTYPE]); no checks."""
     def rule(ctx: Deduction) -> Type:
         return result
     return rule
 
 
-def _record_facts(level: str, notes: str, kind: str | None, rule: Rule | None,
+_RESULT_KINDS = frozenset({"Unknown", "Tile", "Tensor", "Ptr", "Scalar"})
+
+
+def _result(text: str) -> tuple[str, DType | None]:
+    """The result column of system_ops.tsv / distributed_ops.tsv: a kind (`Tile`, `Tensor`,
+    `Ptr`, `Scalar`, `Unknown`), `Scalar[DTYPE]`, or `-` (the kind is op_types.tsv's)."""
+    t = text.strip()
+    if t == "-" or t in _RESULT_KINDS:
+        return t, None
+    if t.startswith("Scalar[") and t.endswith("]") and t[7:-1] in DType.__members__:
+        return "Scalar", DType[t[7:-1]]
+    raise ValueError(f"result column: expected a kind or Scalar[DTYPE], got {text!r}")
+
+
+def _record_facts(level: str, result: str, kind: str | None, rule: Rule | None,
                   scalar_variant: str | None) -> dict[str, Any]:
     """The fields of a record that come from outside its own data row: op_types.tsv's result
-    kind, the marked type rule (system ops: their `result=` note) and the scalar variant."""
+    kind, the marked type rule (system ops: their result column) and the scalar variant."""
     kind = kind or ""
+    written, dtype = _result(result)
     if level == "system":
-        m = re.search(r"result=Scalar\[(\w+)\]", notes)
-        rule = _system_rule(ScalarType(DType[m.group(1)]) if m else UnknownType())
-        kind = "Scalar" if m else "Unknown"
-    elif level == "pld":  # distributed_ops.tsv: the kind its `result=` note begins with
-        m = re.match(r"result=(?:pld\.)?(\w+)", notes)
-        kind = {"Scalar": "Scalar", "Tile": "Tile", "DistributedTensor": "Tensor", "Ptr": "Ptr",
-                "the": "Tensor"}.get(m.group(1) if m else "", "Unknown")
+        rule = _system_rule(ScalarType(dtype) if dtype is not None else UnknownType())
+    if written != "-":
+        kind = written
     return {"result_kind": kind, "type_rule": rule,
             "scalar_variant": scalar_variant}
 
@@ -495,7 +507,7 @@ def build_registry() -> Registry:
     spellings = {name: _spellings(cols) for name, (_, cols) in rows.items()}
     table: dict[str, OpDef] = {}
     for name, (level, cols) in rows.items():
-        facts = _record_facts(level, cols["notes"], typing.get(name), rules.get(name),
+        facts = _record_facts(level, cols.get("result", "-"), typing.get(name), rules.get(name),
                               _scalar_variant(name, spellings))
         table[name] = _tensor_row(cols, spellings[name], facts) if level == "tensor" else \
             _tile_row(cols, level, spellings[name], facts)
