@@ -27,8 +27,9 @@ As the reference documents them (docs/en/user/distributed):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
 
 import numpy as np
 
@@ -249,8 +250,8 @@ def _get(c: OpCtx, *, first: int) -> Any:
 
 # ---- collectives ----------------------------------------------------------------------------------
 
-_REDUCE: dict[int, Callable[..., Any]] = {
-    ReduceOp.Sum: np.sum, ReduceOp.Max: np.max, ReduceOp.Min: np.min, ReduceOp.Prod: np.prod}
+_REDUCE: Final[Mapping[int, Callable[..., Any]]] = MappingProxyType({
+    ReduceOp.Sum: np.sum, ReduceOp.Max: np.max, ReduceOp.Min: np.min, ReduceOp.Prod: np.prod})
 
 
 def _reduce(c: OpCtx, parts: list[Array], dtype: DType) -> Array:
