@@ -85,6 +85,18 @@ def test_lower_is_the_specialised_program(k: Any) -> None:
     assert pl.parse(text) is not None  # the specialised program reads back
 
 
+def test_an_inline_helper_tags_its_parameter(k: Any) -> None:
+    """`pl.dump_tag(x)` in a `@pl.jit.inline` helper tags the caller's argument `x` stands for:
+    the kernel call after it dumps it, and the program still runs."""
+    rng = np.random.default_rng(3)
+    x, y = _rand(rng, (16, 32)), _rand(rng, (16, 32))
+    text = pl.python_print(k.twice_plus_tagged.lower(x, y, np.zeros_like(x)))
+    assert 'attrs={"dump_vars": [x]}' in text, text
+    out = np.zeros_like(x)
+    k.twice_plus_tagged(x, y, out)
+    np.testing.assert_allclose(out, 2.0 * x + y, rtol=1e-6)
+
+
 def test_fully_annotated_signature_needs_no_samples(k: Any) -> None:
     compiled = k.fixed.compile()
     assert isinstance(compiled, pl.Compiled)

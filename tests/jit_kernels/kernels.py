@@ -66,3 +66,17 @@ def fixed(x: pl.Tensor[[16, 64], pl.FP16], out: pl.Out[pl.Tensor[[16, 64], pl.FP
         t = pl.load(x, [0, 0], [16, 64])
         pl.store(pl.add(t, t), [0, 0], out)
     return out
+
+
+@pl.jit.inline
+def tagged_scaled_sum(x: pl.Tensor, y: pl.Tensor, out: pl.Tensor) -> pl.Tensor:
+    """Tags its parameter `x`: the kernel call after it lists the caller's argument to dump."""
+    pl.dump_tag(x)
+    out = scaled_sum(x, y, out)
+    return out
+
+
+@pl.jit
+def twice_plus_tagged(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
+    out = tagged_scaled_sum(x, y, out)
+    return out

@@ -260,6 +260,9 @@ def _dump_tag(ctx: FnCtx, call: cst.Call) -> None:
     if not isinstance(arg, cst.Name):
         raise ctx.error(arg, "pl.dump_tag() argument must be a bare variable name")
     var = ctx.lookup_var(arg.value)
+    if var is None:  # an inline function's parameter stands for its argument (inline.py)
+        given = ctx.prog.closure.get(arg.value)
+        var = given if isinstance(given, Var) else None
     if var is None:
         raise ctx.error(arg, f"pl.dump_tag() argument '{arg.value}' is not defined at this point",
                         hint="Tag a tensor only after it is bound (a parameter or an earlier assignment)")
