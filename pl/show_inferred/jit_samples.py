@@ -13,7 +13,11 @@ scalar parameter. The file's statements are followed in order, as far as they ca
 without running anything: a call reaches the entry by its name or through a value (a name
 bound to it, a tuple or list literal, a dict literal read by a key only the run knows: any of
 its values), a `for` over a literal sequence runs its body once per element (unpacking
-`for fn, k in ((f, 128), (g, 32))`), `*args` spreads a literal list, and the parameters of a
+`for fn, k in ((f, 128), (g, 32))`), `*args` spreads a literal list (or a comprehension with
+one `for` over a readable sequence: `*[arrays[n] for n in order]`, `{k: v.clone() for k, v in
+t.items()}`), a call of a module-level function of the file is what its `return`s give when they
+all agree (its body followed with its parameters bound to the call's readable arguments:
+`a, c, x = _make_inputs()`), and the parameters of a
 function that calls the entry (a `@pl.jit.host` entry) are bound to that function's own
 samples; a class's methods (a test class) are followed as functions are; an array scaled or
 shifted by a number, or combined with an array of its own shape and dtype, keeps both
@@ -105,6 +109,38 @@ class _Walk:
         self.module, self.constants, self.seen = module, constants, seen
         self.found: list[Sample] | None = None
         self.steps = 0  # bounds the work on loops nested over long literal sequences
+        self.returned: list[Any] = []  # what each `return` followed gives
+
+    def value(self, node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
+        """`_value`, and for a call of one of the file's module-level functions (a helper
+        building the arrays: `a, c, x = _make_inputs()`), what its `return`s give when they
+        all agree, its body followed with its parameters bound to the call's arguments."""
+        if not isinstance(node, cst.Call):
+            return _value(node, env)
+        callee = _value(node.func, env)
+        if not isinstance(callee, _Callee) or len(callee.names) != 1:
+            return _value(node, env)
+        (fn,) = callee.names
+        node_def = next((s for s in self.module.body if isinstance(s, cst.FunctionDef)
+                         and s.name.value == fn), None)
+        if fn in self.seen or node_def is None or self.steps > _MAX_STEPS:
+            return None
+        local = {k: v for k, v in env.items() if isinstance(v, _Callee)
+                 or k in self.constants}  # the module's names, not the caller's locals
+        params = [p.name.value for p in (*node_def.params.posonly_params,
+                                         *node_def.params.params, *node_def.params.kwonly_params)]
+        for p in params:
+            local.pop(p, None)
+        for p, a in zip(params, node.args, strict=False):
+            if a.keyword is not None or a.star:
+                break
+            _bind(cst.Name(p), _value(a.value, env), local)
+        helper = _Walk("", [], self.module, self.constants, self.seen | {fn})
+        helper.steps = self.steps
+        helper.block(node_def.body.body, local)
+        self.steps = helper.steps
+        results = helper.returned
+        return results[0] if results and all(r == results[0] for r in results) else None
 
     def block(self, body: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
               env: dict[str, Any]) -> None:
@@ -169,13 +205,17 @@ class _Walk:
                     self.block(part.body.body, env)
         elif isinstance(stmt, cst.Assign):
             self.calls(stmt.value, env)
-            value = _value(stmt.value, env)
+            value = self.value(stmt.value, env)
             for target in stmt.targets:
                 _bind(target.target, value, env)
         elif isinstance(stmt, cst.AnnAssign):
             if stmt.value is not None:
                 self.calls(stmt.value, env)
-            _bind(stmt.target, None if stmt.value is None else _value(stmt.value, env), env)
+            _bind(stmt.target, None if stmt.value is None else self.value(stmt.value, env), env)
+        elif isinstance(stmt, cst.Return):
+            if stmt.value is not None:
+                self.calls(stmt.value, env)
+            self.returned.append(None if stmt.value is None else _value(stmt.value, env))
         elif isinstance(stmt, cst.BaseSmallStatement | cst.BaseCompoundStatement):
             self.calls(stmt, env)  # an expression, a return, ...: its calls; a class: skipped
 
@@ -282,6 +322,8 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
         return dict(pairs)
     if isinstance(node, cst.Subscript):
         return _item(node, env)
+    if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.DictComp):
+        return _comprehension(node, env)
     if isinstance(node, cst.BinaryOperation):
         a, b = _value(node.left, env), _value(node.right, env)
         if isinstance(a, TensorSpec) or isinstance(b, TensorSpec):
@@ -309,6 +351,33 @@ def _value(node: cst.BaseExpression, env: Mapping[str, Any]) -> Any:
         made = _array(node, env)
         return None if made is None or made.dtype is DType.INDEX else made
     return None
+
+
+def _comprehension(node: cst.ListComp | cst.GeneratorExp | cst.DictComp,
+                   env: Mapping[str, Any]) -> tuple[Any, ...] | dict[Any, Any] | None:
+    """`[table[n] for n in names]`, `{k: v.clone() for k, v in table.items()}`: one `for` over
+    a readable sequence (a dict: its keys), no `if`; a tuple, or a dict of readable keys."""
+    loop = node.for_in
+    if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None:
+        return None
+    items = _value(loop.iter, env)
+    if isinstance(items, dict):
+        items = tuple(items)
+    if not isinstance(items, tuple):
+        return None
+    made: list[Any] = []
+    for item in items:
+        local = dict(env)
+        _bind(loop.target, item, local)
+        if isinstance(node, cst.DictComp):
+            made.append((_value(node.key, local), _value(node.value, local)))
+        else:
+            made.append(_value(node.elt, local))
+    if isinstance(node, cst.DictComp):
+        if not all(isinstance(k, str | int) for k, _ in made):
+            return None
+        return dict(made)
+    return tuple(made)
 
 
 def _elementwise(op: cst.BaseBinaryOp, a: Any, b: Any) -> TensorSpec | None:
