@@ -55,6 +55,7 @@ def default_passes(backend: str | None, residency: bool = True) -> list[passes.P
     ]
 
 
+@gc_paused()
 def compile_program(program: Program, backend: str | None = DEFAULT_BACKEND, *, residency: bool = True,
                     dump_passes: str | Path | None = None, verify: bool = False) -> Compiled:
     """Run the default pipeline. `backend` names a backend of pl/ir/target.py
@@ -78,5 +79,4 @@ def compile_program(program: Program, backend: str | None = DEFAULT_BACKEND, *, 
         return Compiled(program, out, manager.logs.get("infer_tile_memory_space"), backend,
                         capacity_warnings(out, backend))
 
-    with gc_paused():
-        return on_deep_stack(run)
+    return on_deep_stack(run)

@@ -5,12 +5,16 @@ restored after it (nesting is fine). Why: the parses, lowering, the passes and t
 allocate hundreds of thousands of small acyclic objects, which reference counting frees, and the
 collector would otherwise rescan the growing heap again and again for cycles that are not there.
 
-Where it is used: around each parse of a file (pl/lowering/frontend/source.py), lowering, every
-`Pass` run (pl/passes.py, so a pass called on its own grows linearly too), the printer, and one
-pause around a whole show_inferred run (`run_text`, and per file in the CLI), which covers the
-verification's read-back of the output. Nothing is collected on leaving: what the block left
-behind is freed by reference counting as its owner drops it, and the next automatic collection
-finds only what is still alive then.
+Where it is used: once per public API entry, as a decorator (`@gc_paused()`), and nowhere
+inside: `pl.compile`, `pl.parse` (and `parse_tree`, the benchmark's parse), what `@pl.program` and
+`@pl.function` call (`lower_class`, `lower_function`), `pl.python_print`, every `Pass` run
+(`run_logged`, which `pl.passes.NAME(...)(program)` and `PassManager` go through), a
+show_inferred run (`run_text`; the CLI pauses once per file, which also covers what its output
+options re-read), `pl.interpret`, and a `@pl.jit` function's call, `.compile` and `.lower`. An
+entry called by another (`pl.compile` running the passes) nests: the inner pause finds the
+collector off and leaves it off. Nothing is collected on leaving: what the block left behind is
+freed by reference counting as its owner drops it, and the next automatic collection finds only
+what is still alive then.
 """
 
 from __future__ import annotations

@@ -68,9 +68,9 @@ class Pass:
     requires: frozenset[Property] = _NONE
     establishes: frozenset[Property] = _NONE
 
+    @gc_paused()
     def run_logged(self, program: Program) -> tuple[Program, Any]:
-        with gc_paused():
-            return on_deep_stack(lambda: self.transform(program))
+        return on_deep_stack(lambda: self.transform(program))
 
     def __call__(self, program: Program) -> Program:
         return self.run_logged(program)[0]

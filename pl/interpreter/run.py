@@ -36,6 +36,7 @@ import numpy as np
 
 from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
+from pl.gc_pause import gc_paused
 from pl.interpreter.execute import Machine
 from pl.interpreter.handlers import HANDLERS
 from pl.interpreter.ranks import Dispatched, World
@@ -57,6 +58,7 @@ def supported_ops() -> frozenset[str]:
     return frozenset(HANDLERS)
 
 
+@gc_paused()
 def interpret(program: Program | Function, *args: Any, entry: str | Function | None = None,
               function: str | Function | None = None, ranks: int | None = None) -> Any:
     """Run `program`'s entry function on `args` (arrays for tensors/tiles, numbers for scalars).

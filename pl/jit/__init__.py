@@ -30,6 +30,7 @@ from typing import Any
 import libcst as cst
 
 from pl.errors import PlError
+from pl.gc_pause import gc_paused
 from pl.ir.enums import DType, Level
 from pl.ir.expr import ConstInt
 from pl.ir.function import Program
@@ -133,6 +134,7 @@ class JitFunction(JitDef):
                          for i, p in enumerate(entry.params) if isinstance(p.type, TensorType)}
         return program
 
+    @gc_paused()
     def lower(self, *samples: Any, **named: Any) -> Program:
         """The program this entry makes for arguments like `samples` (none: every parameter's
         shape is written in the signature)."""
@@ -146,6 +148,7 @@ class JitFunction(JitDef):
                      if isinstance(g, TensorSpec) else type(g).__name__
                      for i, g in enumerate(given))
 
+    @gc_paused()
     def compile(self, *samples: Any, backend: str | None = DEFAULT_BACKEND, **named: Any) -> Any:
         """The compiled program (`pl.Compiled`) for arguments like `samples`, compiled once per
         shape and dtype and held by this function."""
@@ -163,6 +166,7 @@ class JitFunction(JitDef):
         self._compiled[(backend, self._key(given))] = compiled
         return compiled
 
+    @gc_paused()
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Compile for these arguments (once per shape and dtype) and run on pl's interpreter;
         `pl.Out` / `pl.InOut` arrays are written in place."""

@@ -66,6 +66,7 @@ def _hint(v: Var) -> str:
     return v.name
 
 
+@gc_paused()
 def print_node(node: Program | Function, *, mem_alias: bool = False, width: int = WIDTH) -> str:
     """Canonical typed source of a program (or of one standalone function). `mem_alias=True`
     spells memory spaces `pl.Mem.X` (the reference printer's spelling) instead of
@@ -73,8 +74,7 @@ def print_node(node: Program | Function, *, mem_alias: bool = False, width: int 
     (the reference formats at 200)."""
     if width < 1:
         raise ValueError(f"width must be a positive column count, got {width}")
-    with gc_paused():
-        return on_deep_stack(lambda: _module(node, mem_alias=mem_alias, width=width))
+    return on_deep_stack(lambda: _module(node, mem_alias=mem_alias, width=width))
 
 
 def _module(node: Program | Function, *, mem_alias: bool = False, width: int = WIDTH) -> str:

@@ -34,15 +34,15 @@ def _compile(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
              reads: Reads, *, verify: bool = True) -> Regenerated:
     from pl.show_inferred.annotate import run_file  # the compiler: loaded when it is needed
 
-    # One collector pause for the whole compile (pl.gc_pause): the parses, lowering, the passes,
-    # the rewrite and the verification allocate millions of acyclic objects that reference
-    # counting frees; with the collector on, each of its full collections would rescan the
-    # run's whole live heap (the input's trees and programs while the output is read back).
-    with gc_paused():
-        return on_deep_stack(lambda: run_file(text, filename, options, dump_passes, reads,
-                                              verify=verify))
+    return on_deep_stack(lambda: run_file(text, filename, options, dump_passes, reads,
+                                          verify=verify))
 
 
+# One collector pause for the whole run, the cache's work included (pl.gc_pause): the parses,
+# lowering, the passes, the rewrite and the verification allocate millions of acyclic objects that
+# reference counting frees; with the collector on, each of its full collections would rescan the
+# run's whole live heap (the input's trees and programs while the output is read back).
+@gc_paused()
 def run_text(text: str, filename: str, *, backend: str | None = DEFAULT_BACKEND, residency: bool = True,
              program: str | None = None, dump_passes: Path | None = None,
              cache_dir: str | os.PathLike[str] | None = None, execute: bool = False,

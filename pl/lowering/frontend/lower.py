@@ -385,13 +385,13 @@ def _closure(fn: Callable[..., Any]) -> dict[str, Any]:
     return out
 
 
+@gc_paused()
 def lower_class(cls: type, strict_ssa: bool = False, scope: dict[str, Any] | None = None) -> Program:
     """What `@pl.program` calls: the class's `@pl.function` methods as an `ir.Program`.
 
     `scope` is the decorating frame's locals (names annotations may use beyond the closures).
     """
-    with gc_paused():
-        return on_deep_stack(lambda: _lower_class(cls, strict_ssa, scope))
+    return on_deep_stack(lambda: _lower_class(cls, strict_ssa, scope))
 
 
 def _lower_class(cls: type, strict_ssa: bool, scope: dict[str, Any] | None) -> Program:
@@ -407,6 +407,7 @@ def _lower_class(cls: type, strict_ssa: bool, scope: dict[str, Any] | None) -> P
     return lower_class_node(prog, node)
 
 
+@gc_paused()
 def lower_function(fn: Callable[..., Any], scope: dict[str, Any] | None = None) -> Function:
     """What `@pl.function` calls on a function that is not a method."""
     src, glb = _source_of(fn, "function")

@@ -87,26 +87,26 @@ def _bind_assign(ns: dict[str, Any], stmt: cst.Assign, prog: ProgCtx) -> None:
                                   "pl.dynamic calls") from None
 
 
+@gc_paused()
 def parse(text: str | bytes, filename: str = "<string>") -> Program | Function:
     """The one program or function defined in `text` (bytes are decoded as Python decodes a
     source file; the text is read as Python reads it: lowering/source/python.py)."""
     if isinstance(text, bytes):
         text, _ = decode(text, filename)
     try:
-        with gc_paused():
-            return on_deep_stack(lambda: _lower(SourceFile(filename, text)))
+        return on_deep_stack(lambda: _lower(SourceFile(filename, text)))
     except PlError as e:
         raise e.in_text(filename, text) from None
 
 
+@gc_paused()
 def parse_tree(text: str, tree: cst.Module, python_tree: ast.Module,
                filename: str = "<string>") -> Program | Function:
     """`parse` of a text the caller has parsed (the benchmark times lowering apart from the
     parses): `tree` is `libcst.parse_module(python_view(text))` and `python_tree` is
     `lowering.source.python.parse_python(python_view(text), filename)` (for an ASCII text without
     form feeds, `python_view(text)` is `text`)."""
-    with gc_paused():
-        return on_deep_stack(lambda: _lower(SourceFile(filename, text, (tree, python_tree))))
+    return on_deep_stack(lambda: _lower(SourceFile(filename, text, (tree, python_tree))))
 
 
 def _lower(src: SourceFile) -> Program | Function:

@@ -18,7 +18,6 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange
 
 from pl.errors import PlError
-from pl.gc_pause import gc_paused
 from pl.ir.span import Span
 from pl.lowering.frontend.positions import Positions
 from pl.lowering.source.python import compile_python, parse_python, python_view
@@ -77,14 +76,13 @@ class SourceFile:
             self.module, self.tree = parsed
         else:
             check_expression_size(filename, view)
-            # Both parses build only acyclic trees: with the collector on, LibCST's parse spends
-            # about a quarter of its time in collections that find nothing (pl.gc_pause).
-            with gc_paused():
-                self.tree = parse_python(view, filename)
-                try:
-                    self.module = cst.parse_module(view)
-                except cst.ParserSyntaxError as e:
-                    raise _syntax_error(filename, view, e) from None
+            # Both parses build only acyclic trees, run with the collector paused by the API
+            # entry that reads the file (pl.gc_pause).
+            self.tree = parse_python(view, filename)
+            try:
+                self.module = cst.parse_module(view)
+            except cst.ParserSyntaxError as e:
+                raise _syntax_error(filename, view, e) from None
         self.positions = Positions(filename, view, self.module, self.tree,
                                    None if view == text else text)
 
