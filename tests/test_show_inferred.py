@@ -677,6 +677,29 @@ def test_a_constant_rebound_inside_a_compound_statement_is_not_a_dim_name() -> N
     assert module_constants(parse_module(text)) == {"C": 8}
 
 
+# -- long annotated lines wrap as the inserted ones do ----------------------------------------------
+WRAP = Path(__file__).resolve().parent / "wrap_cases"
+WRAP_CASES = sorted(p for p in WRAP.glob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", WRAP_CASES, ids=lambda p: p.stem)
+def test_annotated_long_lines_wrap_as_inserted_ones(before: Path,
+                                                    request: pytest.FixtureRequest) -> None:
+    """A user's line annotated in place past the printer's width is broken by the printer's
+    rule (its arguments on a line of their own, else one a line), in the spliced text and in
+    the rendered module alike; the Expected file is a fixed point."""
+    from pl.show_inferred.annotate import regenerate
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    text = before.read_text(encoding="utf-8")
+    result = run_text(text, str(before))
+    assert regenerate(text, str(before), result.compiled, splice_text=False).output == got
+    assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+
+
 # -- module-level kernels ---------------------------------------------------------------------------
 MODULE_FUNCTIONS = Path(__file__).resolve().parent / "module_function_cases"
 MODULE_FUNCTION_CASES = sorted(p for p in MODULE_FUNCTIONS.glob("*.py")

@@ -56,6 +56,7 @@ from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.lowering.outline import is_dispatch, outlined_region
+from pl.printer.doc import INDENT, WIDTH
 from pl.show_inferred.edit import (
     Spelling,
     Unsupported,
@@ -98,6 +99,7 @@ class _Edit:
     annotate: Any = None              # the compiled Type to show in the annotation
     target_memory: Any = None         # a MemorySpace to write into target_memory=
     renames: list[tuple[int, str, str]] = field(default_factory=list)
+    column: int = 0                   # where the statement starts on its line (0-based)
 
 
 @dataclass
@@ -697,6 +699,8 @@ class _Planner:
             raise Unsupported("cannot edit a compound statement")
         if id(entry.small) in self.edits:
             raise Unsupported("two compiled statements edit one statement")
+        pos = self._pos(entry.small)
+        edit.column = 0 if pos is None else pos[1] - 1
         self.edits[id(entry.small)] = edit
 
     def _move(self, s: AssignStmt, depth: int) -> _Insert:
@@ -1039,8 +1043,13 @@ def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], spell: Sp
                   ) -> cst.SimpleStatementLine:
     if not any(id(small) in edits for small in s.body):
         return s
-    return s.with_changes(body=[small if id(small) not in edits else
-                                _edited(small, edits[id(small)], spell) for small in s.body])
+    body = [small if id(small) not in edits else _edited(small, edits[id(small)], spell)
+            for small in s.body]
+    edit = edits.get(id(s.body[0]))
+    if len(body) == 1 and edit is not None and edit.annotate is not None:
+        # (A statement after a `;` is not broken: only a line of its own.)
+        body = [_wrapped(body[0], edit.column)]
+    return s.with_changes(body=body)
 
 
 # Ranks of edits at one offset (see pl/show_inferred/splice.py, Edit): appends to an ending block (minus
@@ -1120,7 +1129,8 @@ class _Record:
         rendered with only its call changed); anything else is the rewritten line rendered."""
         src = self.source
         edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
-        if edit is not None and edit.annotate is not None:
+        if edit is not None and edit.annotate is not None and not _breaks(orig.body[0], edit,
+                                                                          self.plan.spell):
             annotation = ": " + self.plan.spell.type_text(edit.annotate)
             if edit.target_memory is None and not edit.renames:
                 text = src.text[start:end]
@@ -1153,6 +1163,53 @@ class _Record:
                 assert isinstance(ins.hoisted, cst.SimpleStatementLine)
                 out.append(self.source.render(self.line(ins.hoisted), indent))
         return "".join(out)
+
+
+def _wrapped(small: cst.BaseSmallStatement, column: int) -> cst.BaseSmallStatement:
+    """An annotated `x: T = f(a, b)` written on one line, broken by the printer's rule when it
+    is longer than the printer's width (pl/printer/doc.py `group_lines`: the arguments on a line
+    of their own, else one a line), as the inserted statements are; any other statement, or a
+    call already written over several lines or holding a comment, as it is."""
+    if not isinstance(small, cst.AnnAssign) or not isinstance(small.value, cst.Call) \
+            or not small.value.args:
+        return small
+    module = cst.Module(body=[])
+    text = module.code_for_node(small)
+    if "\n" in text or "#" in text or column + len(text) <= WIDTH:
+        return small
+    call = small.value
+    head = column + len(text) - len(module.code_for_node(call)) + \
+        len(module.code_for_node(call.func)) + 1
+    items = [module.code_for_node(a.with_changes(comma=cst.MaybeSentinel.DEFAULT,
+                                                 whitespace_after_arg=cst.SimpleWhitespace("")))
+             for a in call.args]
+    joined = ", ".join(items)
+
+    def broken(last_line: str) -> cst.ParenthesizedWhitespace:
+        return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
+                                           last_line=cst.SimpleWhitespace(last_line))
+    args = list(call.args)
+    if head <= WIDTH and column + len(INDENT) + len(joined) <= WIDTH:
+        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                               whitespace_after_arg=cst.SimpleWhitespace(""))
+                for a in args[:-1]] + [args[-1].with_changes(
+                    comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=broken(""))]
+    else:
+        args = [a.with_changes(comma=cst.Comma(whitespace_after=broken(INDENT)),
+                               whitespace_after_arg=cst.SimpleWhitespace(""))
+                for a in args[:-1]] + [args[-1].with_changes(
+                    comma=cst.Comma(whitespace_after=broken("")),
+                    whitespace_after_arg=cst.SimpleWhitespace(""))]
+    return small.with_changes(value=call.with_changes(
+        args=args, whitespace_before_args=broken(INDENT)))
+
+
+def _breaks(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> bool:
+    """Whether the edited `small`, alone on its line, is broken over lines (`_wrapped`)."""
+    if edit.annotate is None:
+        return False
+    annotated = _edited(small, edit, spell)
+    return _wrapped(annotated, edit.column) is not annotated
 
 
 def _edited(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> cst.BaseSmallStatement:

@@ -32,8 +32,12 @@ class InlineAgree:
         rhs: pl.Tensor[[N, N], pl.BF16],
         out: pl.Out[pl.Tensor[[N, N], pl.FP32]],
     ) -> pl.Tensor[[N, N], pl.FP32]:
-        x: pl.Tile[[N, N], pl.BF16, pl.MemorySpace.Mat] = pl.load(lhs, [0, 0], [N, N], target_memory=pl.MemorySpace.Mat)
-        y: pl.Tile[[N, N], pl.BF16, pl.MemorySpace.Mat] = pl.load(rhs, [0, 0], [N, N], target_memory=pl.MemorySpace.Mat)
+        x: pl.Tile[[N, N], pl.BF16, pl.MemorySpace.Mat] = pl.load(
+            lhs, [0, 0], [N, N], target_memory=pl.MemorySpace.Mat
+        )
+        y: pl.Tile[[N, N], pl.BF16, pl.MemorySpace.Mat] = pl.load(
+            rhs, [0, 0], [N, N], target_memory=pl.MemorySpace.Mat
+        )
         xy: pl.Tile[[N, N], pl.FP32, pl.MemorySpace.Acc] = product(x, y)  # two calls, one plan
         yx: pl.Tile[[N, N], pl.FP32, pl.MemorySpace.Acc] = product(y, x)
         out = pl.store(xy, [0, 0], out)

@@ -14,8 +14,12 @@ class UnrollEqual:
     ) -> pl.Tensor[[256, 64], pl.FP32]:
         # One product per K block, each stored in its own rows.
         for k in pl.unroll(4):
-            a: pl.Tile[[64, 64], pl.BF16, pl.MemorySpace.Mat] = pl.load(lhs, [0, k * 64], [64, 64], target_memory=pl.MemorySpace.Mat)
-            b: pl.Tile[[64, 64], pl.BF16, pl.MemorySpace.Mat] = pl.load(rhs, [k * 64, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+            a: pl.Tile[[64, 64], pl.BF16, pl.MemorySpace.Mat] = pl.load(
+                lhs, [0, k * 64], [64, 64], target_memory=pl.MemorySpace.Mat
+            )
+            b: pl.Tile[[64, 64], pl.BF16, pl.MemorySpace.Mat] = pl.load(
+                rhs, [k * 64, 0], [64, 64], target_memory=pl.MemorySpace.Mat
+            )
             a_Left: pl.Tile[[64, 64], pl.BF16, pl.MemorySpace.Left] = pl.move(
                 a, target_memory=pl.MemorySpace.Left
             )

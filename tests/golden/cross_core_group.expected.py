@@ -11,8 +11,12 @@ class CubeToVector:
     def cube(self, a: pl.Tensor[[16, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16]) -> None:
         buf = pl.import_peer_buffer(name="c2v", peer_func="vec")
         pl.aic_initialize_pipe(dir_mask=1, slot_size=1024, c2v_consumer_buf=buf)
-        lhs: pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Mat] = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
-        rhs: pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Mat] = pl.load(b, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        lhs: pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Mat] = pl.load(
+            a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat
+        )
+        rhs: pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Mat] = pl.load(
+            b, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat
+        )
         lhs_Left: pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Left] = pl.move(
             lhs, target_memory=pl.MemorySpace.Left
         )

@@ -24,8 +24,12 @@ class ScopedMatmul:
     ) -> pl.Tensor[[64, 256], pl.FP32]:
         for j in pl.range(4):
             with pl.at(level=pl.Level.CORE_GROUP):
-                ta: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Mat] = pl.load(a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
-                tb: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Mat] = pl.load(b, [0, j * 64], [64, 64], target_memory=pl.MemorySpace.Mat)
+                ta: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Mat] = pl.load(
+                    a, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat
+                )
+                tb: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Mat] = pl.load(
+                    b, [0, j * 64], [64, 64], target_memory=pl.MemorySpace.Mat
+                )
                 ta_Left: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Left] = pl.move(
                     ta, target_memory=pl.MemorySpace.Left
                 )

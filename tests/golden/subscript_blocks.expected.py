@@ -26,7 +26,9 @@ class SubscriptBlocks:
         out: pl.Out[pl.Tensor[[HALF, COLS], pl.FP32]],
     ) -> pl.Tensor[[HALF, COLS], pl.FP32]:
         a: pl.Tile[[HALF, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(top, [0, 0], [HALF, COLS])
-        b: pl.Tile[[HALF, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(bottom, [0, 0], [HALF, COLS])
+        b: pl.Tile[[HALF, COLS], pl.FP32, pl.MemorySpace.Vec] = pl.load(
+            bottom, [0, 0], [HALF, COLS]
+        )
         # Tile windows: a[:, 0:SPLIT] is pl.tile.slice(a, [HALF, SPLIT], [0, 0]); an omitted
         # bound runs from 0 or to the end of the axis.
         left: pl.Tile[[HALF, 32], pl.FP32, pl.MemorySpace.Vec] = a[:, 0:SPLIT]
