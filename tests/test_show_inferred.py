@@ -700,6 +700,53 @@ def test_annotated_long_lines_wrap_as_inserted_ones(before: Path,
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
 
 
+# -- kernels of imported project modules ------------------------------------------------------------
+HELPER = """import pl
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def scale(
+    x: pl.Tensor[[16, 128], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]
+) -> pl.Tensor[[16, 128], pl.FP32]:
+    xt = pl.load(x, [0, 0], [16, 128])
+    y = pl.mul(xt, 2.0)
+    out = pl.store(y, [0, 0], out)
+    return out
+"""
+USES_HELPER = """import pl
+from helpers import scale
+
+
+@pl.program
+class UsesHelper:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self, x: pl.Tensor[[16, 128], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]
+    ) -> pl.Tensor[[16, 128], pl.FP32]:
+        out = scale(x, out)
+        return out
+"""
+
+
+def test_a_kernel_of_an_imported_project_module_is_regenerated_in_its_own_file(
+        tmp_path: Path) -> None:
+    """A program calling a `@pl.function` kernel another file of the project defines compiles it
+    with tiles: the note says where it is regenerated (this file does not hold its text), and
+    show_inferred on that file regenerates it, to a fixed point."""
+    helpers, kernel = tmp_path / "helpers.py", tmp_path / "kernel.py"
+    helpers.write_text(HELPER, encoding="utf-8")
+    kernel.write_text(USES_HELPER, encoding="utf-8")
+    code, out, err = run([str(kernel)])
+    assert (code, out) == (0, USES_HELPER)
+    assert f"UsesHelper.scale is defined in helpers.py, which this file imports: it is " \
+           f"regenerated there (python -m pl.show_inferred {helpers})" in err
+    code, out, err = run([str(helpers)])
+    assert code == 0 and "xt: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.load(" in out
+    assert "left as written" not in err
+    helpers.write_text(out, encoding="utf-8")
+    assert run(["--check", str(helpers)])[0] == 0
+
+
 # -- module-level kernels ---------------------------------------------------------------------------
 MODULE_FUNCTIONS = Path(__file__).resolve().parent / "module_function_cases"
 MODULE_FUNCTION_CASES = sorted(p for p in MODULE_FUNCTIONS.glob("*.py")

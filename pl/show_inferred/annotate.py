@@ -434,6 +434,7 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             notes.append(PlError(f"the @pl.inline helper {helper.name.value} stays as written: "
                                  f"{why}, so each call's compiled statements stand at the call",
                                  Span(filename, rng.start.line, rng.start.column + 1)))
+    notes.extend(_imported_notes(compiled, filename))
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
         edits = _with_import(edits, source, root)
@@ -453,6 +454,36 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             root is not None else tree.code
     return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes),
                        tuple(w for c in compiled for w in c.warnings))
+
+
+def _imported_notes(compiled: Sequence[Compiled], filename: str) -> list[PlError]:
+    """A note for each function with tiles a program of this file compiles from a project
+    module it imports (a `@pl.function` defined in another file beside it): it is regenerated
+    in that file, where it is defined (`python -m pl.show_inferred that_file.py`: a module-level
+    kernel is compiled there as a program of its own, and inferred alone as it is here), not in
+    this one, which does not hold its text."""
+    notes: list[PlError] = []
+    seen: set[tuple[str, int]] = set()
+    for c in compiled:
+        where = Span(filename, c.source.span.line, c.source.span.col) \
+            if _same_file(c.source.span.filename, filename) else Span(filename, 1, 1)
+        for f in c.source.functions:
+            home = f.span.filename
+            if _same_file(home, filename) or home.startswith("<") or is_pl_source(home) \
+                    or (home, f.span.line) in seen:
+                continue
+            compiled_f = c.program.get(f.name)
+            if compiled_f is None or not holds_tiles(compiled_f.params, compiled_f.body):
+                continue
+            seen.add((home, f.span.line))
+            there = f"it is regenerated there (python -m pl.show_inferred {home})" \
+                if f.func_type.is_incore_kind() else \
+                "it is not regenerated: only an InCore, AIC or AIV kernel is compiled in its " \
+                "own file (--ir shows its compiled form)"
+            notes.append(PlError(f"{c.source.name}.{f.name} is defined in "
+                                 f"{os.path.basename(home)}, which this file imports: {there}",
+                                 where))
+    return notes
 
 
 def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[Edit] | None:
