@@ -54,7 +54,7 @@ from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, stmt_exprs, walk_e
 from pl.ir.types import TileType, TupleType, Type
 from pl.lowering.frontend.stmts import rebinds_as_same
 from pl.printer.doc import WIDTH, group_lines
-from pl.printer.exprs import PrintContext, type_text
+from pl.printer.exprs import PrintContext, dict_text, type_text
 from pl.printer.program import decorator_text
 from pl.printer.stmts import scope_loop_form, statement_text
 from pl.show_inferred.edit import Unsupported, fresh_name
@@ -204,6 +204,14 @@ def _comment_lines(node: cst.BaseStatement) -> list[cst.EmptyLine]:
     return lines
 
 
+def _func_attr(node: cst.BaseStatement) -> bool:
+    """Whether `node` is a `pl.func_attr({...})` line (the function's attributes)."""
+    return isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and \
+        isinstance(node.body[0], cst.Expr) and isinstance(node.body[0].value, cst.Call) and \
+        isinstance(node.body[0].value.func, cst.Attribute) and \
+        node.body[0].value.func.attr.value == "func_attr"
+
+
 def _docstring(node: cst.BaseStatement) -> bool:
     return isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and \
         isinstance(node.body[0], cst.Expr) and \
@@ -294,6 +302,8 @@ class _Lowered:
                 if pending:
                     self.extra[id(node)] = pending
                     pending = []
+            elif _func_attr(node):
+                pass  # kept whole, at the top of the body
             elif not _docstring(node) or node is not self.fd.body.body[0]:
                 pending.extend(_comment_lines(node))
                 footer = getattr(getattr(node, "body", None), "footer", ())
@@ -316,6 +326,14 @@ class _Lowered:
         if first is not None and _docstring(first) and id(first) not in \
                 {id(self.user.get(k)) for k in keys}:
             body.append(first)
+        written = next((x for x in block.body if _func_attr(x)), None)
+        if written is not None:  # the user's `pl.func_attr({...})` line, with its comments
+            body.append(written)
+        elif self.compiled.attrs:  # the function's attributes, not a statement's
+            body.append(cst.parse_statement(group_lines(
+                "", self.root + ".func_attr(", [dict_text(list(self.compiled.attrs),
+                                                          self._context(set()))], ")",
+                WIDTH - (self.indent + 1) * 4)))
         body.extend(self._stmts(stmts, (), 1))
         if not body:
             raise Unsupported("the compiled body is empty")
