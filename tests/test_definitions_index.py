@@ -1,7 +1,8 @@
-"""The frontend's statements-only definition index equals a full CST visit.
+"""The frontend's definition index equals a full CST visit.
 
-`lowering.frontend.definitions` maps qualnames to class/def nodes by walking statements only; the
-reference here is a plain LibCST visitor over every node, as Python computes `__qualname__`.
+`lowering.frontend.definitions` maps qualnames to class/def nodes with a LibCST visit that enters
+only the nodes that can hold statements; the reference here is a visit of every node, as Python
+computes `__qualname__`: no definition hides where the index does not look.
 """
 
 from __future__ import annotations

@@ -298,36 +298,41 @@ def lower_function_node(prog: ProgCtx, fd: cst.FunctionDef) -> Function:
 # -- locating the kernel's source -------------------------------------------------------------
 
 
-# Compound-statement parts that can hold statements (and so definitions).
-_CLAUSES = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
-            cst.ExceptStarHandler, cst.Finally, cst.MatchCase, cst.If)
+# The nodes that can hold statements (and so definitions): compound statements and their clauses.
+_HOLDS_STATEMENTS = (cst.Module, cst.BaseCompoundStatement, cst.BaseSuite, cst.Else,
+                     cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+
+
+class _Definitions(cst.CSTVisitor):
+    """`module.visit(_Definitions())` then `.found`: qualname -> class/def nodes in source order,
+    as Python computes `__qualname__`. Definitions are statements: the visit enters only the
+    nodes that can hold statements (most of a kernel's nodes are expressions and simple
+    statements, and a full visit costs about as much as the parse itself)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, list[cst.CSTNode]] = {}
+        self._prefix = [""]
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if not isinstance(node, _HOLDS_STATEMENTS):
+            return False
+        if isinstance(node, cst.ClassDef | cst.FunctionDef):
+            qual = self._prefix[-1] + node.name.value
+            self.found.setdefault(qual, []).append(node)
+            self._prefix.append(qual + (".<locals>." if isinstance(node, cst.FunctionDef) else "."))
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.ClassDef | cst.FunctionDef):
+            self._prefix.pop()
 
 
 def definitions(module: cst.Module) -> dict[str, list[cst.CSTNode]]:
-    """qualname -> class/def nodes in source order, as Python computes `__qualname__`.
-
-    Definitions are statements, so only statements and the clauses holding statements are walked
-    (a full CST visit costs about as much as the parse itself on a large kernel). Recursion is per
-    nesting level, never per statement."""
-    found: dict[str, list[cst.CSTNode]] = {}
-
-    def walk(node: cst.CSTNode, prefix: str) -> None:
-        if isinstance(node, (cst.ClassDef, cst.FunctionDef)):
-            qual = prefix + node.name.value
-            found.setdefault(qual, []).append(node)
-            walk(node.body, qual + (".<locals>." if isinstance(node, cst.FunctionDef) else "."))
-        elif isinstance(node, cst.IndentedBlock):
-            for s in node.body:
-                if not isinstance(s, cst.SimpleStatementLine):
-                    walk(s, prefix)
-        elif not isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            for child in node.children:
-                if isinstance(child, _CLAUSES):
-                    walk(child, prefix)
-
-    for s in module.body:
-        walk(s, "")
-    return found
+    """qualname -> class/def nodes in source order, as Python computes `__qualname__`."""
+    v = _Definitions()
+    module.visit(v)
+    return v.found
 
 
 def _find(src: SourceFile, qualname: str, line: int | None, what: str) -> cst.CSTNode:

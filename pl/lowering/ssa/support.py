@@ -38,7 +38,7 @@ from pl.ir import (
 )
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import stmt_kind
-from pl.ir.traverse import child_bodies, expr_children, map_expr, stmt_exprs, walk_stmts
+from pl.ir.traverse import child_bodies, map_expr, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import declared_valid
 
 # Roles a generated suffix may carry (the reference's auto_name::IsKnownRole).
@@ -221,32 +221,19 @@ def assigned_vars(s: Stmt) -> dict[Var, None]:
     definition of the loop around that loop too) and the task ids of scopes (`as tid`, listed
     before what the scope's body binds)."""
     out: dict[Var, None] = {}
-    stack = [s]
-    while stack:  # pre-order over child_bodies, an explicit stack (no generator frame per statement)
-        x = stack.pop()
+    for x in walk_stmts(s):
         if type(x) is AssignStmt:
             out[x.var] = None
-            continue
-        if isinstance(x, ForStmt | WhileStmt | IfStmt):
-            for rv in x.return_vars:
-                out[rv] = None
+        elif isinstance(x, ForStmt | WhileStmt | IfStmt):
+            out.update(dict.fromkeys(x.return_vars))
         elif type(x) is ScopeStmt and x.task_id is not None:
             out[x.task_id] = None
-        stack.extend(reversed(child_bodies(x)))
     return out
 
 
 def vars_used(*exprs: Expr) -> set[Var]:
     """The Vars the expressions reference (IterArgs included); types are not searched."""
-    out: set[Var] = set()
-    stack = list(exprs)
-    while stack:  # an explicit stack: no generator frame per expression (see walk_exprs)
-        e = stack.pop()
-        if isinstance(e, Var):
-            out.add(e)
-        else:
-            stack.extend(expr_children(e))
-    return out
+    return {e for root in exprs for e in walk_exprs(root) if isinstance(e, Var)}
 
 
 def stmt_live_in(stmt: Stmt) -> set[Var]:
