@@ -425,6 +425,24 @@ def test_a_changed_written_target_memory_is_a_note(tmp_path: Path, ret: str, tol
             f"in Vec (loop back-propagation from yielded s); {told}") in err
 
 
+def test_a_changed_written_space_is_a_note_after_a_hash_in_a_string(tmp_path: Path) -> None:
+    # The spaces written in a statement were read back from its text, cut at the first `#` as
+    # a comment: a `#` in a string before the space hid it, and inference changed it silently.
+    # The frontend now records each space it reads (Function.written_spaces).
+    helper = ("@pl.inline\ndef load_into(a, tag, space):\n"
+              "    return pl.load(a, [0, 0], [64, 64], target_memory=space)\n\n\n")
+    text = _WRITTEN_MAT.replace("@pl.program", helper + "@pl.program").replace(
+        "t: pl.Tile[[64, 64], pl.FP32] = pl.load(a, [0, 0], [64, 64], "
+        "target_memory=pl.MemorySpace.Mat)", 't = load_into(a, "#1", pl.MemorySpace.Mat)').replace(
+        "RETURN", "out = pl.store(y, [0, 0], out)\n        return out")
+    path = tmp_path / "hash.py"
+    path.write_text(text, encoding="utf-8")
+    status, _, err = _cli(["--no-cache", str(path)])
+    assert status == 0
+    assert (f"{path}:14:35: note: t is written as pl.MemorySpace.Mat but inference places it "
+            "in Vec (loop back-propagation from yielded s)") in err
+
+
 def test_a_changed_written_space_is_in_explain_and_json(tmp_path: Path) -> None:
     path = _written_vec(tmp_path)
     _, out, _ = _cli(["--no-cache", "--explain", str(path)])

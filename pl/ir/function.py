@@ -11,11 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pl.ir.enums import FunctionType, Level, ParamDirection, Role
+from pl.ir.enums import FunctionType, Level, MemorySpace, ParamDirection, Role
 from pl.ir.expr import Var
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import Stmt
 from pl.ir.types import Type
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenSpace:
+    """A memory space the user wrote in the statement at `stmt` that binds `name`: its
+    annotation's (`x: pl.Tile[..., pl.MemorySpace.Vec] = ...`) or an argument of its call
+    (`target_memory=pl.MemorySpace.Mat`), written at `span`. The frontend records each as it
+    reads it (`Function.written_spaces`); what a space written by the user became is read from
+    there, never from the text again."""
+
+    name: str
+    stmt: Span
+    space: MemorySpace
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +52,9 @@ class Function:
     auto_scope: bool = True
     span: Span = field(default=UNKNOWN_SPAN, compare=False, kw_only=True)
     comments: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
+    # The memory spaces the user wrote in the body's statements (the frontend's; empty for a
+    # function a pass made or rebuilt from other text).
+    written_spaces: tuple[WrittenSpace, ...] = field(default=(), compare=False, kw_only=True)
 
     def as_python(self, **options: Any) -> str:
         """This node printed as DSL text (`pl.python_print(self, **options)`)."""

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from pl.compiler import Compiled, compile_program
-from pl.errors import InternalError, PlError, frame_span, is_pl_source, source_lines
+from pl.errors import InternalError, PlError, frame_span, is_pl_source
 from pl.ir.expr import Call, GlobalVar
 from pl.ir.function import Function, Program
 from pl.ir.span import Span
@@ -71,7 +71,7 @@ from pl.show_inferred.plan import (
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import verify_output
-from pl.show_inferred.written_spaces import space_changes
+from pl.show_inferred.written_spaces import space_changes, written_in
 
 if TYPE_CHECKING:
     from pl.lowering.source.static_module import Reads
@@ -438,13 +438,12 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     if replacements and edits is not None and source is not None and root is not None \
             and root.after is not None:
         edits = _with_import(edits, source, root)
-    lines = source_lines(text)
     kept = {(i.program, i.name) for i in infos if i.kept_reason}
     for c in compiled:  # a space the user wrote is never changed silently
         if c.decisions is not None:
             notes.extend(PlError(ch.message((c.source.name, ch.function) not in kept), ch.span,
                                  source=text)
-                         for ch in space_changes(lines, c.decisions.spaces))
+                         for ch in space_changes(written_in(c.source), c.decisions.spaces))
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pl.errors import PlError, source_lines
 from pl.ir.names import user_name, user_text
 from pl.show_inferred.result import FunctionInfo, Regenerated
-from pl.show_inferred.written_spaces import reason_text, space_changes
+from pl.show_inferred.written_spaces import Written, reason_text, space_changes, written_in
 
 if TYPE_CHECKING:
     from pl.compiler import Compiled
@@ -56,7 +56,7 @@ def _put(d: dict[str, Any], key: str, value: Any) -> None:
 
 
 def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Log,
-                   lines: list[str]) -> dict[str, Any]:
+                   written: Written) -> dict[str, Any]:
     move_names = info.move_names if info is not None else {}
 
     def shown(name: str) -> str:
@@ -64,14 +64,14 @@ def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Lo
 
     tiles = []
     spaces = log.get("spaces", f.name)
-    changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, spaces)}
+    changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(written, spaces)}
     for d in spaces:
         t: dict[str, Any] = {"name": shown(d.name)}
         _put(t, "line", _line(d.span))
         _put(t, "memory_space", d.space.name if d.space is not None else None)
         if d.space is not None:
             _put(t, "written_memory_space", changed.get((t["name"], d.space.name)))
-        _put(t, "reason", reason_text(lines, d))
+        _put(t, "reason", reason_text(written, d))
         tiles.append(t)
     moves = []
     for m in log.get("moves", f.name):
@@ -95,14 +95,14 @@ def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Lo
 
 
 def file_json(r: Regenerated, path: str) -> dict[str, Any]:
-    lines = source_lines(r.text)
     infos = _infos(r)
     programs = []
     for c in r.compiled:
         log = _Log(c)
+        written = written_in(c.source)
         programs.append({"name": c.source.name,
                          "functions": [_function_json(c, f, infos.get((c.source.name, f.name)),
-                                                      log, lines)
+                                                      log, written)
                                        for f in c.program.functions]})
     return {"path": path, "programs": programs}
 
@@ -163,12 +163,12 @@ class ExplainedFunction:
 def explained(r: Regenerated) -> list[ExplainedFunction]:
     """Every tile value, inserted move and residency candidate of each function, with its reason
     (what `--explain` prints and the HTML report shows on hover). Linear in the size of the
-    program and of the file: the file is split into lines once, the log grouped by function once."""
+    program: the log is grouped by function once, the spaces the user wrote by statement once."""
     out: list[ExplainedFunction] = []
-    lines = source_lines(r.text)
     infos = _infos(r)
     for c in r.compiled:
         log = _Log(c)
+        written = written_in(c.source)
         for f in c.program.functions:
             tiles = log.get("spaces", f.name)
             moves = log.get("moves", f.name)
@@ -178,14 +178,14 @@ def explained(r: Regenerated) -> list[ExplainedFunction]:
             info = infos.get((c.source.name, f.name))
             names = info.move_names if info else {}
             items: list[Explained] = []
-            changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(lines, tiles)}
+            changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(written, tiles)}
             for d in tiles:
                 space = d.space.name if d.space is not None else "unplaced"
                 name = names.get(d.name) or user_name(d.name)
-                written = changed.get((name, space))
-                note = f" (written {written}, changed by inference)" if written else ""
+                was = changed.get((name, space))
+                note = f" (written {was}, changed by inference)" if was else ""
                 items.append(Explained("tile", name, d.name, _line(d.span), space,
-                                       f"{name} -> {space}{note}: {reason_text(lines, d)}"))
+                                       f"{name} -> {space}{note}: {reason_text(written, d)}"))
             for m in moves:
                 name = names.get(m.name) or user_name(m.name)
                 items.append(Explained(

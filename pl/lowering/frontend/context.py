@@ -21,7 +21,7 @@ import libcst as cst
 from pl.errors import PlError, suggest
 from pl.ir.enums import FunctionType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import ConstInt, Expr, GlobalVar, IterArg, Op, Var
-from pl.ir.function import Function
+from pl.ir.function import Function, WrittenSpace
 from pl.ir.span import UNKNOWN_SPAN, Span
 from pl.ir.stmt import Stmt
 from pl.ir.types import TensorType, TileType, Type
@@ -180,6 +180,9 @@ class FnCtx:
     # `@pl.jit` bodies: names bound to static values (`M, N = a.shape`, `dt = a.dtype`), which
     # stand for those values as a module constant would (pl/lowering/frontend/jit_static.py).
     statics: dict[str, Any] = field(default_factory=dict)
+    # The memory spaces written in the statements lowered so far (an inlined helper's body adds
+    # to its caller's): the function's `written_spaces`.
+    written_spaces: list[WrittenSpace] = field(default_factory=list)
 
     @property
     def src(self) -> SourceFile:

@@ -78,7 +78,7 @@ class InlineFunction(InlineCallee):
         prog = replace(ctx.prog, src=self.src, globals=self.globals,
                        closure={**self.closure, **dict(zip(self.params, values, strict=True))})
         body_ctx = FnCtx(prog, ctx.name, None, func_type=ctx.func_type, scopes=[locals_],
-                         inlining=(*ctx.inlining, self.name))
+                         inlining=(*ctx.inlining, self.name), written_spaces=ctx.written_spaces)
         try:
             stmts = lower_block(body_ctx, _body(body_ctx, self.node))
         except PlError as e:

@@ -15,10 +15,12 @@ from typing import Any, Final
 import libcst as cst
 
 from pl.errors import PlError
-from pl.ir.enums import DType, FunctionType
+from pl.ir.enums import DType, FunctionType, MemorySpace
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, Op, TupleGetItem, Var
+from pl.ir.function import WrittenSpace
 from pl.ir.names import user_name
 from pl.ir.operators import Kind
+from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -504,6 +506,30 @@ def _in_written_space(ctx: FnCtx, name: str, ann: Annot, value: Expr, node: cst.
                                f"there: {e.message}") from None
 
 
+def _record_written_spaces(ctx: FnCtx, name: str, ann: Annot | None,
+                           node: cst.AnnAssign | cst.Assign) -> None:
+    """Each memory space written in `name = value` / `name: T = value` (the annotation's, and an
+    argument of its call, `target_memory=` or positional), with where it is written: the
+    function's `written_spaces` (pl.ir.function.WrittenSpace). A space's span starts at its
+    `MemorySpace` / `Mem` (the part that says it is a space)."""
+    written: list[tuple[MemorySpace, cst.BaseExpression]] = []
+    if ann is not None and ann.space_node is not None and isinstance(ann.type, TileType) \
+            and ann.type.memory_space is not None:
+        written.append((ann.type.memory_space, ann.space_node))
+    if isinstance(node.value, cst.Call):
+        for a in node.value.args:
+            if isinstance(a.value, cst.Attribute):  # (`pl.MemorySpace.Vec`, `pl.Mem.Vec`)
+                obj = ctx.try_resolve(a.value)
+                if isinstance(obj, MemorySpace):
+                    written.append((obj, a.value))
+    for space, where in written:
+        start = ctx.src.span_of(where.value.attr if isinstance(where, cst.Attribute)
+                                and isinstance(where.value, cst.Attribute) else where)
+        end = ctx.src.span_of(where)
+        ctx.written_spaces.append(WrittenSpace(name, ctx.cur_span, space, Span(
+            start.filename, start.line, start.col, end.end_line, end.end_col)))
+
+
 def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
          node: cst.CSTNode) -> Stmt:
     name = name_node.value
@@ -530,6 +556,9 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
         value = _in_written_space(ctx, name, ann, value, node)
     t = check_local(ctx, name, ann, value.type, node) if ann is not None else value.type
     span = ctx.cur_span  # `node` is the simple statement being lowered (see lower_block)
+    if isinstance(node, cst.AnnAssign) or isinstance(node, cst.Assign) \
+            and node.targets[0].target is name_node:
+        _record_written_spaces(ctx, name, ann, node)
     if existing is not None:  # a rebinding
         if ctx.dump_tagged:  # a new value is not the tensor pl.dump_tag marked (the reference's SSA)
             ctx.dump_tagged = [v for v in ctx.dump_tagged if v is not existing]

@@ -64,6 +64,8 @@ class Annot:
     direction: ParamDirection = ParamDirection.In
     space_given: bool = False
     view_given: bool = False
+    # Where a pl.Tile's memory space is written (its item of the subscript), if it is.
+    space_node: cst.BaseExpression | None = None
 
 
 def type_text(t: Type) -> str:
@@ -357,6 +359,7 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
     shape = shape_of(ctx, items[0], lower_expr)
     dtype = _dtype(ctx, items[1])
     space: MemorySpace | None = None
+    space_node: cst.BaseExpression | None = None
     view_kw: dict[str, Any] | None = None
     memref: MemRef | None = None
     memref_node: cst.BaseExpression | None = None
@@ -388,13 +391,14 @@ def _tile(ctx: FnCtx, node: cst.BaseExpression, items: list[cst.BaseExpression],
             if not isinstance(obj, MemorySpace):
                 raise ctx.error(extra, "Expected a memory space such as pl.MemorySpace.Vec, "
                                        "a pl.TileView(...) or a pl.MemRef(...)")
-            space = obj
+            space, space_node = obj, extra
     if memref_node is not None and space is None:
         # Memory lies in one space: the reference refuses any MemRef (declared ones too) without it.
         raise ctx.error(memref_node, "A pl.Tile with a pl.MemRef(...) must also give its memory space",
                         hint="e.g. pl.Tile[[64, 64], pl.FP32, pl.MemRef(mem_vec_0, 0, 16384), pl.Mem.Vec]")
     t = TileType(shape, dtype, space, tile_view(shape, space, view_kw), memref)
-    return Annot(t, space_given=space is not None, view_given=view_kw is not None)
+    return Annot(t, space_given=space is not None, view_given=view_kw is not None,
+                 space_node=space_node)
 
 
 def tile_view(shape: tuple[Expr, ...], space: MemorySpace | None,
