@@ -46,9 +46,9 @@ class Reason:
 
     def describe(self, kwarg_written: bool | None = None) -> str:
         """The reason in words. The IR cannot tell a `target_memory=` the user wrote from the
-        DSL default the frontend fills in (both are a kwarg of the call): `kwarg_written`, read
-        from the user's source by whoever has it (pl/show_inferred/written_spaces.py), says
-        which; None leaves both possible."""
+        DSL default the frontend fills in (both are a kwarg of the call): `kwarg_written`, from
+        the spaces the frontend recorded as written (`Function.written_spaces`, read by
+        pl/show_inferred/written_spaces.py), says which; None leaves both possible."""
         match self.kind:
             case "explicit_kwarg":
                 if kwarg_written is None:
