@@ -50,6 +50,7 @@ from pl.deep_stack import MAX_NESTING
 from pl.errors import PlError
 from pl.face import TOOLS
 from pl.ir.function import Program
+from pl.ir.span import Span
 from pl.language.dsl import KernelOnly
 from pl.language.dsl_ops import DslOp
 from pl.lowering.frontend.bound import BoundNames
@@ -438,6 +439,15 @@ class _Loader:
         if not decorators:
             self._unresolved(ns, cd.name.value, "is a class that is not a @pl.program, and static "
                                                 "loading runs no class body", prog.src, cd)
+            # A test class's methods build programs as builder functions do (`self` unbound).
+            body = cd.body.body if isinstance(cd.body, cst.IndentedBlock) else ()
+            for method in body:
+                if isinstance(method, cst.FunctionDef):
+                    unbound = not any(isinstance(d.decorator, cst.Name)
+                                      and d.decorator.value == "staticmethod"
+                                      for d in method.decorators)
+                    for built in _built_programs(prog.src, ns, method, skip=int(unbound)):
+                        ns[f"{cd.name.value}.{method.name.value}.<locals>.{built.name}"] = built
             return
         strict = False
         dec = decorators[0].decorator
@@ -578,7 +588,8 @@ def _check_decorators(prog: ProgCtx, node: cst.ClassDef | cst.FunctionDef) -> No
                                   dec)
 
 
-def _built_programs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) -> list[Program]:
+def _built_programs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef,
+                    skip: int = 0) -> list[Program]:
     """The `@pl.program` classes a builder function defines in its body (`def build(batch,
     head_dim=128): ... @pl.program class P: ...; return P`), lowered for the arguments of the
     file's first call of it whose arguments are static (literals, constants, names the file binds
@@ -587,12 +598,13 @@ def _built_programs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef) ->
     (`_run_static`: helper functions of the file it calls included), up to its last class (what
     follows cannot change the classes: a test function's `Before` and `Expected` programs load
     whatever it then does with them). None when it defines none or nothing static gives its
-    arguments (static loading then says the class is not loaded, as before)."""
+    arguments (static loading then says the class is not loaded, as before). `skip`: leading
+    parameters left unbound (a method's `self`, `cls`), which a statement reading them stops."""
     body = list(fd.body.body) if isinstance(fd.body, cst.IndentedBlock) else []
     classes = [s for s in body if isinstance(s, cst.ClassDef) and has_program_decorator(s)]
     if not classes:
         return []
-    args = _static_call(src, ns, fd)
+    args = _static_call(src, ns, fd, skip)
     if args is None:
         return []
     scope: dict[str, Any] = dict(args)
@@ -639,9 +651,14 @@ def _run_static(src: SourceFile, ns: dict[str, Any],
         elif isinstance(stmt, cst.Assign | cst.AnnAssign):
             if stmt.value is None:
                 continue
-            value = _static_value(src, ns, scope, stmt.value, depth)
             targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) \
                 else [stmt.target]
+            try:
+                value = _static_value(src, ns, scope, stmt.value, depth)
+            except _NoStaticValue:  # `torch = pytest.importorskip("torch")`: an error only
+                for target in targets:  # where a kernel reads it, as at module level
+                    _unbind_static(src.stmt_span(stmt), target, scope)
+                continue
             for target in targets:
                 _bind_static(target, value, scope)
         elif isinstance(stmt, cst.If):
@@ -663,6 +680,19 @@ def _run_static(src: SourceFile, ns: dict[str, Any],
             scope[stmt.name.value] = lower_class_node(ProgCtx(src, ns, dict(scope)), stmt)
         else:
             raise _NoStaticValue
+
+
+def _unbind_static(span: Span, target: cst.BaseExpression, scope: dict[str, Any]) -> None:
+    """Binds the names of `target` to what static loading cannot tell (`Unresolved`)."""
+    if isinstance(target, cst.Name):
+        scope[target.value] = Unresolved(target.value, f"`{target.value}` is bound to a value "
+                                                       f"static loading cannot tell (line "
+                                                       f"{span.line})", span)
+    elif isinstance(target, cst.Tuple | cst.List):
+        for element in target.elements:
+            _unbind_static(span, element.value, scope)
+    else:
+        raise _NoStaticValue
 
 
 def _bind_static(target: cst.BaseExpression, value: Any, scope: dict[str, Any]) -> None:
@@ -716,11 +746,11 @@ def _static_value(src: SourceFile, ns: dict[str, Any], scope: dict[str, Any],
         raise _NoStaticValue from None
 
 
-def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef
+def _static_call(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef, skip: int = 0
                  ) -> dict[str, Any] | None:
-    """The parameters of `fd` bound to the static arguments of the file's first call of it
-    whose arguments are all static (see `_built_programs`), or None."""
-    params = list(fd.params.params) + list(fd.params.kwonly_params)
+    """The parameters of `fd` (but the first `skip`) bound to the static arguments of the
+    file's first call of it whose arguments are all static (see `_built_programs`), or None."""
+    params = list(fd.params.params)[skip:] + list(fd.params.kwonly_params)
     if not params:
         return {}  # every call of it is static
     names = [p.name.value for p in params]
