@@ -164,12 +164,14 @@ def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
 @pytest.mark.parametrize("column,text", [("effects", "writes arg0 (ReadWrite)"),
                                          ("buffer", "reuses arg0"), ("layout", "row_major 0"),
                                          ("conversion", "tile.abs (1:1 rename)"),
-                                         ("result", "result=Scalar[INT64]")])
+                                         ("result", "result=Scalar[INT64]"),
+                                         ("call", "always:target_memory=Vec"),
+                                         ("call", "dim first")])
 def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
     from pl.ops import registry
     parse = {"effects": registry._effects, "buffer": registry._buffer,
              "layout": registry._layout, "conversion": registry._conversion,
-             "result": registry._result}[column]
+             "result": registry._result, "call": registry._call}[column]
     with pytest.raises(ValueError, match=f"{column} column"):
         parse(text)
 
@@ -186,6 +188,24 @@ def test_conversions_are_typed() -> None:
     assert dim is not None and dim.passthrough and not dim.renamed_to
     assert add is not None and not add.passthrough and not add.renamed_to
     assert all(get_op(o.renamed_to) is not None for o in all_ops().values() if o.renamed_to)
+
+
+def test_call_facts_are_typed_and_name_the_op_s_parameters() -> None:
+    """The call column (ops.tsv's header): each kwarg it names is one of the op's kwargs (a
+    droppable flag is one its tile op lacks), each default names a positional argument."""
+    from pl.ir.enums import MemorySpace
+    load, matmul, move = (get_op(n) for n in ("tile.load", "tile.matmul", "tile.move"))
+    assert load is not None and load.always_kwargs == (("target_memory", MemorySpace.Vec),)
+    assert move is not None and move.required_kwargs == ("target_memory",)
+    assert matmul is not None and dict(matmul.droppable_defaults) == {
+        "a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None}
+    for n, o in all_ops().items():
+        kwargs = {k.name for k in o.kwargs}
+        assert {k for k, _ in o.always_kwargs} | set(o.required_kwargs) <= kwargs, n
+        assert not set(o.droppable_defaults) & kwargs, n
+        assert set(o.arg_defaults) <= {a.name for a in o.args}, n
+        assert not o.self_loading or o.level in ("tensor", "pld"), n
+        assert not o.dim_first or [a.name for a in o.args][:1] == ["input"], n
 
 
 def test_system_results_are_typed() -> None:

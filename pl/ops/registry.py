@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.ir.enums import DType, MemorySpace
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops.marks import collect
 from pl.ops.rules import (
@@ -142,6 +142,17 @@ class OpDef:
     output_reuses_input: int | None = None
     # The layout column: input slots that must be row_major on a backend honouring layout needs.
     row_major_inputs: tuple[int, ...] = ()
+    # The call column: how a DSL call is completed and checked (pl/lowering/frontend/op_args.py)
+    # and whether the tensor-to-tile converter loads its own tensor inputs.
+    dim_first: bool = False                      # `dim_first`: also called (input, dim, ...)
+    all_or_none: bool = False                    # `all_or_none`: every positional argument or none
+    required_kwargs: tuple[str, ...] = ()        # `requires:KW`: a kwarg the call must name
+    always_kwargs: tuple[tuple[str, Any], ...] = ()  # `always:KW=V`: stored even when not given
+    # `default:ARG=V`: an omitted positional argument the Call stores with its default.
+    arg_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # `droppable:KW=V`: a tensor-only flag a tile operand accepts as long as it keeps V.
+    droppable_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    self_loading: bool = False                   # `self_loading`: no entry load for tensor args
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target (prose)
     # The conversion column (tensor ops): the tile op a 1:1 rename converts it to, or whether it
     # stays a tensor op inside InCore functions.
@@ -333,6 +344,46 @@ def _layout(text: str) -> tuple[int, ...]:
     return tuple(int(s) for s in slots.split(","))
 
 
+_CALL_ENUMS: Final[Mapping[str, Any]] = MappingProxyType({
+    "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout})
+_CALL_FLAGS: Final = ("dim_first", "all_or_none", "self_loading")
+
+
+def _call_value(text: str) -> Any:
+    """A value of the call column: True, False, None, an int, or Enum.member of _CALL_ENUMS."""
+    literals: dict[str, Any] = {"True": True, "False": False, "None": None}
+    if text in literals:
+        return literals[text]
+    if text.lstrip("-").isdigit():
+        return int(text)
+    enum, _, member = text.partition(".")
+    if enum in _CALL_ENUMS and member in _CALL_ENUMS[enum].__members__:
+        return _CALL_ENUMS[enum][member]
+    raise ValueError(f"call column: unknown value {text!r}")
+
+
+def _call(text: str) -> dict[str, Any]:
+    """The call column: `-`, or words among `dim_first`, `all_or_none`, `self_loading`,
+    `requires:KW`, `always:KW=V`, `default:ARG=V` and `droppable:KW=V` (in the order given)."""
+    flags = dict.fromkeys(_CALL_FLAGS, False)
+    pairs: dict[str, list[tuple[str, Any]]] = {"always": [], "default": [], "droppable": []}
+    required: list[str] = []
+    for word in text.split():
+        kind, _, rest = word.partition(":")
+        name, eq, value = rest.partition("=")
+        if word in flags:
+            flags[word] = True
+        elif kind == "requires" and name.isidentifier() and not eq:
+            required.append(name)
+        elif kind in pairs and name.isidentifier() and eq:
+            pairs[kind].append((name, _call_value(value)))
+        elif word != "-":
+            raise ValueError(f"call column: unknown word {word!r} in {text!r}")
+    return {**flags, "required_kwargs": tuple(required), "always_kwargs": tuple(pairs["always"]),
+            "arg_defaults": MappingProxyType(dict(pairs["default"])),
+            "droppable_defaults": MappingProxyType(dict(pairs["droppable"]))}
+
+
 def _conversion(text: str) -> dict[str, Any]:
     """The conversion column of a tensor op: `rename:tile.X`, `passthrough` or `custom`."""
     kind, _, target = text.strip().partition(":")
@@ -365,7 +416,7 @@ def _typed_columns(cols: Row) -> dict[str, Any]:
     reuses, fresh = _buffer(cols["buffer"])
     return {"written_args": written, "inplace_args": inplace, "keep": keep,
             "output_reuses_input": reuses, "not_inplace_safe": fresh,
-            "row_major_inputs": _layout(cols.get("layout", "-"))}
+            "row_major_inputs": _layout(cols.get("layout", "-")), **_call(cols["call"])}
 
 
 def _tile_row(cols: Row, level: str, spellings: tuple[str, ...], facts: dict[str, Any]) -> OpDef:

@@ -30,55 +30,8 @@ from pl.ir.types import TileType
 from pl.language.dsl_ops import canonical_spelling
 from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
 
-# Ops the reference also calls with `dim` first: `scatter_update(input, dim, index, src)`.
-_DIM_FIRST = frozenset({"tensor.scatter_update", "tile.scatter_update"})
-
 _ENUM_KWARG_TYPES: Final[Mapping[str, type[Enum]]] = MappingProxyType({
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
-})
-
-# Defaults the reference's builders always store, by IR op.
-_ALWAYS: Final[Mapping[str, tuple[tuple[str, Any], ...]]] = MappingProxyType({
-    "tile.load": (("target_memory", MemorySpace.Vec),),
-    "tile.create": (("target_memory", MemorySpace.Vec),),
-    "tensor.create": (("layout", TensorLayout.ND),),
-    "tile.cast": (("mode", 2),),
-    "tensor.cast": (("mode", 2),),
-    "tile.fillpad": (("pad_value", PadValue.zero),),
-    "tile.fillpad_inplace": (("pad_value", PadValue.zero),),
-    "tile.fillpad_expand": (("pad_value", PadValue.zero),),
-    "tensor.fillpad": (("pad_value", PadValue.zero),),
-    "tensor.fillpad_expand": (("pad_value", PadValue.zero),),
-    "tensor.matmul": (("a_trans", False), ("b_trans", False), ("c_matrix_nz", False)),
-    "tile.cmp": (("cmp_type", 0),),
-    "tile.cmps": (("cmp_type", 0),),
-    "tensor.cmp": (("cmp_type", 0),),
-})
-
-# Positional parameters the reference's wrapper gives a default and stores in the IR Call, so an
-# omitted one is the call that names the default (`pl.aiv_initialize_pipe(dir_mask=1, ...)` has
-# consumer buffers 0 and 0, and prints them).
-_ARG_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
-    "system.aic_initialize_pipe": MappingProxyType({"c2v_consumer_buf": 0, "v2c_consumer_buf": 0}),
-    "system.aiv_initialize_pipe": MappingProxyType({"c2v_consumer_buf": 0, "v2c_consumer_buf": 0}),
-})
-
-# Ops with two forms, with all positional arguments or with none (`pl.system.cacheinvalid()`
-# invalidates the whole GM, `(tensor, shapes, offsets)` one view's cache line).
-_ALL_OR_NONE = frozenset({"system.cacheinvalid"})
-
-# Kwargs a tile op must be given (its deducer or the reference wrapper refuses a default).
-_REQUIRED: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
-    "tile.move": ("target_memory",),
-    "tile.extract": ("target_memory",),
-})
-
-# Tensor-only flags a unified wrapper accepts for tile operands as long as they keep the default.
-_DROPPABLE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
-    "tile.matmul": MappingProxyType(
-        {"a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None}),
-    "tile.matmul_acc": MappingProxyType({"a_trans": False, "b_trans": False}),
-    "tile.rsqrt": MappingProxyType({"high_precision": False}),
 })
 
 LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
@@ -115,7 +68,7 @@ def positional_limit(spelling: str, op: OpDef) -> int:
     slots plus its keyword parameters, capped by the reference wrapper of the spelling (a surplus
     argument must never become a keyword parameter the wrapper does not take positionally:
     `pl.row_sum(t, a, b)` is not `tensor.row_sum(t, axis=a, keep_dim=b)`)."""
-    limit = len(op.args) + len(op.kwargs) + len(_DROPPABLE_DEFAULTS.get(op.name, {}))
+    limit = len(op.args) + len(op.kwargs) + len(op.droppable_defaults)
     params = _reference_params(spelling, op)
     return limit if params is None else min(limit, len(params))
 
@@ -132,7 +85,7 @@ def bind_by_reference(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Map
     `pl.row_sum` on a tensor) is an error, never another parameter. A call that also names a
     parameter so bound is refused by the reference; it is the printer's IR-order form and is read
     in IR order."""
-    droppable = tuple(_DROPPABLE_DEFAULTS.get(op.name, {}))
+    droppable = tuple(op.droppable_defaults)
     params = _reference_params(spelling, op)
     first = None if params is None else rebinding_slot(
         spelling if dsl_positional(spelling) is not None else canonical_spelling(op.name),
@@ -293,7 +246,7 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     if len(args) > limit:
         raise _arity_error(spelling, op, len(args), max(limit, required))
     args, kwargs = bind_by_reference(spelling, op, args, kwargs)
-    if op.name in _DIM_FIRST and len(args) >= 2 and isinstance(args[1], ConstInt | int) \
+    if op.dim_first and len(args) >= 2 and isinstance(args[1], ConstInt | int) \
             and not isinstance(args[1], bool):
         if "dim" in kwargs:
             raise PlError(f"{spelling}: got multiple values for argument 'dim'")
@@ -306,7 +259,7 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
         given[extra] = value
     if len(args) > maximum + len(kw_names):
         raise _arity_error(spelling, op, len(args))
-    droppable = _DROPPABLE_DEFAULTS.get(op.name, {})
+    droppable = op.droppable_defaults
     for key, value in kwargs.items():
         if key in arg_names:
             idx = arg_names.index(key)
@@ -330,7 +283,7 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
             accepted = ", ".join(kw_names + arg_names) or "none"
             raise PlError(f"{spelling}: unknown keyword argument '{key}'",
                           hint=f"Accepted keyword arguments: {accepted}")
-    if op.name in _ALL_OR_NONE and 0 < sum(v is not None for v in slots) < len(op.args):
+    if op.all_or_none and 0 < sum(v is not None for v in slots) < len(op.args):
         raise PlError(f"{spelling} takes all of its arguments or none",
                       hint=f"Signature: {signature(spelling, op)}")
     # An optional slot the reference's builder leaves out of the Call when it is omitted
@@ -416,9 +369,9 @@ def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None)
 
 
 def _with_defaults(op: OpDef, slots: list[Any]) -> list[Any]:
-    """`slots` with every omitted parameter that has a reference default (`_ARG_DEFAULTS`) filled."""
-    defaults = _ARG_DEFAULTS.get(op.name)
-    if defaults is None:
+    """`slots` with every omitted parameter that has a reference default (the call column's `default:`) filled."""
+    defaults = op.arg_defaults
+    if not defaults:
         return slots
     padded = slots + [None] * (len(op.args) - len(slots))
     return [defaults.get(a.name) if v is None else v for a, v in zip(op.args, padded, strict=True)]
@@ -447,11 +400,11 @@ def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str,
         if choices is not None and value not in choices:
             raise PlError(f"{spelling}: {key} must be one of {', '.join(map(repr, choices))}, "
                           f"got {describe(value)}", argument=key)
-    for key in _REQUIRED.get(op.name, ()):
+    for key in op.required_kwargs:
         if key not in values:
             raise PlError(f"{spelling}: missing required keyword argument '{key}'",
                           hint=f"Signature: {signature(spelling, op)}")
-    for key, default in _ALWAYS.get(op.name, ()):
+    for key, default in op.always_kwargs:
         values.setdefault(key, default)
     if op.name == "tile.load":
         if len(exprs) == 3:

@@ -44,10 +44,9 @@ IN_RESULT_DTYPE: Final = frozenset(
     if getattr(rule, "func", rule) in (deduce_tensor.binary, deduce_tensor.scalar_op,
                                        deduce_tensor.unary, deduce_tensor.expand,
                                        deduce_tensor_view.concat))
-# ops whose converter loads its own tensor inputs (no entry load for their tensor args).
-SELF_LOADING = frozenset({"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write",
-                          "tensor.expand_clone", "tensor.gather", "tensor.paged_gather",
-                          "tensor.create_l1", "tensor.gather_row", "pld.tensor.remote_store"})
+# ops whose converter loads its own tensor inputs (no entry load for their tensor args;
+# `self_loading` in their row's call column).
+SELF_LOADING: Final = frozenset(name for name, row in all_ops().items() if row.self_loading)
 
 
 def _is_tile(e: Expr) -> bool:
