@@ -54,7 +54,7 @@ from pl.ir.traverse import child_bodies, map_stmt, stmt_defs, stmt_exprs, walk_e
 from pl.ir.types import TileType, TupleType, Type
 from pl.lowering.frontend.stmts import rebinds_as_same
 from pl.printer.doc import WIDTH, group_lines
-from pl.printer.exprs import PrintContext, dict_text, type_text
+from pl.printer.exprs import PrintContext, type_text
 from pl.printer.program import decorator_text
 from pl.printer.stmts import scope_loop_form, statement_text
 from pl.show_inferred.edit import Unsupported, fresh_name
@@ -326,14 +326,9 @@ class _Lowered:
         if first is not None and _docstring(first) and id(first) not in \
                 {id(self.user.get(k)) for k in keys}:
             body.append(first)
-        written = next((x for x in block.body if _func_attr(x)), None)
-        if written is not None:  # the user's `pl.func_attr({...})` line, with its comments
-            body.append(written)
-        elif self.compiled.attrs:  # the function's attributes, not a statement's
-            body.append(cst.parse_statement(group_lines(
-                "", self.root + ".func_attr(", [dict_text(list(self.compiled.attrs),
-                                                          self._context(set()))], ")",
-                WIDTH - (self.indent + 1) * 4)))
+        # The user's `pl.func_attr({...})` line, with its comments: the function's attributes,
+        # not a statement's (those given by the decorator's `attrs=` stay there).
+        body.extend(x for x in block.body if _func_attr(x))
         body.extend(self._stmts(stmts, (), 1))
         if not body:
             raise Unsupported("the compiled body is empty")
