@@ -197,11 +197,15 @@ def test_call_facts_are_typed_and_name_the_op_s_parameters() -> None:
     load, matmul, move = (get_op(n) for n in ("tile.load", "tile.matmul", "tile.move"))
     assert load is not None and load.always_kwargs == (("target_memory", MemorySpace.Vec),)
     assert move is not None and move.required_kwargs == ("target_memory",)
+    syncall = get_op("system.syncall")
+    assert syncall is not None and dict(syncall.kwarg_choices) == {
+        "core_type": ("aiv_only", "aic_only", "mix"), "mode": ("hard", "soft")}
     assert matmul is not None and dict(matmul.droppable_defaults) == {
         "a_trans": False, "b_trans": False, "c_matrix_nz": False, "out_dtype": None}
     for n, o in all_ops().items():
         kwargs = {k.name for k in o.kwargs}
         assert {k for k, _ in o.always_kwargs} | set(o.required_kwargs) <= kwargs, n
+        assert set(o.kwarg_choices) <= kwargs, n
         assert not set(o.droppable_defaults) & kwargs, n
         assert set(o.arg_defaults) <= {a.name for a in o.args}, n
         assert not o.self_loading or o.level in ("tensor", "pld"), n

@@ -153,6 +153,8 @@ class OpDef:
     # `droppable:KW=V`: a tensor-only flag a tile operand accepts as long as it keeps V.
     droppable_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     self_loading: bool = False                   # `self_loading`: no entry load for tensor args
+    # `choices:KW=a|b`: the strings a str kwarg accepts.
+    kwarg_choices: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     converts_to: str = ""                        # tensor ops: ConvertTensorToTileOps target (prose)
     # The conversion column (tensor ops): the tile op a 1:1 rename converts it to, or whether it
     # stays a tensor op inside InCore functions.
@@ -364,10 +366,12 @@ def _call_value(text: str) -> Any:
 
 def _call(text: str) -> dict[str, Any]:
     """The call column: `-`, or words among `dim_first`, `all_or_none`, `self_loading`,
-    `requires:KW`, `always:KW=V`, `default:ARG=V` and `droppable:KW=V` (in the order given)."""
+    `requires:KW`, `always:KW=V`, `default:ARG=V`, `droppable:KW=V` (in the order given) and
+    `choices:KW=a|b`."""
     flags = dict.fromkeys(_CALL_FLAGS, False)
     pairs: dict[str, list[tuple[str, Any]]] = {"always": [], "default": [], "droppable": []}
     required: list[str] = []
+    choices: dict[str, tuple[str, ...]] = {}
     for word in text.split():
         kind, _, rest = word.partition(":")
         name, eq, value = rest.partition("=")
@@ -375,13 +379,16 @@ def _call(text: str) -> dict[str, Any]:
             flags[word] = True
         elif kind == "requires" and name.isidentifier() and not eq:
             required.append(name)
+        elif kind == "choices" and name.isidentifier() and value:
+            choices[name] = tuple(value.split("|"))
         elif kind in pairs and name.isidentifier() and eq:
             pairs[kind].append((name, _call_value(value)))
         elif word != "-":
             raise ValueError(f"call column: unknown word {word!r} in {text!r}")
     return {**flags, "required_kwargs": tuple(required), "always_kwargs": tuple(pairs["always"]),
             "arg_defaults": MappingProxyType(dict(pairs["default"])),
-            "droppable_defaults": MappingProxyType(dict(pairs["droppable"]))}
+            "droppable_defaults": MappingProxyType(dict(pairs["droppable"])),
+            "kwarg_choices": MappingProxyType(choices)}
 
 
 def _conversion(text: str) -> dict[str, Any]:

@@ -309,15 +309,6 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     return exprs, out_kwargs
 
 
-# String kwargs with a closed set of values (the reference's builders check them).
-_STR_CHOICES: Final[Mapping[tuple[str, str], tuple[str, ...]]] = MappingProxyType({
-    ("system.syncall", "core_type"): ("aiv_only", "aic_only", "mix"),
-    ("system.syncall", "mode"): ("hard", "soft"),
-    ("system.sync_set", "core_type"): ("aic", "aiv"),
-    ("system.sync_wait", "core_type"): ("aic", "aiv"),
-})
-
-
 def _syncall_form(spelling: str, exprs: list[Expr], kwargs: list[tuple[str, Any]]
                   ) -> tuple[list[Expr], list[tuple[str, Any]]]:
     """`pl.system.syncall(core_type=, mode=, gm_workspace=, used_cores=)` as the reference's
@@ -396,7 +387,7 @@ def _finish_kwargs(spelling: str, op: OpDef, exprs: list[Expr], given: dict[str,
     values = {k: _convert_kwarg(spelling, op, k, v) for k, v in given.items()}
     for key, value in values.items():
         _check_kwarg(spelling, op, key, value)
-        choices = _STR_CHOICES.get((op.name, key))
+        choices = op.kwarg_choices.get(key)
         if choices is not None and value not in choices:
             raise PlError(f"{spelling}: {key} must be one of {', '.join(map(repr, choices))}, "
                           f"got {describe(value)}", argument=key)
