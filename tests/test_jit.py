@@ -65,6 +65,18 @@ def test_dynamic_dim_serves_every_extent_with_one_compilation(k: Any) -> None:
     assert len(k.dyn_rows._compiled) == 1
 
 
+def test_bind_dynamic_makes_the_bound_dim_dynamic(k: Any) -> None:
+    rng = np.random.default_rng(4)
+    x = _rand(rng, (3, 32))
+    text = pl.python_print(k.bound_rows.lower(x, np.zeros_like(x)))
+    assert "x: pl.Tensor[[ROWS, 32], pl.FP32]" in text, text
+    for rows in (3, 7):
+        x = _rand(rng, (rows, 32))
+        out = np.zeros_like(x)
+        k.bound_rows(x, out)
+        np.testing.assert_allclose(out, x + np.float32(3.0), rtol=1e-6)
+
+
 @pytest.mark.parametrize("m,kk,n", [(16, 32, 16), (32, 16, 64)])
 def test_matmul_specialised_on_fp16_inputs(k: Any, m: int, kk: int, n: int) -> None:
     rng = np.random.default_rng(3)

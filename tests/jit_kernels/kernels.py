@@ -80,3 +80,16 @@ def tagged_scaled_sum(x: pl.Tensor, y: pl.Tensor, out: pl.Tensor) -> pl.Tensor:
 def twice_plus_tagged(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
     out = tagged_scaled_sum(x, y, out)
     return out
+
+
+@pl.jit
+def bound_rows(x: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
+    """Unshaped parameters whose first dim the body binds to ROWS (the reference's form)."""
+    x.bind_dynamic(0, ROWS)
+    out.bind_dynamic(0, ROWS)
+    rows = x.shape[0]
+    for r in pl.range(rows):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [r, 0], [1, 32])
+            pl.store(pl.add(t, 3.0), [r, 0], out)
+    return out

@@ -101,8 +101,10 @@ class JitDef(InlineCallee):
         prog, node = self.definition()
 
         def build() -> Program:
+            binds = bound_dynamic(node)
             entry = self._function(prog, node, self.name, lambda ctx, i, p: _entry_param(
-                ctx, p, None if given is None else given[i], self.name))
+                ctx, p, None if given is None else given[i], self.name,
+                binds.get(p.name.value, {})))
             return Program(self.name, (entry, *prog.externals.values()),
                            span=prog.src.stmt_span(node))
 
@@ -241,15 +243,47 @@ def shape_hint(fname: str, name: str) -> str:
             f"--shape {name}=16x128:FP32")
 
 
-def _entry_param(ctx: FnCtx, p: cst.Param, sample: Sample, fname: str) -> Annot:
+def bound_dynamic(node: cst.FunctionDef) -> dict[str, dict[int, cst.Call]]:
+    """The body's `x.bind_dynamic(dim, SYM)` statements (its own, not nested), by parameter
+    name and dim: the sample's extent in that dim is the `pl.dynamic` SYM instead."""
+    found: dict[str, dict[int, cst.Call]] = {}
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    for line in body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            call = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                    and call.func.attr.value == "bind_dynamic" \
+                    and isinstance(call.func.value, cst.Name) and len(call.args) == 2 \
+                    and isinstance(call.args[0].value, cst.Integer):
+                dim = int(call.args[0].value.value, 0)
+                found.setdefault(call.func.value.value, {})[dim] = call
+    return found
+
+
+def _entry_param(ctx: FnCtx, p: cst.Param, sample: Sample, fname: str,
+                 binds: Mapping[int, cst.Call]) -> Annot:
     """An entry parameter's type: its annotation's, or the sample's shape and dtype where the
-    annotation has none; the sample must fit a written shape."""
+    annotation has none (a dim the body binds with `x.bind_dynamic(dim, SYM)`: SYM); the
+    sample must fit a written shape."""
     node, direction, bare = _split(ctx, p)
     name = p.name.value
     if bare:
         if isinstance(sample, TensorSpec):
-            dims = tuple(ConstInt(d, DType.INDEX) for d in sample.shape)
-            return Annot(TensorType(dims, sample.dtype), direction)
+            dims: list[Expr] = [ConstInt(d, DType.INDEX) for d in sample.shape]
+            for k, call in binds.items():
+                sym = ctx.resolve(call.args[1].value)
+                if not isinstance(sym, dsl.DynVar):
+                    raise ctx.error(call.args[1].value, "bind_dynamic's second argument must be "
+                                                        "a pl.dynamic symbol",
+                                    hint="M = pl.dynamic(\"M\") at module level, then "
+                                         f"{name}.bind_dynamic({k}, M)")
+                if not 0 <= k < len(dims):
+                    raise ctx.error(call.args[0], f"'{name}' has rank {len(dims)}: no dim {k} to "
+                                                  "bind")
+                dims[k] = ctx.prog.dyn_var(sym)
+            return Annot(TensorType(tuple(dims), sample.dtype), direction)
         if p.annotation is None and isinstance(sample, bool | int | float):
             return Annot(ScalarType(DType.BOOL if isinstance(sample, bool) else
                                     DType.INDEX if isinstance(sample, int) else DType.FP32))

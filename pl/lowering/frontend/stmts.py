@@ -211,6 +211,10 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
     value = node.value
     if isinstance(value, cst.SimpleString | cst.ConcatenatedString):
         return []  # docstring
+    if ctx.prog.jit and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value == "bind_dynamic":
+        _bind_dynamic(ctx, value)
+        return []
     obj = dsl_callee(ctx, value)
     if obj is dsl.yield_:
         assert isinstance(value, cst.Call)
@@ -247,6 +251,26 @@ def _expr_stmt(ctx: FnCtx, node: cst.Expr) -> list[Stmt]:
                                f"`out, tid = {obj.spelling}(self.kernel, ...)`",
                         hint=f"{obj.spelling} returns the kernel's results and its task id")
     return [EvalStmt(lower_expr(ctx, value), span=ctx.src.stmt_span(node))]
+
+
+def _bind_dynamic(ctx: FnCtx, call: cst.Call) -> None:
+    """`x.bind_dynamic(dim, SYM)` in a `@pl.jit` entry: no statement; the entry's parameter `x`
+    was typed with SYM in that dim (lowering/frontend/jit.py), which is checked here."""
+    func = call.func
+    assert isinstance(func, cst.Attribute)
+    target = func.value
+    var = ctx.lookup_var(target.value) if isinstance(target, cst.Name) else None
+    dim = call.args[0].value if len(call.args) == 2 else None
+    k = int(dim.value, 0) if isinstance(dim, cst.Integer) else -1
+    sym = ctx.resolve(call.args[1].value) if len(call.args) == 2 else None
+    shape = var.type.shape if var is not None and isinstance(var.type, TensorType) else ()
+    if not (isinstance(sym, dsl.DynVar) and 0 <= k < len(shape)
+            and shape[k] is ctx.prog.dyn_var(sym)):
+        raise ctx.error(call, "x.bind_dynamic(dim, SYM) binds a dim of an unshaped `pl.Tensor` "
+                              "parameter of a @pl.jit entry to a pl.dynamic symbol, as a "
+                              "statement of the entry's own body",
+                        hint="or write the symbol in the parameter's annotation: "
+                             "x: pl.Tensor[[SYM, 64], pl.FP32]")
 
 
 def _dump_tag(ctx: FnCtx, call: cst.Call) -> None:
