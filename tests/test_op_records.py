@@ -104,3 +104,18 @@ def test_an_op_claimed_twice_is_refused() -> None:
         setattr(module, fn.__name__, fn)
     with pytest.raises(ValueError, match="tile.add has two type_rule implementations"):
         collect("type_rule", [module])
+
+
+def test_a_space_operand_is_stored_and_printed_through_its_record() -> None:
+    # A memory space given for a `space` operand (pl.tile.alloc's first) is stored as its code
+    # and printed as the member, both through its ArgSpec (stored / space_of): the frontend and
+    # the printer kept their own copies (the printer looked at the first operand only).
+    from pl.ir.enums import MemorySpace
+
+    spaces = [(name, a) for name, op in all_ops().items() for a in op.args if a.kind == "space"]
+    assert {name for name, _ in spaces} >= {"tile.alloc", "tensor.alloc"}
+    for _, a in spaces:
+        for m in MemorySpace:
+            assert a.space_of(a.stored(m)) is m
+    other = next(a for op in all_ops().values() for a in op.args if a.kind != "space")
+    assert other.stored(MemorySpace.Vec) is MemorySpace.Vec and other.space_of(1) is None

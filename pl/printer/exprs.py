@@ -57,7 +57,7 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
-from pl.ops.registry import KWARG_CODES, get_op, rebinding_slot
+from pl.ops.registry import KWARG_CODES, ArgSpec, get_op, rebinding_slot
 
 
 @dataclass(slots=True)
@@ -78,6 +78,8 @@ class PrintContext:
     types: dict[Type, str] = field(default_factory=dict, repr=False)
     # (op name, number of positional arguments) -> `_keyword_from` of it.
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
+    # Op name -> its `space` operands, with their positions (`_space_args`).
+    space_args: dict[str, tuple[tuple[int, ArgSpec], ...]] = field(default_factory=dict, repr=False)
     # op name -> `op_callee` of it.
     callees: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -304,7 +306,6 @@ def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
 
 
 FULL_OPS = ("tile.full", "tensor.full")
-_SPACE_CODES = frozenset(m.value for m in MemorySpace)
 
 
 def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
@@ -356,12 +357,12 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     else:
         func = op_callee(op.name, ctx)
         items = [_shape_arg_text(a, e, ctx) or expr_text(a, ctx) for a in e.args]
-        if e.args and isinstance(e.args[0], ConstInt) and e.args[0].value in _SPACE_CODES:
-            op_def = get_op(op.name)
-            if op_def is not None and op_def.args and op_def.args[0].kind == "space":
-                # A memory space operand (`pl.tile.alloc`) is stored as its integer code, as the
-                # reference stores it; it prints as the member.
-                items[0] = enum_text(MemorySpace(e.args[0].value), ctx)
+        for i, spec in _space_args(op.name, ctx):
+            # A memory space operand (`pl.tile.alloc`) is stored as its integer code
+            # (ArgSpec.stored); it prints as the member.
+            space = spec.space_of(e.args[i]) if i < len(e.args) else None
+            if space is not None:
+                items[i] = enum_text(space, ctx)
         cut = _keyword_from(op.name, len(e.args), ctx)
         if cut is not None:
             # The reference's wrapper binds these positions to other parameters: spell them by name.
@@ -392,6 +393,15 @@ def _shape_arg_text(a: Expr, e: Call, ctx: PrintContext) -> str | None:
                 [d.value if isinstance(d, ConstInt) else None for d in t.shape] == values:
             return _type_shape(a.elements, ctx)
     return None
+
+
+def _space_args(name: str, ctx: PrintContext) -> tuple[tuple[int, ArgSpec], ...]:
+    """The `space` operands of op `name` (its record's), with their positions."""
+    if name not in ctx.space_args:
+        op = get_op(name)
+        ctx.space_args[name] = () if op is None else tuple(
+            (i, a) for i, a in enumerate(op.args) if a.kind == "space")
+    return ctx.space_args[name]
 
 
 def _keyword_from(name: str, nargs: int, ctx: PrintContext) -> int | None:

@@ -165,10 +165,6 @@ _KIND_WORDS: Final[Mapping[str, str]] = MappingProxyType({
     "space": "a memory space such as pl.Mem.Vec"})
 
 
-def _space_code(value: Any) -> Any:
-    """A memory space given as a positional operand (`pl.tile.alloc(pl.Mem.Vec, n)`) is stored as
-    its integer code, as the reference's IR stores it; anything else is left for the kind check."""
-    return ConstInt(value.value) if isinstance(value, MemorySpace) else value
 
 # The Python values a keyword of each registry type takes (after `_convert_kwarg`); None keeps
 # the op's default.
@@ -294,7 +290,9 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     slots = _fill_gaps(spelling, op, _with_defaults(op, slots))
     if not required <= len(slots) <= maximum:
         raise _arity_error(spelling, op, len(slots))
-    exprs = [_space_code(a) if op.args[i].kind == "space" else to_expr(a) for i, a in enumerate(slots)]
+    # (A `space` operand that is not a memory space is left for the kind check below.)
+    exprs = [op.args[i].stored(a) if op.args[i].kind == "space" else to_expr(a)
+             for i, a in enumerate(slots)]
     for i, e in enumerate(exprs):
         if not isinstance(e, Expr):
             raise PlError(f"{spelling}: argument '{op.args[i].name}' must be "
