@@ -1,6 +1,6 @@
 """`pl.compile`: the default pipeline, run on a Program, with the decision log kept.
 
-The default pipeline is the reference's tensor path: unroll_loops, convert_to_ssa,
+The default pipeline is the reference's tensor path: unroll_loops, flatten_call_expr, convert_to_ssa,
 outline_incore_scopes, convert_tensor_to_tile_ops,
 flatten_tile_nd_to_2d, auto_tile_matmul_l0, canonicalize_tile_slice, infer_tile_memory_space
 (phases 0-4). It runs on tile-level and tensor-level programs alike.
@@ -45,6 +45,7 @@ class Compiled:
 def default_passes(backend: str | None, residency: bool = True) -> list[passes.Pass]:
     return [
         passes.unroll_loops(),
+        passes.flatten_call_expr(),
         passes.convert_to_ssa(),
         passes.outline_incore_scopes(),
         passes.convert_tensor_to_tile_ops(),

@@ -30,6 +30,7 @@ from pl.infer.residency.hook import strip_bridge_markers
 from pl.infer.verifier import verify_tile_memory_inferred as memory_violations
 from pl.ir.function import Program
 from pl.lowering.auto_tile_l0 import auto_tile_matmul_l0 as run_auto_tile_matmul_l0
+from pl.lowering.flatten_call import flatten_call_expr as run_flatten_call_expr
 from pl.lowering.flatten_nd import flatten_tile_nd_to_2d as run_flatten_tile_nd_to_2d
 from pl.lowering.outline import outline_incore_scopes as run_outline_incore_scopes
 from pl.lowering.ssa.convert import convert_to_ssa as run_convert_to_ssa
@@ -79,6 +80,12 @@ class Pass:
 def unroll_loops() -> Pass:
     """Replace every `pl.unroll` loop by its body, once per iteration, the index a constant."""
     return Pass("unroll_loops", lambda p: (run_unroll_loops(p), None))
+
+
+def flatten_call_expr() -> Pass:
+    """Give each op call of a tile or tensor nested in another op call (or returned, yielded, or an
+    in-place write in a tuple) a statement of its own before the one it is nested in."""
+    return Pass("flatten_call_expr", lambda p: (run_flatten_call_expr(p), None))
 
 
 def convert_to_ssa() -> Pass:
@@ -207,5 +214,5 @@ def check_memory_inferred(what: str, program: Program) -> None:
 
 __all__ = ["Pass", "InternalError", "PassManager", "PlError", "Property", "auto_tile_matmul_l0", "canonicalize_tile_slice",
            "check_memory_inferred",
-           "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_tile_nd_to_2d",
+           "convert_tensor_to_tile_ops", "convert_to_ssa", "flatten_call_expr", "flatten_tile_nd_to_2d",
            "infer_tile_memory_space", "outline_incore_scopes", "unroll_loops", "verify_pass_output", "verify_tile_memory_inferred"]

@@ -66,8 +66,8 @@ class Tiles:
         return c
 '''
 
-PASSES = ["frontend", "unroll_loops", "convert_to_ssa", "outline_incore_scopes", "convert_tensor_to_tile_ops",
-          "flatten_tile_nd_to_2d", "auto_tile_matmul_l0", "canonicalize_tile_slice",
+PASSES = ["frontend", "unroll_loops", "flatten_call_expr", "convert_to_ssa", "outline_incore_scopes",
+          "convert_tensor_to_tile_ops", "flatten_tile_nd_to_2d", "auto_tile_matmul_l0", "canonicalize_tile_slice",
           "infer_tile_memory_space"]
 
 

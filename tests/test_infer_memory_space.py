@@ -1,6 +1,7 @@
 """Memory-space inference on DSL programs: every scenario of pass.md section 8 (phases 0-3).
 
-Each case in tests/infer_cases/cases.py is parsed twice (Before, Expected); the pass output must be
+Each case in tests/infer_cases/cases.py is parsed twice (Before, Expected; the Before with its
+nested calls flattened, as the pipeline's flatten_call_expr does before inference); the pass output must be
 structurally equal to Expected, insert exactly the listed moves (by name, in order), log the listed
 decisions, be idempotent, and satisfy the TileMemoryInferred verifier.
 """
@@ -17,6 +18,7 @@ from pl.infer.memory_space import infer_tile_memory_space
 from pl.infer.verifier import verify_tile_memory_inferred
 from pl.ir import AssignStmt, Call, MemorySpace, Program, flatten_body, make_body
 from pl.ir.stmt import ForStmt, IfStmt, Stmt
+from pl.lowering.flatten_call import flatten_call_expr
 from pl.lowering.frontend import parse as text
 from pl.structural import assert_structural_equal
 from pl.typecheck import verify_well_typed
@@ -57,7 +59,7 @@ def assigned_names(stmt: Stmt) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_case(case: Case) -> None:
-    before = parse_program(case.source("Before"))
+    before = flatten_call_expr(parse_program(case.source("Before")))
     expected = parse_program(case.source("Expected"))
     if case.dump_vars is not None:
         before = with_dump_vars(before, case.dump_vars[0])
@@ -269,19 +271,15 @@ class P:
 
 
 def test_a_call_nested_through_the_pass_level_api_gets_its_moves_where_it_stands() -> None:
-    """The frontend gives `pl.matmul(a, b)` a statement of its own; a program built through the
-    pass-level API may keep it nested (`c = tile.exp(tile.matmul(a, b))`, as the reference's
-    parser does before flatten_call_expr). Inference moves the matmul's operands before the
-    statement and its Acc result to Vec where it stands, inside the exp call."""
-    from pl.ops.deduce import make_call
-
-    prog = parse_program(NESTED_API)
-    f = prog.functions[0]
-    stmts = flatten_body(f.body)
-    mm, ex = stmts[2], stmts[3]
-    assert isinstance(mm, AssignStmt) and isinstance(ex, AssignStmt)
-    nested = AssignStmt(ex.var, make_call("tile.exp", [mm.value]), span=ex.span)
-    before = replace(prog, functions=(replace(f, body=make_body([*stmts[:2], nested, *stmts[4:]])),))
+    """`pl.parse` keeps `pl.exp(pl.matmul(a, b))` nested as written (as the reference's parser
+    does; the pipeline's flatten_call_expr gives the matmul a statement of its own). Inference
+    run on it through the pass-level API moves the matmul's operands before the statement and
+    its Acc result to Vec where it stands, inside the exp call; the printed result reads back
+    as the same program."""
+    before = parse_program(NESTED_API)
+    ex = flatten_body(before.functions[0].body)[2]
+    assert isinstance(ex, AssignStmt) and isinstance(ex.value, Call)
+    assert isinstance(ex.value.args[0], Call) and ex.value.args[0].op_name == "tile.matmul"
     after, log = infer_tile_memory_space(before)
     assert [m.name for m in log.moves] == ["a_Left", "b_Right", "tile.move(tile.matmul)"]
     exp = next(s for s in flatten_body(after.functions[0].body)
@@ -291,8 +289,10 @@ def test_a_call_nested_through_the_pass_level_api_gets_its_moves_where_it_stands
     move = exp.value.args[0]
     assert isinstance(move, Call) and move.op_name == "tile.move"
     assert move.kwarg("target_memory") is MemorySpace.Vec
+    assert isinstance(move.args[0], Call) and move.args[0].op_name == "tile.matmul"
     assert verify_tile_memory_inferred(after) == []
     assert [e.message for e in verify_well_typed(after, placed=True)] == []
+    assert_structural_equal(parse_program(after.as_python()), after)
     again, log2 = infer_tile_memory_space(after)
     assert_structural_equal(again, after)
     assert log2.moves == ()

@@ -81,6 +81,20 @@ def test_there_are_many_programs() -> None:
     assert len(SOURCES) > 100
 
 
+def test_nested_calls_are_parsed_and_printed_as_written() -> None:
+    """pl.parse keeps op calls nested where they are written, and the printer prints them so (the
+    round trip above reads them back); the compiled program has them flattened."""
+    path = Path(__file__).resolve().parent / "round_trip_kernels" / "nested_calls.py"
+    program = pl.parse(path.read_text(encoding="utf-8"))
+    printed = pl.python_print(program)
+    for nested in ("pl.tile.mul(pl.tile.mul(xt, xt), xt)", "pl.tile.read(pl.tile.exp(inner), [0, 0])",
+                   "pl.tile.exp(pl.tile.neg(inner))", "return pl.tile.store(pl.tile.muls(y, 0.5)",
+                   "pl.tensor.exp(pl.tensor.muls(a, 0.5))"):
+        assert nested in printed, nested
+    compiled = pl.python_print(pl.compile(program).program)
+    assert "(pl.tile." not in compiled
+
+
 def test_a_dispatch_keeps_its_device() -> None:
     """`device=` on an orchestrator's call is kept on the call and printed back as written."""
     path = Path(__file__).resolve().parent / "round_trip_kernels" / "dispatch_to_a_device.py"

@@ -941,8 +941,10 @@ CASES: list[Case] = [
          return r
          """, moves=("x_tile_Left", "y_tile_Right", "tile.move(c)", "tile.move(tile.matmul)")),
     # A tile op in a loop bound and in init_values is computed once, before the loop, by a
-    # statement of its own: the bound's read and the Vec carry get its Acc result moved to Vec
-    # (the initial value, which a matmul cannot make in Vec, from a move right before the loop).
+    # statement of its own (the initial value's bound to a name by the frontend, the bound's by
+    # flatten_call_expr, right before the loop): the bound's read and the Vec carry get its Acc
+    # result moved to Vec (the initial value, which a matmul cannot make in Vec, from a move
+    # right before the loop).
     Case("tile_op_in_range_bound_and_init_values", P_MM, T16,
          VEC_LOADS_BEFORE + f"""
          c0: pl.Tile[[16, 128], pl.FP32] = pl.matmul(x_tile, y_tile)
@@ -956,9 +958,9 @@ CASES: list[Case] = [
          c0: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
          matmul: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
          matmul_1: pl.Tile[[16, 128], pl.FP32, {A}] = pl.tile.matmul(x_tile_Left, y_tile_Right)
-         matmul_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul, MOVE_VEC)
          matmul_1_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul_1, MOVE_VEC)
-         for i, (c,) in pl.range(pl.cast(pl.tile.read(matmul_Vec, [0, 0]), pl.INDEX), init_values=(matmul_1_Vec,)):
+         matmul_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(matmul, MOVE_VEC)
+         for i, (c,) in pl.range(pl.cast(pl.tile.read(matmul_1_Vec, [0, 0]), pl.INDEX), init_values=(matmul_Vec,)):
              c0_Vec: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.move(c0, MOVE_VEC)
              c2: pl.Tile[[16, 128], pl.FP32, {V}] = pl.tile.add(c, c0_Vec)
              c_out: pl.Tile[[16, 128], pl.FP32, {V}] = pl.yield_(c2)

@@ -29,8 +29,7 @@ class P:
     def f(self, c: pl.Tensor[[8, 4, 16, 32], pl.FP32], i: pl.Scalar[pl.INDEX],
           j: pl.Scalar[pl.INDEX], k: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.FP32]:
         a = pl.tensor.slice(c, [1, 4, 16, 32], [i, 0, 0, 0], [], [0])
-        slice = pl.tensor.slice(c, [1, 4, 16, 32], [i, 0, 0, 0], [], [0])
-        b = pl.tensor.slice(slice, [1, 16, 32], [j, 0, 0], [], [0])
+        b = pl.tensor.slice(pl.tensor.slice(c, [1, 4, 16, 32], [i, 0, 0, 0], [], [0]), [1, 16, 32], [j, 0, 0], [], [0])
         d = pl.tensor.slice(c, [1, 1, 16, 32], [i, j, 0, 0], [], [0, 1])
         e = pl.tensor.slice(c, [4, 1, 16, 32], [0, j, 0, 0], [], [1])
         g = pl.tensor.slice(c, [8, 4, 14, 16], [0, 0, 2, 8])

@@ -117,12 +117,10 @@ def lower_block(ctx: FnCtx, stmts: Sequence[cst.CSTNode]) -> list[Stmt]:
 
 def _header_first(ctx: FnCtx, lower: Callable[[FnCtx, Any], list[Stmt]], node: cst.CSTNode
                   ) -> list[Stmt]:
-    """The statements `lower` makes for the compound statement `node`, after those computing the op
-    calls nested in the op calls of its header (an if's condition, a loop's bounds and initial
-    values, a scope's arguments; see `FnCtx.hoisted`), which the header evaluates once, before
-    its body: each stands at top level, where inference places its operands and tensor-to-tile
-    conversion converts it, as the reference's flatten_call_expr places them. A while's
-    condition keeps its calls (`_bool_cond`); the bodies' statements hoist their own."""
+    """The statements `lower` makes for the compound statement `node`, after those its header puts
+    first (see `FnCtx.hoisted`: a loop's initial values bound to names, an inline function's
+    body), which the header evaluates once, before its body. A while's condition has none
+    (`_bool_cond`); the bodies' statements put their own."""
     outer, ctx.hoisted = ctx.hoisted, []
     try:
         produced = lower(ctx, node)
@@ -172,9 +170,10 @@ def lower_compound(ctx: FnCtx, node: cst.BaseCompoundStatement) -> list[Stmt]:
 
 
 def _bool_cond(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
-    """A while's condition. It is evaluated before every iteration, so the op calls nested in it
-    stay where they are written (inference moves their operands in place): hoisted before the
-    loop, they would be computed once."""
+    """A while's condition. It is evaluated before every iteration, so nothing of it is put before
+    the loop (an inline function's body would be computed once there), and the flatten_call_expr
+    pass leaves its nested op calls where they are written (inference moves their operands in
+    place)."""
     outer, ctx.hoisted = ctx.hoisted, None
     try:
         cond = lower_expr(ctx, node)

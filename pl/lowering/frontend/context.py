@@ -137,11 +137,11 @@ class FnCtx:
     attrs: list[tuple[str, Any]] = field(default_factory=list)
     params: set[int] = field(default_factory=set)
     emitted: int = 0
-    # Statements computing the op calls nested in the arguments of another op call of the simple
-    # statement, or of the header of the compound statement, being lowered (None outside one, and
-    # in a while's condition, evaluated before every iteration): each becomes its own statement
-    # before it, so every constrained call stands at top level where memory-space inference
-    # places its moves.
+    # Statements that go before the simple statement, or the compound statement's header, being
+    # lowered (None outside one, and in a while's condition, evaluated before every iteration):
+    # the body of an `@pl.inline` function called there, and the values bound to a name there
+    # (`hoist_nested`). Op calls nested in other calls stay as written: the flatten_call_expr
+    # pass gives them statements of their own.
     hoisted: list[Stmt] | None = None
     # How many expressions enclose the one being lowered (see MAX_EXPRESSION_DEPTH).
     depth: int = 0

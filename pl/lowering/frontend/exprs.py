@@ -55,7 +55,6 @@ from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
 from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem, written_operator
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
-from pl.ops.registry import get_op
 
 # Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
 # constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
@@ -203,18 +202,8 @@ def _sequence(ctx: FnCtx, node: cst.List | cst.Tuple) -> Any:
         if isinstance(el, cst.StarredElement):
             raise ctx.error(el, "Starred elements are not supported in kernels")
         value = lower_expr(ctx, el.value)
-        # An in-place op (pl.write, ...) gives back the tile it wrote: computed by a statement of
-        # its own, its result is that tile again wherever inference moves its argument.
-        elems.append(hoist_nested(ctx, value) if _writes_in_place(value) else value)
+        elems.append(value)
     return MakeTuple(tuple(elems))
-
-
-def _writes_in_place(value: Any) -> bool:
-    """`value` is a call of an op that writes an argument in place (`OpDef.inplace_args`)."""
-    if type(value) is not Call or isinstance(value.op, GlobalVar):
-        return False
-    op = get_op(value.op.name)
-    return op is not None and bool(op.inplace_args)
 
 
 def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
@@ -362,7 +351,7 @@ def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
     if isinstance(base.type, TensorType | TileType):  # a view or an element (subscripts.py)
         comps = subscript_components(ctx, node)
         try:
-            return subscripts.read(hoist_nested(ctx, base), comps, ctx.cur_span)
+            return subscripts.read(base, comps, ctx.cur_span)
         except PlError as e:
             raise ctx.src.locate(e, node, ctx.cur_span) from None
     if isinstance(base.type, TupleType):
@@ -405,7 +394,7 @@ def array_op(ctx: FnCtx, spelling: str, operands: Sequence[tuple[cst.CSTNode, Ex
     `arr[i] = v` is `arr = pl.array.update_element(arr, i, v)`), built and checked as that call
     is; an error points at the operand it names."""
     try:
-        return op_builders.build_call(spelling, [hoist_nested(ctx, e) for _, e in operands], {},
+        return op_builders.build_call(spelling, [e for _, e in operands], {},
                                       ctx.cur_span)
     except PlError as e:
         i = e.argument
@@ -511,7 +500,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     deps: tuple[tuple[str, Any], ...] = ()
     if spelling in _DEPS_ATTR_OPS:
         deps, kw = _deps_keyword(ctx, node, spelling, kw)
-    args = [hoist_nested(ctx, _op_arg(ctx, a.value)) for a in pos]
+    args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
     kwargs: dict[str, Any] = {}
     for a in kw:
@@ -520,7 +509,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         if a.keyword.value == "attrs":  # compiler attrs, as the printer writes them
             attrs = attrs_arg(ctx, a.value, refused=_OP_BESPOKE_ATTRS)
         else:
-            kwargs[a.keyword.value] = hoist_nested(ctx, _op_arg(ctx, a.value))
+            kwargs[a.keyword.value] = _op_arg(ctx, a.value)
     region = _split_aiv_mode(ctx, spelling)
     if region is not None:
         _lane_split(ctx, node, spelling, kwargs, region)
@@ -600,12 +589,12 @@ def _is_task_id(value: Any) -> bool:
 
 
 def hoist_nested(ctx: FnCtx, value: Any) -> Any:
-    """An op call nested as an argument of another op call (or given to `pl.yield_` / `return`),
-    computed first by its own statement named after the op (`matmul = pl.matmul(a, b)`; Vars are
-    told apart by identity, and the printer renames colliding ones), so inference sees it at top
-    level and places its operands; else `value`. Only inside a simple statement or the header of
-    an if or a loop (blocks.py, `_header_first`): a while's condition keeps its calls where they
-    are evaluated, before every iteration."""
+    """An op call of a tile or a tensor that is bound to a name rather than nested where it is
+    written: a loop carry's initial value (a definition the flatten_call_expr pass does not
+    rebuild) and an `@pl.inline` function's argument (each use of the parameter is that one
+    value), computed first by its own statement named after the op (`add = pl.add(a, b)`; Vars
+    are told apart by identity, and the printer renames colliding ones); else `value`. Calls
+    nested in other calls stay as written (pl/lowering/flatten_call.py flattens them)."""
     if ctx.hoisted is None or type(value) is not Call or isinstance(value.op, GlobalVar) \
             or not isinstance(value.type, TileType | TensorType):
         return value

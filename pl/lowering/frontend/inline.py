@@ -30,7 +30,8 @@ import libcst as cst
 from pl.deep_stack import MAX_NESTING
 from pl.errors import PlError
 from pl.ir.expr import Call, Expr, MakeTuple, Var
-from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt
+from pl.lowering.flatten_call import extractable
 from pl.lowering.frontend.blocks import lower_block, suite
 from pl.lowering.frontend.bound import BoundNames
 from pl.lowering.frontend.context import FnCtx, InlineCallee, ProgCtx
@@ -89,7 +90,7 @@ class InlineFunction(InlineCallee):
         last = stmts[-1] if stmts else None
         if isinstance(last, ReturnStmt):
             stmts.pop()
-            returned = last.values
+            returned = tuple(_bound(v, last, stmts) for v in last.values)
         ctx.hoisted.extend(stmts)
         value: Expr | None = None
         if returned:
@@ -119,6 +120,19 @@ class InlineFunction(InlineCallee):
                 value = py_to_expr(ctx, value, a.value)
             values.append(hoist_nested(ctx, value))
         return values
+
+
+def _bound(value: Expr, ret: ReturnStmt, stmts: list[Stmt]) -> Expr:
+    """A value the body returns, as the call's value: an op call of a tile or a tensor is bound
+    to a name by a statement at the `return` (`mul = pl.mul(t, 0.5)`), which stands in the
+    helper's body where the user wrote it (show_inferred annotates the helper there); else the
+    value itself."""
+    if not extractable(value):
+        return value
+    assert isinstance(value, Call)
+    temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
+    stmts.append(AssignStmt(temp, value, span=ret.span, comments=ret.comments))
+    return temp
 
 
 class _Returns(cst.CSTVisitor):

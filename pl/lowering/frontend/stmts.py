@@ -39,7 +39,6 @@ from pl.lowering.frontend.exprs import (
     array_index,
     array_op,
     attrs_arg,
-    hoist_nested,
     lower_binary,
     lower_call,
     lower_expr,
@@ -83,8 +82,8 @@ def dsl_callee(ctx: FnCtx, node: cst.CSTNode) -> Any:
 
 
 def lower_small(ctx: FnCtx, node: cst.BaseSmallStatement) -> list[Stmt]:
-    """The statements of one simple statement: the op calls nested in its op calls' arguments
-    first (see `FnCtx.hoisted`), then the statement itself."""
+    """The statements of one simple statement: those an inline function's body or a loop's initial
+    values put first (see `FnCtx.hoisted`), then the statement itself."""
     # Dispatch on the exact node class (LibCST nodes are ABCs: class patterns are slow).
     handler = _SMALL_HANDLERS.get(type(node))
     if handler is None:
@@ -146,9 +145,9 @@ def _return_stmt(ctx: FnCtx, node: cst.Return) -> list[Stmt]:
                         hint="bind the value inside the scope and return it after the scope")
     vals: tuple[Expr, ...] = ()
     if isinstance(node.value, cst.Tuple):
-        vals = tuple(hoist_nested(ctx, lower_expr(ctx, el.value)) for el in node.value.elements)
+        vals = tuple(lower_expr(ctx, el.value) for el in node.value.elements)
     elif node.value is not None:
-        vals = (hoist_nested(ctx, lower_expr(ctx, node.value)),)
+        vals = (lower_expr(ctx, node.value),)
     _check_returned(ctx, node, vals)
     return [ReturnStmt(vals, span=span)]
 
@@ -340,7 +339,7 @@ def yield_site(ctx: FnCtx, names: list[str] | None, types: list[Type | None], ca
                               "scope's body runs as a task of its own (an InCore function "
                               "compilation outlines)",
                         hint="bind the value inside the scope and yield it after the scope")
-    values = [hoist_nested(ctx, lower_expr(ctx, a.value)) for a in call.args]
+    values = [lower_expr(ctx, a.value) for a in call.args]
     if names is not None and len(names) != len(values):
         raise ctx.error(call, f"pl.yield_ gives {len(values)} value(s) to {len(names)} name(s)",
                         hint="yield one value per name on the left")
@@ -410,8 +409,7 @@ def _subscript_write(ctx: FnCtx, target: cst.Subscript, base: Expr, rhs: Expr,
                              "strict_ssa=True")
     comps = subscript_components(ctx, target)
     try:
-        return subscripts.write(hoist_nested(ctx, base), comps, hoist_nested(ctx, rhs),
-                                ctx.cur_span, lambda e: hoist_nested(ctx, e))
+        return subscripts.write(base, comps, rhs, ctx.cur_span)
     except PlError as e:
         raise ctx.src.locate(e, target, ctx.cur_span) from None
 

@@ -27,7 +27,7 @@ Errors are raised without a place; the frontend locates them at the subscript.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pl.errors import PlError
@@ -82,10 +82,10 @@ def read(base: Expr, comps: Sequence[Component], span: Span) -> Expr:
     return _build(f"pl.{kind}.slice", args, span)
 
 
-def write(base: Expr, comps: Sequence[Component], source: Expr, span: Span,
-          hoist: Callable[[Expr], Expr]) -> Expr:
+def write(base: Expr, comps: Sequence[Component], source: Expr, span: Span) -> Expr:
     """The value `base` takes in `base[comps] = source`: an assemble of `source` into it.
-    `hoist` places a nested op call (the source's reshape) in a statement of its own."""
+    The source's reshape, where one is needed, is nested in the assemble (the flatten_call_expr
+    pass gives it a statement of its own)."""
     t = base.type
     if not isinstance(t, TensorType | TileType):
         raise PlError("Subscript-write requires a Tensor, Tile, or Array target, got "
@@ -122,7 +122,7 @@ def write(base: Expr, comps: Sequence[Component], source: Expr, span: Span,
     for axis, want in enumerate([1] * lead + kept):
         _check_extent(axis, want, st.shape[axis], None if valid is None else valid[axis])
     if st.rank != len(extents):
-        source = hoist(_lift(source, st, valid, drop, len(extents), lead, kind, span))
+        source = _lift(source, st, valid, drop, len(extents), lead, kind, span)
     return _build(f"pl.{kind}.assemble", [base, source, offsets], span)
 
 
