@@ -645,6 +645,36 @@ def test_function_below_its_level_is_shown_as_it_compiles(before: Path,
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
 
 
+# -- calls nested as written (pl/lowering/flatten_call.py) -----------------------------------------
+NESTED = Path(__file__).resolve().parent / "nested_cases"
+NESTED_CASES = sorted(p for p in NESTED.glob("*.py") if not p.name.endswith(".expected.py"))
+
+
+@pytest.mark.parametrize("before", NESTED_CASES, ids=lambda p: p.stem)
+def test_nested_calls_stay_nested_unless_a_move_reads_them(before: Path,
+                                                           request: pytest.FixtureRequest) -> None:
+    """A Before file with calls nested in calls regenerates to its Expected file, annotated in
+    place (not shown as it compiles, not left as written): a statement whose inner results need
+    no move keeps its nesting; an inner result a move reads is the only part taken out, to a
+    statement named from the user's (`c_load`), and the move's name stands where it was; a
+    nested call reading a moved value reads the move where it stands. Every comment is kept in
+    order, and the Expected file is a fixed point."""
+    text = before.read_text(encoding="utf-8")
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    code, _, err = run([str(before)])
+    assert code == 0 and "shown as it compiles" not in err and "left as written" not in err, err
+    assert "__" not in got
+    comments = iter(_comments(got))
+    assert all(any(c == d for d in comments) for c in _comments(text))
+    assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+    code, _, err = run(["--check", str(expected)])
+    assert code == 0, err
+
+
 # -- dims spelled by the module constants the user's shapes use -----------------------------------
 CONSTANT_DIMS = Path(__file__).resolve().parent / "constant_dims"
 CONSTANT_DIM_CASES = sorted(p for p in CONSTANT_DIMS.glob("*.py") if not p.name.endswith(".expected.py"))

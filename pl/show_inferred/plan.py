@@ -52,6 +52,7 @@ from pl.ir.stmt import (
 )
 from pl.ir.traverse import stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType, Type, effective_tile_view
+from pl.lowering.flatten_call import statement_temps
 from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
@@ -100,6 +101,9 @@ class _Edit:
     target_memory: Any = None         # a MemorySpace to write into target_memory=
     renames: list[tuple[int, str, str]] = field(default_factory=list)
     column: int = 0                   # where the statement starts on its line (0-based)
+    # The calls nested in the statement that change, by id of the user's node: a name that
+    # replaces the call (it was taken out to a statement of its own), or the edit of its call.
+    nested: dict[int, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -122,7 +126,7 @@ class FunctionResult:
 
     def __init__(self, planner: _Planner, edits: list[Edit] | None) -> None:
         self._planner = planner
-        self.move_names = planner.move_names
+        self.move_names = {**planner.move_names, **planner.temp_names}
         self.move_lines = planner.move_lines
         self.edits = edits
         self.changed = bool(edits) if edits is not None else self.node is not planner.fd
@@ -214,6 +218,15 @@ class _Planner:
         self.move_names: dict[str, str] = {}
         self.move_lines: dict[str, int] = {}
         self.producers: dict[str, str] = {}
+        # The calls the user nested, which flatten_call_expr gave statements of their own: the
+        # source's temporaries of each statement and how many of them were met; the user's
+        # nodes of those calls; the name of each one taken out (compiled name -> shown name) and
+        # its statement and node; the nested edits of each statement (see `_Edit.nested`).
+        self.temps: dict[Key, tuple[list[AssignStmt], int]] = {}
+        self.temp_nodes: dict[Key, list[cst.Call] | None] = {}
+        self.temp_names: dict[str, str] = {}
+        self.taken_out: dict[str, tuple[Key, cst.Call]] = {}
+        self.nested: dict[Key, dict[int, Any]] = {}
         # Compiled var name -> the type the file shows for it (see `_shown`).
         self.user_types: dict[str, Type] = {
             p.name: sp.type for p, sp in zip(compiled.params, source.params, strict=False)}
@@ -295,6 +308,9 @@ class _Planner:
     def _walk(self, stmts: Sequence[Stmt], block: cst.BaseSuite, ret_vars: tuple[Var, ...],
               depth: int) -> None:
         pending: list[_Insert] = []
+        moved = {s.value.args[0].name for s in stmts if isinstance(s, AssignStmt)
+                 and s.var.name in self.moves and isinstance(s.value, Call) and s.value.args
+                 and isinstance(s.value.args[0], Var)}
         for s in self._segments(stmts, block):
             if isinstance(s, _Unrolled):
                 self._walk_unrolled(s, block, pending, depth)
@@ -315,6 +331,9 @@ class _Planner:
                     continue  # a carry SSA conversion adds; re-derived on every compile
                 raise Unsupported(f"the compiled body has a statement the source does not "
                                   f"(line {s.span.line})")
+            if isinstance(s, AssignStmt) and entry.small is not None and k not in self.seen \
+                    and self._temp(s, k, entry, depth, pending, moved):
+                continue
             if isinstance(s, YieldStmt) and entry.small is None:
                 # The carry SSA conversion adds to a loop or an if, located at its header: the
                 # file has no line for it, so one yielding an inserted move cannot be shown.
@@ -540,6 +559,74 @@ class _Planner:
         self.move_names.update(sub.move_names)
         self.move_lines.update(sub.move_lines)
 
+    def _temp(self, s: AssignStmt, k: Key, entry: _Entry, depth: int, pending: list[_Insert],
+              moved: set[str]) -> bool:
+        """Whether `s` is a temporary flatten_call_expr made of a call the user nested in the
+        statement at `k` (they come first, inner calls first). Such a call stays nested as
+        written, its changes edited in place, unless a move reads its result (`moved`): then it
+        alone is taken out, to a statement of its own named from the user's names, before the
+        statement (`pending`), and the move's name stands where it was."""
+        temps, index = self.temps.get(k) or ([], 0)
+        if k not in self.temps:
+            src = self._src(k)
+            if isinstance(src, AssignStmt | EvalStmt | ReturnStmt | YieldStmt):
+                temps = statement_temps(src)
+        if index == len(temps):
+            return False
+        self.temps[k] = (temps, index + 1)
+        src_temp = temps[index]
+        if _call_op(s.value) != _call_op(src_temp.value) \
+                or isinstance(s.var.type, TileType) != isinstance(src_temp.var.type, TileType):
+            raise Unsupported(f"lowering rewrote the statement at line {k[0]}")
+        shown = self._shown(s.var, src_temp.var.type)
+        edit = self._nested_edit(s.value, src_temp.value)
+        taken_out = s.var.name in moved
+        if not taken_out and edit is None:
+            return True
+        node = self._temp_node(k, entry, temps, index)
+        nested = self.nested.setdefault(k, {})
+        if edit is not None:
+            nested[id(node)] = edit
+        if taken_out:
+            code = cst.Module([]).code_for_node(_nested_edited(node, nested, self.spell))
+            target = _target_name(entry.small)
+            name = fresh_name(f"{target}_{_func_word(node)}" if target else _func_word(node),
+                              self.taken)
+            self.temp_names[s.var.name] = name
+            self.spelled[s.var.name] = name  # (its move is named from it: `_move`)
+            self.taken_out[s.var.name] = (k, node)
+            nested[id(node)] = name  # a move's name once the move is met
+            indent = " " * ((self.indent + depth) * 4)
+            line = cst.parse_statement(f"{name}: {self.spell.type_text(shown)} = {code}\n")
+            assert isinstance(line, cst.SimpleStatementLine)
+            small = _wrapped(line.body[0], len(indent))  # (as a line annotated in place is)
+            code = cst.Module([]).code_for_node(line.with_changes(body=[small]))
+            text = "".join(indent + x for x in code.splitlines(keepends=True))
+            pending.append(_Insert(new=text, indent=indent))
+        return True
+
+    def _nested_edit(self, value: Expr, src_value: Expr) -> _Edit | None:
+        """The edit of a call the user nested (`src_value` as parsed, `value` compiled): its
+        target_memory and the moves it reads of the user's values; None: none."""
+        if not isinstance(value, Call):
+            return None
+        new_tm = dict(value.kwargs).get("target_memory")
+        old_tm = dict(src_value.kwargs).get("target_memory") if isinstance(src_value, Call) else None
+        edit = _Edit(target_memory=new_tm if new_tm is not None and new_tm != old_tm else None,
+                     renames=self._renames(value.args))
+        return edit if edit.target_memory is not None or edit.renames else None
+
+    def _temp_node(self, k: Key, entry: _Entry, temps: list[AssignStmt], index: int) -> cst.Call:
+        """The user's node of `temps[index]`, a call flatten_call_expr takes out of the statement
+        at `k`: the calls written as arguments of calls (or returned), inner first, matched in
+        order to the temporaries by their op's name."""
+        nodes = self.temp_nodes.get(k)
+        if k not in self.temp_nodes:
+            nodes = self.temp_nodes[k] = _pair_nested(entry.small, temps)
+        if nodes is None:
+            raise Unsupported(f"cannot tell which nested call of line {k[0]} is moved")
+        return nodes[index]
+
     def _check_same_kind(self, s: Stmt, k: Key) -> None:
         src = self._src(k)
         if src is None or type(src) is not type(s):
@@ -579,6 +666,7 @@ class _Planner:
         match k:
             case AssignStmt(var=v, value=value):
                 edit = self._call_edit(value, k)
+                edit.nested = self.nested.pop(_key(s.span.line, s.span.col), {})
                 shown = self._shown(v, src.var.type if isinstance(src, AssignStmt) else None)
                 if isinstance(v.type, TileType) and v.type.memory_space is not None \
                         and _annotatable(entry.small) \
@@ -586,9 +674,12 @@ class _Planner:
                     edit.annotate = shown
                 self._record(entry, edit)
             case EvalStmt(expr=e):
-                self._record(entry, self._call_edit(e, k))
+                edit = self._call_edit(e, k)
+                edit.nested = self.nested.pop(_key(s.span.line, s.span.col), {})
+                self._record(entry, edit)
             case YieldStmt(values=vals):
                 edit = _Edit(renames=self._renames(vals))  # a diverging branch's phi move
+                edit.nested = self.nested.pop(_key(s.span.line, s.span.col), {})
                 rv = _yielded_result(entry.small, ret_vars)
                 if rv is not None and isinstance(rv.type, TileType):
                     edit.annotate = self.user_types.get(rv.name, rv.type)
@@ -613,7 +704,9 @@ class _Planner:
                 self._walk(flatten_body(then), _suite(entry.stmt, 0), rv, depth + 1)
                 if other is not None:
                     self._walk(flatten_body(other), _suite(entry.stmt, 1), rv, depth + 1)
-            case ReturnStmt() | BreakStmt() | ContinueStmt() | SeqStmts():
+            case ReturnStmt():
+                self._record(entry, _Edit(nested=self.nested.pop(_key(s.span.line, s.span.col), {})))
+            case BreakStmt() | ContinueStmt() | SeqStmts():
                 pass  # nothing shown
             case _:
                 assert_never(k)
@@ -690,10 +783,12 @@ class _Planner:
     def _renames(self, args: Sequence[Expr]) -> list[tuple[int, str, str]]:
         """(position, the user's name, the shown move's name) of every argument that is a move."""
         return [(i, self._spelling(self.producers[a.name]), self.move_names[a.name])
-                for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names]
+                for i, a in enumerate(args) if isinstance(a, Var) and a.name in self.move_names
+                and self.producers[a.name] not in self.taken_out]  # (that one: `_move`)
 
     def _record(self, entry: _Entry, edit: _Edit) -> None:
-        if edit.annotate is None and edit.target_memory is None and not edit.renames:
+        if edit.annotate is None and edit.target_memory is None and not edit.renames \
+                and not edit.nested:
             return
         if entry.small is None:
             raise Unsupported("cannot edit a compound statement")
@@ -715,6 +810,9 @@ class _Planner:
             base = spelled + base[len(made):] if base.startswith(made) else spelled
             producer = Var(spelled, producer.type)
         name = fresh_name(base, self.taken)
+        out = self.taken_out.get(value.args[0].name)
+        if out is not None:  # a call the user nested, taken out: its move stands in its place
+            self.nested[out[0]][id(out[1])] = name
         produced = self.user_types.get(value.args[0].name)
         shown = self._shown(s.var, produced)
         self.move_names[s.var.name] = name
@@ -1132,7 +1230,7 @@ class _Record:
         if edit is not None and edit.annotate is not None and not _breaks(orig.body[0], edit,
                                                                           self.plan.spell):
             annotation = ": " + self.plan.spell.type_text(edit.annotate)
-            if edit.target_memory is None and not edit.renames:
+            if edit.target_memory is None and not edit.renames and not edit.nested:
                 text = src.text[start:end]
             else:
                 call_only = replace(edit, annotate=None)
@@ -1213,6 +1311,8 @@ def _breaks(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> bool
 
 
 def _edited(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> cst.BaseSmallStatement:
+    if edit.nested:
+        small = _nested_edited(small, edit.nested, spell)
     call = value_call(small)
     if edit.target_memory is not None or edit.renames:
         if call is None:
@@ -1225,6 +1325,93 @@ def _edited(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> cst.
     if edit.annotate is not None:
         small = annotate_small(small, edit.annotate, spell)
     return small
+
+
+def _nested_edited(node: cst.CSTNode, nested: Mapping[int, Any], spell: Spelling) -> Any:
+    """`node` with the calls nested in it (by id, see `_Edit.nested`) replaced by a name or
+    edited; inner calls first."""
+
+    class _Replace(cst.CSTTransformer):
+        def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+            change = nested.get(id(original))
+            if change is None or original is node:
+                return updated
+            if isinstance(change, str):
+                return cst.Name(change)
+            return _edited_call(updated, change, spell)
+
+    out = node.visit(_Replace())
+    top = nested.get(id(node))
+    if isinstance(node, cst.Call) and isinstance(out, cst.Call) and isinstance(top, _Edit):
+        out = _edited_call(out, top, spell)
+    return out
+
+
+def _edited_call(call: cst.Call, edit: _Edit, spell: Spelling) -> cst.Call:
+    if edit.target_memory is not None:
+        call = set_target_memory(call, edit.target_memory, spell.root)
+    for i, old, new in edit.renames:
+        call = rename_arg(call, i, old, new)
+    return call
+
+
+def _target_name(small: cst.BaseSmallStatement | None) -> str | None:
+    """The one name `small` assigns, if it assigns one."""
+    match small:
+        case cst.Assign(targets=[cst.AssignTarget(target=cst.Name(value=n))]) | \
+                cst.AnnAssign(target=cst.Name(value=n)):
+            return n
+        case _:
+            return None
+
+
+def _func_word(call: cst.Call) -> str:
+    """The last word of the called name (`pl.mul` -> `mul`)."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else "call"
+
+
+def _pair_nested(small: cst.BaseSmallStatement | None, temps: Sequence[AssignStmt]
+                 ) -> list[cst.Call] | None:
+    """The user's call node of each of `temps` (flatten_call_expr's temporaries of the statement,
+    in order): the calls written as another call's argument or as a returned value, inner
+    first, left to right, matched in order to the temporaries whose op has their name (`pl.mul`
+    to `tile.muls`); None when some temporary has none (a call the frontend made, such as a
+    subscript's)."""
+    if small is None:
+        return None
+    marked: set[int] = set()
+    found: list[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Arg(self, node: cst.Arg) -> None:
+            marked.add(id(node.value))
+
+        def visit_Return(self, node: cst.Return) -> None:
+            value = node.value
+            for v in value.elements if isinstance(value, cst.Tuple) else (value,):
+                marked.add(id(v.value if isinstance(v, cst.BaseElement) else v))
+
+        def leave_Call(self, node: cst.Call) -> None:
+            if id(node) in marked:
+                found.append(node)
+
+    small.visit(_Find())
+    out: list[cst.Call] = []
+    i = 0
+    for t in temps:
+        word = _call_op(t.value)
+        word = word.rsplit(".", 1)[-1] if word else ""
+        while i < len(found) and not (word.startswith(_func_word(found[i]))
+                                      or _func_word(found[i]).startswith(word)):
+            i += 1
+        if i == len(found):
+            return None
+        out.append(found[i])
+        i += 1
+    return out
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
