@@ -1,4 +1,4 @@
-"""`pl.interpret` on the cross-core pipes (pl/interpreter/ops_cross_core.py): a push then a pop
+"""`pl.interpret` on the cross-core pipes (pl/interpreter/ops/cross_core.py): a push then a pop
 moves the tile, in order, per direction and pipe id; a pop with nothing pushed is one located
 error; the pipes and buffers belong to one run; task ids are opaque (valid or not)."""
 

@@ -1,8 +1,8 @@
 """The interpreter's op table: every op's interpreter function, or the reason it has none.
 
 Guarantees: `HANDLERS` (op name -> handler) is built once, explicitly, when this module is imported,
-from the `@interprets` marks of pl/interpreter/ops.py, ops_mem.py, ops_index.py, ops_array.py,
-ops_cross_core.py, ops_distributed.py and this module, and is read-only.
+from the `@interprets` marks of the pl/interpreter/ops/ modules (arith, mem, index, array,
+cross_core, distributed) and this module, and is read-only.
 `WITHOUT_NUMERICS` names every other registered op together with the reason the interpreter does
 not compute it; an op is in exactly one of the two (tests/test_op_records.py checks both against
 the registry), so adding an op means marking its handler or saying here why it has none. The
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.interpreter import ops, ops_array, ops_cross_core, ops_distributed, ops_index, ops_mem
 from pl.interpreter.context import Handler, OpCtx
+from pl.interpreter.ops import arith, array, cross_core, distributed, index, mem
 from pl.ops.marks import collect, interprets
 
 
@@ -49,8 +49,8 @@ def _subblock_idx(c: OpCtx) -> Any:
 
 def build_handlers() -> Mapping[str, Handler]:
     """Op name -> handler, from the `@interprets` marks of the interpreter's modules."""
-    return collect("interpreter", (ops, ops_mem, ops_index, ops_array, ops_cross_core,
-                                   ops_distributed, sys.modules[__name__]))
+    return collect("interpreter", (arith, mem, index, array, cross_core, distributed,
+                                   sys.modules[__name__]))
 
 
 HANDLERS: Final = build_handlers()

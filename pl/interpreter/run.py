@@ -20,8 +20,8 @@ Guarantees:
   transparent; calls between functions follow the callee's return values.
 * Ordering-only system ops (fences, barriers) are no-ops: statements already run in order.
 * A distributed program (`ranks=N`) runs its HOST orchestrator's dispatches as N ranks, one thread
-  each, with their own window slices (pl.interpreter.ranks, ops_distributed); a wait no rank can
-  satisfy, and a meaning the reference leaves undefined, are located PlErrors, never a hang.
+  each, with their own window slices (pl.interpreter.ranks, pl.interpreter.ops.distributed); a
+  wait no rank can satisfy, and a meaning the reference leaves undefined, are located PlErrors, never a hang.
 * An op without a handler raises `PlError("pl.interpret: op 'x' is not supported by the
   interpreter")`; nothing is approximated silently.
 * The covered ops are the `@interprets`-marked ones, `supported_ops()`; every other registered

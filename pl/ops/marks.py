@@ -1,7 +1,7 @@
 """Registration marks: decorators saying which ops a function implements, and the one collector.
 
 An op's type rule (`@type_rule`, in pl/ops/rules/*.py), its interpreter function (`@interprets`,
-in pl/interpreter/ops*.py) and its tensor-to-tile converter (`@converts`, in
+in pl/interpreter/ops/) and its tensor-to-tile converter (`@converts`, in
 lowering/tensor_to_tile/convert.py) are each marked next to their implementation. Ops that share
 an implementation differ only by the keyword parameters the mark binds:
 

@@ -1,6 +1,6 @@
 """Op semantics of the interpreter, part 1: arithmetic (elementwise, scalar, unary, reductions,
 row/col broadcasts, comparisons to 0/1, the partial part_* ops, cast, creation, ci and tri).
-Part 2 (`ops_mem`) has memory, views and matmul.
+Part 2 (`mem`) has memory, views and matmul.
 
 Guarantees: every handler returns a NEW array (inputs are never modified); tile reductions read
 only the valid region of their input (a tile's or a tensor's); the caller coerces every result to the dtype of the Call's
@@ -197,7 +197,7 @@ def _reduce(c: OpCtx, *, fn: Callable[..., Any], row: bool) -> Any:
         axis = int(getattr(given, "value", given))
     widen = region.dtype == np.float16 and fn in (np.sum, np.prod)
     # A row-major copy: numpy's summation order follows the memory layout, and a view (a
-    # transposed or sliced tile) must reduce to the very bits its copy does (see ops_mem._mm).
+    # transposed or sliced tile) must reduce to the very bits its copy does (see mem._mm).
     acc = np.ascontiguousarray(region, dtype=np.float32 if widen else region.dtype)
     red = np.expand_dims(fn(acc, axis=axis), axis) if fn in (np.argmax, np.argmin) \
         else fn(acc, axis=axis, keepdims=True)

@@ -38,8 +38,8 @@ import numpy as np
 
 from pl.errors import PlError
 from pl.interpreter.context import OpCtx, window
-from pl.interpreter.ops import COMPARE
-from pl.interpreter.ops_mem import checked_indices
+from pl.interpreter.ops.arith import COMPARE
+from pl.interpreter.ops.mem import checked_indices
 from pl.interpreter.values import Array, np_dtype
 from pl.ir.enums import DType
 from pl.ir.types import TensorType, TileType
