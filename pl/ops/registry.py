@@ -37,6 +37,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -364,21 +365,23 @@ def _layout(text: str) -> tuple[int, ...]:
     return tuple(int(s) for s in slots.split(","))
 
 
-_CALL_ENUMS: Final[Mapping[str, Any]] = MappingProxyType({
+# The enum types of kwargs, by the type name the kwargs column writes (`target_memory:MemorySpace`);
+# the call column spells their values `Enum.member`, and the frontend converts an int to a member.
+KWARG_ENUMS: Final[Mapping[str, type[Enum]]] = MappingProxyType({
     "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout})
 _CALL_FLAGS: Final = ("dim_first", "all_or_none", "self_loading")
 
 
 def _call_value(text: str) -> Any:
-    """A value of the call column: True, False, None, an int, or Enum.member of _CALL_ENUMS."""
+    """A value of the call column: True, False, None, an int, or Enum.member of KWARG_ENUMS."""
     literals: dict[str, Any] = {"True": True, "False": False, "None": None}
     if text in literals:
         return literals[text]
     if text.lstrip("-").isdigit():
         return int(text)
     enum, _, member = text.partition(".")
-    if enum in _CALL_ENUMS and member in _CALL_ENUMS[enum].__members__:
-        return _CALL_ENUMS[enum][member]
+    if enum in KWARG_ENUMS and member in KWARG_ENUMS[enum].__members__:
+        return KWARG_ENUMS[enum][member]
     raise ValueError(f"call column: unknown value {text!r}")
 
 

@@ -28,11 +28,7 @@ from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
 from pl.ir.types import TileType
 from pl.language.dsl_ops import canonical_spelling
-from pl.ops.registry import KWARG_CODES, OpDef, dsl_positional, rebinding_slot
-
-_ENUM_KWARG_TYPES: Final[Mapping[str, type[Enum]]] = MappingProxyType({
-    "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout,
-})
+from pl.ops.registry import KWARG_CODES, KWARG_ENUMS, OpDef, dsl_positional, rebinding_slot
 
 LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
@@ -139,7 +135,7 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
         return int(value) if type_name == "int" else value
     if key == "pad_value" and not isinstance(value, PadValue):
         return _pad_value(spelling, value)
-    enum_type = _ENUM_KWARG_TYPES.get(type_name)
+    enum_type = KWARG_ENUMS.get(type_name)
     if enum_type is not None and isinstance(value, int) and not isinstance(value, bool):
         for member in enum_type:
             if member.value == value:
