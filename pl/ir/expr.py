@@ -236,6 +236,22 @@ def const_index(value: int) -> ConstInt:
     return ConstInt(value, DType.INDEX)
 
 
+def space_code(space: MemorySpace) -> ConstInt:
+    """A memory space given as an operand (`pl.tile.alloc(pl.Mem.Vec, n)`), as the IR stores
+    it: its integer code, as the reference's IR does (`stored_space` reads it back)."""
+    return ConstInt(space.value)
+
+
+def stored_space(e: object) -> MemorySpace | None:
+    """The memory space an operand `space_code` made stands for; None for any other value."""
+    if type(e) is not ConstInt:
+        return None
+    try:
+        return MemorySpace(e.value)
+    except ValueError:
+        return None
+
+
 def space_of(e: Expr) -> MemorySpace | None:
     """The memory space of a tile-typed expression; None for any other (or a tile not placed)."""
     t = e.type

@@ -42,7 +42,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
-from pl.ir.expr import ConstInt
+from pl.ir.expr import space_code, stored_space
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops.marks import collect
 from pl.ops.rules import (
@@ -83,17 +83,12 @@ class ArgSpec:
         `space` operand (`pl.tile.alloc(pl.Mem.Vec, n)`) as its integer code, as the reference's
         IR stores it; any other value as it is. The frontend stores through it and the printer
         reads back through `space_of`: the one place the operand's spelling is written."""
-        return ConstInt(value.value) if self.kind == "space" and isinstance(value, MemorySpace) \
+        return space_code(value) if self.kind == "space" and isinstance(value, MemorySpace) \
             else value
 
     def space_of(self, stored: Any) -> MemorySpace | None:
         """The memory space a stored `space` operand stands for (what `stored` made), else None."""
-        if self.kind == "space" and type(stored) is ConstInt and stored.value in _SPACE_CODES:
-            return MemorySpace(stored.value)
-        return None
-
-
-_SPACE_CODES: Final = frozenset(m.value for m in MemorySpace)
+        return stored_space(stored) if self.kind == "space" else None
 
 
 @dataclass(frozen=True, slots=True)

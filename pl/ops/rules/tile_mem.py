@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pl.ir.enums import CompactMode, DType, MemorySpace, TensorLayout, TileLayout
-from pl.ir.expr import ConstInt, Expr, MakeTuple
+from pl.ir.expr import ConstInt, Expr, MakeTuple, stored_space
 from pl.ir.target import SPACES
 from pl.ir.types import (
     PtrType,
@@ -452,16 +452,13 @@ def output_tensor(ctx: Deduction, *, i: int) -> Type:
 __all__ = ["positive_shape", "space_kwarg", "window_valid"]
 
 
-_SPACE_CODES = frozenset(m.value for m in MemorySpace)
-
-
 @type_rule("tile.alloc", "tensor.alloc")
 def alloc(ctx: Deduction) -> Type:
     """`pl.tile.alloc(pl.Mem.Vec, 16384)`: the base Ptr of an allocation of `size` bytes in a
     memory space (stored as the space's integer code, as the reference stores it)."""
     ctx.nargs(2)
     space = ctx.args[0]
-    if not (isinstance(space, ConstInt) and space.value in _SPACE_CODES):
+    if stored_space(space) is None:  # (ArgSpec.stored made it)
         raise ctx.fail(f"The operator {ctx.name} requires the first argument to be a memory space "
                        "such as pl.Mem.Vec", argument=0)
     size = ctx.scalar(1)
