@@ -451,6 +451,10 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     if output is None:
         output = _replace_functions(tree, replacements, root).code if replacements and \
             root is not None else tree.code
+    # The sites' planners refer back to `helpers` (a cycle that holds the parse); the output is
+    # built, so they are dropped, and the parse is freed by reference counting (the collector
+    # is paused during a compile: pl/gc_pause.py).
+    helpers.reset()
     return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes),
                        tuple(w for c in compiled for w in c.warnings))
 

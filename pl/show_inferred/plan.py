@@ -925,6 +925,12 @@ class InlineHelpers:
         return out
 
     def reset(self) -> None:
+        """Forgets the sites planned so far. A site's planner and its rewrite refer to each
+        other and to these helpers: cycles that hold the file's parse, so they are undone here
+        rather than left to the collector (paused during a compile: pl/gc_pause.py)."""
+        for plans in self.sites.values():
+            for p in plans:
+                p.result = None
         self.sites.clear()
 
 
