@@ -155,7 +155,7 @@ def test_html_marks_tiles_moves_and_hoisted_loads_with_the_explain_reasons(tmp_p
     assert f"hoisted before the loop at line {LOOP_LINE}" in hoisted[0].attrs["title"]
     moves = dom.marked("move", "tile")
     assert {(e.text, frozenset(e.classes & {"sp-Left", "sp-Right"})) for e in moves} == {
-        ("lhs_mat_Left", frozenset({"sp-Left"})), ("rhs_n_Right", frozenset({"sp-Right"}))}
+        ("lhs_mat_Left", frozenset({"sp-Left"})), ("rhs_n_mat_Right", frozenset({"sp-Right"}))}
     assert all("inserted move of" in e.attrs["title"] for e in moves)
     assert dom.find("ln", "hoisted-line") and len(dom.find("ln", "move-line")) == 2
 

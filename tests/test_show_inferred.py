@@ -839,3 +839,44 @@ def test_unroll_loops_and_inline_helpers_keep_their_form(before: Path,
     comments = iter(_comments(got))
     assert all(any(c == d for d in comments) for c in _comments(text))
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
+
+
+# -- --explain and --json name each binding as the shown text does -----------------------------------
+EXPLAIN = Path(__file__).resolve().parent / "explain_cases"
+
+
+def _bound(text: str) -> set[str]:
+    """Every name the text binds (parameters, assignment and loop targets)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(EXPLAIN.glob("*.py")), ids=lambda p: p.stem)
+def test_explain_and_json_name_each_binding_as_the_shown_text(case: Path) -> None:
+    """Each entry is about one binding and names it as the regenerated file binds it (two values
+    the compiled program names alike, a rebound name's bindings): `<case>.explain` is the
+    expected --explain (its path written as the file's name); --json gives the same names, each
+    one the regenerated file binds, and each move the value it moves."""
+    code, out, err = run(["--no-cache", "--explain", str(case)])
+    assert code == 0, err
+    assert out.replace(str(case), case.name) == case.with_suffix(".explain").read_text(encoding="utf-8")
+    bound = _bound(run(["--no-cache", str(case)])[1])
+    report = json.loads(run(["--no-cache", "--json", str(case)])[1])
+    explained = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("  ")
+                 and not line.startswith("    |")]
+    for f in (f for p in report["files"][0]["programs"] for f in p["functions"]):
+        for t in f["tiles"]:
+            assert t["name"] in bound, t
+            assert any(e.startswith(f"{t['name']} -> {t['memory_space']}") for e in explained), t
+        for m in f["moves"]:
+            assert {m["name"], m["source"]} <= bound, m
+            assert f"{m['name']} -> {m['target']}: inserted move of {m['source']}, " \
+                in "\n".join(explained), m
+        assert len({m["name"] for m in f["moves"]}) == len(f["moves"])
+        for r in f["residency"]:
+            assert r["load"] in bound, r

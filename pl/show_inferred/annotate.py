@@ -38,8 +38,9 @@ import libcst as cst
 
 from pl.compiler import Compiled, compile_program
 from pl.errors import InternalError, PlError, frame_span, is_pl_source
-from pl.ir.expr import Call, GlobalVar
+from pl.ir.expr import Call, GlobalVar, Var
 from pl.ir.function import Function, Program
+from pl.ir.names import user_name
 from pl.ir.span import Span
 from pl.ir.traverse import holds_tiles, stmt_exprs, walk_exprs, walk_stmts
 from pl.language.dsl import DynVar
@@ -56,6 +57,7 @@ from pl.lowering.source.python import (
 )
 from pl.lowering.source.static_eval import python_failure
 from pl.lowering.source.static_module import has_program_decorator, load_static, read_kernel
+from pl.show_inferred.bindings import shown_names
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
 from pl.show_inferred.jit_samples import entry_samples, parse_shape
@@ -603,19 +605,25 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}; {e2}); "
                                  "--ir shows its compiled form",
                                  Span(src.span.filename, src.span.line, src.span.col)))
-            return [FunctionInfo(c.source.name, name, {}, f"{e}; {e2}")
+            return [FunctionInfo(c.source.name, name, (), f"{e}; {e2}")
                     for name in (fn.name, *outlined)], []
         notes.append(PlError(f"{c.source.name}.{fn.name} {_SHOWN_COMPILED}, below the "
                              f"level it is written at ({e}): its compiled statements stand where "
                              "the statements they come from were written",
                              Span(src.span.filename, src.span.line, src.span.col)))
         replacements[id(fd)] = shown
-        return [FunctionInfo(c.source.name, name, shown.move_names)
-                for name in (fn.name, *outlined)], None
+        return _infos(c, (fn, *(g for g, _ in outlined.values())), shown.name_of), None
     if res.changed:  # only changed statement lists are rebuilt
         replacements[id(fd)] = res  # its def is built only if the module is rendered
-    return [FunctionInfo(c.source.name, name, res.move_names) for name in (fn.name, *outlined)], \
-        res.edits
+    moved = res.move_names
+    return _infos(c, (fn, *(g for g, _ in outlined.values())),
+                  lambda v: moved.get(v.name) or user_name(v.name)), res.edits
+
+
+def _infos(c: Compiled, functions: Sequence[Function], name_of: Callable[[Var], str]
+           ) -> list[FunctionInfo]:
+    """Each regenerated function's info: the name its shown text gives each of its bindings."""
+    return [FunctionInfo(c.source.name, f.name, shown_names(f, name_of)) for f in functions]
 
 
 _SHOWN_COMPILED = "is shown as it compiles"

@@ -63,9 +63,10 @@ from pl.ir.stmt import (
     stmt_kind,
 )
 from pl.ir.target import SPACES
-from pl.ir.traverse import stmt_defs, walk_stmts
+from pl.ir.traverse import walk_stmts
 from pl.ops.backend import capacity
 from pl.printer.program import print_node
+from pl.show_inferred.bindings import bindings
 from pl.show_inferred.report import Explained, ExplainedFunction, explained
 from pl.show_inferred.result import Regenerated
 from pl.show_inferred.verify import ir_text
@@ -167,13 +168,6 @@ def _header(lines: Sequence[str], region: range) -> range:
     return range(region.start, region.start + 1)
 
 
-def _defs(f: Function) -> list[tuple[Var, Stmt | None]]:
-    """Every binding of `f` in program order, with the statement that makes it (None: a
-    parameter). Two structurally equal functions list their bindings in the same order."""
-    return [*((v, None) for v in f.params),
-            *((v, s) for s in walk_stmts(f.body) for v in stmt_defs(s))]
-
-
 _EQUALS = re.compile(r"(?<![=!<>:])=(?!=)")  # an assignment's `=` (not `==`, `<=`, `:=`, a kwarg's)
 _IN = re.compile(r"\sin\s")
 _MOVE_OF = re.compile(r"(: inserted move of )(\w+)(, because )")  # report.explained's words
@@ -236,7 +230,7 @@ def _places(f: Function, g: Function, lines: Sequence[str], filename: str) -> di
     """Each binding of the compiled function `f`, where the shown text binds it: `g` is what that
     text compiles to, structurally equal to `f` (pl/show_inferred/verify.py checks it), so the
     k-th binding of one is the k-th of the other."""
-    mine, theirs = _defs(f), _defs(g)
+    mine, theirs = bindings(f), bindings(g)
     if len(mine) != len(theirs):
         return {}
     out: dict[Var, Place] = {}
@@ -250,38 +244,20 @@ def _places(f: Function, g: Function, lines: Sequence[str], filename: str) -> di
     return out
 
 
-def _bindings(ef: ExplainedFunction) -> list[Var | None]:
-    """The binding each entry of `ef` is about. The decision log names a value by its compiled
-    name, which two values may share (the loads of one operand for two matmuls): among them, the
-    one made by a statement of the entry's line, and the k-th entry of a kind about that name and
-    line is about the k-th such value."""
-    by_name: dict[str, list[tuple[Var, int]]] = {}
-    for v, s in _defs(ef.function):
-        by_name.setdefault(v.name, []).append((v, (s or ef.function).span.line))
-    seen: dict[tuple[str, str, int | None], int] = {}
-    out: list[Var | None] = []
-    for item in ef.items:
-        found = by_name.get(item.ir_name, [])
-        here = [v for v, line in found if line == item.line] or [v for v, _ in found]
-        k = seen.get((item.kind, item.ir_name, item.line), 0)
-        seen[(item.kind, item.ir_name, item.line)] = k + 1
-        out.append(here[min(k, len(here) - 1)] if here else None)
-    return out
-
-
 def _mark_function(lines: Sequence[str], ef: ExplainedFunction, g: Function, filename: str,
                    marks: dict[int, list[_Mark]]) -> None:
     """Marks each entry of `ef` on the name of the binding it is about, where `lines` (which
     compiled to a program holding `g`) binds it: one mark per binding, never per name, so a
     rebound name shows each binding's own decisions, and every hoisted load is marked."""
     places = _places(ef.function, g, lines, filename)
-    made = dict(_defs(ef.function))
+    made = dict(bindings(ef.function))
 
     def spelled(v: Var) -> str | None:
         at = places.get(v)
         return lines[at[0]][at[1]:at[2]] if at is not None else None
 
-    for item, v in zip(ef.items, _bindings(ef), strict=True):
+    for item in ef.items:
+        v = item.binding
         at = places.get(v) if v is not None else None
         if v is None or at is None:
             continue  # not spelled in this text (made by compiling it): the decision log has it

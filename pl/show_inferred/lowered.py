@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -72,12 +72,14 @@ _AFTER_VERSION = re.compile(r"__(?:[a-z]+_)*v\d+.")
 
 @dataclass
 class LoweredResult:
-    """What `rewrite_lowered` made: the def, and the output names of the inserted moves and of
-    every other value the output names otherwise than `user_name` does (compiled name -> name,
-    which the reports use); the def is rendered with the module (no text edits)."""
+    """What `rewrite_lowered` made: the def, the output name of every value (`name_of`: a Var,
+    never a compiled name, which two values may share), and by compiled name the first such
+    name of every value the output names otherwise than `user_name` does; the def is rendered
+    with the module (no text edits)."""
 
     node: cst.FunctionDef
     move_names: dict[str, str]
+    name_of: Callable[[Var], str]  # the output name of each value (one binding, one Var)
     move_lines: dict[str, int] = field(default_factory=dict)
     edits: None = None
     changed: bool = True
@@ -156,9 +158,24 @@ class _Names:
         for v, name in list(self.names.items()):
             if not rebinds_as_same(first_type.setdefault(name, v.type), v.type):
                 self.names[v] = fresh_name(name, taken)
+        # An inserted move of `x` to Left is `x_Left` (`x_Left_1` where that is taken): named
+        # from its value's output name, not from its compiled name (two moves may share one).
+        moved = {s.var: (s.value.args[0], t.memory_space) for f in functions
+                 for s in walk_stmts(f.body)
+                 if isinstance(s, AssignStmt) and s.var.name in moves and isinstance(s.value, Call)
+                 and s.value.args and isinstance(s.value.args[0], Var)
+                 and isinstance(t := s.var.type, TileType) and t.memory_space is not None}
         for v in made:
-            stem = _stem(v.name)
-            base = stem if stem not in taken and _spellable(stem) else f"{stem}_{_suffix(v)}"
+            if v in moved:
+                of, space = moved[v]
+                assert space is not None
+                base = f"{self(of)}_{space.name}"
+            else:
+                stem = _stem(v.name)
+                suffix = _suffix(v)
+                # (a space said once: `lhs_mat_1` beside `lhs_mat`, not `lhs_mat_mat`)
+                once = stem not in taken or stem.endswith(f"_{suffix}")
+                base = stem if once and _spellable(stem) else f"{stem}_{suffix}"
             if not _spellable(base):
                 base = "t"
             self.names[v] = fresh_name(base, taken)
@@ -632,7 +649,7 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     for v, name in names.names.items():
         if name != user_name(v.name):
             shown.setdefault(v.name, name)
-    return LoweredResult(node, shown, before=before)
+    return LoweredResult(node, shown, names, before=before)
 
 
 def _unannotated(node: cst.BaseStatement) -> cst.BaseStatement:

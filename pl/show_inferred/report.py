@@ -1,18 +1,22 @@
 """Reports of a regenerated file for `python -m pl.show_inferred`: `--explain` text and `--json`.
 
-Guarantees: names are the user's (`x_tile`, not `x_tile__ssa_v0`; moves as the regenerated file
-spells them), lines are 1-based lines of the user's file, and a JSON field that does not apply is
+Guarantees: names are the user's (`x_tile`, not `x_tile__ssa_v0`); each entry is about one
+binding (pl/show_inferred/bindings.py) and names it, and a move the value it moves, as the
+regenerated file spells that binding (two values the compiled program names alike are apart), lines are 1-based lines of the user's file, and a JSON field that does not apply is
 omitted, never null. The JSON shape is `{"version": 1, "files": [...], "diagnostics": [...],
 "warnings": [...]}` (the capacity warnings, `CapacityWarning.as_json()` with the file's path).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pl.errors import PlError, source_lines
+from pl.ir.expr import Call, Var
 from pl.ir.names import user_name, user_text
+from pl.ir.stmt import AssignStmt
+from pl.show_inferred.bindings import Entry, bindings, decision_bindings
 from pl.show_inferred.result import FunctionInfo, Regenerated
 from pl.show_inferred.written_spaces import Written, reason_text, space_changes, written_in
 
@@ -57,32 +61,31 @@ def _put(d: dict[str, Any], key: str, value: Any) -> None:
 
 def _function_json(c: Compiled, f: Function, info: FunctionInfo | None, log: _Log,
                    written: Written) -> dict[str, Any]:
-    move_names = info.move_names if info is not None else {}
-
-    def shown(name: str) -> str:
-        return move_names.get(name) or user_name(name)
-
+    # Each entry named as `explained` names it: its binding as the shown text spells it.
+    spaces, moves_log, res_log = (log.get(k, f.name) for k in ("spaces", "moves", "residency"))
+    name_of = _Namer(f, info, _entries(spaces, moves_log, res_log))
+    vs = name_of.vars
     tiles = []
-    spaces = log.get("spaces", f.name)
     changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(written, spaces)}
-    for d in spaces:
-        t: dict[str, Any] = {"name": shown(d.name)}
+    for d, v in zip(spaces, vs, strict=False):
+        t: dict[str, Any] = {"name": name_of(v, d.name)}
         _put(t, "line", _line(d.span))
         _put(t, "memory_space", d.space.name if d.space is not None else None)
         if d.space is not None:
-            _put(t, "written_memory_space", changed.get((t["name"], d.space.name)))
+            _put(t, "written_memory_space", changed.get((user_name(d.name), d.space.name)))
         _put(t, "reason", reason_text(written, d))
         tiles.append(t)
     moves = []
-    for m in log.get("moves", f.name):
-        mv: dict[str, Any] = {"name": shown(m.name), "source": shown(m.producer),
+    for m, v in zip(moves_log, vs[len(spaces):], strict=False):
+        mv: dict[str, Any] = {"name": name_of(v, m.name),
+                              "source": name_of.moved(v, m.producer),
                               "target": m.target.name}
         _put(mv, "line", _line(m.span))
         _put(mv, "consumer", m.consumer_op)
         moves.append(mv)
     residency = []
-    for rd in log.get("residency", f.name):
-        item: dict[str, Any] = {"load": shown(rd.load)}
+    for rd, v in zip(res_log, vs[len(spaces) + len(moves_log):], strict=False):
+        item: dict[str, Any] = {"load": name_of(v, rd.load)}
         _put(item, "loop_line", _line(rd.loop_span))
         _put(item, "decision", rd.decision)
         _put(item, "rule", rd.rule)
@@ -147,6 +150,8 @@ class Explained:
     line: int | None   # the line of the user's file it is about
     space: str         # tile: its space ("unplaced"); move: its target; residency: the decision
     text: str          # what `--explain` says of it after `path:line: `
+    source: str = ""   # a move: the value it moves, as the regenerated file spells it
+    binding: Var | None = field(default=None, compare=False)  # the value it is about
 
 
 @dataclass(frozen=True)
@@ -160,9 +165,39 @@ class ExplainedFunction:
     outlined: bool = False  # made by compilation of a `pl.at` scope's body (its span)
 
 
+def _entries(tiles: list[Any], moves: list[Any], res: list[Any]) -> list[Entry]:
+    return [*(("tile", d.name, _line(d.span)) for d in tiles),
+            *(("move", m.name, _line(m.span)) for m in moves),
+            *(("residency", rd.load, _line(getattr(rd, "load_span", None))) for rd in res)]
+
+
+class _Namer:
+    """The binding each entry of `f`'s log (`entries`) is about, and the name the shown text
+    gives a binding (by compiled name where none is known: a function left as written)."""
+
+    def __init__(self, f: Function, info: FunctionInfo | None, entries: list[Entry]) -> None:
+        defs = bindings(f)
+        names = info.names if info is not None and len(info.names) == len(defs) else ()
+        self.shown = {v: n for (v, _), n in zip(defs, names, strict=False) if n}
+        self.made = dict(defs)
+        self.vars = decision_bindings(f, entries)
+
+    def __call__(self, v: Var | None, ir_name: str) -> str:
+        return (self.shown.get(v) if v is not None else None) or user_name(ir_name)
+
+    def moved(self, v: Var | None, ir_name: str) -> str:
+        """The name of the value the move binding `v` moves (`ir_name`: its compiled name)."""
+        s = self.made.get(v) if v is not None else None
+        if isinstance(s, AssignStmt) and isinstance(s.value, Call) and s.value.args \
+                and isinstance(s.value.args[0], Var):
+            return self(s.value.args[0], ir_name)
+        return self(None, ir_name)
+
+
 def explained(r: Regenerated) -> list[ExplainedFunction]:
     """Every tile value, inserted move and residency candidate of each function, with its reason
-    (what `--explain` prints and the HTML report shows on hover). Linear in the size of the
+    (what `--explain` prints and the HTML report shows on hover), each about one binding
+    (pl/show_inferred/bindings.py) and naming it as the shown text does. Linear in the size of the
     program: the log is grouped by function once, the spaces the user wrote by statement once."""
     out: list[ExplainedFunction] = []
     infos = _infos(r)
@@ -176,30 +211,33 @@ def explained(r: Regenerated) -> list[ExplainedFunction]:
             if not (tiles or moves or res):
                 continue
             info = infos.get((c.source.name, f.name))
-            names = info.move_names if info else {}
+            name_of = _Namer(f, info, _entries(tiles, moves, res))
+            vs = name_of.vars
             items: list[Explained] = []
             changed = {(ch.name, ch.inferred): ch.written for ch in space_changes(written, tiles)}
-            for d in tiles:
+            for d, v in zip(tiles, vs, strict=False):
                 space = d.space.name if d.space is not None else "unplaced"
-                name = names.get(d.name) or user_name(d.name)
-                was = changed.get((name, space))
+                name = name_of(v, d.name)
+                was = changed.get((user_name(d.name), space))
                 note = f" (written {was}, changed by inference)" if was else ""
                 items.append(Explained("tile", name, d.name, _line(d.span), space,
-                                       f"{name} -> {space}{note}: {reason_text(written, d)}"))
-            for m in moves:
-                name = names.get(m.name) or user_name(m.name)
+                                       f"{name} -> {space}{note}: {reason_text(written, d)}",
+                                       binding=v))
+            for m, v in zip(moves, vs[len(tiles):], strict=False):
+                name = name_of(v, m.name)
+                source = name_of.moved(v, m.producer)
                 items.append(Explained(
                     "move", name, m.name, _line(m.span), m.target.name,
-                    f"{name} -> {m.target.name}: inserted move of "
-                    f"{names.get(m.producer) or user_name(m.producer)}, "
-                    f"because {m.consumer_op} argument {m.arg_index} must be in {m.target.name}"))
-            for rd in res:
+                    f"{name} -> {m.target.name}: inserted move of {source}, "
+                    f"because {m.consumer_op} argument {m.arg_index} must be in {m.target.name}",
+                    source, v))
+            for rd, v in zip(res, vs[len(tiles) + len(moves):], strict=False):
                 verb = "hoisted before" if rd.decision == "hoisted" else "kept inside"
-                load = names.get(rd.load) or user_name(rd.load)
+                load = name_of(v, rd.load)
                 items.append(Explained(
                     "residency", load, rd.load, _line(getattr(rd, "load_span", None)),
                     rd.decision, f"{load} {verb} the loop at line {_line(rd.loop_span)}: "
-                                 f"{_residency_reason(rd)}"))
+                                 f"{_residency_reason(rd)}", binding=v))
             out.append(ExplainedFunction(c.source.name, f, info.kept_reason if info else "",
                                          tuple(items), c.source.get(f.name) is None))
     return out

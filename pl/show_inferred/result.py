@@ -25,12 +25,14 @@ __all__ = ["FunctionInfo", "Regenerated", "from_json", "kernel_options", "to_jso
 
 @dataclass(frozen=True)
 class FunctionInfo:
-    """How one function was regenerated: the output names of the inserted moves, and whether it
-    was left as written (`kept_reason` then says why)."""
+    """How one function was regenerated: the name its shown text gives each of its bindings
+    (pl/show_inferred/bindings.py's `shown_names`: in `bindings` order, "" for the compiled
+    name's user part; empty when the function was left as written), and whether it was left
+    as written (`kept_reason` then says why)."""
 
     program: str
     name: str
-    move_names: dict[str, str]
+    names: tuple[str, ...]
     kept_reason: str = ""
 
 
@@ -74,7 +76,7 @@ def kernel_options(filename: str, backend: str | None, residency: bool, program:
 def to_json(r: Regenerated) -> dict[str, Any]:
     """What the cache keeps of a result: text and JSON data only (pl.show_inferred.cache)."""
     return {"output": r.output,
-            "functions": [[i.program, i.name, i.move_names, i.kept_reason]
+            "functions": [[i.program, i.name, list(i.names), i.kept_reason]
                           for i in r.functions],
             "notes": [error_json(n) for n in r.notes],
             "warnings": [w.as_json() for w in r.warnings]}
@@ -84,12 +86,11 @@ def from_json(data: Any, text: str, filename: str,
               compile_again: Callable[[], tuple[Compiled, ...]]) -> Regenerated:
     """The result `to_json` stored, for `text`; `compile_again` gives its compiled programs."""
     functions = []
-    for program, name, moves, reason in data["functions"]:
+    for program, name, names, reason in data["functions"]:
         if not (isinstance(program, str) and isinstance(name, str) and isinstance(reason, str)
-                and isinstance(moves, dict)
-                and all(isinstance(v, str) for kv in moves.items() for v in kv)):
+                and isinstance(names, list) and all(isinstance(n, str) for n in names)):
             raise ValueError("not a stored function")
-        functions.append(FunctionInfo(program, name, moves, reason))
+        functions.append(FunctionInfo(program, name, tuple(names), reason))
     if not isinstance(data["output"], str):
         raise ValueError("not a stored output")
     return Regenerated(filename, text, data["output"], compile_again, tuple(functions),

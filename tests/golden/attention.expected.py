@@ -46,15 +46,17 @@ class Attention:
             tmp_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.create(
                 [16, 128], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec
             )
-            s_Vec: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tile.move(
+            s_acc_Vec: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tile.move(
                 s_acc,
                 target_memory=pl.MemorySpace.Vec,
                 blayout=pl.TileLayout.row_major,
                 slayout=pl.TileLayout.none_box,
             )
-            m_vec: pl.Tile[[16, 1], pl.FP32, pl.MemorySpace.Vec] = pl.tile.row_max(s_Vec, tmp_tile)
+            m_vec: pl.Tile[[16, 1], pl.FP32, pl.MemorySpace.Vec] = pl.tile.row_max(
+                s_acc_Vec, tmp_tile
+            )
             shifted_vec: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tile.row_expand_sub(
-                s_Vec, m_vec
+                s_acc_Vec, m_vec
             )
             e_vec: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(shifted_vec)
             tmp_tile_vec: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.create(
@@ -69,14 +71,14 @@ class Attention:
             p16_vec: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Vec] = pl.tile.cast(
                 p_vec, target_type=pl.FP16, mode='round'
             )
-            p16_Left: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Left] = pl.tile.move(
+            p16_vec_Left: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Left] = pl.tile.move(
                 p16_vec, target_memory=pl.MemorySpace.Left
             )
-            v_blk_Right: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Right] = pl.tile.move(
+            v_blk_mat_Right: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Right] = pl.tile.move(
                 v_blk_mat, target_memory=pl.MemorySpace.Right
             )
             o_acc: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(
-                p16_Left, v_blk_Right
+                p16_vec_Left, v_blk_mat_Right
             )
             acc_next_tensor: pl.Tensor[[16, 256], pl.FP32] = pl.tile.store(o_acc, [0, blk], acc)
             result: pl.Tensor[[16, 256], pl.FP32] = pl.yield_(acc_next_tensor)

@@ -27,11 +27,11 @@ class StationaryLhs:
             rhs_n_mat: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Mat] = pl.tile.load(
                 rhs, [0, n], [128, 128], [128, 128], target_memory=pl.MemorySpace.Mat
             )
-            rhs_n_Right: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Right] = pl.tile.move(
+            rhs_n_mat_Right: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Right] = pl.tile.move(
                 rhs_n_mat, target_memory=pl.MemorySpace.Right
             )
             c_n_acc: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(
-                lhs_mat_Left, rhs_n_Right
+                lhs_mat_Left, rhs_n_mat_Right
             )
             assemble_tensor: pl.Tensor[[16, 256], pl.FP32] = pl.tile.store(c_n_acc, [0, n], acc)
             result: pl.Tensor[[16, 256], pl.FP32] = pl.yield_(assemble_tensor)
