@@ -35,8 +35,9 @@ size) for the two timings taken back to back, beside the ratio of the two best t
 `python bench/run.py --process [N ...]` (default N = 5000 20000) times what a user waits for,
 whole cold processes on the benchmark kernel written to a file: the bare LibCST parse
 (`python -c "import libcst; libcst.parse_module(open(F).read())"`, the yardstick), the LibCST
-parses of the file and of its regenerated text (the least a run that reads its output back must
-parse: pl/show_inferred/verify.py) and `python -m pl.show_inferred --no-cache F` plain, with
+parses of the file and of its regenerated text (what a read-back that parsed the output cost;
+pl/show_inferred/verify.py reads back the output's tree assembled from the input's parse
+instead) and `python -m pl.show_inferred --no-cache F` plain, with
 --explain, --json and --ir, the commands
 taking turns, PROCESS_ROUNDS rounds; per command the best CPU seconds (user + system of the
 process, which the machine's other tenants hardly move) and wall seconds, each also as a multiple
@@ -252,8 +253,9 @@ BARE_PARSE = "bare LibCST parse"
 PARSE_BOTH = "LibCST parse, input + output"
 PROCESS_ROWS: dict[str, list[str]] = {
     BARE_PARSE: ["-c", "import sys, libcst; libcst.parse_module(open(sys.argv[1]).read())"],
-    # What a verified run must parse at least: the file, and its regenerated text read back
-    # (pl/show_inferred/verify.py), which `measure_processes` writes beside it as F.inferred.
+    # The file and its regenerated text (which `measure_processes` writes beside it as
+    # F.inferred): what a verified run parsed while it read the output back by parsing it
+    # (pl/show_inferred/verify.py now loads the tree assembled from the input's parse).
     PARSE_BOTH: ["-c", "import sys, libcst; [libcst.parse_module(open(f).read()) "
                        "for f in (sys.argv[1], sys.argv[1] + '.inferred')]"],
     "show_inferred --no-cache": ["-m", "pl.show_inferred", "--no-cache"],

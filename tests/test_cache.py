@@ -50,11 +50,11 @@ class Counter:
         self.calls = 0
         real = annotate.read_kernel
 
-        def counting(filename: str, text: str) -> Any:
+        def counting(filename: str, text: str, module: Any = None) -> Any:
             # (the verification of a result reads the regenerated text back under this name)
             if not filename.endswith(" (inferred)"):
                 self.calls += 1
-            return real(filename, text)
+            return real(filename, text, module)
 
         monkeypatch.setattr(annotate, "read_kernel", counting)
 

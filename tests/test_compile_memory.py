@@ -206,9 +206,10 @@ def _parses_alive(filename: str) -> tuple[int, int]:
 @pytest.mark.parametrize("kernel", [INLINE_HELPERS, distinct_kernel(8)], ids=["inline", "plain"])
 def test_a_regeneration_frees_its_parse_by_reference_counting(kernel: str, execute: bool) -> None:
     """What a show_inferred run holds when its verification reads the output back: the first
-    run's result (`annotate.rerun` is that run) and nothing of the file's parse, even with the
-    collector paused, as a compile runs (pl.gc_pause). The LibCST parse of the output is the
-    run's memory peak; the input's trees beside it would add to it. The same for
+    run's result (`annotate.rerun` is that run: its result keeps no tree) and nothing of the
+    file's parse, even with the collector paused, as a compile runs (pl.gc_pause): the
+    read-back holds the output's tree, which shares the input's statements, and no other tree
+    of the input may add to it. The same for
     `load_programs`, whose programs hold no tree either; `--exec` too, where the imported
     module's namespace holds the parse."""
     from pl.show_inferred.annotate import load_programs, rerun

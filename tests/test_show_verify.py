@@ -12,11 +12,13 @@ The CLI's verification runs on every call; these tests check the same facts inde
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import re
 import tokenize
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 import pytest
@@ -384,10 +386,13 @@ def test_a_text_that_does_not_read_back_is_an_internal_error() -> None:
                              "x_tile_Left", 1), "not a fixed point"),
     ]:
         assert broken != good.output
-        bad = Regenerated(good.filename, good.text, broken, good.compiled)
+        # (read back from the tree LibCST parses the broken text to: the tree verification
+        # loads renders to the text it checks, tests/test_show_readback.py)
+        bad = Regenerated(good.filename, good.text, broken, good.compiled,
+                          tree=cst.parse_module(broken))
         with pytest.raises(InternalError, match=needle):
             verify_output(bad, again)
-    verify_output(good, again)
+    verify_output(dataclasses.replace(good, tree=cst.parse_module(good.output)), again)
 
 
 def test_internal_error_exits_123_and_writes_nothing(tmp_path: Path,
@@ -500,19 +505,42 @@ def test_one_line_suites_show_every_inserted_move(shape: str, backend: str,
     ([], True), (["--diff"], True), (["--check"], True),
     (["--explain"], False), (["--json"], False), (["--ir"], False)])
 def test_a_mode_reads_back_the_regenerated_text_only_when_it_shows_it(
-        mode: list[str], reads_back: bool, tmp_path: Path, libcst_parses: list[str]) -> None:
+        mode: list[str], reads_back: bool, tmp_path: Path, libcst_parses: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # --explain, --json and --ir report on the compiled programs and print no regenerated text:
-    # verifying that text would be work for nothing (its read-back costs several compiles).
-    # (--ir reads its own IR text back: tests above.)
+    # verifying that text would be work for nothing (its read-back costs several compiles), and
+    # so would making it (its text edits). (--ir reads its own IR text back: tests above.)
+    # A mode that shows the text reads it back from the tree assembled from the input's parse:
+    # LibCST parses the input only (pl/show_inferred/verify.py).
+    from pl.show_inferred import annotate, plan
+
+    loads: list[tuple[str, bool]] = []
+    real_read, real_edits = annotate.read_kernel, plan._Planner.text_edits
+    edits: list[int] = []
+
+    def reading(filename: str, text: str, module: cst.Module | None = None) -> Any:
+        loads.append((text, module is not None))
+        return real_read(filename, text, module)
+
+    def text_edits(self: Any, source: Any) -> Any:
+        edits.append(1)
+        return real_edits(self, source)
+
+    monkeypatch.setattr(annotate, "read_kernel", reading)
+    monkeypatch.setattr(plan._Planner, "text_edits", text_edits)
     kernel = tmp_path / "kernel.py"
     text = (ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8")
     kernel.write_text(text, encoding="utf-8")
     status, _, _ = run([*mode, "--no-cache", str(kernel)])
     assert status == (1 if mode == ["--check"] else 0)
-    parsed_by_the_command = list(libcst_parses)
+    parsed_by_the_command, loaded, edited = list(libcst_parses), list(loads), bool(edits)
     regenerated = run_text(text, str(kernel)).output
-    assert regenerated != text and text in parsed_by_the_command
-    assert (regenerated in parsed_by_the_command) is reads_back
+    assert regenerated != text and parsed_by_the_command[0] == text
+    assert regenerated not in parsed_by_the_command
+    assert loaded[0] == (text, False)
+    assert ((regenerated, True) in loaded) is reads_back
+    if mode != ["--ir"]:  # (--ir's check regenerates the IR text it prints: a fixed point)
+        assert edited is reads_back
 
 
 def test_a_mode_that_verifies_nothing_stores_nothing_in_the_cache(tmp_path: Path) -> None:

@@ -21,16 +21,25 @@ from typing import Final
 from pl.deep_stack import on_deep_stack
 from pl.gc_pause import gc_paused
 from pl.ir.enums import FunctionType, ParamDirection, default_level_role
-from pl.ir.expr import Expr, Var
+from pl.ir.expr import Call, Expr, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import Stmt
 from pl.ir.types import Type, UnknownType
 from pl.printer.doc import WIDTH, Doc
-from pl.printer.exprs import PrintContext, call_text, default_ctx, dict_text, expr_text, type_text
+from pl.printer.exprs import (
+    PrintContext,
+    call_parts,
+    call_text,
+    default_ctx,
+    dict_text,
+    expr_text,
+    type_text,
+)
 from pl.printer.names import Collector, Names, collect, dynamic_dims
 from pl.printer.stmts import StmtPrinter, statement_text
 
-__all__ = ["callees", "decorator_text", "print_expr", "print_node", "print_stmt", "print_type"]
+__all__ = ["callees", "decorator_text", "print_call_parts", "print_expr", "print_node", "print_stmt",
+           "print_type"]
 
 
 def print_type(t: Type, *, mem_alias: bool = False, root: str = "pl",
@@ -60,6 +69,14 @@ def print_stmt(s: Stmt, *, indent: str = "", rvs: tuple[Var, ...] = (), mem_alia
     ctx = PrintContext(name_of=name_of or _hint, mem_alias=mem_alias, root=root,
                        dim_names=dim_names or {})
     return statement_text(s, ctx, indent, rvs)
+
+
+def print_call_parts(call: Call, *, root: str = "pl", name_of: Callable[[Var], str] | None = None,
+                     dim_names: Mapping[int, str] | None = None) -> tuple[str, list[str]]:
+    """The callee and the argument texts (each without its comma) that `print_stmt` writes a
+    statement ending in `call` with, before wrapping them (pl/printer/doc.py)."""
+    ctx = PrintContext(name_of=name_of or _hint, root=root, dim_names=dim_names or {})
+    return call_parts(call, ctx)
 
 
 def _hint(v: Var) -> str:

@@ -18,9 +18,14 @@ to the same programs and is a fixed point), else raises `InternalError`. Errors 
 Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse, and so do
 the decorators of a file run by `--exec`), and the output is the user's text with the changed
 statements spliced in (pl/show_inferred/splice.py) rather than a rendering of the whole rewritten
-module. Memory: once a run returns, nothing of its parse is alive (its result holds texts and
-programs, no tree), even with the collector paused, so the verification's read-back of the
-output, the command's memory peak, has no input tree beside it.
+module. The output is never parsed by LibCST either: its tree is assembled from the input's parse
+and the changed and inserted statements (`Regenerated.tree`; an inserted move is built as a node,
+`Spelling.statement_node`, not parsed), and verification reads that tree back once it renders to
+exactly the output (pl/show_inferred/verify.py). A run that shows no text (`verify=False`: the
+command's --explain, --json, --ir) makes neither text edits nor a tree. Memory: once a run
+returns, nothing of its parse is alive (its result holds texts and programs, no tree), even
+with the collector paused; during verification the input's parse lives on in the output's tree,
+in place of the parse of the output the read-back used to make.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +77,7 @@ from pl.show_inferred.plan import (
 )
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
-from pl.show_inferred.verify import verify_output
+from pl.show_inferred.verify import Rerun, verify_output
 from pl.show_inferred.written_spaces import space_changes, written_in
 
 if TYPE_CHECKING:
@@ -366,20 +371,24 @@ def _restored(r: Regenerated, text: str, view: str) -> Regenerated:
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                 splice_text: bool = True, dims: Mapping[str, str] | None = None,
-                lowered: str = "", helpers: InlineHelpers | None = None) -> Regenerated:
+                lowered: str = "", helpers: InlineHelpers | None = None,
+                shows_text: bool = True) -> Regenerated:
     """`regenerate` of the file the programs were loaded from: its parse is reused, and
     statements are located by their spans (only statements are ever looked up here).
     `lowered`: why a function that cannot be annotated in place is left as written rather than
     shown as it compiles (pl/show_inferred/lowered.py), when `run_file` found that form does
     not verify; "" (the default): it is shown. `helpers`: the file's inline helpers, with the
-    ones found to compile differently at their calls (the file is then planned again)."""
+    ones found to compile differently at their calls (the file is then planned again).
+    `shows_text=False`: for a caller that neither prints nor writes the regenerated text
+    (`run_file(verify=False)`): every function is planned (the moves' names, the notes) but no
+    text edit is made and no tree assembled; the result's `output` is then the input text."""
     text, filename = parsed.text, parsed.filename
     positions = parsed.statement_positions()
     tree = parsed.module
     if helpers is None:
         helpers = InlineHelpers(tree, positions)
     helpers.reset()
-    source = SourceText(text, parsed.stmt_span, tree) if splice_text else None
+    source = SourceText(text, parsed.stmt_span, tree) if splice_text and shows_text else None
     edits: list[Edit] | None = []
     replacements: dict[int, FunctionResult | LoweredResult] = {}
     infos: list[FunctionInfo] = []
@@ -419,12 +428,12 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                               set() if cd is None or id(fd) not in methods else
                                               {m.name.value for m in cd.body.body
                                                if isinstance(m, cst.FunctionDef)}, lowered,
-                                              consts, helpers)
+                                              consts, helpers, shows_text)
             infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
     if helpers.settle():  # a helper's calls disagree: its callers are shown as they compile
         return _regenerate(parsed, compiled, splice_text=splice_text, dims=dims, lowered=lowered,
-                           helpers=helpers)
+                           helpers=helpers, shows_text=shows_text)
     for helper, res in helpers.results():
         if res.changed:
             replacements[id(helper)] = res
@@ -446,19 +455,28 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             notes.extend(PlError(ch.message((c.source.name, ch.function) not in kept), ch.span,
                                  source=text)
                          for ch in space_changes(written_in(c.source), c.decisions.spaces))
+    warnings = tuple(w for c in compiled for w in c.warnings)
+    if not shows_text:
+        helpers.reset()  # (see below)
+        return Regenerated(filename, text, text, tuple(compiled), tuple(infos), tuple(notes),
+                           warnings)
+    # The output's tree: the input's parse with the rewritten functions (and the added import)
+    # in place, sharing every node of the input that did not change. Verification reads it back
+    # instead of parsing the output, once it has checked that it renders to exactly the output.
+    assembled = _replace_functions(tree, replacements, root) if replacements and \
+        root is not None else tree
     output: str | None = None
     if source is not None:
         # LibCST renders an unchanged parse to the very text it was parsed from.
         output = spliced_text(text, edits) if replacements else text
     if output is None:
-        output = _replace_functions(tree, replacements, root).code if replacements and \
-            root is not None else tree.code
-    # The sites' planners refer back to `helpers` (a cycle that holds the parse); the output is
-    # built, so they are dropped, and the parse is freed by reference counting (the collector
-    # is paused during a compile: pl/gc_pause.py).
+        output = assembled.code
+    # The sites' planners refer back to `helpers` (a cycle that holds the parse); the output and
+    # its tree are built, so they are dropped, and the parse is freed by reference counting
+    # (the collector is paused during a compile: pl/gc_pause.py).
     helpers.reset()
     return Regenerated(filename, text, output, tuple(compiled), tuple(infos), tuple(notes),
-                       tuple(w for c in compiled for w in c.warnings))
+                       warnings, assembled)
 
 
 def _imported_notes(compiled: Sequence[Compiled], filename: str) -> list[PlError]:
@@ -569,8 +587,8 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                  text: str, source: SourceText | None, root: str,
                  dims: Mapping[str, str] | None, indent: int = 1,
                  methods: frozenset[str] | set[str] = frozenset(), lowered: str = "",
-                 consts: Mapping[str, int] | None = None, helpers: InlineHelpers | None = None
-                 ) -> tuple[list[FunctionInfo], list[Edit] | None]:
+                 consts: Mapping[str, int] | None = None, helpers: InlineHelpers | None = None,
+                 shows_text: bool = True) -> tuple[list[FunctionInfo], list[Edit] | None]:
     """One method rewritten, and its changes as text edits (None: the module must be rendered).
     The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
     their `with` blocks: each gets the method's info (its moves are named in the method)."""
@@ -586,7 +604,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             raise Unsupported("compilation added parameters to it")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                source_text=source, root=root, dims=dims, outlined=outlined,
-                               consts=consts, helpers=helpers)
+                               consts=consts, helpers=helpers, shows_text=shows_text)
     except Unsupported as e:
         # The compiled statements, at the places of the user's statements they came from,
         # with the user's comments, docstring, decorators and signature kept.
@@ -654,12 +672,18 @@ def _outlined_from(fn: Function, c: Compiled) -> list[str]:
 
 
 def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False,
-          shapes: Sequence[str] = (), lowered: str = "") -> Callable[[str, str], Regenerated]:
+          shapes: Sequence[str] = (), lowered: str = "") -> Rerun:
     """Unverified load-compile-regenerate of a text with these options (what verification
-    runs on the printed text; `lowered`: see `_regenerate`)."""
-    return lambda text, filename: _run(
-        text, filename, kernel_options(filename, backend, residency, program, execute, shapes),
-        None, {}, lowered)
+    runs on the printed text; `lowered`: see `_regenerate`). Its third argument is the LibCST
+    tree of the text when the caller holds it (the output's assembled tree, checked to render
+    to the text: pl/show_inferred/verify.py), which the load then uses instead of parsing the
+    text with LibCST; None: the text is parsed. The result keeps no tree."""
+    def run(text: str, filename: str, tree: cst.Module | None = None) -> Regenerated:
+        r = _run(text, filename,
+                 kernel_options(filename, backend, residency, program, execute, shapes),
+                 None, {}, lowered, tree)
+        return dataclasses.replace(r, tree=None)
+    return run
 
 
 def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
@@ -669,9 +693,9 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
     it fails pl/show_inferred/verify.py's checks); the files the load read besides `text` are
     recorded in `reads`. What `pl.show_inferred.run.run_text` does on a cache miss.
 
-    `verify=False` leaves the regenerated text unchecked: for a caller that neither prints nor
-    writes it (the command's --json, --explain and --ir, which report on the compiled programs;
-    reading the text back costs several times the whole compile)."""
+    `verify=False` neither makes the regenerated text nor checks it (`output` is the input
+    text): for a caller that neither prints nor writes it (the command's --json, --explain and
+    --ir, which report on the compiled programs, the move names and the notes)."""
     view = python_view(text)
     if view != text:  # compile what Python reads (lowering/source/python.py); keep the user's lines
         try:
@@ -681,7 +705,7 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
                 e.span, e.source = UserLines(text, view).span(e.span), text
             raise
         return _restored(r, text, view)
-    r = _run(text, filename, options, dump_passes, reads)
+    r = _run(text, filename, options, dump_passes, reads, shows_text=verify)
     if not verify:
         return r
     again = {"backend": options["backend"], "residency": options["residency"],
@@ -697,21 +721,25 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
         why = "its compiled form, written out, does not verify: " + str(e).split(": ", 1)[-1]
         r = _run(text, filename, options, None, {}, why)
         verify_output(r, rerun(**again, lowered=why))
-    return r
+    # Verified: the result keeps no tree (the input's parse is freed with it).
+    return dataclasses.replace(r, tree=None)
 
 
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-         reads: Reads, lowered: str = "") -> Regenerated:
+         reads: Reads, lowered: str = "", tree: cst.Module | None = None, *,
+         shows_text: bool = True) -> Regenerated:
     try:
-        return _compile_text(text, filename, options, dump_passes, reads, lowered)
+        return _compile_text(text, filename, options, dump_passes, reads, lowered, tree,
+                             shows_text)
     except PlError as e:  # a compile error shows the lines of the text it points into
         raise e.in_text(filename, text) from None
 
 
 def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-                  reads: Reads, lowered: str = "") -> Regenerated:
+                  reads: Reads, lowered: str, tree: cst.Module | None,
+                  shows_text: bool) -> Regenerated:
     program, backend = options["program"], options["backend"]
-    src, code = read_kernel(filename, text)
+    src, code = read_kernel(filename, text, tree)
     programs, dims, callees = _load(src, code, options["execute"], reads,
                                     options.get("shapes", ()))
     if program is not None:
@@ -732,4 +760,4 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    return _regenerate(src, compiled, dims=dims, lowered=lowered)
+    return _regenerate(src, compiled, dims=dims, lowered=lowered, shows_text=shows_text)

@@ -12,16 +12,17 @@ a node of the user's tree is rebuilt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import libcst as cst
 
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Var
+from pl.ir.expr import Call, Var
 from pl.ir.names import user_name
-from pl.ir.stmt import Stmt
-from pl.ir.types import TileType, Type
-from pl.printer import print_stmt, print_type
+from pl.ir.stmt import AssignStmt, Stmt
+from pl.ir.types import TileType, Type, UnknownType
+from pl.printer import print_call_parts, print_stmt, print_type
 
 _SPACE_PREFIXES = ("MemorySpace", "Mem")
 
@@ -58,6 +59,7 @@ class Spelling:
         self.dim_names: Mapping[int, str] = dim_names or {}
         self._types: dict[Type, str] = {}
         self._nodes: dict[Type, cst.BaseExpression] = {}
+        self._exprs: dict[str, cst.BaseExpression] = {}
 
     def _name(self, v: Var) -> str:
         return self.dims.get(v.name) or user_name(v.name)
@@ -85,6 +87,63 @@ class Spelling:
         """The printer's lines of `s` at `indent`."""
         return print_stmt(s, indent=indent, root=self.root, name_of=self._name,
                           dim_names=self.dim_names)
+
+    def _expr(self, text: str) -> cst.BaseExpression:
+        """An argument's or callee's text as a LibCST expression (one node per text)."""
+        node = self._exprs.get(text)
+        if node is None:
+            node = self._exprs[text] = cst.Name(text) if text.isidentifier() \
+                else cst.parse_expression(text)
+        return node
+
+    def statement_node(self, s: AssignStmt, text: str) -> cst.SimpleStatementLine:
+        """The LibCST statement `text` parses to, where `text` is `statement(s, indent)` at any
+        indentation and `s` binds a typed Var to a call (an inserted move: `name: T =
+        pl.move(...)`), built from its parts rather than parsed: the type and each argument
+        are read once per regeneration (they repeat), and the whitespace is the form the
+        printer's one wrapping rule chose (pl/printer/doc.py: flat, the arguments on one line
+        of their own, or one argument a line), which `text` shows. Verification checks that the
+        output's tree renders to the output (pl/show_inferred/verify.py)."""
+        call = s.value
+        assert isinstance(call, Call) and not isinstance(s.var.type, UnknownType)
+        func, items = print_call_parts(call, root=self.root, name_of=self._name,
+                                       dim_names=self.dim_names)
+        lines = text.splitlines()
+        flat, exploded = len(lines) == 1, len(lines) > 1 and lines[1].endswith(",")
+        args: list[cst.Arg] = []
+        for i, item in enumerate(items):
+            kw = _KEYWORD.match(item)
+            value = self._expr(item[kw.end():] if kw else item)
+            last = i == len(items) - 1
+            if exploded:
+                comma: cst.Comma | cst.MaybeSentinel = cst.Comma(
+                    whitespace_after=_broken("" if last else _INDENT))
+            else:
+                comma = cst.MaybeSentinel.DEFAULT if last else cst.Comma(
+                    whitespace_after=cst.SimpleWhitespace(" "))
+            after: cst.BaseParenthesizableWhitespace = _broken("") \
+                if last and not flat and not exploded else cst.SimpleWhitespace("")
+            args.append(cst.Arg(value, keyword=cst.Name(kw.group(1)) if kw else None,
+                                equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                      whitespace_after=cst.SimpleWhitespace(""))
+                                if kw else cst.MaybeSentinel.DEFAULT,
+                                comma=comma, whitespace_after_arg=after))
+        value = cst.Call(self._expr(func), args, whitespace_before_args=cst.SimpleWhitespace("")
+                         if flat or not items else _broken(_INDENT))
+        return cst.SimpleStatementLine([cst.AnnAssign(
+            cst.Name(self._name(s.var)), self.annotation(s.var.type), value,
+            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(" "),
+                                  whitespace_after=cst.SimpleWhitespace(" ")))])
+
+
+_KEYWORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(?!=)")
+_INDENT = "    "  # the printer's indentation of a wrapped call's arguments (pl/printer/doc.py)
+
+
+def _broken(indent: str) -> cst.ParenthesizedWhitespace:
+    """A line break inside brackets, the next line indented by the block's indentation and
+    `indent` (what LibCST parses the printer's wrapped call into)."""
+    return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(indent))
 
 
 def space_of_expr(node: cst.BaseExpression) -> tuple[str, str] | None:

@@ -367,8 +367,10 @@ class _Lowered:
             t = type_text(v.type, ctx)
             d = directions[i] if i < len(directions) else ParamDirection.In
             text = t if d is ParamDirection.In else f"{self.root}.{d.name}[{t}]"
+            # (`star=""`: as LibCST parses a parameter: the output's tree is its parse)
             new.append(cst.Param(cst.Name(self.name_of(v)), cst.Annotation(
-                cst.parse_expression(text), whitespace_before_indicator=cst.SimpleWhitespace(""))))
+                cst.parse_expression(text), whitespace_before_indicator=cst.SimpleWhitespace("")),
+                star=""))
         params = list(fd.params.params)
         last = params[-1]
         sep = params[-2].comma if len(params) > 1 and isinstance(params[-2].comma, cst.Comma) \

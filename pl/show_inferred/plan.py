@@ -108,15 +108,34 @@ class _Edit:
 
 @dataclass
 class _Insert:
-    new: str | None = None            # an inserted line: the printer's text, at `indent`
+    """A line that goes before a statement: an inserted move (`move`, spelled by `spell` at
+    `indent`), a line made with its node (`line` at `indent`, whose statement is `parsed`: a
+    call taken out of a nested expression), or a line of the user's hoisted out of a loop
+    (`hoisted`)."""
+
+    move: AssignStmt | None = None
     indent: str = ""
+    spell: Spelling | None = None
     hoisted: cst.BaseStatement | None = None
+    line: str | None = None
+    parsed: cst.BaseStatement | None = None
+
+    @cached_property
+    def new(self) -> str:
+        """The inserted line's text at `indent` (a move's is made only when the text or the
+        tree of the output is: a run that shows no text needs only the move's name)."""
+        if self.line is not None:
+            return self.line
+        assert self.move is not None and self.spell is not None
+        return self.spell.statement(self.move, self.indent)
 
     def node(self) -> cst.BaseStatement:
-        """The inserted line as a LibCST statement (for the rendered module), indented by the
-        block it goes into."""
-        assert self.new is not None
-        return cst.parse_statement(reindented(self.new, self.indent, ""))
+        """The inserted line as the LibCST statement its text parses to (for the output's
+        tree), indented by the block it goes into."""
+        if self.parsed is not None:
+            return self.parsed
+        assert self.move is not None and self.spell is not None
+        return self.spell.statement_node(self.move, self.new)
 
 
 class FunctionResult:
@@ -129,7 +148,13 @@ class FunctionResult:
         self.move_names = {**planner.move_names, **planner.temp_names}
         self.move_lines = planner.move_lines
         self.edits = edits
-        self.changed = bool(edits) if edits is not None else self.node is not planner.fd
+        # Without text edits, the def is built now where the output is shown (rendered whole, or
+        # for its tree), so that a change it cannot make raises `Unsupported` here, where the
+        # caller shows the function as it compiles instead; where no text is shown (--explain,
+        # --json), from the plan, and nothing is built.
+        self.changed = bool(edits) if edits is not None else \
+            self.node is not planner.fd if planner.shows_text else \
+            bool(planner.edits or planner.inserts or planner.appends or planner.removed)
 
     @cached_property
     def node(self) -> cst.FunctionDef:
@@ -199,6 +224,7 @@ class _Planner:
         # planner of the site), committed to `helpers` once the whole function is planned.
         self.sites: list[tuple[cst.FunctionDef, _Planner]] = []
         self.source_text: SourceText | None = None  # the file, for text edits (`text_edits`)
+        self.shows_text = True  # False: the output is not shown, only the plan is used
         self.result: FunctionResult | None = None  # a site's rewrite of its helper
         self.moves = moves
         self.indent = indent
@@ -539,7 +565,7 @@ class _Planner:
                               f"({why})")
         sub = _Planner(site.fd, self.positions, self.compiled, self.source_fn, self.moves, 0,
                        self.text, self.root, self.dims, None, self.consts, self.helpers)
-        sub.source_text = self.source_text
+        sub.source_text, sub.shows_text = self.source_text, self.shows_text
         sub.written = {}
         for top in site.stmts:
             for x in walk_stmts(top):
@@ -602,7 +628,8 @@ class _Planner:
             small = _wrapped(line.body[0], len(indent))  # (as a line annotated in place is)
             code = cst.Module([]).code_for_node(line.with_changes(body=[small]))
             text = "".join(indent + x for x in code.splitlines(keepends=True))
-            pending.append(_Insert(new=text, indent=indent))
+            pending.append(_Insert(line=text, indent=indent,
+                                   parsed=line.with_changes(body=[small])))
         return True
 
     def _nested_edit(self, value: Expr, src_value: Expr) -> _Edit | None:
@@ -823,7 +850,7 @@ class _Planner:
         # printer wraps it in a canonical print of the function (4 columns a level).
         move = AssignStmt(Var(name, shown), Call(Op("move"), (producer,), value.kwargs, (), shown))
         indent = " " * ((self.indent + depth) * 4)
-        return _Insert(new=self.spell.statement(move, indent), indent=indent)
+        return _Insert(move=move, indent=indent, spell=self.spell)
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self) -> cst.FunctionDef:
@@ -952,8 +979,8 @@ def _site_plan(p: _Planner) -> dict[int, tuple[Any, ...]]:
     for what, table in (("insert", p.inserts), ("append", p.appends)):
         for k, ins in table.items():
             out[k] = (*out.get(k, ()), what,
-                      tuple((i.new, id(i.hoisted) if i.hoisted is not None else None)
-                            for i in ins))
+                      tuple((i.new if i.hoisted is None else None,
+                             id(i.hoisted) if i.hoisted is not None else None) for i in ins))
     for k in p.removed:
         out[k] = (*out.get(k, ()), "removed")
     return out
@@ -1106,7 +1133,7 @@ class _Apply:
         return cst.IndentedBlock(body=lines, header=suite.trailing_whitespace)
 
     def _insert(self, ins: _Insert) -> cst.BaseStatement:
-        if ins.new is not None:
+        if ins.hoisted is None:
             return ins.node()
         assert ins.hoisted is not None
         return self.updated.get(id(ins.hoisted), ins.hoisted)
@@ -1261,7 +1288,7 @@ class _Record:
     def _rendered(self, inserts: list[_Insert], indent: str) -> str:
         out = []
         for ins in inserts:
-            if ins.new is not None:
+            if ins.hoisted is None:
                 out.append(reindented(ins.new, ins.indent, indent))
             else:
                 assert isinstance(ins.hoisted, cst.SimpleStatementLine)
@@ -1536,6 +1563,8 @@ def shape_constants(fd: cst.FunctionDef, consts: Mapping[str, int]) -> dict[int,
     list, `[R, C]`) and does not bind itself, where it is the only such constant with that
     value and no list of `fd` writes that value as a literal (`[N, 64]` with `N = 64`: which
     64 is N is not known). Any other dim keeps its literal."""
+    if not consts:
+        return {}  # (nothing to look for: a visit of a large def costs more than its inference)
     listed: set[str] = set()
     literals: set[int] = set()
     bound: set[str] = {p.name.value for p in (*fd.params.posonly_params, *fd.params.params,
@@ -1585,7 +1614,7 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
                      dims: Mapping[str, str] | None = None,
                      outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
                      consts: Mapping[str, int] | None = None,
-                     helpers: InlineHelpers | None = None) -> FunctionResult:
+                     helpers: InlineHelpers | None = None, shows_text: bool = True) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
@@ -1593,10 +1622,12 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
     `outlined`: the functions compilation made of `pl.at` scopes' bodies, by name, each with the
     names of the moves inferred in it (their statements are planned inside the `with` block);
     `consts`: the file's module-level int constants (see `shape_constants`); `helpers`: the
-    file's inline helpers, whose call sites in `fd` are planned in their own bodies."""
+    file's inline helpers, whose call sites in `fd` are planned in their own bodies;
+    `shows_text=False`: the output is neither printed nor written, only the plan is used (the
+    def is not built)."""
     planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined,
                        consts, helpers)
-    planner.source_text = source_text
+    planner.source_text, planner.shows_text = source_text, shows_text
     planner.plan()
     if helpers is not None:
         helpers.commit(planner.sites)

@@ -18,6 +18,8 @@ from pl.infer.capacity import CapacityWarning
 from pl.lowering.source.python import kernel_folder
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from pl.compiler import Compiled
 
 __all__ = ["FunctionInfo", "Regenerated", "from_json", "kernel_options", "to_json"]
@@ -43,7 +45,14 @@ class Regenerated:
 
     Answered from the compile cache, the compiled programs are not stored (the cache holds text
     and JSON only): `compiled` then compiles the file again, once, when it is first read (the
-    plain regeneration an editor asks for on every save reads only `output` and `notes`)."""
+    plain regeneration an editor asks for on every save reads only `output` and `notes`).
+
+    `tree`, until the regenerated text is verified (pl/show_inferred/verify.py), is the LibCST
+    tree of what Python reads of `output` (its `python_view`), assembled from the input's parse
+    and the statements `pl` changed or inserted (pl/show_inferred/annotate.py): what the
+    verification reads back instead of parsing the text again. None once verified (a result
+    keeps no tree), and for a result that shows no text (`verify=False`) or came from the
+    cache."""
 
     filename: str
     text: str
@@ -52,6 +61,7 @@ class Regenerated:
     functions: tuple[FunctionInfo, ...] = ()
     notes: tuple[PlError, ...] = field(default=())
     warnings: tuple[CapacityWarning, ...] = field(default=())
+    tree: cst.Module | None = field(default=None, compare=False, repr=False)
 
     @property
     def compiled(self) -> tuple[Compiled, ...]:

@@ -57,7 +57,8 @@ def run_text(text: str, filename: str, *, backend: str | None = DEFAULT_BACKEND,
     always compile.
 
     `verify=False` is for a caller that neither prints nor writes the regenerated text (the
-    command's --json, --explain and --ir report on `compiled`): the text is not read back
+    command's --json, --explain and --ir report on `compiled`, the functions' move names and
+    the notes): the text is neither made (the result's `output` is the input text) nor read back
     (pl/show_inferred/verify.py), and the cache is neither read nor written, since it holds only
     verified results and a hit would compile again for `compiled` anyway.
 

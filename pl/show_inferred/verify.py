@@ -1,13 +1,19 @@
 """The last step of show_inferred: every text it prints or writes is checked before it leaves.
 
 Guarantees: `verify_output(r, rerun)` returns only when the regenerated file `r.output`
+(0) is what its assembled tree `r.tree` renders to, byte for byte (of what Python reads of it,
+its `python_view`): LibCST renders a tree to exactly the text it parsed it from, so that tree
+is the one `libcst.parse_module` would make of the output (the tests check that they are
+deep-equal), and the read-back loads it instead of parsing the output again,
 (1) reads back: it loads and its programs are found again, one per compiled program, by name,
 (2) compiles, program by program, to a program structurally equal (pl/structural.py: up to names
 and spans) to the input's compiled program, and
 (3) is a fixed point: regenerating it gives it back byte for byte (so `--check` on it exits 0).
-`verify_ir(r, rerun)` checks the same of the canonical IR text `--ir` prints for each program,
-and that it loads back as that very compiled program. `rerun(text, filename)` is the unverified
-load-compile-regenerate of pl/show_inferred/annotate.py with the options of the first run.
+`verify_ir(r, rerun)` checks (1) to (3) of the canonical IR text `--ir` prints for each program
+(parsed: no tree is at hand), and that it loads back as that very compiled program.
+`rerun(text, filename, tree)` is the unverified load-compile-regenerate of
+pl/show_inferred/annotate.py with the options of the first run (`tree`: the text's LibCST tree,
+or None to parse it).
 
 Anything else is a bug in `pl`, never the kernel author's mistake: an `InternalError` saying which
 check failed and where, so that the command writes nothing and exits 123.
@@ -15,20 +21,30 @@ check failed and where, so that the command writes nothing and exits 123.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from pl.compiler import Compiled
 from pl.errors import InternalError, PlError, source_lines
+from pl.lowering.source.python import python_view
 from pl.printer.program import print_node
 from pl.structural import assert_structural_equal
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from pl.show_inferred.result import Regenerated
 
-    Rerun = Callable[[str, str], Regenerated]
 
-__all__ = ["ir_text", "verify_ir", "verify_output"]
+class Rerun(Protocol):
+    """pl/show_inferred/annotate.py's `rerun`: the unverified load-compile-regenerate of `text`
+    under `filename`, loading `tree` (the text's LibCST tree) instead of parsing the text
+    with LibCST when it is given."""
+
+    def __call__(self, text: str, filename: str, tree: cst.Module | None = None) -> Regenerated:
+        ...
+
+__all__ = ["Rerun", "ir_text", "verify_ir", "verify_output"]
 
 
 def _shadow(filename: str) -> str:
@@ -44,9 +60,10 @@ def _first_difference(a: str, b: str) -> str:
     return "they differ in length"
 
 
-def _reread(text: str, filename: str, what: str, rerun: Rerun) -> Regenerated:
+def _reread(text: str, tree: cst.Module | None, filename: str, what: str,
+            rerun: Rerun) -> Regenerated:
     try:
-        return rerun(text, _shadow(filename))
+        return rerun(text, _shadow(filename), tree)
     except PlError as e:
         lines = source_lines(text)
         line = lines[e.span.line - 1].strip() \
@@ -69,9 +86,9 @@ def _same_programs(first: Sequence[Compiled], again: Sequence[Compiled], filenam
                                 f"input ({a.source.name}): {e}") from None
 
 
-def _check(text: str, expected: Sequence[Compiled], filename: str, what: str,
-           rerun: Rerun) -> Regenerated:
-    again = _reread(text, filename, what, rerun)
+def _check(text: str, tree: cst.Module | None, expected: Sequence[Compiled], filename: str,
+           what: str, rerun: Rerun) -> Regenerated:
+    again = _reread(text, tree, filename, what, rerun)
     _same_programs(expected, again.compiled, filename, what)
     if again.output != text:
         raise InternalError(f"{filename}: {what} is not a fixed point (regenerating it changes "
@@ -83,7 +100,14 @@ def verify_output(r: Regenerated, rerun: Rerun) -> None:
     """Checks the regenerated file (see the module doc); raises `InternalError`."""
     if r.output == r.text:
         return  # the input itself: it loaded, compiled to these programs and regenerated to itself
-    _check(r.output, r.compiled, r.filename, "the regenerated file", rerun)
+    what = "the regenerated file"
+    if r.tree is None:
+        raise InternalError(f"{r.filename}: {what} has no tree to read back")
+    rendered, read = r.tree.code, python_view(r.output)
+    if rendered != read:
+        raise InternalError(f"{r.filename}: {what} is not what its assembled tree renders to "
+                            f"({_first_difference(read, rendered)})")
+    _check(r.output, r.tree, r.compiled, r.filename, what, rerun)
 
 
 def ir_text(c: Compiled) -> str:
@@ -95,7 +119,7 @@ def verify_ir(r: Regenerated, rerun: Rerun) -> None:
     """Checks the canonical IR text of every compiled program (see the module doc)."""
     for c in r.compiled:
         text, what = ir_text(c), f"the IR of {c.source.name}"
-        again = _check(text, [c], r.filename, what, rerun)
+        again = _check(text, None, [c], r.filename, what, rerun)
         # The program the IR text loads as, before compiling it again (the read-back above
         # loaded it: no second parse of the text).
         try:

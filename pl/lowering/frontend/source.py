@@ -64,11 +64,17 @@ class SourceFile:
     The caller holds it for one load or compile; nothing keeps it beyond that."""
 
     def __init__(self, filename: str, text: str,
-                 parsed: tuple[cst.Module, ast.Module] | None = None) -> None:
+                 parsed: tuple[cst.Module, ast.Module] | None = None,
+                 module: cst.Module | None = None) -> None:
         """Parse `text` as Python reads it, its `python_view` (CPython first: LibCST never sees
         what CPython refuses); errors show `text` and every span is in its coordinates.
         `parsed`, when given, is the caller's own parses of that view, LibCST's
-        (`libcst.parse_module`) and CPython's (`parse_python`), used instead of parsing again."""
+        (`libcst.parse_module`) and CPython's (`parse_python`), used instead of parsing again.
+        `module`, when given, is the LibCST tree of that view the caller holds already (the
+        tree show_inferred assembled for its output and checked to render to exactly that
+        text, which makes it the tree `libcst.parse_module` gives of it,
+        pl/show_inferred/verify.py): only LibCST's parse is skipped, every check of the text
+        and CPython's parse run as for any file."""
         self.filename = filename
         self.text = text
         view = python_view(text)
@@ -79,10 +85,13 @@ class SourceFile:
             # Both parses build only acyclic trees, run with the collector paused by the API
             # entry that reads the file (pl.gc_pause).
             self.tree = parse_python(view, filename)
-            try:
-                self.module = cst.parse_module(view)
-            except cst.ParserSyntaxError as e:
-                raise _syntax_error(filename, view, e) from None
+            if module is not None:
+                self.module = module
+            else:
+                try:
+                    self.module = cst.parse_module(view)
+                except cst.ParserSyntaxError as e:
+                    raise _syntax_error(filename, view, e) from None
         self.positions = Positions(filename, view, self.module, self.tree,
                                    None if view == text else text)
 

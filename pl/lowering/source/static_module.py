@@ -155,10 +155,12 @@ def load_static(src: SourceFile, reads: Reads) -> dict[str, Any]:
     return ns
 
 
-def read_kernel(filename: str, text: str) -> tuple[SourceFile, types.CodeType]:
+def read_kernel(filename: str, text: str, module: cst.Module | None = None
+                ) -> tuple[SourceFile, types.CodeType]:
     """The file parsed, and compiled by CPython (nothing runs: static loading rejects what
-    importing would reject before running anything; `--exec` runs that code)."""
-    src = SourceFile(filename, text)
+    importing would reject before running anything; `--exec` runs that code). `module`: the
+    LibCST tree of the text the caller holds already (see `SourceFile`)."""
+    src = SourceFile(filename, text, module=module)
     return src, compile_python(text, filename, src.tree)
 
 
