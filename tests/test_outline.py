@@ -96,7 +96,7 @@ def test_show_inferred_types_the_scope_in_place() -> None:
     assert not r.notes, [n.message for n in r.notes]
     lines = r.output.splitlines()
     at = lines.index("            with pl.at(level=pl.Level.CORE_GROUP):")
-    block = "\n".join(lines[at + 1:at + 12])
+    block = "\n".join(lines[at + 1:at + 16])  # wrapped loads and moves, then the matmul
     assert "acc: pl.Tile[[64, 64], pl.FP32, pl.MemorySpace.Acc] = pl.matmul(ta_Left, tb_Right)" \
         in block
     assert "ta_Left: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Left] = pl.move(" in block

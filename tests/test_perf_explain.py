@@ -64,7 +64,9 @@ def test_report_work_grows_linearly(report: Callable[[Regenerated, str], Any],
     (calls_a, chars_a), (calls_b, chars_b) = (_work(lambda: report(small, "k.py")),
                                               _work(lambda: report(large, "k.py")))
     assert calls_b <= 4.4 * calls_a, (calls_a, calls_b)
-    assert chars_a > 0 and chars_b <= 4.4 * chars_a, (chars_a, chars_b)
+    # A report that calls no string method at all (--json since 70a8e80 reads the written
+    # spaces from the frontend, not from the text) scans nothing at either size.
+    assert (chars_b <= 4.4 * chars_a) if chars_a else chars_b == 0, (chars_a, chars_b)
 
 
 def test_the_scan_measure_sees_a_file_split_once_per_item() -> None:
