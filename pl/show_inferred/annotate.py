@@ -35,7 +35,7 @@ import linecache
 import os
 import sys
 import types
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +79,7 @@ from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import Rerun, verify_output
 from pl.show_inferred.written_spaces import space_changes, written_in
+from pl.structural import structural_equal
 
 if TYPE_CHECKING:
     from pl.lowering.source.static_module import Reads
@@ -614,6 +615,11 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             if not any(holds_tiles(f.params, f.body) for f in (fn, *(g for g, _ in outlined.values()))) \
                     and not _passes_added(fn, c):
                 raise Unsupported("it holds no tiles, so it has no inference to show")
+            if not outlined and structural_equal(src, fn):
+                # The text already is its compiled form (every tile typed with its space, every
+                # move written: `--ir`'s text read back): shown as it compiles it would only be
+                # renamed, so it stays as written, and nothing is hidden by that.
+                return _infos(c, (fn,), lambda v: user_name(v.name)), []
             shown = rewrite_lowered(fd, positions, fn, _moves_of(c, fn.name), indent=indent,
                                     taken=_identifiers(fd, positions, text), root=root,
                                     dims=dims, outlined=outlined, methods=set(methods),
