@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # What the distribution is built from (pyproject.toml names the README as its long description).
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "pl", "stubs")
 # The seed's "After" line whose annotation the planted mistake changes (a matmul's result is Acc).
-RIGHT = "z_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Acc] = pl.matmul(x_tile_Left, y_tile_Right)"
+# The annotated matmul's first line (the statement is wrapped past 100 columns, as inserted ones are).
+RIGHT = "z_tile: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Acc] = pl.matmul("
 WRONG = RIGHT.replace("MemorySpace.Acc", "MemorySpace.Vec")
 PLANTED_ERROR = ('Incompatible types in assignment (expression has type "Tile[FP32, Acc]", '
                  'variable has type "Tile[FP32, Vec]")  [assignment]')

@@ -332,7 +332,7 @@ def _cache_dir(args: argparse.Namespace) -> Path | None:
 def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
          inputs: frozenset[FileId], stdout: Output, stderr: TextIO, report: dict[str, Any],
          pages: list[str]) -> int:
-    from pl.show_inferred.report import diagnostic_json, explain, file_json
+    from pl.show_inferred.result import diagnostic_json
     from pl.show_inferred.run import run_text
 
     # The modes that report on the compiled programs print no regenerated text: nothing to verify.
@@ -357,6 +357,8 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
                            source=r.text if w.span.filename == r.filename else None), file=stderr)
     changed = r.output != r.text
     if args.json:
+        from pl.show_inferred.report import file_json  # (the reports read the compiled IR)
+
         report["files"].append(file_json(r, path))
     elif args.check:
         if changed:
@@ -377,6 +379,8 @@ def _one(args: argparse.Namespace, path: str, source: Input, dump: Path | None,
         for c in r.compiled:
             stdout.write(ir_text(c))
     elif args.explain:
+        from pl.show_inferred.report import explain
+
         stdout.write(explain(r, path))
     elif args.html is not None:
         from pl.show_inferred import html_report
@@ -473,7 +477,7 @@ def _output_failed(error: OSError, stdout: TextIO, stderr: TextIO) -> int:
 def _run(args: argparse.Namespace, argv: Sequence[str] | None, stdin: TextIO, stdout: Output,
          stderr: TextIO) -> int:
     """`main` once the arguments are parsed."""
-    from pl.show_inferred.report import JSON_VERSION, diagnostic_json
+    from pl.show_inferred.result import JSON_VERSION, diagnostic_json
 
     several = len(args.files) > 1
     report: dict[str, Any] = {"version": JSON_VERSION, "files": [], "diagnostics": [],

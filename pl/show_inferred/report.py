@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pl.errors import PlError, source_lines
+from pl.errors import source_lines
 from pl.ir.expr import Call, Var
 from pl.ir.names import user_name, user_text
 from pl.ir.stmt import AssignStmt
@@ -23,9 +23,6 @@ from pl.show_inferred.written_spaces import Written, reason_text, space_changes,
 if TYPE_CHECKING:
     from pl.compiler import Compiled
     from pl.ir.function import Function
-
-JSON_VERSION = 1
-
 
 class _Log:
     """One compiled program's decision log grouped by function, read in one pass (a per-function
@@ -110,19 +107,8 @@ def file_json(r: Regenerated, path: str) -> dict[str, Any]:
     return {"path": path, "programs": programs}
 
 
-def diagnostic_json(e: PlError, path: str, severity: str) -> dict[str, Any]:
-    d: dict[str, Any] = {"path": path}
-    if e.span is not None and e.span.line > 0:
-        d["line"] = e.span.line
-        if e.span.col > 0:
-            d["column"] = e.span.col
-    d["severity"] = severity
-    d["message"] = e.message if hasattr(e, "message") else str(e)
-    return d
-
-
 def _residency_reason(rd: Any) -> str:
-    # Imported here: `diagnostic_json`, which every run of the command uses, needs no compiler.
+    # Imported here: only a report that explains residency needs its rules.
     from pl.infer.residency.apply import RULES
 
     rule, detail = getattr(rd, "rule", ""), getattr(rd, "detail", "")

@@ -25,6 +25,20 @@ if TYPE_CHECKING:
 __all__ = ["FunctionInfo", "Regenerated", "from_json", "kernel_options", "to_json"]
 
 
+# The JSON report's format version and one diagnostic in it: here, where a compile-cache hit
+# (which imports neither LibCST nor the compiler) reports its errors too.
+JSON_VERSION = 1
+
+
+def diagnostic_json(e: PlError, path: str, severity: str) -> dict[str, Any]:
+    d: dict[str, Any] = {"path": path}
+    if e.span is not None and e.span.line > 0:
+        d["line"] = e.span.line
+        if e.span.col > 0:
+            d["column"] = e.span.col
+    d["severity"] = severity
+    d["message"] = e.message if hasattr(e, "message") else str(e)
+    return d
 @dataclass(frozen=True)
 class FunctionInfo:
     """How one function was regenerated: the name its shown text gives each of its bindings
