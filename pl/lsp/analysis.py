@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pl.errors import InternalError, PlError, source_lines
 from pl.ir.expr import ConstInt
-from pl.ir.names import user_name
+from pl.ir.names import source_variable, user_name
 from pl.ir.span import Span
 from pl.ir.traverse import stmt_defs, walk_stmts
 from pl.ir.types import TileType
@@ -107,19 +107,6 @@ def _written_name(name: str) -> str:
     return name.removesuffix("__tile")
 
 
-# Where a compiler name stops being the user's: SSA's version (`__ssa_v0`, `__idx_v0`) or
-# tensor-to-tile's `__tile`, and whatever the compiler appended after it (`_mat`, `_t`, `_Left`).
-_COMPILER_MARK = re.compile(r"__(?:tile|(?:[a-z]+_)*v\d+)(?![A-Za-z0-9])")
-
-
-def _source_value(compiled_name: str) -> str:
-    """The user's variable a compiled value was made from: `q__ssa_v0_mat` (the Mat load
-    inserted for the parameter `q`) -> `q`, `k_blk__tile_t` (its transposed view) -> `k_blk`,
-    `x_k__ssa_v1` -> `x_k`. A move hint names what the user wrote, not the compiler's copy."""
-    m = _COMPILER_MARK.search(compiled_name)
-    return compiled_name[:m.start()] if m is not None and m.start() > 0 else user_name(compiled_name)
-
-
 def _word_at(lines: list[str], line: int, word: str, start: int = 0) -> re.Match[str] | None:
     if not 0 <= line < len(lines) or not word:
         return None
@@ -177,7 +164,7 @@ def analyze(text: str, filename: str) -> Analysis:
                                       "type"))
             elif item.kind == "move":
                 md = moves.get((ef.function.name, item.ir_name))
-                producer = _source_value(md.producer) if md is not None else item.name
+                producer = source_variable(md.producer) if md is not None else item.name
                 names.add(producer)
                 col = md.span.col - 1 if md is not None and md.span.line == item.line else 0
                 m = _word_at(lines, line, md.consumer_op.split(".")[-1]) if md is not None else None
@@ -190,7 +177,7 @@ def analyze(text: str, filename: str) -> Analysis:
                     loop = rd.loop_span.line - 1
                     if loop < len(lines):
                         hints.append(Hint(loop, len(lines[loop].rstrip()),
-                                          f"  hoists the load of {_source_value(item.ir_name)}",
+                                          f"  hoists the load of {source_variable(item.ir_name)}",
                                           "residency"))
             hovers.append(Hover(line, frozenset(names), item.text))
     return Analysis(True, tuple(diagnostics), tuple(hints), tuple(hovers))
