@@ -288,7 +288,7 @@ class _Analyzer:
                 init = var_only(ia.init)
                 # An initial value whose producer cannot make `space` (the reference re-places it
                 # anyway, leaving e.g. a tile.sub or tile.load typed Acc) stays: phase 3 moves it
-                # to the carry's space before the loop (`Mutator.iter_args`).
+                # to the carry's space before the loop (`Mutator.init_value`).
                 if init is not None and isinstance(init.type, TileType) \
                         and self.out.replaceable(init, space):
                     self.out.record(init, space, reason)
@@ -312,7 +312,7 @@ class _Analyzer:
                 # Divergent branches: the phi stays unrecorded, its branches disagreeing, as in
                 # the reference (pass.md, IfStmt) - unless its consumer cannot read one of the
                 # two spaces. Then the phi takes the space that consumer demands, and phase 3
-                # moves each diverging yield there (`Mutator.stmt`), instead of leaving the
+                # moves each diverging yield there (`Mutator.merge_branches`), instead of leaving the
                 # consumer reading a space its op refuses.
                 dem = self.demands.get(rv)
                 if dem is not None and not _accepts(dem, ts, es):

@@ -111,7 +111,7 @@ def infer_function(f: Function, backend: str | None = None, make_call: MakeCall 
                           backend, make_call, callees,
                           in_place_writes(f.body, sites, writers))
         params = tuple(mutator.var(p) for p in f.params)  # before the body: its uses share them
-        body = mutator.stmt(f.body)
+        body = mutator.body(f.body)
     spaces = []
     unresolved = d.Reason(d.UNRESOLVED)
     reasons, spans = result.reasons, result.spans

@@ -32,8 +32,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from typing_extensions import assert_never
-
 from pl.errors import PlError
 from pl.infer.common import (
     NO_CALLEES,
@@ -50,26 +48,21 @@ from pl.infer.writes import InPlaceWrites, writes_of
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import Call, ConstInt, Expr, IterArg, MakeTuple, Var
 from pl.ir.names import user_name
-from pl.ir.rewriter import same_items
+from pl.ir.rewriter import Rewriter, body_of, same_items
 from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
-    BreakStmt,
-    ContinueStmt,
     EvalStmt,
     ForStmt,
     IfStmt,
-    ReturnStmt,
-    ScopeStmt,
     SeqStmts,
     Stmt,
     WhileStmt,
     YieldStmt,
     flatten_body,
     make_body,
-    stmt_kind,
 )
-from pl.ir.traverse import last_yield, map_expr, map_stmt, walk_stmts
+from pl.ir.traverse import last_yield, walk_stmts
 from pl.ir.types import TileType, Type, declared_valid, effective_tile_view, implicit_tile_view
 from pl.ops.backend import input_layouts
 from pl.ops.registry import OpDef
@@ -97,12 +90,18 @@ def retype(t: TileType, space: MemorySpace) -> TileType:
     return TileType(t.shape, t.dtype, space, view, t.memref)
 
 
-class Mutator:
+class Mutator(Rewriter):
+    """The phase-3 rewrite: a `Rewriter` whose variables are placed (`var`), whose bodies get
+    their moves (`body`), whose loops start from their carries' spaces (`init_value`) and whose
+    ifs' branches hand their results one space (`merge_branches`). Loops and ifs are retyped by
+    the Rewriter's one rule."""
+
     def __init__(self, function: str, var_memory: dict[Var, MemorySpace],
                  needed: dict[MoveKey, None], backend: str | None,
                  make_call: MakeCall | None = None, callees: Callees = NO_CALLEES,
                  writes: InPlaceWrites | None = None) -> None:
-        self.function = function
+        super().__init__()
+        self.function_name = function
         self.writes = writes
         self.callees = callees
         self.var_memory = var_memory
@@ -121,36 +120,30 @@ class Mutator:
     # -- expressions -------------------------------------------------------------------------
 
     def var(self, v: Var) -> Var:
+        """The one Var `v` becomes: typed with its space (an iter arg, its loop's `iter_args`)."""
         hit = self.cache.get(v)
         if hit is not None:
             return hit
-        new: Var = v
-        space = self.var_memory.get(v)
-        t = v.var_type
-        if isinstance(v, IterArg):
-            init = self.expr(v.init)
-            it = retype(t, space) if isinstance(t, TileType) and space is not None else t
-            # An iter arg is printed only through its initial value (`init_values=(x,)`), so in a
-            # placed program it takes that value's type whenever they agree on the space.
-            if isinstance(it, TileType) and isinstance(init.type, TileType) and \
-                    init.type.memory_space == it.memory_space and init.type.shape == it.shape \
-                    and init.type.dtype == it.dtype:
-                it = init.type
-            if it is not t or init is not v.init:
-                new = IterArg(v.name, it, span=v.span, init=init)
-        elif isinstance(t, TileType) and space is not None:
-            placed = retype(t, space)
-            if placed is not t:  # already in its space: the value stays as it is
-                new = Var(v.name, placed, span=v.span)
+        new = self.placed(v)
         self.cache[v] = new
         return new
 
-    def expr(self, e: Expr) -> Expr:
-        if isinstance(e, Var):
-            return self.var(e)
-        if isinstance(e, Call):
-            return self.call(e)
-        return map_expr(e, self.expr)
+    def placed(self, v: Var) -> Var:
+        """`v` typed with the space phase 2 gave it (`v` itself when it has none, or is in it)."""
+        space = self.var_memory.get(v)
+        t = v.var_type
+        if not isinstance(t, TileType) or space is None:
+            return v
+        placed = retype(t, space)
+        if placed is t:  # already in its space: the value stays as it is
+            return v
+        if isinstance(v, IterArg):
+            return IterArg(v.name, placed, span=v.span, init=v.init)
+        return Var(v.name, placed, span=v.span)
+
+    def map_var(self, old: Var, new: Expr) -> None:
+        assert isinstance(new, Var)
+        self.cache[old] = new
 
     def call(self, call: Call) -> Call:
         return self._call(call, *op_facts(call, self.callees))
@@ -199,7 +192,7 @@ class Mutator:
         """`tile.move(value, target_memory=target, **kwargs)`, to stand where `value` stood (as
         argument `arg_index` of `consumer_op`), logged; it binds no name."""
         producer = value.name if isinstance(value, Var) else getattr(value, "op_name", "a value")
-        self.log.append(MoveDecision(self.function, f"tile.move({producer})", producer, target,
+        self.log.append(MoveDecision(self.function_name, f"tile.move({producer})", producer, target,
                                      consumer_op, span, arg_index))
         return self._move_call(value, target, kwargs, span)
 
@@ -236,7 +229,10 @@ class Mutator:
 
     # -- statements --------------------------------------------------------------------------
 
-    def assign(self, stmt: AssignStmt) -> AssignStmt:
+    def assign(self, s: AssignStmt) -> list[Stmt]:
+        return [self._assign(s)]
+
+    def _assign(self, stmt: AssignStmt) -> AssignStmt:
         orig = stmt.var
         lhs = self.cache.get(orig) or self.var(orig)
         if type(stmt.value) is not Call:
@@ -295,103 +291,41 @@ class Mutator:
             hit = self.differs[key] = (a, b, a != b)
         return hit[2]
 
-    def stmt(self, stmt: Stmt) -> Stmt:
-        s = stmt_kind(stmt)
-        match s:
-            case AssignStmt():  # first: most statements are assignments
-                return self.assign(s)
-            case SeqStmts():
-                return self.seq(s.stmts, s.span, s)
-            case EvalStmt() | ReturnStmt() | YieldStmt():
-                return map_stmt(s, expr=self.expr)
-            case ForStmt():
-                iter_args, init_moves = self.iter_args(s.iter_args)
-                loop_var, start = self.var(s.loop_var), self.expr(s.start)
-                stop, step = self.expr(s.stop), self.expr(s.step)
-                body = self.block(s.body)
-                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
-                rvs = tuple(self.var(rv) for rv in s.return_vars)
-                if same_items((loop_var, start, stop, step, body, *iter_args, *rvs),
-                              (s.loop_var, s.start, s.stop, s.step, s.body, *s.iter_args,
-                               *s.return_vars)) and not init_moves:
-                    return s  # nothing in it changed: not rebuilt
-                loop = replace(s, loop_var=loop_var, start=start, stop=stop, step=step,
-                               iter_args=iter_args,  # type: ignore[arg-type]
-                               body=body, return_vars=rvs)
-                return make_body([*init_moves, loop]) if init_moves else loop
-            case IfStmt():
-                cond = self.expr(s.condition)
-                if self.writes is not None:
-                    # A write in the condition is made before either branch runs: a move taken
-                    # before it is stale there.
-                    self._forget(self._own_writes(s))
-                then_body = self.block(s.then_body)
-                else_body = None if s.else_body is None else self.block(s.else_body)
-                # Only the phis whose branches yield different spaces are reconciled: a phi
-                # retyped by a loop's back-propagation keeps its branches as they are (pass.md).
-                divergent = _divergent(then_body, else_body)
-                then_body = self._reconcile(then_body, s.return_vars, divergent)
-                else_body = None if else_body is None else \
-                    self._reconcile(else_body, s.return_vars, divergent)
-                if self.writes is not None and divergent:
-                    self._copied_merges(s, divergent)
-                self._pin_return_types(s.return_vars, _yield_types(then_body) or
-                                       _yield_types(else_body))
-                rvs = tuple(self.var(rv) for rv in s.return_vars)
-                if same_items((cond, then_body, else_body, *rvs),
-                              (s.condition, s.then_body, s.else_body, *s.return_vars)):
-                    return s  # nothing in it changed: not rebuilt
-                return replace(s, condition=cond, then_body=then_body, else_body=else_body,
-                               return_vars=rvs)
-            case WhileStmt():
-                iter_args, init_moves = self.iter_args(s.iter_args)
-                cond, body = self.expr(s.condition), self.block(s.body)
-                self._pin_return_types(s.return_vars, [ia.type for ia in iter_args])
-                rvs = tuple(self.var(rv) for rv in s.return_vars)
-                if same_items((cond, body, *iter_args, *rvs),
-                              (s.condition, s.body, *s.iter_args, *s.return_vars)) \
-                        and not init_moves:
-                    return s  # nothing in it changed: not rebuilt
-                wloop = replace(s, iter_args=iter_args,  # type: ignore[arg-type]
-                                condition=cond, body=body, return_vars=rvs)
-                return make_body([*init_moves, wloop]) if init_moves else wloop
-            case ScopeStmt():
-                return map_stmt(s, body=self.block, expr=self.expr)
-            case BreakStmt() | ContinueStmt():
-                return s
-            case _:
-                assert_never(s)
+    def init_value(self, ia: IterArg, position: int, before: list[Stmt]) -> Expr:
+        """The initial value of `ia`: a carry that back-propagation placed where its initial
+        value's producer cannot go (see `analyze`) starts from a copy of that value in the
+        carry's space, made right before the loop (or where the value stands, a tile op written
+        in init_values)."""
+        init = self.expr(ia.init)
+        t, it = self.placed(ia).type, init.type
+        if isinstance(t, TileType) and t.memory_space is not None and isinstance(it, TileType) \
+                and it.memory_space not in (None, t.memory_space):
+            if isinstance(init, Var):
+                move = self._move(init, t.memory_space, (), "init_values", position, ia.span)
+                before.append(move)
+                return move.var
+            return self._move_in_place(init, t.memory_space, (), "init_values", position, ia.span)
+        return init
 
-    def iter_args(self, iter_args: Sequence[IterArg]) -> tuple[tuple[Var, ...], list[Stmt]]:
-        """A loop header's placed iter args, and the moves to emit right before the loop: a
-        carry that back-propagation placed where its initial value's producer cannot go (see
-        `analyze`) starts from a copy of that value in the carry's space. (Called before the
-        loop's body is visited, so every use in the body sees the final iter arg.)"""
-        placed: list[Var] = []
-        moves: list[Stmt] = []
-        for i, ia in enumerate(iter_args):
-            new = self.var(ia)
-            t = new.type
-            init = new.init if isinstance(new, IterArg) else None
-            if isinstance(t, TileType) and t.memory_space is not None and init is not None \
-                    and isinstance(init.type, TileType) \
-                    and init.type.memory_space not in (None, t.memory_space):
-                if isinstance(init, Var):
-                    move = self._move(init, t.memory_space, (), "init_values", i, ia.span)
-                    moves.append(move)
-                    start: Expr = move.var
-                else:  # a tile op written in init_values: its result moved where it stands
-                    start = self._move_in_place(init, t.memory_space, (), "init_values", i,
-                                                ia.span)
-                new = self.cache[ia] = IterArg(new.name, start.type, span=new.span, init=start)
-            placed.append(new)
-        return tuple(placed), moves
+    def branches_start(self, s: IfStmt) -> None:
+        if self.writes is not None:
+            # A write in the condition is made before either branch runs: a move taken before
+            # it is stale there.
+            self._forget(self._own_writes(s))
 
-    def block(self, body: Stmt) -> Stmt:
-        """A nested body: its own move scope, whether a SeqStmts or one bare statement."""
-        if type(body) is SeqStmts:
-            return self.stmt(body)
-        return self.seq((body,), body.span)
+    def merge_branches(self, s: IfStmt, then_body: Stmt,
+                       else_body: Stmt | None) -> tuple[Stmt, Stmt | None]:
+        """Only the phis whose branches yield different spaces are reconciled: a phi retyped by a
+        loop's back-propagation keeps its branches as they are (pass.md)."""
+        divergent = _divergent(then_body, else_body)
+        if not divergent:
+            return then_body, else_body
+        then_body = self._reconcile(then_body, s.return_vars, divergent)
+        else_body = None if else_body is None else \
+            self._reconcile(else_body, s.return_vars, divergent)
+        if self.writes is not None:
+            self._copied_merges(s, divergent)
+        return then_body, else_body
 
     def _copied_merges(self, s: IfStmt, divergent: set[int]) -> None:
         """Record (`self.copied`) each divergent result of `s` whose reconciling move copies a
@@ -472,7 +406,7 @@ class Mutator:
         move = self._move_call(producer, target, kwargs, span)
         moved = Var(f"{producer.name}_{target.name}", move.type, span=span)
         self.cache[moved] = moved
-        self.log.append(MoveDecision(self.function, moved.name, producer.name, target,
+        self.log.append(MoveDecision(self.function_name, moved.name, producer.name, target,
                                      consumer_op, span, arg_index))
         return AssignStmt(moved, move, span=span, comments=())
 
@@ -503,29 +437,9 @@ class Mutator:
             kwargs += (("slayout", TileLayout.none_box),)
         return kwargs
 
-    def _pin_return_types(self, rvs: tuple[Var, ...], sources: Sequence[Type]) -> None:
-        """A return var takes the placed type of the value it is read back from whenever the two
-        agree on space, shape and dtype: a loop's (or while's) iter arg, an if's then-branch
-        yield (else-branch without one). The frontend and tensor-to-tile type return vars that
-        way, so a view the return var had before placement (e.g. the col_major view of an
-        elementwise op on a Mat tile, gone once a move feeds the op Vec) must not outlive it:
-        the printed program would compile to other types (not idempotent)."""
-        for rv, got in zip(rvs, sources, strict=False):
-            if rv in self.cache or not isinstance(rv.type, TileType):
-                continue
-            space = self.var_memory.get(rv)
-            want = retype(rv.type, space) if space is not None else rv.type
-            # (A MemRef takes no part in type equality: a buffer the return var's type names
-            # while its source's does not, e.g. the Vec allocation of an init moved to Acc, is
-            # stale too.)
-            if isinstance(got, TileType) and got.memory_space == want.memory_space \
-                    and got.shape == want.shape and got.dtype == want.dtype \
-                    and (got != want or got.memref != want.memref):
-                self.cache[rv] = Var(rv.name, got, span=rv.span)
-
-    def seq(self, stmts: tuple[Stmt, ...], span: Span, old: SeqStmts | None = None) -> Stmt:
-        """The statements `stmts` (of `old`, when they are a SeqStmts's) with their moves; `old`
-        itself when none changed and it is in `make_body`'s flat form without comments."""
+    def body(self, s: Stmt) -> Stmt:
+        """A body (a SeqStmts, or one bare statement) with its moves: its own move scope."""
+        stmts = flatten_body(s)
         opened: list[MoveKey] = []
         out: list[Stmt] = []
         needed, writes = self.needed, self.writes
@@ -550,14 +464,10 @@ class Mutator:
                 if self.copied and isinstance(child, (ForStmt, WhileStmt)):
                     self._refuse_copied_write(written, child)  # a later trip writes it
             else:
-                out.append(self.stmt(child))
+                out.extend(self.stmt(child))
         for key in opened:
             self.moves.pop(key, None)  # (gone already when a write made it stale)
-        if old is not None and not old.comments and len(out) > 1 and same_items(out, stmts) \
-                and not any(type(x) is SeqStmts for x in out):
-            return old
-        body = make_body(out)
-        return replace(body, span=span) if isinstance(body, SeqStmts) else body
+        return body_of(s, out)
 
     def _forget(self, written: frozenset[Var]) -> None:
         """Drop the moves of every value in the buffer classes `written`: they copied the
@@ -655,13 +565,13 @@ class Mutator:
         valid everywhere) takes the copy's name, and its write-back defines `r`."""
         backs = self._write_backs(child)
         if not backs:
-            return [self.stmt(child)]
+            return self.stmt(child)
         call = top_level_call(child)
         assert call is not None
         op, constraints = op_facts(call, self.callees)
         result = written_result_arg(call, op) if isinstance(child, AssignStmt) else None
         if not isinstance(child, AssignStmt) or result not in backs:
-            return [self.stmt(child), *(EvalStmt(b, span=child.span) for b in backs.values())]
+            return [*self.stmt(child), *(EvalStmt(b, span=child.span) for b in backs.values())]
         assert result is not None
         done = self._call(call, op, constraints)
         copy = backs[result].args[1]
@@ -740,12 +650,6 @@ def _named_outside(value: Var, local: dict[int, Expr]) -> Var | None:
                 e = e.args[op.inplace_args[0]]
                 continue
         return None
-
-
-def _yield_types(body: Stmt | None) -> list[Type]:
-    """The types of the values a (placed) body's final yield gives, [] without one."""
-    y = last_yield(body)
-    return [v.type for v in y.values] if y is not None else []
 
 
 def _retarget(call: Call, space: MemorySpace) -> Call:

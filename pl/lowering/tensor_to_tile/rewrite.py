@@ -129,14 +129,8 @@ class _TensorToTile(Rewriter):
         self.new_tile_carries: set[int] = set()
         # Source merge vars (iter args, loop and if results) into which a GM tensor is loaded.
         self.loaded_merges: set[int] = set()
-        self.before_loop: list[Stmt] = []  # the loads of the loop being rewritten
 
     def stmt(self, stmt: Stmt) -> list[Stmt]:
-        if isinstance(stmt, (ForStmt, WhileStmt)) and stmt.iter_args:
-            outer, self.before_loop = self.before_loop, []
-            loop = self.loop(stmt)
-            before, self.before_loop = self.before_loop, outer
-            return [*before, loop]
         if self.retake and isinstance(stmt, (AssignStmt, EvalStmt)):
             return self.retaking(stmt)
         return super().stmt(stmt)
@@ -160,13 +154,13 @@ class _TensorToTile(Rewriter):
                 self.remap[key] = old
         return out
 
-    def init_value(self, ia: IterArg) -> Expr:
+    def init_value(self, ia: IterArg, position: int, before: list[Stmt]) -> Expr:
         """The initial value of one of `tile_carries` loaded when it is a tensor, right before
-        the loop (`before_loop`)."""
+        the loop."""
         init = self.expr(ia.init)
         if id(ia) in self.tile_carries and isinstance(init.type, TensorType):
             self.loaded_merges.add(id(ia))
-            return self.loaded(init, ia.name, ia.span, self.before_loop)
+            return self.loaded(init, ia.name, ia.span, before)
         return init
 
     def loop_body_done(self, new: ForStmt | WhileStmt, old: ForStmt | WhileStmt,
@@ -182,22 +176,18 @@ class _TensorToTile(Rewriter):
                 self.new_tile_carries.add(id(old.iter_args[i]))
         return replace(new, body=self.load_yielded(new.body, to_load)) if to_load else new
 
-    def if_stmt(self, s: IfStmt) -> Stmt:
+    def merge_branches(self, s: IfStmt, then_body: Stmt,
+                       else_body: Stmt | None) -> tuple[Stmt, Stmt | None]:
         """An if whose branches yield a tile and a tensor in one position yields a tile there:
         the tensor is loaded before its branch's yield."""
-        new = super().if_stmt(s)
-        assert isinstance(new, IfStmt)
-        then_types, else_types = yield_types(new.then_body), yield_types(new.else_body)
+        then_types, else_types = yield_types(then_body), yield_types(else_body)
         mixed = [i for i, (a, b) in enumerate(zip(then_types, else_types, strict=False))
                  if {type(a), type(b)} == {TileType, TensorType}]
         if not mixed:
-            return new
-        then_body = self.load_yielded(new.then_body, mixed)
-        assert new.else_body is not None  # it yields
-        else_body = self.load_yielded(new.else_body, mixed)
+            return then_body, else_body
+        assert else_body is not None  # it yields
         self.loaded_merges.update(id(s.return_vars[i]) for i in mixed)
-        rvs = self.retype_vars(s.return_vars, yield_types(then_body))
-        return replace(new, then_body=then_body, else_body=else_body, return_vars=rvs)
+        return self.load_yielded(then_body, mixed), self.load_yielded(else_body, mixed)
 
     def load_yielded(self, body: Stmt, positions: list[int]) -> Stmt:
         """`body` with each tensor its trailing yield gives at `positions` loaded before it."""
