@@ -7,8 +7,11 @@ fits in the width (WIDTH, 100 columns, unless the caller asks for another); othe
 level further and the closing bracket (and whatever follows it) on a line of its own at the
 line's indentation: all items on one line if the closing bracket ends the statement (a call's
 `)`) and every line of that form fits, else one item per line, each with a trailing comma (so a
-def's parameters, followed by `) -> T:`, always stand one per line). An item is never broken
-itself, and no other line is wrapped. Wrapping only adds line breaks and whitespace inside
+def's parameters, followed by `) -> T:`, always stand one per line). A typed binding whose line
+up to that bracket does not fit because of its annotation (`x: pl.Tile[..., pl.TileView(...)] =
+f(`) has the annotation's own bracketed list broken first, by the same rule, one item a line (its
+`]` does not end the statement), and the rest `] = f(...)` wrapped by the rule in turn
+(pl/printer/stmts.py). An item is never broken itself, and no other line is wrapped. Wrapping only adds line breaks and whitespace inside
 brackets (and the trailing comma), so the text parses to the same tree.
 """
 

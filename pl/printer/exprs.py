@@ -516,17 +516,25 @@ def _memref_text(m: MemRef, ctx: PrintContext) -> str:
 
 
 def _type_text(t: Type, ctx: PrintContext) -> str:
+    base, items = type_parts(t, ctx)
+    return base if items is None else _subscript(base, items)
+
+
+def type_parts(t: Type, ctx: PrintContext) -> tuple[str, list[str] | None]:
+    """A type's text in its parts: the subscripted name and the items inside its brackets
+    (`pl.Tile`, [`[16, 128]`, `pl.FP32`, `pl.MemorySpace.Vec`]), or the whole text and None
+    for a type written without brackets (`pl.Ptr`)."""
     kind: TypeKind = t  # type: ignore[assignment]  # (no call: see expr_text)
     match kind:
         case ScalarType(dtype=dt):
-            return _subscript(ctx.dsl("Scalar"), [ctx.dsl(dt.name)])
+            return ctx.dsl("Scalar"), [ctx.dsl(dt.name)]
         case TensorType(shape=shape, dtype=dt, view=view):
             items = [_type_shape(shape, ctx), ctx.dsl(dt.name)]
             if view is not None:
                 items.append(_tensor_view(view, ctx))
             if kind.memref is not None:
                 items.append(_memref_text(kind.memref, ctx))
-            return _subscript("pld.DistributedTensor" if kind.distributed else ctx.dsl("Tensor"), items)
+            return ("pld.DistributedTensor" if kind.distributed else ctx.dsl("Tensor")), items
         case TileType(shape=shape, dtype=dt, memory_space=space):
             items = [_type_shape(shape, ctx), ctx.dsl(dt.name)]
             if kind.memref is not None:
@@ -536,15 +544,15 @@ def _type_text(t: Type, ctx: PrintContext) -> str:
             tv = _tile_view(kind, ctx)
             if tv is not None:
                 items.append(tv)
-            return _subscript(ctx.dsl("Tile"), items)
+            return ctx.dsl("Tile"), items
         case TupleType(types=types):
-            return _subscript(ctx.dsl("Tuple"), [type_text(x, ctx) for x in types])
+            return ctx.dsl("Tuple"), [type_text(x, ctx) for x in types]
         case ArrayType(extent=n, dtype=dt):
-            return _subscript(ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)])
+            return ctx.dsl("Array"), [str(n), ctx.dsl(dt.name)]
         case PtrType():
-            return ctx.dsl("Ptr")
+            return ctx.dsl("Ptr"), None
         case HandleType(kind=name):
-            return "pld.CommCtx" if name == "CommCtx" else ctx.dsl(name)
+            return ("pld.CommCtx" if name == "CommCtx" else ctx.dsl(name)), None
         case UnknownType():
             raise TypeError("UnknownType has no printed form")
         case _:

@@ -12,7 +12,7 @@ recursion per statement. `statement_text` prints one statement alone at a given 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from types import MappingProxyType
 from typing import Any, Final
@@ -50,6 +50,7 @@ from pl.printer.exprs import (
     expr_text,
     list_text,
     tuple_text,
+    type_parts,
     type_text,
     value_text,
 )
@@ -83,13 +84,6 @@ class StmtPrinter:
         self.ctx = ctx
         self.doc = doc
 
-    def _target(self, v: Var) -> str:
-        """`v: T` (or the bare name of a Var of unknown type)."""
-        name = self.ctx.name_of(v)
-        if type(v.type) is UnknownType:
-            return name
-        return name + ": " + type_text(v.type, self.ctx)
-
     def _ending_in(self, head: str, value: Expr) -> None:
         """`head` + `value` as one statement line, wrapped if `value` is a call."""
         if type(value) is Call:
@@ -97,6 +91,44 @@ class StmtPrinter:
             self.doc.group(head + func + "(", items, ")")
         else:
             self.doc.line(head + expr_text(value, self.ctx))
+
+    def _typed(self, v: Var, after: str, items: Sequence[str] | None = None,
+               tail: str = "") -> None:
+        """`v: T` + `after` (+ the bracketed `items` and `tail`: `after` then ends with the
+        open bracket), wrapped by the one rule. Where the line up to that bracket does not fit
+        because of the annotation (a type with a `pl.TileView`), the annotation's own
+        bracketed list is the group broken first: its items one a line (the statement goes on
+        after its closing bracket), then `] ` + the rest, itself wrapped by the rule."""
+        doc = self.doc
+        name, t = self.ctx.name_of(v), v.type
+        base, type_items = ("", None) if type(t) is UnknownType else type_parts(t, self.ctx)
+        typed = name if type(t) is UnknownType else name + ": " + type_text(t, self.ctx)
+        if type_items is None or len(doc.indent) + len(typed) + len(after) <= doc.width:
+            if items is None:
+                doc.line(typed + after)
+            else:
+                doc.group(typed + after, items, tail)
+            return
+        if not after and items is None:  # a bare declaration: its bracket ends the statement
+            doc.group(name + ": " + base + "[", type_items, "]")
+            return
+        doc.line(name + ": " + base + "[")
+        doc.push()
+        for item in type_items:
+            doc.line(item + ",")
+        doc.pop()
+        if items is None:
+            doc.line("]" + after)
+        else:
+            doc.group("]" + after, items, tail)
+
+    def _typed_ending_in(self, v: Var, value: Expr) -> None:
+        """`v: T = value`, wrapped as `_typed` wraps it."""
+        if type(value) is Call:
+            func, items = call_parts(value, self.ctx)
+            self._typed(v, " = " + func + "(", items, ")")
+        else:
+            self._typed(v, " = " + expr_text(value, self.ctx))
 
     def block(self, body: Stmt | None, rvs: tuple[Var, ...] = (), function_level: bool = False,
               empty: str | None = "pass") -> None:
@@ -126,7 +158,7 @@ class StmtPrinter:
         kind: StmtKind = s  # type: ignore[assignment]
         match kind:
             case AssignStmt(var=var, value=value):
-                self._ending_in(self._target(var) + " = ", value)
+                self._typed_ending_in(var, value)
             case EvalStmt(expr=expr):
                 self._ending_in("", expr)
             case ReturnStmt(values=values):
@@ -143,7 +175,7 @@ class StmtPrinter:
                 self._while(kind)
             case IfStmt():
                 for v in _undeclared_by_yields(kind):
-                    doc.line(self._target(v))
+                    self._typed(v, "")
                 doc.line("if " + expr_text(kind.condition, ctx) + ":")
                 self._indented(kind.then_body, kind.return_vars)
                 if kind.else_body is not None:
@@ -170,8 +202,9 @@ class StmtPrinter:
             return
         items = [expr_text(v, self.ctx) for v in values]
         if len(rvs) == 1:
-            head = self._target(rvs[0]) + " = "
-        elif rvs:
+            self._typed(rvs[0], " = " + self.ctx.dsl("yield_") + "(", items, ")")
+            return
+        if rvs:
             head = ", ".join(self.ctx.name_of(v) for v in rvs) + " = "
         else:
             head = ""

@@ -13,6 +13,7 @@ a node of the user's tree is rebuilt.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping
 
 import libcst as cst
@@ -109,6 +110,11 @@ class Spelling:
         func, items = print_call_parts(call, root=self.root, name_of=self._name,
                                        dim_names=self.dim_names)
         lines = text.splitlines()
+        if len(lines) > 1 and not lines[0].endswith("("):
+            # Its annotation is broken over lines (pl/printer/stmts.py `_typed`): parsed.
+            parsed = cst.parse_statement(textwrap.dedent(text))
+            assert isinstance(parsed, cst.SimpleStatementLine)
+            return parsed
         flat, exploded = len(lines) == 1, len(lines) > 1 and lines[1].endswith(",")
         args: list[cst.Arg] = []
         for i, item in enumerate(items):

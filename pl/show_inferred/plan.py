@@ -57,7 +57,7 @@ from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
 from pl.lowering.outline import is_dispatch, outlined_region
-from pl.printer.doc import INDENT, WIDTH
+from pl.printer.doc import INDENT, WIDTH, group_lines
 from pl.show_inferred.edit import (
     Spelling,
     Unsupported,
@@ -1299,22 +1299,41 @@ class _Record:
 def _wrapped(small: cst.BaseSmallStatement, column: int) -> cst.BaseSmallStatement:
     """An annotated `x: T = f(a, b)` written on one line, broken by the printer's rule when it
     is longer than the printer's width (pl/printer/doc.py `group_lines`: the arguments on a line
-    of their own, else one a line), as the inserted statements are; any other statement, or a
-    call already written over several lines or holding a comment, as it is."""
+    of their own, else one a line), as the inserted statements are; where the annotation alone
+    takes the line up to `f(` past the width (a type with a `pl.TileView`), its own bracketed
+    list is broken first, one item a line, as the printer breaks it (pl/printer/stmts.py
+    `_typed`), then `] = f(` and the arguments by the rule (a call written over several lines
+    keeps them as written). Any other statement, a call written over several lines whose first
+    line fits, or one holding a comment, as it is."""
     if not isinstance(small, cst.AnnAssign) or not isinstance(small.value, cst.Call) \
             or not small.value.args:
         return small
     module = cst.Module(body=[])
     text = module.code_for_node(small)
-    if "\n" in text or "#" in text or column + len(text) <= WIDTH:
+    first = text.split("\n", 1)[0]
+    if "#" in text or column + len(first) <= WIDTH:
         return small
     call = small.value
-    head = column + len(text) - len(module.code_for_node(call)) + \
-        len(module.code_for_node(call.func)) + 1
+    annotation = small.annotation.annotation
+    head = column + len(first) - len(module.code_for_node(call)) + \
+        len(module.code_for_node(call.func)) + 1 if first == text else column + len(first)
     items = [module.code_for_node(a.with_changes(comma=cst.MaybeSentinel.DEFAULT,
                                                  whitespace_after_arg=cst.SimpleWhitespace("")))
              for a in call.args]
     joined = ", ".join(items)
+    if head > WIDTH and isinstance(annotation, cst.Subscript):
+        kinds = [module.code_for_node(e.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+                 for e in annotation.slice]
+        rest = group_lines("", f"] = {module.code_for_node(call.func)}(", items, ")",
+                           WIDTH - column) if first == text \
+            else f"] = {module.code_for_node(call)}\n"
+        line = cst.parse_statement("".join([
+            f"{module.code_for_node(small.target)}: {module.code_for_node(annotation.value)}[\n",
+            *(f"{INDENT}{k},\n" for k in kinds), rest]))
+        assert isinstance(line, cst.SimpleStatementLine)
+        return line.body[0]
+    if first != text:
+        return small
 
     def broken(last_line: str) -> cst.ParenthesizedWhitespace:
         return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,

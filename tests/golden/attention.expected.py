@@ -33,9 +33,12 @@ class Attention:
                 v, [blk, 0], [64, 64], [64, 64], target_memory=pl.MemorySpace.Mat
             )
             # Scores of this block: [16, 64], produced in the accumulator.
-            k_blk_t: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(
-                k_blk_mat,
-            )
+            k_blk_t: pl.Tile[
+                [64, 64],
+                pl.FP16,
+                pl.MemorySpace.Mat,
+                pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major),
+            ] = pl.tile.transpose_view(k_blk_mat)
             k_blk_t_Right: pl.Tile[[64, 64], pl.FP16, pl.MemorySpace.Right] = pl.tile.move(
                 k_blk_t, target_memory=pl.MemorySpace.Right
             )

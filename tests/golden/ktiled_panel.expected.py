@@ -28,30 +28,32 @@ class KTiledPanel:
                 [128, 64], dtype=pl.FP32, target_memory=pl.MemorySpace.Acc
             )
             for c_n_l0_ko, (c_n_l0_c,) in pl.pipeline(0, 512, 128, init_values=(c_n_l0_init,), stage=2):
-                c_n_l0_a: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                    lhs_mat,
-                    0,
-                    c_n_l0_ko,
+                c_n_l0_a: pl.Tile[
                     [128, 128],
-                    target_memory=pl.MemorySpace.Left,
+                    pl.BF16,
+                    pl.MemorySpace.Left,
+                    pl.TileView(blayout=pl.TileLayout.row_major),
+                ] = pl.tile.extract(
+                    lhs_mat, 0, c_n_l0_ko, [128, 128], target_memory=pl.MemorySpace.Left
                 )
                 c_n_l0_b: pl.Tile[[128, 64], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
                     rhs_n_mat, c_n_l0_ko, 0, [128, 64], target_memory=pl.MemorySpace.Right
                 )
                 if c_n_l0_ko == 0:
-                    c_n_l0_c_first: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(
-                        c_n_l0_a,
-                        c_n_l0_b,
-                    )
+                    c_n_l0_c_first: pl.Tile[
+                        [128, 64],
+                        pl.FP32,
+                        pl.MemorySpace.Acc,
+                    ] = pl.tile.matmul(c_n_l0_a, c_n_l0_b)
                     c_n_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(
                         c_n_l0_c_first
                     )
                 else:
-                    c_n_l0_c_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
-                        c_n_l0_c,
-                        c_n_l0_a,
-                        c_n_l0_b,
-                    )
+                    c_n_l0_c_acc: pl.Tile[
+                        [128, 64],
+                        pl.FP32,
+                        pl.MemorySpace.Acc,
+                    ] = pl.tile.matmul_acc(c_n_l0_c, c_n_l0_a, c_n_l0_b)
                     c_n_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(
                         c_n_l0_c_acc
                     )

@@ -31,60 +31,55 @@ class FullKPanel:
                 rhs_mat, 0, c_o, [64, 256], target_memory=pl.MemorySpace.Right
             )
             for c_i, (c_ic,) in pl.pipeline(0, 192, 96, init_values=(c_oc,), stage=2, attrs={"pipeline_overlap_stores": False}):
-                c_a: pl.Tile[[96, 64], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                    lhs_mat,
-                    c_i,
-                    0,
+                c_a: pl.Tile[
                     [96, 64],
-                    target_memory=pl.MemorySpace.Left,
-                )
+                    pl.BF16,
+                    pl.MemorySpace.Left,
+                    pl.TileView(blayout=pl.TileLayout.row_major),
+                ] = pl.tile.extract(lhs_mat, c_i, 0, [96, 64], target_memory=pl.MemorySpace.Left)
                 c_c: pl.Tile[[96, 256], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(c_a, c_b)
                 out_t0: pl.Tensor[[272, 416], pl.FP32] = pl.tile.store(c_c, [c_i, c_o], c_ic)
                 c_irv: pl.Tensor[[272, 416], pl.FP32] = pl.yield_(out_t0)
             c_orv: pl.Tensor[[272, 416], pl.FP32] = pl.yield_(c_irv)
-        c_ta1: pl.Tile[[80, 64], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-            lhs_mat,
-            192,
-            0,
+        c_ta1: pl.Tile[
             [80, 64],
-            target_memory=pl.MemorySpace.Left,
-        )
+            pl.BF16,
+            pl.MemorySpace.Left,
+            pl.TileView(blayout=pl.TileLayout.row_major),
+        ] = pl.tile.extract(lhs_mat, 192, 0, [80, 64], target_memory=pl.MemorySpace.Left)
         c_tb1: pl.Tile[[64, 256], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
             rhs_mat, 0, 0, [64, 256], target_memory=pl.MemorySpace.Right
         )
         c_tc1: pl.Tile[[80, 256], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(c_ta1, c_tb1)
         out_t1: pl.Tensor[[272, 416], pl.FP32] = pl.tile.store(c_tc1, [192, 0], c_orv)
-        c_ta2: pl.Tile[[80, 64], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-            lhs_mat,
-            192,
-            0,
+        c_ta2: pl.Tile[
             [80, 64],
-            target_memory=pl.MemorySpace.Left,
-        )
+            pl.BF16,
+            pl.MemorySpace.Left,
+            pl.TileView(blayout=pl.TileLayout.row_major),
+        ] = pl.tile.extract(lhs_mat, 192, 0, [80, 64], target_memory=pl.MemorySpace.Left)
         c_tb2: pl.Tile[[64, 160], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
             rhs_mat, 0, 256, [64, 160], target_memory=pl.MemorySpace.Right
         )
         c_tc2: pl.Tile[[80, 160], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(c_ta2, c_tb2)
         out_t2: pl.Tensor[[272, 416], pl.FP32] = pl.tile.store(c_tc2, [192, 256], out_t1)
-        c_ta3: pl.Tile[[96, 64], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-            lhs_mat,
-            0,
-            0,
+        c_ta3: pl.Tile[
             [96, 64],
-            target_memory=pl.MemorySpace.Left,
-        )
+            pl.BF16,
+            pl.MemorySpace.Left,
+            pl.TileView(blayout=pl.TileLayout.row_major),
+        ] = pl.tile.extract(lhs_mat, 0, 0, [96, 64], target_memory=pl.MemorySpace.Left)
         c_tb3: pl.Tile[[64, 160], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
             rhs_mat, 0, 256, [64, 160], target_memory=pl.MemorySpace.Right
         )
         c_tc3: pl.Tile[[96, 160], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(c_ta3, c_tb3)
         out_t3: pl.Tensor[[272, 416], pl.FP32] = pl.tile.store(c_tc3, [0, 256], out_t2)
-        c_ta4: pl.Tile[[96, 64], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-            lhs_mat,
-            96,
-            0,
+        c_ta4: pl.Tile[
             [96, 64],
-            target_memory=pl.MemorySpace.Left,
-        )
+            pl.BF16,
+            pl.MemorySpace.Left,
+            pl.TileView(blayout=pl.TileLayout.row_major),
+        ] = pl.tile.extract(lhs_mat, 96, 0, [96, 64], target_memory=pl.MemorySpace.Left)
         c_tb4: pl.Tile[[64, 160], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
             rhs_mat, 0, 256, [64, 160], target_memory=pl.MemorySpace.Right
         )

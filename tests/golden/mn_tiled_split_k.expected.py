@@ -27,12 +27,13 @@ class SplitKGrid:
             [256, 128], dtype=pl.INT32, target_memory=pl.MemorySpace.Acc
         )
         for c_t0_l0_ko, (c_t0_l0_c,) in pl.pipeline(0, 512, 128, init_values=(c_t0_l0_init,), stage=2):
-            c_t0_l0_a: pl.Tile[[256, 128], pl.INT8, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                lhs_mat,
-                0,
-                c_t0_l0_ko,
+            c_t0_l0_a: pl.Tile[
                 [256, 128],
-                target_memory=pl.MemorySpace.Left,
+                pl.INT8,
+                pl.MemorySpace.Left,
+                pl.TileView(blayout=pl.TileLayout.row_major),
+            ] = pl.tile.extract(
+                lhs_mat, 0, c_t0_l0_ko, [256, 128], target_memory=pl.MemorySpace.Left
             )
             c_t0_l0_b: pl.Tile[[128, 128], pl.INT8, pl.MemorySpace.Right] = pl.tile.extract(
                 rhs_mat, c_t0_l0_ko, 0, [128, 128], target_memory=pl.MemorySpace.Right
@@ -45,11 +46,11 @@ class SplitKGrid:
                     c_t0_l0_c_first
                 )
             else:
-                c_t0_l0_c_acc: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
-                    c_t0_l0_c,
-                    c_t0_l0_a,
-                    c_t0_l0_b,
-                )
+                c_t0_l0_c_acc: pl.Tile[
+                    [256, 128],
+                    pl.INT32,
+                    pl.MemorySpace.Acc,
+                ] = pl.tile.matmul_acc(c_t0_l0_c, c_t0_l0_a, c_t0_l0_b)
                 c_t0_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
                     c_t0_l0_c_acc
                 )
@@ -59,12 +60,13 @@ class SplitKGrid:
             [256, 128], dtype=pl.INT32, target_memory=pl.MemorySpace.Acc
         )
         for c_t1_l0_ko, (c_t1_l0_c,) in pl.pipeline(0, 512, 128, init_values=(c_t1_l0_init,), stage=2):
-            c_t1_l0_a: pl.Tile[[256, 128], pl.INT8, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                lhs_mat,
-                0,
-                c_t1_l0_ko,
+            c_t1_l0_a: pl.Tile[
                 [256, 128],
-                target_memory=pl.MemorySpace.Left,
+                pl.INT8,
+                pl.MemorySpace.Left,
+                pl.TileView(blayout=pl.TileLayout.row_major),
+            ] = pl.tile.extract(
+                lhs_mat, 0, c_t1_l0_ko, [256, 128], target_memory=pl.MemorySpace.Left
             )
             c_t1_l0_b: pl.Tile[[128, 128], pl.INT8, pl.MemorySpace.Right] = pl.tile.extract(
                 rhs_mat, c_t1_l0_ko, 128, [128, 128], target_memory=pl.MemorySpace.Right
@@ -77,11 +79,11 @@ class SplitKGrid:
                     c_t1_l0_c_first
                 )
             else:
-                c_t1_l0_c_acc: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
-                    c_t1_l0_c,
-                    c_t1_l0_a,
-                    c_t1_l0_b,
-                )
+                c_t1_l0_c_acc: pl.Tile[
+                    [256, 128],
+                    pl.INT32,
+                    pl.MemorySpace.Acc,
+                ] = pl.tile.matmul_acc(c_t1_l0_c, c_t1_l0_a, c_t1_l0_b)
                 c_t1_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
                     c_t1_l0_c_acc
                 )
@@ -91,12 +93,13 @@ class SplitKGrid:
             [256, 32], dtype=pl.INT32, target_memory=pl.MemorySpace.Acc
         )
         for c_t2_l0_ko, (c_t2_l0_c,) in pl.pipeline(0, 512, 128, init_values=(c_t2_l0_init,), stage=2):
-            c_t2_l0_a: pl.Tile[[256, 128], pl.INT8, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                lhs_mat,
-                0,
-                c_t2_l0_ko,
+            c_t2_l0_a: pl.Tile[
                 [256, 128],
-                target_memory=pl.MemorySpace.Left,
+                pl.INT8,
+                pl.MemorySpace.Left,
+                pl.TileView(blayout=pl.TileLayout.row_major),
+            ] = pl.tile.extract(
+                lhs_mat, 0, c_t2_l0_ko, [256, 128], target_memory=pl.MemorySpace.Left
             )
             c_t2_l0_b: pl.Tile[[128, 32], pl.INT8, pl.MemorySpace.Right] = pl.tile.extract(
                 rhs_mat, c_t2_l0_ko, 256, [128, 32], target_memory=pl.MemorySpace.Right
@@ -109,11 +112,11 @@ class SplitKGrid:
                     c_t2_l0_c_first
                 )
             else:
-                c_t2_l0_c_acc: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
-                    c_t2_l0_c,
-                    c_t2_l0_a,
-                    c_t2_l0_b,
-                )
+                c_t2_l0_c_acc: pl.Tile[
+                    [256, 32],
+                    pl.INT32,
+                    pl.MemorySpace.Acc,
+                ] = pl.tile.matmul_acc(c_t2_l0_c, c_t2_l0_a, c_t2_l0_b)
                 c_t2_l0_c_phi: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
                     c_t2_l0_c_acc
                 )

@@ -21,13 +21,12 @@ class L0Matmul:
             [128, 64], dtype=pl.FP32, target_memory=pl.MemorySpace.Acc
         )
         for c_l0_ko, (c_l0_c,) in pl.pipeline(0, 512, 128, init_values=(c_l0_init,), stage=2):
-            c_l0_a: pl.Tile[[128, 128], pl.BF16, pl.MemorySpace.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(
-                lhs_mat,
-                0,
-                c_l0_ko,
+            c_l0_a: pl.Tile[
                 [128, 128],
-                target_memory=pl.MemorySpace.Left,
-            )
+                pl.BF16,
+                pl.MemorySpace.Left,
+                pl.TileView(blayout=pl.TileLayout.row_major),
+            ] = pl.tile.extract(lhs_mat, 0, c_l0_ko, [128, 128], target_memory=pl.MemorySpace.Left)
             c_l0_b: pl.Tile[[128, 64], pl.BF16, pl.MemorySpace.Right] = pl.tile.extract(
                 rhs_mat, c_l0_ko, 0, [128, 64], target_memory=pl.MemorySpace.Right
             )

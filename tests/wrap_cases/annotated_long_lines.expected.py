@@ -22,9 +22,10 @@ class LongLines:
             scaled_activation_rows: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.add(
                 activation_rows, weight_rows
             )
-            very_long_name_for_a_product_of_rows: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.maximum(
-                scaled_activation_rows,
-                weight_rows,
-            )
+            very_long_name_for_a_product_of_rows: pl.Tile[
+                [16, 128],
+                pl.FP32,
+                pl.MemorySpace.Vec,
+            ] = pl.maximum(scaled_activation_rows, weight_rows)
             out = pl.store(very_long_name_for_a_product_of_rows, [0, 0], out)
         return out
