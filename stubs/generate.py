@@ -30,7 +30,7 @@ sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
 
 from pl.language import distributed  # noqa: E402
 from pl.language.dsl_ops import SCALAR_ONLY_SPELLINGS, DslOp, op_object, spelling_index  # noqa: E402
-from pl.ops.registry import ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
+from pl.ops.registry import KWARG_TYPES, ArgSpec, KwargSpec, OpDef, get_op  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "pl"
 
@@ -42,12 +42,6 @@ _DIM_NAMES = frozenset({"shape", "shapes", "offset", "offsets", "valid_shape", "
 _SCALAR_NAMES = frozenset({"axis", "axis1", "axis2", "block_len", "counter0", "counter1", "counter2",
                            "counter3", "key0", "key1", "scalar", "size", "start", "value", "valid_rows",
                            "valid_cols", "init_cond", "memory_space", "kvalue"})
-
-_KWARG_TYPES: Final = MappingProxyType({
-    "DataType": "DType", "MemorySpace": "MemorySpace", "PadValue": "PadValue | int | float",
-    "TensorLayout": "TensorLayout", "TileLayout": "TileLayout", "bool": "bool",
-    "int": "int | str | _Scalar", "double": "float", "str": "str",
-})
 
 _RESULT: Final = MappingProxyType({"Tile": TILE, "Tensor": TENSOR, "Scalar": "_Scalar", "Ptr": "Any",
                                    "Array": "Any", "Unknown": "Any"})
@@ -100,7 +94,7 @@ def _required(spec: KwargSpec) -> bool:
 
 
 def _kwarg_type(spec: KwargSpec) -> str:
-    text = _KWARG_TYPES.get(spec.type_name, "Any")
+    text = KWARG_TYPES[spec.type_name].stub
     return text + " | None" if spec.default == "None" else text
 
 

@@ -166,14 +166,40 @@ def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
                                          ("conversion", "tile.abs (1:1 rename)"),
                                          ("result", "result=Scalar[INT64]"),
                                          ("call", "always:target_memory=Vec"),
-                                         ("call", "dim first")])
+                                         ("call", "dim first"),
+                                         ("kwargs", "pipe:PipeType=0"),
+                                         ("positional_args", "src:tiles")])
 def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
     from pl.ops import registry
     parse = {"effects": registry._effects, "buffer": registry._buffer,
              "layout": registry._layout, "conversion": registry._conversion,
-             "result": registry._result, "call": registry._call}[column]
+             "result": registry._result, "call": registry._call,
+             "kwargs": registry._parse_kwargs, "positional_args": registry._parse_args}[column]
     with pytest.raises(ValueError, match=f"{column} column"):
         parse(text)
+
+
+def test_kwarg_types_and_argument_kinds_are_one_vocabulary() -> None:
+    """Every kwarg type and argument kind the tables write is in the registry's vocabulary,
+    which the frontend's messages and checks and the stub generator read (issue 34 item 8)."""
+    from pl.errors import PlError
+    from pl.ir.enums import DType, PadValue, TensorLayout
+    from pl.ir.expr import Var
+    from pl.ir.types import TileType
+    from pl.lowering.frontend.op_args import shape_arguments
+    from pl.ops.registry import ARG_KINDS, KWARG_ENUMS, KWARG_TYPES
+    ops = list(all_ops().values())
+    assert {k.type_name for op in ops for k in op.kwargs} <= set(KWARG_TYPES)
+    assert {a.kind for op in ops for a in op.args} == set(ARG_KINDS)
+    assert KWARG_ENUMS == {"MemorySpace": MemorySpace, "PadValue": PadValue,
+                           "TensorLayout": TensorLayout}
+    add, cast = get_op("tile.add"), get_op("tile.cast")
+    assert add is not None and cast is not None
+    with pytest.raises(PlError, match="argument 'lhs' must be a tile, got the string 'x'"):
+        shape_arguments("pl.tile.add", add, ["x", "y"], {})
+    tile = Var("t", TileType((), DType.FP32))
+    with pytest.raises(PlError, match="target_type must be a dtype such as pl.FP32, got the cons"):
+        shape_arguments("pl.tile.cast", cast, [tile], {"target_type": 3})
 
 
 def test_kwarg_codes_are_read_from_their_table() -> None:

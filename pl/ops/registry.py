@@ -41,7 +41,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout
+from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
 from pl.ir.expr import space_code, stored_space
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops.marks import collect
@@ -65,9 +65,50 @@ _RULE_MODULES = (tile_ew, tile_mem, tile_view, tile_misc, tensor, tensor_view, a
                  distributed)
 
 
+# What a positional argument of each kind (the positional_args column's `name:kind`) is, in
+# messages: the vocabulary of kinds (a kind outside it stops the registry build).
+ARG_KINDS: Final[Mapping[str, str]] = MappingProxyType({
+    "tile": "a tile", "tensor": "a tensor", "scalar": "a scalar", "tuple": "a list such as [0, 0]",
+    "space": "a memory space such as pl.Mem.Vec", "any": "a kernel value"})
+
+
+@dataclass(frozen=True, slots=True)
+class KwargType:
+    """A type the kwargs column writes (`target_memory:MemorySpace`): the Python values a kwarg of
+    it holds once the frontend converted it (`values`; empty: never given as a value, see
+    `TaskIds`), how messages say it (`words`), how the stubs annotate it (`stub`), and the enum
+    whose members an int given for it converts to, which the call column spells `Enum.member`
+    (`enum`). A kwarg of an `attr` type is stored as the call's attr of its name, never as a
+    kwarg: the frontend stores it so, the printer spells it back from there."""
+
+    values: tuple[type, ...]
+    words: str
+    stub: str
+    enum: type[Enum] | None = None
+    attr: bool = False
+
+
+# The vocabulary of kwarg types (a type outside it stops the registry build).
+KWARG_TYPES: Final[Mapping[str, KwargType]] = MappingProxyType({
+    "int": KwargType((int,), "an integer constant", "int | str | _Scalar"),
+    "bool": KwargType((bool, int), "True or False", "bool"),
+    "double": KwargType((int, float), "a number", "float"),
+    "str": KwargType((str,), "a string", "str"),
+    "DataType": KwargType((DType,), "a dtype such as pl.FP32", "DType"),
+    "PadValue": KwargType((PadValue,), "a pl.PadValue member", "PadValue | int | float", PadValue),
+    "MemorySpace": KwargType((MemorySpace,), "a pl.MemorySpace member", "MemorySpace",
+                             MemorySpace),
+    "TileLayout": KwargType((TileLayout,), "a pl.TileLayout member", "TileLayout"),
+    "TensorLayout": KwargType((TensorLayout,), "a pl.TensorLayout member", "TensorLayout",
+                              TensorLayout),
+    # system.task_dummy's deps=[...]: the call's "deps" attr, as on pl.submit.
+    "TaskIds": KwargType((), "a list of task ids", "Any", attr=True),
+})
+
+
 @dataclass(frozen=True, slots=True)
 class ArgSpec:
-    """One positional argument. `kind` is tile / tensor / scalar / tuple / any; `optional`: the IR
+    """One positional argument. `kind` is one of ARG_KINDS; `optional`: the IR
     op takes the call without it (`?`); `derived`: the IR op needs it, the DSL wrapper derives it
     when the call omits it (`=derived`: tile.load's valid_shape); `omitted`: optional, and left out
     of the Call when not given, so later ones move up (`?=omitted`: tile.mgather's scratch)."""
@@ -248,8 +289,11 @@ def _parse_args(text: str) -> tuple[ArgSpec, ...]:
         optional = "?" in kind.split("(")[0] or kind.endswith("?") or "?" in part.split(" ")[0]
         derived = part.endswith("=derived")
         base = _KIND.match(kind)
-        out.append(ArgSpec(name.strip().split(" ")[0].rstrip("?"), base.group(0) if base else "any",
-                           optional, derived, "?=omitted" in part))
+        word = base.group(0) if base else "any"
+        if word not in ARG_KINDS:
+            raise ValueError(f"positional_args column: unknown kind {word!r} in {text!r}")
+        out.append(ArgSpec(name.strip().split(" ")[0].rstrip("?"), word, optional, derived,
+                           "?=omitted" in part))
     return tuple(out)
 
 
@@ -262,6 +306,8 @@ def _parse_kwargs(text: str) -> tuple[KwargSpec, ...]:
         if not m:
             continue
         name, type_name, default, rest = m.group(1), m.group(2), m.group(4), m.group(5)
+        if type_name not in KWARG_TYPES:
+            raise ValueError(f"kwargs column: unknown type {type_name!r} in {text!r}")
         required = "required" in rest or (default is None and "optional" not in rest
                                           and "only passed" not in rest)
         out.append(KwargSpec(name, type_name, default, required and default is None))
@@ -360,10 +406,9 @@ def _layout(text: str) -> tuple[int, ...]:
     return tuple(int(s) for s in slots.split(","))
 
 
-# The enum types of kwargs, by the type name the kwargs column writes (`target_memory:MemorySpace`);
-# the call column spells their values `Enum.member`, and the frontend converts an int to a member.
+# The enum types of kwargs (KWARG_TYPES' `enum`), by type name.
 KWARG_ENUMS: Final[Mapping[str, type[Enum]]] = MappingProxyType({
-    "MemorySpace": MemorySpace, "PadValue": PadValue, "TensorLayout": TensorLayout})
+    name: t.enum for name, t in KWARG_TYPES.items() if t.enum is not None})
 _CALL_FLAGS: Final = ("dim_first", "all_or_none", "self_loading")
 
 

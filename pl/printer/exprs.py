@@ -57,7 +57,8 @@ from pl.ir.types import (
     UnknownType,
     implicit_tile_view,
 )
-from pl.ops.registry import KWARG_CODES, ArgSpec, get_op, rebinding_slot
+from pl.ops.registry import KWARG_CODES, KWARG_TYPES, ArgSpec, get_op, rebinding_slot
+from pl.ops.surface import SURFACES, Spelled
 
 
 @dataclass(slots=True)
@@ -80,6 +81,8 @@ class PrintContext:
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
     # Op name -> its `space` operands, with their positions (`_space_args`).
     space_args: dict[str, tuple[tuple[int, ArgSpec], ...]] = field(default_factory=dict, repr=False)
+    # Op name -> its kwargs stored as attrs (`_attr_kwargs`).
+    attr_kwargs: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     # op name -> `op_callee` of it.
     callees: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -305,55 +308,21 @@ def _unary(e: UnaryExpr, ctx: PrintContext, typed: bool) -> str:
             assert_never(e.op)
 
 
-FULL_OPS = ("tile.full", "tensor.full")
-
-
 def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     """The callee and the argument texts (each without its comma) of a call: the parts a
     statement ending in the call hands to the wrapping rule."""
     op = e.op
+    attrs = list(e.attrs)
     if isinstance(op, GlobalVar):
         if is_submit(e):
             return _submit_parts(e, op, ctx)
         func = "self." + op.name if ctx.in_program else op.name
         items = [expr_text(a, ctx) for a in e.args]
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
-    elif op.name in FULL_OPS and len(e.args) == 2:
-        # `pl.FP32` is not accepted as a positional value, so the reference spells full() by keyword.
+    elif (spelled := _spelled(e)) is not None:
         func = op_callee(op.name, ctx)
-        shape, value = e.args
-        val = value_text(value.value, ctx) if isinstance(value, (ConstInt, ConstFloat)) else expr_text(value, ctx)
-        items = [expr_text(shape, ctx)]
-        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k == "dtype"]
-        items.append("value=" + val)
-        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs if k != "dtype"]
-    elif op.name == "system.syncall" and e.args:
-        # The soft form's operands are keyword-only in the reference's wrapper; one operand is
-        # `used_cores=0` (the launch decides the participant count).
-        func = op_callee(op.name, ctx)
-        kw = dict(e.kwargs)
-        used = "0" if len(e.args) < 2 else (
-            int_text(e.args[1].value) if isinstance(e.args[1], ConstInt) else expr_text(e.args[1], ctx))
-        items = ["mode=" + value_text(kw.get("mode", "soft"), ctx),
-                 "core_type=" + value_text(kw.get("core_type", "mix"), ctx),
-                 "gm_workspace=" + expr_text(e.args[0], ctx), "used_cores=" + used]
-    elif op.name == "system.task_dummy":
-        # Its dependencies are the "deps" attr, written `deps=[...]` (empty too), as on pl.submit.
-        func = op_callee(op.name, ctx)
-        deps = dict(e.attrs).get("deps")
-        items = ["deps=" + (value_text(deps, ctx) if deps is not None else "[]")]
-        rest = [(k, v) for k, v in e.attrs if k != "deps"]
-        if rest:
-            items.append("attrs=" + dict_text(rest, ctx))
-        return func, items
-    elif op.name == "tile.mgather" and len(e.args) > 2:
-        # Its optional operands are keyword-only in the reference's wrapper: scratch (elem mode)
-        # then valid_shape.
-        func = op_callee(op.name, ctx)
-        names = ["scratch", "valid_shape"] if dict(e.kwargs).get("coalesce") == 1 else ["valid_shape"]
-        items = [expr_text(a, ctx) for a in e.args[:2]]
-        items += [n + "=" + expr_text(a, ctx) for n, a in zip(names, e.args[2:], strict=False)]
-        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
+        items = [expr_text(a, ctx) for a in spelled.positional]
+        items += [k + "=" + value_text(v, ctx, k) for k, v in spelled.keywords]
     else:
         func = op_callee(op.name, ctx)
         items = [_shape_arg_text(a, e, ctx) or expr_text(a, ctx) for a in e.args]
@@ -371,7 +340,10 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
             names = [a.name for a in op_def.args]
             items[cut:] = [names[i] + "=" + items[i] for i in range(cut, len(items))]
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
-    attrs = list(e.attrs)
+        for name in _attr_kwargs(op.name, ctx):
+            # A kwarg stored as the call's attr (KwargType.attr: task_dummy's deps=[...]).
+            items.append(name + "=" + value_text(dict(attrs).get(name, []), ctx, name))
+            attrs = [(k, v) for k, v in attrs if k != name]
     if isinstance(op, GlobalVar):  # an orchestrator's dispatch target is spelled as a keyword
         items += ["device=" + value_text(v, ctx, k) for k, v in attrs if k == "device"]
         attrs = [(k, v) for k, v in attrs if k != "device"]
@@ -393,6 +365,21 @@ def _shape_arg_text(a: Expr, e: Call, ctx: PrintContext) -> str | None:
                 [d.value if isinstance(d, ConstInt) else None for d in t.shape] == values:
             return _type_shape(a.elements, ctx)
     return None
+
+
+def _spelled(e: Call) -> Spelled | None:
+    """The DSL form of a call of an op with a bespoke surface (pl/ops/surface.py), else None."""
+    surface = SURFACES.get(e.op.name)
+    return surface.spell(e) if surface is not None and surface.spell is not None else None
+
+
+def _attr_kwargs(name: str, ctx: PrintContext) -> tuple[str, ...]:
+    """The kwargs of op `name` stored as the call's attrs (`KwargType.attr`)."""
+    if name not in ctx.attr_kwargs:
+        op = get_op(name)
+        ctx.attr_kwargs[name] = () if op is None else tuple(
+            k.name for k in op.kwargs if KWARG_TYPES[k.type_name].attr)
+    return ctx.attr_kwargs[name]
 
 
 def _space_args(name: str, ctx: PrintContext) -> tuple[tuple[int, ArgSpec], ...]:

@@ -48,6 +48,7 @@ from pl.ir.operators import BinaryOp, Kind, UnaryOp, promote
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
 from pl.language import dsl
+from pl.language.dsl_ops import spelling_index
 from pl.lowering.frontend import op_builders, subscripts
 from pl.lowering.frontend.call_checks import check_op_call
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
@@ -55,6 +56,7 @@ from pl.lowering.frontend.predicate import check_predicate
 from pl.lowering.frontend.types import type_mismatch, type_text
 from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem, written_operator
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
+from pl.ops.registry import KWARG_TYPES, all_ops
 
 # Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
 # constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
@@ -463,8 +465,11 @@ def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
     return pos, kw
 
 
-# Op spellings whose `deps=[task ids]` keyword is the call's "deps" attr (as on pl.submit).
-_DEPS_ATTR_OPS = frozenset({"pl.system.task_dummy"})
+def _attr_kwargs(spelling: str) -> frozenset[str]:
+    """The kwargs of the ops `spelling` builds that are stored as the call's attrs, not kwargs
+    (`KwargType.attr`: system.task_dummy's `deps=[task ids]`, its "deps" attr as on pl.submit)."""
+    return frozenset(k.name for name in spelling_index().get(spelling, ())
+                     for k in all_ops()[name].kwargs if KWARG_TYPES[k.type_name].attr)
 
 
 # The distributed ops only a HOST orchestrator calls, outside its device-side scopes (the
@@ -498,7 +503,7 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
         _check_host_only(ctx, node, spelling)
     pos, kw = _split_args(ctx, node.args)
     deps: tuple[tuple[str, Any], ...] = ()
-    if spelling in _DEPS_ATTR_OPS:
+    if "deps" in _attr_kwargs(spelling):
         deps, kw = _deps_keyword(ctx, node, spelling, kw)
     args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()

@@ -20,15 +20,23 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from enum import Enum, IntEnum
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
 from pl.errors import PlError
-from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
+from pl.ir.enums import DType, MemorySpace, PadValue
 from pl.ir.expr import ConstBool, ConstFloat, ConstInt, Expr, MakeTuple
 from pl.ir.types import TileType
 from pl.language.dsl_ops import canonical_spelling
-from pl.ops.registry import KWARG_CODES, KWARG_ENUMS, OpDef, dsl_positional, rebinding_slot
+from pl.ops.registry import (
+    ARG_KINDS,
+    KWARG_CODES,
+    KWARG_ENUMS,
+    KWARG_TYPES,
+    OpDef,
+    dsl_positional,
+    rebinding_slot,
+)
+from pl.ops.surface import SURFACES
 
 LOAD_SPACES = (MemorySpace.Vec, MemorySpace.Mat)
 
@@ -155,28 +163,6 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
     return value
 
 
-# What a positional argument of each registry kind is, in messages.
-_KIND_WORDS: Final[Mapping[str, str]] = MappingProxyType({
-    "tile": "a tile", "tensor": "a tensor", "scalar": "a scalar", "tuple": "a list such as [0, 0]",
-    "space": "a memory space such as pl.Mem.Vec"})
-
-
-
-# The Python values a keyword of each registry type takes (after `_convert_kwarg`); None keeps
-# the op's default.
-_KWARG_VALUES: Final[Mapping[str, tuple[type, ...]]] = MappingProxyType({
-    "int": (int,), "bool": (bool, int), "double": (int, float), "str": (str,),
-    "DataType": (DType,), "PadValue": (PadValue,), "MemorySpace": (MemorySpace,),
-    "TileLayout": (TileLayout,), "TensorLayout": (TensorLayout,),
-})
-
-_KWARG_WORDS: Final[Mapping[str, str]] = MappingProxyType({
-    "int": "an integer constant", "bool": "True or False", "double": "a number",
-    "str": "a string", "DataType": "a dtype such as pl.FP32",
-    "PadValue": "a pl.PadValue member", "MemorySpace": "a pl.MemorySpace member",
-    "TileLayout": "a pl.TileLayout member", "TensorLayout": "a pl.TensorLayout member"})
-
-
 def describe(value: Any) -> str:
     """A value as the user wrote it, for messages (`the string '2'`, `pl.MemorySpace.Vec`)."""
     if isinstance(value, str):
@@ -201,11 +187,11 @@ def _check_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> None:
     spec = op.kwarg_spec(key)
     if spec is None or value is None:
         return
-    allowed = _KWARG_VALUES.get(spec.type_name)
-    if allowed is None:
+    kind = KWARG_TYPES[spec.type_name]
+    if not kind.values:
         return
-    if not isinstance(value, allowed):
-        raise PlError(f"{spelling}: {key} must be {_KWARG_WORDS[spec.type_name]}, got "
+    if not isinstance(value, kind.values):
+        raise PlError(f"{spelling}: {key} must be {kind.words}, got "
                       f"{describe(value)}", hint=f"Signature: {signature(spelling, op)}",
                       argument=key)
 
@@ -292,57 +278,14 @@ def shape_arguments(spelling: str, op: OpDef, args: Sequence[Any], kwargs: Mappi
     for i, e in enumerate(exprs):
         if not isinstance(e, Expr):
             raise PlError(f"{spelling}: argument '{op.args[i].name}' must be "
-                          f"{_KIND_WORDS.get(op.args[i].kind, 'a kernel value')}, got "
+                          f"{ARG_KINDS[op.args[i].kind]}, got "
                           f"{describe(e)}", hint=f"Signature: {signature(spelling, op)}",
                           argument=i)
     out_kwargs = _finish_kwargs(spelling, op, exprs, given)
-    if op.name == "system.syncall":
-        return _syncall_form(spelling, exprs, out_kwargs)
-    if op.name in ("system.sync_set", "system.sync_wait"):
-        return _event_form(spelling, exprs, out_kwargs)
+    surface = SURFACES.get(op.name)
+    if surface is not None and surface.store is not None:
+        return surface.store(spelling, exprs, out_kwargs)
     return exprs, out_kwargs
-
-
-def _syncall_form(spelling: str, exprs: list[Expr], kwargs: list[tuple[str, Any]]
-                  ) -> tuple[list[Expr], list[tuple[str, Any]]]:
-    """`pl.system.syncall(core_type=, mode=, gm_workspace=, used_cores=)` as the reference's
-    wrapper stores it: `core_type` always ("mix" when omitted); the hard form (the default mode)
-    has no operands and no `mode`; the soft form needs both operands, keeps `mode="soft"`, and an
-    explicit `used_cores=0` ("let the launch decide") is the one-operand form."""
-    values = dict(kwargs)
-    core_type = values.get("core_type", "mix")
-    if values.get("mode", "hard") == "hard":
-        if exprs:
-            raise PlError(f"{spelling}(mode='hard') takes no gm_workspace / used_cores",
-                          hint="Pass mode='soft' for the GM-polling barrier")
-        return [], [("core_type", core_type)]
-    if len(exprs) != 2:
-        missing = "gm_workspace" if not exprs else "used_cores"
-        raise PlError(f"{spelling}(mode='soft') needs {missing}",
-                      hint="Soft syncall takes a shared GM INT32 workspace and the participant "
-                           "count: gm_workspace=ws, used_cores=N (0: the launch decides)")
-    used = exprs[1]
-    if isinstance(used, ConstInt) and used.value == 0:
-        return exprs[:1], [("core_type", core_type), ("mode", "soft")]
-    if isinstance(used, ConstInt) and used.dtype is DType.INDEX:  # a literal count is INT32
-        exprs = [exprs[0], ConstInt(used.value, DType.INT32, span=used.span)]
-    return exprs, [("core_type", core_type), ("mode", "soft")]
-
-
-def _event_form(spelling: str, exprs: list[Expr], kwargs: list[tuple[str, Any]]
-                ) -> tuple[list[Expr], list[tuple[str, Any]]]:
-    """`pl.system.sync_set(4, pipe=...)`: the reference's wrapper stores a constant event id as
-    the `event_id` kwarg and only a dynamic one as the operand; exactly one of them is given."""
-    names = [k for k, _ in kwargs]
-    if exprs and isinstance(exprs[0], ConstInt):
-        if "event_id" in names:
-            raise PlError(f"{spelling}: got multiple values for argument 'event_id'")
-        kwargs = [*kwargs[:1], ("event_id", exprs[0].value), *kwargs[1:]]
-        return [], kwargs
-    if bool(exprs) == ("event_id" in names):
-        raise PlError(f"{spelling} takes one event id: a constant or a dynamic scalar",
-                      hint="pl.system.sync_set(3, pipe=pl.PipeType.MTE3)")
-    return exprs, kwargs
 
 
 def _arity_error(spelling: str, op: OpDef, got: int, maximum: int | None = None) -> PlError:
