@@ -605,7 +605,8 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             raise Unsupported("compilation added parameters to it")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                source_text=source, root=root, dims=dims, outlined=outlined,
-                               consts=consts, helpers=helpers, shows_text=shows_text)
+                               consts=consts, helpers=helpers, shows_text=shows_text,
+                               methods=set(methods), regions=not lowered)
     except Unsupported as e:
         # The compiled statements, at the places of the user's statements they came from,
         # with the user's comments, docstring, decorators and signature kept.
@@ -637,6 +638,9 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                              Span(src.span.filename, src.span.line, src.span.col)))
         replacements[id(fd)] = shown
         return _infos(c, (fn, *(g for g, _ in outlined.values())), shown.name_of), None
+    for why in res.region_notes:
+        notes.append(PlError(f"{c.source.name}.{fn.name}: {why}",
+                             Span(src.span.filename, src.span.line, src.span.col)))
     if res.changed:  # only changed statement lists are rebuilt
         replacements[id(fd)] = res  # its def is built only if the module is rendered
     moved = res.move_names

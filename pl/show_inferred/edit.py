@@ -346,3 +346,55 @@ def fresh_name(base: str, taken: set[str]) -> str:
         name = f"{base}_{n}"
     taken.add(name)
     return name
+
+
+class BoundNames(cst.CSTVisitor):
+    """The module-level names a compound statement binds: a def's or class's own name (not what
+    its body binds), and every assignment, loop, with, import or walrus target inside an if, for,
+    while, try or with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def _target(self, t: cst.BaseExpression | cst.BaseAssignTargetExpression) -> None:
+        if isinstance(t, cst.Name):
+            self.names.append(t.value)
+        elif isinstance(t, cst.Tuple | cst.List):
+            for el in t.elements:
+                self._target(el.value)
+        elif isinstance(t, cst.StarredElement):
+            self._target(t.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.append(node.name.value)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+        if node.asname is None:
+            root: cst.BaseExpression = node.name
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            self._target(root)

@@ -57,11 +57,10 @@ from pl.printer.doc import WIDTH, group_lines
 from pl.printer.exprs import PrintContext, type_text
 from pl.printer.program import decorator_text
 from pl.printer.stmts import scope_loop_form, statement_text
-from pl.show_inferred.edit import Unsupported, fresh_name
-from pl.show_inferred.plan import _BoundNames
+from pl.show_inferred.edit import BoundNames, Unsupported, fresh_name
 from pl.show_inferred.splice import reindented
 
-__all__ = ["LoweredResult", "rewrite_lowered"]
+__all__ = ["LoweredResult", "compiler_made", "readable_base", "rewrite_lowered", "rewrite_region"]
 
 Key = tuple[int, int]
 
@@ -87,7 +86,9 @@ class LoweredResult:
     before: tuple[cst.FunctionDef, ...] = ()
 
 
-def _compiler_made(name: str, moves: set[str]) -> bool:
+def compiler_made(name: str, moves: set[str]) -> bool:
+    """Whether the compiled name `name` names a value the compiler made, not one the user
+    named (`moves`: the names of the inserted moves)."""
     return name in moves or "__" in user_name(name) or _AFTER_VERSION.search(name) is not None
 
 
@@ -110,6 +111,18 @@ def _stem(name: str) -> str:
     first, *rest = user_name(name).split("__")
     parts = [first, *(re.sub(r"^(?:tile|tmp)(?:_|$)", "", p) for p in rest)]
     return "_".join(p for p in parts if p) or "t"
+
+
+def readable_base(v: Var, taken: set[str]) -> str:
+    """A readable name for a value the compiler made, from the user's name it was made from
+    (`rhs_n__tile` in Mat: `rhs_n`, or `rhs_n_mat` where `rhs_n` is taken); `fresh_name` makes
+    it unique."""
+    stem = _stem(v.name)
+    suffix = _suffix(v)
+    # (a space said once: `lhs_mat_1` beside `lhs_mat`, not `lhs_mat_mat`)
+    once = stem not in taken or stem.endswith(f"_{suffix}")
+    base = stem if once and _spellable(stem) else f"{stem}_{suffix}"
+    return base if _spellable(base) else "t"
 
 
 class _Names:
@@ -143,7 +156,7 @@ class _Names:
                     continue
                 if v.name in first and v.name not in mine and i > 0:
                     shared[v] = first[v.name]
-                elif v.name in mine or _compiler_made(v.name, moves) \
+                elif v.name in mine or compiler_made(v.name, moves) \
                         or user_name(v.name) in clash or not _spellable(user_name(v.name)):
                     made.append(v)
                 else:
@@ -171,11 +184,7 @@ class _Names:
                 assert space is not None
                 base = f"{self(of)}_{space.name}"
             else:
-                stem = _stem(v.name)
-                suffix = _suffix(v)
-                # (a space said once: `lhs_mat_1` beside `lhs_mat`, not `lhs_mat_mat`)
-                once = stem not in taken or stem.endswith(f"_{suffix}")
-                base = stem if once and _spellable(stem) else f"{stem}_{suffix}"
+                base = readable_base(v, taken)
             if not _spellable(base):
                 base = "t"
             self.names[v] = fresh_name(base, taken)
@@ -238,8 +247,8 @@ def _docstring(node: cst.BaseStatement) -> bool:
 class _Lowered:
     def __init__(self, fd: cst.FunctionDef, positions: object, compiled: Function,
                  outlined: Mapping[str, tuple[Function, set[str]]], moves: set[str], indent: int,
-                 root: str, names: _Names, methods: set[str], added: int,
-                 dim_names: Mapping[int, str]) -> None:
+                 root: str, names: Callable[[Var], str], methods: set[str], added: int,
+                 dim_names: Mapping[int, str], region: cst.BaseStatement | None = None) -> None:
         self.fd = fd
         self.added = added
         self.dim_names = dim_names
@@ -255,10 +264,24 @@ class _Lowered:
         self.order: list[cst.BaseStatement] = []      # the user's statements, in file order
         self.parent: dict[int, Key | None] = {}       # a user statement -> its compound's position
         self.compound: Key | None = None
-        self._index(fd.body)
+        if region is None:
+            self._index(fd.body)
+        else:  # only the statement shown as it compiles (`rewrite_region`)
+            self.order.append(region)
+            self.parent[id(region)] = None
+            if isinstance(region, cst.SimpleStatementLine):
+                for small in region.body:
+                    k = self._pos(small)
+                    if k is not None:
+                        self.user.setdefault(k, region)
+            else:
+                self._index_compound(region)
         # The user statement -> the compiled statement that carries its comments.
         self.claimer: dict[int, int] = {}
         self.extra: dict[int, list[cst.EmptyLine]] = {}
+        # A compiled statement -> the user statement whose comments it carries though it was
+        # not compiled from it (`rewrite_region`'s `first_claims`).
+        self.forced: dict[int, cst.BaseStatement] = {}
 
     def _pos(self, node: cst.CSTNode) -> Key | None:
         rng = self.positions.get(node)  # type: ignore[attr-defined]
@@ -504,7 +527,7 @@ class _Lowered:
     def _with_user_text(self, s: Stmt, nodes: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """`nodes`, the statements printed for `s`, given the user's leading lines and trailing
         comment when `s` is the first statement compiled from its user statement."""
-        user = self.user.get(_key(s))
+        user = self.forced.get(id(s)) or self.user.get(_key(s))
         if user is None or self.claimer.get(id(user)) != id(s) or not nodes:
             return nodes
         head = nodes[0]
@@ -528,6 +551,41 @@ class _Lowered:
                 head = head.with_changes(leading_lines=[
                     *leading, cst.EmptyLine(comment=header.comment)])
         return [head, *nodes[1:]]
+
+
+def rewrite_region(fd: cst.FunctionDef, user: cst.BaseStatement, positions: object,
+                   compiled: Function, stmts: Sequence[Stmt], moves: set[str], indent: int,
+                   depth: int, root: str, name_of: Callable[[Var], str], methods: set[str],
+                   dim_names: Mapping[int, str], first_claims: bool) -> list[cst.BaseStatement]:
+    """The compiled statements `stmts` that stand in the place of the user's statement `user`
+    of `fd` (at `depth`: 1 for the function's body), each printed as in a function shown as it
+    compiles, named by `name_of`; the rest of the function is annotated as written
+    (pl/show_inferred/plan.py). `user`'s comments go as there: before the first statement
+    compiled from the statement they preceded, a trailing comment onto its line; with
+    `first_claims` (a simple line standing for several statements: an inline helper's call)
+    onto the first of `stmts`. Raises `Unsupported` when a comment would have no statement to
+    go with, or a statement cannot be printed alone (a scope, a call of a function the
+    compiler made)."""
+    if any(isinstance(x, ScopeStmt) for s in stmts for x in walk_stmts(s)):
+        raise Unsupported(f"the statement at line {stmts[0].span.line} holds a scope")
+    region = _Lowered(fd, positions, compiled, {}, moves, indent, root, name_of, methods, 0,
+                      dim_names, region=user)
+    keys = {_key(x) for s in stmts for x in walk_stmts(s)}
+    late: dict[int, int] = {}
+    if first_claims and stmts:
+        region.claimer[id(user)] = id(stmts[0])
+        region.forced[id(stmts[0])] = user
+        keys |= {k for k, v in region.user.items() if v is user}
+    region._claim(stmts, None, late)
+    for node, s in late.items():
+        region.claimer.setdefault(node, s)
+    if region._place_comments(keys):
+        raise Unsupported(f"a comment of the statement at line {stmts[0].span.line} has no "
+                          "compiled statement to go with")
+    out = region._stmts(stmts, (), depth)
+    if not out:
+        raise Unsupported("the compiled statements are none")
+    return out
 
 
 def _only_pass(block: cst.IndentedBlock) -> bool:
@@ -619,7 +677,7 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     (`plan.shape_constants`)."""
     outlined = outlined or {}
     all_moves = set(moves).union(*(m for _, m in outlined.values()))
-    bound = _BoundNames()
+    bound = BoundNames()
     fd.body.visit(bound)
     names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {},
                    {*bound.names, *(p.name.value for p in fd.params.params)})

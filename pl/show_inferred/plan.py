@@ -19,7 +19,7 @@ compiles instead (pl/show_inferred/lowered.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -56,9 +56,11 @@ from pl.lowering.flatten_call import statement_temps
 from pl.lowering.frontend.blocks import declaration_line
 from pl.lowering.frontend.positions import compound_kind
 from pl.lowering.frontend.source import MAX_LINE_OPERATORS, check_expression_size
+from pl.lowering.frontend.stmts import rebinds_as_same
 from pl.lowering.outline import is_dispatch, outlined_region
 from pl.printer.doc import INDENT, WIDTH, group_lines
 from pl.show_inferred.edit import (
+    BoundNames,
     Spelling,
     Unsupported,
     annotate_small,
@@ -69,6 +71,7 @@ from pl.show_inferred.edit import (
     value_call,
     with_value_call,
 )
+from pl.show_inferred.lowered import compiler_made, readable_base, rewrite_region
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, reindented, with_annotation
 
 Key = tuple[int, int]
@@ -148,13 +151,16 @@ class FunctionResult:
         self.move_names = {**planner.move_names, **planner.temp_names}
         self.move_lines = planner.move_lines
         self.edits = edits
+        # Why each statement shown as it compiles in the function is (`_Planner._region`).
+        self.region_notes = list(planner.region_notes)
         # Without text edits, the def is built now where the output is shown (rendered whole, or
         # for its tree), so that a change it cannot make raises `Unsupported` here, where the
         # caller shows the function as it compiles instead; where no text is shown (--explain,
         # --json), from the plan, and nothing is built.
         self.changed = bool(edits) if edits is not None else \
             self.node is not planner.fd if planner.shows_text else \
-            bool(planner.edits or planner.inserts or planner.appends or planner.removed)
+            bool(planner.edits or planner.inserts or planner.appends or planner.removed
+                 or planner.regions)
 
     @cached_property
     def node(self) -> cst.FunctionDef:
@@ -199,8 +205,18 @@ class _Planner:
                  dims: Mapping[str, str] | None = None,
                  outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
                  consts: Mapping[str, int] | None = None,
-                 helpers: InlineHelpers | None = None) -> None:
+                 helpers: InlineHelpers | None = None, methods: set[str] | None = None,
+                 regions: bool = False) -> None:
         self.fd = fd
+        self.methods = methods or set()
+        # Whether a statement that cannot be annotated in place may be shown as it compiles at
+        # its place (`_region`), and those so shown: the user's statement -> its compiled
+        # statements, the positions of the user's statements they replace, and why.
+        self.regions_allowed = regions
+        self.regions: dict[int, list[cst.BaseStatement]] = {}
+        self.replaced: set[Key] = set()
+        self.region_notes: list[str] = []
+        self.foreign_names: set[str] = set()  # names of an inline helper's values (`_region_names`)
         self.outlined = outlined or {}
         self.root = root
         self.text = text
@@ -337,18 +353,31 @@ class _Planner:
         moved = {s.value.args[0].name for s in stmts if isinstance(s, AssignStmt)
                  and s.var.name in self.moves and isinstance(s.value, Call) and s.value.args
                  and isinstance(s.value.args[0], Var)}
-        for s in self._segments(stmts, block):
+        segments = self._segments(stmts, block)
+        i = 0
+        while i < len(segments):
+            s = segments[i]
+            i += 1
             if isinstance(s, _Unrolled):
                 self._walk_unrolled(s, block, pending, depth)
                 pending = []
                 continue
             if isinstance(s, _Site):
-                self._walk_site(s)
+                try:
+                    self._walk_site(s)
+                except Unsupported as e:
+                    if not self.regions_allowed:
+                        raise
+                    i = self._site_region(segments, i - 1, block, pending, depth, e)
+                    pending = []
                 continue
             if isinstance(s, AssignStmt) and s.var.name in self.moves:
                 pending.append(self._move(s, depth))
                 continue
             k = _key(s.span.line, s.span.col)
+            if k in self.replaced:
+                raise Unsupported(f"a statement compiled from line {k[0]} stands apart from "
+                                  "the others compiled from it")
             entry = self.index.get(k)
             if entry is not None and s.span.filename != self.compiled.span.filename:
                 entry = None  # a statement an inline function of another file wrote
@@ -405,7 +434,7 @@ class _Planner:
             self.appends.setdefault(id(block), []).extend(pending)
 
     # -- pl.unroll loops: their copies, shown as the loop once they agree -----------------------
-    def _is_move(self, s: Stmt) -> bool:
+    def _is_move(self, s: object) -> bool:
         return isinstance(s, AssignStmt) and s.var.name in self.moves
 
     def _unrolled_loop(self, s: Stmt, block: cst.BaseSuite) -> _UnrollLoop | None:
@@ -515,8 +544,15 @@ class _Planner:
                        depth: int) -> None:
         """A `pl.unroll` loop whose copies compile alike is planned as the loop: its first copy
         against the loop's body (each later copy's moves get the first copy's names)."""
-        copies = self._copies(u)
         entry = self.index[u.loop.key]
+        try:
+            copies = self._copies(u)
+        except Unsupported as e:
+            if not self.regions_allowed:
+                raise
+            self._region(entry, u.stmts, depth, pending, {u.loop.key, *u.loop.keys},
+                         f"the pl.unroll loop at line {u.loop.key[0]}", e, first_claims=False)
+            return
         if pending:
             self.inserts.setdefault(id(entry.stmt), []).extend(pending)
         self.seen.add(u.loop.key)
@@ -584,6 +620,132 @@ class _Planner:
         self.sites.extend([*sub.sites, (site.fd, sub)])
         self.move_names.update(sub.move_names)
         self.move_lines.update(sub.move_lines)
+
+    # -- statements shown as they compile, at their place --------------------------------------
+    def _site_region(self, segments: Sequence[Stmt | _Unrolled | _Site], start: int,
+                     block: cst.BaseSuite, pending: list[_Insert], depth: int,
+                     why: Unsupported) -> int:
+        """The call of an inline helper whose site `segments[start]` cannot be planned in the
+        helper's body (its calls compile differently) shown as it compiles: the user's line
+        holding the call stands for the statements of its sites and its own (`_region`).
+        Returns where the walk goes on."""
+        end = start
+        while end < len(segments) and (isinstance(segments[end], _Site)
+                                       or self._is_move(segments[end])):
+            end += 1
+        line = segments[end] if end < len(segments) else None
+        if not isinstance(line, AssignStmt | EvalStmt | ReturnStmt | YieldStmt):
+            raise why
+        k = _key(line.span.line, line.span.col)
+        entry = self.index.get(k)
+        if entry is None or entry.block is not block or entry.small is None \
+                or not isinstance(entry.stmt, cst.SimpleStatementLine) \
+                or len(entry.stmt.body) != 1 or k in self.seen or k in self.temps:
+            raise why
+        # The line's own statements (a tuple's items too), with the moves before them.
+        n = end
+        while n < len(segments):
+            m = n
+            while m < len(segments) and self._is_move(segments[m]):
+                m += 1
+            x = segments[m] if m < len(segments) else None
+            if not isinstance(x, Stmt) or _key(x.span.line, x.span.col) != k:
+                break
+            n = end = m + 1
+        stmts: list[Stmt] = []
+        for seg in segments[start:end]:
+            if isinstance(seg, _Unrolled):
+                raise why
+            stmts.extend(seg.stmts if isinstance(seg, _Site) else [seg])
+        helper = next(seg.fd.name.value for seg in segments[start:end] if isinstance(seg, _Site))
+        self._region(entry, stmts, depth, pending, {k},
+                     f"the call of the @pl.inline helper {helper} at line {k[0]}", why,
+                     first_claims=True)
+        return end
+
+    def _region(self, entry: _Entry, stmts: Sequence[Stmt], depth: int, pending: list[_Insert],
+                keys: set[Key], what: str, why: Unsupported, first_claims: bool) -> None:
+        """The user's statement `entry` shown as it compiles, below the level it is written at:
+        replaced by the compiled statements `stmts` (pl/show_inferred/lowered.py
+        `rewrite_region`), typed, named from the user's names, its comments kept; the rest of
+        the function is annotated as written. `keys`: the positions of the user's statements
+        it replaces (a loop's body too). Raises `Unsupported` when it cannot be shown so."""
+        if any(k in self.seen for k in keys):
+            raise Unsupported(f"{what} is planned already")
+        name_of = self._region_names(stmts)
+        nodes = rewrite_region(self.fd, entry.stmt, self.positions, self.compiled, stmts,
+                               self.moves, self.indent, depth, self.root, name_of, self.methods,
+                               self.spell.dim_names, first_claims)
+        if pending:
+            self.inserts.setdefault(id(entry.stmt), []).extend(pending)
+        self.regions[id(entry.stmt)] = nodes
+        self.replaced |= keys
+        self.seen |= keys
+        self.region_notes.append(f"{what} is shown as it compiles, at its place, below the "
+                                 f"level it is written at ({why}); the rest of the function is "
+                                 "annotated as written")
+
+    def _region_names(self, stmts: Sequence[Stmt]) -> Callable[[Var], str]:
+        """The output name of each value the statements `stmts` (shown as they compile, in the
+        user's function) bind or read: a value the user named keeps the name, unless the
+        function binds that name to a value of another shape or dtype (pl refuses the
+        rebinding: a fresh name, which the statements after read); a value the compiler made
+        (a move, a tile of a tensor) a readable name from the user's; a value bound elsewhere,
+        the name the rest of the output gives it."""
+        inside = [d for top in stmts for x in walk_stmts(top) for d in stmt_defs(x)]
+        # The values a statement of another def (an inline helper's) binds: its names are not
+        # this function's, so one the function spells is named apart.
+        foreign = {d for top in stmts for x in walk_stmts(top) for d in stmt_defs(x)
+                   if _key(x.span.line, x.span.col) not in self.index
+                   or x.span.filename != self.compiled.span.filename}
+        mine = set(inside)
+        types: dict[str, list[Type]] = {}
+        for v in (*self.compiled.params,
+                  *(d for x in walk_stmts(self.compiled.body) for d in stmt_defs(x))):
+            if v not in mine:
+                types.setdefault(user_name(v.name), []).append(v.type)
+        names: dict[Var, str] = {}
+
+        def name_of(v: Var) -> str:
+            return names.get(v) or self.move_names.get(v.name) or \
+                self.temp_names.get(v.name) or (self.dims or {}).get(v.name) or user_name(v.name)
+
+        moves = {x.var: (x.value.args[0], x.span.line) for top in stmts for x in walk_stmts(top)
+                 if isinstance(x, AssignStmt) and x.var.name in self.moves
+                 and isinstance(x.value, Call) and x.value.args
+                 and isinstance(x.value.args[0], Var)}
+        for v in inside:
+            if v in names:
+                continue
+            own = user_name(v.name)
+            t = v.type
+            if v in moves:
+                space = t.memory_space if isinstance(t, TileType) else None
+                producer, line = moves[v]
+                base = f"{name_of(producer)}_{space.name}" if space is not None else own
+                names[v] = fresh_name(base, self.taken)
+                self.move_names[v.name] = names[v]
+                self.move_lines[v.name] = line
+                self.producers[v.name] = producer.name
+                continue
+            if compiler_made(v.name, self.moves):
+                names[v] = fresh_name(readable_base(v, self.taken), self.taken)
+            elif v in foreign and own in self.taken and own not in self.foreign_names:
+                names[v] = fresh_name(own, self.taken)
+            else:
+                if v in foreign and own not in self.taken:
+                    self.taken.add(own)
+                    self.foreign_names.add(own)
+                seen = types.setdefault(own, [])
+                if all(rebinds_as_same(u, t) for u in seen):
+                    names[v] = own
+                    seen.append(t)
+                    continue
+                names[v] = fresh_name(own, self.taken)
+            # Read by the statements after it under this name (see `_renames`).
+            self.move_names[v.name] = names[v]
+            self.producers[v.name] = v.name
+        return name_of
 
     def _temp(self, s: AssignStmt, k: Key, entry: _Entry, depth: int, pending: list[_Insert],
               moved: set[str]) -> bool:
@@ -1105,6 +1267,9 @@ class _Apply:
                 and isinstance(upd, cst.SimpleStatementLine) else None
             if id(orig) in plan.removed:
                 changed = True
+            elif id(orig) in plan.regions:
+                body.extend(plan.regions[id(orig)])
+                changed = True
             elif parts is not None:
                 body.extend(x if isinstance(x, cst.BaseStatement) else self._insert(x)
                             for x in parts)
@@ -1223,7 +1388,7 @@ class _Record:
             return
         plan, src = self.plan, self.source
         for orig in block.body:
-            if not isinstance(orig, cst.SimpleStatementLine):
+            if not isinstance(orig, cst.SimpleStatementLine) and id(orig) not in plan.regions:
                 self.stmt(orig, depth)
         for orig in block.body:
             inserts = plan.inserts.get(id(orig))
@@ -1234,6 +1399,11 @@ class _Record:
                 if isinstance(orig, cst.SimpleStatementLine) else None
             if id(orig) in plan.removed:
                 self._add(*src.range_of(orig), _REPLACE, "")
+            elif id(orig) in plan.regions:  # (a compound statement is not located to its end)
+                start, end = src.range_of(orig)
+                indent = src.indent_of(orig)
+                self._add(start, end, _REPLACE, "".join(
+                    self._readable(src.render(x, indent), start) for x in plan.regions[id(orig)]))
             elif parts is not None:
                 start, end = src.range_of(orig)
                 indent = src.indent_of(orig)
@@ -1492,63 +1662,11 @@ def module_constants(tree: cst.Module) -> dict[str, int]:
                     if value is not None:
                         values[n] = value
         else:  # a def, a class, or a compound statement whose body may bind a name again
-            bound = _BoundNames()
+            bound = BoundNames()
             stmt.visit(bound)
             for n in bound.names:
                 count[n] = count.get(n, 0) + 1
     return {n: v for n, v in values.items() if count[n] == 1}
-
-
-class _BoundNames(cst.CSTVisitor):
-    """The module-level names a compound statement binds: a def's or class's own name (not what
-    its body binds), and every assignment, loop, with, import or walrus target inside an if, for,
-    while, try or with."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: list[str] = []
-
-    def _target(self, t: cst.BaseExpression | cst.BaseAssignTargetExpression) -> None:
-        if isinstance(t, cst.Name):
-            self.names.append(t.value)
-        elif isinstance(t, cst.Tuple | cst.List):
-            for el in t.elements:
-                self._target(el.value)
-        elif isinstance(t, cst.StarredElement):
-            self._target(t.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.append(node.name.value)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.append(node.name.value)
-        return False
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._target(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
-
-    def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-        if node.asname is None:
-            root: cst.BaseExpression = node.name
-            while isinstance(root, cst.Attribute):
-                root = root.value
-            self._target(root)
 
 
 def _module_bindings(small: cst.BaseSmallStatement) -> list[tuple[str, int | None]]:
@@ -1633,7 +1751,8 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
                      dims: Mapping[str, str] | None = None,
                      outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
                      consts: Mapping[str, int] | None = None,
-                     helpers: InlineHelpers | None = None, shows_text: bool = True) -> FunctionResult:
+                     helpers: InlineHelpers | None = None, shows_text: bool = True,
+                     methods: set[str] | None = None, regions: bool = False) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
     With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
@@ -1643,9 +1762,13 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
     `consts`: the file's module-level int constants (see `shape_constants`); `helpers`: the
     file's inline helpers, whose call sites in `fd` are planned in their own bodies;
     `shows_text=False`: the output is neither printed nor written, only the plan is used (the
-    def is not built)."""
+    def is not built); `methods`: the functions the file defines in the program's class (a call
+    of one is `self.f(...)` in a statement shown as it compiles); `regions`: a `pl.unroll` loop
+    whose copies compile differently, or a call of an inline helper whose calls do, is shown as
+    it compiles at its place (`FunctionResult.region_notes` say which) rather than raising
+    `Unsupported`."""
     planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined,
-                       consts, helpers)
+                       consts, helpers, methods, regions)
     planner.source_text, planner.shows_text = source_text, shows_text
     planner.plan()
     if helpers is not None:

@@ -2,7 +2,7 @@
 at the call, and the helper stays as written."""
 
 # note: the @pl.inline helper twice stays as written: its calls give the statement at line 13 other types, spaces or moves, so each call's compiled statements stand at the call
-# note: InlineDisagree.kernel is shown as it compiles, below the level it is written at (the calls of the @pl.inline helper twice compile differently
+# note: InlineDisagree.kernel: the call of the @pl.inline helper twice at line 28 is shown as it compiles, at its place, below the level it is written at (the calls of the @pl.inline helper twice compile differently
 
 import pl
 
@@ -22,22 +22,20 @@ class InlineDisagree:
         x: pl.Tensor[[16, 128], pl.FP32],
         out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
     ) -> pl.Tensor[[16, 128], pl.FP32]:
-        v: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.load(
-            x, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Vec
+        v: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.load(x, [0, 0], [16, 128])
+        m: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Mat] = pl.load(
+            x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat
         )
-        m: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Mat] = pl.tile.load(
-            x, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Mat
-        )
-        s: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(v, v)
-        a: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = s  # no move
+        s: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(v, v)  # no move
+        a: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = s
         m_Vec: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.move(
             m,
             target_memory=pl.MemorySpace.Vec,
             blayout=pl.TileLayout.row_major,
             slayout=pl.TileLayout.none_box,
-        )
+        )  # a move to Vec
         s: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(m_Vec, m_Vec)
-        b: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = s  # a move to Vec
-        total: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.add(a, b)
-        out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(total, [0, 0], out)
+        b: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = s
+        total: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.add(a, b)
+        out = pl.store(total, [0, 0], out)
         return out

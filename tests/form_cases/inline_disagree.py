@@ -2,7 +2,7 @@
 at the call, and the helper stays as written."""
 
 # note: the @pl.inline helper twice stays as written: its calls give the statement at line 13 other types, spaces or moves, so each call's compiled statements stand at the call
-# note: InlineDisagree.kernel is shown as it compiles, below the level it is written at (the calls of the @pl.inline helper twice compile differently
+# note: InlineDisagree.kernel: the call of the @pl.inline helper twice at line 28 is shown as it compiles, at its place, below the level it is written at (the calls of the @pl.inline helper twice compile differently
 
 import pl
 

@@ -1,7 +1,7 @@
 """A pl.unroll loop whose copies have other shapes: each copy stands where the loop was, its
 values named apart where a name would be rebound to another shape."""
 
-# note: UnrollShapes.kernel is shown as it compiles, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently
+# note: UnrollShapes.kernel: the pl.unroll loop at line 18 is shown as it compiles, at its place, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently
 
 import pl
 

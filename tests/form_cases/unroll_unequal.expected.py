@@ -1,6 +1,6 @@
 """A pl.unroll loop whose copies compile differently: each copy stands where the loop was."""
 
-# note: UnrollUnequal.kernel is shown as it compiles, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently (other types, spaces or moves))
+# note: UnrollUnequal.kernel: the pl.unroll loop at line 18 is shown as it compiles, at its place, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently (other types, spaces or moves)); the rest of the function is annotated as written
 
 import pl
 
@@ -13,8 +13,8 @@ class UnrollUnequal:
         x: pl.Tensor[[16, 128], pl.FP32],
         out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
     ) -> pl.Tensor[[16, 128], pl.FP32]:
-        t: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Mat] = pl.tile.load(
-            x, [0, 0], [16, 128], [16, 128], target_memory=pl.MemorySpace.Mat
+        t: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Mat] = pl.load(
+            x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Mat
         )
         # The first copy reads the Mat tile, which must move to Vec; the second reads a Vec one.
         t_Vec: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.move(
@@ -25,5 +25,5 @@ class UnrollUnequal:
         )  # applied twice
         t: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(t_Vec)
         t: pl.Tile[[16, 128], pl.FP32, pl.MemorySpace.Vec] = pl.tile.exp(t)
-        out: pl.Tensor[[16, 128], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        out = pl.store(t, [0, 0], out)
         return out

@@ -1,6 +1,6 @@
 """A pl.unroll loop whose copies compile differently: each copy stands where the loop was."""
 
-# note: UnrollUnequal.kernel is shown as it compiles, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently (other types, spaces or moves))
+# note: UnrollUnequal.kernel: the pl.unroll loop at line 18 is shown as it compiles, at its place, below the level it is written at (the copies of the pl.unroll loop at line 18 compile differently (other types, spaces or moves)); the rest of the function is annotated as written
 
 import pl
 
