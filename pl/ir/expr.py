@@ -6,8 +6,9 @@ expression compares by value, recursively, with spans ignored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from pl.ir.enums import DType, MemorySpace
@@ -215,6 +216,13 @@ def expr_kind(e: Expr) -> ExprKind:
 # `pl.submit(self.fn, *args, deps=[...])` is a Call of the program function carrying this attr
 # (and "deps" when given); its type is the callee's results plus a Scalar[TASK_ID].
 SUBMIT_ATTR = "submit"
+
+# The attrs of a launch written as keywords of pl.submit / pl.spmd_submit, attr -> keyword, in
+# the order the printer writes them (`deps=`, `dumps=`, the launch spec, then the hints): the
+# frontend reads each keyword into its attr, the printer writes each attr as its keyword.
+SUBMIT_KEYWORDS: Mapping[str, str] = MappingProxyType({
+    "deps": "deps", "dump_vars": "dumps", "core_num": "core_num", "sync_start": "sync_start",
+    "allow_early_resolve": "allow_early_resolve", "predicate": "predicate"})
 
 
 def is_submit(e: object) -> bool:

@@ -24,6 +24,7 @@ from typing_extensions import assert_never
 from pl.ir.enums import ARG_DIRECTION_NAMES, AtomicType, DType, MemorySpace, PipeType, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
+    SUBMIT_KEYWORDS,
     BinaryExpr,
     Call,
     ConstBool,
@@ -401,23 +402,16 @@ def _keyword_from(name: str, nargs: int, ctx: PrintContext) -> int | None:
     return ctx.cuts[key]
 
 
-# The attrs pl.submit / pl.spmd_submit spell as keywords, in the reference's order
-# (lowering/frontend/exprs.py SUBMIT_KEYWORDS): each maps to its keyword.
-_SUBMIT_KEYWORDS: Final[Mapping[str, str]] = MappingProxyType({
-    "deps": "deps", "dump_vars": "dumps", "core_num": "core_num", "sync_start": "sync_start",
-    "allow_early_resolve": "allow_early_resolve", "predicate": "predicate"})
-
-
 def _submit_parts(e: Call, fn: GlobalVar, ctx: PrintContext) -> tuple[str, list[str]]:
     """`pl.submit(self.fn, args..., deps=[...], attrs={...})`: the DSL spelling of a task launch;
     `pl.spmd_submit(..., core_num=N)` when it carries a launch spec."""
     items = ["self." + fn.name if ctx.in_program else fn.name, *(expr_text(a, ctx) for a in e.args)]
     attrs = dict(e.attrs)
-    for key, spelled in _SUBMIT_KEYWORDS.items():
+    for key, spelled in SUBMIT_KEYWORDS.items():
         if key in attrs:
             text = value_text(attrs[key], ctx, key)
             items.append(spelled + "=" + ("(" + text + ")" if key == "predicate" else text))
-    rest = [(k, v) for k, v in e.attrs if k != SUBMIT_ATTR and k not in _SUBMIT_KEYWORDS]
+    rest = [(k, v) for k, v in e.attrs if k != SUBMIT_ATTR and k not in SUBMIT_KEYWORDS]
     if rest:
         items.append("attrs=" + dict_text(rest, ctx))
     return ctx.dsl("spmd_submit" if "core_num" in attrs else "submit"), items

@@ -19,6 +19,7 @@ from pl.errors import PlError
 from pl.ir.enums import ArgDirection, DType, Level, ParamDirection, Role, ScopeKind
 from pl.ir.expr import (
     SUBMIT_ATTR,
+    SUBMIT_KEYWORDS,
     BinaryExpr,
     Call,
     ConstBool,
@@ -876,10 +877,9 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                 span=ctx.cur_span)
 
 
-# The keywords of pl.submit / pl.spmd_submit besides the program function's arguments, in the
-# order the printer writes them (`deps=`, `dumps=`, the launch spec, then the hints).
-SUBMIT_KEYWORDS: Final = ("deps", "dumps", "core_num", "sync_start", "allow_early_resolve",
-                          "predicate", "attrs")
+# The keywords of pl.submit / pl.spmd_submit besides the program function's arguments: those
+# of the launch's attrs (pl.ir.expr.SUBMIT_KEYWORDS), then `attrs=`.
+_SUBMIT_WORDS: Final = (*SUBMIT_KEYWORDS.values(), "attrs")
 _SPMD_ONLY = ("core_num", "sync_start")
 
 
@@ -898,35 +898,35 @@ def _submit(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
     given = {a.keyword.value: a for a in args[1:] if a.keyword is not None}
     spmd = spelling == "pl.spmd_submit"
     for key, a in given.items():
-        if key not in SUBMIT_KEYWORDS or (key in _SPMD_ONLY and not spmd):
-            allowed = [k for k in SUBMIT_KEYWORDS if spmd or k not in _SPMD_ONLY]
+        if key not in _SUBMIT_WORDS or (key in _SPMD_ONLY and not spmd):
+            allowed = [k for k in _SUBMIT_WORDS if spmd or k not in _SPMD_ONLY]
             raise ctx.error(a, f"{spelling} does not take keyword argument '{key}'",
                             hint=f"Keywords: {', '.join(k + '=' for k in allowed)}")
     if spmd and "core_num" not in given:
         raise ctx.error(node, "pl.spmd_submit needs core_num=N (the number of blocks to launch)")
     attrs: list[tuple[str, Any]] = [(SUBMIT_ATTR, True)]
-    for key in SUBMIT_KEYWORDS[:-1]:
+    for attr, key in SUBMIT_KEYWORDS.items():
         found = given.get(key)
         if found is None:
             continue
         if key == "dumps":
-            attrs.append(("dump_vars", _dump_vars(ctx, found.value, rest)))
+            attrs.append((attr, _dump_vars(ctx, found.value, rest)))
         elif key in ("sync_start", "allow_early_resolve"):
             flag = lower_value(ctx, found.value)
             if not isinstance(flag, bool | ConstBool):
                 raise ctx.error(found.value, f"{spelling}: {key}= takes True or False")
             if flag is True or (isinstance(flag, ConstBool) and flag.value):
-                attrs.append((key, True))
+                attrs.append((attr, True))
         elif key == "core_num":
-            attrs.append((key, _core_num(ctx, found.value)))
+            attrs.append((attr, _core_num(ctx, found.value)))
         elif key == "deps":
-            attrs.append((key, lower_deps(ctx, found.value, f"{spelling}: deps=")))
+            attrs.append((attr, lower_deps(ctx, found.value, f"{spelling}: deps=")))
         elif key == "predicate":
             pred = lower_expr(ctx, found.value)
             check_predicate(ctx, pred, found.value, spelling, dict(attrs).get("deps"))
-            attrs.append((key, pred))
+            attrs.append((attr, pred))
         else:
-            attrs.append((key, lower_expr(ctx, found.value)))
+            attrs.append((attr, lower_expr(ctx, found.value)))
     if "attrs" in given:
         attrs += call_site_attrs(ctx, given["attrs"].value, name, len(rest))
     call = program_call(ctx, node, name, rest, tuple(attrs), submit=True)
