@@ -34,9 +34,10 @@ from pl.errors import InternalError, package_version
 from pl.lowering.frontend.parse import parse
 from pl.show_inferred.annotate import rerun
 from pl.show_inferred.imports import dsl_root
+from pl.show_inferred.pieces import parse_in_pieces
 from pl.show_inferred.result import Regenerated
 from pl.show_inferred.run import run_text
-from pl.show_inferred.verify import verify_output
+from pl.show_inferred.verify import ir_text, verify_output
 from pl.structural import assert_structural_equal, structural_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -693,3 +694,49 @@ def test_the_ir_of_a_scoped_kernel_reads_back_as_a_fixed_point(path: Path) -> No
     code, ir, err = run(["--ir", str(path)])
     assert code == 0, err
     assert "class " in ir and "internal error" not in err
+
+
+# -- --ir's text is parsed a piece of a long body at a time (pl/show_inferred/pieces.py) ----------
+# LibCST's parser holds about 500 bytes per byte of the text it parses; the IR text is five times
+# the input's bytes, so parsed whole it took 3 GiB at 20,000 statements. The tree assembled from
+# the pieces must be LibCST's parse of the text: every example, scope kernel and the benchmark's
+# kernel, as printed IR and as written (with comments, a docstring and blank lines), parsed in
+# pieces of 1, 2 and 3 statements.
+def _piece_texts(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [text, commented(text),
+            *(ir_text(c) for c in run_text(text, str(path), backend="910B").compiled)]
+
+
+@pytest.mark.parametrize("path", [*EXAMPLES, *SCOPE_KERNELS], ids=lambda p: p.stem)
+def test_a_text_parsed_in_pieces_is_libcsts_parse_of_it(path: Path) -> None:
+    for text in _piece_texts(path):
+        whole = cst.parse_module(text)
+        for piece in (1, 2, 3):
+            assert parse_in_pieces(text, piece).deep_equals(whole)
+
+
+def test_the_benchmark_kernels_ir_is_parsed_in_pieces(libcst_parses: list[str]) -> None:
+    from bench.generate import kernel_source
+
+    text = kernel_source(40)
+    (c,) = run_text(text, "<bench>", backend="910B").compiled
+    ir = ir_text(c)
+    del libcst_parses[:]
+    tree = parse_in_pieces(ir, 7)
+    assert tree.deep_equals(cst.parse_module(ir))
+    # The skeleton (the text without the cut body), then the body 7 statements at a time.
+    assert len(libcst_parses) > 6 and max(map(len, libcst_parses[:-1])) < len(ir) / 4
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@SETTINGS
+@given(data=st.data())
+def test_generated_texts_parsed_in_pieces_are_libcsts_parse_of_them(
+        family: str, data: st.DataObject) -> None:
+    g: GeneratedProgram = data.draw(FAMILIES[family], label=family)
+    for text in (g.source, commented(g.source),
+                 *(ir_text(c) for c in run_text(g.source, "<gen>", backend="910B").compiled)):
+        whole = cst.parse_module(text)
+        for piece in (1, 2):
+            assert parse_in_pieces(text, piece).deep_equals(whole)

@@ -10,7 +10,8 @@ deep-equal), and the read-back loads it instead of parsing the output again,
 and spans) to the input's compiled program, and
 (3) is a fixed point: regenerating it gives it back byte for byte (so `--check` on it exits 0).
 `verify_ir(r, rerun)` checks (1) to (3) of the canonical IR text `--ir` prints for each program
-(parsed: no tree is at hand), and that it loads back as that very compiled program.
+(parsed, its long function bodies a piece at a time: pl/show_inferred/pieces.py), and that it
+loads back as that very compiled program.
 `rerun(text, filename, tree)` is the unverified load-compile-regenerate of
 pl/show_inferred/annotate.py with the options of the first run (`tree`: the text's LibCST tree,
 or None to parse it).
@@ -117,9 +118,18 @@ def ir_text(c: Compiled) -> str:
 
 def verify_ir(r: Regenerated, rerun: Rerun) -> None:
     """Checks the canonical IR text of every compiled program (see the module doc)."""
+    import libcst as cst
+
+    from pl.show_inferred.pieces import parse_in_pieces
+
     for c in r.compiled:
         text, what = ir_text(c), f"the IR of {c.source.name}"
-        again = _check(text, None, [c], r.filename, what, rerun)
+        # Parsed in pieces: LibCST's parser would hold five times the input's bytes at once.
+        try:
+            tree = parse_in_pieces(python_view(text))
+        except (SyntaxError, cst.ParserSyntaxError) as e:
+            raise InternalError(f"{r.filename}: {what} does not parse: {e}") from None
+        again = _check(text, tree, [c], r.filename, what, rerun)
         # The program the IR text loads as, before compiling it again (the read-back above
         # loaded it: no second parse of the text).
         try:

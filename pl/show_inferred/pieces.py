@@ -1,0 +1,144 @@
+"""`parse_in_pieces(text)`: the LibCST tree of a text, its long function bodies parsed a few
+hundred statements at a time.
+
+Why: LibCST's parser holds the whole text's tokens and its own tree beside the tree it returns,
+about 500 bytes per byte of text, for the length of one `parse_module` call (freed after it, but
+by then the process's peak is reached). `--ir` reads back the printed IR of a program, five
+times the input's bytes (every tile typed with its space): parsed whole, that was 540 MiB of
+LibCST's parser at 5,000 statements and more than 2 GiB at 20,000. Parsed in pieces, the
+parser's memory is that of one piece; the tree itself is about a tenth of it.
+
+Guarantees: the tree returned renders to exactly `text` (else `InternalError`: a bug of pl),
+and is the tree `libcst.parse_module(text)` gives (tests/test_show_verify.py checks they are
+deep-equal). Only where that holds by construction is a body cut: the body of a `def` at module
+level or in a class at module level, indented by one indentation string that starts each of its
+lines, its statements each on their own lines with no blank or comment line between two of them
+(so no line is anyone's leading line or a block's footer), the first and the last one simple
+statements (no block of their own to own the comment lines after them). Each piece is its statements' lines with
+that indentation removed, parsed with the module's indentation and line break; its statements
+are the body's. Anything else is parsed with the rest of the text, whole.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+import libcst as cst
+
+from pl.errors import InternalError
+
+__all__ = ["PIECE", "parse_in_pieces"]
+
+PIECE = 500  # statements per piece of a cut body
+
+
+
+def _compound(s: ast.stmt) -> bool:
+    """A statement with a block of its own (every such statement but `match` has a `body`)."""
+    return isinstance(s, ast.Match) or hasattr(s, "body")
+
+
+def _defs(body: Sequence[ast.stmt]) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The defs at module level and in the classes at module level, in the text's order."""
+    out: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for s in body:
+        if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
+            out.append(s)
+        elif isinstance(s, ast.ClassDef):
+            out.extend(d for d in s.body if isinstance(d, ast.FunctionDef | ast.AsyncFunctionDef))
+    return out
+
+
+def _cst_defs(module: cst.Module) -> list[cst.FunctionDef]:
+    """The same defs of a LibCST tree, in the same order."""
+    out: list[cst.FunctionDef] = []
+    for s in module.body:
+        if isinstance(s, cst.FunctionDef):
+            out.append(s)
+        elif isinstance(s, cst.ClassDef) and isinstance(s.body, cst.IndentedBlock):
+            out.extend(d for d in s.body.body if isinstance(d, cst.FunctionDef))
+    return out
+
+
+def _cut(d: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], piece: int
+         ) -> tuple[int, int, str] | None:
+    """The lines (0-based, end exclusive) of `d`'s body after its first statement, and the
+    body's indentation, when they can be parsed apart (module doc); None otherwise."""
+    stmts = d.body
+    if len(stmts) <= piece or _compound(stmts[0]) or _compound(stmts[-1]):
+        return None
+    first = lines[stmts[0].lineno - 1]
+    indent = first[: stmts[0].col_offset]
+    if not indent or indent.strip() or stmts[0].lineno <= d.lineno:
+        return None
+    for prev, s in zip(stmts, stmts[1:], strict=False):
+        if s.lineno != (prev.end_lineno or 0) + 1 or s.col_offset != len(indent):
+            return None
+    start, end = stmts[1].lineno - 1, stmts[-1].end_lineno or 0
+    if not all(ln.startswith(indent) for ln in lines[start:end]):
+        return None
+    return start, end, indent
+
+
+def _pieces(d: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], cut: tuple[int, int, str],
+            config: cst.PartialParserConfig, piece: int) -> list[cst.BaseStatement]:
+    """`d`'s statements after its first, parsed `piece` at a time (module doc)."""
+    _, _, indent = cut
+    out: list[cst.BaseStatement] = []
+    stmts = d.body[1:]
+    for i in range(0, len(stmts), piece):
+        group = stmts[i: i + piece]
+        text = "".join(ln[len(indent):] for ln in lines[group[0].lineno - 1: group[-1].end_lineno])
+        out.extend(cst.parse_module(text, config).body)
+    return out
+
+
+def parse_in_pieces(text: str, piece: int = PIECE) -> cst.Module:
+    """The LibCST tree of `text` (valid Python, `\\n` line breaks), its bodies of more than `piece`
+    statements parsed `piece` at a time (module doc)."""
+    lines = text.split("\n")
+    lines = [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    defs = _defs(ast.parse(text).body) if "\r" not in text else []
+    cuts = {i: c for i, d in enumerate(defs) if (c := _cut(d, lines, piece)) is not None}
+    if not cuts:
+        return cst.parse_module(text)
+    kept: list[str] = []
+    at = 0
+    for start, end, _ in cuts.values():
+        kept.extend(lines[at:start])
+        at = end
+    kept.extend(lines[at:])
+    skeleton = cst.parse_module("".join(kept))
+    config = cst.PartialParserConfig(default_indent=skeleton.default_indent,
+                                     default_newline=skeleton.default_newline)
+    bodies: dict[int, list[cst.BaseStatement]] = {}
+    cst_defs = _cst_defs(skeleton)
+    if len(cst_defs) != len(defs):
+        raise InternalError("a text parsed in pieces: its defs are not found again")
+    for i, cut in cuts.items():
+        block = cst_defs[i].body
+        if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+            raise InternalError("a text parsed in pieces: a cut body is not found again")
+        bodies[id(cst_defs[i])] = [block.body[0], *_pieces(defs[i], lines, cut, config, piece)]
+
+    def filled(fd: cst.FunctionDef) -> cst.FunctionDef:
+        body = bodies.get(id(fd))
+        if body is None:
+            return fd
+        assert isinstance(fd.body, cst.IndentedBlock)
+        return fd.with_changes(body=fd.body.with_changes(body=body))
+
+    top: list[cst.BaseStatement] = []
+    for s in skeleton.body:
+        if isinstance(s, cst.FunctionDef):
+            s = filled(s)
+        elif isinstance(s, cst.ClassDef) and isinstance(s.body, cst.IndentedBlock) \
+                and any(id(d) in bodies for d in s.body.body):
+            s = s.with_changes(body=s.body.with_changes(body=[
+                filled(d) if isinstance(d, cst.FunctionDef) else d for d in s.body.body]))
+        top.append(s)
+    module = skeleton.with_changes(body=top)
+    if module.code != text:
+        raise InternalError("a text parsed in pieces does not render to itself")
+    return module
