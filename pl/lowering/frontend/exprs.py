@@ -1,9 +1,15 @@
-"""Expressions: literals, names, scalar arithmetic, list literals, op calls and `self.fn(...)`.
+"""Expressions: the recursive lowering of a kernel's expressions (names, list literals,
+operators, subscripts, op calls, `self.fn(...)`, pl.submit, task-id lists).
 
-Guarantees: int literals become ConstInt(INDEX), floats ConstFloat(FP32), bools ConstBool; closure
-numbers fold to constants; scalar operators become BinaryExpr/UnaryExpr with dtype promotion (a
-literal adopts the other operand's dtype); op calls go through `lowering.frontend.op_builders.build_call`
-and any error it raises without a place gets the call's span; program calls check arity.
+Guarantees: `lower_value` dispatches on the node's kind, once, and recursion goes through
+`lower_expr` / `lower_value` only, so every sub-expression is lowered by the same rules; closure
+numbers fold to constants; op calls go through `lowering.frontend.op_builders.build_call` and any
+error it raises without a place gets the call's span; program calls check arity. What needs no
+lowering lives beside it, each with its own guarantees: constants and literals (constants.py),
+the typing and folding of scalar operators on lowered operands (scalar_ops.py), the rules of an
+op call (op_call_rules.py) and of a program call (program_call_rules.py). (Everything that
+recurses stays here: a module lowering a sub-expression would import this one, and this one
+dispatches to it, an import cycle.)
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any, Final
 import libcst as cst
 
 from pl.errors import PlError
-from pl.ir.enums import ArgDirection, DType, Level, ParamDirection, Role, ScopeKind
+from pl.ir.enums import ArgDirection, DType, ParamDirection, Role
 from pl.ir.expr import (
     SUBMIT_ATTR,
     SUBMIT_KEYWORDS,
@@ -29,109 +35,48 @@ from pl.ir.expr import (
     GlobalVar,
     MakeTuple,
     TupleGetItem,
-    UnaryExpr,
     Var,
     program_call_type,
 )
-from pl.ir.fold import (
-    FOLDABLE,
-    INT_MIN,
-    UINT_MAX,
-    binary_value,
-    int_binary,
-    int_exact,
-    int_undefined,
-    unary_value,
-    wrap_int,
-)
 from pl.ir.function import Function
-from pl.ir.operators import BinaryOp, Kind, UnaryOp, promote
+from pl.ir.operators import BinaryOp, Kind
 from pl.ir.stmt import AssignStmt
-from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, Type
+from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType
 from pl.language import dsl
-from pl.language.dsl_ops import spelling_index
 from pl.lowering.frontend import op_builders, subscripts
 from pl.lowering.frontend.call_checks import check_op_call
+from pl.lowering.frontend.constants import (
+    float_call,
+    literal_float,
+    literal_int,
+    literal_string,
+    py_to_expr,
+    static_value,
+)
 from pl.lowering.frontend.context import FnCtx, InlineCallee, Signature, dotted
+from pl.lowering.frontend.op_call_rules import (
+    HOST_ONLY,
+    attr_kwargs,
+    check_host_only,
+    culprit,
+    is_task_id,
+    keeps_task_ids,
+    lane_split,
+    split_aiv_mode,
+    split_args,
+)
 from pl.lowering.frontend.predicate import check_predicate
+from pl.lowering.frontend.program_call_rules import bind_dynamic_dims, no_dep_inner, with_dump_vars
+from pl.lowering.frontend.scalar_ops import (
+    require_scalar,
+    scalar_binary,
+    scalar_compare,
+    scalar_unary,
+    task_id_error,
+)
 from pl.lowering.frontend.types import type_mismatch, type_text
-from pl.lowering.source.static_eval import LIMIT_HINT, literal_number, size_problem, written_operator
+from pl.lowering.source.static_eval import written_operator
 from pl.lowering.unroll import MAX_UNROLL_ITERATIONS
-from pl.ops.registry import KWARG_TYPES, all_ops
-
-# Integer constants are 64-bit on the device (INDEX, or UINT64 for masks): a literal, a folded
-# constant or a module-level number outside [INT_MIN, UINT_MAX] is refused where it is written,
-# and a shift is not folded at all past 64 bits (`1 << 3000000000` would take gigabytes).
-_LITERAL_DIGITS = 40
-
-
-def int_const(ctx: FnCtx, value: int, node: cst.CSTNode) -> ConstInt:
-    """`value` as an INDEX constant, or a PlError at `node` when it does not fit in 64 bits."""
-    if not INT_MIN <= value <= UINT_MAX:
-        raise ctx.error(node, f"Integer constant {_int_text(value)} does not fit in 64 bits",
-                        hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
-    return ConstInt(int(value), DType.INDEX)  # int(): `pl.PipeType.V` is stored as the plain int
-
-
-def _int_text(value: int) -> str:
-    return str(value) if value.bit_length() < 100 else f"of {value.bit_length()} bits"
-
-
-def static_value(e: Expr) -> int | float | bool | None:
-    """The value of a scalar expression built only of constants (`1 == 2`, `N % 16 == 0` with N
-    a module constant), or None when it depends on a kernel value or cannot be computed here
-    (a division by zero, a shift past 64 bits). Integer arithmetic wraps to the expression's
-    dtype, as `pl.interpret` computes it (pl/ir/fold.py)."""
-    if isinstance(e, ConstInt | ConstFloat | ConstBool):
-        return e.value
-    if isinstance(e, BinaryExpr):
-        a, b = static_value(e.left), static_value(e.right)
-        if a is None or b is None or e.op is BinaryOp.Pow \
-                or (e.op in (BinaryOp.FloorDiv, BinaryOp.FloorMod, BinaryOp.FloatDiv) and b == 0) \
-                or (e.op.kind is Kind.BITWISE and not (isinstance(a, int) and isinstance(b, int))) \
-                or (e.op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight) and not 0 <= b < 64):
-            return None
-        return binary_value(e.op, a, b, e.dtype)  # type: ignore[no-any-return]
-    if isinstance(e, UnaryExpr) and e.op in (UnaryOp.Neg, UnaryOp.Not, UnaryOp.BitNot):
-        a = static_value(e.operand)
-        if a is None or (e.op is UnaryOp.BitNot and not isinstance(a, int)):
-            return None
-        return unary_value(e.op, a, e.dtype)  # type: ignore[no-any-return]
-    return None
-
-
-def py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
-    """A static Python value used where an IR expression is needed. A tuple or list past the
-    static evaluator's limits (its total items, its depth: `size_problem`) is refused here too,
-    where a value a module's own code built (`--exec`, the decorators) first meets pl."""
-    if isinstance(value, list | tuple):
-        problem = size_problem(value)
-        if problem is not None:
-            raise ctx.error(node, f"'{_code(node)}' cannot be used in a kernel: {problem}",
-                            hint=LIMIT_HINT)
-    return _py_to_expr(ctx, value, node)
-
-
-def _py_to_expr(ctx: FnCtx, value: Any, node: cst.CSTNode) -> Expr:
-    if isinstance(value, Expr):
-        return value
-    if isinstance(value, bool):
-        return ConstBool(value)
-    if isinstance(value, int):
-        return int_const(ctx, value, node)
-    if isinstance(value, float):
-        return ConstFloat(value, DType.FP32)
-    if isinstance(value, dsl.DynVar):
-        return ctx.prog.dyn_var(value)
-    if isinstance(value, list | tuple):
-        return MakeTuple(tuple(_py_to_expr(ctx, v, node) for v in value))
-    if value is None:  # the "no producer yet" task id, as in the reference (`prev_tid = None`)
-        return op_builders.build_call("pl.system.task_invalid", (), {}, ctx.cur_span)
-    raise ctx.error(node, f"'{_code(node)}' is not a value usable in a kernel expression")
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def lower_expr(ctx: FnCtx, node: cst.BaseExpression) -> Expr:
@@ -162,39 +107,6 @@ def lower_value(ctx: FnCtx, node: cst.BaseExpression) -> Any:
         ctx.depth -= 1
 
 
-def _integer(ctx: FnCtx, node: cst.Integer) -> Any:
-    if len(node.value) > _LITERAL_DIGITS:  # too long to fit, and to convert cheaply
-        raise ctx.error(node, f"Integer literal of {len(node.value)} characters does not fit in "
-                              "64 bits", hint=f"kernel integers lie between {INT_MIN} and {UINT_MAX}")
-    return int_const(ctx, int(literal_number(node)), node)
-
-
-def _float(ctx: FnCtx, node: cst.Float) -> Any:
-    return ConstFloat(literal_number(node), DType.FP32)
-
-
-def _float_call(ctx: FnCtx, node: cst.Call) -> Expr:
-    """`float('inf')`, `float('-inf')`, `float('nan')` (any string literal Python's `float`
-    reads): the FP32 constant Python computes. How the printer writes the floats no literal
-    spells (pl/printer/exprs.py, `float_text`)."""
-    hint = "write float('inf'), float('-inf') or float('nan'); convert a value with pl.cast"
-    args = node.args
-    if len(args) != 1 or args[0].keyword is not None or args[0].star:
-        raise ctx.error(node, "float(...) in a kernel takes one string literal", hint=hint)
-    text = args[0].value
-    if not isinstance(text, cst.SimpleString | cst.ConcatenatedString) or \
-            not isinstance(value := text.evaluated_value, str):
-        raise ctx.error(text, "float(...) in a kernel takes one string literal", hint=hint)
-    try:
-        return ConstFloat(float(value), DType.FP32)
-    except ValueError:
-        raise ctx.error(text, f"float() cannot read {value!r} as a number", hint=hint) from None
-
-
-def _string(ctx: FnCtx, node: cst.SimpleString | cst.ConcatenatedString) -> Any:
-    return node.evaluated_value
-
-
 def _name(ctx: FnCtx, node: cst.Name | cst.Attribute) -> Any:
     return ctx.resolve(node)
 
@@ -213,7 +125,7 @@ def _boolean(ctx: FnCtx, node: cst.BooleanOperation) -> Any:
     op = BinaryOp.And if isinstance(node.operator, cst.And) else BinaryOp.Or
     left, right = lower_expr(ctx, node.left), lower_expr(ctx, node.right)
     for side, n in ((left, node.left), (right, node.right)):
-        _require_scalar(ctx, side, n)
+        require_scalar(ctx, side, n)
     return BinaryExpr(op, left, right, DType.BOOL)
 
 
@@ -231,40 +143,6 @@ def _handler_by_isinstance(node: cst.BaseExpression) -> Callable[[FnCtx, Any], A
     return _unsupported
 
 
-def _require_scalar(ctx: FnCtx, e: Expr, node: cst.CSTNode) -> DType:
-    t = e.type
-    if not isinstance(t, ScalarType):
-        raise ctx.error(node, "Expression must be ScalarExpr or Var with ScalarType, got "
-                              f"{type(t).__name__}",
-                        hint="Use pl.add / pl.mul ... for Tensor and Tile arithmetic")
-    if t.dtype is DType.TASK_ID:
-        raise _task_id_error(ctx, node)
-    return t.dtype
-
-
-def _task_id_error(ctx: FnCtx, node: cst.CSTNode) -> PlError:
-    return ctx.error(node, "A task id (`None`, or the id pl.submit gives) is not a number",
-                     hint="pass it in deps=[...]; test it with pl.system.task_is_valid(tid)")
-
-
-def _promote(a: Expr, b: Expr, da: DType, db: DType) -> DType:
-    """A literal takes the other side's dtype (x: INT32 + 1 stays INT32) unless it is a float
-    and the other side is not; otherwise the one promotion rule (pl/ir/operators.py)."""
-    if isinstance(b, ConstInt | ConstFloat) and not isinstance(a, ConstInt | ConstFloat):
-        return da if (da.is_float() or not db.is_float()) else db
-    if isinstance(a, ConstInt | ConstFloat) and not isinstance(b, ConstInt | ConstFloat):
-        return db if (db.is_float() or not da.is_float()) else da
-    return promote(da, db)
-
-
-def _retype(e: Expr, dt: DType) -> Expr:
-    if isinstance(e, ConstInt) and dt.is_int():
-        return ConstInt(e.value, dt)
-    if isinstance(e, ConstFloat | ConstInt) and dt.is_float():
-        return ConstFloat(float(e.value), dt)
-    return e
-
-
 def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
     op = written_operator(node.operator)
     if op is None or not op.in_kernels or op.kind is Kind.COMPARE:
@@ -275,30 +153,9 @@ def _binary(ctx: FnCtx, node: cst.BinaryOperation) -> Expr:
 
 def lower_binary(ctx: FnCtx, op: BinaryOp, left_node: cst.BaseExpression,
                  right_node: cst.BaseExpression, node: cst.CSTNode) -> Expr:
-    """`left op right` (an arithmetic or bitwise operator kernels write, `x += 1` too), folded
-    when both are integer constants of one dtype."""
-    left, right = lower_expr(ctx, left_node), lower_expr(ctx, right_node)
-    dl, dr = _require_scalar(ctx, left, left_node), _require_scalar(ctx, right, right_node)
-    if op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight):
-        for side, d in ((left_node, dl), (right_node, dr)):
-            if not d.is_int():  # as in Python (`1.5 << 2` fails)
-                raise ctx.error(side, f"a shift takes integers, but this operand is {d.name}",
-                                hint="convert the value to an integer type first")
-    if isinstance(left, ConstInt) and isinstance(right, ConstInt) and op in FOLDABLE and left.dtype.is_int() \
-            and left.dtype == right.dtype and not (op in (BinaryOp.FloorDiv, BinaryOp.FloorMod) and right.value == 0):
-        if op is BinaryOp.BitShiftLeft and not 0 <= right.value < 64 and left.value != 0:
-            raise ctx.error(node, f"Shift by {right.value} does not fit in 64 bits",
-                            hint="kernel integers are 64-bit; shift by 0 to 63")
-        if op in (BinaryOp.BitShiftLeft, BinaryOp.BitShiftRight) and right.value < 0:
-            raise ctx.error(right_node, f"Negative shift count {right.value}")
-        # Computed in the constants' dtype, as the interpreter computes the expression (an INDEX
-        # result wraps as int64); a result of the written numbers that fits no 64-bit integer is
-        # refused where it is written.
-        assert int_undefined(op, right.value) is None
-        int_const(ctx, int_exact(op, left.value, right.value), node)
-        return ConstInt(int_binary(op, left.value, right.value, left.dtype), left.dtype)
-    dt = _promote(left, right, dl, dr)
-    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), dt)
+    """`left op right` (an arithmetic or bitwise operator kernels write, `x += 1` too)."""
+    return scalar_binary(ctx, op, lower_expr(ctx, left_node), lower_expr(ctx, right_node),
+                         left_node, right_node, node)
 
 
 def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
@@ -308,36 +165,12 @@ def _compare(ctx: FnCtx, node: cst.Comparison) -> Expr:
     op = written_operator(target.operator)
     if op is None or op.kind is not Kind.COMPARE:
         raise ctx.error(target.operator, "Unsupported comparison operator")
-    left, right = lower_expr(ctx, node.left), lower_expr(ctx, target.comparator)
-    dl = _require_scalar(ctx, left, node.left)
-    dr = _require_scalar(ctx, right, target.comparator)
-    dt = _promote(left, right, dl, dr)
-    return BinaryExpr(op, _retype(left, dt), _retype(right, dt), DType.BOOL)
+    return scalar_compare(ctx, op, lower_expr(ctx, node.left), lower_expr(ctx, target.comparator),
+                          node.left, target.comparator)
 
 
 def _unary(ctx: FnCtx, node: cst.UnaryOperation) -> Expr:
-    operand = lower_expr(ctx, node.expression)
-    if isinstance(node.operator, cst.Minus):
-        if isinstance(operand, ConstInt):
-            return ConstInt(wrap_int(int_const(ctx, -operand.value, node).value, operand.dtype),
-                            operand.dtype)
-        if isinstance(operand, ConstFloat):
-            return ConstFloat(-operand.value, operand.dtype)
-        return UnaryExpr(UnaryOp.Neg, operand, _require_scalar(ctx, operand, node.expression))
-    if isinstance(node.operator, cst.Plus):
-        _require_scalar(ctx, operand, node.expression)
-        return operand
-    if isinstance(node.operator, cst.Not):
-        _require_scalar(ctx, operand, node.expression)
-        return UnaryExpr(UnaryOp.Not, operand, DType.BOOL)
-    dtype = _require_scalar(ctx, operand, node.expression)
-    if not dtype.is_int() or dtype is DType.BOOL:
-        # As in Python (`~1.5` fails): the complement of a float means nothing; a bool's would
-        # be Python's -2, not a bool.
-        raise ctx.error(node, f"'~' takes an integer, but its operand is {dtype.name}",
-                        hint="write `not x` for a bool" if dtype is DType.BOOL
-                        else "convert the value to an integer type first")
-    return UnaryExpr(UnaryOp.BitNot, operand, dtype)
+    return scalar_unary(ctx, node, lower_expr(ctx, node.expression))
 
 
 def _subscript(ctx: FnCtx, node: cst.Subscript) -> Expr:
@@ -435,7 +268,7 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
     if obj is dsl.const:
         return _const(ctx, node)
     if obj is float:
-        return _float_call(ctx, node)
+        return float_call(ctx, node)
     if obj is dsl.submit or obj is dsl.spmd_submit:
         return _submit(ctx, node, obj.spelling)
     if obj is dsl.yield_:
@@ -456,55 +289,12 @@ def lower_call(ctx: FnCtx, node: cst.Call, callee: Any = None) -> Expr:
                          "module-level @pl.function / @pl.inline functions by name")
 
 
-def _split_args(ctx: FnCtx, args: Any) -> tuple[list[cst.Arg], list[cst.Arg]]:
-    pos: list[cst.Arg] = []
-    kw: list[cst.Arg] = []
-    for a in args:
-        if a.star:
-            raise ctx.error(a, "Star arguments are not supported in kernels")
-        (kw if a.keyword is not None else pos).append(a)
-    return pos, kw
-
-
-def _attr_kwargs(spelling: str) -> frozenset[str]:
-    """The kwargs of the ops `spelling` builds that are stored as the call's attrs, not kwargs
-    (`KwargType.attr`: system.task_dummy's `deps=[task ids]`, its "deps" attr as on pl.submit)."""
-    return frozenset(k.name for name in spelling_index().get(spelling, ())
-                     for k in all_ops()[name].kwargs if KWARG_TYPES[k.type_name].attr)
-
-
-# The distributed ops only a HOST orchestrator calls, outside its device-side scopes (the
-# reference's parser checks them there).
-_HOST_ONLY: Final = frozenset({"pld.world_size", "pld.system.world_size", "pld.alloc_window_buffer",
-                               "pld.tensor.alloc_window_buffer"})
-_DEVICE_SCOPES: Final = frozenset({ScopeKind.InCore, ScopeKind.Spmd, ScopeKind.SplitAiv})
-
-
-def _check_host_only(ctx: FnCtx, node: cst.Call, spelling: str) -> None:
-    if ctx.level is not Level.HOST:
-        where = ctx.level.name if ctx.level is not None else "a device-side"
-        raise ctx.error(node, f"{spelling}() can only be called in a HOST orchestrator, not in a "
-                              f"{where} function",
-                        hint="@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)")
-    if any(scope.kind in _DEVICE_SCOPES for scope in ctx.open_scopes):
-        raise ctx.error(node, f"{spelling}() cannot be called inside an InCore or SPMD scope: it "
-                              "is the host's")
-    if "alloc_window_buffer" in spelling and node is not ctx.assigned_call:
-        raise ctx.error(node, f"{spelling} must appear as the right-hand side of a simple "
-                              "assignment: the window takes the name it is bound to",
-                        hint=f"buf = {spelling}(1024)")
-    if "alloc_window_buffer" in spelling and any(
-            a.keyword is not None and a.keyword.value == "name" for a in node.args):
-        raise ctx.error(node, f"{spelling}: the 'name' kwarg cannot be passed explicitly; the "
-                              "window takes the name of the variable it is assigned to")
-
-
 def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
-    if spelling in _HOST_ONLY:
-        _check_host_only(ctx, node, spelling)
-    pos, kw = _split_args(ctx, node.args)
+    if spelling in HOST_ONLY:
+        check_host_only(ctx, node, spelling)
+    pos, kw = split_args(ctx, node.args)
     deps: tuple[tuple[str, Any], ...] = ()
-    if "deps" in _attr_kwargs(spelling):
+    if "deps" in attr_kwargs(spelling):
         deps, kw = _deps_keyword(ctx, node, spelling, kw)
     args = [_op_arg(ctx, a.value) for a in pos]
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -516,21 +306,21 @@ def op_call(ctx: FnCtx, node: cst.Call, spelling: str) -> Expr:
             attrs = attrs_arg(ctx, a.value, refused=_OP_BESPOKE_ATTRS)
         else:
             kwargs[a.keyword.value] = _op_arg(ctx, a.value)
-    region = _split_aiv_mode(ctx, spelling)
+    region = split_aiv_mode(ctx, spelling)
     if region is not None:
-        _lane_split(ctx, node, spelling, kwargs, region)
-    if not _keeps_task_ids(spelling, args):
+        lane_split(ctx, node, spelling, kwargs, region)
+    if not keeps_task_ids(spelling, args):
         for a, value in zip(pos, args, strict=True):
-            if _is_task_id(value):
-                raise _task_id_error(ctx, a.value)
+            if is_task_id(value):
+                raise task_id_error(ctx, a.value)
         for a in kw:
-            if a.keyword is not None and _is_task_id(kwargs.get(a.keyword.value)):
-                raise _task_id_error(ctx, a.value)
+            if a.keyword is not None and is_task_id(kwargs.get(a.keyword.value)):
+                raise task_id_error(ctx, a.value)
     cheap = ctx.cur_span
     try:
         built = op_builders.build_call(spelling, args, kwargs, cheap, ctx.prog.built_calls)
     except PlError as e:
-        raise ctx.src.locate(e, _culprit(e, node, pos), cheap) from None
+        raise ctx.src.locate(e, culprit(e, node, pos), cheap) from None
     check_op_call(ctx, node, spelling, built, pos, kw, args, kwargs)
     if (attrs or deps) and isinstance(built, Call):
         built = Call(built.op, built.args, built.kwargs, built.attrs + deps + attrs,
@@ -553,47 +343,6 @@ def _deps_keyword(ctx: FnCtx, node: cst.Call, spelling: str, kw: list[cst.Arg]
     return ((("deps", lower_deps(ctx, value, f"{spelling}: deps=")),) if value.elements else ()), rest
 
 
-def _split_aiv_mode(ctx: FnCtx, spelling: str) -> Any:
-    """The mode of the innermost `pl.split_aiv` region around an aiv_shard / aic_gather call."""
-    if not spelling.endswith((".aiv_shard", ".aic_gather")):
-        return None
-    return next((s.split_aiv for s in reversed(ctx.open_scopes) if s.split_aiv is not None), None)
-
-
-def _lane_split(ctx: FnCtx, node: cst.Call, spelling: str, kwargs: dict[str, Any],
-                mode: IntEnum) -> None:
-    """Inside `for aiv_id in pl.split_aiv(2, mode=M)`, aiv_shard / aic_gather split as the region
-    does: their `split` is M's code (as the reference's parser stamps it); a `split=` written
-    there must say the same (the printed form spells it)."""
-    given = kwargs.get("split")
-    if given is None:
-        kwargs["split"] = int_const(ctx, int(mode), node)
-    elif not (isinstance(given, ConstInt) and given.value == int(mode)):
-        raise ctx.error(node, f"{spelling}() inside a 'for ... in pl.split_aiv(...)' loop splits as "
-                              f"the loop does (pl.SplitMode.{mode.name}); its split= says otherwise",
-                        hint="drop split=: the split mode is inherited from the pl.split_aiv loop")
-
-
-def _keeps_task_ids(spelling: str, args: list[Any]) -> bool:
-    """Whether the op takes task ids as task ids: the task ops (`pl.system.*`), and writing one
-    into an array of task ids (`pl.array.update_element(tids, i, tid)`; `tids[i] = tid` too). No
-    other op computes with one: a task id is an opaque handle, not a number."""
-    if spelling.startswith("pl.system."):
-        return True
-    if spelling == "pl.array.update_element" and args:
-        t = getattr(args[0], "type", None)
-        return isinstance(t, ArrayType) and t.dtype is DType.TASK_ID
-    return False
-
-
-def _is_task_id(value: Any) -> bool:
-    """`value` is a kernel value of type Scalar[TASK_ID] (pl.submit's, or `None`)."""
-    if not isinstance(value, Expr):
-        return False
-    t = value.type
-    return isinstance(t, ScalarType) and t.dtype is DType.TASK_ID
-
-
 def hoist_nested(ctx: FnCtx, value: Any) -> Any:
     """An op call of a tile or a tensor that is bound to a name rather than nested where it is
     written: a loop carry's initial value (a definition the flatten_call_expr pass does not
@@ -607,16 +356,6 @@ def hoist_nested(ctx: FnCtx, value: Any) -> Any:
     temp = Var(value.op.name.rsplit(".", 1)[-1], value.type, span=value.span)
     ctx.hoisted.append(AssignStmt(temp, value, span=ctx.cur_span))
     return temp
-def _culprit(err: PlError, call: cst.Call, positional: Sequence[cst.Arg]) -> cst.CSTNode:
-    """The node an op-call error points at: the argument it names (positional slot or keyword),
-    else the call."""
-    i = err.argument
-    if isinstance(i, int) and 0 <= i < len(positional):
-        return positional[i].value
-    for a in call.args:
-        if isinstance(i, str) and a.keyword is not None and a.keyword.value == i:
-            return a
-    return call
 
 
 # Call attrs with a surface of their own, never written in a call's `attrs={...}` (the printer
@@ -727,52 +466,6 @@ def _const(ctx: FnCtx, node: cst.Call) -> Expr:
     raise ctx.error(args[0].value, "pl.const needs a literal value")
 
 
-def _bind_dynamic_dims(ctx: FnCtx, node: cst.CSTNode, name: str, pname: str, declared: Type,
-                       actual: Type, bound: dict[Var, tuple[int, str]]) -> None:
-    """Bind each dynamic dim (`pl.dynamic("M")`) of a callee's parameter to the constant extent
-    the argument has there; one dim bound to two extents by one call is a located error."""
-    if not (isinstance(declared, TensorType | TileType) and isinstance(actual, TensorType | TileType)
-            and len(declared.shape) == len(actual.shape)):
-        return
-    for d, extent in zip(declared.shape, actual.shape, strict=True):
-        if isinstance(d, Var) and isinstance(extent, ConstInt):
-            first, where = bound.setdefault(d, (extent.value, pname))
-            if first != extent.value:
-                raise ctx.error(node, f"Dynamic dimension '{d.name}' of '{name}' has conflicting "
-                                      f"bindings: {first} from '{where}' and {extent.value} from "
-                                      f"'{pname}'",
-                                hint=f"every argument of '{name}' sized by {d.name} must have "
-                                     "the same extent there")
-
-
-def _with_dump_vars(ctx: FnCtx, attrs: tuple[tuple[str, Any], ...], args: tuple[Expr, ...]
-                    ) -> tuple[tuple[str, Any], ...]:
-    """`attrs` whose "dump_vars" lists, in argument order, every argument that a `pl.dump_tag`
-    before the call marked or that the call's own dump list (`dumps=`, a printed attr) names."""
-    given = dict(attrs).get("dump_vars", ())
-    marked = [*ctx.dump_tagged, *(v for v in given if isinstance(v, Var))]
-    chosen: list[Var] = []
-    for a in args:
-        if isinstance(a, Var) and any(a is m for m in marked) and not any(a is c for c in chosen):
-            chosen.append(a)
-    if not chosen or tuple(chosen) == tuple(given):
-        return attrs
-    if "dump_vars" in dict(attrs):
-        return tuple((k, tuple(chosen) if k == "dump_vars" else v) for k, v in attrs)
-    return (*attrs, ("dump_vars", tuple(chosen)))
-
-
-def _no_dep_inner(ctx: FnCtx, node: cst.BaseExpression) -> cst.BaseExpression:
-    """The argument inside `pl.no_dep(...)` wrappers (any depth) of a program call's argument,
-    or the argument itself when it has none."""
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute | cst.Name) \
-            and ctx.try_resolve(node.func) is dsl.no_dep:
-        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
-            raise ctx.error(node, "pl.no_dep takes one tensor argument: pl.no_dep(t)")
-        node = node.args[0].value
-    return node
-
-
 def program_call(ctx: FnCtx, node: cst.Call, name: str, args: Any,
                  attrs: tuple[tuple[str, Any], ...] = (), submit: bool = False) -> Expr:
     """`self.name(...)`: a call of a function of the program (recursion included: the
@@ -821,7 +514,7 @@ def specialised_call(ctx: FnCtx, node: cst.Call,
                      specialise: Callable[[list[cst.Arg], tuple[Expr, ...]], Signature]) -> Expr:
     """A call of a `@pl.jit.*` function (pl/jit): its arguments are lowered first, and
     `specialise` gives the signature of the program function their types make of it."""
-    pos, _ = _split_args(ctx, node.args)
+    pos, _ = split_args(ctx, node.args)
     lowered = tuple(lower_expr(ctx, a.value) for a in pos)
     return _signature_call(ctx, node, specialise(pos, lowered), node.args, (), lowered=lowered)
 
@@ -831,7 +524,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
                     lowered: tuple[Expr, ...] | None = None) -> Expr:
     """`lowered`: the positional arguments, already lowered (a `@pl.jit` call's)."""
     name = sig.name
-    pos, kw = _split_args(ctx, args)
+    pos, kw = split_args(ctx, args)
     for a in kw:
         if a.keyword is not None and a.keyword.value not in ("device", "attrs"):
             raise ctx.error(a, f"Function '{name}' does not take keyword argument "
@@ -849,13 +542,13 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
         if a.keyword is not None and a.keyword.value == "attrs":
             attrs += call_site_attrs(ctx, a.value, name, len(pos))
     if lowered is None:
-        values = [_no_dep_inner(ctx, a.value) for a in pos]
+        values = [no_dep_inner(ctx, a.value) for a in pos]
         no_dep = tuple(i for i, (a, v) in enumerate(zip(pos, values, strict=True))
                        if v is not a.value)
         if no_dep:  # the reference's slot overrides: DeriveCallDirections makes these NoDep
             attrs += (("arg_direction_overrides", no_dep),)
         lowered = tuple(lower_expr(ctx, v) for v in values)
-    attrs = _with_dump_vars(ctx, attrs, lowered)
+    attrs = with_dump_vars(ctx, attrs, lowered)
     bound: dict[Var, tuple[int, str]] = {}  # a dynamic dim of the callee: its extent, and from where
     for a, value, (pname, ptype, _) in zip(pos, lowered, sig.params, strict=False):
         # The reference binds a callee's shape to its argument's, rank included: only the kind and
@@ -864,7 +557,7 @@ def _signature_call(ctx: FnCtx, node: cst.Call, sig: Signature, args: Any,
         if why is not None:
             raise ctx.error(a.value, f"Argument '{pname}' of '{name}' {why}",
                             hint=f"'{name}' declares {pname}: {type_text(ptype)}")
-        _bind_dynamic_dims(ctx, a.value, name, pname, ptype, value.type, bound)
+        bind_dynamic_dims(ctx, a.value, name, pname, ptype, value.type, bound)
     device = next((a for a in kw if a.keyword is not None and a.keyword.value == "device"), None)
     if device is not None:
         if sig.role is not Role.Orchestrator:
@@ -1092,8 +785,8 @@ def _with_constant(node: cst.BaseExpression, name: str, value: int) -> cst.BaseE
 
 # The expression forms lower_value accepts, by exact LibCST class.
 _VALUE_HANDLERS: Final[Mapping[type, Callable[[FnCtx, Any], Any]]] = MappingProxyType({
-    cst.Integer: _integer, cst.Float: _float, cst.SimpleString: _string,
-    cst.ConcatenatedString: _string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
+    cst.Integer: literal_int, cst.Float: literal_float, cst.SimpleString: literal_string,
+    cst.ConcatenatedString: literal_string, cst.Name: _name, cst.Attribute: _name, cst.List: _sequence,
     cst.Tuple: _sequence, cst.UnaryOperation: _unary, cst.BinaryOperation: _binary,
     cst.Comparison: _compare, cst.BooleanOperation: _boolean, cst.Call: lower_call,
     cst.Subscript: _subscript,

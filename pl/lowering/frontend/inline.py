@@ -34,8 +34,9 @@ from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt
 from pl.lowering.flatten_call import extractable
 from pl.lowering.frontend.blocks import lower_block, suite
 from pl.lowering.frontend.bound import BoundNames
+from pl.lowering.frontend.constants import py_to_expr
 from pl.lowering.frontend.context import FnCtx, InlineCallee, ProgCtx
-from pl.lowering.frontend.exprs import hoist_nested, lower_value, py_to_expr
+from pl.lowering.frontend.exprs import hoist_nested, lower_value
 from pl.lowering.frontend.source import SourceFile
 
 

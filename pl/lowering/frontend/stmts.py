@@ -34,6 +34,7 @@ from pl.ir.types import ArrayType, ScalarType, TensorType, TileType, TupleType, 
 from pl.language import dsl
 from pl.lowering.flatten_nd import as_flattened_load
 from pl.lowering.frontend import subscripts
+from pl.lowering.frontend.constants import static_value
 from pl.lowering.frontend.context import FnCtx, InlineCallee, YieldSite
 from pl.lowering.frontend.exprs import (
     array_index,
@@ -42,7 +43,6 @@ from pl.lowering.frontend.exprs import (
     lower_binary,
     lower_call,
     lower_expr,
-    static_value,
     subscript_components,
 )
 from pl.lowering.frontend.jit_static import bind_static

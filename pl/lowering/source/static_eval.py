@@ -371,7 +371,7 @@ def _comparison(node: cst.Comparison, lookup: Callable[[cst.Name], Any]) -> bool
 
 def _float(node: cst.Call, lookup: Callable[[cst.Name], Any]) -> float:
     """`float(s)` of one str (`float('-inf')`, `float('nan')`): what a kernel may write inline
-    too (lowering/frontend/exprs.py), and how the printer writes the floats no literal spells."""
+    too (lowering/frontend/constants.py), and how the printer writes the floats no literal spells."""
     if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
         raise NotStatic(node, "float(...) is evaluated statically only of one string")
     text = evaluate(node.args[0].value, lookup)
