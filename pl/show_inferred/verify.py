@@ -22,11 +22,16 @@ check failed and where, so that the command writes nothing and exits 123.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pl.compiler import Compiled
 from pl.errors import InternalError, PlError, source_lines
+from pl.ir.expr import Call, Expr, GlobalVar
+from pl.ir.function import Function, Program
+from pl.ir.stmt import Stmt
+from pl.ir.traverse import map_expr, map_stmt, stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.lowering.source.python import python_view
 from pl.printer.program import print_node
 from pl.structural import assert_structural_equal
@@ -80,11 +85,57 @@ def _same_programs(first: Sequence[Compiled], again: Sequence[Compiled], filenam
         raise InternalError(f"{filename}: {what} holds the programs {names_again}, "
                             f"not {names}")
     for a, b in zip(first, again, strict=True):
+        made = frozenset(f.name for f in a.program.functions) - \
+            frozenset(f.name for f in a.source.functions)
         try:
-            assert_structural_equal(a.program, b.program)
+            assert_structural_equal(_tasks_in_caller_order(a.program, made),
+                                    _tasks_in_caller_order(b.program, made))
         except AssertionError as e:
             raise InternalError(f"{filename}: {what} compiles to another program than the "
                                 f"input ({a.source.name}): {e}") from None
+
+
+def _tasks_in_caller_order(program: Program, made: frozenset[str]) -> Program:
+    """`program` with the parameters of each function compilation made (`made`: an outlined
+    scope's task) that one call gives every argument, in the order its caller defines those
+    arguments (the caller's parameters, then its statements' definitions), and that call's
+    arguments alike. Outlining orders them by first use in the scope, which the shown compiled
+    form may change (a load hoisted before a loop is written there, before the loop that read
+    another value first): the same task, called with the same values, either way."""
+    sites: dict[str, list[tuple[Function, Call]]] = {}
+    for f in program.functions:
+        for s in walk_stmts(f.body):
+            for root in stmt_exprs(s):
+                for e in walk_exprs(root):
+                    if isinstance(e, Call) and isinstance(e.op, GlobalVar):
+                        sites.setdefault(e.op.name, []).append((f, e))
+    functions = list(program.functions)
+    for k, f in enumerate(functions):
+        found = sites.get(f.name, [])
+        if f.name not in made or len(found) != 1 or len(found[0][1].args) != len(f.params):
+            continue
+        caller, call = found[0]
+        defined = (*caller.params, *(v for s in walk_stmts(caller.body) for v in stmt_defs(s)))
+        rank = {id(v): i for i, v in reversed(list(enumerate(defined)))}
+        order = sorted(range(len(f.params)),
+                       key=lambda i: (rank.get(id(call.args[i]), len(rank)), i))
+        if order == sorted(order):
+            continue
+        directions = tuple(f.directions[i] for i in order) \
+            if len(f.directions) == len(f.params) else f.directions
+        functions[k] = dataclasses.replace(f, params=tuple(f.params[i] for i in order),
+                                           directions=directions)
+        reordered = dataclasses.replace(call, args=tuple(call.args[i] for i in order))
+
+        def expr(e: Expr, site: Call = call, new: Call = reordered) -> Expr:
+            return new if e is site else map_expr(e, expr)
+
+        def body(s: Stmt) -> Stmt:
+            return map_stmt(s, body, expr)
+
+        at = next(i for i, g in enumerate(functions) if g.name == caller.name)
+        functions[at] = dataclasses.replace(functions[at], body=body(functions[at].body))
+    return dataclasses.replace(program, functions=tuple(functions))
 
 
 def _check(text: str, tree: cst.Module | None, expected: Sequence[Compiled], filename: str,
