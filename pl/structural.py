@@ -125,7 +125,8 @@ def _fields(x: Any, mode: str) -> tuple[str, list[tuple[str, Any]], list[Child]]
             return "Program", [], [("", _Map(tuple((f.name, f) for f in fs), "Function"), NODE)]
         case Function():
             return "Function", [("Function type", x.func_type), ("Level", x.level), ("Role", x.role),
-                                ("Host body", x.host_body)], [
+                                ("Host body", x.host_body),
+                                ("External source", x.external_source)], [
                 (".params", _Seq(x.params, DEF), NODE),
                 (".directions", _Seq(tuple(x.directions), NODE), NODE),
                 (".attrs", _Map(x.attrs, "Attrs"), NODE),

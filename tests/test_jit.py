@@ -146,21 +146,80 @@ def test_calling_with_numpy_never_imports_torch() -> None:
     assert done.stdout.strip() == "3.0"
 
 
-def test_extern_parses_and_says_it_cannot_run(tmp_path: Path) -> None:
+EXTERN_FILE = """import pl
+
+@pl.jit.extern(source="k.cpp", core_type="aiv")
+def ext(a: pl.Tensor[[16, 16], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]: ...
+
+@pl.jit.extern(core_type="mixed", aic_source="k.cpp", aiv_source="k.cpp")
+def ext_mixed(a: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor[[16, 16], pl.FP32]: ...
+
+@pl.jit
+def entry(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    out = ext(a, out)
+    return out
+
+@pl.jit
+def entry_mixed(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    out = ext_mixed(a, out)
+    return out
+"""
+
+
+def _extern_module(tmp_path: Path) -> Any:
+    (tmp_path / "k.cpp").write_text('extern "C" void kernel_entry(int64_t* args) {}\n')
     source = tmp_path / "ext.py"
-    source.write_text(
-        "import pl\n\n"
-        "@pl.jit.extern(source='k.cpp', core_type='aiv')\n"
-        "def ext(a: pl.Tensor, out: pl.Out[pl.Tensor]):\n    ...\n\n"
-        "@pl.jit\n"
-        "def entry(a: pl.Tensor, out: pl.Out[pl.Tensor]):\n"
-        "    out = ext(a, out)\n    return out\n")
+    source.write_text(EXTERN_FILE)
     spec = importlib.util.spec_from_file_location("jit_ext_case", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_extern_is_a_declared_external_function_that_compiles_and_round_trips(
+        tmp_path: Path) -> None:
+    m = _extern_module(tmp_path)
     x = np.zeros((16, 16), np.float32)
+    cpp = str((tmp_path / "k.cpp").resolve())
+    for entry, kinds in ((m.entry, {"ext": "AIV"}),
+                         (m.entry_mixed, {"ext_mixed_aic": "AIC", "ext_mixed_aiv": "AIV",
+                                          "ext_mixed": "Group"})):
+        for program in (entry.lower(x, x.copy()), entry.compile(x, x.copy()).program):
+            found = {f.name: f for f in program.functions}
+            assert {n: found[n].func_type.name for n in kinds} == kinds
+            assert all(found[n].external_source == cpp for n, k in kinds.items()
+                       if k != "Group")
+            again = pl.parse(pl.python_print(program))
+            pl.assert_structural_equal(again, program)
+
+
+def test_extern_says_at_the_call_that_it_cannot_be_interpreted(tmp_path: Path) -> None:
+    m = _extern_module(tmp_path)
+    x = np.zeros((16, 16), np.float32)
+    for entry, name, line in ((m.entry, "ext", 12), (m.entry_mixed, "ext_mixed_aic", 17)):
+        with pytest.raises(PlError) as e:
+            entry(x, x.copy())
+        assert f"'{name}' is an external kernel: its body is C++ source" in str(e.value)
+        assert e.value.span is not None and e.value.span.line == line
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ("core_type='cube', source='k.cpp'", "core_type must be 'aic', 'aiv', or 'mixed'"),
+    ("core_type='mixed', aic_source='k.cpp'", "requires both aic_source= and aiv_source="),
+    ("core_type='aiv', source='k.cpp', dual_aiv_dispatch=True", "requires core_type='mixed'"),
+    ("core_type='aiv', source='nope.cpp'", "source file not found"),
+    ("core_type='aiv'", "requires source="),
+    ("core_type='aiv', source='k.cpp', include_dirs='inc'", "must be a sequence of paths"),
+])
+def test_extern_options_the_reference_refuses(tmp_path: Path, options: str, message: str) -> None:
+    (tmp_path / "k.cpp").write_text("")
+    source = tmp_path / "bad_ext.py"
+    source.write_text(f"import pl\n\n@pl.jit.extern({options})\n"
+                      "def k(a: pl.Tensor, out: pl.Out[pl.Tensor]): ...\n")
+    spec = importlib.util.spec_from_file_location("jit_bad_ext_case", source)
+    assert spec is not None and spec.loader is not None
     with pytest.raises(PlError) as e:
-        module.entry(x, x)
-    assert "external C++ kernel" in str(e.value) and e.value.span is not None
-    assert e.value.span.line == 9
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    assert message in str(e.value)

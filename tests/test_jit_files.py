@@ -46,6 +46,16 @@ def test_the_regenerated_file_is_a_fixed_point(name: str) -> None:
     assert out == (FILES / f"{name}.expected.py").read_text()
 
 
+def test_an_entry_a_test_function_never_calls_with_arrays_is_a_note() -> None:
+    """An entry defined inside a function with no call there giving its shapes is not shown (a
+    note says how to give them); the file's other kernels are."""
+    status, out, err = _cli(str(FILES / "nested_in_test_functions.py"))
+    assert status == 0, err
+    assert ("kernel, defined in test_an_entry_never_called_with_arrays, is not shown: no call "
+            "there gives the shapes of a; give them to show it (--shape kernel.a=16x128:FP32)"
+            in err), err
+
+
 def test_an_unshaped_parameter_is_a_located_error_naming_the_option() -> None:
     text = (FILES / "no_shape.py").read_text()
     with pytest.raises(PlError) as e:

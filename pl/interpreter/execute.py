@@ -57,6 +57,7 @@ from pl.ir.expr import (
     is_submit,
 )
 from pl.ir.function import Function, Program
+from pl.ir.span import Span
 from pl.ir.stmt import (
     AssignStmt,
     BreakStmt,
@@ -72,7 +73,7 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
-from pl.ir.traverse import stmt_defs, walk_stmts
+from pl.ir.traverse import stmt_defs, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
 
 _MAX_CALL_DEPTH = 64
@@ -87,6 +88,31 @@ class Flow:
 
 
 Env = dict[Var, Any]
+
+
+def _external(func: Function, where: Span) -> PlError:
+    """The error of running a declared external kernel (its body is C++ source)."""
+    return PlError(f"pl.interpret: '{func.name}' is an external kernel: its body is C++ source "
+                   f"({func.external_source}), which pl cannot interpret", where,
+                   hint="write the kernel's body in pl (a @pl.jit.incore function or a "
+                        "@pl.function(type=pl.FunctionType.InCore)) to run it on CPU")
+
+
+def _external_in(program: Program, func: Function) -> Function | None:
+    """`func` when it is an external kernel, or the first external kernel a Group `func`
+    calls (a mixed external kernel's members): what a call of `func` cannot run."""
+    if func.external_source is not None:
+        return func
+    if func.func_type is not FunctionType.Group:
+        return None
+    for s in walk_stmts(func.body):
+        for root in stmt_exprs(s):
+            for e in walk_exprs(root):
+                if isinstance(e, Call) and isinstance(e.op, GlobalVar):
+                    callee = program.get(e.op.name)
+                    if callee is not None and callee.external_source is not None:
+                        return callee
+    return None
 
 
 def _bind_dynamic_dims(func: Function, args: Sequence[Any], env: Env) -> None:
@@ -118,6 +144,8 @@ class Machine:
         if func.host_body is not None:
             raise PlError(f"pl.interpret: '{func.name}' is a HOST SubWorker: its Python runs on "
                           "the host and is not interpreted", func.span)
+        if func.external_source is not None:
+            raise _external(func, func.span)
         if len(args) != len(func.params):
             raise PlError(f"pl.interpret: function '{func.name}' takes {len(func.params)} arguments, "
                           f"got {len(args)}", func.span)
@@ -378,6 +406,9 @@ class Machine:
             callee = self.program.get(call.op.name)
             if callee is None:
                 raise PlError(f"pl.interpret: call of unknown function '{call.op.name}'", call.span)
+            external = _external_in(self.program, callee)
+            if external is not None:
+                raise _external(external, call.span)
             device = dict(call.attrs).get("device")
             if isinstance(device, Expr):
                 rank = int(self.eval(device, env))

@@ -47,6 +47,11 @@ class Function:
     # run by the host, never compiled; `body` is then empty. `...` alone is a callback bound at
     # run time. None for every other function.
     host_body: str | None = None
+    # A declared external kernel (the reference's `@pl.function(external_source=PATH)`, what
+    # `@pl.jit.extern` makes): its body is C++ source at this path, outside pl, so `body` is
+    # empty and printed as `...`; it is called like any function, kept by every pass, and not
+    # interpreted. None for every other function.
+    external_source: str | None = None
     # False: the function places its AUTO runtime scopes itself (`@pl.function(auto_scope=False)`,
     # the only setting that admits a hand-written `with pl.scope():`).
     auto_scope: bool = True

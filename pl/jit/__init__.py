@@ -16,12 +16,17 @@ Guarantees:
   NumPy interpreter (`pl.interpret`); the arrays it writes (`pl.Out` / `pl.InOut`) are written in
   place (a torch tensor through its NumPy view). The reference's `config=` (a RunConfig) is
   accepted and ignored: there is no device.
-- every user mistake is a located `PlError`; an `.extern` kernel parses, and pl says where it is
-  called that it can neither compile nor interpret it.
+- every user mistake is a located `PlError`. An `.extern` kernel (`core_type=`, `source=` or
+  `aic_source=` / `aiv_source=`, `dual_aiv_dispatch=`, `include_dirs=`, the paths relative to
+  the stub's file and required to exist; the options the reference refuses are refused alike)
+  is a declared external function of the program that calls it (its body C++ source:
+  lowering/frontend/jit.py's `ExternSpec`): it compiles and round-trips, and running it is a
+  located error at the call.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Callable, Sequence
@@ -37,7 +42,15 @@ from pl.ir.function import Program
 from pl.ir.target import DEFAULT_BACKEND
 from pl.ir.types import TensorType
 from pl.lowering.frontend.context import ProgCtx
-from pl.lowering.frontend.jit import ENTRY_KINDS, JitDef, Sample, TensorSpec, program_of
+from pl.lowering.frontend.jit import (
+    ENTRY_KINDS,
+    ExternSpec,
+    JitDef,
+    Sample,
+    TensorSpec,
+    extern_spec,
+    program_of,
+)
 from pl.lowering.frontend.lower import _closure, _find, _source_of
 
 __all__ = ["JitFunction", "TensorSpec", "extern", "host", "incore", "inline", "jit", "opaque",
@@ -81,12 +94,13 @@ class JitFunction(JitDef):
     """What `@pl.jit` (and `.host`, `.incore`, `.opaque`, `.inline`, `.extern`) makes of a def."""
 
     def __init__(self, fn: Callable[..., Any], kind: str, level: Level | None = None,
-                 auto_scope: bool = True, scope: dict[str, Any] | None = None) -> None:
+                 auto_scope: bool = True, scope: dict[str, Any] | None = None,
+                 external: ExternSpec | None = None) -> None:
         if not callable(fn) or not hasattr(fn, "__code__"):
             raise PlError(f"@pl.jit{'' if kind == 'entry' else '.' + kind} must decorate a def")
         self.fn = fn
         self.scope = scope or {}
-        super().__init__(kind, fn.__name__, level, auto_scope, self._definition)
+        super().__init__(kind, fn.__name__, level, auto_scope, self._definition, external)
         self.__wrapped__ = fn
         self.__doc__ = fn.__doc__
         # Compiled specialisations, by backend and the shapes (dynamic dims left out) and dtypes
@@ -222,14 +236,54 @@ class _Kind:
             raise PlError(f"@pl.jit.{self.kind} does not take level=").uncaught()
         if options and self.kind != "extern":
             raise PlError(f"@pl.jit.{self.kind} does not take {', '.join(options)}").uncaught()
-        return _decorate(fn, self.kind, level, auto_scope, dict(sys._getframe(1).f_locals))
+        return _decorate(fn, self.kind, level, auto_scope, dict(sys._getframe(1).f_locals),
+                         options if self.kind == "extern" else None)
+
+
+def _extern(fn: Callable[..., Any], options: dict[str, Any]) -> ExternSpec:
+    """`@pl.jit.extern(**options)` of `fn`: its sources and include folders resolved from the
+    folder of the file defining the stub, and required to exist (as the reference does)."""
+    folder = os.path.dirname(os.path.abspath(fn.__code__.co_filename))
+    resolved = dict(options)
+    for key in ("source", "aic_source", "aiv_source"):
+        if resolved.get(key) is not None:
+            path = os.path.join(folder, os.fspath(resolved[key]))
+            if not os.path.isfile(path):
+                raise PlError(f"@pl.jit.extern source file not found: {os.path.abspath(path)}",
+                              hint="give an absolute path, or one relative to the file defining "
+                                   "the kernel")
+            resolved[key] = os.path.abspath(path)
+    dirs = resolved.get("include_dirs")
+    if isinstance(dirs, list | tuple):
+        found = []
+        for d in dirs:
+            path = os.path.abspath(os.path.join(folder, os.fspath(d)))
+            if not os.path.isdir(path):
+                raise PlError(f"@pl.jit.extern include directory not found: {path}",
+                              hint="give absolute paths, or paths relative to the file defining "
+                                   "the kernel")
+            found.append(path)
+        resolved["include_dirs"] = found
+    elif dirs is not None and not isinstance(dirs, str):
+        resolved["include_dirs"] = os.fspath(dirs)  # refused by extern_spec as a single path
+    return extern_spec(resolved)
 
 
 def _decorate(fn: Callable[..., Any] | None, kind: str, level: Level | None, auto_scope: bool,
-              scope: dict[str, Any]) -> Any:
+              scope: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+    if options is not None:
+        try:  # the options the reference refuses before it sees the def
+            extern_spec({k: "<given>" if k in ("source", "aic_source", "aiv_source") and v is not None
+                         else v
+                         for k, v in options.items() if k != "include_dirs" or
+                         isinstance(v, str | list | tuple) or v is None})
+        except PlError as error:
+            raise error.uncaught() from None
+
     def make(f: Callable[..., Any]) -> JitFunction:
         try:
-            return JitFunction(f, kind, level, auto_scope, scope)
+            external = _extern(f, options) if options is not None else None
+            return JitFunction(f, kind, level, auto_scope, scope, external)
         except PlError as error:
             raise error.uncaught() from None
 

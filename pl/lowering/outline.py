@@ -74,7 +74,8 @@ def outline_incore_scopes(program: Program) -> Program:
     out: list[Function] = []
     changed = False
     for f in program.functions:
-        if f.func_type not in OUTLINING or f.host_body is not None:
+        if f.func_type not in OUTLINING or f.host_body is not None \
+                or f.external_source is not None:
             out.append(f)
             continue
         outliner = _Outliner(f, taken, program)

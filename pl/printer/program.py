@@ -138,8 +138,9 @@ PLD_IMPORT: Final = "import pl.distributed as pld"
 _PLD_USE: Final = re.compile(r"(?<![\w.'\"])pld\.[A-Za-z_]")
 
 
-def decorator_text(f: Function, root: str = "pl") -> str:
-    """`@pl.function(...)` of `f`, with `pl` spelled `root`."""
+def decorator_text(f: Function, root: str = "pl", attrs: str = "") -> str:
+    """`@pl.function(...)` of `f`, with `pl` spelled `root` (`attrs`: the text of its attrs,
+    given in the decorator: an external kernel's, whose body is `...` alone)."""
     default_level, default_role = default_level_role(f.func_type)
     kwargs: list[str] = []
     if f.func_type is not FunctionType.Opaque:
@@ -150,6 +151,10 @@ def decorator_text(f: Function, root: str = "pl") -> str:
         kwargs.append(f"role={root}.Role.{f.role.name}")
     if not f.auto_scope:
         kwargs.append("auto_scope=False")
+    if f.external_source is not None:
+        kwargs.append(f"external_source={f.external_source!r}")
+    if attrs:
+        kwargs.append(f"attrs={attrs}")
     return "@" + (call_text(f"{root}.function", kwargs) if kwargs else f"{root}.function")
 
 
@@ -177,14 +182,18 @@ def _function(doc: Doc, f: Function, dyn: dict[Var, str], mem_alias: bool, in_pr
     for p, d in zip(f.params, directions, strict=True):
         params.append(names(p) + ": " + _param_annotation(p, d, sig))
     doc.comments(f.comments)
-    doc.line(decorator_text(f))
+    external = f.external_source is not None
+    doc.line(decorator_text(f, attrs=dict_text(list(f.attrs), ctx) if external and f.attrs
+                            else ""))
     doc.group("def " + f.name + "(", params, ")" + _returns(f.return_types, sig) + ":")
     doc.push()
-    if f.attrs:
+    if f.attrs and not external:
         doc.group("pl.func_attr(", [dict_text(list(f.attrs), ctx)], ")")
     if f.host_body is not None:  # a HOST SubWorker's Python, as written
         for line in (f.host_body or "pass").split("\n"):
             doc.line(line)
+    elif f.external_source is not None:  # declared: its body is C++ source outside pl
+        doc.line("...")
     else:
         StmtPrinter(ctx, doc).block(f.body, function_level=True, empty=None if f.attrs else "pass")
     doc.pop()

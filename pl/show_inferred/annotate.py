@@ -132,7 +132,8 @@ def load_programs(text: str, filename: str, *, execute: bool = False,
 
 
 def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
-          shapes: Sequence[str] = ()) -> tuple[list[Program], dict[str, str], list[str]]:
+          shapes: Sequence[str] = ()
+          ) -> tuple[list[Program], dict[str, str], list[str], list[PlError]]:
     """`load_programs` of a file the caller has read (and keeps, to regenerate it), and the
     name the file binds each `pl.dynamic` dimension to (`n = pl.dynamic("N")`: N -> n), which
     is how an inferred type must spell that dimension in the file. Each `@pl.jit` entry the
@@ -145,6 +146,7 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
         seen: dict[int, Program] = {}
         dims: dict[str, str] = {}
         callees: list[str] = []
+        load_notes: list[PlError] = []
         alone: list[Function] = []
         for k, v in namespace.items():
             if isinstance(v, Program):
@@ -154,12 +156,22 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
                 alone.append(v)
             elif isinstance(v, DynVar) and (v.name not in dims or k == v.name):
                 dims[v.name] = k
-            elif isinstance(v, JitDef) and v.kind in ENTRY_KINDS and k == v.name \
+            elif isinstance(v, JitDef) and v.kind in ENTRY_KINDS and _own_name(k, v) \
                     and _same_file(v.definition()[0].src.filename, src.filename):
-                samples = entry_samples(v.name, v.param_names(), src.module, namespace, given)
+                samples = entry_samples(v.name, v.param_names(), src.module, namespace, given,
+                                        v.definition()[1])
+                missing = v.unshaped(samples) if k != v.name else []
+                if missing:  # an entry a test function defines and never calls with arrays
+                    outer = k.rsplit(".<locals>.", 1)[0]
+                    options = " ".join(f"--shape {v.name}.{p}=16x128:FP32" for p in missing)
+                    load_notes.append(PlError(
+                        f"{v.name}, defined in {outer}, is not shown: no call there gives the "
+                        f"shapes of {', '.join(missing)}; give them to show it ({options})",
+                        src.stmt_span(v.definition()[1])))
+                    continue
                 program = program_of(v, samples)
                 seen[id(program)] = program
-            elif isinstance(v, JitDef) and k == v.name \
+            elif isinstance(v, JitDef) and _own_name(k, v) \
                     and _same_file(v.definition()[0].src.filename, src.filename):
                 callees.append(k)
         # A module-level kernel (`@pl.function(type=pl.FunctionType.InCore)`) no program of
@@ -179,7 +191,13 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
     # read-back's own peak. Emptying the namespace frees it by reference counting (the
     # imported module is out of sys.modules already).
     namespace.clear()
-    return list(seen.values()), dims, callees
+    return list(seen.values()), dims, callees, load_notes
+
+
+def _own_name(key: str, jit: JitDef) -> bool:
+    """Whether the namespace's `key` is the jit function's own name (not another name bound to
+    it): `entry`, or `test_x.<locals>.entry` for one a test function defines."""
+    return key == jit.name or key.endswith(f".<locals>.{jit.name}")
 
 
 def _exec_module(src: SourceFile, code: types.CodeType, reads: Reads) -> dict[str, Any]:
@@ -537,10 +555,12 @@ def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program,
     """The module-level defs of a `@pl.jit` program's functions (or of a module-level kernel
     no program calls, a program of its own) in this file, each shown once:
     a def specialised again (another entry's call, other argument types) is shown for its first
-    specialisation, with a note."""
+    specialisation, with a note. An external kernel's stub (`@pl.jit.extern`: the functions
+    declared from it, their bodies C++) has nothing to show and stays as written."""
     found: list[tuple[cst.FunctionDef, int]] = []
+    stubs = {f.span.line for f in program.functions if f.external_source is not None}
     for f in program.functions:
-        if not _same_file(f.span.filename, filename):
+        if not _same_file(f.span.filename, filename) or f.span.line in stubs:
             continue
         at = _def_at(tree, positions, f.span.line)
         if at is None:
@@ -750,16 +770,16 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
                   shows_text: bool) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text, tree)
-    programs, dims, callees = _load(src, code, options["execute"], reads,
-                                    options.get("shapes", ()))
+    programs, dims, callees, load_notes = _load(src, code, options["execute"], reads,
+                                                options.get("shapes", ()))
     if program is not None:
         programs = [p for p in programs if p.name == program]
-    if not programs and callees and program is None:
+    if not programs and (callees or load_notes) and program is None:
         # Functions only an entry of another file specialises: nothing to compile on their own.
         note = PlError(f"{', '.join(callees)}: @pl.jit function(s) with no entry in this file, "
                        "specialised and shown where a @pl.jit entry calling them is",
                        Span(filename, 1, 1))
-        return Regenerated(filename, text, text, (), (), (note,))
+        return Regenerated(filename, text, text, (), (), tuple(load_notes) or (note,))
     if not programs:
         what = f"no @pl.program named {program!r}" if program else "no @pl.program"
         raise PlError(f"{what} found in {filename}", Span(filename, 1, 1))
@@ -770,4 +790,5 @@ def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes
             dump = dump_passes if len(programs) == 1 else dump_passes / p.name
         compiled.append(compile_program(p, backend, residency=options["residency"],
                                         dump_passes=dump))
-    return _regenerate(src, compiled, dims=dims, lowered=lowered, shows_text=shows_text)
+    r = _regenerate(src, compiled, dims=dims, lowered=lowered, shows_text=shows_text)
+    return dataclasses.replace(r, notes=(*load_notes, *r.notes)) if load_notes else r

@@ -21,8 +21,12 @@ all agree (its body followed with its parameters bound to the call's readable ar
 function that calls the entry (a `@pl.jit.host` entry) are bound to that function's own
 samples; a class's methods (a test class) are followed as functions are; an array scaled or
 shifted by a number, or combined with an array of its own shape and dtype, keeps both
-(`(torch.randn(M, K) * 0.05).bfloat16()`). Else nothing: its written annotation, or the
-located error saying how to give it (lowering/frontend/jit.py). Nothing is imported and no code is run.
+(`(torch.randn(M, K) * 0.05).bfloat16()`). An entry defined inside a function (a test
+function's) is looked for in that function's body only, where its name means that def. Else,
+for a parameter the entry passes as it is to a function of the file whose parameter there has
+a written shape (`relu(a, out)`, `relu` an `.extern` stub declaring `a: pl.Tensor[[64, 64],
+pl.FP16]`), that shape. Else nothing: its written annotation, or the located error saying how
+to give it (lowering/frontend/jit.py). Nothing is imported and no code is run.
 """
 
 from __future__ import annotations
@@ -64,31 +68,125 @@ def parse_shape(text: str) -> tuple[str, TensorSpec]:
 
 
 def entry_samples(name: str, params: list[str], module: cst.Module,
-                  constants: Mapping[str, Any], shapes: Mapping[str, TensorSpec]
-                  ) -> list[Sample]:
-    """One sample per parameter of entry `name` (see the module); None where none is found."""
-    found = _from_calls(name, params, module, constants)
+                  constants: Mapping[str, Any], shapes: Mapping[str, TensorSpec],
+                  node: cst.FunctionDef | None = None) -> list[Sample]:
+    """One sample per parameter of entry `name` (see the module), defined by `node` when it is
+    given (the calls of it followed are then those of the scope that defines it, and its
+    callees' declared shapes are read); None where none is found."""
+    within = None if node is None else _enclosing(module, node)
+    found = _from_calls(name, params, module, constants, within=within)
+    declared = {} if node is None else _declared_by_callees(node, within, module, constants)
     out: list[Sample] = []
     for i, p in enumerate(params):
         given = shapes.get(f"{name}.{p}", shapes.get(p))
-        out.append(given if given is not None else found[i] if found is not None else None)
+        out.append(given if given is not None else found[i] if found is not None else
+                   declared.get(p))
     return out
 
 
+def _enclosing(module: cst.Module, node: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The innermost function whose body defines `node` (None: a module-level def)."""
+    found: list[cst.FunctionDef | None] = [None]
+    stack: list[cst.FunctionDef] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_FunctionDef(self, fd: cst.FunctionDef) -> bool:
+            if fd is node:
+                found[0] = stack[-1] if stack else None
+                return False
+            stack.append(fd)
+            return True
+
+        def leave_FunctionDef(self, fd: cst.FunctionDef) -> None:
+            if stack and stack[-1] is fd:
+                stack.pop()
+
+    module.visit(_Find())
+    return found[0]
+
+
 def _from_calls(name: str, params: list[str], module: cst.Module,
-                constants: Mapping[str, Any], seen: frozenset[str] = frozenset()
-                ) -> list[Sample] | None:
+                constants: Mapping[str, Any], seen: frozenset[str] = frozenset(),
+                within: cst.FunctionDef | None = None) -> list[Sample] | None:
     """The samples of the first call of `name` whose arguments are all readable, the file's
     statements followed in order (a `for` over a literal sequence once per element; a
     function's parameters bound to its own samples where it calls `name`: an entry a host
-    entry calls; `seen`: the functions whose samples are being found, on the way here)."""
+    entry calls; `seen`: the functions whose samples are being found, on the way here).
+    `within`: the function that defines the entry (a test function's): only its body is
+    followed, where its name means this def."""
     env: dict[str, Any] = {k: v for k, v in constants.items() if type(v) in (int, float)}
+    body: Sequence[cst.BaseStatement] = module.body if within is None else \
+        within.body.body if isinstance(within.body, cst.IndentedBlock) else ()
     # The entry and the file's other functions, by name: a call may reach them through a value.
-    for fn in (name, *(s.name.value for s in module.body if isinstance(s, cst.FunctionDef))):
+    defs = [s.name.value for s in (*module.body, *body) if isinstance(s, cst.FunctionDef)]
+    for fn in (name, *defs):
         env[fn] = _Callee(frozenset({fn}))
     walk = _Walk(name, params, module, constants, seen | {name})
-    walk.block(module.body, env)
+    walk.block(body, env)
     return walk.found
+
+
+def _declared_by_callees(node: cst.FunctionDef, within: cst.FunctionDef | None,
+                         module: cst.Module, constants: Mapping[str, Any]
+                         ) -> dict[str, TensorSpec]:
+    """The shapes the entry's callees declare for its parameters: a parameter passed as it
+    is (by its bare name) to a function of the file (beside the entry, else at module level)
+    whose parameter there has a written shape (`pl.Tensor[[64, 64], pl.FP32]`, possibly in
+    `pl.Out[...]` / `pl.InOut[...]`, extents literal or module constants): the first such
+    call's."""
+    params = {p.name.value for p in node.params.params}
+    scope = within.body.body if within is not None and isinstance(within.body, cst.IndentedBlock) \
+        else ()
+    defs: dict[str, cst.FunctionDef] = {}
+    for s in (*module.body, *scope):  # the entry's own scope wins
+        if isinstance(s, cst.FunctionDef) and s is not node:
+            defs[s.name.value] = s
+    found: dict[str, TensorSpec] = {}
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            callee = defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            if callee is None:
+                return
+            declared = list(callee.params.params)
+            for i, a in enumerate(call.args):
+                if a.star or not isinstance(a.value, cst.Name) or a.value.value not in params \
+                        or a.value.value in found:
+                    continue
+                target = next((p for p in declared if a.keyword is not None
+                               and p.name.value == a.keyword.value), None) \
+                    if a.keyword is not None else declared[i] if i < len(declared) else None
+                spec = None if target is None or target.annotation is None else \
+                    _written_spec(target.annotation.annotation, constants)
+                if spec is not None:
+                    found[a.value.value] = spec
+
+    node.body.visit(_Calls())
+    return found
+
+
+def _written_spec(node: cst.BaseExpression, constants: Mapping[str, Any]) -> TensorSpec | None:
+    """`pl.Tensor[[64, 64], pl.FP32]` (in `pl.Out[...]` / `pl.InOut[...]`) as a TensorSpec;
+    None for any other annotation (a dynamic or computed extent included)."""
+    if isinstance(node, cst.Subscript) and _dotted(node.value)[-1:] in (["Out"], ["InOut"]) \
+            and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        node = node.slice[0].slice.value
+    if not isinstance(node, cst.Subscript) or _dotted(node.value)[-1:] != ["Tensor"] \
+            or len(node.slice) != 2:
+        return None
+    first, second = (el.slice for el in node.slice)
+    if not isinstance(first, cst.Index) or not isinstance(second, cst.Index):
+        return None
+    dims_node = first.value
+    dtype_name = _dotted(second.value)[-1:]
+    dtype = DType.__members__.get(dtype_name[0]) if dtype_name else None
+    if not isinstance(dims_node, cst.List | cst.Tuple) or dtype is None:
+        return None
+    dims = [_value(e.value, {k: v for k, v in constants.items() if type(v) is int})
+            for e in dims_node.elements]
+    if not dims or not all(type(d) is int and d > 0 for d in dims):
+        return None
+    return TensorSpec(tuple(dims), dtype)
 
 
 @dataclass(frozen=True)
@@ -454,6 +552,7 @@ def _array(call: cst.Call, env: Mapping[str, Any]) -> TensorSpec | None:
         method = func.attr.value
         conv = {"float": DType.FP32, "half": DType.FP16, "bfloat16": DType.BF16,
                 "int": DType.INT32, "contiguous": base.dtype, "clone": base.dtype,
+                "copy": base.dtype,
                 "share_memory_": base.dtype, "cpu": base.dtype, "detach": base.dtype}
         if method in conv:
             dtype: DType | None = conv[method]

@@ -13,26 +13,33 @@ Guarantees:
   types) its bodies call, each lowered from its own def with the types of its arguments, found by
   name in its own module; an `.inline` callee is spliced at each call (lowering/frontend/
   inline.py). A plain entry calling an entry is refused; a `.host` one calls them. An `.extern`
-  callee (C++ sources) is a located error: pl can neither compile nor interpret it.
+  callee (C++ sources) is a declared external function (`Function.external_source`, body `...`):
+  an AIC or AIV function, or for a mixed kernel its AIC and AIV members and a Group of the stub's
+  name calling both (`ExternSpec`); its parameters are typed as any callee's, and an unshaped
+  `->` annotation is a located error (nothing else gives the shape).
 - in the bodies, `a.shape`, `a.shape[i]`, `a.dtype` are the specialisation's constants
   (lowering/frontend/jit_static.py).
 """
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Any
 
 import libcst as cst
 
 from pl.deep_stack import on_deep_stack
 from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType, Level, ParamDirection, Role, default_level_role
-from pl.ir.expr import ConstInt, Expr, GlobalVar
+from pl.ir.expr import Call, ConstInt, Expr, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function, Program
-from pl.ir.stmt import EvalStmt
-from pl.ir.types import ScalarType, TensorType, TileType, Type
+from pl.ir.span import Span
+from pl.ir.stmt import AssignStmt, EvalStmt, ReturnStmt, Stmt, make_body
+from pl.ir.types import ScalarType, TensorType, TileType, TupleType, Type
 from pl.language import dsl
 from pl.lowering.frontend.context import FnCtx, InlineCallee, ProgCtx, Signature
 from pl.lowering.frontend.exprs import lower_expr, specialised_call
@@ -65,6 +72,61 @@ class TensorSpec:
 
 
 @dataclass(frozen=True)
+class ExternSpec:
+    """What `@pl.jit.extern(...)` declares besides the signature: the core type ('aic', 'aiv'
+    or 'mixed'), the C++ source of each core's kernel (an absolute path; in a file read
+    statically, where the path is a value only the run computes, the expression as written in
+    angle brackets: `<cpp>`), whether a mixed kernel's vector half runs on both AIV lanes, and
+    the extra include folders. A call of it is a call of the external function(s) it makes: one
+    AIC or AIV function whose body is its source (`@pl.function(type=..., external_source=...)`,
+    body `...`), or for 'mixed' an AIC and an AIV member and a Group function of the stub's name
+    calling both, as the reference's specialiser renders it."""
+
+    core_type: str
+    aic_source: str | None
+    aiv_source: str | None
+    dual_aiv_dispatch: bool = False
+    include_dirs: tuple[str, ...] = ()
+
+
+# The attr names the reference gives an external member's include folders and dual dispatch.
+EXTERNAL_INCLUDE_DIRS_ATTR = "external_include_dirs"
+DUAL_AIV_DISPATCH_ATTR = "dual_aiv_dispatch"
+
+
+def extern_spec(options: Mapping[str, Any]) -> ExternSpec:
+    """The ExternSpec of `@pl.jit.extern(**options)` (sources already resolved to paths); a
+    PlError, with the reference's wording, for options the reference refuses."""
+    known = ("core_type", "source", "aic_source", "aiv_source", "dual_aiv_dispatch",
+             "include_dirs")
+    unknown = [k for k in options if k not in known]
+    if unknown:
+        raise PlError(f"@pl.jit.extern does not take {', '.join(unknown)}",
+                      hint=f"its options: {', '.join(known)}")
+    core = options.get("core_type", "aiv")
+    if core not in ("aic", "aiv", "mixed"):
+        raise PlError(f"@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed', got {core!r}")
+    dual = options.get("dual_aiv_dispatch", False)
+    if dual and core != "mixed":
+        raise PlError("@pl.jit.extern dual_aiv_dispatch=True requires core_type='mixed'")
+    source, aic, aiv = (options.get(k) for k in ("source", "aic_source", "aiv_source"))
+    if core == "mixed":
+        if aic is None or aiv is None:
+            raise PlError("@pl.jit.extern(core_type='mixed') requires both aic_source= and "
+                          "aiv_source=")
+    else:
+        single = source if source is not None else (aic or aiv)
+        if single is None:
+            raise PlError(f"@pl.jit.extern(core_type={core!r}) requires source=")
+        aic, aiv = (single, None) if core == "aic" else (None, single)
+    dirs = options.get("include_dirs") or ()
+    if isinstance(dirs, str) or not isinstance(dirs, list | tuple):
+        raise PlError("@pl.jit.extern include_dirs must be a sequence of paths, got "
+                      f"{type(dirs).__name__}")
+    return ExternSpec(core, aic, aiv, bool(dual), tuple(str(d) for d in dirs))
+
+
+@dataclass(frozen=True)
 class JitMarker:
     """What `pl.jit.<kind>` is in a file read statically: the decorator, known by identity."""
 
@@ -84,9 +146,13 @@ class JitDef(InlineCallee):
     ProgCtx (the names it sees) and its def node."""
 
     def __init__(self, kind: str, name: str, level: Level | None, auto_scope: bool,
-                 definition: Callable[[], tuple[ProgCtx, cst.FunctionDef]]) -> None:
+                 definition: Callable[[], tuple[ProgCtx, cst.FunctionDef]],
+                 external: ExternSpec | PlError | None = None) -> None:
         self.kind, self.name, self.level, self.auto_scope = kind, name, level, auto_scope
         self.definition = definition
+        # `.extern`: what it declares (a PlError: its options are refused, said where it is
+        # called; a file read statically is not refused for a stub nothing calls).
+        self.external = external
 
     def __repr__(self) -> str:
         return f"<pl.jit{'' if self.kind == 'entry' else '.' + self.kind} function {self.name}>"
@@ -94,6 +160,14 @@ class JitDef(InlineCallee):
     def param_names(self) -> list[str]:
         _, node = self.definition()
         return [p.name.value for p in node.params.params]
+
+    def unshaped(self, given: list[Sample]) -> list[str]:
+        """The parameters with neither a written shape nor a sample in `given` (what
+        `specialise(given)` refuses, "has no shape")."""
+        prog, node = self.definition()
+        probe = FnCtx(prog, self.name, None)
+        return [p.name.value for p, g in zip(node.params.params, given, strict=True)
+                if g is None and _split(probe, p)[2]]
 
     def specialise(self, given: list[Sample] | None) -> Program:
         """The program of this entry for arguments like `given` (one per parameter; None: every
@@ -112,7 +186,11 @@ class JitDef(InlineCallee):
         return program
 
     def _function(self, prog: ProgCtx, node: cst.FunctionDef, name: str,
-                  param_type: Callable[[FnCtx, int, cst.Param], Annot]) -> Function:
+                  param_type: Callable[[FnCtx, int, cst.Param], Annot],
+                  external: tuple[FunctionType, str, list[tuple[str, Any]]] | None = None
+                  ) -> Function:
+        """The function `name` lowered from `node` (`external`: a declared external kernel of
+        that type, source and attrs, no body)."""
         ft, level, role = KINDS[self.kind]
         params = list(node.params.params)
         h = _header(prog, node, None, in_class=False,
@@ -120,6 +198,15 @@ class JitDef(InlineCallee):
                     returns_written=node.returns is None or _shaped(prog, node.returns.annotation))
         h.ft, h.level, h.role = ft, self.level or level, role
         h.ctx.auto_scope = self.auto_scope
+        if external is not None:
+            if node.returns is not None and not _shaped(prog, node.returns.annotation):
+                raise prog.src.error(node.returns.annotation, f"the external kernel '{self.name}' "
+                                     "returns a pl.Tensor without a shape: its body is C++, so "
+                                     "nothing gives the shape",
+                                     hint="write the returned type, e.g. "
+                                          "-> pl.Tensor[[64, 64], pl.FP32]")
+            h.ft, h.external, h.attrs = external
+            h.level, h.role = default_level_role(h.ft)
         prog.signatures[name] = Signature(
             name, [(p.name, p.type, d) for p, d in zip(h.params, h.directions, strict=True)],
             h.returns, ft, GlobalVar(name), role)
@@ -128,6 +215,38 @@ class JitDef(InlineCallee):
         fn = _body(h)
         return fn if fn.name == name else replace(fn, name=name)
 
+    def _external(self, prog: ProgCtx, node: cst.FunctionDef, name: str,
+                  param_type: Callable[[FnCtx, int, cst.Param], Annot], spec: ExternSpec,
+                  into: ProgCtx) -> Function:
+        """The function a call of this `.extern` stub calls (see ExternSpec); a mixed kernel's
+        AIC and AIV members are added to `into.externals`, before the Group returned."""
+        dirs: list[tuple[str, Any]] = [(EXTERNAL_INCLUDE_DIRS_ATTR,
+                                        json.dumps(list(spec.include_dirs)))] \
+            if spec.include_dirs else []
+        if spec.core_type != "mixed":
+            source = spec.aic_source if spec.core_type == "aic" else spec.aiv_source
+            assert source is not None
+            ft = FunctionType.AIC if spec.core_type == "aic" else FunctionType.AIV
+            return self._function(prog, node, name, param_type, (ft, source, dirs))
+        assert spec.aic_source is not None and spec.aiv_source is not None
+        dual: list[tuple[str, Any]] = [(DUAL_AIV_DISPATCH_ATTR, True)] \
+            if spec.dual_aiv_dispatch else []
+        aic = self._function(prog, node, f"{name}_aic", param_type,
+                             (FunctionType.AIC, spec.aic_source, dirs))
+        aiv = self._function(prog, node, f"{name}_aiv", param_type,
+                             (FunctionType.AIV, spec.aiv_source, dirs + dual))
+        into.externals[aic.name], into.externals[aiv.name] = aic, aiv
+        params = tuple(Var(p.name, p.type, span=p.span) for p in aic.params)
+        level, role = default_level_role(FunctionType.Group)
+        group = Function(name, params, aic.directions, aic.return_types,
+                         _group_body(name, params, aic.name, aiv.name, aic.return_types,
+                                     aic.span),
+                         FunctionType.Group, level, role, span=aic.span)
+        prog.signatures[name] = Signature(
+            name, [(p.name, p.type, d) for p, d in zip(params, aic.directions, strict=True)],
+            aic.return_types, FunctionType.Group, GlobalVar(name), role)
+        return group
+
     def expand(self, ctx: FnCtx, call: cst.Call, as_value: bool = True) -> Expr | None:
         """A call of this function in a kernel being lowered: spliced (`.inline`), or a call of
         the program function its arguments' types make of it."""
@@ -135,11 +254,8 @@ class JitDef(InlineCallee):
         here = replace(ctx.prog, src=prog.src, globals=prog.globals, closure=prog.closure)
         if self.kind == "inline":
             return inline_function(here, node).expand(ctx, call, as_value)
-        if self.kind == "extern":
-            raise ctx.error(call.func, f"'{self.name}' is an external C++ kernel "
-                                       "(@pl.jit.extern): pl can neither compile nor interpret it",
-                            hint="write the kernel's body in pl (a @pl.jit.incore function) to "
-                                 "run it on CPU")
+        if isinstance(self.external, PlError):
+            raise self.external
         if self.kind in ENTRY_KINDS and ctx.name not in ctx.prog.jit_hosts:
             raise ctx.error(call.func, f"'{self.name}' is a @pl.jit entry: only a @pl.jit.host "
                                        "function calls entries",
@@ -159,11 +275,18 @@ class JitDef(InlineCallee):
                 return hit
             taken = set(ctx.prog.signatures) | set(ctx.prog.externals)
             name, n = self.name, 1
-            while name in taken:
+            while name in taken or self.kind == "extern" and \
+                    {f"{name}_aic", f"{name}_aiv"} & taken:
                 n += 1
                 name = f"{self.name}_{n}"
-            fn = self._function(here, node, name, lambda c, i, p: _callee_param(
-                c, p, types[i], self.name))
+
+            def param_type(c: FnCtx, i: int, p: cst.Param) -> Annot:
+                return _callee_param(c, p, types[i], self.name)
+
+            if isinstance(self.external, ExternSpec):
+                fn = self._external(here, node, name, param_type, self.external, ctx.prog)
+            else:
+                fn = self._function(here, node, name, param_type)
             sig = ctx.prog.signatures[name]
             ctx.prog.jit_calls[key] = sig
             ctx.prog.externals[name] = fn
@@ -177,9 +300,28 @@ class JitDef(InlineCallee):
         return value
 
 
-def jit_decorator(ctx: FnCtx, node: cst.FunctionDef) -> tuple[str, Level | None, bool] | None:
-    """The kind, level and auto_scope of a def's `@pl.jit*` decorator in a file read statically
-    (None: it has none)."""
+def _group_body(name: str, params: tuple[Var, ...], aic: str, aiv: str,
+                returns: tuple[Type, ...], span: Span) -> Stmt:
+    """A mixed external kernel's Group function body: its AIC member's call (whose results it
+    returns: the AIC lane echoes the outputs) and its AIV member's, on its own parameters."""
+    result_type = returns[0] if len(returns) == 1 else TupleType(returns)
+    first = Call(GlobalVar(aic), params, result_type=result_type, span=span)
+    second = EvalStmt(Call(GlobalVar(aiv), params, result_type=result_type, span=span),
+                      span=span)
+    if not returns:
+        return make_body([EvalStmt(first, span=span), second])
+    result = Var(f"{name}_out", first.type, span=span)
+    values: tuple[Expr, ...] = (result,)
+    if len(returns) > 1:
+        values = tuple(TupleGetItem(result, i, span=span) for i in range(len(returns)))
+    return make_body([AssignStmt(result, first, span=span), second,
+                      ReturnStmt(values, span=span)])
+
+
+def jit_decorator(ctx: FnCtx, node: cst.FunctionDef
+                  ) -> tuple[str, Level | None, bool, ExternSpec | PlError | None] | None:
+    """The kind, level, auto_scope and (`.extern`) declaration of a def's `@pl.jit*` decorator
+    in a file read statically (None: it has none)."""
     for dec in node.decorators:
         target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
         if not isinstance(target, cst.Name | cst.Attribute):
@@ -189,6 +331,7 @@ def jit_decorator(ctx: FnCtx, node: cst.FunctionDef) -> tuple[str, Level | None,
         if kind is None:
             continue
         level, auto_scope = None, True
+        options: dict[str, Any] = {}
         if isinstance(dec.decorator, cst.Call):
             for a in dec.decorator.args:
                 key = a.keyword.value if a.keyword is not None else None
@@ -198,8 +341,54 @@ def jit_decorator(ctx: FnCtx, node: cst.FunctionDef) -> tuple[str, Level | None,
                     level = value
                 elif key == "auto_scope" and isinstance(a.value, cst.Name):
                     auto_scope = a.value.value != "False"
-        return kind, level, auto_scope
+                elif key is not None:
+                    options[key] = _option(ctx, a.value)
+        external: ExternSpec | PlError | None = None
+        if kind == "extern":
+            folder = os.path.dirname(os.path.abspath(ctx.src.filename)) \
+                if not ctx.src.filename.startswith("<") else None
+            for key in ("source", "aic_source", "aiv_source"):
+                if isinstance(options.get(key), str):
+                    options[key] = _path(options[key], folder)
+            if isinstance(options.get("dual_aiv_dispatch"), str):
+                del options["dual_aiv_dispatch"]  # only the run knows: the default, False
+            if isinstance(options.get("include_dirs"), list):
+                options["include_dirs"] = [_path(d, folder) if isinstance(d, str) else d
+                                           for d in options["include_dirs"]]
+            try:
+                external = extern_spec(options)
+            except PlError as e:
+                external = ctx.src.locate(e, dec)
+        return kind, level, auto_scope, external
     return None
+
+
+def _path(path: str, folder: str | None) -> str:
+    """An external kernel's source path: absolute, a relative one read from the stub's folder
+    (as the reference resolves it); an unreadable one (`<cpp>`) as it is."""
+    if path.startswith("<") or folder is None or os.path.isabs(path):
+        return path
+    return os.path.abspath(os.path.join(folder, path))
+
+
+def _option(ctx: FnCtx, node: cst.BaseExpression) -> Any:
+    """A `.extern` decorator option in a file read statically: a literal (a string, number,
+    True / False / None, a list of them) or a name bound to one; else what the file writes,
+    in angle brackets (`<cpp>`: a value only the run computes)."""
+    if isinstance(node, cst.SimpleString | cst.ConcatenatedString) \
+            and isinstance(node.evaluated_value, str):
+        return node.evaluated_value
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.List | cst.Tuple):
+        return [_option(ctx, e.value) for e in node.elements]
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[node.value]
+    if isinstance(node, cst.Name | cst.Attribute):
+        value = ctx.try_resolve(node)
+        if isinstance(value, str | bool | int):
+            return value
+    return "<" + cst.Module([]).code_for_node(node) + ">"
 
 
 def _shaped(prog: ProgCtx, node: cst.BaseExpression) -> bool:

@@ -42,9 +42,12 @@ from pl.lowering.frontend.types import Annot, lower_annotation
 class _Header:
     def __init__(self, node: cst.FunctionDef, ctx: FnCtx, params: list[Var],
                  directions: list[ParamDirection], returns: tuple[Type, ...], ft: FunctionType,
-                 level: Level | None, role: Role | None, attrs: list[tuple[str, Any]]) -> None:
+                 level: Level | None, role: Role | None, attrs: list[tuple[str, Any]],
+                 external: str | None = None) -> None:
         self.node, self.ctx, self.params, self.directions = node, ctx, params, directions
         self.returns, self.ft, self.level, self.role, self.attrs = returns, ft, level, role, attrs
+        # `external_source=`: a declared external kernel's C++ source (its body is `...`).
+        self.external = external
 
 
 def _decorator_value(probe: FnCtx, dec: cst.Decorator, strict: bool = False) -> Any:
@@ -116,6 +119,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     ctx = FnCtx(prog, name, self_name)
     ft, level, role = FunctionType.Opaque, None, None
     attrs: list[tuple[str, Any]] = []
+    external: str | None = None
     if dec is not None and isinstance(dec.decorator, cst.Call):
         for a in dec.decorator.args:
             key = a.keyword.value if a.keyword is not None else None
@@ -141,7 +145,13 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
                 if not isinstance(val, bool):
                     raise ctx.error(a.value, "auto_scope= must be True or False")
                 ctx.auto_scope = val
-            elif key in ("strict_ssa", "external_source"):
+            elif key == "external_source":
+                if not isinstance(val, str) or not val:
+                    raise ctx.error(a.value, "external_source= must be the path of the kernel's "
+                                             "C++ source, a non-empty string",
+                                    hint='e.g. external_source="kernels/relu.cpp"')
+                external = val
+            elif key == "strict_ssa":
                 continue
             elif key is None:
                 raise ctx.error(a.value, "@pl.function takes its options as keywords",
@@ -186,7 +196,7 @@ def _header(prog: ProgCtx, fd: cst.FunctionDef, dec: cst.Decorator | None,
     if fd.returns is not None and returns_written:
         rt = lower_annotation(ctx, fd.returns.annotation, lower_expr).type
         returns = rt.types if isinstance(rt, TupleType) else (rt,)
-    return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs)
+    return _Header(fd, ctx, params, directions, returns, ft, level, role, attrs, external)
 
 
 def _check_late_symbol(ctx: FnCtx, name: cst.Name, t: Type, read: set[int]) -> None:
@@ -217,6 +227,8 @@ def _body(h: _Header) -> Function:
     if h.level is not None and h.level.value >= Level.HOST.value and h.role is Role.SubWorker:
         return _host_function(h, stmts)
     ellipsis = _abstract_body(stmts)
+    if h.external is not None:
+        return _external_function(h, ellipsis)
     if ellipsis is not None:
         raise ctx.error(ellipsis, f"Function '{name}' has no body, only `...`",
                         hint="an abstract body (a callback bound at run time) has no IR in pl: "
@@ -252,6 +264,22 @@ def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:
                     h.level, h.role, tuple(h.attrs + ctx.attrs), host_body=text,
                     auto_scope=ctx.auto_scope,
                     span=ctx.src.stmt_span(h.node))
+
+
+def _external_function(h: _Header, ellipsis: cst.CSTNode | None) -> Function:
+    """A declared external kernel (`external_source=`): its signature, no body (`...`)."""
+    ctx, name = h.ctx, h.node.name.value
+    if ellipsis is None:
+        raise ctx.error(h.node.name, f"Function '{name}' declares an external kernel "
+                                     "(external_source=), so its body must be `...` alone",
+                        hint="the kernel's body is its C++ source; write the signature only")
+    if not (h.ft.is_incore_kind() or h.ft is FunctionType.Opaque):
+        raise ctx.error(h.node.name, f"Function '{name}' declares an external kernel, which runs "
+                                     f"on a core: its type cannot be {h.ft.name}",
+                        hint="type=pl.FunctionType.AIV, AIC or InCore")
+    return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body([]), h.ft,
+                    h.level, h.role, tuple(h.attrs), auto_scope=ctx.auto_scope,
+                    external_source=h.external, span=ctx.src.stmt_span(h.node))
 
 
 def _abstract_body(stmts: Sequence[cst.CSTNode]) -> cst.CSTNode | None:

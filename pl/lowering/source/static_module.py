@@ -17,7 +17,10 @@ file is parsed with LibCST and its top-level statements are interpreted as follo
 - `@pl.program` classes are lowered to Programs and module-level `@pl.function` defs to Functions
   (the frontend, as the decorators would), in source order, so later names see earlier ones;
   `@pl.inline` defs bind the inline function the kernels calling them splice in, and `@pl.jit*`
-  defs the `JitDef` they are (lowering/frontend/jit.py; specialised where they are used).
+  defs the `JitDef` they are (lowering/frontend/jit.py; specialised where they are used). A
+  `@pl.jit*` def inside a function (a test function's entry and the stubs it calls, a factory
+  returning an entry) is found too (`_nested_jit_defs`), bound as `f.<locals>.name`, seeing the
+  function's names as a closure would (unresolved where static loading cannot tell them).
 - `if __name__ == "__main__":` blocks are skipped (an import would not run them either).
 - Anything else binds the names it defines to `Unresolved` (a def, a class, a third-party import
   whether installed or not, such as the torch a `__main__` block uses, a name assigned in an `if` / `for` / `try` / `with`, an expression outside the evaluator): a
@@ -411,6 +414,8 @@ class _Loader:
                                                           "runs no function", src, stmt)
                     for built in _built_programs(src, ns, stmt):
                         ns[f"{stmt.name.value}.<locals>.{built.name}"] = built
+                    for name, jit_def in _nested_jit_defs(src, ns, stmt):
+                        ns[f"{stmt.name.value}.<locals>.{name}"] = jit_def
             elif isinstance(stmt, cst.If) and _is_main_guard(stmt):
                 if stmt.orelse is not None:
                     self._compound(ns, stmt.orelse, src, "else")
@@ -448,8 +453,11 @@ class _Loader:
                     unbound = not any(isinstance(d.decorator, cst.Name)
                                       and d.decorator.value == "staticmethod"
                                       for d in method.decorators)
+                    where = f"{cd.name.value}.{method.name.value}.<locals>"
                     for built in _built_programs(prog.src, ns, method, skip=int(unbound)):
-                        ns[f"{cd.name.value}.{method.name.value}.<locals>.{built.name}"] = built
+                        ns[f"{where}.{built.name}"] = built
+                    for name, jit_def in _nested_jit_defs(prog.src, ns, method):
+                        ns[f"{where}.{name}"] = jit_def
             return
         strict = False
         dec = decorators[0].decorator
@@ -618,6 +626,114 @@ def _built_programs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef,
         return []
     built = [scope.get(cd.name.value) for cd in classes]
     return [p for p in built if isinstance(p, Program)]
+
+
+def _nested_jit_defs(src: SourceFile, ns: dict[str, Any], fd: cst.FunctionDef,
+                     depth: int = 0) -> list[tuple[str, JitDef]]:
+    """The `@pl.jit*` defs a function defines in its body (a test function's entry and the
+    `.extern` / `.incore` functions it calls), by their qualified name below it (`entry`,
+    `make_entry.<locals>.entry` for one a nested plain def defines). Each sees the names of
+    the function as a closure does: its parameters, and what its statements bind, unresolved
+    where static loading cannot tell them (an error only where a kernel reads one); its
+    statements are read as `_run_static` reads a builder's, a compound statement's blocks
+    included (a jit def under `with pytest.raises(...)` is a def like any), up to a `return`.
+    Nothing is specialised here: an entry when show_inferred shows it, a callee when an entry
+    calls it."""
+    if not _holds_jit_def(fd):
+        return []
+    scope: dict[str, Any] = {}
+    params = [*fd.params.posonly_params, *fd.params.params, *fd.params.kwonly_params]
+    for p in params:
+        _unbind_static(src.stmt_span(fd), p.name, scope)
+    found: list[tuple[str, JitDef]] = []
+
+    def walk(body: Sequence[cst.BaseStatement]) -> bool:
+        """False once a `return` is reached."""
+        for stmt in body:
+            if isinstance(stmt, cst.FunctionDef):
+                jit = jit_decorator(FnCtx(ProgCtx(src, ns, scope), "<locals>", None), stmt)
+                if jit is not None:
+                    scope[stmt.name.value] = _jit_def(src, ns, stmt, *jit, closure=scope)
+                    found.append((stmt.name.value, scope[stmt.name.value]))
+                    continue
+                # Another def: its value is not needed (a kernel reading it gets an error
+                # there); a factory's jit defs are found in it.
+                _unbind_static(src.stmt_span(stmt), stmt.name, scope)
+                if depth < _MAX_HELPER_DEPTH:
+                    found.extend((f"{stmt.name.value}.<locals>.{name}", inner) for name, inner
+                                 in _nested_jit_defs(src, ns, stmt, depth + 1))
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    try:
+                        _run_static(src, ns, [small], scope, depth)
+                    except _Returned:
+                        return False
+                    except (_NoStaticValue, PlError):  # a helper it calls fails statically
+                        bound = _Bound()
+                        small.visit(bound)
+                        for name in bound.names:
+                            _unbind_static(src.stmt_span(stmt), cst.Name(name), scope)
+            elif isinstance(stmt, cst.ClassDef):
+                _unbind_static(src.stmt_span(stmt), stmt.name, scope)
+            elif isinstance(stmt, cst.BaseCompoundStatement):  # if / for / with / try ...
+                bound = _Bound()
+                stmt.visit(bound)
+                for name in bound.names:
+                    _unbind_static(src.stmt_span(stmt), cst.Name(name), scope)
+                for block in _blocks(stmt):
+                    if not walk(block):
+                        return False
+        return True
+
+    if isinstance(fd.body, cst.IndentedBlock):
+        walk(fd.body.body)
+    return found
+
+
+def _holds_jit_def(fd: cst.FunctionDef) -> bool:
+    """Whether a def nested in `fd` has a decorator spelled `...jit...` (a guess by name, before
+    anything is resolved: only such functions are read for jit defs)."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            nonlocal found
+            if node is not fd and any("jit" in dotted(
+                    d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+                    ).split(".") for d in node.decorators
+                    if isinstance(d.decorator, cst.Call | cst.Name | cst.Attribute)):
+                found = True
+            return not found
+
+    fd.visit(_Find())
+    return found
+
+
+def _blocks(stmt: cst.BaseCompoundStatement) -> list[Sequence[cst.BaseStatement]]:
+    """The statement blocks of a compound statement, in source order."""
+    blocks: list[Sequence[cst.BaseStatement]] = []
+
+    def add(suite: cst.BaseSuite | None) -> None:
+        if isinstance(suite, cst.IndentedBlock):
+            blocks.append(suite.body)
+
+    add(stmt.body)
+    if isinstance(stmt, cst.Try | cst.TryStar):
+        for handler in stmt.handlers:
+            add(handler.body)
+        for part in (stmt.orelse, stmt.finalbody):
+            if part is not None:
+                add(part.body)
+    elif isinstance(stmt, cst.If | cst.For | cst.While):
+        orelse = stmt.orelse
+        while orelse is not None:
+            if isinstance(orelse, cst.If):
+                add(orelse.body)
+                orelse = orelse.orelse
+            else:
+                add(orelse.body)
+                break
+    return blocks
 
 
 class _NoStaticValue(Exception):
@@ -814,11 +930,14 @@ _NO_VALUE = object()
 
 
 def _jit_def(src: SourceFile, ns: dict[str, Any], node: cst.FunctionDef, kind: str,
-             level: Any, auto_scope: bool) -> JitDef:
+             level: Any, auto_scope: bool, external: Any,
+             closure: dict[str, Any] | None = None) -> JitDef:
     """A `@pl.jit*` def of a file read statically: specialised when a kernel calls it, or
-    (an entry) when show_inferred shows it."""
+    (an entry) when show_inferred shows it. `closure`: the names of the function it is
+    defined in (a test function's), read when it is specialised, as a closure's are."""
     return JitDef(kind, node.name.value, level, auto_scope,
-                  lambda: (ProgCtx(src, ns, jit=True), node))
+                  lambda: (ProgCtx(src, ns, {} if closure is None else closure, jit=True), node),
+                  external)
 
 
 def _public(names: dict[str, Any]) -> dict[str, Any]:

@@ -92,8 +92,8 @@ def convert_to_ssa(program: Program) -> Program:
 
 
 def convert_function(func: Function) -> Function:
-    if func.host_body is not None:  # its Python names the parameters as written: not renamed
-        return func
+    if func.host_body is not None or func.external_source is not None:
+        return func  # its Python / C++ names the parameters as written: not renamed
     source = func
     body = fold_early_returns(lower_break_continue(func.body))
     if body is not func.body:
