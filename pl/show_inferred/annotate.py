@@ -65,6 +65,7 @@ from pl.lowering.source.static_module import has_program_decorator, load_static,
 from pl.show_inferred.bindings import shown_names
 from pl.show_inferred.edit import Unsupported
 from pl.show_inferred.imports import DslRoot, dsl_root
+from pl.show_inferred.jit_callees import callee_programs
 from pl.show_inferred.jit_samples import entry_samples, parse_shape
 from pl.show_inferred.lowered import LoweredResult, rewrite_lowered
 from pl.show_inferred.plan import (
@@ -146,6 +147,7 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
         seen: dict[int, Program] = {}
         dims: dict[str, str] = {}
         callees: list[str] = []
+        callee_defs: list[JitDef] = []
         load_notes: list[PlError] = []
         alone: list[Function] = []
         for k, v in namespace.items():
@@ -174,6 +176,8 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
             elif isinstance(v, JitDef) and _own_name(k, v) \
                     and _same_file(v.definition()[0].src.filename, src.filename):
                 callees.append(k)
+                if k == v.name:  # a module-level one: another file's entry may call it
+                    callee_defs.append(v)
         # A module-level kernel (`@pl.function(type=pl.FunctionType.InCore)`) no program of
         # the file calls is a program of its own, named after it: it is shown like a method.
         called = {(f.span.filename, f.span.line) for p in seen.values() for f in p.functions}
@@ -181,6 +185,11 @@ def _load(src: SourceFile, code: types.CodeType, execute: bool, reads: Reads,
             if (f.span.filename, f.span.line) not in called:
                 program = Program(f.name, (f,), span=f.span)
                 seen[id(program)] = program
+        # A file of callees only: each shown for its call by an entry of its package.
+        if not seen and callee_defs:
+            shown, notes = callee_programs(src, callee_defs, reads, given)
+            seen.update((id(p), p) for p in shown)
+            load_notes.extend(notes)
     except PlError as e:
         raise e.in_text(src.filename, src.text) from None
     # Only the programs (IR data) are used from here on. The namespace is a reference cycle

@@ -53,10 +53,18 @@ class Rerun(Protocol):
 __all__ = ["Rerun", "ir_text", "verify_ir", "verify_output"]
 
 
+_SHADOW = " (inferred)"
+
+
 def _shadow(filename: str) -> str:
     """The name the checked text is loaded under, so it never stands in for the user's file in
     the line cache or the frontend's parse of it."""
-    return f"{filename} (inferred)"
+    return filename + _SHADOW
+
+
+def shadowed(filename: str) -> str:
+    """The user's file a name `_shadow` made stands for (any other name: itself)."""
+    return filename.removesuffix(_SHADOW)
 
 
 def _first_difference(a: str, b: str) -> str:

@@ -10,6 +10,7 @@ only names and attribute chains are evaluated (`root.attr` once per function, se
 from __future__ import annotations
 
 import builtins
+import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
@@ -72,6 +73,18 @@ class ProgCtx:
     jit: bool = False
     jit_calls: dict[tuple[Any, ...], Signature] = field(default_factory=dict)
     jit_hosts: set[str] = field(default_factory=set)  # its `@pl.jit.host` functions
+    # The argument types of the first call of each callee defined in another def (a `@pl.jit.*`
+    # function, an inline helper), by (the real path of its file, its name), and the kind of
+    # the function it is called from: what show_inferred specialises a file of callees alone
+    # for (pl/show_inferred/jit_callees.py). Recorded while the program is lowered.
+    call_types: dict[tuple[str, str], tuple[tuple[Type, ...], FunctionType]] = \
+        field(default_factory=dict)
+
+    def note_call(self, filename: str, name: str, types: tuple[Type, ...],
+                  caller: FunctionType) -> None:
+        """Records a call of callee `name` of `filename` (see `call_types`)."""
+        key = (os.path.realpath(filename) if not filename.startswith("<") else filename, name)
+        self.call_types.setdefault(key, (types, caller))
 
     def dyn_var(self, obj: dsl.DynVar) -> Var:
         self.dyn_vars.setdefault(id(obj), (obj, obj.var))  # the symbols the program reads

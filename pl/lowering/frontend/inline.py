@@ -66,6 +66,10 @@ class InlineFunction(InlineCallee):
                                        f"than {MAX_NESTING} nested inline calls (pl's limit)",
                             hint="make one of the helpers a function of the program")
         values = self._arguments(ctx, call)
+        if all(isinstance(v, Expr) for v in values):
+            ctx.prog.note_call(self.src.filename, self.name,
+                               tuple(v.type for v in values if isinstance(v, Expr)),
+                               ctx.func_type)
         # A parameter the body rebinds becomes a Var of its own, bound to the argument before
         # the body (rebinding it in a loop is then a carried value, as for any local); the
         # others stand for the argument itself, as the reference binds them.

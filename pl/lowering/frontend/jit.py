@@ -169,10 +169,15 @@ class JitDef(InlineCallee):
         return [p.name.value for p, g in zip(node.params.params, given, strict=True)
                 if g is None and _split(probe, p)[2]]
 
-    def specialise(self, given: list[Sample] | None) -> Program:
+    def specialise(self, given: list[Sample] | None,
+                   calls: dict[tuple[str, str], tuple[tuple[Type, ...], FunctionType]] | None
+                   = None) -> Program:
         """The program of this entry for arguments like `given` (one per parameter; None: every
-        parameter's type is written)."""
+        parameter's type is written); `calls` gets the argument types of its callees' first
+        calls (`ProgCtx.call_types`)."""
         prog, node = self.definition()
+        if calls is not None:
+            prog.call_types = calls
 
         def build() -> Program:
             binds = bound_dynamic(node)
@@ -269,6 +274,7 @@ class JitDef(InlineCallee):
                                       f"argument(s), got {len(pos)}",
                                 hint=f"Parameters: {[p.name.value for p in params]}")
             types = tuple(e.type for e in lowered)
+            ctx.prog.note_call(prog.src.filename, self.name, types, ctx.func_type)
             key = (id(self), types)
             hit = ctx.prog.jit_calls.get(key)
             if hit is not None:
