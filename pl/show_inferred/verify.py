@@ -10,7 +10,7 @@ deep-equal), and the read-back loads it instead of parsing the output again,
 and spans) to the input's compiled program, and
 (3) is a fixed point: regenerating it gives it back byte for byte (so `--check` on it exits 0).
 `verify_ir(r, rerun)` checks (1) to (3) of the canonical IR text `--ir` prints for each program
-(parsed, its long function bodies a piece at a time: pl/show_inferred/pieces.py), and that it
+(parsed, its long function bodies a piece at a time: pl/lowering/source/pieces.py), and that it
 loads back as that very compiled program.
 `rerun(text, filename, tree)` is the unverified load-compile-regenerate of
 pl/show_inferred/annotate.py with the options of the first run (`tree`: the text's LibCST tree,
@@ -179,15 +179,20 @@ def verify_ir(r: Regenerated, rerun: Rerun) -> None:
     """Checks the canonical IR text of every compiled program (see the module doc)."""
     import libcst as cst
 
-    from pl.show_inferred.pieces import parse_in_pieces
+    from pl.lowering.source.pieces import parse_in_pieces
 
     for c in r.compiled:
         text, what = ir_text(c), f"the IR of {c.source.name}"
-        # Parsed in pieces: LibCST's parser would hold five times the input's bytes at once.
+        # Parsed in pieces (LibCST's parser would hold five times the input's bytes at once),
+        # and checked to render to exactly the text, as the regenerated file's assembled tree.
         try:
-            tree = parse_in_pieces(python_view(text))
+            view = python_view(text)
+            tree = parse_in_pieces(view)
         except (SyntaxError, cst.ParserSyntaxError) as e:
             raise InternalError(f"{r.filename}: {what} does not parse: {e}") from None
+        if tree.code != view:
+            raise InternalError(f"{r.filename}: {what} is not what its tree parsed in pieces "
+                                f"renders to ({_first_difference(view, tree.code)})")
         again = _check(text, tree, [c], r.filename, what, rerun)
         # The program the IR text loads as, before compiling it again (the read-back above
         # loaded it: no second parse of the text).

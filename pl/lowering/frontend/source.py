@@ -20,6 +20,7 @@ from libcst.metadata import CodePosition, CodeRange
 from pl.errors import PlError
 from pl.ir.span import Span
 from pl.lowering.frontend.positions import Positions
+from pl.lowering.source.pieces import parse_in_pieces
 from pl.lowering.source.python import compile_python, parse_python, python_view
 
 # LibCST parses a long expression in superlinear time (and its native parser, like CPython's
@@ -88,8 +89,8 @@ class SourceFile:
             if module is not None:
                 self.module = module
             else:
-                try:
-                    self.module = cst.parse_module(view)
+                try:  # long bodies a piece at a time (LibCST's parser's memory)
+                    self.module = parse_in_pieces(view, self.tree)
                 except cst.ParserSyntaxError as e:
                     raise _syntax_error(filename, view, e) from None
         self.positions = Positions(filename, view, self.module, self.tree,
