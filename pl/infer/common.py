@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from pl.ir.enums import MemorySpace
-from pl.ir.expr import Call, Expr, GlobalVar, IterArg, Var
+from pl.ir.expr import Call, ConstBool, ConstFloat, ConstInt, Expr, GlobalVar, IterArg, Var
 from pl.ir.function import Function, Program
 from pl.ir.stmt import (
     AssignStmt,
@@ -21,7 +21,7 @@ from pl.ir.stmt import (
     Stmt,
     WhileStmt,
 )
-from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import expr_children, stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import TileType
 from pl.ops.registry import OpDef, get_op
 
@@ -126,6 +126,9 @@ def top_level_call(stmt: Stmt) -> Call | None:
 
 
 
+_LEAVES = (Var, IterArg, ConstInt, ConstFloat, ConstBool)  # expressions that hold no other
+
+
 def nested_calls(stmt: Stmt, *, condition: bool = True) -> Iterator[Call]:
     """The calls `stmt` evaluates itself besides its `top_level_call`, outermost first: those
     nested in that call's arguments, in scalar arithmetic, tuples, an if's or while's condition,
@@ -144,12 +147,14 @@ def nested_calls(stmt: Stmt, *, condition: bool = True) -> Iterator[Call]:
         roots = tuple(ia.init for ia in stmt.iter_args if ia.init is not None)
     else:
         roots = stmt_exprs(stmt)
-    for root in roots:
-        if type(root) is Var or type(root) is IterArg:
-            continue
-        for e in walk_exprs(root):
-            if type(e) is Call and e is not top:
-                yield e
+    # Pre-order, as `walk_exprs`, but only through the expressions that hold others: asked of
+    # every statement by four phases, and most arguments are names.
+    stack = [r for r in reversed(roots) if type(r) not in _LEAVES]
+    while stack:
+        e = stack.pop()
+        if type(e) is Call and e is not top:
+            yield e
+        stack.extend(c for c in reversed(expr_children(e)) if type(c) not in _LEAVES)
 
 
 def written_result_arg(call: Call, op: OpDef | None) -> int | None:
