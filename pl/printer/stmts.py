@@ -101,9 +101,12 @@ class StmtPrinter:
         after its closing bracket), then `] ` + the rest, itself wrapped by the rule."""
         doc = self.doc
         name, t = self.ctx.name_of(v), v.type
-        base, type_items = ("", None) if type(t) is UnknownType else type_parts(t, self.ctx)
         typed = name if type(t) is UnknownType else name + ": " + type_text(t, self.ctx)
-        if type_items is None or len(doc.indent) + len(typed) + len(after) <= doc.width:
+        # The annotation's parts only where the line does not fit (`type_text` is remembered
+        # per type for the print; the parts would be made again for every statement).
+        fits = type(t) is UnknownType or len(doc.indent) + len(typed) + len(after) <= doc.width
+        base, type_items = ("", None) if fits else type_parts(t, self.ctx)
+        if type_items is None:
             if items is None:
                 doc.line(typed + after)
             else:
