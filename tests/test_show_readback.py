@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 KERNEL_FOLDERS = ("lowered_cases", "module_function_cases", "inline_cases", "nested_cases",
                   "infer_cases", "residency_cases", "jit_files", "scope_kernels",
-                  "spelling_kernels", "constant_dims", "form_cases")
+                  "spelling_kernels", "constant_dims", "form_cases", "verify_cases")
 KERNELS = sorted(p for folder in KERNEL_FOLDERS for p in (ROOT / "tests" / folder).rglob("*.py"))
 
 

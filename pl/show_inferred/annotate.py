@@ -78,7 +78,7 @@ from pl.show_inferred.plan import (
 )
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
 from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
-from pl.show_inferred.verify import Rerun, verify_output
+from pl.show_inferred.verify import ProgramNotVerified, Rerun, verify_output
 from pl.show_inferred.written_spaces import space_changes, written_in
 from pl.structural import structural_equal
 
@@ -399,13 +399,14 @@ def _restored(r: Regenerated, text: str, view: str) -> Regenerated:
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                 splice_text: bool = True, dims: Mapping[str, str] | None = None,
-                lowered: str = "", helpers: InlineHelpers | None = None,
+                lowered: Mapping[str, str] | None = None, helpers: InlineHelpers | None = None,
                 shows_text: bool = True) -> Regenerated:
     """`regenerate` of the file the programs were loaded from: its parse is reused, and
     statements are located by their spans (only statements are ever looked up here).
-    `lowered`: why a function that cannot be annotated in place is left as written rather than
-    shown as it compiles (pl/show_inferred/lowered.py), when `run_file` found that form does
-    not verify; "" (the default): it is shown. `helpers`: the file's inline helpers, with the
+    `lowered`: by program name, why a function of that program that cannot be annotated in
+    place is left as written rather than shown as it compiles (pl/show_inferred/lowered.py),
+    when `run_file` found that form does not verify; a program not in it (the default: none)
+    has such functions shown. `helpers`: the file's inline helpers, with the
     ones found to compile differently at their calls (the file is then planned again).
     `shows_text=False`: for a caller that neither prints nor writes the regenerated text
     (`run_file(verify=False)`): every function is planned (the moves' names, the notes) but no
@@ -455,7 +456,8 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                               text, source, root.name, dims, indent,
                                               set() if cd is None or id(fd) not in methods else
                                               {m.name.value for m in cd.body.body
-                                               if isinstance(m, cst.FunctionDef)}, lowered,
+                                               if isinstance(m, cst.FunctionDef)},
+                                              (lowered or {}).get(c.source.name, ""),
                                               consts, helpers, shows_text)
             infos.extend(fn_infos)
             edits = None if edits is None or fn_edits is None else edits + fn_edits
@@ -711,7 +713,7 @@ def _outlined_from(fn: Function, c: Compiled) -> list[str]:
 
 
 def rerun(*, backend: str | None, residency: bool, program: str | None, execute: bool = False,
-          shapes: Sequence[str] = (), lowered: str = "") -> Rerun:
+          shapes: Sequence[str] = (), lowered: Mapping[str, str] | None = None) -> Rerun:
     """Unverified load-compile-regenerate of a text with these options (what verification
     runs on the printed text; `lowered`: see `_regenerate`). Its third argument is the LibCST
     tree of the text when the caller holds it (the output's assembled tree, checked to render
@@ -756,16 +758,31 @@ def run_file(text: str, filename: str, options: dict[str, Any], dump_passes: Pat
         if not any(_SHOWN_COMPILED in n.message for n in r.notes):
             raise
         # A function shown as it compiles that does not read back as the same program is left
-        # as written, with a note saying so (a bug of pl, reported, not an exit 123).
-        why = "its compiled form, written out, does not verify: " + str(e).split(": ", 1)[-1]
-        r = _run(text, filename, options, None, {}, why)
-        verify_output(r, rerun(**again, lowered=why))
+        # as written, with a note saying so (a bug of pl, reported, not an exit 123): those of
+        # the program the check names, else of every program, one program more each time.
+        everything = {c.source.name for c in r.compiled}
+        lowered: dict[str, str] = {}
+        while True:
+            why = "its compiled form, written out, does not verify: " + str(e).split(": ", 1)[-1]
+            failed = e.program if isinstance(e, ProgramNotVerified) else None
+            if failed is not None and failed not in lowered:
+                lowered[failed] = why
+            elif lowered.keys() >= everything:
+                raise e
+            else:
+                lowered.update({name: why for name in everything - lowered.keys()})
+            r = _run(text, filename, options, None, {}, lowered)
+            try:
+                verify_output(r, rerun(**again, lowered=lowered))
+                break
+            except InternalError as again_failed:
+                e = again_failed
     # Verified: the result keeps no tree (the input's parse is freed with it).
     return dataclasses.replace(r, tree=None)
 
 
 def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-         reads: Reads, lowered: str = "", tree: cst.Module | None = None, *,
+         reads: Reads, lowered: Mapping[str, str] | None = None, tree: cst.Module | None = None, *,
          shows_text: bool = True) -> Regenerated:
     try:
         return _compile_text(text, filename, options, dump_passes, reads, lowered, tree,
@@ -775,7 +792,7 @@ def _run(text: str, filename: str, options: dict[str, Any], dump_passes: Path | 
 
 
 def _compile_text(text: str, filename: str, options: dict[str, Any], dump_passes: Path | None,
-                  reads: Reads, lowered: str, tree: cst.Module | None,
+                  reads: Reads, lowered: Mapping[str, str] | None, tree: cst.Module | None,
                   shows_text: bool) -> Regenerated:
     program, backend = options["program"], options["backend"]
     src, code = read_kernel(filename, text, tree)

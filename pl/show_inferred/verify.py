@@ -42,6 +42,16 @@ if TYPE_CHECKING:
     from pl.show_inferred.result import Regenerated
 
 
+class ProgramNotVerified(InternalError):
+    """A check that failed on the functions of one program (`program`, its name): the caller
+    may show that program's functions otherwise and check again (pl/show_inferred/annotate.py
+    `run_file`)."""
+
+    def __init__(self, message: str, program: str) -> None:
+        super().__init__(message)
+        self.program = program
+
+
 class Rerun(Protocol):
     """pl/show_inferred/annotate.py's `rerun`: the unverified load-compile-regenerate of `text`
     under `filename`, loading `tree` (the text's LibCST tree) instead of parsing the text
@@ -50,7 +60,7 @@ class Rerun(Protocol):
     def __call__(self, text: str, filename: str, tree: cst.Module | None = None) -> Regenerated:
         ...
 
-__all__ = ["Rerun", "ir_text", "verify_ir", "verify_output"]
+__all__ = ["ProgramNotVerified", "Rerun", "ir_text", "verify_ir", "verify_output"]
 
 
 _SHADOW = " (inferred)"
@@ -67,11 +77,12 @@ def shadowed(filename: str) -> str:
     return filename.removesuffix(_SHADOW)
 
 
-def _first_difference(a: str, b: str) -> str:
+def _first_difference(a: str, b: str) -> tuple[int, str]:
+    """The first line where `a` and `b` differ (0: only in length), and what changed there."""
     for n, (x, y) in enumerate(zip(source_lines(a), source_lines(b), strict=False), 1):
         if x != y:
-            return f"line {n}: {x.strip()!r} became {y.strip()!r}"
-    return "they differ in length"
+            return n, f"line {n}: {x.strip()!r} became {y.strip()!r}"
+    return 0, "they differ in length"
 
 
 def _reread(text: str, tree: cst.Module | None, filename: str, what: str,
@@ -99,8 +110,9 @@ def _same_programs(first: Sequence[Compiled], again: Sequence[Compiled], filenam
             assert_structural_equal(_tasks_in_caller_order(a.program, made),
                                     _tasks_in_caller_order(b.program, made))
         except AssertionError as e:
-            raise InternalError(f"{filename}: {what} compiles to another program than the "
-                                f"input ({a.source.name}): {e}") from None
+            raise ProgramNotVerified(f"{filename}: {what} compiles to another program than "
+                                     f"the input ({a.source.name}): {e}",
+                                     a.source.name) from None
 
 
 def _tasks_in_caller_order(program: Program, made: frozenset[str]) -> Program:
@@ -151,8 +163,14 @@ def _check(text: str, tree: cst.Module | None, expected: Sequence[Compiled], fil
     again = _reread(text, tree, filename, what, rerun)
     _same_programs(expected, again.compiled, filename, what)
     if again.output != text:
-        raise InternalError(f"{filename}: {what} is not a fixed point (regenerating it changes "
-                            f"{_first_difference(text, again.output)})")
+        line, change = _first_difference(text, again.output)
+        message = f"{filename}: {what} is not a fixed point (regenerating it changes {change})"
+        # The program whose function holds that line of the text read back.
+        owner = next((c.source.name for c in again.compiled for f in c.source.functions
+                      if f.span.line <= line <= max(f.span.line, f.span.end_line)), None)
+        if owner is not None:
+            raise ProgramNotVerified(message, owner)
+        raise InternalError(message)
     return again
 
 
@@ -166,7 +184,7 @@ def verify_output(r: Regenerated, rerun: Rerun) -> None:
     rendered, read = r.tree.code, python_view(r.output)
     if rendered != read:
         raise InternalError(f"{r.filename}: {what} is not what its assembled tree renders to "
-                            f"({_first_difference(read, rendered)})")
+                            f"({_first_difference(read, rendered)[1]})")
     _check(r.output, r.tree, r.compiled, r.filename, what, rerun)
 
 
