@@ -351,7 +351,9 @@ class _Swap(cst.CSTTransformer):
         if found is None:
             return updated_node
         assert isinstance(found.node, cst.FunctionDef)
-        before = tuple(getattr(found, "before", ())) if self.in_class[-1] else ()
+        # (in a class, or at module level: not in a def)
+        before = tuple(getattr(found, "before", ())) \
+            if self.in_class[-1] or len(self.in_class) == 1 else ()
         return cst.FlattenSentinel([*before, found.node]) if before else found.node
 
 
@@ -362,8 +364,11 @@ def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult 
     body: list[cst.BaseStatement] = []
     for stmt in tree.body:
         swapped = stmt.visit(_Swap(replacements))
-        assert isinstance(swapped, cst.BaseStatement)
-        body.append(swapped)
+        if isinstance(swapped, cst.FlattenSentinel):  # a module-level def and its tasks
+            body.extend(swapped)
+        else:
+            assert isinstance(swapped, cst.BaseStatement)
+            body.append(swapped)
         if stmt is root.after:
             body.append(cst.parse_statement(root.import_line))
     return tree.with_changes(body=body)

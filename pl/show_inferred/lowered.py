@@ -29,7 +29,7 @@ from typing import Any, cast
 import libcst as cst
 from typing_extensions import assert_never
 
-from pl.ir.enums import ParamDirection
+from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function
 from pl.ir.names import user_name
@@ -154,7 +154,8 @@ class _Names:
             for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
                 if v in first.values() or v in shared or v.name in mine and v in made:
                     continue
-                if v.name in first and v.name not in mine and i > 0:
+                if v.name in first and v.name not in mine and i > 0 \
+                        and rebinds_as_same(first[v.name].type, v.type):
                     shared[v] = first[v.name]
                 elif v.name in mine or compiler_made(v.name, moves) \
                         or user_name(v.name) in clash or not _spellable(user_name(v.name)):
@@ -419,20 +420,21 @@ class _Lowered:
         return fd.with_changes(params=fd.params.with_changes(params=broken),
                                whitespace_before_params=inner)
 
-    def task(self, f: Function) -> cst.FunctionDef:
+    def task(self, f: Function, decorator: str | None = None) -> cst.FunctionDef:
         """The function compilation outlined from a scope whose returned tile it stores into a
         tensor the scope creates, as a method of its own: the printer's decorator, the
-        parameters named as the caller's values they stand for, its statements typed."""
+        parameters named as the caller's values they stand for, its statements typed. With
+        `decorator`, a module-level def of its own so decorated (no `self`)."""
         ctx = self._context(set())
         directions = (*f.directions, *[ParamDirection.In] * (len(f.params) - len(f.directions)))
-        params = ["self", *(f"{self.name_of(p)}: " + (
+        params = [*(["self"] if decorator is None else []), *(f"{self.name_of(p)}: " + (
             type_text(p.type, ctx) if d is ParamDirection.In else
             f"{self.root}.{d.name}[{type_text(p.type, ctx)}]")
             for p, d in zip(f.params, directions, strict=True))]
         returns = [type_text(t, ctx) for t in f.return_types]
         arrow = "" if not returns else " -> " + (returns[0] if len(returns) == 1 else
                                                  "tuple[" + ", ".join(returns) + "]")
-        head = decorator_text(f, self.root) + "\n" + group_lines(
+        head = (decorator or decorator_text(f, self.root)) + "\n" + group_lines(
             "", f"def {f.name}(", params, f"){arrow}:", WIDTH - self.indent * 4) + "    pass\n"
         fd = cst.parse_statement(head)
         assert isinstance(fd, cst.FunctionDef)
@@ -588,6 +590,16 @@ def rewrite_region(fd: cst.FunctionDef, user: cst.BaseStatement, positions: obje
     return out
 
 
+def _is_jit(fd: cst.FunctionDef) -> bool:
+    """Whether `fd` is decorated `@pl.jit` (however `pl` is imported), with or without a call."""
+    for d in fd.decorators:
+        e = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+        if isinstance(e, cst.Attribute) and e.attr.value == "jit" or \
+                isinstance(e, cst.Name) and e.value == "jit":
+            return True
+    return False
+
+
 def _only_pass(block: cst.IndentedBlock) -> bool:
     return len(block.body) == 1 and isinstance(block.body[0], cst.SimpleStatementLine) and \
         isinstance(block.body[0].body[0], cst.Pass)
@@ -690,21 +702,32 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties, tasks))
     for v, w in ties.items():
         names.names[v] = names(w)
-    if tasks and not methods:
-        raise Unsupported("a scope of it runs as a task that returns a tile, which compilation "
-                          "stores into a tensor the scope creates, and a module-level function "
-                          "has no class to show that task in")
-    methods = {*(methods or ()), *(f.name for f in tasks)}
+    # A module-level function's tasks stand before it as module-level defs (a `@pl.jit`
+    # entry's as `@pl.jit.incore` dependencies, which its module provides), called by name.
+    module_level = not methods
+    decorator: str | None = None
+    if tasks and module_level:
+        if not _is_jit(fd):
+            raise Unsupported("a scope of it runs as a task that returns a tile, which "
+                              "compilation stores into a tensor the scope creates, and a "
+                              "module-level @pl.function has no class to show that task in")
+        if any(f.func_type is not FunctionType.InCore for f in tasks):
+            raise Unsupported("a scope of it runs as a task that returns a tile, and only an "
+                              "InCore one can be shown as a @pl.jit.incore function")
+        decorator = f"@{root}.jit.incore"
+    else:
+        methods = {*(methods or ()), *(f.name for f in tasks)}
     lowered = _Lowered(fd, positions, compiled, outlined, moves, indent, root, names,
-                       methods, added, dim_names or {})
+                       methods or set(), added, dim_names or {})
     node = lowered.function()
-    before = tuple(lowered.task(f) for f in tasks)
-    if before:  # the blank lines before the def go before the first task, one after each
+    before = tuple(lowered.task(f, decorator) for f in tasks)
+    if before:  # the blank lines before the def go before the first task, as many after each
         blank = list(itertools.takewhile(lambda line: line.comment is None, fd.leading_lines))
-        before = tuple(t.with_changes(leading_lines=blank if i == 0 else [cst.EmptyLine(indent=False)])
+        # (as LibCST parses a blank line: at module level its indentation is the empty one)
+        apart = [cst.EmptyLine(indent=True)] * 2 if module_level else [cst.EmptyLine(indent=False)]
+        before = tuple(t.with_changes(leading_lines=blank if i == 0 else apart)
                        for i, t in enumerate(before))
-        node = node.with_changes(leading_lines=[cst.EmptyLine(indent=False),
-                                                *fd.leading_lines[len(blank):]])
+        node = node.with_changes(leading_lines=[*apart, *fd.leading_lines[len(blank):]])
     shown: dict[str, str] = {}  # every compiled name the output spells otherwise than user_name
     for v, name in names.names.items():
         if name != user_name(v.name):
