@@ -90,7 +90,7 @@ def _optional(op: OpDef, index: int, arg: ArgSpec) -> bool:
 def _required(spec: KwargSpec) -> bool:
     # The DSL wrappers default int / bool options the IR op marks required (`pl.row_max(t)` on a
     # tensor reduces the last axis); a dtype or a memory space has no default.
-    return spec.required and spec.type_name not in ("int", "bool")
+    return spec.required and spec.type_name != "bool" and not KWARG_TYPES[spec.type_name].stores_int
 
 
 def _kwarg_type(spec: KwargSpec) -> str:

@@ -124,11 +124,26 @@ class Push:
     assert "split=1" in text and "SplitMode" not in text
 
 
-def test_only_the_sync_ops_have_a_pipe_kwarg() -> None:
-    """The printer spells every int `pipe=` as a PipeType; the reference does so for sync_set and
-    sync_wait only. An op that adds a `pipe` kwarg must revisit `pl/printer/exprs.py`."""
-    having = sorted(name for name, op in all_ops().items() if op.kwarg_spec("pipe") is not None)
-    assert having == ["system.sync_set", "system.sync_wait"]
+def test_the_int_coded_kwargs_are_typed_by_their_records() -> None:
+    """Which kwarg is an int-coded enum is its record's type (`KwargType.coded`), which the
+    printer reads per op: the kwargs the reference prints as members, and no other (a kwarg of
+    another op that happens to be named `pipe` stays an int)."""
+    from pl.ops.registry import KWARG_TYPES
+    from pl.printer.exprs import _kwarg_text as kwarg_text
+    from pl.printer.exprs import default_ctx
+    coded = sorted((name, k.name, KWARG_TYPES[k.type_name].coded.__name__)
+                   for name, op in all_ops().items() for k in op.kwargs
+                   if KWARG_TYPES[k.type_name].coded is not None)
+    assert coded == [
+        ("pld.tensor.put", "atomic", "AtomicType"), ("pld.tensor.remote_store", "atomic", "AtomicType"),
+        ("pld.tile.put", "atomic", "AtomicType"), ("pld.tile.remote_store", "atomic", "AtomicType"),
+        ("system.sync_dst", "set_pipe", "PipeType"), ("system.sync_dst", "wait_pipe", "PipeType"),
+        ("system.sync_set", "pipe", "PipeType"), ("system.sync_src", "set_pipe", "PipeType"),
+        ("system.sync_src", "wait_pipe", "PipeType"), ("system.sync_wait", "pipe", "PipeType"),
+        ("tensor.assemble", "atomic", "AtomicType"), ("tile.store", "atomic", "AtomicType")]
+    ctx = default_ctx()
+    assert kwarg_text("system.sync_set", "pipe", 2, ctx) == "pl.PipeType.MTE3"
+    assert kwarg_text("tile.store", "pipe", 2, ctx) == "2"  # not a kwarg of that op: the int
 
 
 def test_layout_constants_are_the_tensor_layouts() -> None:

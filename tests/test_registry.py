@@ -167,7 +167,7 @@ def test_dsl_derived_and_optional_arguments_are_marked_in_the_data() -> None:
                                          ("result", "result=Scalar[INT64]"),
                                          ("call", "always:target_memory=Vec"),
                                          ("call", "dim first"),
-                                         ("kwargs", "pipe:PipeType=0"),
+                                         ("kwargs", "pipe:PipeKind=0"),
                                          ("positional_args", "src:tiles")])
 def test_a_column_outside_its_vocabulary_stops_the_build(column: str, text: str) -> None:
     from pl.ops import registry

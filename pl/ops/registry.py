@@ -37,11 +37,11 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from pl.ir.enums import DType, MemorySpace, PadValue, TensorLayout, TileLayout
+from pl.ir.enums import AtomicType, DType, MemorySpace, PadValue, PipeType, TensorLayout, TileLayout
 from pl.ir.expr import space_code, stored_space
 from pl.ir.types import ScalarType, Type, UnknownType
 from pl.ops.marks import collect
@@ -79,13 +79,21 @@ class KwargType:
     `TaskIds`), how messages say it (`words`), how the stubs annotate it (`stub`), and the enum
     whose members an int given for it converts to, which the call column spells `Enum.member`
     (`enum`). A kwarg of an `attr` type is stored as the call's attr of its name, never as a
-    kwarg: the frontend stores it so, the printer spells it back from there."""
+    kwarg: the frontend stores it so, the printer spells it back from there. A `coded` type is an
+    int-coded enum: the IR keeps the int (as the reference's does), whichever spelling the kernel
+    used, and the printer spells it as the member (`pipe=pl.PipeType.MTE3`)."""
 
     values: tuple[type, ...]
     words: str
     stub: str
     enum: type[Enum] | None = None
     attr: bool = False
+    coded: type[IntEnum] | None = None
+
+    @property
+    def stores_int(self) -> bool:
+        """A value of this type is stored as a plain int (`int`, or an int-coded enum)."""
+        return self.values == (int,)
 
 
 # The vocabulary of kwarg types (a type outside it stops the registry build).
@@ -101,6 +109,9 @@ KWARG_TYPES: Final[Mapping[str, KwargType]] = MappingProxyType({
     "TileLayout": KwargType((TileLayout,), "a pl.TileLayout member", "TileLayout"),
     "TensorLayout": KwargType((TensorLayout,), "a pl.TensorLayout member", "TensorLayout",
                               TensorLayout),
+    "AtomicType": KwargType((int,), "an integer constant", "int | str | _Scalar",
+                            coded=AtomicType),
+    "PipeType": KwargType((int,), "an integer constant", "int | str | _Scalar", coded=PipeType),
     # system.task_dummy's deps=[...]: the call's "deps" attr, as on pl.submit.
     "TaskIds": KwargType((), "a list of task ids", "Any", attr=True),
 })

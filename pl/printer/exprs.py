@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from typing_extensions import assert_never
 
-from pl.ir.enums import ARG_DIRECTION_NAMES, AtomicType, DType, MemorySpace, PipeType, SplitMode
+from pl.ir.enums import ARG_DIRECTION_NAMES, DType, MemorySpace, SplitMode
 from pl.ir.expr import (
     SUBMIT_ATTR,
     SUBMIT_KEYWORDS,
@@ -82,6 +82,8 @@ class PrintContext:
     cuts: dict[tuple[str, int], int | None] = field(default_factory=dict, repr=False)
     # Op name -> its `space` operands, with their positions (`_space_args`).
     space_args: dict[str, tuple[tuple[int, ArgSpec], ...]] = field(default_factory=dict, repr=False)
+    # Op name -> its int-coded enum kwargs (`_coded_kwargs`).
+    coded: dict[str, Mapping[str, type[IntEnum]]] = field(default_factory=dict, repr=False)
     # Op name -> its kwargs stored as attrs (`_attr_kwargs`).
     attr_kwargs: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     # op name -> `op_callee` of it.
@@ -152,11 +154,6 @@ def enum_text(v: Enum, ctx: PrintContext) -> str:
 _CAST_MODE_NAMES: Final[Mapping[int, str]] = MappingProxyType(
     {code: name for name, code in KWARG_CODES["mode"].items()})
 
-# Int-coded kwargs the reference prints as enum members, by kwarg name. `pipe` is a kwarg of
-# system.sync_set / sync_wait only (tests/test_int_enums.py checks that no other op has one).
-_INT_CODED: Final[Mapping[str, type[IntEnum]]] = MappingProxyType({
-    "atomic": AtomicType, "set_pipe": PipeType, "wait_pipe": PipeType, "pipe": PipeType})
-
 
 def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     """A kwarg / attr value: Python scalars, enum members, Exprs, lists, dicts."""
@@ -167,9 +164,7 @@ def value_text(v: Any, ctx: PrintContext, key: str = "") -> str:
     if isinstance(v, int):
         if key == "mode" and v in _CAST_MODE_NAMES:
             return repr(_CAST_MODE_NAMES[v])
-        named = _INT_CODED.get(key)
-        member = _member_name(named, v) if named is not None else None
-        return int_text(v) if member is None else ctx.dsl(member)
+        return int_text(v)
     if isinstance(v, float):
         return float_text(v)
     if isinstance(v, str):
@@ -323,7 +318,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
     elif (spelled := _spelled(e)) is not None:
         func = op_callee(op.name, ctx)
         items = [expr_text(a, ctx) for a in spelled.positional]
-        items += [k + "=" + value_text(v, ctx, k) for k, v in spelled.keywords]
+        items += [k + "=" + _kwarg_text(op.name, k, v, ctx) for k, v in spelled.keywords]
     else:
         func = op_callee(op.name, ctx)
         items = [_shape_arg_text(a, e, ctx) or expr_text(a, ctx) for a in e.args]
@@ -340,7 +335,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
             assert op_def is not None, op.name
             names = [a.name for a in op_def.args]
             items[cut:] = [names[i] + "=" + items[i] for i in range(cut, len(items))]
-        items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
+        items += [k + "=" + _kwarg_text(op.name, k, v, ctx) for k, v in e.kwargs]
         for name in _attr_kwargs(op.name, ctx):
             # A kwarg stored as the call's attr (KwargType.attr: task_dummy's deps=[...]).
             items.append(name + "=" + value_text(dict(attrs).get(name, []), ctx, name))
@@ -372,6 +367,27 @@ def _spelled(e: Call) -> Spelled | None:
     """The DSL form of a call of an op with a bespoke surface (pl/ops/surface.py), else None."""
     surface = SURFACES.get(e.op.name)
     return surface.spell(e) if surface is not None and surface.spell is not None else None
+
+
+def _kwarg_text(name: str, key: str, v: Any, ctx: PrintContext) -> str:
+    """Kwarg `key` of a call of op `name`: an int-coded enum (`KwargType.coded`: `pipe=`,
+    `atomic=`) as its member, as the reference prints it (an int no member has stays the int)."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        coded = _coded_kwargs(name, ctx).get(key)
+        member = _member_name(coded, v) if coded is not None else None
+        if member is not None:
+            return ctx.dsl(member)
+    return value_text(v, ctx, key)
+
+
+def _coded_kwargs(name: str, ctx: PrintContext) -> Mapping[str, type[IntEnum]]:
+    """The int-coded enum kwargs of op `name` (its record's), by kwarg."""
+    if name not in ctx.coded:
+        op = get_op(name)
+        ctx.coded[name] = {} if op is None else {
+            k.name: coded for k in op.kwargs
+            if (coded := KWARG_TYPES[k.type_name].coded) is not None}
+    return ctx.coded[name]
 
 
 def _attr_kwargs(name: str, ctx: PrintContext) -> tuple[str, ...]:

@@ -140,7 +140,7 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
     if isinstance(value, IntEnum):  # `pl.AtomicType.Add` & co. (pl/ir/enums.py)
         # An int-coded kwarg keeps the int, as the reference's IR does; in any other kwarg the
         # member stays itself, so the check below names the misuse instead of reading its int.
-        return int(value) if type_name == "int" else value
+        return int(value) if type_name and KWARG_TYPES[type_name].stores_int else value
     if key == "pad_value" and not isinstance(value, PadValue):
         return _pad_value(spelling, value)
     enum_type = KWARG_ENUMS.get(type_name)
@@ -150,7 +150,7 @@ def _convert_kwarg(spelling: str, op: OpDef, key: str, value: Any) -> Any:
                 return member
         raise PlError(f"{spelling}: {value} is not a valid {key}; expected one of "
                       + ", ".join(f"pl.{enum_type.__name__}.{m.name}" for m in enum_type))
-    if key in KWARG_CODES and type_name == "int" and isinstance(value, str | int) \
+    if key in KWARG_CODES and type_name and KWARG_TYPES[type_name].stores_int and isinstance(value, str | int) \
             and not isinstance(value, bool):
         table = KWARG_CODES[key]
         code = table.get(value.lower()) if isinstance(value, str) else value
