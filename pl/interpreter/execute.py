@@ -19,7 +19,7 @@ op whose operands NumPy refuses (a ValueError or IndexError) raises a PlError lo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -48,7 +48,6 @@ from pl.ir.expr import (
     ConstInt,
     Expr,
     GlobalVar,
-    IterArg,
     MakeTuple,
     TupleGetItem,
     UnaryExpr,
@@ -73,7 +72,7 @@ from pl.ir.stmt import (
     YieldStmt,
     stmt_kind,
 )
-from pl.ir.traverse import stmt_defs, stmt_exprs, walk_exprs, walk_stmts
+from pl.ir.traverse import stmt_exprs, walk_exprs, walk_stmts
 from pl.ir.types import ScalarType, TensorType, TileType, static_shape
 
 _MAX_CALL_DEPTH = 64
@@ -87,7 +86,23 @@ class Flow:
     values: tuple[Any, ...] | None = None
 
 
-Env = dict[Var, Any]
+class Env(dict[Var, Any]):
+    """The values of one call's variables. Before convert_to_ssa, several Vars may stand for one
+    source variable (`Function.same_variable`: a later branch's binding of a name an earlier
+    branch bound first, an iter arg's rebinding): each is read and written as that variable, so
+    after an `if` a name is the value the branch that ran gave it."""
+
+    __slots__ = ("same",)
+
+    def __init__(self, same: Mapping[Var, Var], items: Iterable[tuple[Var, Any]] = ()) -> None:
+        super().__init__(items)
+        self.same = same
+
+    def __getitem__(self, var: Var) -> Any:
+        return super().__getitem__(self.same.get(var, var))
+
+    def __setitem__(self, var: Var, value: Any) -> None:
+        super().__setitem__(self.same.get(var, var), value)
 
 
 def _external(func: Function, where: Span) -> PlError:
@@ -155,7 +170,7 @@ class Machine:
                           f"'{func.name}'?)", func.span)
         outer, self.on_chip = self.on_chip, func.func_type.is_incore_kind()
         try:
-            env: Env = dict(zip(func.params, args, strict=True))
+            env = Env(dict(func.same_variable), zip(func.params, args, strict=True))
             _bind_dynamic_dims(func, args, env)
             body = func.body
             if func.func_type is FunctionType.Group and isinstance(body, SeqStmts):
@@ -278,10 +293,7 @@ class Machine:
     def _if(self, stmt: IfStmt, env: Env) -> Flow | None:
         cond = self.eval(stmt.condition, env)
         branch = stmt.then_body if _truth(cond) else stmt.else_body
-        before = dict(env) if not stmt.return_vars else None
         flow = self.exec(branch, env) if branch is not None else None
-        if flow is None and before is not None:
-            _join_names(stmt, branch, before, env)
         if flow is not None and flow.kind == "yield":
             self._bind(stmt.return_vars, flow.values or (), stmt, env)
             return None
@@ -472,34 +484,3 @@ def _conform(call: Call, value: Any) -> Any:
     if isinstance(t, ScalarType) and not isinstance(value, np.ndarray):
         return coerce_element(value, t.dtype)
     return value
-
-
-def _join_names(stmt: IfStmt, branch: Stmt | None, before: Env, env: Env) -> None:
-    """An `if` without results is the source form, before convert_to_ssa: a name assigned in the
-    branch that ran (`branch`; None: no else, not taken) is that name after the `if`, whichever
-    Var object the frontend bound it to. As convert_to_ssa joins them, each value the branch
-    assigned also binds the other branch's Vars of that name (`y = x` / `else: y = -x`: two
-    Vars, one phi) and the iter arg of that name bound before the `if` (a branch rebinding an
-    iter arg binds a new Var); a Var the other branch binds for an iter arg this one left alone
-    holds the iter arg's value. Other Vars of a name bound before are not the same variable (an
-    inlined helper's locals)."""
-    other = stmt.else_body if branch is stmt.then_body else stmt.then_body
-    iter_args = {v.name: v for v in before if isinstance(v, IterArg)}
-    same_name: dict[str, list[Var]] = {}
-    other_defs = [v for s in walk_stmts(other) for v in stmt_defs(s)] if other is not None else []
-    for v in other_defs:
-        same_name.setdefault(v.name, []).append(v)
-    for v in iter_args.values():
-        same_name.setdefault(v.name, []).append(v)
-    assigned: set[str] = set()
-    for s in walk_stmts(branch) if branch is not None else ():
-        for v in stmt_defs(s):
-            if v in env and (v not in before or env[v] is not before[v]):
-                assigned.add(v.name)
-                for twin in same_name.get(v.name, ()):
-                    if twin is not v:
-                        env[twin] = env[v]
-    for v in other_defs:
-        ia = iter_args.get(v.name)
-        if ia is not None and v.name not in assigned and ia in env:
-            env[v] = env[ia]

@@ -60,6 +60,13 @@ class Function:
     # The memory spaces the user wrote in the body's statements (the frontend's; empty for a
     # function a pass made or rebuilt from other text).
     written_spaces: tuple[WrittenSpace, ...] = field(default=(), compare=False, kw_only=True)
+    # One identity per source variable (the frontend's; read by convert_to_ssa, which versions
+    # a variable, not a Var): each Var the frontend bound for a variable that another Var of the
+    # body already stands for, with that first Var. A Var is one type, and a variable's values may
+    # differ in type on two paths, so the frontend binds a new Var where it rebinds
+    # a variable in a later branch of an if (`if c: y = a` / `else: y = b`: two Vars, one `y`),
+    # or a loop's iter arg (`acc = pl.add(acc, t)` in a loop carrying `acc`).
+    same_variable: tuple[tuple[Var, Var], ...] = field(default=(), compare=False, kw_only=True)
 
     def as_python(self, **options: Any) -> str:
         """This node printed as DSL text (`pl.python_print(self, **options)`)."""

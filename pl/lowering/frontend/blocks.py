@@ -384,10 +384,18 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     ctx.yields.append([])
     ctx.push()
     other: list[Stmt] | None = None
+    # A name the first branch bound first (or rebound from an iter arg) is one source variable
+    # with the other branch's binding of it (FnCtx.sibling_vars, Function.same_variable).
+    siblings = ctx.sibling_vars
+    ctx.sibling_vars = {**siblings, **{n: v for n, v in then_names.items()
+                                       if not isinstance(v, IterArg) and (
+                                           (outer := ctx.lookup_var(n)) is None
+                                           or isinstance(outer, IterArg))}}
     if isinstance(node.orelse, cst.Else):
         other = lower_block(ctx, suite(node.orelse.body))
     elif isinstance(node.orelse, cst.If):  # an elif's calls are evaluated only when it is reached
         other = _header_first(ctx, lower_if, node.orelse)
+    ctx.sibling_vars = siblings
     else_names = ctx.pop()
     else_sites = ctx.yields.pop()
     span = ctx.src.stmt_span(node)

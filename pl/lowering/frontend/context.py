@@ -196,6 +196,12 @@ class FnCtx:
     # The memory spaces written in the statements lowered so far (an inlined helper's body adds
     # to its caller's): the function's `written_spaces`.
     written_spaces: list[WrittenSpace] = field(default_factory=list)
+    # The Vars a later branch of an if being lowered binds, by name, when the name is not
+    # visible there as a local: the Var an earlier branch of that if bound the name to first.
+    sibling_vars: dict[str, Var] = field(default_factory=dict)
+    # Each Var bound for a source variable another Var already stands for, with that first Var
+    # (an inlined helper's body adds to its caller's): the function's `same_variable`.
+    same_variable: dict[Var, Var] = field(default_factory=dict)
 
     @property
     def src(self) -> SourceFile:

@@ -84,7 +84,8 @@ class InlineFunction(InlineCallee):
         prog = replace(ctx.prog, src=self.src, globals=self.globals,
                        closure={**self.closure, **dict(zip(self.params, values, strict=True))})
         body_ctx = FnCtx(prog, ctx.name, None, func_type=ctx.func_type, scopes=[locals_],
-                         inlining=(*ctx.inlining, self.name), written_spaces=ctx.written_spaces)
+                         inlining=(*ctx.inlining, self.name), written_spaces=ctx.written_spaces,
+                         same_variable=ctx.same_variable)
         try:
             stmts = lower_block(body_ctx, _body(body_ctx, self.node))
         except PlError as e:

@@ -241,7 +241,8 @@ def _body(h: _Header) -> Function:
                         hint="Each attribute may be declared only once.")
     return Function(name, tuple(h.params), tuple(h.directions), h.returns, make_body(body), h.ft,
                     h.level, h.role, tuple(h.attrs + ctx.attrs), auto_scope=ctx.auto_scope,
-                    span=ctx.src.stmt_span(h.node), written_spaces=tuple(ctx.written_spaces))
+                    span=ctx.src.stmt_span(h.node), written_spaces=tuple(ctx.written_spaces),
+                    same_variable=tuple(ctx.same_variable.items()))
 
 
 def _host_function(h: _Header, stmts: Sequence[cst.CSTNode]) -> Function:

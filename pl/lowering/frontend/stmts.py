@@ -601,6 +601,10 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
             # read, not from the first binding's. (The reference refuses the rebinding; a
             # rebinding of an outer value stays the same Var, which a loop carries.)
     var = Var(name, t, span=span)
+    first = existing if isinstance(existing, IterArg) else ctx.sibling_vars.get(name) \
+        if existing is None else None
+    if first is not None:  # the same source variable (Function.same_variable)
+        ctx.same_variable[var] = ctx.same_variable.get(first, first)
     ctx.bind(name, var)
     return AssignStmt(var, value, span=span)
 

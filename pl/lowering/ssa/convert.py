@@ -22,6 +22,12 @@ never a placeholder name. A value first bound in a loop and used after it starts
 error at the loop); a statement every iteration runs that reads it before the loop binds it would
 read the stand-in, and is that error too (`_check_read_before_bound`).
 
+Variables: a source variable may be several Vars before SSA, since a Var has one type and a
+variable's value may differ in type on two paths: the frontend records which Vars stand for one
+variable (`Function.same_variable`: a later branch's first binding of a name an earlier branch of
+the if bound first, and an iter arg's rebinding), and versions, carries and phis are kept per
+variable (`_Converter.same`), never matched by name.
+
 The use-after analysis of a sequence (`suffix_needs`) tells each loop, if and scope in it which
 values the statements after it need.
 """
@@ -161,16 +167,17 @@ class _Converter:
         # the user's located error, never a free Var.
         self.source = source
         self.cur: dict[Var, Var] = {}
-        # Version counters are per source NAME: the frontend may make two Vars of one name (a new
-        # binding in each branch of an if), and their versions must not collide.
+        # Version counters are per NAME, so printed versions never collide: two variables may
+        # share a name (an inlined helper's local and the caller's value).
         self.ver: dict[str, int] = {}
         self.future: set[Var] = set()
-        self.misses = Misses(self.by_name)
-        self.defined: set[Var] | None = None  # _source_definitions(func), once a use misses
+        self.misses = Misses()
+        # One key per source variable: the frontend's record of the Vars that stand for one.
+        self.same: dict[Var, Var] = dict(func.same_variable)
         # The values an outlined scope's body defined (pl/lowering/outline.py): another task's
         # tiles, which no loop after that scope may start a carry from.
         self.task_local: set[Var] = set()
-        self.substituter = Substituter(self.cur, self.misses)
+        self.substituter = Substituter(self.cur, self.misses, same=self.same)
 
     # ── versions ──
 
@@ -188,7 +195,7 @@ class _Converter:
     def sub(self) -> Substituter:
         """A Substituter over the current versions (`self.cur` is replaced at loops and ifs)."""
         if self.substituter.versions is not self.cur:
-            self.substituter = Substituter(self.cur, self.misses, self.substituter.static)
+            self.substituter = Substituter(self.cur, self.misses, self.substituter.static, self.same)
         return self.substituter
 
     def subst(self, e: Expr) -> Expr:
@@ -208,28 +215,17 @@ class _Converter:
         body = self.stmt(f.body)
         attrs = self.subst_value(f.attrs)
         self.check_unbound()
-        return dataclasses.replace(f, params=params, body=body, attrs=attrs)
-
-    def by_name(self, var: Var) -> Var | None:
-        """The version a use of `var` reads where `var` itself is not bound: the visible binding
-        of its name. The frontend gives a name a fresh Var when a branch rebinds it (an iter arg,
-        say) and later code names that Var; on a path where the branch did not run (its code was
-        taken into the other branch of an `if ...: continue`), the name is still the outer one."""
-        if self.defined is None:
-            self.defined = _source_definitions(self.source)
-        if var not in self.defined:
-            return None  # a free Var (a dynamic dim): it has no versions
-        found = None
-        for key, version in self.cur.items():
-            if key.name == var.name:
-                found = version  # the latest binding of the name wins
-        return found
+        # (Every variable is now its versions' Vars: the frontend's identities are spent.)
+        return dataclasses.replace(f, params=params, body=body, attrs=attrs, same_variable=())
 
     def check_unbound(self) -> None:
         """A use of a name the function defines but no path to the use binds is the user's error
         (printing it would need a placeholder name that does not parse back)."""
+        if not self.misses.found:
+            return
+        defined = _source_definitions(self.source)
         for var, span in self.misses.found.items():
-            if self.defined is not None and var in self.defined:
+            if var in defined:  # (else a free Var, a dynamic dim: it has no versions)
                 raise _not_on_every_path(var.name, span)
 
     # ── statements ──
@@ -258,7 +254,7 @@ class _Converter:
     def assign(self, s: AssignStmt) -> Stmt:
         sub = self.sub()
         value = sub.expr(s.value)
-        key = s.var
+        key = self.same.get(s.var, s.var)
         var = Var(versioned_name(key.name, "ssa", self.next_version(key)),
                   sub.type(assignment_type(key.var_type, value)), span=key.span)
         self.cur[key] = var
@@ -274,7 +270,7 @@ class _Converter:
         for i, child in enumerate(stmts):
             later = needs.get(i)
             # Only a statement that holds statements reads self.future (see suffix_needs).
-            self.future = after if later is None else later | after
+            self.future = after if later is None else {self.same.get(v, v) for v in later} | after
             out.append(self.stmt(child))
         return _with_span(make_body(out), s)
 
@@ -310,17 +306,11 @@ class _Converter:
                     for ia in s.iter_args]
         sources: list[Var] = list(s.iter_args)  # the source Var each new iter arg stands for
         skip = set(s.iter_args) | ({s.loop_var} if isinstance(s, ForStmt) else set())
-        assigned = [v for v in assigned_vars(s.body) if v not in skip]
+        assigned = [v for v in dict.fromkeys(self.same.get(v, v) for v in assigned_vars(s.body))
+                    if v not in skip]
         carried = sorted((v for v in assigned if v in before), key=_name_key)
-        # A use after the loop may name a twin of `v` (the frontend's Var for the same name bound
-        # in the other branch of an if): the name is what is live there, unless the loop's own
-        # results bind it (`acc = pl.yield_(nxt)` with `nxt` also spelled `acc`).
-        own = set(s.return_vars)
-        need_names = {v.name for v in needs if v not in own}
-        escaping = sorted((v for v in assigned
-                           if v not in before and (v in needs or v.name in need_names)),
-                          key=_name_key)
-        types = assignment_types(s.body)
+        escaping = sorted((v for v in assigned if v not in before and v in needs), key=_name_key)
+        types = {self.same.get(v, v): t for v, t in assignment_types(s.body).items()}
 
         ias: list[IterArg] = list(existing)
         new_rvs: list[Var] = []
@@ -408,49 +398,11 @@ class _Converter:
             return dataclasses.replace(s, condition=cond, then_body=then_body, else_body=else_body,
                                        return_vars=())
 
-        # The frontend binds a fresh Var when a branch assigns a name that names an IterArg;
-        # that is a rebinding of the visible value of that name, so it joins that name's phi.
-        # (Only then: an inlined helper's own locals may share a name with the caller's.)
-        visible = {k.name: k for k in before}  # the latest binding of each name wins
-        aliases: dict[Var, Var] = {}
-        for ver in (then_ver, else_ver if s.else_body is not None else {}):
-            for k in list(ver):
-                if k not in before and isinstance(visible.get(k.name), IterArg):
-                    aliases[k] = visible[k.name]
-        then_ver = {**then_ver, **{b: then_ver[k] for k, b in aliases.items() if k in then_ver}}
-        if s.else_body is not None:
-            else_ver = {**else_ver, **{b: else_ver[k] for k, b in aliases.items() if k in else_ver}}
-        # A name first bound in both branches is two source Vars (one per branch): one phi. A
-        # use after the if may name a third Var of that name (bound in an if nested in a branch
-        # of an enclosing if: the frontend's latest binding), so the name is what is needed.
-        needed_names = {v.name for v in needed}
-        else_new = {k.name: k for k in else_ver if k not in before and k not in aliases}
-        twins = {k: else_new[k.name] for k in then_ver
-                 if k not in before and k not in aliases and k.name in else_new
-                 and else_new[k.name] is not k and k.name in needed_names}
-        # Inside a loop both twins are already carried (bound before the if): each branch moves
-        # only its own, yet after the if both name the value of the branch that ran.
-        if s.else_body is not None:
-            else_moved = {k.name: k for k in else_ver
-                          if k in before and else_ver[k] is not before[k] and k not in aliases}
-            for tk in list(then_ver):
-                ek = else_moved.get(tk.name) if tk in before else None
-                if ek is not None and ek is not tk and then_ver[tk] is not before[tk] \
-                        and else_ver.get(tk) is before[tk] and then_ver.get(ek) is before.get(ek):
-                    then_ver = {**then_ver, ek: then_ver[tk]}
-                    else_ver = {**else_ver, tk: else_ver[ek]}
-        for tk, ek in twins.items():
-            else_ver = {**else_ver, tk: else_ver[ek]}
-        phis: list[Var] = []
-        for key, v in then_ver.items():
-            if key in before:
-                if before[key] is not v or (key in else_ver and else_ver[key] is not before[key]):
-                    phis.append(key)
-            elif key in else_ver:
-                phis.append(key)
-        for key, v in else_ver.items():
-            if key not in then_ver and key in before and before[key] is not v:
-                phis.append(key)
+        # Keys are source variables (Function.same_variable): one bound before the if that a
+        # path rebinds is merged, and so is one both paths bind first that is read after the if.
+        phis = [key for key, v in then_ver.items()
+                if (v is not before[key] or else_ver[key] is not before[key] if key in before
+                    else key in else_ver and key in needed)]
         phis.sort(key=_name_key)
 
         self.cur = dict(before)
@@ -460,27 +412,14 @@ class _Converter:
         rvs: list[Var] = []
         then_y: list[Expr] = []
         else_y: list[Expr] = []
-        merged: dict[tuple[str, int, int], Var] = {}
         for key in phis:
-            tv = then_ver.get(key, before.get(key))
-            ev = else_ver.get(key, before.get(key))
-            assert tv is not None and ev is not None
-            same = merged.get((key.name, id(tv), id(ev)))
-            if same is not None:  # twins of one name already merged (one value per branch)
-                self.cur[key] = same
-                continue
+            tv, ev = then_ver[key], else_ver[key]
             _check_merge(key.name, tv.type, ev.type, s.span)
             phi = Var(versioned_name(key.name, "phi", self.next_version(key)), tv.type, span=s.span)
-            merged[(key.name, id(tv), id(ev))] = phi
             rvs.append(phi)
             then_y.append(tv)
             else_y.append(ev)
             self.cur[key] = phi
-            if key in twins:
-                self.cur[twins[key]] = phi
-            for k, b in aliases.items():
-                if b is key:
-                    self.cur[k] = phi
         for rv in s.return_vars:
             if rv in phis:
                 continue

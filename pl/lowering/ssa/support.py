@@ -119,19 +119,15 @@ def _map_fields(obj: T, fn: Callable[[Any], Any]) -> T:
 
 
 class Misses:
-    """What a Substituter does with a Var it has no version for: `resolve` may name the version
-    to use instead; otherwise the Var is recorded in `found` with the span of the statement being
-    converted when it was first met (`where`, kept up to date by the SSA converter)."""
+    """What a Substituter does with a Var it has no version for: the Var is recorded in `found`
+    with the span of the statement being converted when it was first met (`where`, kept up to
+    date by the SSA converter)."""
 
-    def __init__(self, resolve: Callable[[Var], Var | None]) -> None:
-        self.resolve = resolve
+    def __init__(self) -> None:
         self.where: Span = UNKNOWN_SPAN
         self.found: dict[Var, Span] = {}
 
     def miss(self, v: Var) -> Var:
-        got = self.resolve(v)
-        if got is not None:
-            return got
         if v not in self.found:
             self.found[v] = self.where
         return v
@@ -148,8 +144,11 @@ class Substituter:
     many values, so each is asked `all_constant` (a walk of its shape and view) once."""
 
     def __init__(self, versions: Mapping[Var, Expr], misses: Misses | None = None,
-                 static: set[Type] | None = None) -> None:
+                 static: set[Type] | None = None, same: Mapping[Var, Var] | None = None) -> None:
         self.versions = versions
+        # A Var's source variable, where another Var stands for it (Function.same_variable):
+        # `versions` is keyed by variable.
+        self.same: Mapping[Var, Var] = {} if same is None else same
         self.misses = misses
         self.static: set[Type] = set() if static is None else static
 
@@ -171,7 +170,7 @@ class Substituter:
     def expr(self, e: Expr) -> Expr:
         if isinstance(e, Var):
             # Var and IterArg alike: a use is replaced, never rebuilt (its type is the def's).
-            v = self.versions.get(e)
+            v = self.versions.get(self.same.get(e, e))
             if v is None:
                 return e if self.misses is None else self.misses.miss(e)
             return v
@@ -204,7 +203,7 @@ class Substituter:
         one an alloc binds. A base without a version (a forward reference, a DDR buffer that no
         statement allocates) stays as it is: naming it is no use of an undefined value."""
         assert isinstance(m.base, Var)
-        base = self.versions.get(m.base, m.base)
+        base = self.versions.get(self.same.get(m.base, m.base), m.base)
         offset = self.expr(m.byte_offset)
         index = None if m.slot_index is None else self.expr(m.slot_index)
         if base is m.base and offset is m.byte_offset and index is m.slot_index:
