@@ -716,6 +716,34 @@ def test_a_text_parsed_in_pieces_is_libcsts_parse_of_it(path: Path) -> None:
             assert parse_in_pieces(text, piece=piece).deep_equals(whole)
 
 
+# Bodies whose lines' leading whitespace is not all indentation (a string or a backslash
+# continuing a line), or holds blank and comment lines inside brackets: cut only where the
+# pieces are LibCST's nodes (a triple-quoted string dedented with its body read as another value).
+PIECE_BODIES = {
+    "triple_quoted": '    s = """abc\n    def"""\n',
+    "triple_single": "    s = \'\'\'abc\n    def\'\'\'\n",
+    "f_string": '    s = f"""{x}\n    a"""\n',
+    "backslash": "    s = 1 + \\\n        2\n",
+    "backslash_in_string": "    s = 'abc\\\n    def'\n",
+    "brackets": "    s = (1 +\n        2)\n",
+    "blank_in_brackets": "    s = (1 +\n    \n        2)\n",
+    "comment_in_brackets": "    s = (1 +  # c\n    # d\n        2)\n",
+    "compound": "    if x:\n        z = 3\n",
+    "comment_after": "    s = 1  # c\n",
+}
+
+
+@pytest.mark.parametrize("body", sorted(PIECE_BODIES))
+def test_a_body_is_cut_only_where_its_pieces_are_libcsts_nodes(body: str) -> None:
+    for text in (f"def f():\n    x = 1\n{PIECE_BODIES[body]}    y = 2\n",
+                 f"class A:\n    def f(self):\n        x = 1\n"
+                 f"    {PIECE_BODIES[body].replace(chr(10) + '    ', chr(10) + '        ')}"
+                 f"        y = 2\n\n    # end\n    def g(self):\n        pass\n",
+                 f"def f():\n\tx = 1\n{PIECE_BODIES[body].replace('    ', chr(9))}\ty = 2\n"):
+        for piece in (1, 2):
+            assert parse_in_pieces(text, piece=piece).deep_equals(cst.parse_module(text)), text
+
+
 def test_the_benchmark_kernels_ir_is_parsed_in_pieces(libcst_parses: list[str]) -> None:
     from bench.generate import kernel_source
 

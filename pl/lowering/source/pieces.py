@@ -16,7 +16,9 @@ the body of a `def` at module level or in a class at module level, indented by o
 string that starts each of its lines, its statements each on their own lines with no blank or
 comment line between two of them (so no line is anyone's leading line or a block's footer), the
 first and the last one simple statements (no block of their own to own the comment lines after
-them). Each piece is its statements' lines with that indentation removed, parsed with the
+them), and no triple quote or backslash at a line's end after the first statement (so no line
+break is inside a string or continued by a backslash: every line's leading whitespace is
+indentation, which LibCST keeps out of the nodes; inside brackets it is marked as such). Each piece is its statements' lines with that indentation removed, parsed with the
 module's indentation and line break; its statements are the body's. Anything else is parsed with
 the rest of the text, whole. A text LibCST cannot parse raises LibCST's error of the whole text.
 """
@@ -77,6 +79,12 @@ def _cut(d: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], piece: int
             return None
     start, end = stmts[1].lineno - 1, stmts[-1].end_lineno or 0
     if not all(ln.startswith(indent) for ln in lines[start:end]):
+        return None
+    # A line's leading whitespace is the block's indentation (LibCST keeps it out of the tree)
+    # except inside a string or after a backslash: a string spans lines only with a triple
+    # quote or a backslash, and a backslash continues a line only before its line break.
+    region = "".join(lines[start:end])
+    if '"""' in region or "'''" in region or "\\\n" in region:
         return None
     return start, end, indent
 
