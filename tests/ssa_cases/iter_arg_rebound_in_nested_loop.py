@@ -1,7 +1,7 @@
-# A loop's iter arg rebound inside a nested loop is that carried value, as in Python: the inner
-# loop carries it from one of its iterations to the next (each inner iteration adds 1; before the
-# frontend gave one variable one identity, every inner iteration read the outer value again).
-# interpret: main(0) == 6, main(10) == 16
+# A loop's iter arg rebound inside a nested loop is a new variable, as the reference's parser reads
+# it (its rebinding of an IterArg binds a fresh Var): the inner loop does not carry it, so every
+# inner iteration reads the outer iter arg again and the outer loop adds 1 per trip, not 3.
+# interpret: main(0) == 2, main(10) == 12
 import pl
 
 

@@ -204,10 +204,12 @@ def _body(ctx: FnCtx, kind: str, node: cst.For | cst.While, binds: list[Var],
     for v in binds:
         ctx.bind(v.name, v)
     ctx.loops.append((kind, node))
+    ctx.loop_scopes.append(len(ctx.scopes) - 1)
     ctx.yields.append([])
     stmts = list(suite(node.body))
     body = lower_block(ctx, stmts[1:] if skip_first else stmts)
     sites = ctx.yields.pop()
+    ctx.loop_scopes.pop()
     ctx.loops.pop()
     names = ctx.pop()
     for v in binds:

@@ -141,6 +141,8 @@ class FnCtx:
     return_types: tuple[Type, ...] = ()
     scopes: list[dict[str, Var]] = field(default_factory=lambda: [{}])
     loops: list[tuple[str, cst.For | cst.While]] = field(default_factory=list)
+    # The index in `scopes` of each open loop's body scope, innermost last (beside `loops`).
+    loop_scopes: list[int] = field(default_factory=list)
     # The scopes whose bodies enclose the statement being lowered, innermost last
     # (lowering.frontend.scope_args.OpenScope).
     open_scopes: list[OpenScope] = field(default_factory=list)
@@ -230,6 +232,12 @@ class FnCtx:
             if var is not None:
                 return var
         return None
+
+    def bound_in_innermost_loop(self, name: str) -> bool:
+        """Whether `name` is bound in the body scope of the innermost open loop, or in a scope
+        inside it (a branch of that body), rather than outside that loop."""
+        inner = self.loop_scopes[-1] if self.loop_scopes else 0
+        return any(name in scope for scope in self.scopes[inner:])
 
     def bind(self, name: str, var: Var) -> None:
         self.scopes[-1][name] = var
