@@ -2,7 +2,7 @@
 # printed: pl.Ptr = pl.tile.alloc(pl.MemorySpace.Mat, 512)
 # printed: pl.MemRef("gm_out", 0, 1024)
 # printed: pl.MemRef(buf_a
-# printed: , 512, 512), pl.MemorySpace.Vec]
+# printed: , 512, 512),
 import pl
 
 

@@ -1,5 +1,5 @@
-# printed: core_num=4,
-# printed: sync_start=True,
+# printed: core_num=4
+# printed: sync_start=True
 # printed: allow_early_resolve=True
 # printed: dumps=[x
 import pl
