@@ -11,7 +11,7 @@ from typing import Any
 
 import libcst as cst
 import pytest
-from wrap_check import check_wrapping
+from wrap_check import check_wrapping, unbroken
 
 from pl.ir.enums import DType, MemorySpace, TileLayout
 from pl.ir.expr import Call, ConstInt, Op, Var
@@ -43,7 +43,8 @@ def test_move_line_is_the_printers_text(shape: tuple[int, int], kwargs: dict[str
     ind = " " * indent
     text = Spelling().statement(_move(name, shape, kwargs), ind)
     lines = text.splitlines()
-    assert lines[0].startswith(f"{ind}{name}: pl.Tile[[{shape[0]}, {shape[1]}], pl.FP32, pl.MemorySpace.Vec] = pl.move(")
+    assert unbroken(text).startswith(
+        f"{ind}{name}: pl.Tile[[{shape[0]}, {shape[1]}], pl.FP32, pl.MemorySpace.Vec] = pl.move(")
     assert f"{name}_src" in text and "__ssa" not in text
     assert all(line.startswith(ind) for line in lines)
     check_wrapping(text)

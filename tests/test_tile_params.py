@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from interpret_support import compare_results
 from residency_cases.programs import LEFT, LOOP_BODY, MATMUL, RHS_LOAD, RHS_MOVE, STORE, orch, program
 from test_residency import kernel_of, layout, run, verdicts
+from wrap_check import unbroken
 
 import pl
 from pl.infer.memory_space import infer_tile_memory_space
@@ -253,6 +254,6 @@ def test_show_inferred_shows_a_loop_started_from_a_moved_parameter_as_it_compile
     captured = capsys.readouterr()
     assert "Before.main is shown as it compiles, below the level it is written at (the loop at " \
         "line 12 starts from an inserted move)" in captured.err
-    before = captured.out.split("class Expected")[0]
+    before = unbroken(captured.out.split("class Expected")[0])
     assert "init_values=(p_Vec,)" in before and "p_Vec: pl.Tile[[16, 128], pl.FP32, " \
         "pl.MemorySpace.Vec" in before

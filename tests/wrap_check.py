@@ -1,9 +1,12 @@
 """`check_wrapping(text)`: the printer's text is wrapped by the one rule of pl/printer/doc.py
-wherever that rule can shorten a line, by the rule's first form that fits, and nowhere else."""
+wherever that rule can shorten a line, by the rule's first form that fits, and nowhere else.
+`unbroken(text)`: the text with every broken bracketed list joined back onto one line, so a test
+can look for a statement's annotation wherever the rule broke it."""
 
 from __future__ import annotations
 
 import ast
+import re
 
 from pl.printer.doc import INDENT, WIDTH, group_lines
 
@@ -54,3 +57,13 @@ def check_wrapping(text: str) -> int:
         broken += 1
         i = j + 1
     return broken
+
+
+def unbroken(text: str) -> str:
+    """`text` with each list the rule broke one item a line (`pl.Tile[` / items / `]`, or a call's
+    arguments) joined back: `[`/`(` then a line break, an item's `,` then a line break, and the
+    trailing `,` before the closing bracket."""
+    text = re.sub(r",\n[ \t]*([\])])", r"\1", text)
+    text = re.sub(r"([\[(])\n[ \t]*", r"\1", text)
+    text = re.sub(r"\n[ \t]*([\])])", r"\1", text)
+    return re.sub(r",\n[ \t]*", ", ", text)
