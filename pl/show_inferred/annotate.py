@@ -661,7 +661,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                                     taken=_identifiers(fd, positions, text), root=root,
                                     dims=dims, outlined=outlined, methods=set(methods),
                                     added=len(fn.params) - len(src.params),
-                                    dim_names=shape_constants(fd, consts or {}))
+                                    dim_names=shape_constants(fd, consts or {}), source=src)
         except Unsupported as e2:
             notes.append(PlError(f"{c.source.name}.{fn.name} is left as written ({e}; {e2}); "
                                  "--ir shows its compiled form",

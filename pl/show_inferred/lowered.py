@@ -149,12 +149,22 @@ class _Names:
             for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
                 types.setdefault(user_name(v.name), set()).add(v.type)
         clash = {n for n, ts in types.items() if len(ts) > 1 and n not in bound}
+        # A loop's iter arg and its result may have one name, as the user wrote them (`for _i,
+        # (out,) in pl.range(2, init_values=(out,))`, `out = pl.yield_(...)`): one output name.
+        result_of = {ia: rv for f in functions for s in walk_stmts(f.body)
+                     if isinstance(s, ForStmt | WhileStmt)
+                     for ia, rv in zip(s.iter_args, s.return_vars, strict=False)
+                     if ia.name == rv.name}
         for i, f in enumerate(functions):
             mine: set[str] = set()
             for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
                 if v in first.values() or v in shared or v.name in mine and v in made:
                     continue
-                if v.name in first and v.name not in mine and i > 0 \
+                if v in result_of and result_of[v] in shared:
+                    shared[v] = shared[result_of[v]]
+                elif v in result_of and result_of[v] in self.names:
+                    self.names[v] = self.names[result_of[v]]
+                elif v.name in first and v.name not in mine and i > 0 \
                         and rebinds_as_same(first[v.name].type, v.type):
                     shared[v] = first[v.name]
                 elif v.name in mine or compiler_made(v.name, moves) \
@@ -194,6 +204,33 @@ class _Names:
 
     def __call__(self, v: Var) -> str:
         return self.names.get(v) or self.dims.get(v.name) or user_name(v.name)
+
+    def tie(self, ties: Sequence[tuple[Any, ...]], functions: Sequence[Function]) -> None:
+        """Gives the values of each tie (the values of one carry the output leaves to the
+        read-back, `_shown_form`) one name: the name of the first of them defined (a tie
+        sharing a value with another is one with it)."""
+        group: dict[Var, Var] = {}
+
+        def root(v: Var) -> Var:
+            while group.get(v, v) is not v:
+                v = group[v]
+            return v
+        for tie in ties:
+            vs = [v for v in tie if isinstance(v, Var)]
+            for v in vs[1:]:
+                a, b = root(vs[0]), root(v)
+                if a is not b:
+                    group[b] = a
+        if not group:
+            return
+        order = {v: i for i, v in enumerate(
+            v for f in functions for v in (*f.params, *(d for s in walk_stmts(f.body)
+                                                        for d in stmt_defs(s))))}
+        first: dict[Var, Var] = {}
+        for v in sorted(group.keys() | group.values(), key=lambda v: order.get(v, len(order))):
+            first.setdefault(root(v), v)
+        for v in group.keys() | group.values():
+            self.names[v] = self(first[root(v)])
 
 
 def _key(s: Stmt) -> Key:
@@ -486,8 +523,8 @@ class _Lowered:
             case IfStmt(then_body=then, else_body=other, return_vars=r):
                 last = nodes[-1]
                 assert isinstance(last, cst.If)
-                new = last.with_changes(body=self._block(then, r, depth, _key(s)))
-                orelse = None if other is None else self._block(other, r, depth, _key(s))
+                new = last.with_changes(body=self._block(then, r, depth))
+                orelse = None if other is None else self._block(other, r, depth)
                 if orelse is not None and not _only_pass(orelse):
                     assert isinstance(last.orelse, cst.Else)
                     new = new.with_changes(orelse=last.orelse.with_changes(body=orelse))
@@ -515,14 +552,9 @@ class _Lowered:
                 assert_never(kind)
         return self._with_user_text(s, nodes)
 
-    def _block(self, body: Stmt, rvs: tuple[Var, ...], depth: int, header: Key
-               ) -> cst.IndentedBlock:
-        """A branch of an if: its statements, but not the yields SSA conversion added to carry a
-        value the branch rebinds (located at the if's header), which the read-back adds again;
-        written out, they would be yields of the user's besides those carries."""
-        carries = isinstance(self.user.get(header), cst.If)  # (an if the compiler made: kept)
-        stmts = [x for x in flatten_body(body) if not (carries and isinstance(x, YieldStmt)
-                                                        and _key(x) == header)]
+    def _block(self, body: Stmt, rvs: tuple[Var, ...], depth: int) -> cst.IndentedBlock:
+        """A branch of an if: its statements (`pass` for none)."""
+        stmts = flatten_body(body)
         return cst.IndentedBlock(body=self._stmts(stmts, rvs, depth + 1) or
                                  [cst.SimpleStatementLine([cst.Pass()])])
 
@@ -552,6 +584,8 @@ class _Lowered:
             elif isinstance(header, cst.TrailingWhitespace) and header.comment is not None:
                 head = head.with_changes(leading_lines=[
                     *leading, cst.EmptyLine(comment=header.comment)])
+            if isinstance(user, cst.If) and isinstance(user.orelse, cst.Else):
+                head = _else_text(user.orelse, head)
         return [head, *nodes[1:]]
 
 
@@ -598,6 +632,90 @@ def _is_jit(fd: cst.FunctionDef) -> bool:
                 isinstance(e, cst.Name) and e.value == "jit":
             return True
     return False
+
+
+def _else_text(user: cst.Else, head: cst.BaseStatement) -> cst.BaseStatement:
+    """`head`, printed for a user's if, given the comments of that if's `else:` line (before it,
+    on it, and at the end of its block): on its own `else:`, or, printed without one (its
+    branch only carried values), at the end of the if's block."""
+    header = user.body.header if isinstance(user.body, cst.IndentedBlock) else None
+    footer = user.body.footer if isinstance(user.body, cst.IndentedBlock) else ()
+    if isinstance(head, cst.If) and isinstance(head.orelse, cst.Else) \
+            and isinstance(head.orelse.body, cst.IndentedBlock) and header is not None:
+        other = head.orelse.body
+        return head.with_changes(orelse=head.orelse.with_changes(
+            leading_lines=[*user.leading_lines, *head.orelse.leading_lines],
+            body=other.with_changes(header=header, footer=[*other.footer, *footer])))
+    lines = [*user.leading_lines, *footer]
+    if header is not None and header.comment is not None:
+        lines.insert(len(user.leading_lines), cst.EmptyLine(comment=header.comment))
+    if not any(line.comment is not None for line in lines):
+        return head
+    body = getattr(head, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        return head.with_changes(body=body.with_changes(footer=[*body.footer, *lines]))
+    return head.with_changes(leading_lines=[*getattr(head, "leading_lines", ()), *lines])
+
+
+def _trailing_yield(body: Stmt | None) -> YieldStmt | None:
+    stmts = flatten_body(body)
+    return stmts[-1] if stmts and isinstance(stmts[-1], YieldStmt) else None
+
+
+def _yield_kept(body: Stmt, kept: slice) -> Stmt:
+    """`body` (ending in a yield) with only the `kept` values of its trailing yield (none: no
+    yield, as the user's `pl.yield_()` reads back)."""
+    stmts = flatten_body(body)
+    last = stmts[-1]
+    assert isinstance(last, YieldStmt)
+    values = last.values[kept]
+    return make_body([*stmts[:-1], *([replace(last, values=values)] if values else [])])
+
+
+def _shown_form(s: Stmt, written: Mapping[tuple[bool, int, int], int],
+                ties: list[tuple[Any, ...]]) -> Stmt:
+    """`s` as the output writes it: without the carries SSA conversion added to it, which the
+    read-back adds again, by name (so `ties` gets, for each carry dropped, the values that must
+    share one name for it to: its start value, iter arg, yielded value and result, or an if's
+    result and the value each branch yields for it). They are
+    - the phis of an if, yielded where the if is written (its branches rebind a value): written
+      out, they would be yields of the user's beside those the read-back adds;
+    - the carries added to a loop or an if whose own yields the user wrote (`for cnt, x in
+      pl.while_(init_values=(n, x0))` and its `pl.yield_`, an if's `a, b = pl.yield_(...)` in
+      each branch) for a value its body rebinds (a `brk` flag): conversion appends them to the
+      loop's carries and puts them before the if's own yielded values.
+    `written`: how many results the user's own if (True) or loop (False) at each position has
+    (an if the compiler made may stand at a loop's position: the guard of a loop's body)."""
+    n = written.get((isinstance(s, IfStmt), *_key(s)), 0)
+    k = stmt_kind(s)
+    match k:
+        case ForStmt() | WhileStmt():
+            y = _trailing_yield(k.body)
+            if not 0 < n < len(k.return_vars) == len(k.iter_args) or y is None \
+                    or len(y.values) != len(k.return_vars):
+                return s
+            ties.extend(zip(k.iter_args[n:], [ia.init for ia in k.iter_args[n:]], y.values[n:],
+                            k.return_vars[n:], strict=True))
+            return replace(k, iter_args=k.iter_args[:n], return_vars=k.return_vars[:n],
+                           body=_yield_kept(k.body, slice(0, n)))
+        case IfStmt():
+            then_y, else_y = _trailing_yield(k.then_body), _trailing_yield(k.else_body)
+            if then_y is None or else_y is None or k.else_body is None:
+                return s
+            added = len(k.return_vars) - n
+            if added <= 0 or not len(then_y.values) == len(else_y.values) == len(k.return_vars):
+                return s
+            ties.extend(zip(k.return_vars[:added], then_y.values[:added], else_y.values[:added],
+                            strict=True))
+            kept = slice(added, None)
+            return replace(k, return_vars=k.return_vars[kept],
+                           then_body=_yield_kept(k.then_body, kept),
+                           else_body=_yield_kept(k.else_body, kept))
+        case AssignStmt() | EvalStmt() | ReturnStmt() | YieldStmt() | SeqStmts() | ScopeStmt() \
+                | BreakStmt() | ContinueStmt():
+            return s
+        case _:
+            assert_never(k)
 
 
 def _only_pass(block: cst.IndentedBlock) -> bool:
@@ -680,13 +798,15 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
                     dims: Mapping[str, str] | None = None,
                     outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
                     methods: set[str] | None = None, added: int = 0,
-                    dim_names: Mapping[int, str] | None = None) -> LoweredResult:
+                    dim_names: Mapping[int, str] | None = None,
+                    source: Function | None = None) -> LoweredResult:
     """The user's `fd` with its body the compiled function's statements (see the module doc).
     `taken`: the identifiers the function spells (a name made here avoids them); `methods`: the
     functions the file defines in the program's class (a call of one is `self.f(...)`);
     `added`: how many parameters compilation added after the user's (written into the
     signature); `dim_names`: the module constant each constant dim of a type is spelled by
-    (`plan.shape_constants`)."""
+    (`plan.shape_constants`); `source`: the function as the frontend read it (the values each
+    loop and if the user gave yields of its own carries)."""
     outlined = outlined or {}
     all_moves = set(moves).union(*(m for _, m in outlined.values()))
     bound = BoundNames()
@@ -702,6 +822,15 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     compiled = replace(compiled, body=_inlined(compiled.body, outlined, ties, tasks))
     for v, w in ties.items():
         names.names[v] = names(w)
+    results: dict[tuple[bool, int, int], int] = {} if source is None else {
+        (isinstance(x, IfStmt), *_key(x)): len(x.return_vars) for x in walk_stmts(source.body)
+        if isinstance(x, ForStmt | WhileStmt | IfStmt)}
+    carries: list[tuple[Any, ...]] = []
+
+    def user_form(x: Stmt) -> Stmt:
+        return _shown_form(map_stmt(x, user_form), results, carries)
+    compiled = replace(compiled, body=user_form(compiled.body))
+    names.tie(carries, [compiled])
     # A module-level function's tasks stand before it as module-level defs (a `@pl.jit`
     # entry's as `@pl.jit.incore` dependencies, which its module provides), called by name.
     module_level = not methods

@@ -45,19 +45,13 @@ class KTiledPanel:
                         pl.FP32,
                         pl.MemorySpace.Acc,
                     ] = pl.tile.matmul(c_n_l0_a, c_n_l0_b)
-                    c_n_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(
-                        c_n_l0_c_first
-                    )
                 else:
-                    c_n_l0_c_acc: pl.Tile[
+                    c_n_l0_c_first: pl.Tile[
                         [128, 64],
                         pl.FP32,
                         pl.MemorySpace.Acc,
                     ] = pl.tile.matmul_acc(c_n_l0_c, c_n_l0_a, c_n_l0_b)
-                    c_n_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(
-                        c_n_l0_c_acc
-                    )
-                c_n_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(c_n_l0_c_phi)
+                c_n_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(c_n_l0_c_first)
             acc_next_tensor: pl.Tensor[[128, 256], pl.FP32] = pl.tile.store(c_n_acc, [0, n], acc)
             result: pl.Tensor[[128, 256], pl.FP32] = pl.yield_(acc_next_tensor)
         return result

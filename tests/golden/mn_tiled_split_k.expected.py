@@ -42,19 +42,13 @@ class SplitKGrid:
                 c_t0_l0_c_first: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul(
                     c_t0_l0_a, c_t0_l0_b
                 )
-                c_t0_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t0_l0_c_first
-                )
             else:
-                c_t0_l0_c_acc: pl.Tile[
+                c_t0_l0_c_first: pl.Tile[
                     [256, 128],
                     pl.INT32,
                     pl.MemorySpace.Acc,
                 ] = pl.tile.matmul_acc(c_t0_l0_c, c_t0_l0_a, c_t0_l0_b)
-                c_t0_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t0_l0_c_acc
-                )
-            c_t0: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t0_l0_c_phi)
+            c_t0: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t0_l0_c_first)
         out_t0: pl.Tensor[[256, 288], pl.INT32] = pl.tile.store(c_t0, [0, 0], out)
         c_t1_l0_init: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.tile.create(
             [256, 128], dtype=pl.INT32, target_memory=pl.MemorySpace.Acc
@@ -75,19 +69,13 @@ class SplitKGrid:
                 c_t1_l0_c_first: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul(
                     c_t1_l0_a, c_t1_l0_b
                 )
-                c_t1_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t1_l0_c_first
-                )
             else:
-                c_t1_l0_c_acc: pl.Tile[
+                c_t1_l0_c_first: pl.Tile[
                     [256, 128],
                     pl.INT32,
                     pl.MemorySpace.Acc,
                 ] = pl.tile.matmul_acc(c_t1_l0_c, c_t1_l0_a, c_t1_l0_b)
-                c_t1_l0_c_phi: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t1_l0_c_acc
-                )
-            c_t1: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t1_l0_c_phi)
+            c_t1: pl.Tile[[256, 128], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t1_l0_c_first)
         out_t1: pl.Tensor[[256, 288], pl.INT32] = pl.tile.store(c_t1, [0, 128], out_t0)
         c_t2_l0_init: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.tile.create(
             [256, 32], dtype=pl.INT32, target_memory=pl.MemorySpace.Acc
@@ -108,19 +96,13 @@ class SplitKGrid:
                 c_t2_l0_c_first: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.tile.matmul(
                     c_t2_l0_a, c_t2_l0_b
                 )
-                c_t2_l0_c_phi: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t2_l0_c_first
-                )
             else:
-                c_t2_l0_c_acc: pl.Tile[
+                c_t2_l0_c_first: pl.Tile[
                     [256, 32],
                     pl.INT32,
                     pl.MemorySpace.Acc,
                 ] = pl.tile.matmul_acc(c_t2_l0_c, c_t2_l0_a, c_t2_l0_b)
-                c_t2_l0_c_phi: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_t2_l0_c_acc
-                )
-            c_t2: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t2_l0_c_phi)
+            c_t2: pl.Tile[[256, 32], pl.INT32, pl.MemorySpace.Acc] = pl.yield_(c_t2_l0_c_first)
         out_t2: pl.Tensor[[256, 288], pl.INT32] = pl.tile.store(c_t2, [0, 256], out_t1)
         # the store the output blocks replace
         return out_t2

@@ -34,14 +34,10 @@ class L0Matmul:
                 c_l0_c_first: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul(
                     c_l0_a, c_l0_b
                 )
-                c_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(
-                    c_l0_c_first
-                )
             else:
-                c_l0_c_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
+                c_l0_c_first: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.tile.matmul_acc(
                     c_l0_c, c_l0_a, c_l0_b
                 )
-                c_l0_c_phi: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(c_l0_c_acc)
-            c_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(c_l0_c_phi)
+            c_acc: pl.Tile[[128, 64], pl.FP32, pl.MemorySpace.Acc] = pl.yield_(c_l0_c_first)
         out_tensor: pl.Tensor[[128, 64], pl.FP32] = pl.tile.store(c_acc, [0, 0], out)
         return out_tensor
