@@ -353,6 +353,17 @@ class _Planner:
         moved = {s.value.args[0].name for s in stmts if isinstance(s, AssignStmt)
                  and s.var.name in self.moves and isinstance(s.value, Call) and s.value.args
                  and isinstance(s.value.args[0], Var)}
+        # A call the user nested that flatten_call_expr took out before a move inference then
+        # put before the statement (`t = pl.add(mm_Vec, pl.load(b, ...))`: the load, then the
+        # move of mm): kept nested, the read-back computes it after that move. It is taken out
+        # too, before the move, in the compiled order.
+        for j, x in enumerate(stmts):
+            if isinstance(x, AssignStmt) and x.var.name in self.moves:
+                for y in reversed(stmts[:j]):
+                    if not isinstance(y, AssignStmt) or y.span != x.span:
+                        break
+                    if y.var.name not in self.moves:
+                        moved.add(y.var.name)
         segments = self._segments(stmts, block)
         i = 0
         while i < len(segments):
@@ -751,9 +762,10 @@ class _Planner:
               moved: set[str]) -> bool:
         """Whether `s` is a temporary flatten_call_expr made of a call the user nested in the
         statement at `k` (they come first, inner calls first). Such a call stays nested as
-        written, its changes edited in place, unless a move reads its result (`moved`): then it
-        alone is taken out, to a statement of its own named from the user's names, before the
-        statement (`pending`), and the move's name stands where it was."""
+        written, its changes edited in place, unless a move reads its result or follows it
+        (`moved`): then it alone is taken out, to a statement of its own named from the user's
+        names, before the statement (`pending`), and its name (the move's) stands where it
+        was."""
         temps, index = self.temps.get(k) or ([], 0)
         if k not in self.temps:
             src = self._src(k)
