@@ -12,7 +12,9 @@ the two trees in step: no codegen, no tokenizer, no second parse.
   them gives the place (what LibCST's own position metadata would give, except that a
   parenthesised expression starts at its first token inside the brackets); any other node gets
   the span of the nearest enclosing node that has one. Paired on the first request for a node that
-  is not a statement (the error path), in one walk of the whole tree.
+  is not a statement (the error path, and a memory space a statement writes), in one walk of the
+  statements and their parts; the nodes left without a span are given their parent's on the
+  first request for one of them, in one walk of the whole tree.
 - Spans are in the coordinates of the user's text: 1-based line, 1-based character column
   (`ast`'s UTF-8 byte offsets are converted), end exclusive. Lines are numbered where Python
   numbers them (`\\n`, `\\r\\n`, `\\r`); a form feed or a tab is one column. `text` is what
@@ -68,6 +70,7 @@ class Positions:
         self._user = None if user is None else UserLines(user, text)
         self._statements: dict[int, Span] | None = None
         self._nodes: dict[int, Span] | None = None
+        self._filled = False  # whether `_nodes` holds every node (`node`)
         self._starts: list[int] = []  # offset of each line in `text` (the error path only)
 
     # -- queries ---------------------------------------------------------------------------------
@@ -89,10 +92,16 @@ class Positions:
             for ln in python_lines(self.text):
                 self._starts.append(offset)
                 offset += len(ln)
-            pairing = _Pairing(self, self._nodes, deep=True)
-            pairing.statements(self.module.body, self.tree.body)
-            pairing.fill(self.module)
-        span = self._nodes.get(id(node), UNKNOWN_SPAN)
+            _Pairing(self, self._nodes, deep=True).statements(self.module.body, self.tree.body)
+        found = self._nodes.get(id(node))
+        if found is None and not self._filled:
+            # A node the pairing gave no span of its own (the rarer error path): every such
+            # node of the tree takes its parent's, in one walk (LibCST's `children` is dear:
+            # the spaces a statement writes ask only for nodes the pairing places).
+            self._filled = True
+            _Pairing(self, self._nodes, deep=True).fill(self.module)
+            found = self._nodes.get(id(node))
+        span = UNKNOWN_SPAN if found is None else found
         return span if self._user is None else self._user.span(span)
 
     # -- coordinates -----------------------------------------------------------------------------
