@@ -15,8 +15,8 @@ For each N it generates the kernel of bench/generate.py and times, side by side 
   print                    `pl.python_print` of the compiled program;
   show_inferred            `pl.show_inferred.run.run_text(text, filename, backend="910B")`: the whole
                            regeneration an editor runs on save (reading the file, which parses it
-                           once and lowers it, compiling, and splicing the changed statements
-                           into the text), no cache;
+                           once and lowers it, compiling, and rendering the rewritten tree),
+                           no cache;
   cache cold / warm        the same with a fresh cache folder, then again (a hit).
 Stage rows are the best of 5 rounds (of 25 timings for lowering, the passes and print, which
 cost little beside a parse), after a round that is not counted; within a round each stage runs

@@ -1,9 +1,8 @@
 """An inserted `x: T = pl.move(...)` line of show_inferred is the printer's own text of that
 statement (`Spelling.statement`): wrapped by the printer's rule at the depth it goes to, spelled
-with the file's name for `pl`, and the same text whether the regenerated file is spliced
-(`reindented` into the block) or rendered by LibCST from the line parsed back (any indentation).
-An annotation a user's `x = v` line gains is inserted as text (`with_annotation`), exactly what
-LibCST renders the annotated line to."""
+with the file's name for `pl`. The node it is built as (`Spelling.statement_node`, not parsed)
+is what LibCST parses that text to, and renders to it in a block of any indentation (the
+regenerated file is its tree rendered)."""
 
 from __future__ import annotations
 
@@ -18,14 +17,21 @@ from pl.ir.expr import Call, ConstInt, Op, Var
 from pl.ir.stmt import AssignStmt
 from pl.ir.types import TileType
 from pl.printer.doc import WIDTH
-from pl.show_inferred.edit import Spelling, annotate_small
-from pl.show_inferred.splice import reindented, render, with_annotation
+from pl.show_inferred.edit import Spelling
+from pl.show_inferred.lowered import reindented
 
 _KWARGS: list[dict[str, Any]] = [
     {},
     {"target_memory": MemorySpace.Left},
     {"target_memory": MemorySpace.Vec, "blayout": TileLayout.row_major, "slayout": TileLayout.none_box},
 ]
+
+
+def render(stmt: cst.BaseStatement, indent: str) -> str:
+    """The text LibCST renders `stmt` to inside a block indented by `indent` (as the body of a
+    placeholder `if`, whose line is dropped)."""
+    holder = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[stmt], indent=indent))
+    return cst.Module(body=[]).code_for_node(holder).split("\n", 1)[1]
 
 
 def _move(name: str, shape: tuple[int, int], kwargs: dict[str, Any]) -> AssignStmt:
@@ -41,7 +47,8 @@ def _move(name: str, shape: tuple[int, int], kwargs: dict[str, Any]) -> AssignSt
 def test_move_line_is_the_printers_text(shape: tuple[int, int], kwargs: dict[str, Any], name: str,
                                         indent: int) -> None:
     ind = " " * indent
-    text = Spelling().statement(_move(name, shape, kwargs), ind)
+    move = _move(name, shape, kwargs)
+    text = Spelling().statement(move, ind)
     lines = text.splitlines()
     assert unbroken(text).startswith(
         f"{ind}{name}: pl.Tile[[{shape[0]}, {shape[1]}], pl.FP32, pl.MemorySpace.Vec] = pl.move(")
@@ -50,8 +57,9 @@ def test_move_line_is_the_printers_text(shape: tuple[int, int], kwargs: dict[str
     check_wrapping(text)
     if len(ind + name) < 20:
         assert all(len(line) <= WIDTH for line in lines)
-    # The rendered module parses the line back: LibCST renders it to the spliced text.
-    node = cst.parse_statement(reindented(text, ind, ""))
+    # The node built for the line is LibCST's parse of it, and renders to it at any depth.
+    node = Spelling().statement_node(move, text)
+    assert node.deep_equals(cst.parse_statement(reindented(text, ind, "")))
     for block_indent in (ind, "  ", "\t"):
         assert render(node, block_indent) == reindented(text, ind, block_indent)
 
@@ -62,26 +70,3 @@ def test_move_line_spells_the_files_root() -> None:
                     "            x_src, target_memory=p.MemorySpace.Left\n"
                     "        )\n")
     assert "pl." not in text
-
-
-@pytest.mark.parametrize("source", [
-    "x = pl.add(a, b)\n",
-    "\n    # why\n\n    x  =  pl.add(a,  b)  # keep\n",
-    "x = pl.add(\n    a, b\n)\n",
-])
-def test_with_annotation_equals_the_rendered_annotated_line(source: str) -> None:
-    """The annotation `x = v` gains, inserted as text, is what LibCST renders the edited line to."""
-    line = cst.parse_module("if _:\n" + "".join("    " + ln if ln.strip() else ln
-                                                 for ln in source.splitlines(keepends=True)))
-    block = line.body[0]
-    assert isinstance(block, cst.If)
-    stmt = block.body.body[0]
-    assert isinstance(stmt, cst.SimpleStatementLine)
-    text = render(stmt, "    ")
-    t = TileType((ConstInt(16), ConstInt(16)), DType.FP32, MemorySpace.Vec)
-    spell = Spelling()
-    edited = stmt.with_changes(body=[annotate_small(stmt.body[0], t, spell)])
-    assert with_annotation(text, stmt, ": " + spell.type_text(t)) == render(edited, "    ")
-    tuple_target = cst.parse_statement("a, b = f()\n")
-    assert isinstance(tuple_target, cst.SimpleStatementLine)
-    assert with_annotation("a, b = f()\n", tuple_target, ": T") is None

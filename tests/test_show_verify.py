@@ -510,25 +510,25 @@ def test_a_mode_reads_back_the_regenerated_text_only_when_it_shows_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # --explain, --json and --ir report on the compiled programs and print no regenerated text:
     # verifying that text would be work for nothing (its read-back costs several compiles), and
-    # so would making it (its text edits). (--ir reads its own IR text back: tests above.)
+    # so would making it (its tree). (--ir reads its own IR text back: tests above.)
     # A mode that shows the text reads it back from the tree assembled from the input's parse:
     # LibCST parses the input only (pl/show_inferred/verify.py).
     from pl.show_inferred import annotate, plan
 
     loads: list[tuple[str, bool]] = []
-    real_read, real_edits = annotate.read_kernel, plan._Planner.text_edits
+    real_read, real_apply = annotate.read_kernel, plan._Planner.apply
     edits: list[int] = []
 
     def reading(filename: str, text: str, module: cst.Module | None = None) -> Any:
         loads.append((text, module is not None))
         return real_read(filename, text, module)
 
-    def text_edits(self: Any, source: Any) -> Any:
+    def apply(self: Any) -> Any:
         edits.append(1)
-        return real_edits(self, source)
+        return real_apply(self)
 
     monkeypatch.setattr(annotate, "read_kernel", reading)
-    monkeypatch.setattr(plan._Planner, "text_edits", text_edits)
+    monkeypatch.setattr(plan._Planner, "apply", apply)
     kernel = tmp_path / "kernel.py"
     text = (ROOT / "examples" / "seed_general.py").read_text(encoding="utf-8")
     kernel.write_text(text, encoding="utf-8")

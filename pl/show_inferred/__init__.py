@@ -3,7 +3,7 @@
 Entry points: `python -m pl.show_inferred` (`cli.main`) and the library call
 `pl.show_inferred(path_or_text, ...)` (`run.show_inferred`; this package is callable).
 Modules: `run` (`run_text`: the compile cache in front of `annotate`), `result` (what a run
-returns, and its JSON form for the cache), `annotate` (load, compile, regenerate), `plan` / `edit` / `splice` (which lines change and
+returns, and its JSON form for the cache), `annotate` (load, compile, regenerate), `plan` / `edit` (which lines change and
 how), `imports` (the `pl` spelling), `verify` (the output reads back to the same programs),
 `report` (`--explain` / `--json`), `html_report` (`--html`), `written_spaces` (spaces the user
 wrote that inference changed), `cache` (the JSON-only compile cache), `cli` (the command line),

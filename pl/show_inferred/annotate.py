@@ -16,13 +16,13 @@ to the same programs and is a fixed point), else raises `InternalError`. Errors 
 `PlError`s located in the user's file.
 
 Cost: the file is parsed by LibCST once (by the loader; `regenerate` reuses that parse, and so do
-the decorators of a file run by `--exec`), and the output is the user's text with the changed
-statements spliced in (pl/show_inferred/splice.py) rather than a rendering of the whole rewritten
-module. The output is never parsed by LibCST either: its tree is assembled from the input's parse
-and the changed and inserted statements (`Regenerated.tree`; an inserted move is built as a node,
-`Spelling.statement_node`, not parsed), and verification reads that tree back once it renders to
-exactly the output (pl/show_inferred/verify.py). A run that shows no text (`verify=False`: the
-command's --explain, --json, --ir) makes neither text edits nor a tree. Memory: once a run
+the decorators of a file run by `--exec`). The output is never parsed by LibCST either: its tree
+is assembled from the input's parse and the changed and inserted statements (`Regenerated.tree`;
+an inserted move is built as a node, `Spelling.statement_node`, not parsed), the output is that
+tree rendered once (LibCST renders every node it parsed to exactly its text, so the lines that
+did not change are the user's), and verification reads that tree back
+(pl/show_inferred/verify.py). A run that shows no text (`verify=False`: the command's --explain,
+--json, --ir) builds no tree. Memory: once a run
 returns, nothing of its parse is alive (its result holds texts and programs, no tree), even
 with the collector paused; during verification the input's parse lives on in the output's tree,
 in place of the parse of the output the read-back used to make.
@@ -77,7 +77,6 @@ from pl.show_inferred.plan import (
     shape_constants,
 )
 from pl.show_inferred.result import FunctionInfo, Regenerated, kernel_options
-from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, splice
 from pl.show_inferred.verify import ProgramNotVerified, Rerun, verify_output
 from pl.show_inferred.written_spaces import space_changes, written_in
 from pl.structural import structural_equal
@@ -374,18 +373,14 @@ def _replace_functions(tree: cst.Module, replacements: dict[int, FunctionResult 
     return tree.with_changes(body=body)
 
 
-def regenerate(text: str, filename: str, compiled: Sequence[Compiled], *,
-               splice_text: bool = True) -> Regenerated:
+def regenerate(text: str, filename: str, compiled: Sequence[Compiled]) -> Regenerated:
     """`text` with each compiled program's functions rewritten in place (see the module doc).
 
-    The output is the rewritten module's text. It is built by splicing the changed statements
-    into `text` (pl/show_inferred/splice.py) unless a change cannot be placed that way, or
-    `splice_text=False` (the reference the tests compare with): then LibCST renders the module.
-    A text Python reads otherwise than it is written (line breaks other than `\\n`, NFKC names,
+    The output is the rewritten module's text, its tree rendered by LibCST. A text Python reads otherwise than it is written (line breaks other than `\\n`, NFKC names,
     form feeds; `python_view`) is regenerated as read, then given the user's lines back
     (`restore`), as `run_file` does; `compiled` is then the compile of that view."""
     view = python_view(text)
-    r = _regenerate(SourceFile(filename, view), compiled, splice_text=splice_text)
+    r = _regenerate(SourceFile(filename, view), compiled)
     return r if view == text else _restored(r, text, view)
 
 
@@ -403,7 +398,7 @@ def _restored(r: Regenerated, text: str, view: str) -> Regenerated:
 
 
 def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
-                splice_text: bool = True, dims: Mapping[str, str] | None = None,
+                dims: Mapping[str, str] | None = None,
                 lowered: Mapping[str, str] | None = None, helpers: InlineHelpers | None = None,
                 shows_text: bool = True) -> Regenerated:
     """`regenerate` of the file the programs were loaded from: its parse is reused, and
@@ -415,15 +410,13 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
     ones found to compile differently at their calls (the file is then planned again).
     `shows_text=False`: for a caller that neither prints nor writes the regenerated text
     (`run_file(verify=False)`): every function is planned (the moves' names, the notes) but no
-    text edit is made and no tree assembled; the result's `output` is then the input text."""
+    tree is assembled; the result's `output` is then the input text."""
     text, filename = parsed.text, parsed.filename
     positions = parsed.statement_positions()
     tree = parsed.module
     if helpers is None:
         helpers = InlineHelpers(tree, positions)
     helpers.reset()
-    source = SourceText(text, parsed.stmt_span, tree) if splice_text and shows_text else None
-    edits: list[Edit] | None = []
     replacements: dict[int, FunctionResult | LoweredResult] = {}
     infos: list[FunctionInfo] = []
     notes: list[PlError] = []
@@ -457,22 +450,20 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
             if fn is None or src is None:
                 continue
             assert root is not None
-            fn_infos, fn_edits = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
-                                              text, source, root.name, dims, indent,
-                                              set() if cd is None or id(fd) not in methods else
-                                              {m.name.value for m in cd.body.body
-                                               if isinstance(m, cst.FunctionDef)},
-                                              (lowered or {}).get(c.source.name, ""),
-                                              consts, helpers, shows_text)
+            fn_infos = _rewrite_one(fd, positions, c, fn, src, replacements, notes,
+                                    text, root.name, dims, indent,
+                                    set() if cd is None or id(fd) not in methods else
+                                    {m.name.value for m in cd.body.body
+                                     if isinstance(m, cst.FunctionDef)},
+                                    (lowered or {}).get(c.source.name, ""),
+                                    consts, helpers, shows_text)
             infos.extend(fn_infos)
-            edits = None if edits is None or fn_edits is None else edits + fn_edits
     if helpers.settle():  # a helper's calls disagree: its callers are shown as they compile
-        return _regenerate(parsed, compiled, splice_text=splice_text, dims=dims, lowered=lowered,
+        return _regenerate(parsed, compiled, dims=dims, lowered=lowered,
                            helpers=helpers, shows_text=shows_text)
     for helper, res in helpers.results():
         if res.changed:
             replacements[id(helper)] = res
-            edits = None if edits is None or res.edits is None else edits + res.edits
     for helper, _, _ in helpers.defs:
         why = helpers.differ.get(id(helper))
         if why is not None:
@@ -481,9 +472,6 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
                                  f"{why}, so each call's compiled statements stand at the call",
                                  Span(filename, rng.start.line, rng.start.column + 1)))
     notes.extend(_imported_notes(compiled, filename))
-    if replacements and edits is not None and source is not None and root is not None \
-            and root.after is not None:
-        edits = _with_import(edits, source, root)
     kept = {(i.program, i.name) for i in infos if i.kept_reason}
     for c in compiled:  # a space the user wrote is never changed silently
         if c.decisions is not None:
@@ -496,14 +484,11 @@ def _regenerate(parsed: SourceFile, compiled: Sequence[Compiled], *,
         return Regenerated(filename, text, text, tuple(compiled), tuple(infos), tuple(notes),
                            warnings)
     # The output's tree: the input's parse with the rewritten functions (and the added import)
-    # in place, sharing every node of the input that did not change. Verification reads it back
-    # instead of parsing the output, once it has checked that it renders to exactly the output.
-    assembled = _replace_functions(tree, replacements, root) if replacements and \
-        root is not None else tree
-    output: str | None = None
-    if source is not None:
-        # LibCST renders an unchanged parse to the very text it was parsed from.
-        output = spliced_text(text, edits) if replacements else text
+    # in place, sharing every node of the input that did not change; the output is its
+    # rendering (an unchanged parse renders to the very text it was parsed from). Verification
+    # reads it back instead of parsing the output.
+    assembled, output = (_replace_functions(tree, replacements, root), None) \
+        if replacements and root is not None else (tree, text)
     if output is None:
         output = assembled.code
     # The sites' planners refer back to `helpers` (a cycle that holds the parse); the output and
@@ -542,28 +527,6 @@ def _imported_notes(compiled: Sequence[Compiled], filename: str) -> list[PlError
                                  f"{os.path.basename(home)}, which this file imports: {there}",
                                  where))
     return notes
-
-
-def _with_import(edits: list[Edit], source: SourceText, root: DslRoot) -> list[Edit] | None:
-    """`edits` plus the `import pl` line `root` asks for, after its statement (None: the text
-    position is not certain; the module is rendered instead)."""
-    assert root.after is not None
-    try:
-        _, end = source.range_of(root.after)
-    except NotSpliceable:
-        return None
-    return [*edits, Edit(end, end, 0, root.import_line)]
-
-
-def spliced_text(text: str, edits: list[Edit] | None) -> str | None:
-    """`text` with `edits` spliced in, or None when there are none or they cannot be placed as
-    text (the caller then renders the whole module)."""
-    if edits is None:
-        return None
-    try:
-        return splice(text, edits)
-    except NotSpliceable:
-        return None
 
 
 def _jit_defs(tree: cst.Module, positions: Any, filename: str, program: Program, shown: set[int],
@@ -621,13 +584,12 @@ def _jit_name(program: Program, fd: cst.FunctionDef, positions: Any) -> str:
 
 def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function, src: Function,
                  replacements: dict[int, FunctionResult | LoweredResult], notes: list[PlError],
-                 text: str, source: SourceText | None, root: str,
+                 text: str, root: str,
                  dims: Mapping[str, str] | None, indent: int = 1,
                  methods: frozenset[str] | set[str] = frozenset(), lowered: str = "",
                  consts: Mapping[str, int] | None = None, helpers: InlineHelpers | None = None,
-                 shows_text: bool = True) -> tuple[list[FunctionInfo], list[Edit] | None]:
-    """One method rewritten, and its changes as text edits (None: the module must be rendered).
-    The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
+                 shows_text: bool = True) -> list[FunctionInfo]:
+    """One method rewritten (its def, when it changes, in `replacements`). The functions compilation outlined from its `pl.at` scopes are regenerated with it, inside
     their `with` blocks: each gets the method's info (its moves are named in the method)."""
     outlined = {}
     for name in _outlined_from(fn, c):
@@ -640,7 +602,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             # its callers' calls would not pass what the compiled ones do.)
             raise Unsupported("compilation added parameters to it")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
-                               source_text=source, root=root, dims=dims, outlined=outlined,
+                               root=root, dims=dims, outlined=outlined,
                                consts=consts, helpers=helpers, shows_text=shows_text,
                                methods=set(methods), regions=not lowered)
     except Unsupported as e:
@@ -656,7 +618,7 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                 # The text already is its compiled form (every tile typed with its space, every
                 # move written: `--ir`'s text read back): shown as it compiles it would only be
                 # renamed, so it stays as written, and nothing is hidden by that.
-                return _infos(c, (fn,), lambda v: user_name(v.name)), []
+                return _infos(c, (fn,), lambda v: user_name(v.name))
             shown = rewrite_lowered(fd, positions, fn, _moves_of(c, fn.name), indent=indent,
                                     taken=_identifiers(fd, positions, text), root=root,
                                     dims=dims, outlined=outlined, methods=set(methods),
@@ -667,21 +629,21 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
                                  "--ir shows its compiled form",
                                  Span(src.span.filename, src.span.line, src.span.col)))
             return [FunctionInfo(c.source.name, name, (), f"{e}; {e2}")
-                    for name in (fn.name, *outlined)], []
+                    for name in (fn.name, *outlined)]
         notes.append(PlError(f"{c.source.name}.{fn.name} {_SHOWN_COMPILED}, below the "
                              f"level it is written at ({e}): its compiled statements stand where "
                              "the statements they come from were written",
                              Span(src.span.filename, src.span.line, src.span.col)))
         replacements[id(fd)] = shown
-        return _infos(c, (fn, *(g for g, _ in outlined.values())), shown.name_of), None
+        return _infos(c, (fn, *(g for g, _ in outlined.values())), shown.name_of)
     for why in res.region_notes:
         notes.append(PlError(f"{c.source.name}.{fn.name}: {why}",
                              Span(src.span.filename, src.span.line, src.span.col)))
     if res.changed:  # only changed statement lists are rebuilt
-        replacements[id(fd)] = res  # its def is built only if the module is rendered
+        replacements[id(fd)] = res
     moved = res.move_names
     return _infos(c, (fn, *(g for g, _ in outlined.values())),
-                  lambda v: moved.get(v.name) or user_name(v.name)), res.edits
+                  lambda v: moved.get(v.name) or user_name(v.name))
 
 
 def _infos(c: Compiled, functions: Sequence[Function], name_of: Callable[[Var], str]

@@ -29,6 +29,7 @@ from typing import Any, cast
 import libcst as cst
 from typing_extensions import assert_never
 
+from pl.errors import python_lines
 from pl.ir.enums import FunctionType, ParamDirection
 from pl.ir.expr import Call, GlobalVar, TupleGetItem, Var
 from pl.ir.function import Function
@@ -58,7 +59,6 @@ from pl.printer.exprs import PrintContext, type_text
 from pl.printer.program import decorator_text
 from pl.printer.stmts import scope_loop_form, statement_text
 from pl.show_inferred.edit import BoundNames, Unsupported, fresh_name
-from pl.show_inferred.splice import reindented
 
 __all__ = ["LoweredResult", "compiler_made", "readable_base", "rewrite_lowered", "rewrite_region"]
 
@@ -716,6 +716,14 @@ def _shown_form(s: Stmt, written: Mapping[tuple[bool, int, int], int],
             return s
         case _:
             assert_never(k)
+
+
+def reindented(text: str, old: str, new: str) -> str:
+    """The printer's `text` (each line starting with `old`) with `new` in place of `old`."""
+    if old == new:
+        return text
+    return "".join(new + line[len(old):] if line.strip() else line
+                   for line in python_lines(text))
 
 
 def _only_pass(block: cst.IndentedBlock) -> bool:

@@ -72,7 +72,6 @@ from pl.show_inferred.edit import (
     with_value_call,
 )
 from pl.show_inferred.lowered import compiler_made, readable_base, rewrite_region
-from pl.show_inferred.splice import Edit, NotSpliceable, SourceText, reindented, with_annotation
 
 Key = tuple[int, int]
 Block = cst.IndentedBlock
@@ -104,6 +103,7 @@ class _Edit:
     target_memory: Any = None         # a MemorySpace to write into target_memory=
     renames: list[tuple[int, str, str]] = field(default_factory=list)
     column: int = 0                   # where the statement starts on its line (0-based)
+    line: int = 0                     # the statement's line
     # The calls nested in the statement that change, by id of the user's node: a name that
     # replaces the call (it was taken out to a statement of its own), or the edit of its call.
     nested: dict[int, Any] = field(default_factory=dict)
@@ -142,23 +142,19 @@ class _Insert:
 
 
 class FunctionResult:
-    """The rewritten def and the names the output gives to the compiler's inserted moves; with
-    the user's text at hand, also the rewrite as text edits (`edits`; None: not placeable), and
-    then the def itself is built only if asked for (`node`)."""
+    """The rewritten def and the names the output gives to the compiler's inserted moves."""
 
-    def __init__(self, planner: _Planner, edits: list[Edit] | None) -> None:
+    def __init__(self, planner: _Planner) -> None:
         self._planner = planner
         self.move_names = {**planner.move_names, **planner.temp_names}
         self.move_lines = planner.move_lines
-        self.edits = edits
         # Why each statement shown as it compiles in the function is (`_Planner._region`).
         self.region_notes = list(planner.region_notes)
-        # Without text edits, the def is built now where the output is shown (rendered whole, or
-        # for its tree), so that a change it cannot make raises `Unsupported` here, where the
-        # caller shows the function as it compiles instead; where no text is shown (--explain,
-        # --json), from the plan, and nothing is built.
-        self.changed = bool(edits) if edits is not None else \
-            self.node is not planner.fd if planner.shows_text else \
+        # The def is built now where the output is shown (its tree is rendered), so that a
+        # change it cannot make raises `Unsupported` here, where the caller shows the function
+        # as it compiles instead; where no text is shown (--explain, --json), nothing is built:
+        # whether it changes is read from the plan.
+        self.changed = self.node is not planner.fd if planner.shows_text else \
             bool(planner.edits or planner.inserts or planner.appends or planner.removed
                  or planner.regions)
 
@@ -239,7 +235,6 @@ class _Planner:
         # The call sites of inline helpers planned in this function: (the helper's def, the
         # planner of the site), committed to `helpers` once the whole function is planned.
         self.sites: list[tuple[cst.FunctionDef, _Planner]] = []
-        self.source_text: SourceText | None = None  # the file, for text edits (`text_edits`)
         self.shows_text = True  # False: the output is not shown, only the plan is used
         self.result: FunctionResult | None = None  # a site's rewrite of its helper
         self.moves = moves
@@ -612,7 +607,7 @@ class _Planner:
                               f"({why})")
         sub = _Planner(site.fd, self.positions, self.compiled, self.source_fn, self.moves, 0,
                        self.text, self.root, self.dims, None, self.consts, self.helpers)
-        sub.source_text, sub.shows_text = self.source_text, self.shows_text
+        sub.shows_text = self.shows_text
         sub.written = {}
         for top in site.stmts:
             for x in walk_stmts(top):
@@ -623,8 +618,7 @@ class _Planner:
         try:
             sub._walk(site.stmts, site.fd.body, (), 1)
             sub._check_moved()
-            sub.result = FunctionResult(sub, sub.text_edits(self.source_text)
-                                        if self.source_text is not None else None)
+            sub.result = FunctionResult(sub)
         except Unsupported as e:
             raise Unsupported(f"a call of the @pl.inline helper {name} cannot be shown in its "
                               f"body: {e}") from None
@@ -687,6 +681,12 @@ class _Planner:
         nodes = rewrite_region(self.fd, entry.stmt, self.positions, self.compiled, stmts,
                                self.moves, self.indent, depth, self.root, name_of, self.methods,
                                self.spell.dim_names, first_claims)
+        for node in nodes:  # (what pl reads back: see `_updated_line`)
+            try:
+                check_expression_size("", cst.Module([]).code_for_node(node))
+            except PlError:
+                raise Unsupported(f"{what}, shown as it compiles, would be longer than pl reads "
+                                  f"({MAX_LINE_OPERATORS} operators at most)") from None
         if pending:
             self.inserts.setdefault(id(entry.stmt), []).extend(pending)
         self.regions[id(entry.stmt)] = nodes
@@ -799,7 +799,8 @@ class _Planner:
             indent = " " * ((self.indent + depth) * 4)
             line = cst.parse_statement(f"{name}: {self.spell.type_text(shown)} = {code}\n")
             assert isinstance(line, cst.SimpleStatementLine)
-            small = _wrapped(line.body[0], len(indent))  # (as a line annotated in place is)
+            small = _wrapped(line.body[0], len(indent),  # (as a line annotated in place is)
+                             cst.Module([]).code_for_node(line.body[0]))
             code = cst.Module([]).code_for_node(line.with_changes(body=[small]))
             text = "".join(indent + x for x in code.splitlines(keepends=True))
             pending.append(_Insert(line=text, indent=indent,
@@ -996,7 +997,7 @@ class _Planner:
         if id(entry.small) in self.edits:
             raise Unsupported("two compiled statements edit one statement")
         pos = self._pos(entry.small)
-        edit.column = 0 if pos is None else pos[1] - 1
+        edit.line, edit.column = (0, 0) if pos is None else (pos[0], pos[1] - 1)
         self.edits[id(entry.small)] = edit
 
     def _move(self, s: AssignStmt, depth: int) -> _Insert:
@@ -1030,15 +1031,6 @@ class _Planner:
     def apply(self) -> cst.FunctionDef:
         body = _Apply(self).suite(self.fd.body)
         return self.fd if body is self.fd.body else self.fd.with_changes(body=body)
-
-    def text_edits(self, source: SourceText) -> list[Edit] | None:
-        """The changes `apply` makes, as text edits of `source` (None: not placeable)."""
-        try:
-            recorder = _Record(self, source)
-            recorder.suite(self.fd.body, 1)
-            return recorder.edits
-        except NotSpliceable:
-            return None
 
 
 @dataclass(frozen=True)
@@ -1349,149 +1341,47 @@ def _one_line_changes(plan: _Planner, suite: cst.SimpleStatementSuite) -> bool:
 
 def _updated_line(s: cst.SimpleStatementLine, edits: dict[int, _Edit], spell: Spelling
                   ) -> cst.SimpleStatementLine:
+    """The line with its statements' edits. Each edited statement is rendered once, for the
+    width of the line (`_wrapped`) and for what pl reads back: an added annotation can take a
+    line the reader accepted over its operator limit (then `Unsupported`)."""
     if not any(id(small) in edits for small in s.body):
         return s
-    body = [small if id(small) not in edits else _edited(small, edits[id(small)], spell)
-            for small in s.body]
-    edit = edits.get(id(s.body[0]))
-    if len(body) == 1 and edit is not None and edit.annotate is not None:
-        # (A statement after a `;` is not broken: only a line of its own.)
-        body = [_wrapped(body[0], edit.column)]
-    return s.with_changes(body=body)
-
-
-# Ranks of edits at one offset (see pl/show_inferred/splice.py, Edit): appends to an ending block (minus
-# its depth: the deepest block ends first), inserts before a statement, then its replacement.
-_INSERT, _REPLACE = 1, 2
-
-
-class _Record:
-    """The changes `_Apply` makes, as text edits of the user's file (pl/show_inferred/splice.py):
-    the same walk, but no tree is built, and a line that only gains an annotation is not even
-    rendered. Raises `NotSpliceable` when a change cannot be placed as text."""
-
-    def __init__(self, plan: _Planner, source: SourceText) -> None:
-        self.plan = plan
-        self.source = source
-        self.edits: list[Edit] = []
-        self.lines: dict[int, cst.SimpleStatementLine] = {}
-
-    def line(self, s: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
-        """The rewritten line, built once, when it must be rendered."""
-        out = self.lines.get(id(s))
-        if out is None:
-            out = self.lines[id(s)] = _updated_line(s, self.plan.edits, self.plan.spell)
-        return out
-
-    def stmt(self, s: cst.BaseStatement, depth: int) -> None:
-        body = getattr(s, "body", None)
-        if isinstance(body, cst.BaseSuite):
-            self.suite(body, depth + 1)
-        orelse = getattr(s, "orelse", None)
-        if isinstance(orelse, cst.If):
-            self.stmt(orelse, depth)
-        elif isinstance(orelse, cst.Else):
-            self.suite(orelse.body, depth + 1)
-
-    def suite(self, block: cst.BaseSuite, depth: int) -> None:
-        if isinstance(block, cst.SimpleStatementSuite) and _one_line_changes(self.plan, block):
-            raise NotSpliceable("a one-line suite becomes an indented block")
-        if not isinstance(block, cst.IndentedBlock):
-            return
-        plan, src = self.plan, self.source
-        for orig in block.body:
-            if not isinstance(orig, cst.SimpleStatementLine) and id(orig) not in plan.regions:
-                self.stmt(orig, depth)
-        for orig in block.body:
-            inserts = plan.inserts.get(id(orig))
-            if inserts:
-                start = src.start_of(orig)  # before its leading lines, which stay with it
-                self._add(start, start, _INSERT, self._rendered(inserts, src.indent_of(orig)))
-            parts = _split_line(orig, self.line(orig), plan) \
-                if isinstance(orig, cst.SimpleStatementLine) else None
-            if id(orig) in plan.removed:
-                self._add(*src.range_of(orig), _REPLACE, "")
-            elif id(orig) in plan.regions:  # (a compound statement is not located to its end)
-                start, end = src.range_of(orig)
-                indent = src.indent_of(orig)
-                self._add(start, end, _REPLACE, "".join(
-                    self._readable(src.render(x, indent), start) for x in plan.regions[id(orig)]))
-            elif parts is not None:
-                start, end = src.range_of(orig)
-                indent = src.indent_of(orig)
-                self._add(start, end, _REPLACE, "".join(
-                    self._readable(src.render(x, indent), start)
-                    if isinstance(x, cst.SimpleStatementLine) else self._rendered([x], indent)
-                    for x in parts))
-            elif isinstance(orig, cst.SimpleStatementLine) and \
-                    any(id(small) in plan.edits for small in orig.body):
-                start, end = src.range_of(orig)
-                self._add(start, end, _REPLACE, self._line_text(orig, start, end))
-        appends = plan.appends.get(id(block))
-        if appends:
-            last = block.body[-1]  # after its last line, before the block's closing comments
-            _, end = src.range_of(last)
-            self._add(end, end, -depth, self._rendered(appends, src.indent_of(last)))
-
-    def _add(self, start: int, end: int, order: int, text: str) -> None:
-        self.edits.append(Edit(start, end, order, text))
-
-    def _line_text(self, orig: cst.SimpleStatementLine, start: int, end: int) -> str:
-        """The rewritten line's text (`start`, `end`: the line's `range_of`): an annotation
-        `x = v` gains is inserted as text (into the user's text of the line, or into the line
-        rendered with only its call changed); anything else is the rewritten line rendered."""
-        src = self.source
-        edit = self.plan.edits.get(id(orig.body[0])) if len(orig.body) == 1 else None
-        if edit is not None and edit.annotate is not None and not _breaks(orig.body[0], edit,
-                                                                          self.plan.spell):
-            annotation = ": " + self.plan.spell.type_text(edit.annotate)
-            if edit.target_memory is None and not edit.renames and not edit.nested:
-                text = src.text[start:end]
-            else:
-                call_only = replace(edit, annotate=None)
-                text = src.render(_updated_line(orig, {id(orig.body[0]): call_only}, self.plan.spell),
-                                  src.indent_of(orig))
-            annotated = with_annotation(text, orig, annotation)
-            if annotated is not None:
-                return self._readable(annotated, start)
-        return self._readable(src.render(self.line(orig), src.indent_of(orig)), start)
-
-    def _readable(self, text: str, start: int) -> str:
-        """`text`, the rewritten line at offset `start`, unless pl would refuse to read it back:
-        an added annotation can take a line the reader accepted over its operator limit."""
+    module = cst.Module(body=[])
+    body: list[cst.BaseSmallStatement] = []
+    for small in s.body:
+        edit = edits.get(id(small))
+        if edit is None:
+            body.append(small)
+            continue
+        new = _edited(small, edit, spell)
+        text = module.code_for_node(new)
+        if len(s.body) == 1 and edit.annotate is not None:
+            # (A statement after a `;` is not broken: only a line of its own.)
+            wrapped = _wrapped(new, edit.column, text)
+            if wrapped is not new:
+                new, text = wrapped, module.code_for_node(wrapped)
         try:
             check_expression_size("", text)
         except PlError:
-            line = self.source.text.count("\n", 0, start) + 1
-            raise Unsupported(f"annotated, line {line} would be longer than pl reads "
+            raise Unsupported(f"annotated, line {edit.line} would be longer than pl reads "
                               f"({MAX_LINE_OPERATORS} operators at most)") from None
-        return text
-
-    def _rendered(self, inserts: list[_Insert], indent: str) -> str:
-        out = []
-        for ins in inserts:
-            if ins.hoisted is None:
-                out.append(reindented(ins.new, ins.indent, indent))
-            else:
-                assert isinstance(ins.hoisted, cst.SimpleStatementLine)
-                out.append(self.source.render(self.line(ins.hoisted), indent))
-        return "".join(out)
+        body.append(new)
+    return s.with_changes(body=body)
 
 
-def _wrapped(small: cst.BaseSmallStatement, column: int) -> cst.BaseSmallStatement:
-    """An annotated `x: T = f(a, b)` written on one line, broken by the printer's rule when it
-    is longer than the printer's width (pl/printer/doc.py `group_lines`: the arguments on a line
-    of their own, else one a line), as the inserted statements are; where the annotation alone
-    takes the line up to `f(` past the width (a type with a `pl.TileView`), its own bracketed
-    list is broken first, one item a line, as the printer breaks it (pl/printer/stmts.py
-    `_typed`), then `] = f(` and the arguments by the rule (a call written over several lines
-    keeps them as written). Any other statement, a call written over several lines whose first
-    line fits, or one holding a comment, as it is."""
+def _wrapped(small: cst.BaseSmallStatement, column: int, text: str) -> cst.BaseSmallStatement:
+    """An annotated `x: T = f(a, b)` (`text`: its rendering) written on one line, broken by the
+    printer's rule when it is longer than the printer's width (pl/printer/doc.py `group_lines`:
+    the arguments on a line of their own, else one a line), as the inserted statements are;
+    where the annotation alone takes the line up to `f(` past the width (a type with a
+    `pl.TileView`), its own bracketed list is broken first, one item a line, as the printer
+    breaks it (pl/printer/stmts.py `_typed`), then `] = f(` and the arguments by the rule (a
+    call written over several lines keeps them as written). Any other statement, a call
+    written over several lines whose first line fits, or one holding a comment, as it is."""
     if not isinstance(small, cst.AnnAssign) or not isinstance(small.value, cst.Call) \
             or not small.value.args:
         return small
     module = cst.Module(body=[])
-    text = module.code_for_node(small)
     first = text.split("\n", 1)[0]
     if "#" in text or column + len(first) <= WIDTH:
         return small
@@ -1534,14 +1424,6 @@ def _wrapped(small: cst.BaseSmallStatement, column: int) -> cst.BaseSmallStateme
                     whitespace_after_arg=cst.SimpleWhitespace(""))]
     return small.with_changes(value=call.with_changes(
         args=args, whitespace_before_args=broken(INDENT)))
-
-
-def _breaks(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> bool:
-    """Whether the edited `small`, alone on its line, is broken over lines (`_wrapped`)."""
-    if edit.annotate is None:
-        return False
-    annotated = _edited(small, edit, spell)
-    return _wrapped(annotated, edit.column) is not annotated
 
 
 def _edited(small: cst.BaseSmallStatement, edit: _Edit, spell: Spelling) -> cst.BaseSmallStatement:
@@ -1758,15 +1640,13 @@ def _target_names(node: cst.BaseExpression) -> list[cst.Name]:
 
 
 def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, source: Function,
-                     moves: set[str], indent: int, text: str | None = None,
-                     source_text: SourceText | None = None, root: str = "pl",
+                     moves: set[str], indent: int, text: str | None = None, root: str = "pl",
                      dims: Mapping[str, str] | None = None,
                      outlined: Mapping[str, tuple[Function, set[str]]] | None = None,
                      consts: Mapping[str, int] | None = None,
                      helpers: InlineHelpers | None = None, shows_text: bool = True,
                      methods: set[str] | None = None, regions: bool = False) -> FunctionResult:
     """The user's `fd` with the compiled function's changes; raises `Unsupported` (see above).
-    With `source_text` (the file `fd` was parsed from) the changes also come as text edits.
     `root` is the name the file imports `pl` as: every inserted `pl.` is spelled `root.`;
     `dims`: the name the file binds each `pl.dynamic` dimension to, by the dimension's name;
     `outlined`: the functions compilation made of `pl.at` scopes' bodies, by name, each with the
@@ -1781,8 +1661,8 @@ def rewrite_function(fd: cst.FunctionDef, positions: Any, compiled: Function, so
     `Unsupported`."""
     planner = _Planner(fd, positions, compiled, source, moves, indent, text, root, dims, outlined,
                        consts, helpers, methods, regions)
-    planner.source_text, planner.shows_text = source_text, shows_text
+    planner.shows_text = shows_text
     planner.plan()
     if helpers is not None:
         helpers.commit(planner.sites)
-    return FunctionResult(planner, planner.text_edits(source_text) if source_text else None)
+    return FunctionResult(planner)
