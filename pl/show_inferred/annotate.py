@@ -326,7 +326,9 @@ def _moves_of(c: Compiled, function: str) -> set[str]:
 
 class _Swap(cst.CSTTransformer):
     """Swaps the defs `replacements` names (by the id of the parsed def), at any depth; a
-    method's replacement brings the methods that stand before it in its class (`before`)."""
+    method's replacement brings the methods that stand before it in its class (`before`).
+    Visits statements only (a def is in a statement list), and never the body of a def it
+    replaces."""
 
     def __init__(self, replacements: dict[int, FunctionResult | LoweredResult]) -> None:
         self.replacements = replacements
@@ -340,8 +342,12 @@ class _Swap(cst.CSTTransformer):
         self.in_class.pop()
         return updated_node
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.in_class.append(False)
+        return id(node) not in self.replacements  # (a replaced def's body is not visited)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return False  # (no def inside)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
                           ) -> cst.FunctionDef | cst.FlattenSentinel[cst.BaseStatement]:
