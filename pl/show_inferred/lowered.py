@@ -125,6 +125,25 @@ def readable_base(v: Var, taken: set[str]) -> str:
     return base if _spellable(base) else "t"
 
 
+def _targets(fd: cst.FunctionDef, positions: object) -> dict[Key, str]:
+    """The one name each simple statement of `fd` binds (`x = ...`, `x: T = ...`), by its
+    position."""
+    out: dict[Key, str] = {}
+
+    class _Find(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+            for small in node.body:
+                target = small.targets[0].target if isinstance(small, cst.Assign) \
+                    and len(small.targets) == 1 else \
+                    small.target if isinstance(small, cst.AnnAssign) else None
+                rng = positions.get(small)  # type: ignore[attr-defined]
+                if isinstance(target, cst.Name) and rng is not None:
+                    out[(rng.start.line, rng.start.column + 1)] = target.value
+
+    fd.body.visit(_Find())
+    return out
+
+
 class _Names:
     """The output name of every Var the function (and the functions outlined from its scopes)
     binds: the user's name where the user named it, else a readable unique one. Keyed by the
@@ -132,7 +151,8 @@ class _Names:
     reshape)."""
 
     def __init__(self, functions: Sequence[Function], moves: set[str], taken: set[str],
-                 dims: Mapping[str, str], bound: set[str]) -> None:
+                 dims: Mapping[str, str], bound: set[str],
+                 targets: Mapping[Key, str] | None = None) -> None:
         self.dims = dims
         self.names: dict[Var, str] = {}
         made: list[Var] = []
@@ -189,6 +209,11 @@ class _Names:
                  if isinstance(s, AssignStmt) and s.var.name in moves and isinstance(s.value, Call)
                  and s.value.args and isinstance(s.value.args[0], Var)
                  and isinstance(t := s.var.type, TileType) and t.memory_space is not None}
+        # The name the user's statement binds where each value is bound (`targets`: the
+        # single-name target of each user statement, by position).
+        at = {d: targets[_key(s)] for f in functions for s in walk_stmts(f.body)
+              if targets and _key(s) in targets for d in stmt_defs(s)}
+        given: set[str] = set()
         for v in made:
             if v in moved:
                 of, space = moved[v]
@@ -198,7 +223,14 @@ class _Names:
                 base = readable_base(v, taken)
             if not _spellable(base):
                 base = "t"
-            self.names[v] = fresh_name(base, taken)
+            if at.get(v) == base and base not in given and base not in self.names.values():
+                # The name its own statement binds (the text read back is this output): kept,
+                # or the output would change on every run.
+                self.names[v] = base
+                taken.add(base)
+            else:
+                self.names[v] = fresh_name(base, taken)
+            given.add(self.names[v])
         for v, w in shared.items():
             self.names[v] = self.names[w]
 
@@ -820,7 +852,8 @@ def rewrite_lowered(fd: cst.FunctionDef, positions: object, compiled: Function, 
     bound = BoundNames()
     fd.body.visit(bound)
     names = _Names([compiled, *(f for f, _ in outlined.values())], all_moves, taken, dims or {},
-                   {*bound.names, *(p.name.value for p in fd.params.params)})
+                   {*bound.names, *(p.name.value for p in fd.params.params)},
+                   _targets(fd, positions))
     # The user's parameters keep the names the kept signature spells (even `x__ssa_v0`).
     written = [p.name.value for p in fd.params.params if p.name.value != "self"]
     for v, name in zip(compiled.params, written, strict=False):
