@@ -103,8 +103,9 @@ class Spelling:
         pl.move(...)`), built from its parts rather than parsed: the type and each argument
         are read once per regeneration (they repeat), and the whitespace is the form the
         printer's one wrapping rule chose (pl/printer/doc.py: flat, the arguments on one line
-        of their own, or one argument a line), which `text` shows. Verification checks that the
-        output's tree renders to the output (pl/show_inferred/verify.py)."""
+        of their own, or one argument a line), which `text` shows. The printed output is its
+        tree rendered, so this node must be the one LibCST parses from `text`:
+        tests/test_move_statement.py and tests/test_show_readback.py check that it is."""
         call = s.value
         assert isinstance(call, Call) and not isinstance(s.var.type, UnknownType)
         func, items = print_call_parts(call, root=self.root, name_of=self._name,
