@@ -279,13 +279,20 @@ class _Comments(cst.CSTVisitor):
 
 
 def _inner_comments(node: cst.BaseStatement) -> list[cst.EmptyLine]:
-    """The comments written inside a simple statement's expressions (`y = (  # why` ...),
-    each as a line of its own: the statements printed in its place do not hold them."""
-    if not isinstance(node, cst.SimpleStatementLine):
-        return []
+    """The comments written inside a statement's expressions (`y = (  # why` ..., or a loop's
+    or an if's header written over several lines: `for i in pl.range(  # why`), each as a line
+    of its own: the statements printed in its place do not hold them. A compound statement's
+    leading lines, header comment and nested blocks are not its expressions (they are placed
+    apart)."""
     found = _Comments()
-    for small in node.body:
-        small.visit(found)
+    if isinstance(node, cst.SimpleStatementLine):
+        for small in node.body:
+            small.visit(found)
+    else:
+        skip = {id(line) for line in getattr(node, "leading_lines", ())}
+        for child in node.children:
+            if id(child) not in skip and not isinstance(child, (cst.BaseSuite, cst.If, cst.Else)):
+                child.visit(found)
     return [cst.EmptyLine(comment=c) for c in found.found]
 
 
