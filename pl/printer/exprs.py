@@ -317,7 +317,7 @@ def call_parts(e: Call, ctx: PrintContext) -> tuple[str, list[str]]:
         items += [k + "=" + value_text(v, ctx, k) for k, v in e.kwargs]
     elif (spelled := _spelled(e)) is not None:
         func = op_callee(op.name, ctx)
-        items = [expr_text(a, ctx) for a in spelled.positional]
+        items = [_shape_arg_text(a, e, ctx) or expr_text(a, ctx) for a in spelled.positional]
         items += [k + "=" + _kwarg_text(op.name, k, v, ctx) for k, v in spelled.keywords]
     else:
         func = op_callee(op.name, ctx)
