@@ -607,6 +607,9 @@ def _rewrite_one(fd: cst.FunctionDef, positions: Any, c: Compiled, fn: Function,
             # (Its statements may be the user's, but its signature is not: written in place,
             # its callers' calls would not pass what the compiled ones do.)
             raise Unsupported("compilation added parameters to it")
+        if _passes_added(fn, c):
+            # (Written in place, its call would not pass what the compiled one does.)
+            raise Unsupported("it calls a function compilation added parameters to")
         res = rewrite_function(fd, positions, fn, src, _moves_of(c, fn.name), indent=indent, text=text,
                                root=root, dims=dims, outlined=outlined,
                                consts=consts, helpers=helpers, shows_text=shows_text,
@@ -665,7 +668,8 @@ def _passes_added(fn: Function, c: Compiled) -> bool:
     """Whether `fn` calls a function of its program that compilation gave parameters the
     user's def has not (a returned tile's `Out` tensor): that function is shown with them, so
     `fn`, even without tiles of its own, is shown as it compiles, passing them (the tensors it
-    creates for them)."""
+    creates for them). A call in a scope compilation outlined (a `pl.spmd` block's body, in a
+    function of its own) is `fn`'s: the outlined function is shown inside `fn`."""
     for s in walk_stmts(fn.body):
         for root in stmt_exprs(s):
             for e in walk_exprs(root):
@@ -673,6 +677,8 @@ def _passes_added(fn: Function, c: Compiled) -> bool:
                     callee, written = c.program.get(e.op.name), c.source.get(e.op.name)
                     if callee is not None and written is not None \
                             and len(callee.params) > len(written.params):
+                        return True
+                    if callee is not None and written is None and _passes_added(callee, c):
                         return True
     return False
 
