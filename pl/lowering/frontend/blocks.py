@@ -313,7 +313,7 @@ def lower_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     if inits is not None:
         rvs = _return_vars(ctx, iter_args, sites, node)
         for v in rvs:
-            ctx.bind(v.name, v)
+            ctx.bind_new(v)
     else:
         if sites:
             raise ctx.error(sites[0].node, "pl.yield_ in a loop needs init_values=(...) on the loop")
@@ -352,7 +352,7 @@ def _while_for(ctx: FnCtx, node: cst.For) -> list[Stmt]:
     body, _names, sites = _body(ctx, "While", node, list(iter_args), skip_first=True)
     rvs = _return_vars(ctx, iter_args, sites, node)
     for v in rvs:
-        ctx.bind(v.name, v)
+        ctx.bind_new(v)
     return [WhileStmt(tuple(iter_args), cond, make_body(body), rvs, span=span)]
 
 
@@ -448,7 +448,7 @@ def lower_if(ctx: FnCtx, node: cst.If) -> list[Stmt]:
     _check_declared(ctx, declared_types, [o[0] for o in order])
     rvs = tuple(Var(n, t, span=span) for n, t in order)
     for v in rvs:
-        ctx.bind(v.name, v)
+        ctx.bind_new(v)
     declared = dict(order)
     then = _declared_literals(then, then_sites, declared)
     if other is not None:

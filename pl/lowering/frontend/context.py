@@ -242,6 +242,23 @@ class FnCtx:
     def bind(self, name: str, var: Var) -> None:
         self.scopes[-1][name] = var
 
+    def bind_new(self, var: Var) -> None:
+        """Binds `var`, a new Var for its name (an assignment's, a loop's or an if's result),
+        recording the source variable it is one with (Function.same_variable): a rebinding of
+        an iter arg in its own loop's body (or a branch there) is that carried variable; inside
+        a loop nested in that body it is a new variable, as the reference's parser reads it (the
+        nested loop does not carry it, and every trip reads the iter arg again: `for j in
+        pl.range(3): acc = acc + 1` adds 1 once per outer trip; docs/compatibility.md). A name
+        an earlier branch of the enclosing if bound first is one variable with it, however
+        either branch binds it (`y = pl.add(..)`, or a loop's `y = pl.yield_(..)`)."""
+        existing = self.lookup_var(var.name)
+        first = (existing if self.bound_in_innermost_loop(var.name) else None) \
+            if isinstance(existing, IterArg) else self.sibling_vars.get(var.name) \
+            if existing is None else None
+        if first is not None:
+            self.same_variable[var] = self.same_variable.get(first, first)
+        self.bind(var.name, var)
+
     def push(self) -> dict[str, Var]:
         self.scopes.append({})
         return self.scopes[-1]

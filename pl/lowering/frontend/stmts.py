@@ -601,16 +601,7 @@ def bind(ctx: FnCtx, name_node: cst.Name, value: Expr, ann: Annot | None,
             # read, not from the first binding's. (The reference refuses the rebinding; a
             # rebinding of an outer value stays the same Var, which a loop carries.)
     var = Var(name, t, span=span)
-    # A rebinding of an iter arg in its own loop's body (or a branch there) is that carried
-    # variable. Inside a loop nested in that body it is a new variable, as the reference's parser
-    # reads it: the nested loop does not carry it, and every trip reads the iter arg again
-    # (`for j in pl.range(3): acc = acc + 1` adds 1 once per outer trip; docs/compatibility.md).
-    first = (existing if ctx.bound_in_innermost_loop(name) else None) \
-        if isinstance(existing, IterArg) else ctx.sibling_vars.get(name) \
-        if existing is None else None
-    if first is not None:  # the same source variable (Function.same_variable)
-        ctx.same_variable[var] = ctx.same_variable.get(first, first)
-    ctx.bind(name, var)
+    ctx.bind_new(var)  # (the source variable it is one with: FnCtx.bind_new)
     return AssignStmt(var, value, span=span)
 
 

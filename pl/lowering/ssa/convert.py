@@ -350,9 +350,9 @@ class _Converter:
         for key, rv in zip(carried + escaping, new_rvs, strict=True):
             self.cur[key] = rv
         old_rvs = []
-        for rv in s.return_vars:
+        for rv in s.return_vars:  # (a result is its source variable's new version)
             nrv = Var(rv.name, self.subst_type(rv.type), span=rv.span)
-            self.cur[rv] = nrv
+            self.cur[self.same.get(rv, rv)] = nrv
             old_rvs.append(nrv)
         for src, nrv in zip(s.iter_args, old_rvs, strict=False):
             self.cur[src] = nrv
@@ -421,12 +421,13 @@ class _Converter:
             else_y.append(ev)
             self.cur[key] = phi
         for rv in s.return_vars:
-            if rv in phis:
+            key = self.same.get(rv, rv)
+            if key in phis:
                 continue
             nrv = Var(versioned_name(rv.name, "rv", self.next_version(rv)), self.subst_type(rv.type),
                       span=rv.span)
             rvs.append(nrv)
-            self.cur[rv] = nrv
+            self.cur[key] = nrv
         if phis:
             # The phis come first; a branch's own yield (the explicit return vars) follows them.
             then_body = _replace_or_append_yield(then_body, (*then_y, *_yielded(then_body)), s.span)
