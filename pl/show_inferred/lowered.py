@@ -164,11 +164,20 @@ class _Names:
         # A name the user's def does not bind, given to values of different types (`load`, the
         # temporaries nested `pl.load(...)` calls were taken out into): the compiler's, one
         # name per value. (Values of one type may share it: the versions of a carry.)
+        # So are the values one user statement binds to one such name (`pl.add(pl.mul(a, b),
+        # pl.mul(b, b))`: two temporaries `mul`, both read by the add).
         types: dict[str, set[Any]] = {}
+        at_one: dict[tuple[str, Key], set[Var]] = {}
         for f in functions:
-            for v in (*f.params, *(d for s in walk_stmts(f.body) for d in stmt_defs(s))):
+            for v in f.params:
                 types.setdefault(user_name(v.name), set()).add(v.type)
+            for s in walk_stmts(f.body):
+                for v in stmt_defs(s):
+                    types.setdefault(user_name(v.name), set()).add(v.type)
+                    if isinstance(s, AssignStmt):
+                        at_one.setdefault((user_name(v.name), _key(s)), set()).add(v)
         clash = {n for n, ts in types.items() if len(ts) > 1 and n not in bound}
+        clash |= {n for (n, _), vs in at_one.items() if len(vs) > 1 and n not in bound}
         # A loop's iter arg and its result may have one name, as the user wrote them (`for _i,
         # (out,) in pl.range(2, init_values=(out,))`, `out = pl.yield_(...)`): one output name.
         result_of = {ia: rv for f in functions for s in walk_stmts(f.body)
