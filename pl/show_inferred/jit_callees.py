@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from pl.errors import PlError
 from pl.ir.enums import DType, FunctionType
@@ -36,9 +37,9 @@ from pl.show_inferred.verify import shadowed
 __all__ = ["callee_programs"]
 
 # The jit kind an `.inline` callee is shown as, by the kind of the function it is spliced into.
-_KIND_OF = {FunctionType.Orchestration: "entry", FunctionType.InCore: "incore",
-            FunctionType.AIC: "incore", FunctionType.AIV: "incore",
-            FunctionType.Opaque: "opaque"}
+_KIND_OF: Mapping[FunctionType, str] = MappingProxyType({
+    FunctionType.Orchestration: "entry", FunctionType.InCore: "incore",
+    FunctionType.AIC: "incore", FunctionType.AIV: "incore", FunctionType.Opaque: "opaque"})
 _MAX_FILES = 200  # the package's files read at most (a package is a few dozen)
 
 # What the package's entries give each callee: its arguments' types, the kind of the function
