@@ -624,6 +624,23 @@ def _comments(text: str) -> list[str]:
             if t.type == tokenize.COMMENT]
 
 
+def _kept_in_order(wanted: list[str], got: list[str]) -> bool:
+    """Whether every item of `wanted` is in `got`, in the same order."""
+    rest = iter(got)
+    return all(any(w == g for g in rest) for w in wanted)
+
+
+def _regenerates_as_expected(before: Path, request: pytest.FixtureRequest) -> tuple[str, Path]:
+    """show_inferred's output for a Before file, asserted equal to its NAME.expected.py (written
+    anew under --update-goldens), with that Expected file's path."""
+    got = show_inferred(before)
+    expected = before.with_name(f"{before.stem}.expected.py")
+    if request.config.getoption("--update-goldens"):
+        expected.write_text(got, encoding="utf-8")
+    assert got == expected.read_text(encoding="utf-8")
+    return got, expected
+
+
 @pytest.mark.parametrize("before", LOWERED_CASES, ids=lambda p: p.stem)
 def test_function_below_its_level_is_shown_as_it_compiles(before: Path,
                                                           request: pytest.FixtureRequest) -> None:
@@ -632,16 +649,11 @@ def test_function_below_its_level_is_shown_as_it_compiles(before: Path,
     file: the compiled statements, typed, where the user's statements stood, every comment kept
     in order, and the Expected file is a fixed point."""
     text = before.read_text(encoding="utf-8")
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     code, _, err = run([str(before)])
     assert code == 0 and "is shown as it compiles" in err and "left as written" not in err
     assert "__" not in got  # no compiler name (`x__tile`) is shown
-    comments = iter(_comments(got))
-    assert all(any(c == d for d in comments) for c in _comments(text))
+    assert _kept_in_order(_comments(text), _comments(got))
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
 
 
@@ -660,16 +672,11 @@ def test_nested_calls_stay_nested_unless_a_move_reads_them(before: Path,
     nested call reading a moved value reads the move where it stands. Every comment is kept in
     order, and the Expected file is a fixed point."""
     text = before.read_text(encoding="utf-8")
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     code, _, err = run([str(before)])
     assert code == 0 and "shown as it compiles" not in err and "left as written" not in err, err
     assert "__" not in got
-    comments = iter(_comments(got))
-    assert all(any(c == d for d in comments) for c in _comments(text))
+    assert _kept_in_order(_comments(text), _comments(got))
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
     code, _, err = run(["--check", str(expected)])
     assert code == 0, err
@@ -687,11 +694,7 @@ def test_inserted_types_spell_dims_by_module_constants(before: Path,
     file: an inserted type spells a dim by the constant the function's shapes use for that value
     (a literal where two such constants share it), the Expected file is a fixed point, and it
     stays valid when a constant changes: its types follow the constant."""
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
     changed = got.replace("\nC = 256\n", "\nC = 128\n")
     assert changed != got
@@ -718,11 +721,7 @@ def test_annotated_long_lines_wrap_as_inserted_ones(before: Path,
     """A user's line annotated in place past the printer's width is broken by the printer's
     rule (its arguments on a line of their own, else one a line); the Expected file is a
     fixed point."""
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
 
 
@@ -786,11 +785,7 @@ def test_module_level_kernels_are_regenerated_like_methods(before: Path, tmp_pat
     bare name or standing alone (a program of its own), is annotated in place with its moves,
     in every mode: standard output, --diff, --write, --check; the Expected file is a fixed
     point."""
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     code, out, err = run([str(before)])
     assert code == 0 and out == got and "left as written" not in err, err
     code, out, _ = run(["--check", str(before)])
@@ -821,19 +816,14 @@ def test_unroll_loops_and_inline_helpers_keep_their_form(before: Path,
     nothing is left as written; every comment is kept in order; the Expected file is a fixed
     point."""
     text = before.read_text(encoding="utf-8")
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     code, out, err = run([str(before)])
     assert code == 0 and out == got and "is left as written" not in err, err
     notes = [line.removeprefix("# note: ") for line in text.splitlines()
              if line.startswith("# note: ")]
     assert all(n in " ".join(err.split()) for n in notes), err
     assert "__" not in got.replace("__name__", "")  # no compiler name (`x__tile`) is shown
-    comments = iter(_comments(got))
-    assert all(any(c == d for d in comments) for c in _comments(text))
+    assert _kept_in_order(_comments(text), _comments(got))
     assert show_inferred(got, filename=str(expected)) == got  # a fixed point
 
 
@@ -891,11 +881,7 @@ def test_a_program_that_does_not_verify_leaves_only_its_functions_as_written(
     are left as written; every other program's are shown (`# shown: P.f` lines name them), and
     the Expected file is a fixed point."""
     text = before.read_text(encoding="utf-8")
-    got = show_inferred(before)
-    expected = before.with_name(f"{before.stem}.expected.py")
-    if request.config.getoption("--update-goldens"):
-        expected.write_text(got, encoding="utf-8")
-    assert got == expected.read_text(encoding="utf-8")
+    got, expected = _regenerates_as_expected(before, request)
     code, _, err = run([str(before)])
     shown = [line.removeprefix("# shown: ") for line in text.splitlines()
              if line.startswith("# shown: ")]
